@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { dateOfBirthProblem, resolveToday, type Today } from './dates';
+
+export const authMessages = {
+  clientIdRequired: 'Please enter Client ID',
+  passwordRequired: 'Please enter password',
+  loginFailed: 'Client ID or Password not matched, Please try again.',
+  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+  emailRequired: 'Please enter email',
+  invalidEmail: 'Invalid email.',
+  firstNameRequired: 'Please enter firstName',
+  dateOfBirthRequired: 'Please enter dateOfBirth',
+  dateOfBirthFuture: 'Date of birth cannot be in the future',
+  otpRequired: 'Please enter One Time Password',
+  otpFormat: 'The one time password is the 6-digit code from the email',
+  newPasswordRequired: 'Please enter password',
+  confirmPasswordRequired: 'Please enter password',
+  passwordMismatch: "Password doesn't match.",
+  passwordTooShort: 'Password must be at least 12 characters',
+  passwordTooLong: 'Password must be at most 128 characters',
+  passwordTooCommon: 'This password is too common or easy to guess. Please choose another one.',
+  otpSent:
+    'If the details match our records, a one time password has been sent to your email address. It is valid for 10 minutes.',
+  otpInvalid: 'The one time password is invalid or has expired. Please request a new one.',
+  passwordUpdated: 'Your password has been updated. Please sign in with your new password.',
+  sessionExpired: 'Your session has ended. Please sign in again.',
+} as const;
+
+/** Session and recovery constants (spec 1 section 9, DESIGN.md section 3). */
+export const authPolicy = {
+  idleTimeoutMs: 300_000,
+  idleDebounceMs: 250,
+  absoluteSessionMs: 12 * 60 * 60 * 1000,
+  lockoutFailures: 10,
+  lockoutMs: 15 * 60 * 1000,
+  otpValidityMs: 10 * 60 * 1000,
+  otpMaxTries: 5,
+  otpPerHourPerAccount: 3,
+  minPasswordLength: 12,
+  maxPasswordLength: 128,
+} as const;
+
+export const loginRequestSchema = z.object({
+  username: z.string({ error: authMessages.clientIdRequired }).trim().min(1, authMessages.clientIdRequired).max(64),
+  password: z.string({ error: authMessages.passwordRequired }).min(1, authMessages.passwordRequired).max(1024),
+});
+
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginResponseSchema = z.object({
+  result: z.object({
+    login: z.literal(true),
+    message: z.string(),
+    id: z.string(),
+    clientACTId: z.string(),
+    clientLastName: z.string(),
+  }),
+});
+
+export const sessionResponseSchema = z.object({
+  role: z.enum(['client', 'physician']),
+  id: z.string(),
+  clientACTId: z.string(),
+  clientLastName: z.string(),
+  idleTimeoutMs: z.number().int(),
+});
+
+export type SessionInfo = z.infer<typeof sessionResponseSchema>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The identification step of password recovery; `today` (YYYY-MM-DD) bounds the birth date. */
+export function otpRequestSchema(today: Today) {
+  return z.object({
+    email: z
+      .string({ error: authMessages.emailRequired })
+      .trim()
+      .min(1, authMessages.emailRequired)
+      .max(254, authMessages.invalidEmail)
+      .regex(EMAIL, authMessages.invalidEmail),
+    firstName: z
+      .string({ error: authMessages.firstNameRequired })
+      .trim()
+      .min(1, authMessages.firstNameRequired)
+      .max(80),
+    dateOfBirth: z
+      .string({ error: authMessages.dateOfBirthRequired })
+      .trim()
+      .min(1, authMessages.dateOfBirthRequired)
+      .superRefine((value, ctx) => {
+        const problem = dateOfBirthProblem(value, resolveToday(today));
+        if (problem === 'invalid') ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthRequired });
+        if (problem === 'future') ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthFuture });
+      })
+      .describe('YYYY-MM-DD'),
+  });
+}
+
+export type OtpRequest = z.infer<ReturnType<typeof otpRequestSchema>>;
+
+export const otpResponseSchema = z.object({
+  otpSent: z.literal(true).describe('The code itself is never in a response; it goes to the address of record'),
+  message: z.string(),
+});
+
+/** A new password: long enough and not a common one. `isCommon` is the server's or web's list check. */
+export function newPasswordSchema(isCommon: (password: string) => boolean = () => false) {
+  return z
+    .string({ error: authMessages.newPasswordRequired })
+    .min(1, authMessages.newPasswordRequired)
+    .min(authPolicy.minPasswordLength, authMessages.passwordTooShort)
+    .max(authPolicy.maxPasswordLength, authMessages.passwordTooLong)
+    .refine((password) => !isCommon(password), authMessages.passwordTooCommon);
+}
+
+export function updatePasswordRequestSchema(today: Today, isCommon?: (password: string) => boolean) {
+  return otpRequestSchema(today).extend({
+    OneTimePassword: z
+      .string({ error: authMessages.otpRequired })
+      .trim()
+      .min(1, authMessages.otpRequired)
+      .regex(/^\d{6}$/, authMessages.otpFormat),
+    UpdatedPassword: newPasswordSchema(isCommon),
+  });
+}
+
+export type UpdatePasswordRequest = z.infer<ReturnType<typeof updatePasswordRequestSchema>>;
+
+/** The reset form as the web holds it: the request plus the confirmation that must match. */
+export function passwordResetFormSchema(today: Today) {
+  return updatePasswordRequestSchema(today)
+    .extend({
+      ConfirmPassword: z
+        .string({ error: authMessages.confirmPasswordRequired })
+        .min(1, authMessages.confirmPasswordRequired),
+    })
+    .refine((form) => form.UpdatedPassword === form.ConfirmPassword, {
+      message: authMessages.passwordMismatch,
+      path: ['ConfirmPassword'],
+    });
+}
+
+export const messageResponseSchema = z.object({ message: z.string() });

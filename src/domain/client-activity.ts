@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { isoToActivityDate } from './dates';
+
+/** One activity record as the server answers it (spec 1, section 3). */
+export const clientActivityRecordSchema = z.object({
+  Id: z.string(),
+  ClientId: z.string(),
+  ClientName: z.string(),
+  Dose_Amount: z.number().int().nullable(),
+  CloseDate: z.string().nullable().describe('YYYY-MM-DD'),
+  Type: z.string(),
+  Purchased_Plan_Name: z.string().nullable(),
+  StageName: z.string().nullable(),
+  Cell_Request_Approved_By_Practitioner: z.boolean().nullable(),
+});
+
+export type ClientActivityRecord = z.infer<typeof clientActivityRecordSchema>;
+
+export const getClientActivityResponseSchema = z.object({
+  result: z.array(clientActivityRecordSchema),
+});
+
+/** Dose Retrieval Fee rows closed after this date carry the practitioner's approval. */
+export const PRACTITIONER_APPROVAL_SINCE = '2021-12-01';
+
+export const NOT_APPLICABLE = 'NA';
+
+export type ApprovalMark = 'approved' | 'not-approved' | 'NA';
+
+/** One row of the Client Activity table as the client sees it. */
+export interface ClientActivityRow {
+  id: string;
+  clientId: string;
+  clientName: string;
+  cellVialsOrdered: string;
+  date: string;
+  type: string;
+  planPurchased: string;
+  status: string;
+  approval: ApprovalMark;
+}
+
+/** "Dose Retrieval Fee" becomes "Dose Retrieval": the word Fee is removed from the type. */
+export function activityTypeLabel(type: string): string {
+  return type
+    .replace(/\bFee\b/g, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+export function practitionerApproval(record: ClientActivityRecord): ApprovalMark {
+  const applies =
+    record.Type.trim() === 'Dose Retrieval Fee' &&
+    record.CloseDate !== null &&
+    record.CloseDate > PRACTITIONER_APPROVAL_SINCE;
+  if (!applies) return NOT_APPLICABLE;
+  return record.Cell_Request_Approved_By_Practitioner ? 'approved' : 'not-approved';
+}
+
+export function toClientActivityRow(record: ClientActivityRecord): ClientActivityRow {
+  return {
+    id: record.Id,
+    clientId: record.ClientId,
+    clientName: record.ClientName,
+    cellVialsOrdered: record.Dose_Amount && record.Dose_Amount > 0 ? String(record.Dose_Amount) : NOT_APPLICABLE,
+    date: record.CloseDate ? isoToActivityDate(record.CloseDate) : NOT_APPLICABLE,
+    type: activityTypeLabel(record.Type) || NOT_APPLICABLE,
+    planPurchased: record.Purchased_Plan_Name?.trim() || NOT_APPLICABLE,
+    status: record.StageName?.trim() || NOT_APPLICABLE,
+    approval: practitionerApproval(record),
+  };
+}
+
+export const CELL_REQUEST_NOTICE =
+  '3 weeks notice is required on Cell Request Orders if no cells are available for immediate use.';

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { dateOfBirthProblem, resolveToday, type Today, isoDateOf, usDateToIso } from './dates';
+import { formatUsd } from './money';
+import { isUsStateCode } from './us-states';
+
+/** Messages of the Client Information save (spec 1, section 5), with DESIGN.md's spelling fixes. */
+export const clientInformationMessages = {
+  preferredAddressContactFullName: 'Please enter clinic contact person name',
+  clinicName: 'Please enter clinic name',
+  clinicNameTooLong: 'Clinic name must be at most 100 characters',
+  shippingClinicEmail: 'Please enter shipping email',
+  invalidEmail: 'Invalid email.',
+  preferredAddressPhone: 'Please enter phone number',
+  preferredAddressPhoneNumeric: 'Please insert only number, must be numeric',
+  preferredAddressCity: 'Please enter city',
+  preferredAddressState: 'Please select state',
+  preferredAddressStateUnknown: 'Please select a state from the list',
+  preferredAddressCountry: 'Please enter country',
+  preferredAddressStreet: 'Please enter Street',
+  preferredAddressZip: 'Please enter zipcode',
+  clientDob: 'Please enter Birthdate',
+  clientDobFuture: 'Birthdate cannot be in the future',
+  email: 'Please enter email',
+  phone: 'Please enter phone',
+  phoneNumeric: 'Please insert only number',
+  phoneTooLong: 'Phone number must be at most 15 digits',
+  city: 'Please enter city',
+  state: 'Please enter state',
+  country: 'Please enter country',
+  street: 'Please enter street',
+  zip: 'Please enter zipcode',
+  name: 'Cannot be empty',
+} as const;
+
+export function tooLong(max: number): string {
+  return `Must be at most ${max} characters`;
+}
+
+const m = clientInformationMessages;
+
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DIGITS = /^\d+$/;
+
+function required(message: string, max = 100) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, tooLong(max));
+}
+
+function email(message: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(254, tooLong(254))
+    .regex(EMAIL_PATTERN, m.invalidEmail);
+}
+
+function digits(message: string, numericMessage: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .regex(DIGITS, numericMessage)
+    .max(15, m.phoneTooLong);
+}
+
+/**
+ * The fields the Client Information form edits, and nothing else: an update can never touch
+ * flags, balances or identity. `today` (YYYY-MM-DD) bounds the birth date.
+ */
+export function clientInformationSchema(today: Today) {
+  return z.object({
+    firstName: required(m.name, 80),
+    lastName: required(m.name, 80),
+    clientDob: z
+      .string({ error: m.clientDob })
+      .trim()
+      .min(1, m.clientDob)
+      .superRefine((value, ctx) => {
+        const iso = usDateToIso(value);
+        const problem = iso ? dateOfBirthProblem(iso, resolveToday(today)) : 'invalid';
+        if (problem === 'invalid') ctx.addIssue({ code: 'custom', message: m.clientDob });
+        if (problem === 'future') ctx.addIssue({ code: 'custom', message: m.clientDobFuture });
+      }),
+    email: email(m.email),
+    phone: digits(m.phone, m.phoneNumeric),
+    street: required(m.street, 200),
+    city: required(m.city, 80),
+    state: required(m.state, 80),
+    zip: required(m.zip, 20),
+    country: required(m.country, 80),
+    clinicName: z.string({ error: m.clinicName }).trim().min(1, m.clinicName).max(100, m.clinicNameTooLong),
+    preferredAddressContactFullName: required(m.preferredAddressContactFullName, 120),
+    shippingClinicEmail: email(m.shippingClinicEmail),
+    preferredAddressPhone: digits(m.preferredAddressPhone, m.preferredAddressPhoneNumeric),
+    preferredAddressStreet: required(m.preferredAddressStreet, 200),
+    preferredAddressCity: required(m.preferredAddressCity, 80),
+    preferredAddressState: z
+      .string({ error: m.preferredAddressState })
+      .trim()
+      .min(1, m.preferredAddressState)
+      .refine(isUsStateCode, m.preferredAddressStateUnknown),
+    preferredAddressZip: required(m.preferredAddressZip, 20),
+    preferredAddressCountry: required(m.preferredAddressCountry, 80),
+  });
+}
+
+export type ClientInformation = z.infer<ReturnType<typeof clientInformationSchema>>;
+
+/** The order the form shows its fields in, used to scroll to the first failing one. */
+export const clientInformationFieldOrder = Object.keys(clientInformationSchema('2000-01-01').shape) as Array<
+  keyof ClientInformation
+>;
+
+export function todayFor(now: Date): string {
+  return isoDateOf(now);
+}
+
+/** One client record of get_Client, the fields listed in spec 1 section 3, as an allow-list. */
+export const clientRecordSchema = z.object({
+  clientACTId: z.string(),
+  clientRecordId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  clientDob: z.string().describe('MM/DD/YYYY'),
+  email: z.string(),
+  phone: z.string(),
+  street: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+  clinicName: z.string(),
+  preferredAddressContactFullName: z.string(),
+  shippingClinicEmail: z.string(),
+  preferredAddressPhone: z.string(),
+  preferredAddressStreet: z.string(),
+  preferredAddressCity: z.string(),
+  preferredAddressState: z.string(),
+  preferredAddressZip: z.string(),
+  preferredAddressCountry: z.string(),
+  creditCardNumber: z.string().nullable().describe('The card on file, masked to its last 4 digits'),
+  annualStoragePaidUntil: z.string().nullable().describe('YYYY-MM-DD'),
+  totalAnnualOverdueAmount: z.number().describe('Dollars, the sum of overdue annual storage fees'),
+  hasOverDuePayments: z.boolean(),
+  longevityVialsAvailable: z.number().int(),
+  freeBioInsuranceVialsAvailble: z.number().int(),
+  initialProcessingFormCompleted: z.boolean(),
+  infectiousDiseaseFormCompleted: z.boolean(),
+  clientConsentFormCompleted: z.boolean(),
+  arbSubscribed: z.boolean(),
+  physicianFormAgreement: z.boolean(),
+  dateBankedin: z.string().nullable(),
+  LastBioInsurancePurchasedDate: z.string().nullable(),
+});
+
+export type ClientRecord = z.infer<typeof clientRecordSchema>;
+
+export const getClientQuerySchema = z.object({
+  id: z.string().max(64).optional().describe("The client's record id or Client ID; must be the caller's own"),
+});
+
+export const getClientResponseSchema = z.object({
+  result: z.object({ listResponse: z.array(clientRecordSchema) }),
+});
+
+export const updateClientResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  client: clientRecordSchema,
+});
+
+export const CLIENT_INFORMATION_UPDATED = 'Client information successfully updated.';
+
+/** "Annual Storage Paid Until": the date, or Overdue unless a paid-until date is present and not past. */
+export function annualStoragePaidUntilLabel(paidUntil: string | null, today: string): string {
+  if (!paidUntil || paidUntil < today) return 'Overdue';
+  return paidUntil;
+}
+
+/** The alerts the Client Information page shows above the form (spec 1, section 8). */
+export function clientAlerts(client: ClientRecord): string[] {
+  const alerts: string[] = [];
+  if (client.hasOverDuePayments) {
+    alerts.push(`Total Amount Overdue = ${formatUsd(Math.round(client.totalAnnualOverdueAmount * 100))}`);
+    alerts.push('Update your payment information to pay any overdue annual storage fee(s).');
+  }
+  if (!client.creditCardNumber) alerts.push('Please update your payment information');
+  if (!client.clientConsentFormCompleted) alerts.push('Please fill the consent form');
+  if (!client.infectiousDiseaseFormCompleted) alerts.push('Please complete the infectious disease submission');
+  return alerts;
+}
+
+/** Forms links are red while either form is incomplete. */
+export function formsIncomplete(client: Pick<ClientRecord, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>) {
+  return !client.clientConsentFormCompleted || !client.infectiousDiseaseFormCompleted;
+}

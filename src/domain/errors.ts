@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** Error codes shared by server and web; the server maps each to one status in its error handler. */
+export const errorCodes = [
+  'VALIDATION',
+  'UNAUTHENTICATED',
+  'INVALID_CREDENTIALS',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'INVALID_CODE',
+  'PAYLOAD_TOO_LARGE',
+  'FORBIDDEN_ORIGIN',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** Every 4xx/5xx body: a message for people, a code for programs, and the failing fields. */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.enum(errorCodes),
+  fields: z.record(z.string(), z.string()).optional(),
+  requestId: z.string().optional(),
+});
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The first message per field of a failed zod parse, keyed by the field's top-level name. */
+export function fieldMessages(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '_');
+    if (!(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}

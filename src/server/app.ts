@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../domain/errors';
+import { type Mailer, outboxMailer, smtpMailer } from './adapters/mailer';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { type Clock, systemClock } from './lib/clock';
+import { HttpError } from './lib/http-error';
+import { authRoutes } from './modules/auth/auth-routes';
+import { clientRoutes } from './modules/clients/client-routes';
+import { healthRoutes, outboxRoutes } from './modules/system/system-routes';
+import { createSessionService, type SessionService } from './plugins/sessions';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  sessions: SessionService;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Where the built web app is; when absent or not built, only the API is served. */
+  webRoot?: string | null;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+
+// The query string can carry personal data (password recovery asks by e-mail and birth date):
+// logs keep the path only, and never a cookie.
+const requestSerializer = (request: { method: string; url: string; id: string }) => ({
+  method: request.method,
+  path: request.url.split('?')[0],
+  id: request.id,
+});
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    serializers: { req: requestSerializer },
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.code'], remove: true },
+  };
+}
+
+const API_BODY_LIMIT = 64 * 1024;
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    bodyLimit: API_BODY_LIMIT,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const clock = options.clock ?? systemClock;
+  const mailer =
+    options.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db, config.mailFrom, app.log));
+  const sessions = createSessionService(db, clock, config);
+  const deps: AppDeps = { config, db, clock, mailer, sessions };
+
+  app.decorateRequest('session', null);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
+      },
+    },
+    hsts: config.secureCookies,
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Client Portal API', version: '1.0.0', description: 'The calls of the client and physician portal.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const send = (status: number, body: ErrorBody) => reply.code(status).header('cache-control', 'no-store').send(body);
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return send(error.statusCode, { error: error.message, code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.split('/')[1] || '_';
+        if (!(key in fields)) fields[key] = issue.message ?? 'Invalid value';
+      }
+      const first = Object.values(fields)[0] ?? 'The request is not valid.';
+      return send(400, { error: first, code: 'VALIDATION', fields });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return send(413, { error: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE' });
+    if (status >= 400 && status < 500) {
+      return send(status, { error: 'The request could not be read.', code: 'VALIDATION' });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return send(500, { error: 'Something went wrong. Please try again.', code: 'INTERNAL', requestId: request.id });
+  });
+
+  // Cross-site form posts are refused: a state-changing API call must come from our own origin.
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith('/api/')) return;
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {}
+    if (originHost !== request.headers.host && origin !== config.publicUrl) {
+      throw new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
+    }
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(healthRoutes, { ...deps, prefix: '/api' });
+  await app.register(authRoutes, { ...deps, prefix: '/api/pay' });
+  await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
+  if (config.demo && mailer.kind === 'outbox') await app.register(outboxRoutes, deps);
+
+  const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
+  const hasWeb = webRoot !== null && fs.existsSync(path.join(webRoot, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    if (isPage && hasWeb) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
+  });
+
+  return app;
+}

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+    error: 'must be one of true, false, 1, 0, yes, no, on, off',
+  })
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const urlText = (protocols: string[]) =>
+  z
+    .string()
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+
+const positiveInt = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive();
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: urlText(['postgres:', 'postgresql:']).optional(),
+  SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().min(3, 'must be an e-mail address').default('Client Portal <no-reply@portal.localhost>'),
+  PUBLIC_URL: urlText(['http:', 'https:']).optional(),
+  DEMO: booleanText.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(50),
+  RATE_LIMIT_RECOVERY_PER_IP: positiveInt.default(20),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  demo: boolean;
+  logLevel: string;
+  rateLimits: { loginPerIp: number; recoveryPerIp: number };
+  poolSize: number;
+  /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from environment variables; every bad value is named with its reason. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0])}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const demo = e.DEMO ?? !e.DATABASE_URL;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicUrl,
+    demo,
+    logLevel: e.LOG_LEVEL,
+    rateLimits: { loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP, recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP },
+    poolSize: e.DATABASE_POOL_SIZE,
+    secureCookies: publicUrl.startsWith('https:'),
+  };
+}

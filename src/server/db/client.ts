@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Applies the committed migrations in drizzle/. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** The raw pool (PostgreSQL only), for benchmarks that compare with a bare query. */
+  pool?: pg.Pool;
+}
+
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+// One fixed advisory-lock key so that two processes starting together migrate one after the other.
+const MIGRATION_LOCK_KEY = 7_310_001;
+
+export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A dropped idle connection must not take the process down; the pool replaces it.
+  pool.on('error', () => {});
+  const db = drizzleNodePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        await migrateNodePg(drizzleNodePg(client, { casing: 'snake_case' }), { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function wrapPglite(client: PGlite): DatabaseHandle {
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    async migrate() {
+      await migratePglite(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder });
+    },
+    close: () => client.close(),
+  };
+}
+
+/** PGlite keeps its files in DATA_DIR/pglite; one process only. */
+export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const dir = path.join(dataDir, 'pglite');
+  fs.mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create({ dataDir: dir, relaxedDurability: true });
+  return wrapPglite(client);
+}
+
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize);
+  return openPglite(options.dataDir);
+}
+
+export async function pingDatabase(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

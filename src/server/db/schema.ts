@@ -1,0 +1,210 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+export const clients = pgTable(
+  'clients',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientActId: text().notNull(),
+    passwordHash: text(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    dateOfBirth: date({ mode: 'string' }).notNull(),
+    email: text().notNull(),
+    phone: text().notNull().default(''),
+    street: text().notNull().default(''),
+    city: text().notNull().default(''),
+    state: text().notNull().default(''),
+    zip: text().notNull().default(''),
+    country: text().notNull().default(''),
+    clinicName: text().notNull().default(''),
+    preferredAddressContactFullName: text().notNull().default(''),
+    shippingClinicEmail: text().notNull().default(''),
+    preferredAddressPhone: text().notNull().default(''),
+    preferredAddressStreet: text().notNull().default(''),
+    preferredAddressCity: text().notNull().default(''),
+    preferredAddressState: text().notNull().default(''),
+    preferredAddressZip: text().notNull().default(''),
+    preferredAddressCountry: text().notNull().default(''),
+    annualStoragePaidUntil: date({ mode: 'string' }),
+    longevityVialsAvailable: integer().notNull().default(0),
+    bioInsuranceVialsAvailable: integer().notNull().default(0),
+    initialProcessingFormCompleted: boolean().notNull().default(false),
+    clientConsentFormCompleted: boolean().notNull().default(false),
+    infectiousDiseaseFormCompleted: boolean().notNull().default(false),
+    arbSubscribed: boolean().notNull().default(false),
+    physicianFormAgreement: boolean().notNull().default(false),
+    dateBankedIn: date({ mode: 'string' }),
+    lastBioInsurancePurchasedDate: date({ mode: 'string' }),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('clients_client_act_id_key').on(sql`upper(${t.clientActId})`),
+    index('clients_email_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const physicians = pgTable(
+  'physicians',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    physicianActId: text().notNull(),
+    passwordHash: text(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    email: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('physicians_physician_act_id_key').on(sql`upper(${t.physicianActId})`)],
+);
+
+/** Which clients a physician may act for. */
+export const physicianClients = pgTable(
+  'physician_clients',
+  {
+    physicianId: uuid()
+      .notNull()
+      .references(() => physicians.id, { onDelete: 'cascade' }),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.physicianId, t.clientId] }), index().on(t.clientId)],
+);
+
+/** A payment method on file: gateway references and display data only, never a full number. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    kind: text({ enum: ['card', 'ach'] }).notNull(),
+    brand: text(),
+    last4: text().notNull(),
+    expiryMonth: integer(),
+    expiryYear: integer(),
+    holderFirstName: text(),
+    holderLastName: text(),
+    nameOnAccount: text(),
+    gatewayCustomerRef: text(),
+    gatewayPaymentRef: text(),
+    isDefault: boolean().notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.clientId)],
+);
+
+/** One year of annual storage: due on its date, overdue while unpaid past it. */
+export const annualStorageFees = pgTable(
+  'annual_storage_fees',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    dueDate: date({ mode: 'string' }).notNull(),
+    amountCents: integer().notNull(),
+    paidAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.clientId)],
+);
+
+export const clientActivities = pgTable(
+  'client_activities',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    type: text().notNull(),
+    doseAmount: integer(),
+    closeDate: date({ mode: 'string' }),
+    purchasedPlanName: text(),
+    stageName: text(),
+    cellRequestApprovedByPractitioner: boolean(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.clientId, t.closeDate)],
+);
+
+/** Server-side sessions; the browser holds only the random token whose SHA-256 is the id. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text().primaryKey(),
+    role: text({ enum: ['client', 'physician'] }).notNull(),
+    clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.clientId), index().on(t.physicianId)],
+);
+
+/**
+ * Consecutive failed sign-ins per Client ID as typed (upper-cased), whether or not it exists,
+ * so a lock answers the same for real and unknown IDs.
+ */
+export const loginFailures = pgTable('login_failures', {
+  loginKey: text().primaryKey(),
+  failures: integer().notNull().default(0),
+  lastFailureAt: timestamp({ withTimezone: true }).notNull(),
+  lockedUntil: timestamp({ withTimezone: true }),
+});
+
+/** Fixed-window counters for rate limits, shared by every server process. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+  hits: integer().notNull(),
+});
+
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    attempts: integer().notNull().default(0),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.clientId, t.createdAt)],
+);
+
+/** Mail written by the outbox mailer (no SMTP_URL); readable at /dev/outbox in demo mode. */
+export const outboxMessages = pgTable('outbox_messages', {
+  id: uuid().primaryKey().defaultRandom(),
+  recipient: text().notNull(),
+  subject: text().notNull(),
+  textBody: text().notNull(),
+  createdAt: createdAt(),
+});
+
+/** Key-value facts about this installation (e.g. that demo data was seeded). */
+export const systemSettings = pgTable('system_settings', {
+  key: text().primaryKey(),
+  value: text().notNull(),
+});

@@ -1,0 +1,199 @@
+import { eq } from 'drizzle-orm';
+import { addDays, addYears } from '../../domain/dates';
+import { priceBook } from '../../domain/price-book';
+import { hashSecret } from '../lib/secrets';
+import type { Database } from './client';
+import {
+  annualStorageFees,
+  clientActivities,
+  clients,
+  paymentMethods,
+  physicianClients,
+  physicians,
+  systemSettings,
+} from './schema';
+
+export const DEMO_CLIENT_PASSWORD = 'DemoClient#2026';
+export const DEMO_PHYSICIAN_PASSWORD = 'DemoPhysician#2026';
+
+/**
+ * The demo accounts listed in the README. Dates are relative to `today` so the story stays true
+ * whenever the demo is started: Jane is paid up until next year, John is two years overdue.
+ * Runs once per database; returns whether it seeded.
+ */
+export async function seedDemoData(db: Database, today: string): Promise<boolean> {
+  const [done] = await db.select().from(systemSettings).where(eq(systemSettings.key, 'demo_seeded')).limit(1);
+  if (done) return false;
+
+  const clientPassword = await hashSecret(DEMO_CLIENT_PASSWORD);
+  const physicianPassword = await hashSecret(DEMO_PHYSICIAN_PASSWORD);
+  const thisYear = Number(today.slice(0, 4));
+
+  await db.transaction(async (tx) => {
+    const [jane] = await tx
+      .insert(clients)
+      .values({
+        clientActId: 'ACT10001',
+        passwordHash: clientPassword,
+        firstName: 'Jane',
+        lastName: 'Doe',
+        dateOfBirth: '1975-03-14',
+        email: 'jane.doe@example.com',
+        phone: '3055550142',
+        street: '1200 Brickell Avenue',
+        city: 'Miami',
+        state: 'FL',
+        zip: '33131',
+        country: 'United States',
+        clinicName: 'Biscayne Regenerative Medicine',
+        preferredAddressContactFullName: 'Dr. Maria Alvarez',
+        shippingClinicEmail: 'shipping@biscayne-regen.example.com',
+        preferredAddressPhone: '3055550100',
+        preferredAddressStreet: '8950 SW 74th Court, Suite 1400',
+        preferredAddressCity: 'Miami',
+        preferredAddressState: 'FL',
+        preferredAddressZip: '33156',
+        preferredAddressCountry: 'United States',
+        annualStoragePaidUntil: `${thisYear + 1}-06-15`,
+        longevityVialsAvailable: 2,
+        bioInsuranceVialsAvailable: 4,
+        initialProcessingFormCompleted: true,
+        clientConsentFormCompleted: false,
+        infectiousDiseaseFormCompleted: false,
+        dateBankedIn: `${thisYear - 3}-06-15`,
+        lastBioInsurancePurchasedDate: `${thisYear - 1}-09-02`,
+      })
+      .returning({ id: clients.id });
+    const [john] = await tx
+      .insert(clients)
+      .values({
+        clientActId: 'ACT10002',
+        passwordHash: clientPassword,
+        firstName: 'John',
+        lastName: 'Roe',
+        dateOfBirth: '1968-11-02',
+        email: 'john.roe@example.com',
+        phone: '4075550199',
+        street: '455 Park Avenue South',
+        city: 'New York',
+        state: 'NY',
+        zip: '10016',
+        country: 'United States',
+        clinicName: 'Hudson Orthopedic Associates',
+        preferredAddressContactFullName: 'Dr. Samuel Okafor',
+        shippingClinicEmail: 'receiving@hudson-ortho.example.com',
+        preferredAddressPhone: '2125550188',
+        preferredAddressStreet: '160 East 56th Street, Floor 7',
+        preferredAddressCity: 'New York',
+        preferredAddressState: 'NY',
+        preferredAddressZip: '10022',
+        preferredAddressCountry: 'United States',
+        annualStoragePaidUntil: addDays(addYears(today, -2), -30),
+        longevityVialsAvailable: 1,
+        bioInsuranceVialsAvailable: 0,
+        initialProcessingFormCompleted: true,
+        clientConsentFormCompleted: true,
+        infectiousDiseaseFormCompleted: true,
+        physicianFormAgreement: true,
+        dateBankedIn: addDays(addYears(today, -5), -30),
+      })
+      .returning({ id: clients.id });
+    if (!jane || !john) throw new Error('demo clients were not created');
+
+    // John: two yearly fees fell due and were never paid.
+    await tx.insert(annualStorageFees).values([
+      { clientId: john.id, dueDate: addDays(addYears(today, -2), -30), amountCents: priceBook.annualMaintenanceFee },
+      { clientId: john.id, dueDate: addDays(addYears(today, -1), -30), amountCents: priceBook.annualMaintenanceFee },
+    ]);
+    // Display data only: a Visa ending 1111 held by the gateway's sandbox.
+    await tx.insert(paymentMethods).values({
+      clientId: john.id,
+      kind: 'card',
+      brand: 'Visa',
+      last4: '1111',
+      expiryMonth: 12,
+      expiryYear: thisYear + 3,
+      holderFirstName: 'John',
+      holderLastName: 'Roe',
+      gatewayCustomerRef: 'sandbox-customer-demo-act10002',
+      gatewayPaymentRef: 'sandbox-card-demo-act10002',
+    });
+
+    await tx.insert(clientActivities).values([
+      { clientId: jane.id, type: 'Initial Processing Fee', closeDate: `${thisYear - 3}-06-20`, stageName: 'Closed Won' },
+      {
+        clientId: jane.id,
+        type: 'Annual Storage Fee',
+        closeDate: `${thisYear}-06-10`,
+        purchasedPlanName: 'Annual Storage',
+        stageName: 'Closed Won',
+      },
+      {
+        clientId: jane.id,
+        type: 'Bio-Insurance Fee',
+        closeDate: `${thisYear - 1}-09-02`,
+        doseAmount: 4,
+        purchasedPlanName: 'Bio-Insurance 10 Vials',
+        stageName: 'Closed Won',
+      },
+      {
+        clientId: jane.id,
+        type: 'Dose Retrieval Fee',
+        closeDate: `${thisYear - 1}-02-11`,
+        doseAmount: 2,
+        stageName: 'Shipped',
+        cellRequestApprovedByPractitioner: true,
+      },
+      {
+        clientId: jane.id,
+        type: 'Dose Retrieval Fee',
+        closeDate: '2021-05-04',
+        doseAmount: 1,
+        stageName: 'Shipped',
+        cellRequestApprovedByPractitioner: true,
+      },
+      { clientId: john.id, type: 'Initial Processing Fee', closeDate: addYears(today, -5), stageName: 'Closed Won' },
+      {
+        clientId: john.id,
+        type: 'Dose Retrieval Fee',
+        closeDate: '2022-05-18',
+        doseAmount: 3,
+        stageName: 'Cancelled',
+        cellRequestApprovedByPractitioner: false,
+      },
+      {
+        clientId: john.id,
+        type: 'Dose Retrieval Fee',
+        closeDate: '2023-08-29',
+        doseAmount: 2,
+        stageName: 'Shipped',
+        cellRequestApprovedByPractitioner: true,
+      },
+      {
+        clientId: john.id,
+        type: 'Storage Plan Fee',
+        closeDate: addYears(today, -3),
+        purchasedPlanName: '5 Year Storage Plan',
+        stageName: 'Closed Won',
+      },
+    ]);
+
+    const [physician] = await tx
+      .insert(physicians)
+      .values({
+        physicianActId: 'PHY20001',
+        passwordHash: physicianPassword,
+        firstName: 'Maria',
+        lastName: 'Alvarez',
+        email: 'maria.alvarez@example.com',
+      })
+      .returning({ id: physicians.id });
+    if (!physician) throw new Error('demo physician was not created');
+    await tx.insert(physicianClients).values([
+      { physicianId: physician.id, clientId: jane.id },
+      { physicianId: physician.id, clientId: john.id },
+    ]);
+    await tx.insert(systemSettings).values({ key: 'demo_seeded', value: today });
+  });
+  return true;
+}

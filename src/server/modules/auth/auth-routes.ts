@@ -1,0 +1,141 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  authMessages,
+  authPolicy,
+  loginRequestSchema,
+  loginResponseSchema,
+  messageResponseSchema,
+  otpRequestSchema,
+  otpResponseSchema,
+  sessionResponseSchema,
+  updatePasswordRequestSchema,
+} from '../../../domain/auth';
+import { todayFor } from '../../../domain/client';
+import { errorBodySchema } from '../../../domain/errors';
+import type { AppDeps } from '../../app';
+import { clients } from '../../db/schema';
+import { tooManyRequests, unauthenticated } from '../../lib/http-error';
+import { hitRateLimit } from '../../lib/rate-limit';
+import { isCommonPassword } from '../../lib/secrets';
+import { requestPasswordCode, resetPassword, signIn } from './auth-service';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, clock, config, sessions, mailer } = deps;
+  const today = () => todayFor(clock.now());
+  const serviceDeps = { db, clock, mailer, log: app.log };
+
+  async function limitPerIp(bucket: string, ip: string, limit: number) {
+    const decision = await hitRateLimit(db, `${bucket}:ip:${ip}`, limit, FIFTEEN_MINUTES, clock.now());
+    if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, authMessages.tooManyAttempts);
+  }
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        summary: 'Signs a client in with Client ID and password; sets the session cookie',
+        tags: ['session'],
+        body: loginRequestSchema,
+        response: { 200: loginResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await limitPerIp('login', request.ip, config.rateLimits.loginPerIp);
+      const client = await signIn(serviceDeps, request.body.username, request.body.password);
+      // A new session id at every sign-in; any session this browser had before is ended.
+      await sessions.end(request, reply);
+      await sessions.start(reply, { role: 'client', clientId: client.id });
+      return {
+        result: {
+          login: true as const,
+          message: 'Signed in',
+          id: client.id,
+          clientACTId: client.clientActId,
+          clientLastName: client.lastName,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      schema: {
+        summary: 'Ends the session of this browser',
+        tags: ['session'],
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await sessions.end(request, reply);
+      return { message: 'Signed out' };
+    },
+  );
+
+  app.get(
+    '/session',
+    {
+      schema: {
+        summary: 'Who is signed in; reading it does not extend the session',
+        tags: ['session'],
+        response: { 200: sessionResponseSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const session = await sessions.load(request, { touch: false });
+      if (!session?.clientId) throw unauthenticated();
+      const [client] = await db
+        .select({ actId: clients.clientActId, lastName: clients.lastName })
+        .from(clients)
+        .where(eq(clients.id, session.clientId))
+        .limit(1);
+      if (!client) throw unauthenticated();
+      return {
+        role: session.role,
+        id: session.clientId,
+        clientACTId: client.actId,
+        clientLastName: client.lastName,
+        idleTimeoutMs: authPolicy.idleTimeoutMs,
+      };
+    },
+  );
+
+  app.get(
+    '/get_otp',
+    {
+      schema: {
+        summary: 'Password recovery, step 1: e-mails a 6-digit code to the address of record when the details match',
+        tags: ['password recovery'],
+        querystring: otpRequestSchema(today),
+        response: { 200: otpResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await limitPerIp('recovery', request.ip, config.rateLimits.recoveryPerIp);
+      await requestPasswordCode(serviceDeps, request.query);
+      return { otpSent: true as const, message: authMessages.otpSent };
+    },
+  );
+
+  app.post(
+    '/update_Password',
+    {
+      schema: {
+        summary: 'Password recovery, step 2: the code and the new password; ends every session of the client',
+        tags: ['password recovery'],
+        body: updatePasswordRequestSchema(today, isCommonPassword),
+        response: { 200: messageResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await limitPerIp('recovery', request.ip, config.rateLimits.recoveryPerIp);
+      const clientId = await resetPassword(serviceDeps, request.body);
+      await sessions.endAllForClient(clientId);
+      return { message: authMessages.passwordUpdated };
+    },
+  );
+};
+

@@ -1,0 +1,135 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { ClientActivityRecord } from '../../../domain/client-activity';
+import { type ClientInformation, type ClientRecord } from '../../../domain/client';
+import { isoToUsDate, usDateToIso } from '../../../domain/dates';
+import { centsToAmount } from '../../../domain/money';
+import type { Database } from '../../db/client';
+import { clientActivities, clients, physicianClients } from '../../db/schema';
+
+/**
+ * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
+ * and the sum of annual storage fees due on or before today and still unpaid.
+ */
+export async function findClientRecord(db: Database, clientId: string, today: string): Promise<ClientRecord | null> {
+  // Correlated subqueries name their tables in full: drizzle renders a bare column unqualified.
+  const cardLast4 = sql<string | null>`(
+    select pm.last4 from payment_methods pm
+    where pm.client_id = ${clients}.id and pm.kind = 'card'
+    order by pm.is_default desc, pm.created_at desc limit 1)`;
+  const overdueCents = sql<string>`(
+    select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
+    where f.client_id = ${clients}.id and f.paid_at is null and f.due_date <= ${today})`;
+  const [row] = await db
+    .select({ client: clients, cardLast4, overdueCents })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  if (!row) return null;
+  const c = row.client;
+  const overdue = Number(row.overdueCents);
+  return {
+    clientACTId: c.clientActId,
+    clientRecordId: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    clientDob: isoToUsDate(c.dateOfBirth),
+    email: c.email,
+    phone: c.phone,
+    street: c.street,
+    city: c.city,
+    state: c.state,
+    zip: c.zip,
+    country: c.country,
+    clinicName: c.clinicName,
+    preferredAddressContactFullName: c.preferredAddressContactFullName,
+    shippingClinicEmail: c.shippingClinicEmail,
+    preferredAddressPhone: c.preferredAddressPhone,
+    preferredAddressStreet: c.preferredAddressStreet,
+    preferredAddressCity: c.preferredAddressCity,
+    preferredAddressState: c.preferredAddressState,
+    preferredAddressZip: c.preferredAddressZip,
+    preferredAddressCountry: c.preferredAddressCountry,
+    creditCardNumber: row.cardLast4 ? `************${row.cardLast4}` : null,
+    annualStoragePaidUntil: c.annualStoragePaidUntil,
+    totalAnnualOverdueAmount: centsToAmount(overdue),
+    hasOverDuePayments: overdue > 0,
+    longevityVialsAvailable: c.longevityVialsAvailable,
+    freeBioInsuranceVialsAvailble: c.bioInsuranceVialsAvailable,
+    initialProcessingFormCompleted: c.initialProcessingFormCompleted,
+    infectiousDiseaseFormCompleted: c.infectiousDiseaseFormCompleted,
+    clientConsentFormCompleted: c.clientConsentFormCompleted,
+    arbSubscribed: c.arbSubscribed,
+    physicianFormAgreement: c.physicianFormAgreement,
+    dateBankedin: c.dateBankedIn,
+    LastBioInsurancePurchasedDate: c.lastBioInsurancePurchasedDate,
+  };
+}
+
+/** Writes exactly the fields the Client Information form edits, for this one client. */
+export async function updateClientInformation(db: Database, clientId: string, info: ClientInformation, now: Date) {
+  const dateOfBirth = usDateToIso(info.clientDob);
+  if (!dateOfBirth) throw new Error('clientDob was validated before reaching the repository');
+  await db
+    .update(clients)
+    .set({
+      firstName: info.firstName,
+      lastName: info.lastName,
+      dateOfBirth,
+      email: info.email,
+      phone: info.phone,
+      street: info.street,
+      city: info.city,
+      state: info.state,
+      zip: info.zip,
+      country: info.country,
+      clinicName: info.clinicName,
+      preferredAddressContactFullName: info.preferredAddressContactFullName,
+      shippingClinicEmail: info.shippingClinicEmail,
+      preferredAddressPhone: info.preferredAddressPhone,
+      preferredAddressStreet: info.preferredAddressStreet,
+      preferredAddressCity: info.preferredAddressCity,
+      preferredAddressState: info.preferredAddressState,
+      preferredAddressZip: info.preferredAddressZip,
+      preferredAddressCountry: info.preferredAddressCountry,
+      updatedAt: now,
+    })
+    .where(eq(clients.id, clientId));
+}
+
+export async function listClientActivity(db: Database, clientId: string): Promise<ClientActivityRecord[]> {
+  const rows = await db
+    .select({ activity: clientActivities, client: { actId: clients.clientActId, first: clients.firstName, last: clients.lastName } })
+    .from(clientActivities)
+    .innerJoin(clients, eq(clients.id, clientActivities.clientId))
+    .where(eq(clientActivities.clientId, clientId))
+    .orderBy(desc(clientActivities.closeDate), asc(clientActivities.createdAt));
+  return rows.map(({ activity, client }) => ({
+    Id: activity.id,
+    ClientId: client.actId,
+    ClientName: `${client.first} ${client.last}`,
+    Dose_Amount: activity.doseAmount,
+    CloseDate: activity.closeDate,
+    Type: activity.type,
+    Purchased_Plan_Name: activity.purchasedPlanName,
+    StageName: activity.stageName,
+    Cell_Request_Approved_By_Practitioner: activity.cellRequestApprovedByPractitioner,
+  }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A client's record id from either its record id or its Client ID; null when unknown. */
+export async function findClientIdByAnyId(db: Database, id: string): Promise<string | null> {
+  const condition = UUID.test(id) ? eq(clients.id, id.toLowerCase()) : sql`upper(${clients.clientActId}) = upper(${id})`;
+  const [row] = await db.select({ id: clients.id }).from(clients).where(condition).limit(1);
+  return row?.id ?? null;
+}
+
+export async function physicianActsFor(db: Database, physicianId: string, clientId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ clientId: physicianClients.clientId })
+    .from(physicianClients)
+    .where(and(eq(physicianClients.physicianId, physicianId), eq(physicianClients.clientId, clientId)))
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { getClientActivityResponseSchema } from '../../../domain/client-activity';
+import {
+  CLIENT_INFORMATION_UPDATED,
+  clientInformationSchema,
+  getClientQuerySchema,
+  getClientResponseSchema,
+  todayFor,
+  updateClientResponseSchema,
+} from '../../../domain/client';
+import { errorBodySchema } from '../../../domain/errors';
+import type { AppDeps } from '../../app';
+import { notFound } from '../../lib/http-error';
+import { resolveClientAccess } from './client-access';
+import { findClientRecord, listClientActivity, updateClientInformation } from './client-repository';
+
+export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, sessions }) => {
+  app.addHook('preHandler', async (request) => {
+    await sessions.require(request);
+  });
+  const today = () => todayFor(clock.now());
+  const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+  app.get(
+    '/get_Client',
+    {
+      schema: {
+        summary: 'The signed-in client (or a client the physician acts for)',
+        tags: ['client'],
+        querystring: getClientQuerySchema,
+        response: { 200: getClientResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(db, request.session!, request.query.id);
+      const record = await findClientRecord(db, clientId, today());
+      if (!record) throw notFound();
+      return { result: { listResponse: [record] } };
+    },
+  );
+
+  app.post(
+    '/update_Client',
+    {
+      schema: {
+        summary: "Saves the Client Information form's fields for the signed-in client",
+        tags: ['client'],
+        querystring: getClientQuerySchema,
+        body: clientInformationSchema(today),
+        response: { 200: updateClientResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(db, request.session!, request.query.id);
+      await updateClientInformation(db, clientId, request.body, clock.now());
+      const record = await findClientRecord(db, clientId, today());
+      if (!record) throw notFound();
+      return { success: true as const, message: CLIENT_INFORMATION_UPDATED, client: record };
+    },
+  );
+
+  app.get(
+    '/get_ClientActivity',
+    {
+      schema: {
+        summary: "The client's activity records",
+        tags: ['client'],
+        querystring: getClientQuerySchema,
+        response: { 200: getClientActivityResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(db, request.session!, request.query.id);
+      return { result: await listClientActivity(db, clientId) };
+    },
+  );
+};

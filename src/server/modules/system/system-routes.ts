@@ -1,0 +1,53 @@
+import { desc } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { pingDatabase } from '../../db/client';
+import { outboxMessages } from '../../db/schema';
+
+export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Liveness and database reachability',
+        tags: ['system'],
+        response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable') }) },
+      },
+    },
+    async (_request, reply) => {
+      if (await pingDatabase(db)) return { status: 'ok' as const };
+      return reply.code(503).send({ status: 'unavailable' as const });
+    },
+  );
+};
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+
+/** Demo mode without SMTP: every e-mail the portal sent, newest first, so a new user can read it. */
+export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get('/dev/outbox', { schema: { hide: true } }, async (_request, reply) => {
+    const messages = await db.select().from(outboxMessages).orderBy(desc(outboxMessages.createdAt)).limit(50);
+    const items = messages
+      .map(
+        (m) => `<article>
+  <h2>${escapeHtml(m.subject)}</h2>
+  <p><strong>To:</strong> ${escapeHtml(m.recipient)} · <time datetime="${m.createdAt.toISOString()}">${escapeHtml(m.createdAt.toISOString())}</time></p>
+  <pre>${escapeHtml(m.textBody)}</pre>
+</article>`,
+      )
+      .join('\n');
+    reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Outbox (demo)</title>
+<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ccc;padding:1rem 0}pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem}</style>
+</head><body><main><h1>Outbox (demo)</h1>
+<p>Every e-mail the portal sent in demo mode, newest first. This page does not exist outside demo mode.</p>
+${items || '<p>No e-mail yet.</p>'}
+</main></body></html>`);
+  });
+};

@@ -1,0 +1,55 @@
+import { todayFor } from '../domain/client';
+import { buildApp, loggerOptions } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { seedDemoData } from './db/seed';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(config);
+  await database.migrate();
+  if (config.demo) await seedDemoData(database.db, todayFor(new Date()));
+
+  const app = await buildApp({ config, db: database.db, logger: loggerOptions(config.logLevel) });
+  app.log.info(
+    { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },
+    'starting the Client Portal',
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (config.demo) {
+    app.log.info(`demo mode: sign in at ${config.publicUrl} as ACT10001 / DemoClient#2026`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
