@@ -57,7 +57,8 @@ export const loginResponseSchema = z.object({
   }),
 });
 
-export const sessionResponseSchema = z.object({
+const signedInSchema = z.object({
+  signedIn: z.literal(true),
   role: z.enum(['client', 'physician']),
   id: z.string(),
   clientACTId: z.string(),
@@ -65,7 +66,13 @@ export const sessionResponseSchema = z.object({
   idleTimeoutMs: z.number().int(),
 });
 
-export type SessionInfo = z.infer<typeof sessionResponseSchema>;
+/** Who is signed in on this browser; a visitor without a session is an answer, not an error. */
+export const sessionResponseSchema = z.discriminatedUnion('signedIn', [
+  signedInSchema,
+  z.object({ signedIn: z.literal(false) }),
+]);
+
+export type SessionInfo = z.infer<typeof signedInSchema>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

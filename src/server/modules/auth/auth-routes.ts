@@ -15,7 +15,7 @@ import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
 import { clients } from '../../db/schema';
-import { tooManyRequests, unauthenticated } from '../../lib/http-error';
+import { tooManyRequests } from '../../lib/http-error';
 import { hitRateLimit } from '../../lib/rate-limit';
 import { isCommonPassword } from '../../lib/secrets';
 import { requestPasswordCode, resetPassword, signIn } from './auth-service';
@@ -81,19 +81,21 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       schema: {
         summary: 'Who is signed in; reading it does not extend the session',
         tags: ['session'],
-        response: { 200: sessionResponseSchema, 401: errorBodySchema },
+        response: { 200: sessionResponseSchema },
       },
     },
     async (request) => {
+      const signedOut = { signedIn: false as const };
       const session = await sessions.load(request, { touch: false });
-      if (!session?.clientId) throw unauthenticated();
+      if (!session?.clientId) return signedOut;
       const [client] = await db
         .select({ actId: clients.clientActId, lastName: clients.lastName })
         .from(clients)
         .where(eq(clients.id, session.clientId))
         .limit(1);
-      if (!client) throw unauthenticated();
+      if (!client) return signedOut;
       return {
+        signedIn: true as const,
         role: session.role,
         id: session.clientId,
         clientACTId: client.actId,

@@ -1,0 +1,199 @@
+import { AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconFlag, IconLogout, IconPencil, IconUser } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { formsIncomplete } from '../../domain/client';
+import { LoadingOverlay } from '../components/loading-overlay';
+import { onUnauthenticated } from '../lib/api-client';
+import { useLogout } from '../features/auth/api/logout';
+import { sessionQueryKey, useSession } from '../features/auth/api/session';
+import { useClient } from '../features/client-information/api/get-client';
+import { formLinks, navigation } from './navigation';
+import { useIdleSignOut } from './use-idle-sign-out';
+
+const IDLE_NOTICE = 'You were signed out after 5 minutes without activity. Please sign in again.';
+const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
+
+/** The signed-in frame: header, menus, left navigation. Without a session it returns to sign-in. */
+export function PortalLayout() {
+  const session = useSession();
+  const client = useClient();
+  const logout = useLogout();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
+
+  const signOut = useCallback(
+    (notice?: string) => {
+      logout.mutate(undefined, {
+        onSettled: () => navigate('/', { replace: true, state: notice ? { notice } : null }),
+      });
+    },
+    [logout, navigate],
+  );
+
+  useEffect(
+    () =>
+      onUnauthenticated(() => {
+        queryClient.clear();
+        queryClient.setQueryData(sessionQueryKey, null);
+        navigate('/', { replace: true, state: { notice: ENDED_NOTICE } });
+      }),
+    [queryClient, navigate],
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
+  useEffect(() => closeNav(), [location.pathname, closeNav]);
+
+  useIdleSignOut(() => signOut(IDLE_NOTICE), Boolean(session.data));
+
+  if (session.isPending) return <LoadingOverlay force />;
+  if (!session.data) return <Navigate to="/" replace />;
+
+  const record = client.data;
+  const formsRed = record ? formsIncomplete(record) : false;
+  const noCard = record ? !record.creditCardNumber : false;
+  const displayName = record ? `${record.firstName} ${record.lastName}` : session.data.clientACTId;
+  const isActive = (to: string) => location.pathname.toLowerCase() === to.toLowerCase();
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 270, breakpoint: 'md', collapsed: { mobile: !navOpen } }}
+      padding={{ base: 'sm', sm: 'lg' }}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={navOpen} onClick={toggleNav} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
+            <Text component={Link} to="/client-information" fw={700} size="lg" c="red.8" style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}>
+              Client Portal
+            </Text>
+          </Group>
+          <Group gap={0} visibleFrom="xl" component="nav" aria-label="Main menu" wrap="nowrap">
+            <HeaderLink to={navigation.clientInformation.to} label={navigation.clientInformation.label} />
+            <HeaderLink to={navigation.clientActivity.to} label={navigation.clientActivity.label} />
+            <Menu position="bottom-start" withinPortal>
+              <Menu.Target>
+                <UnstyledButton px="xs" py={6} fz="sm" c={formsRed ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                  <Group gap={4} wrap="nowrap">
+                    {navigation.forms.label}
+                    <IconChevronDown size={14} aria-hidden />
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {formLinks.map((link) => (
+                  <Menu.Item key={link.to} component={Link} to={link.to}>
+                    {link.label}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+            <HeaderLink to={navigation.stemCellRequest.to} label={navigation.stemCellRequest.label} />
+            <HeaderLink to={navigation.plans.to} label={navigation.plans.label} />
+            <HeaderLink to={navigation.paymentInformation.to} label={navigation.paymentInformation.label} />
+          </Group>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <UnstyledButton aria-label="Profile menu">
+                <Group gap={6} wrap="nowrap">
+                  <Avatar color="red" radius="xl" size="sm">
+                    {displayName.slice(0, 1)}
+                  </Avatar>
+                  <Text size="sm" visibleFrom="sm">
+                    {displayName}
+                  </Text>
+                  <IconChevronDown size={14} aria-hidden />
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item leftSection={<IconUser size={16} aria-hidden />} component={Link} to="/client-information">
+                Profile
+              </Menu.Item>
+              <Menu.Item
+                leftSection={<IconPencil size={16} aria-hidden />}
+                component={Link}
+                to="/client-information?edit=1"
+              >
+                Edit Profile
+              </Menu.Item>
+              <Menu.Divider />
+              <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => signOut()}>
+                Sign Out
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Portal navigation">
+        <AppShell.Section grow component={ScrollArea}>
+          <nav aria-label="Portal sections">
+            <SideLink to={navigation.clientInformation.to} label={navigation.clientInformation.label} active={isActive} />
+            <SideLink to={navigation.clientActivity.to} label={navigation.clientActivity.label} active={isActive} />
+            <SideLink to={navigation.plans.to} label={navigation.plans.label} active={isActive} />
+            <NavLink
+              label={navigation.forms.label}
+              defaultOpened
+              c={formsRed ? 'red.8' : undefined}
+              description={formsRed ? 'Consent or screening to complete' : undefined}
+              data-incomplete={formsRed || undefined}
+              childrenOffset="md"
+            >
+              {formLinks.map((link) => (
+                <NavLink
+                  key={link.to}
+                  component={Link}
+                  to={link.to}
+                  label={link.label}
+                  active={isActive(link.to)}
+                  c={formsRed ? 'red.8' : undefined}
+                  data-incomplete={formsRed || undefined}
+                />
+              ))}
+            </NavLink>
+            <SideLink to={navigation.stemCellRequest.to} label={navigation.stemCellRequest.label} active={isActive} />
+            <SideLink to={navigation.store.to} label={navigation.store.label} active={isActive} />
+            <NavLink
+              component={Link}
+              to={navigation.paymentInformation.to}
+              label={navigation.paymentInformation.label}
+              active={isActive(navigation.paymentInformation.to)}
+              rightSection={
+                noCard ? (
+                  <Group gap={2} c="red.8" wrap="nowrap">
+                    <IconFlag size={16} aria-hidden />
+                    <VisuallyHidden>No card on file</VisuallyHidden>
+                  </Group>
+                ) : undefined
+              }
+              data-flagged={noCard || undefined}
+            />
+          </nav>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <LoadingOverlay />
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function HeaderLink({ to, label }: { to: string; label: string }) {
+  return (
+    <UnstyledButton component={Link} to={to} px="xs" py={6} fz="sm" style={{ whiteSpace: 'nowrap' }}>
+      {label}
+    </UnstyledButton>
+  );
+}
+
+function SideLink({ to, label, active }: { to: string; label: string; active: (to: string) => boolean }) {
+  return <NavLink component={Link} to={to} label={label} active={active(to)} />;
+}

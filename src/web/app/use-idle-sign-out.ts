@@ -1,0 +1,34 @@
+import { useEffect, useRef } from 'react';
+import { authPolicy } from '../../domain/auth';
+
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
+
+/**
+ * Calls `onIdle` after 5 minutes without keyboard, pointer or scroll activity. Activity is
+ * noticed at most every 250 ms (the spec's debounce) to keep mouse moves cheap.
+ */
+export function useIdleSignOut(onIdle: () => void, enabled = true) {
+  const onIdleRef = useRef(onIdle);
+  onIdleRef.current = onIdle;
+
+  useEffect(() => {
+    if (!enabled) return;
+    let idleTimer = setTimeout(() => onIdleRef.current(), authPolicy.idleTimeoutMs);
+    let debounceTimer: ReturnType<typeof setTimeout> | null = null;
+
+    const restart = () => {
+      debounceTimer = null;
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => onIdleRef.current(), authPolicy.idleTimeoutMs);
+    };
+    const onActivity = () => {
+      if (debounceTimer === null) debounceTimer = setTimeout(restart, authPolicy.idleDebounceMs);
+    };
+    for (const name of ACTIVITY_EVENTS) window.addEventListener(name, onActivity, { passive: true, capture: true });
+    return () => {
+      clearTimeout(idleTimer);
+      if (debounceTimer !== null) clearTimeout(debounceTimer);
+      for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, onActivity, { capture: true });
+    };
+  }, [enabled]);
+}

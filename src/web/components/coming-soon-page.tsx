@@ -1,0 +1,29 @@
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
+import { IconTools } from '@tabler/icons-react';
+import { Link } from 'react-router';
+
+/** What a link to a screen not built yet opens: a clear page, never a blank one. */
+export function ComingSoonPage({ title, backTo = '/client-information', backLabel = 'Back to Client Information' }: {
+  title: string;
+  backTo?: string;
+  backLabel?: string;
+}) {
+  return (
+    <Stack maw={640}>
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      <Alert icon={<IconTools aria-hidden />} color="blue" title="Coming soon">
+        <Text size="sm">
+          This part of the portal is being prepared and will open here soon. For anything urgent in the meantime, please
+          contact us.
+        </Text>
+      </Alert>
+      <div>
+        <Button component={Link} to={backTo} variant="light">
+          {backLabel}
+        </Button>
+      </div>
+    </Stack>
+  );
+}

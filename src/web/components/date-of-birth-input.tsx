@@ -1,0 +1,43 @@
+import { DateInput } from '@mantine/dates';
+import { usDateToIso } from '../../domain/dates';
+
+interface Props {
+  label: string;
+  /** YYYY-MM-DD, or '' when empty. */
+  value: string;
+  onChange(value: string): void;
+  /** YYYY-MM-DD: the picker offers no later date. */
+  maxDate: string;
+  error?: string;
+  readOnly?: boolean;
+  disabled?: boolean;
+  name?: string;
+  required?: boolean;
+  id?: string;
+  variant?: 'default' | 'filled';
+}
+
+/** A date of birth typed as MM/DD/YYYY or picked from a calendar that stops at today. */
+export function DateOfBirthInput({ label, value, onChange, maxDate, error, readOnly, disabled, name, required, id, variant }: Props) {
+  return (
+    <DateInput
+      label={label}
+      id={id}
+      variant={variant}
+      name={name}
+      value={value || null}
+      onChange={(next) => onChange(next ?? '')}
+      valueFormat="MM/DD/YYYY"
+      dateParser={(input) => usDateToIso(input)}
+      placeholder="MM/DD/YYYY"
+      maxDate={maxDate}
+      defaultLevel="decade"
+      error={error}
+      readOnly={readOnly}
+      disabled={disabled}
+      required={required}
+      clearable={!readOnly && !disabled}
+      popoverProps={{ withinPortal: true }}
+    />
+  );
+}

@@ -1,0 +1,96 @@
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { loginRequestSchema } from '../../../../domain/auth';
+import { fieldMessages } from '../../../../domain/errors';
+import { PublicShell } from '../../../components/public-shell';
+import { ApiError } from '../../../lib/api-client';
+import { CONTACT_URL, rememberedClientId } from '../../../lib/site';
+import { useLogin } from '../api/login';
+import { useSession } from '../api/session';
+
+export function SignInPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice;
+  const login = useLogin();
+  const [clientId, setClientId] = useState(rememberedClientId.get);
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(() => rememberedClientId.get() !== '');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  if (session.data) return <Navigate to="/client-information" replace />;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (login.isPending) return;
+    const parsed = loginRequestSchema.safeParse({ username: clientId, password });
+    if (!parsed.success) {
+      setErrors(fieldMessages(parsed.error));
+      return;
+    }
+    setErrors({});
+    login.mutate(parsed.data, {
+      onSuccess: () => {
+        rememberedClientId.set(remember ? parsed.data.username : null);
+        navigate('/client-information', { replace: true });
+      },
+      onError: () => setPassword(''),
+    });
+  };
+
+  const failure = login.error instanceof ApiError ? login.error.message : login.error ? 'Something went wrong. Please try again.' : null;
+
+  return (
+    <PublicShell title="Sign In">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {notice && (
+            <Alert color="blue" role="status">
+              {notice}
+            </Alert>
+          )}
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <TextInput
+            label="Client ID"
+            name="username"
+            autoComplete="username"
+            value={clientId}
+            onChange={(e) => setClientId(e.currentTarget.value)}
+            error={errors.username}
+            required
+          />
+          <PasswordInput
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={errors.password}
+            required
+          />
+          <Group justify="space-between" wrap="wrap">
+            <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot Your Password?
+            </Anchor>
+          </Group>
+          <Button type="submit" loading={login.isPending} fullWidth>
+            Sign In
+          </Button>
+          <Text size="sm" ta="center">
+            Need help?{' '}
+            <Anchor href={CONTACT_URL} target="_blank" rel="noopener noreferrer">
+              Contact us
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </PublicShell>
+  );
+}

@@ -1,0 +1,349 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Fieldset,
+  Group,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import {
+  CLIENT_INFORMATION_UPDATED,
+  type ClientInformation,
+  type ClientRecord,
+  annualStoragePaidUntilLabel,
+  clientAlerts,
+  clientInformationFieldOrder,
+  clientInformationSchema,
+  todayFor,
+} from '../../../../domain/client';
+import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
+import { fieldMessages } from '../../../../domain/errors';
+import { US_STATES } from '../../../../domain/us-states';
+import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { ApiError } from '../../../lib/api-client';
+import { useClient } from '../api/get-client';
+import { useUpdateClient } from '../api/update-client';
+
+type FormValues = Record<keyof ClientInformation, string>;
+
+const labels: Record<keyof ClientInformation, string> = {
+  firstName: 'First Name',
+  lastName: 'Last Name',
+  clientDob: 'Date of Birth',
+  email: 'Email',
+  phone: 'Phone',
+  street: 'Street',
+  city: 'City',
+  state: 'State',
+  zip: 'Zip Code',
+  country: 'Country',
+  clinicName: 'Clinic Name',
+  preferredAddressContactFullName: 'Clinic Contact Person Name',
+  shippingClinicEmail: 'Shipping Email',
+  preferredAddressPhone: 'Phone Number',
+  preferredAddressStreet: 'Street',
+  preferredAddressCity: 'City',
+  preferredAddressState: 'State',
+  preferredAddressZip: 'Zip Code',
+  preferredAddressCountry: 'Country',
+};
+
+const personalFields = ['firstName', 'lastName', 'clientDob', 'email', 'phone', 'street', 'city', 'state', 'zip', 'country'] as const;
+const shippingFields = [
+  'clinicName',
+  'preferredAddressContactFullName',
+  'shippingClinicEmail',
+  'preferredAddressPhone',
+  'preferredAddressStreet',
+  'preferredAddressCity',
+  'preferredAddressState',
+  'preferredAddressZip',
+  'preferredAddressCountry',
+] as const;
+
+const stateOptions = US_STATES.map((s) => ({ value: s.code, label: s.name }));
+
+// The legacy page scrolled failing fields into view 30 px below the top edge.
+const ERROR_SCROLL_OFFSET = 30;
+
+function valuesOf(client: ClientRecord): FormValues {
+  const values = {} as FormValues;
+  for (const field of clientInformationFieldOrder) {
+    values[field] = field === 'clientDob' ? (usDateToIso(client.clientDob) ?? '') : client[field];
+  }
+  return values;
+}
+
+function fieldId(field: string) {
+  return `client-information-${field}`;
+}
+
+export function ClientInformationPage() {
+  const client = useClient();
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  if (client.isPending) return <Title order={1} size="h2">Client Information</Title>;
+  if (client.isError) {
+    return (
+      <Stack>
+        <Title order={1} size="h2">Client Information</Title>
+        <Alert color="red" role="alert">
+          {client.error.message}
+        </Alert>
+      </Stack>
+    );
+  }
+  return (
+    <ClientInformationView
+      client={client.data}
+      startEditing={searchParams.get('edit') === '1'}
+      onEditStarted={() => setSearchParams({}, { replace: true })}
+    />
+  );
+}
+
+function ClientInformationView({
+  client,
+  startEditing,
+  onEditStarted,
+}: {
+  client: ClientRecord;
+  startEditing: boolean;
+  onEditStarted(): void;
+}) {
+  const today = todayFor(new Date());
+  const update = useUpdateClient();
+  const [editing, setEditing] = useState(startEditing);
+  const [values, setValues] = useState<FormValues>(() => valuesOf(client));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState<ClientInformation | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    if (startEditing) {
+      setEditing(true);
+      setSaved(false);
+      onEditStarted();
+    }
+  }, [startEditing, onEditStarted]);
+
+  useEffect(() => {
+    if (!editing) setValues(valuesOf(client));
+  }, [client, editing]);
+
+  const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today);
+  const alerts = clientAlerts(client);
+
+  const showErrors = (next: Record<string, string>) => {
+    setErrors(next);
+    const first = clientInformationFieldOrder.find((field) => next[field]);
+    if (!first) return;
+    requestAnimationFrame(() => {
+      const element = document.getElementById(fieldId(first));
+      if (!element) return;
+      const top = element.getBoundingClientRect().top + window.scrollY - ERROR_SCROLL_OFFSET - 60;
+      window.scrollTo({ top, behavior: 'smooth' });
+      element.focus({ preventScroll: true });
+    });
+  };
+
+  const onSave = (event: FormEvent) => {
+    event.preventDefault();
+    const candidate = { ...values, clientDob: values.clientDob ? isoToUsDate(values.clientDob) : '' };
+    const parsed = clientInformationSchema(today).safeParse(candidate);
+    if (!parsed.success) {
+      showErrors(fieldMessages(parsed.error));
+      return;
+    }
+    setErrors({});
+    setConfirming(parsed.data);
+  };
+
+  const onConfirm = () => {
+    if (!confirming || update.isPending) return;
+    update.mutate(confirming, {
+      onSuccess: () => {
+        setConfirming(null);
+        setEditing(false);
+        setSaved(true);
+        window.scrollTo({ top: 0 });
+      },
+      onError: (error) => {
+        setConfirming(null);
+        if (error instanceof ApiError && Object.keys(error.fields).length > 0) showErrors(error.fields);
+      },
+    });
+  };
+
+  const onCancel = () => {
+    setEditing(false);
+    setErrors({});
+    update.reset();
+    setValues(valuesOf(client));
+  };
+
+  const set = (field: keyof ClientInformation) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+
+  const renderField = (field: keyof ClientInformation) => {
+    const common = {
+      id: fieldId(field),
+      label: labels[field],
+      name: field,
+      error: errors[field],
+      required: true,
+      readOnly: !editing,
+      variant: editing ? 'default' : 'filled',
+    };
+    if (field === 'clientDob') {
+      return (
+        <DateOfBirthInput key={field} {...common} value={values.clientDob} onChange={set('clientDob')} maxDate={today} />
+      );
+    }
+    if (field === 'preferredAddressState') {
+      return (
+        <Select
+          key={field}
+          {...common}
+          data={stateOptions}
+          searchable
+          value={values[field] || null}
+          onChange={(value) => set(field)(value ?? '')}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
+    }
+    const type = field === 'email' || field === 'shippingClinicEmail' ? 'email' : field.toLowerCase().includes('phone') ? 'tel' : 'text';
+    return (
+      <TextInput
+        key={field}
+        {...common}
+        type={type}
+        inputMode={type === 'tel' ? 'numeric' : undefined}
+        maxLength={field === 'clinicName' ? 100 : undefined}
+        value={values[field]}
+        onChange={(e) => set(field)(e.currentTarget.value)}
+      />
+    );
+  };
+
+  return (
+    <Stack gap="lg" maw={1100}>
+      <Title order={1} size="h2">
+        Client Information
+      </Title>
+
+      {alerts.length > 0 && (
+        <Stack gap="xs" role="region" aria-label="Alerts">
+          {alerts.map((text) => (
+            <Alert key={text} color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} p="xs">
+              {text}
+            </Alert>
+          ))}
+        </Stack>
+      )}
+
+      <Card withBorder radius="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label="Annual Storage Paid Until"
+            readOnly
+            value={paidUntil === 'Overdue' ? 'Overdue' : isoToUsDate(paidUntil)}
+            styles={paidUntil === 'Overdue' ? { input: { color: 'var(--mantine-color-red-8)', fontWeight: 700 } } : undefined}
+          />
+          <TextInput label="Bio-Insurance Cells Available" readOnly value={String(client.freeBioInsuranceVialsAvailble)} />
+        </SimpleGrid>
+        <Group mt="md" gap="sm">
+          <Button component={Link} to="/payment-information">
+            Update Payment Information
+          </Button>
+          <Button component={Link} to="/ACT-banking-storage-plans" variant="outline">
+            Order Banking or Storage Plan
+          </Button>
+        </Group>
+      </Card>
+
+      {saved ? (
+        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={CLIENT_INFORMATION_UPDATED}>
+          <Button mt="sm" variant="light" color="green" onClick={() => setSaved(false)}>
+            View Client Information
+          </Button>
+        </Alert>
+      ) : (
+        <form onSubmit={onSave} noValidate aria-label="Client information">
+          <Stack gap="lg">
+            {update.error && !(update.error instanceof ApiError && Object.keys(update.error.fields).length > 0) && (
+              <Alert color="red" role="alert">
+                {update.error.message}
+              </Alert>
+            )}
+            <Fieldset legend="Personal Details" radius="md">
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>{personalFields.map(renderField)}</SimpleGrid>
+            </Fieldset>
+            <Fieldset legend="Preferred Shipping to Medical Professional" radius="md">
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>{shippingFields.map(renderField)}</SimpleGrid>
+            </Fieldset>
+            <Fieldset legend="Forms and Payments" radius="md">
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <Checkbox label="Initial Sample Form" checked={client.initialProcessingFormCompleted} readOnly />
+                <Checkbox label="Client Consent Form" checked={client.clientConsentFormCompleted} readOnly />
+                <Checkbox label="Infectious Disease Screening" checked={client.infectiousDiseaseFormCompleted} readOnly />
+                <Checkbox label="Annual Storage Paid" checked={paidUntil !== 'Overdue'} readOnly />
+              </SimpleGrid>
+              <Text size="xs" c="dimmed" mt="xs">
+                These are kept up to date by the bank as forms and payments are completed.
+              </Text>
+            </Fieldset>
+            <Group>
+              {editing ? (
+                <>
+                  <Button type="submit" loading={update.isPending}>
+                    Save
+                  </Button>
+                  <Button variant="default" onClick={onCancel}>
+                    Cancel
+                  </Button>
+                </>
+              ) : (
+                <Button
+                  onClick={() => {
+                    setEditing(true);
+                    update.reset();
+                  }}
+                >
+                  Edit
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+      )}
+
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title="Update client information"
+        centered
+      >
+        <Text>Are you sure you want to update this information?</Text>
+        <Group justify="flex-end" mt="lg">
+          <Button variant="default" onClick={() => setConfirming(null)}>
+            No
+          </Button>
+          <Button onClick={onConfirm} loading={update.isPending}>
+            Yes
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

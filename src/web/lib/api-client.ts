@@ -1,0 +1,69 @@
+import type { ErrorBody, ErrorCode } from '../../domain/errors';
+
+/** A failed API call: the server's message, its code, and the message of each failing field. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Listener = () => void;
+const unauthenticatedListeners = new Set<Listener>();
+
+/** Called when a signed-in call answers 401: the session ended on the server. */
+export function onUnauthenticated(listener: Listener): () => void {
+  unauthenticatedListeners.add(listener);
+  return () => unauthenticatedListeners.delete(listener);
+}
+
+interface RequestOptions {
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  /** A 401 from this call is an answer (sign-in, session probe), not an ended session. */
+  expectUnauthenticated?: boolean;
+}
+
+/** The one way the web talks to the server. */
+export async function apiRequest<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) params.set(key, value);
+  }
+  const url = `/api/${path}${params.size > 0 ? `?${params}` : ''}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, 'INTERNAL', 'The portal could not be reached. Please check your connection and try again.');
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (response.ok) return data as T;
+
+  const body = (data ?? {}) as Partial<ErrorBody>;
+  if (response.status === 401 && !options.expectUnauthenticated) {
+    for (const listener of unauthenticatedListeners) listener();
+  }
+  throw new ApiError(
+    response.status,
+    body.code ?? 'INTERNAL',
+    body.error ?? 'Something went wrong. Please try again.',
+    body.fields ?? {},
+  );
+}
