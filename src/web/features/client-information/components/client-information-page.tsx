@@ -202,7 +202,7 @@ function ClientInformationView({
       error: errors[field],
       required: true,
       readOnly: !editing,
-      variant: editing ? 'default' : 'filled',
+      variant: editing ? ('default' as const) : ('filled' as const),
     };
     if (field === 'clientDob') {
       return (
