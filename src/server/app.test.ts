@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, loggerOptions } from './app';
+import { loadConfig } from './config';
+import { DEMO_CLIENT_PASSWORD } from './db/seed';
+import type { DatabaseHandle } from './db/client';
+import { createTestDatabase } from './testing/test-database';
+
+let database: DatabaseHandle;
+const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Client Portal</title><div id="root"></div>');
+});
+afterAll(async () => {
+  await database.close();
+  fs.rmSync(webRoot, { recursive: true, force: true });
+});
+
+describe('the app shell', () => {
+  it('serves the web app for every client-side route and JSON 404s under /api', async () => {
+    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, webRoot, logger: false });
+    for (const url of ['/', '/client-information', '/client-activity', '/forgot-password', '/form-document/Consent-form']) {
+      const page = await app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      expect(page.body).toContain('<div id="root">');
+    }
+    const api = await app.inject({ method: 'GET', url: '/api/pay/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND' });
+    await app.close();
+  });
+
+  it('publishes the OpenAPI document at /api/docs with each call of the account area', async () => {
+    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, webRoot: null, logger: false });
+    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const route of ['login', 'logout', 'get_Client', 'update_Client', 'get_otp', 'update_Password', 'get_ClientActivity']) {
+      expect(Object.keys(doc.paths), route).toContain(`/api/pay/${route}`);
+    }
+    expect(doc.paths['/api/pay/update_Client'].post.requestBody).toBeDefined();
+    expect((await app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+    await app.close();
+  });
+
+  it('answers the health check', async () => {
+    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, webRoot: null, logger: false });
+    const health = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.json()).toEqual({ status: 'ok' });
+    await app.close();
+  });
+
+  it('shows the outbox in demo mode without SMTP, and nowhere else', async () => {
+    const demo = await buildApp({ config: loadConfig({ DEMO: 'true' }), db: database.db, webRoot, logger: false });
+    await demo.inject({
+      method: 'GET',
+      url: '/api/pay/get_otp',
+      query: { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' },
+    });
+    const outbox = await demo.inject({ method: 'GET', url: '/dev/outbox' });
+    expect(outbox.statusCode).toBe(200);
+    expect(outbox.body).toContain('Client Portal: your one time password');
+    await demo.close();
+
+    for (const env of [{ DEMO: 'false' }, { DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' }]) {
+      const app = await buildApp({ config: loadConfig(env), db: database.db, webRoot: null, logger: false });
+      const page = await app.inject({ method: 'GET', url: '/dev/outbox' });
+      expect(page.statusCode).toBe(404);
+      await app.close();
+    }
+  });
+
+  it('writes JSON logs without personal data, passwords, codes or cookies', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'trace' }),
+      db: database.db,
+      webRoot: null,
+      logger: { ...(loggerOptions('trace') as object), stream },
+    });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/pay/login',
+      payload: { username: 'ACT10002', password: DEMO_CLIENT_PASSWORD },
+    });
+    const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
+    await app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+    await app.inject({
+      method: 'GET',
+      url: '/api/pay/get_otp',
+      query: { email: 'john.roe@example.com', firstName: 'John', dateOfBirth: '1968-11-02' },
+    });
+    await app.close();
+    const log = lines.join('');
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    for (const secret of [DEMO_CLIENT_PASSWORD, 'john.roe@example.com', '1968-11-02', 'Roe', cookie.split('=')[1] as string]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration from the environment', () => {
+  it('defaults to port 3000, ./data, the embedded database, the outbox and demo mode', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.demo).toBe(true);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it('turns demo mode off by default with PostgreSQL, and on when asked', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal' }).demo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' }).demo).toBe(true);
+    expect(loadConfig({ DEMO: 'off' }).demo).toBe(false);
+  });
+
+  it('uses secure cookies when the public address is HTTPS', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com/' })).toMatchObject({
+      publicUrl: 'https://portal.example.com',
+      secureCookies: true,
+    });
+  });
+
+  it('names every bad value with its reason', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://mail', DEMO: 'maybe', PUBLIC_URL: 'ftp://x' });
+      expect.unreachable('a bad configuration must throw');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/PORT="eighty": must be a port number/);
+      expect(problems).toMatch(/DATABASE_URL="mysql:\/\/x": must be a URL starting with postgres:/);
+      expect(problems).toMatch(/SMTP_URL="http:\/\/mail": must be a URL starting with smtp:/);
+      expect(problems).toMatch(/DEMO="maybe": must be one of/);
+      expect(problems).toMatch(/PUBLIC_URL="ftp:\/\/x"/);
+    }
+  });
+
+  it('refuses a port out of range', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT="70000": must be between 0 and 65535/);
+  });
+});

@@ -1,0 +1,313 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authMessages, authPolicy } from '../../../domain/auth';
+import { passwordResetCodes, sessions } from '../../db/schema';
+import { DEMO_CLIENT_PASSWORD } from '../../db/seed';
+import { sha256Hex } from '../../lib/secrets';
+import { cookieOf, startTestApp, type TestApp } from '../../testing/test-app';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', RATE_LIMIT_RECOVERY_PER_IP: '1000' });
+});
+afterAll(() => t.close());
+
+function login(username: string, password: string, ip = '10.0.0.1') {
+  return t.app.inject({ method: 'POST', url: '/api/pay/login', payload: { username, password }, remoteAddress: ip });
+}
+
+describe('POST /api/pay/login', () => {
+  it('signs in with the right Client ID and password and sets an HttpOnly session cookie', async () => {
+    const response = await login('ACT10001', DEMO_CLIENT_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().result).toMatchObject({ login: true, clientACTId: 'ACT10001', clientLastName: 'Doe' });
+    const setCookie = String(response.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    expect(setCookie).toMatch(/Path=\//);
+  });
+
+  it('accepts the Client ID in any letter case', async () => {
+    expect((await login('act10001', DEMO_CLIENT_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('answers the spec message for empty fields', async () => {
+    const response = await login('', '');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      username: authMessages.clientIdRequired,
+      password: authMessages.passwordRequired,
+    });
+  });
+
+  it('answers a wrong password and an unknown Client ID identically', async () => {
+    const wrong = await login('ACT10002', 'not-the-password');
+    const unknown = await login('ACT99999', 'not-the-password');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: authMessages.loginFailed, code: 'INVALID_CREDENTIALS' });
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('issues a new session id at every sign-in and ends the one the browser had', async () => {
+    const first = await t.signIn('ACT10001');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/login',
+      payload: { username: 'ACT10001', password: DEMO_CLIENT_PASSWORD },
+      headers: { cookie: first },
+    });
+    const second = cookieOf(response);
+    expect(second).not.toBe(first);
+    const old = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie: first } });
+    expect(old.statusCode).toBe(401);
+  });
+
+  it('stores only a hash of the session token', async () => {
+    const cookie = await t.signIn('ACT10001');
+    const token = cookie.split('=')[1] as string;
+    const rows = await t.db.select({ id: sessions.id }).from(sessions);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.id === token)).toBe(false);
+    expect(token.length).toBeGreaterThanOrEqual(43);
+  });
+});
+
+describe('lockout after 10 failed sign-ins', () => {
+  it('locks the Client ID for 15 minutes, refusing even the right password with the same message', async () => {
+    for (let i = 0; i < authPolicy.lockoutFailures; i++) {
+      expect((await login('ACT10002', `wrong-${i}`, `10.9.0.${i}`)).statusCode).toBe(401);
+    }
+    const locked = await login('ACT10002', DEMO_CLIENT_PASSWORD, '10.9.1.1');
+    expect(locked.statusCode).toBe(401);
+    expect(locked.json().error).toBe(authMessages.loginFailed);
+
+    const mails = await t.mailTo('john.roe@example.com');
+    expect(mails[0]?.subject).toMatch(/locked/i);
+
+    t.clock.advance(authPolicy.lockoutMs - 1000);
+    expect((await login('ACT10002', DEMO_CLIENT_PASSWORD, '10.9.1.1')).statusCode).toBe(401);
+    t.clock.advance(2000);
+    expect((await login('ACT10002', DEMO_CLIENT_PASSWORD, '10.9.1.1')).statusCode).toBe(200);
+  });
+
+  it('locks an unknown Client ID the same way, so a lock reveals nothing', async () => {
+    for (let i = 0; i < authPolicy.lockoutFailures + 1; i++) {
+      const response = await login('ACT55555', 'whatever', '10.8.0.1');
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error).toBe(authMessages.loginFailed);
+    }
+  });
+});
+
+describe('per-IP rate limit', () => {
+  it('answers 429 with Retry-After once an address exceeds its sign-in attempts', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '3' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await limited.app.inject({
+          method: 'POST',
+          url: '/api/pay/login',
+          payload: { username: `ACT0000${i}`, password: 'x' },
+          remoteAddress: '10.7.7.7',
+        });
+        expect(r.statusCode).toBe(401);
+      }
+      const blocked = await limited.app.inject({
+        method: 'POST',
+        url: '/api/pay/login',
+        payload: { username: 'ACT10001', password: DEMO_CLIENT_PASSWORD },
+        remoteAddress: '10.7.7.7',
+      });
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      const elsewhere = await limited.app.inject({
+        method: 'POST',
+        url: '/api/pay/login',
+        payload: { username: 'ACT10001', password: DEMO_CLIENT_PASSWORD },
+        remoteAddress: '10.7.7.8',
+      });
+      expect(elsewhere.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('sessions', () => {
+  it('refuses portal calls without a session', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client' });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().code).toBe('UNAUTHENTICATED');
+  });
+
+  it('keeps a session alive with activity and ends it after 5 minutes idle', async () => {
+    const cookie = await t.signIn('ACT10001');
+    const get = () => t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+    t.clock.advance(authPolicy.idleTimeoutMs - 1000);
+    expect((await get()).statusCode).toBe(200);
+    t.clock.advance(authPolicy.idleTimeoutMs - 1000);
+    expect((await get()).statusCode).toBe(200);
+    t.clock.advance(authPolicy.idleTimeoutMs + 1000);
+    expect((await get()).statusCode).toBe(401);
+    const id = sha256Hex(cookie.split('=')[1] as string);
+    expect(await t.db.select().from(sessions).where(eq(sessions.id, id))).toEqual([]);
+  });
+
+  it('does not extend a session when only the session probe is called', async () => {
+    const cookie = await t.signIn('ACT10001');
+    t.clock.advance(authPolicy.idleTimeoutMs - 10_000);
+    const probe = await t.app.inject({ method: 'GET', url: '/api/pay/session', headers: { cookie } });
+    expect(probe.json()).toMatchObject({ signedIn: true, clientACTId: 'ACT10001' });
+    t.clock.advance(20_000);
+    const after = await t.app.inject({ method: 'GET', url: '/api/pay/session', headers: { cookie } });
+    expect(after.json()).toEqual({ signedIn: false });
+  });
+
+  it('ends every session after 12 hours, however active', async () => {
+    const cookie = await t.signIn('ACT10001');
+    for (let elapsed = 0; elapsed < authPolicy.absoluteSessionMs - 240_000; elapsed += 240_000) {
+      t.clock.advance(240_000);
+      const r = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+      expect(r.statusCode).toBe(200);
+    }
+    t.clock.advance(240_000);
+    const r = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+    expect(r.statusCode).toBe(401);
+  });
+
+  it('signs out: the old cookie no longer works', async () => {
+    const cookie = await t.signIn('ACT10001');
+    const out = await t.app.inject({ method: 'POST', url: '/api/pay/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/portal_session=;/);
+    const r = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+    expect(r.statusCode).toBe(401);
+  });
+});
+
+describe('password recovery', () => {
+  const jane = { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' };
+
+  // Each case starts in a fresh hour, clear of the 3-codes-an-hour limit.
+  beforeEach(() => t.clock.advance(60 * 60 * 1000));
+
+  async function requestCode(details: Record<string, string> = jane, ip = '10.2.0.1') {
+    return t.app.inject({ method: 'GET', url: '/api/pay/get_otp', query: details, remoteAddress: ip });
+  }
+
+  async function latestCode(): Promise<string> {
+    const [mail] = await t.mailTo(jane.email);
+    const code = /one time password is (\d{6})/.exec(mail?.textBody ?? '')?.[1];
+    if (!code) throw new Error('no code in the latest e-mail');
+    return code;
+  }
+
+  function reset(code: string, password: string, details: Record<string, string> = jane) {
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/pay/update_Password',
+      payload: { ...details, OneTimePassword: code, UpdatedPassword: password },
+      remoteAddress: '10.2.0.1',
+    });
+  }
+
+  it('answers the same whether or not the details match, and never returns the code', async () => {
+    const matching = await requestCode();
+    const unknown = await requestCode({ ...jane, firstName: 'Janet' });
+    expect(matching.statusCode).toBe(200);
+    expect(unknown.json()).toEqual(matching.json());
+    expect(matching.json()).toEqual({ otpSent: true, message: authMessages.otpSent });
+    const code = await latestCode();
+    expect(matching.body).not.toContain(code);
+  });
+
+  it('stores the code hashed', async () => {
+    await requestCode();
+    const code = await latestCode();
+    const rows = await t.db.select({ codeHash: passwordResetCodes.codeHash }).from(passwordResetCodes);
+    expect(rows.every((r) => r.codeHash !== code && !r.codeHash.includes(code))).toBe(true);
+  });
+
+  it('refuses a future date of birth and empty fields with the spec messages', async () => {
+    const response = await requestCode({ email: '', firstName: '', dateOfBirth: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      email: authMessages.emailRequired,
+      firstName: authMessages.firstNameRequired,
+      dateOfBirth: authMessages.dateOfBirthRequired,
+    });
+    const future = await requestCode({ ...jane, dateOfBirth: '2999-01-01' });
+    expect(future.statusCode).toBe(400);
+  });
+
+  it('resets the password with the code, once, and ends the client’s other sessions', async () => {
+    const otherSession = await t.signIn('ACT10001');
+    await requestCode();
+    const code = await latestCode();
+    const response = await reset(code, 'a brand new long passphrase');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe(authMessages.passwordUpdated);
+
+    const old = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie: otherSession } });
+    expect(old.statusCode).toBe(401);
+    expect((await login('ACT10001', DEMO_CLIENT_PASSWORD)).statusCode).toBe(401);
+    expect((await login('ACT10001', 'a brand new long passphrase')).statusCode).toBe(200);
+
+    const again = await reset(code, 'another long passphrase');
+    expect(again.statusCode).toBe(400);
+    expect(again.json().code).toBe('INVALID_CODE');
+    const [notice] = await t.mailTo(jane.email);
+    expect(notice?.subject).toMatch(/password was changed/);
+  });
+
+  it('refuses a wrong code, and after 5 tries refuses even the right one', async () => {
+    await requestCode();
+    const code = await latestCode();
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < authPolicy.otpMaxTries; i++) {
+      const r = await reset(wrong, 'yet another long passphrase');
+      expect(r.statusCode).toBe(400);
+      expect(r.json().error).toBe(authMessages.otpInvalid);
+    }
+    expect((await reset(code, 'yet another long passphrase')).statusCode).toBe(400);
+  });
+
+  it('refuses an expired code after 10 minutes', async () => {
+    await requestCode();
+    const code = await latestCode();
+    t.clock.advance(authPolicy.otpValidityMs + 1000);
+    const r = await reset(code, 'expired code passphrase');
+    expect(r.statusCode).toBe(400);
+    expect(r.json().code).toBe('INVALID_CODE');
+  });
+
+  it('keeps only the newest code valid', async () => {
+    await requestCode();
+    const first = await latestCode();
+    await requestCode();
+    const second = await latestCode();
+    if (first !== second) expect((await reset(first, 'first code passphrase')).statusCode).toBe(400);
+    expect((await reset(second, 'second code passphrase')).statusCode).toBe(200);
+  });
+
+  it('refuses short and common new passwords with a clear message, before using up the code', async () => {
+    await requestCode();
+    const code = await latestCode();
+    const short = await reset(code, 'short');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields.UpdatedPassword).toBe(authMessages.passwordTooShort);
+    const common = await reset(code, 'Password123456!');
+    expect(common.statusCode).toBe(400);
+    expect(common.json().fields.UpdatedPassword).toBe(authMessages.passwordTooCommon);
+    expect((await reset(code, 'a sound and long passphrase')).statusCode).toBe(200);
+  });
+
+  it('sends at most 3 codes an hour to one account', async () => {
+    const before = (await t.mailTo(jane.email)).length;
+    for (let i = 0; i < 5; i++) expect((await requestCode()).statusCode).toBe(200);
+    expect((await t.mailTo(jane.email)).length - before).toBe(authPolicy.otpPerHourPerAccount);
+  });
+});

@@ -1,0 +1,62 @@
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import type { Database } from '../db/client';
+import { outboxMessages } from '../db/schema';
+import { DEMO_CLIENT_PASSWORD } from '../db/seed';
+import { ManualClock } from '../lib/clock';
+import { createTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  clock: ManualClock;
+  close(): Promise<void>;
+  /** Signs in and returns the Cookie header of the new session. */
+  signIn(clientId?: string, password?: string, ip?: string): Promise<string>;
+  /** E-mails the portal wrote to its outbox for this address, newest first. */
+  mailTo(address: string): Promise<Array<{ subject: string; textBody: string }>>;
+}
+
+export function cookieOf(response: LightMyRequestResponse): string {
+  const header = response.headers['set-cookie'];
+  const first = Array.isArray(header) ? header[0] : header;
+  if (!first) throw new Error(`no session cookie in the answer (${response.statusCode} ${response.body})`);
+  return first.split(';')[0] as string;
+}
+
+/** The real app on a fresh copy of the seeded database, with a clock the test moves. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock();
+  const config = loadConfig({ DEMO: 'true', LOG_LEVEL: 'silent', DATA_DIR: '.tmp/test-data', ...env });
+  const app = await buildApp({ config, db: database.db, clock, webRoot: null, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    clock,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+    async signIn(clientId = 'ACT10001', password = DEMO_CLIENT_PASSWORD, ip = '10.1.1.1') {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/pay/login',
+        payload: { username: clientId, password },
+        remoteAddress: ip,
+      });
+      if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+      return cookieOf(response);
+    },
+    async mailTo(address) {
+      return database.db
+        .select({ subject: outboxMessages.subject, textBody: outboxMessages.textBody })
+        .from(outboxMessages)
+        .where(eq(outboxMessages.recipient, address))
+        .orderBy(desc(outboxMessages.createdAt));
+    },
+  };
+}
