@@ -41,8 +41,15 @@ export const authPolicy = {
 } as const;
 
 export const loginRequestSchema = z.object({
-  username: z.string({ error: authMessages.clientIdRequired }).trim().min(1, authMessages.clientIdRequired).max(64),
-  password: z.string({ error: authMessages.passwordRequired }).min(1, authMessages.passwordRequired).max(1024),
+  username: z
+    .string({ error: authMessages.clientIdRequired })
+    .trim()
+    .min(1, authMessages.clientIdRequired)
+    .max(64),
+  password: z
+    .string({ error: authMessages.passwordRequired })
+    .min(1, authMessages.passwordRequired)
+    .max(1024),
 });
 
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
@@ -96,7 +103,8 @@ export function otpRequestSchema(today: Today) {
       .min(1, authMessages.dateOfBirthRequired)
       .superRefine((value, ctx) => {
         const problem = dateOfBirthProblem(value, resolveToday(today));
-        if (problem === 'invalid') ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthRequired });
+        if (problem === 'invalid')
+          ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthRequired });
         if (problem === 'future') ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthFuture });
       })
       .describe('YYYY-MM-DD'),
@@ -106,7 +114,9 @@ export function otpRequestSchema(today: Today) {
 export type OtpRequest = z.infer<ReturnType<typeof otpRequestSchema>>;
 
 export const otpResponseSchema = z.object({
-  otpSent: z.literal(true).describe('The code itself is never in a response; it goes to the address of record'),
+  otpSent: z
+    .literal(true)
+    .describe('The code itself is never in a response; it goes to the address of record'),
   message: z.string(),
 });
 

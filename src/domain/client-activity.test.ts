@@ -57,7 +57,7 @@ describe('practitionerApproval', () => {
     ['2024-02-29', true, 'approved', 'closed on leap day, approved'],
     ['2025-01-01', false, 'not-approved', 'closed in a later year, refused'],
     [null, true, 'NA', 'not closed yet'],
-  ] as const)('a Dose Retrieval Fee %s with approval %s shows %s (%s)', (closeDate, approved, mark) => {
+  ] as const)('a Dose Retrieval Fee %s with approval %s shows %s (%s)', (closeDate, approved, mark, _why) => {
     const record = activity({ CloseDate: closeDate, Cell_Request_Approved_By_Practitioner: approved });
     expect(practitionerApproval(record)).toBe(mark);
   });

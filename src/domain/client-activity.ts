@@ -62,7 +62,8 @@ export function toClientActivityRow(record: ClientActivityRecord): ClientActivit
     id: record.Id,
     clientId: record.ClientId,
     clientName: record.ClientName,
-    cellVialsOrdered: record.Dose_Amount && record.Dose_Amount > 0 ? String(record.Dose_Amount) : NOT_APPLICABLE,
+    cellVialsOrdered:
+      record.Dose_Amount && record.Dose_Amount > 0 ? String(record.Dose_Amount) : NOT_APPLICABLE,
     date: record.CloseDate ? isoToActivityDate(record.CloseDate) : NOT_APPLICABLE,
     type: activityTypeLabel(record.Type) || NOT_APPLICABLE,
     planPurchased: record.Purchased_Plan_Name?.trim() || NOT_APPLICABLE,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateOfBirthProblem, resolveToday, type Today, isoDateOf, usDateToIso } from './dates';
+import { dateOfBirthProblem, isoDateOf, resolveToday, type Today, usDateToIso } from './dates';
 import { formatUsd } from './money';
 import { isUsStateCode } from './us-states';
 
@@ -42,11 +42,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DIGITS = /^\d+$/;
 
 function required(message: string, max = 100) {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, tooLong(max));
+  return z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
 }
 
 function email(message: string) {
@@ -190,11 +186,14 @@ export function clientAlerts(client: ClientRecord): string[] {
   }
   if (!client.creditCardNumber) alerts.push('Please update your payment information');
   if (!client.clientConsentFormCompleted) alerts.push('Please fill the consent form');
-  if (!client.infectiousDiseaseFormCompleted) alerts.push('Please complete the infectious disease submission');
+  if (!client.infectiousDiseaseFormCompleted)
+    alerts.push('Please complete the infectious disease submission');
   return alerts;
 }
 
 /** Forms links are red while either form is incomplete. */
-export function formsIncomplete(client: Pick<ClientRecord, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>) {
+export function formsIncomplete(
+  client: Pick<ClientRecord, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>,
+) {
   return !client.clientConsentFormCompleted || !client.infectiousDiseaseFormCompleted;
 }

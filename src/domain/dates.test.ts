@@ -173,7 +173,7 @@ describe('dateOfBirthProblem', () => {
     ['2050-01-01', '2025-06-15', 'invalid', 'year 2050 is refused, not merely in the future'],
     ['06/15/1980', '2025-06-15', 'invalid', 'the US format is not an ISO date'],
     ['', '2025-06-15', 'invalid', 'an empty string is not a date'],
-  ])('%s with today %s is %s (%s)', (dob, today, problem) => {
+  ])('%s with today %s is %s (%s)', (dob, today, problem, _why) => {
     expect(dateOfBirthProblem(dob, today)).toBe(problem);
   });
 });

@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from './app';
 import { loadConfig } from './config';
-import { DEMO_CLIENT_PASSWORD } from './db/seed';
 import type { DatabaseHandle } from './db/client';
+import { DEMO_CLIENT_PASSWORD } from './db/seed';
 import { createTestDatabase } from './testing/test-database';
 
 let database: DatabaseHandle;
@@ -14,7 +14,10 @@ const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  fs.writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Client Portal</title><div id="root"></div>');
+  fs.writeFileSync(
+    path.join(webRoot, 'index.html'),
+    '<!doctype html><title>Client Portal</title><div id="root"></div>',
+  );
 });
 afterAll(async () => {
   await database.close();
@@ -23,8 +26,19 @@ afterAll(async () => {
 
 describe('the app shell', () => {
   it('serves the web app for every client-side route and JSON 404s under /api', async () => {
-    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, webRoot, logger: false });
-    for (const url of ['/', '/client-information', '/client-activity', '/forgot-password', '/form-document/Consent-form']) {
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent' }),
+      db: database.db,
+      webRoot,
+      logger: false,
+    });
+    for (const url of [
+      '/',
+      '/client-information',
+      '/client-activity',
+      '/forgot-password',
+      '/form-document/Consent-form',
+    ]) {
       const page = await app.inject({ method: 'GET', url });
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['content-type']).toMatch(/text\/html/);
@@ -37,9 +51,22 @@ describe('the app shell', () => {
   });
 
   it('publishes the OpenAPI document at /api/docs with each call of the account area', async () => {
-    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, webRoot: null, logger: false });
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent' }),
+      db: database.db,
+      webRoot: null,
+      logger: false,
+    });
     const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
-    for (const route of ['login', 'logout', 'get_Client', 'update_Client', 'get_otp', 'update_Password', 'get_ClientActivity']) {
+    for (const route of [
+      'login',
+      'logout',
+      'get_Client',
+      'update_Client',
+      'get_otp',
+      'update_Password',
+      'get_ClientActivity',
+    ]) {
       expect(Object.keys(doc.paths), route).toContain(`/api/pay/${route}`);
     }
     expect(doc.paths['/api/pay/update_Client'].post.requestBody).toBeDefined();
@@ -48,14 +75,24 @@ describe('the app shell', () => {
   });
 
   it('answers the health check', async () => {
-    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, webRoot: null, logger: false });
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent' }),
+      db: database.db,
+      webRoot: null,
+      logger: false,
+    });
     const health = await app.inject({ method: 'GET', url: '/api/health' });
     expect(health.json()).toEqual({ status: 'ok' });
     await app.close();
   });
 
   it('shows the outbox in demo mode without SMTP, and nowhere else', async () => {
-    const demo = await buildApp({ config: loadConfig({ DEMO: 'true' }), db: database.db, webRoot, logger: false });
+    const demo = await buildApp({
+      config: loadConfig({ DEMO: 'true' }),
+      db: database.db,
+      webRoot,
+      logger: false,
+    });
     await demo.inject({
       method: 'GET',
       url: '/api/pay/get_otp',
@@ -104,7 +141,13 @@ describe('the app shell', () => {
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
-    for (const secret of [DEMO_CLIENT_PASSWORD, 'john.roe@example.com', '1968-11-02', 'Roe', cookie.split('=')[1] as string]) {
+    for (const secret of [
+      DEMO_CLIENT_PASSWORD,
+      'john.roe@example.com',
+      '1968-11-02',
+      'Roe',
+      cookie.split('=')[1] as string,
+    ]) {
       expect(log).not.toContain(secret);
     }
   });

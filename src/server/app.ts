@@ -57,7 +57,10 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     serializers: { req: requestSerializer },
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.code'], remove: true },
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.code'],
+      remove: true,
+    },
   };
 }
 
@@ -76,7 +79,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const clock = options.clock ?? systemClock;
   const mailer =
-    options.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db, config.mailFrom, app.log));
+    options.mailer ??
+    (config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : outboxMailer(db, config.mailFrom, app.log));
   const sessions = createSessionService(db, clock, config);
   const deps: AppDeps = { config, db, clock, mailer, sessions };
 
@@ -99,17 +105,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Client Portal API', version: '1.0.0', description: 'The calls of the client and physician portal.' },
+      info: {
+        title: 'Client Portal API',
+        version: '1.0.0',
+        description: 'The calls of the client and physician portal.',
+      },
     },
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const send = (status: number, body: ErrorBody) => reply.code(status).header('cache-control', 'no-store').send(body);
+    const send = (status: number, body: ErrorBody) =>
+      reply.code(status).header('cache-control', 'no-store').send(body);
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
-      return send(error.statusCode, { error: error.message, code: error.code, ...(error.fields ? { fields: error.fields } : {}) });
+      return send(error.statusCode, {
+        error: error.message,
+        code: error.code,
+        ...(error.fields ? { fields: error.fields } : {}),
+      });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};
@@ -126,7 +141,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return send(status, { error: 'The request could not be read.', code: 'VALIDATION' });
     }
     request.log.error({ err: error }, 'request failed');
-    return send(500, { error: 'Something went wrong. Please try again.', code: 'INTERNAL', requestId: request.id });
+    return send(500, {
+      error: 'Something went wrong. Please try again.',
+      code: 'INTERNAL',
+      requestId: request.id,
+    });
   });
 
   // Cross-site form posts are refused: a state-changing API call must come from our own origin.
@@ -143,7 +162,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
   });
 
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
@@ -157,9 +177,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
     if (isPage && hasWeb) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html');
     }
     return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
   });

@@ -28,7 +28,13 @@ describe('configuration from the environment', () => {
 
   it('names every bad value with its reason', () => {
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'http://mail', DEMO: 'maybe', PUBLIC_URL: 'ftp://x' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SMTP_URL: 'http://mail',
+        DEMO: 'maybe',
+        PUBLIC_URL: 'ftp://x',
+      });
       expect.unreachable('a bad configuration must throw');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);

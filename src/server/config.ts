@@ -8,17 +8,21 @@ const booleanText = z
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const urlText = (protocols: string[]) =>
-  z
-    .string()
-    .refine((value) => {
+  z.string().refine(
+    (value) => {
       try {
         return protocols.includes(new URL(value).protocol);
       } catch {
         return false;
       }
-    }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
 
-const positiveInt = z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').positive();
+const positiveInt = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .positive();
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -31,7 +35,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   DATABASE_URL: urlText(['postgres:', 'postgresql:']).optional(),
   SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
-  MAIL_FROM: z.string().min(3, 'must be an e-mail address').default('Client Portal <no-reply@portal.localhost>'),
+  MAIL_FROM: z
+    .string()
+    .min(3, 'must be an e-mail address')
+    .default('Client Portal <no-reply@portal.localhost>'),
   PUBLIC_URL: urlText(['http:', 'https:']).optional(),
   DEMO: booleanText.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -69,7 +76,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${String(issue.path[0])}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`),
+      parsed.error.issues.map(
+        (issue) =>
+          `${String(issue.path[0])}=${JSON.stringify(present[String(issue.path[0])])}: ${issue.message}`,
+      ),
     );
   }
   const e = parsed.data;

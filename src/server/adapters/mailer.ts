@@ -42,7 +42,9 @@ export function outboxMailer(db: Database, from: string, log: Log): Mailer {
     kind: 'outbox',
     async send(mail) {
       await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
-      await db.insert(outboxMessages).values({ recipient: mail.to, subject: mail.subject, textBody: mail.text });
+      await db
+        .insert(outboxMessages)
+        .values({ recipient: mail.to, subject: mail.subject, textBody: mail.text });
       log.info({ mail: { subject: mail.subject } }, 'mail written to the outbox');
     },
     async close() {},

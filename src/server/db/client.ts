@@ -23,7 +23,10 @@ export interface DatabaseHandle {
   pool?: pg.Pool;
 }
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+export const migrationsFolder = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../drizzle',
+);
 
 // One fixed advisory-lock key so that two processes starting together migrate one after the other.
 const MIGRATION_LOCK_KEY = 7_310_001;

@@ -102,8 +102,16 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
 
     // John: two yearly fees fell due and were never paid.
     await tx.insert(annualStorageFees).values([
-      { clientId: john.id, dueDate: addDays(addYears(today, -2), -30), amountCents: priceBook.annualMaintenanceFee },
-      { clientId: john.id, dueDate: addDays(addYears(today, -1), -30), amountCents: priceBook.annualMaintenanceFee },
+      {
+        clientId: john.id,
+        dueDate: addDays(addYears(today, -2), -30),
+        amountCents: priceBook.annualMaintenanceFee,
+      },
+      {
+        clientId: john.id,
+        dueDate: addDays(addYears(today, -1), -30),
+        amountCents: priceBook.annualMaintenanceFee,
+      },
     ]);
     // Display data only: a Visa ending 1111 held by the gateway's sandbox.
     await tx.insert(paymentMethods).values({
@@ -120,7 +128,12 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
     });
 
     await tx.insert(clientActivities).values([
-      { clientId: jane.id, type: 'Initial Processing Fee', closeDate: `${thisYear - 3}-06-20`, stageName: 'Closed Won' },
+      {
+        clientId: jane.id,
+        type: 'Initial Processing Fee',
+        closeDate: `${thisYear - 3}-06-20`,
+        stageName: 'Closed Won',
+      },
       {
         clientId: jane.id,
         type: 'Annual Storage Fee',
@@ -152,7 +165,12 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         stageName: 'Shipped',
         cellRequestApprovedByPractitioner: true,
       },
-      { clientId: john.id, type: 'Initial Processing Fee', closeDate: addYears(today, -5), stageName: 'Closed Won' },
+      {
+        clientId: john.id,
+        type: 'Initial Processing Fee',
+        closeDate: addYears(today, -5),
+        stageName: 'Closed Won',
+      },
       {
         clientId: john.id,
         type: 'Dose Retrieval Fee',

@@ -23,7 +23,9 @@ export async function hitRateLimit(
     on conflict (key) do update set
       hits = case when rate_limits.window_start <= ${windowStartFloor.toISOString()} then 1 else rate_limits.hits + 1 end,
       window_start = case when rate_limits.window_start <= ${windowStartFloor.toISOString()} then excluded.window_start else rate_limits.window_start end
-    returning hits, window_start`)) as unknown as { rows: Array<{ hits: number; window_start: string | Date }> };
+    returning hits, window_start`)) as unknown as {
+    rows: Array<{ hits: number; window_start: string | Date }>;
+  };
   const row = result.rows[0];
   if (!row) return { allowed: true, retryAfterSeconds: 0 };
   const windowStart = new Date(row.window_start).getTime();

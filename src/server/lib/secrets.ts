@@ -39,9 +39,7 @@ export function sixDigitCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
-const commonPasswords = new Set(
-  (dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()),
-);
+const commonPasswords = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
 
 /**
  * True for a password on the common-password list, also when it is one of them dressed up with
@@ -54,5 +52,7 @@ export function isCommonPassword(password: string): boolean {
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
   if (core.length >= 3 && commonPasswords.has(core)) return true;
   const lettersOnly = lower.replace(/[^a-z]/g, '');
-  return lettersOnly.length >= 4 && lettersOnly.length >= lower.length / 2 && commonPasswords.has(lettersOnly);
+  return (
+    lettersOnly.length >= 4 && lettersOnly.length >= lower.length / 2 && commonPasswords.has(lettersOnly)
+  );
 }

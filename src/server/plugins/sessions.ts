@@ -25,6 +25,12 @@ declare module 'fastify' {
 // slack in the idle clock is invisible against five minutes.
 const TOUCH_AFTER_MS = 5_000;
 
+/** The session a protected route's hook attached; a 401 if the route was not protected. */
+export function sessionOf(request: FastifyRequest): SessionContext {
+  if (!request.session) throw unauthenticated();
+  return request.session;
+}
+
 export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
   return config.secureCookies ? '__Host-portal_session' : 'portal_session';
 }

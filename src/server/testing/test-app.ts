@@ -48,7 +48,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         payload: { username: clientId, password },
         remoteAddress: ip,
       });
-      if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
       return cookieOf(response);
     },
     async mailTo(address) {

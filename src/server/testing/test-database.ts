@@ -13,7 +13,10 @@ import { seedDemoData } from '../db/seed';
  * without it they are PGlite instances loaded from a dump of the template.
  */
 
-const PGLITE_TEMPLATE = path.join(os.tmpdir(), `portal-pglite-template-${process.env.TEST_RUN_ID ?? 'local'}.tar`);
+const PGLITE_TEMPLATE = path.join(
+  os.tmpdir(),
+  `portal-pglite-template-${process.env.TEST_RUN_ID ?? 'local'}.tar`,
+);
 
 export function testDatabaseKind(): 'postgres' | 'pglite' {
   return process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';

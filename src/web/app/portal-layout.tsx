@@ -1,15 +1,27 @@
-import { AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconFlag, IconLogout, IconPencil, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { formsIncomplete } from '../../domain/client';
 import { LoadingOverlay } from '../components/loading-overlay';
-import { onUnauthenticated } from '../lib/api-client';
 import { useLogout } from '../features/auth/api/logout';
 import { sessionQueryKey, useSession } from '../features/auth/api/session';
 import { useClient } from '../features/client-information/api/get-client';
+import { onUnauthenticated } from '../lib/api-client';
+import { signOutNotice } from '../lib/sign-out-notice';
 import { formLinks, navigation } from './navigation';
 import { useIdleSignOut } from './use-idle-sign-out';
 
@@ -22,27 +34,20 @@ export function PortalLayout() {
   const client = useClient();
   const logout = useLogout();
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const location = useLocation();
   const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
 
-  const signOut = useCallback(
-    (notice?: string) => {
-      logout.mutate(undefined, {
-        onSettled: () => navigate('/', { replace: true, state: notice ? { notice } : null }),
-      });
-    },
-    [logout, navigate],
-  );
+  // Once the session is gone this layout renders its redirect to sign-in, which shows the notice.
+  const signOut = useCallback((notice: string | null = null) => logout.mutate(notice), [logout]);
 
   useEffect(
     () =>
       onUnauthenticated(() => {
+        signOutNotice.set(ENDED_NOTICE);
         queryClient.clear();
         queryClient.setQueryData(sessionQueryKey, null);
-        navigate('/', { replace: true, state: { notice: ENDED_NOTICE } });
       }),
-    [queryClient, navigate],
+    [queryClient],
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
@@ -68,8 +73,21 @@ export function PortalLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={navOpen} onClick={toggleNav} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
-            <Text component={Link} to="/client-information" fw={700} size="lg" c="red.8" style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}>
+            <Burger
+              opened={navOpen}
+              onClick={toggleNav}
+              hiddenFrom="md"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <Text
+              component={Link}
+              to="/client-information"
+              fw={700}
+              size="lg"
+              c="red.9"
+              style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}
+            >
               Client Portal
             </Text>
           </Group>
@@ -78,7 +96,13 @@ export function PortalLayout() {
             <HeaderLink to={navigation.clientActivity.to} label={navigation.clientActivity.label} />
             <Menu position="bottom-start" withinPortal>
               <Menu.Target>
-                <UnstyledButton px="xs" py={6} fz="sm" c={formsRed ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                <UnstyledButton
+                  px="xs"
+                  py={6}
+                  fz="sm"
+                  c={formsRed ? 'red.9' : undefined}
+                  style={{ whiteSpace: 'nowrap' }}
+                >
                   <Group gap={4} wrap="nowrap">
                     {navigation.forms.label}
                     <IconChevronDown size={14} aria-hidden />
@@ -112,7 +136,11 @@ export function PortalLayout() {
               </UnstyledButton>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item leftSection={<IconUser size={16} aria-hidden />} component={Link} to="/client-information">
+              <Menu.Item
+                leftSection={<IconUser size={16} aria-hidden />}
+                component={Link}
+                to="/client-information"
+              >
                 Profile
               </Menu.Item>
               <Menu.Item
@@ -134,13 +162,21 @@ export function PortalLayout() {
       <AppShell.Navbar p="xs" aria-label="Portal navigation">
         <AppShell.Section grow component={ScrollArea}>
           <nav aria-label="Portal sections">
-            <SideLink to={navigation.clientInformation.to} label={navigation.clientInformation.label} active={isActive} />
-            <SideLink to={navigation.clientActivity.to} label={navigation.clientActivity.label} active={isActive} />
+            <SideLink
+              to={navigation.clientInformation.to}
+              label={navigation.clientInformation.label}
+              active={isActive}
+            />
+            <SideLink
+              to={navigation.clientActivity.to}
+              label={navigation.clientActivity.label}
+              active={isActive}
+            />
             <SideLink to={navigation.plans.to} label={navigation.plans.label} active={isActive} />
             <NavLink
               label={navigation.forms.label}
               defaultOpened
-              c={formsRed ? 'red.8' : undefined}
+              c={formsRed ? 'red.9' : undefined}
               description={formsRed ? 'Consent or screening to complete' : undefined}
               data-incomplete={formsRed || undefined}
               childrenOffset="md"
@@ -152,12 +188,16 @@ export function PortalLayout() {
                   to={link.to}
                   label={link.label}
                   active={isActive(link.to)}
-                  c={formsRed ? 'red.8' : undefined}
+                  c={formsRed ? 'red.9' : undefined}
                   data-incomplete={formsRed || undefined}
                 />
               ))}
             </NavLink>
-            <SideLink to={navigation.stemCellRequest.to} label={navigation.stemCellRequest.label} active={isActive} />
+            <SideLink
+              to={navigation.stemCellRequest.to}
+              label={navigation.stemCellRequest.label}
+              active={isActive}
+            />
             <SideLink to={navigation.store.to} label={navigation.store.label} active={isActive} />
             <NavLink
               component={Link}
@@ -166,7 +206,7 @@ export function PortalLayout() {
               active={isActive(navigation.paymentInformation.to)}
               rightSection={
                 noCard ? (
-                  <Group gap={2} c="red.8" wrap="nowrap">
+                  <Group gap={2} c="red.9" wrap="nowrap">
                     <IconFlag size={16} aria-hidden />
                     <VisuallyHidden>No card on file</VisuallyHidden>
                   </Group>

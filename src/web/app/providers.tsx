@@ -1,4 +1,4 @@
-import { MantineProvider, createTheme } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -7,13 +7,20 @@ import { queryClient } from '../lib/query-client';
 
 const theme = createTheme({
   primaryColor: 'red',
-  primaryShade: 8,
+  primaryShade: 9,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+});
+
+// Mantine's default error red is too light for small text on white (WCAG AA); use the darkest red.
+const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  dark: {},
 });
 
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <DatesProvider settings={{ locale: 'en', firstDayOfWeek: 0 }}>
         <QueryClientProvider client={queryClient}>
           <BrowserRouter>{children}</BrowserRouter>

@@ -22,18 +22,30 @@ export function AppRoutes() {
       <Route path="/" element={<SignInPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/updatepaymentinfo" element={<PublicComingSoon title="Update Payment Information" />} />
-      <Route path="/updatepaymentinformation" element={<PublicComingSoon title="Update Payment Information" />} />
-      <Route path="/newbornfinanceagreement/:id?" element={<PublicComingSoon title="Newborn Finance Agreement" />} />
+      <Route
+        path="/updatepaymentinformation"
+        element={<PublicComingSoon title="Update Payment Information" />}
+      />
+      <Route
+        path="/newbornfinanceagreement/:id?"
+        element={<PublicComingSoon title="Newborn Finance Agreement" />}
+      />
       <Route element={<PortalLayout />}>
         <Route path="/client-information" element={<ClientInformationPage />} />
         <Route path="/client-activity" element={<ClientActivityPage />} />
         <Route path="/form-document/:id" element={<ComingSoonPage title="Forms and Other Documents" />} />
         <Route path="/payment-information" element={<ComingSoonPage title="Payment Information" />} />
         <Route path="/stem-cell-request/:id?" element={<ComingSoonPage title="Stem Cell Request Form" />} />
-        <Route path="/ACT-banking-storage-plans" element={<ComingSoonPage title="Banking and Storage Plans" />} />
+        <Route
+          path="/ACT-banking-storage-plans"
+          element={<ComingSoonPage title="Banking and Storage Plans" />}
+        />
         <Route path="/store" element={<ComingSoonPage title="Store" />} />
         <Route path="/initial-processing" element={<ComingSoonPage title="Initial Sample Processing" />} />
-        <Route path="/infectious-disease" element={<ComingSoonPage title="Client Infectious Disease Form" />} />
+        <Route
+          path="/infectious-disease"
+          element={<ComingSoonPage title="Client Infectious Disease Form" />}
+        />
         <Route path="/client-consent" element={<ComingSoonPage title="Client Consent" />} />
         <Route path="*" element={<ComingSoonPage title="Page not found" />} />
       </Route>

@@ -24,7 +24,8 @@ export function useIdleSignOut(onIdle: () => void, enabled = true) {
     const onActivity = () => {
       if (debounceTimer === null) debounceTimer = setTimeout(restart, authPolicy.idleDebounceMs);
     };
-    for (const name of ACTIVITY_EVENTS) window.addEventListener(name, onActivity, { passive: true, capture: true });
+    for (const name of ACTIVITY_EVENTS)
+      window.addEventListener(name, onActivity, { passive: true, capture: true });
     return () => {
       clearTimeout(idleTimer);
       if (debounceTimer !== null) clearTimeout(debounceTimer);

@@ -3,7 +3,11 @@ import { IconTools } from '@tabler/icons-react';
 import { Link } from 'react-router';
 
 /** What a link to a screen not built yet opens: a clear page, never a blank one. */
-export function ComingSoonPage({ title, backTo = '/client-information', backLabel = 'Back to Client Information' }: {
+export function ComingSoonPage({
+  title,
+  backTo = '/client-information',
+  backLabel = 'Back to Client Information',
+}: {
   title: string;
   backTo?: string;
   backLabel?: string;
@@ -15,8 +19,8 @@ export function ComingSoonPage({ title, backTo = '/client-information', backLabe
       </Title>
       <Alert icon={<IconTools aria-hidden />} color="blue" title="Coming soon">
         <Text size="sm">
-          This part of the portal is being prepared and will open here soon. For anything urgent in the meantime, please
-          contact us.
+          This part of the portal is being prepared and will open here soon. For anything urgent in the
+          meantime, please contact us.
         </Text>
       </Alert>
       <div>

@@ -18,7 +18,19 @@ interface Props {
 }
 
 /** A date of birth typed as MM/DD/YYYY or picked from a calendar that stops at today. */
-export function DateOfBirthInput({ label, value, onChange, maxDate, error, readOnly, disabled, name, required, id, variant }: Props) {
+export function DateOfBirthInput({
+  label,
+  value,
+  onChange,
+  maxDate,
+  error,
+  readOnly,
+  disabled,
+  name,
+  required,
+  id,
+  variant,
+}: Props) {
   return (
     <DateInput
       label={label}
@@ -37,6 +49,7 @@ export function DateOfBirthInput({ label, value, onChange, maxDate, error, readO
       disabled={disabled}
       required={required}
       clearable={!readOnly && !disabled}
+      clearButtonProps={{ 'aria-label': `Clear ${label}` }}
       popoverProps={{ withinPortal: true }}
     />
   );

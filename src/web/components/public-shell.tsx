@@ -2,11 +2,19 @@ import { Box, Container, Paper, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** The frame of the pages seen without signing in: sign-in, password recovery, public links. */
-export function PublicShell({ title, children, width = 460 }: { title: string; children: ReactNode; width?: number }) {
+export function PublicShell({
+  title,
+  children,
+  width = 460,
+}: {
+  title: string;
+  children: ReactNode;
+  width?: number;
+}) {
   return (
     <Box component="main" mih="100vh" py={{ base: 'md', sm: 60 }} bg="gray.0">
       <Container size={width} px="md">
-        <Text ta="center" fw={700} size="lg" c="red.8" mb={4}>
+        <Text ta="center" fw={700} size="lg" c="red.9" mb={4}>
           Client Portal
         </Text>
         <Title order={1} ta="center" size="h2" mb="lg">

@@ -30,7 +30,11 @@ interface RequestOptions {
 }
 
 /** The one way the web talks to the server. */
-export async function apiRequest<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+export async function apiRequest<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) params.set(key, value);
@@ -45,7 +49,11 @@ export async function apiRequest<T>(method: 'GET' | 'POST', path: string, option
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {
-    throw new ApiError(0, 'INTERNAL', 'The portal could not be reached. Please check your connection and try again.');
+    throw new ApiError(
+      0,
+      'INTERNAL',
+      'The portal could not be reached. Please check your connection and try again.',
+    );
   }
   const text = await response.text();
   let data: unknown = null;

@@ -14,14 +14,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function login(username: string, password: string, ip = '10.0.0.1') {
-  return t.app.inject({ method: 'POST', url: '/api/pay/login', payload: { username, password }, remoteAddress: ip });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/pay/login',
+    payload: { username, password },
+    remoteAddress: ip,
+  });
 }
 
 describe('POST /api/pay/login', () => {
   it('signs in with the right Client ID and password and sets an HttpOnly session cookie', async () => {
     const response = await login('ACT10001', DEMO_CLIENT_PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json().result).toMatchObject({ login: true, clientACTId: 'ACT10001', clientLastName: 'Doe' });
+    expect(response.json().result).toMatchObject({
+      login: true,
+      clientACTId: 'ACT10001',
+      clientLastName: 'Doe',
+    });
     const setCookie = String(response.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
@@ -251,7 +260,11 @@ describe('password recovery', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe(authMessages.passwordUpdated);
 
-    const old = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie: otherSession } });
+    const old = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_Client',
+      headers: { cookie: otherSession },
+    });
     expect(old.statusCode).toBe(401);
     expect((await login('ACT10001', DEMO_CLIENT_PASSWORD)).statusCode).toBe(401);
     expect((await login('ACT10001', 'a brand new long passphrase')).statusCode).toBe(200);

@@ -39,7 +39,12 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         summary: 'Signs a client in with Client ID and password; sets the session cookie',
         tags: ['session'],
         body: loginRequestSchema,
-        response: { 200: loginResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: loginResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
@@ -109,7 +114,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/get_otp',
     {
       schema: {
-        summary: 'Password recovery, step 1: e-mails a 6-digit code to the address of record when the details match',
+        summary:
+          'Password recovery, step 1: e-mails a 6-digit code to the address of record when the details match',
         tags: ['password recovery'],
         querystring: otpRequestSchema(today),
         response: { 200: otpResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
@@ -140,4 +146,3 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
   );
 };
-

@@ -26,15 +26,29 @@ const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', authM
  * Checks a Client ID and password. Unknown IDs, wrong passwords and locked accounts all answer
  * the same, after the same amount of hashing work.
  */
-export async function signIn({ db, clock, mailer, log }: Deps, username: string, password: string): Promise<SignedInClient> {
+export async function signIn(
+  { db, clock, mailer, log }: Deps,
+  username: string,
+  password: string,
+): Promise<SignedInClient> {
   const loginKey = username.trim().toUpperCase();
   const now = clock.now();
   const [client] = await db
-    .select({ id: clients.id, clientActId: clients.clientActId, lastName: clients.lastName, email: clients.email, passwordHash: clients.passwordHash })
+    .select({
+      id: clients.id,
+      clientActId: clients.clientActId,
+      lastName: clients.lastName,
+      email: clients.email,
+      passwordHash: clients.passwordHash,
+    })
     .from(clients)
     .where(sql`upper(${clients.clientActId}) = ${loginKey}`)
     .limit(1);
-  const [failure] = await db.select().from(loginFailures).where(eq(loginFailures.loginKey, loginKey)).limit(1);
+  const [failure] = await db
+    .select()
+    .from(loginFailures)
+    .where(eq(loginFailures.loginKey, loginKey))
+    .limit(1);
   const locked = failure?.lockedUntil != null && failure.lockedUntil > now;
 
   const passwordMatches = await verifySecret(client?.passwordHash ?? (await dummySecretHash()), password);
@@ -92,7 +106,10 @@ async function findClientByDetails(db: Database, details: OtpRequest) {
  * Sends a one-time code to the address of record when the details match a client. The answer
  * is the same either way and never carries the code.
  */
-export async function requestPasswordCode({ db, clock, mailer, log }: Deps, details: OtpRequest): Promise<void> {
+export async function requestPasswordCode(
+  { db, clock, mailer, log }: Deps,
+  details: OtpRequest,
+): Promise<void> {
   const now = clock.now();
   const client = await findClientByDetails(db, details);
   if (!client) {
@@ -138,7 +155,10 @@ const invalidCode = () =>
   new HttpError(400, 'INVALID_CODE', authMessages.otpInvalid, { OneTimePassword: authMessages.otpInvalid });
 
 /** Checks the code (5 tries, 10 minutes, once) and sets the new password; returns the client id. */
-export async function resetPassword({ db, clock, mailer, log }: Deps, request: UpdatePasswordRequest): Promise<string> {
+export async function resetPassword(
+  { db, clock, mailer, log }: Deps,
+  request: UpdatePasswordRequest,
+): Promise<string> {
   const now = clock.now();
   const client = await findClientByDetails(db, request);
   if (!client) {

@@ -7,7 +7,11 @@ import { findClientIdByAnyId, physicianActsFor } from './client-repository';
  * The client a request may act on. A client is only ever itself; a physician may name a client
  * linked to them. Anything else, existing or not, is the same 404.
  */
-export async function resolveClientAccess(db: Database, session: SessionContext, requestedId?: string): Promise<string> {
+export async function resolveClientAccess(
+  db: Database,
+  session: SessionContext,
+  requestedId?: string,
+): Promise<string> {
   if (session.role === 'client' && session.clientId) {
     if (requestedId === undefined || requestedId === '') return session.clientId;
     if (requestedId.toLowerCase() === session.clientId) return session.clientId;

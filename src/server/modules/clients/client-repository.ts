@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { ClientInformation, ClientRecord } from '../../../domain/client';
 import type { ClientActivityRecord } from '../../../domain/client-activity';
-import { type ClientInformation, type ClientRecord } from '../../../domain/client';
 import { isoToUsDate, usDateToIso } from '../../../domain/dates';
 import { centsToAmount } from '../../../domain/money';
 import type { Database } from '../../db/client';
@@ -10,7 +10,11 @@ import { clientActivities, clients, physicianClients } from '../../db/schema';
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
  * and the sum of annual storage fees due on or before today and still unpaid.
  */
-export async function findClientRecord(db: Database, clientId: string, today: string): Promise<ClientRecord | null> {
+export async function findClientRecord(
+  db: Database,
+  clientId: string,
+  today: string,
+): Promise<ClientRecord | null> {
   // Correlated subqueries name their tables in full: drizzle renders a bare column unqualified.
   const cardLast4 = sql<string | null>`(
     select pm.last4 from payment_methods pm
@@ -66,7 +70,12 @@ export async function findClientRecord(db: Database, clientId: string, today: st
 }
 
 /** Writes exactly the fields the Client Information form edits, for this one client. */
-export async function updateClientInformation(db: Database, clientId: string, info: ClientInformation, now: Date) {
+export async function updateClientInformation(
+  db: Database,
+  clientId: string,
+  info: ClientInformation,
+  now: Date,
+) {
   const dateOfBirth = usDateToIso(info.clientDob);
   if (!dateOfBirth) throw new Error('clientDob was validated before reaching the repository');
   await db
@@ -98,7 +107,10 @@ export async function updateClientInformation(db: Database, clientId: string, in
 
 export async function listClientActivity(db: Database, clientId: string): Promise<ClientActivityRecord[]> {
   const rows = await db
-    .select({ activity: clientActivities, client: { actId: clients.clientActId, first: clients.firstName, last: clients.lastName } })
+    .select({
+      activity: clientActivities,
+      client: { actId: clients.clientActId, first: clients.firstName, last: clients.lastName },
+    })
     .from(clientActivities)
     .innerJoin(clients, eq(clients.id, clientActivities.clientId))
     .where(eq(clientActivities.clientId, clientId))
@@ -120,12 +132,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A client's record id from either its record id or its Client ID; null when unknown. */
 export async function findClientIdByAnyId(db: Database, id: string): Promise<string | null> {
-  const condition = UUID.test(id) ? eq(clients.id, id.toLowerCase()) : sql`upper(${clients.clientActId}) = upper(${id})`;
+  const condition = UUID.test(id)
+    ? eq(clients.id, id.toLowerCase())
+    : sql`upper(${clients.clientActId}) = upper(${id})`;
   const [row] = await db.select({ id: clients.id }).from(clients).where(condition).limit(1);
   return row?.id ?? null;
 }
 
-export async function physicianActsFor(db: Database, physicianId: string, clientId: string): Promise<boolean> {
+export async function physicianActsFor(
+  db: Database,
+  physicianId: string,
+  clientId: string,
+): Promise<boolean> {
   const [row] = await db
     .select({ clientId: physicianClients.clientId })
     .from(physicianClients)

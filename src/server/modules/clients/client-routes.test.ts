@@ -43,7 +43,12 @@ const validForm = {
 };
 
 function getClient(cookie: string, id?: string) {
-  return t.app.inject({ method: 'GET', url: '/api/pay/get_Client', query: id ? { id } : {}, headers: { cookie } });
+  return t.app.inject({
+    method: 'GET',
+    url: '/api/pay/get_Client',
+    query: id ? { id } : {},
+    headers: { cookie },
+  });
 }
 
 function updateClient(cookie: string, payload: unknown, id?: string) {
@@ -236,7 +241,11 @@ describe('POST /api/pay/update_Client', () => {
 
 describe('GET /api/pay/get_ClientActivity', () => {
   it("lists only the session's own client's activity", async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/pay/get_ClientActivity', headers: { cookie: john } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_ClientActivity',
+      headers: { cookie: john },
+    });
     expect(response.statusCode).toBe(200);
     const records = response.json().result as Array<{ ClientId: string; Type: string; CloseDate: string }>;
     expect(records.length).toBeGreaterThanOrEqual(3);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getClientActivityResponseSchema } from '../../../domain/client-activity';
 import {
   CLIENT_INFORMATION_UPDATED,
   clientInformationSchema,
@@ -8,9 +7,11 @@ import {
   todayFor,
   updateClientResponseSchema,
 } from '../../../domain/client';
+import { getClientActivityResponseSchema } from '../../../domain/client-activity';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/http-error';
+import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from './client-access';
 import { findClientRecord, listClientActivity, updateClientInformation } from './client-repository';
 
@@ -32,7 +33,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, request.session!, request.query.id);
+      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
       return { result: { listResponse: [record] } };
@@ -51,7 +52,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, request.session!, request.query.id);
+      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
       await updateClientInformation(db, clientId, request.body, clock.now());
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
@@ -70,7 +71,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, request.session!, request.query.id);
+      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
       return { result: await listClientActivity(db, clientId) };
     },
   );

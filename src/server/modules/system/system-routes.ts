@@ -12,7 +12,10 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       schema: {
         summary: 'Liveness and database reachability',
         tags: ['system'],
-        response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable') }) },
+        response: {
+          200: z.object({ status: z.literal('ok') }),
+          503: z.object({ status: z.literal('unavailable') }),
+        },
       },
     },
     async (_request, reply) => {
@@ -23,7 +26,10 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
 };
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
+  );
 
 /** Demo mode without SMTP: every e-mail the portal sent, newest first, so a new user can read it. */
 export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {

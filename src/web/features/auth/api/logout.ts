@@ -1,17 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { signOutNotice } from '../../../lib/sign-out-notice';
 import { sessionQueryKey } from './session';
 
 export function logout(): Promise<{ message: string }> {
   return apiRequest('POST', 'pay/logout', { expectUnauthenticated: true });
 }
 
-/** Signs out on the server, then forgets every answer held in memory. */
+/** Signs out on the server, then forgets every answer held in memory; `notice` says why. */
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: logout,
-    onSettled: () => {
+    mutationFn: (_notice: string | null) => logout(),
+    onSettled: (_data, _error, notice) => {
+      signOutNotice.set(notice);
       queryClient.clear();
       queryClient.setQueryData(sessionQueryKey, null);
     },

@@ -10,7 +10,11 @@ export async function getSession(): Promise<SessionInfo | null> {
   return answer.signedIn ? answer : null;
 }
 
-export const sessionQuery = queryOptions({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: Infinity });
+export const sessionQuery = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: getSession,
+  staleTime: Infinity,
+});
 
 export function useSession() {
   return useQuery(sessionQuery);

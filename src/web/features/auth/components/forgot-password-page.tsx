@@ -82,11 +82,14 @@ export function ForgotPasswordPage() {
       <form onSubmit={codeSent ? onReset : onRequestCode} noValidate>
         <Stack>
           <Text size="sm">
-            Enter the email, first name and date of birth we have on file. We will email you a one time password to set a new
-            password.
+            Enter the email, first name and date of birth we have on file. We will email you a one time
+            password to set a new password.
           </Text>
           {outcome && (
-            <Alert color={outcome.kind === 'error' ? 'red' : 'green'} role={outcome.kind === 'error' ? 'alert' : 'status'}>
+            <Alert
+              color={outcome.kind === 'error' ? 'red' : 'green'}
+              role={outcome.kind === 'error' ? 'alert' : 'status'}
+            >
               {outcome.text}
             </Alert>
           )}

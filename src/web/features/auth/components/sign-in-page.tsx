@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { loginRequestSchema } from '../../../../domain/auth';
 import { fieldMessages } from '../../../../domain/errors';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
+import { signOutNotice } from '../../../lib/sign-out-notice';
 import { CONTACT_URL, rememberedClientId } from '../../../lib/site';
 import { useLogin } from '../api/login';
 import { useSession } from '../api/session';
@@ -12,8 +13,8 @@ import { useSession } from '../api/session';
 export function SignInPage() {
   const session = useSession();
   const navigate = useNavigate();
-  const location = useLocation();
-  const notice = (location.state as { notice?: string } | null)?.notice;
+  const [notice] = useState(signOutNotice.peek);
+  useEffect(() => signOutNotice.clear(), []);
   const login = useLogin();
   const [clientId, setClientId] = useState(rememberedClientId.get);
   const [password, setPassword] = useState('');
@@ -40,7 +41,12 @@ export function SignInPage() {
     });
   };
 
-  const failure = login.error instanceof ApiError ? login.error.message : login.error ? 'Something went wrong. Please try again.' : null;
+  const failure =
+    login.error instanceof ApiError
+      ? login.error.message
+      : login.error
+        ? 'Something went wrong. Please try again.'
+        : null;
 
   return (
     <PublicShell title="Sign In">
@@ -75,7 +81,11 @@ export function SignInPage() {
             required
           />
           <Group justify="space-between" wrap="wrap">
-            <Checkbox label="Remember me" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+            <Checkbox
+              label="Remember me"
+              checked={remember}
+              onChange={(e) => setRemember(e.currentTarget.checked)}
+            />
             <Anchor component={Link} to="/forgot-password" size="sm">
               Forgot Your Password?
             </Anchor>

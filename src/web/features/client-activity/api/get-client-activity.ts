@@ -7,7 +7,10 @@ export async function getClientActivity(): Promise<ClientActivityRecord[]> {
   return data.result;
 }
 
-export const clientActivityQuery = queryOptions({ queryKey: ['client-activity'], queryFn: getClientActivity });
+export const clientActivityQuery = queryOptions({
+  queryKey: ['client-activity'],
+  queryFn: getClientActivity,
+});
 
 export function useClientActivity() {
   return useQuery(clientActivityQuery);

@@ -1,6 +1,10 @@
 import { Alert, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
-import { CELL_REQUEST_NOTICE, type ApprovalMark, toClientActivityRow } from '../../../../domain/client-activity';
+import {
+  type ApprovalMark,
+  CELL_REQUEST_NOTICE,
+  toClientActivityRow,
+} from '../../../../domain/client-activity';
 import { useClientActivity } from '../api/get-client-activity';
 
 const columns = [
@@ -15,8 +19,10 @@ const columns = [
 ] as const;
 
 function Approval({ mark }: { mark: ApprovalMark }) {
-  if (mark === 'approved') return <IconCheck color="var(--mantine-color-green-8)" aria-label="Approved" role="img" />;
-  if (mark === 'not-approved') return <IconX color="var(--mantine-color-red-8)" aria-label="Not approved" role="img" />;
+  if (mark === 'approved')
+    return <IconCheck color="var(--mantine-color-green-8)" aria-label="Approved" role="img" />;
+  if (mark === 'not-approved')
+    return <IconX color="var(--mantine-color-red-9)" aria-label="Not approved" role="img" />;
   return <>NA</>;
 }
 
@@ -40,7 +46,12 @@ export function ClientActivityPage() {
       {activity.isPending ? (
         <Text role="status">Loading…</Text>
       ) : (
-        <Table.ScrollContainer minWidth={880} type="native">
+        <Table.ScrollContainer
+          minWidth={880}
+          type="native"
+          tabIndex={0}
+          aria-label="Client Activity table, scrolls sideways"
+        >
           <Table striped highlightOnHover withTableBorder verticalSpacing="sm" aria-label="Client Activity">
             <Table.Thead>
               <Table.Tr>

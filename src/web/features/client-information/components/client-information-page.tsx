@@ -17,10 +17,10 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
+  annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
   type ClientInformation,
   type ClientRecord,
-  annualStoragePaidUntilLabel,
   clientAlerts,
   clientInformationFieldOrder,
   clientInformationSchema,
@@ -58,7 +58,18 @@ const labels: Record<keyof ClientInformation, string> = {
   preferredAddressCountry: 'Country',
 };
 
-const personalFields = ['firstName', 'lastName', 'clientDob', 'email', 'phone', 'street', 'city', 'state', 'zip', 'country'] as const;
+const personalFields = [
+  'firstName',
+  'lastName',
+  'clientDob',
+  'email',
+  'phone',
+  'street',
+  'city',
+  'state',
+  'zip',
+  'country',
+] as const;
 const shippingFields = [
   'clinicName',
   'preferredAddressContactFullName',
@@ -92,11 +103,18 @@ export function ClientInformationPage() {
   const client = useClient();
   const [searchParams, setSearchParams] = useSearchParams();
 
-  if (client.isPending) return <Title order={1} size="h2">Client Information</Title>;
+  if (client.isPending)
+    return (
+      <Title order={1} size="h2">
+        Client Information
+      </Title>
+    );
   if (client.isError) {
     return (
       <Stack>
-        <Title order={1} size="h2">Client Information</Title>
+        <Title order={1} size="h2">
+          Client Information
+        </Title>
         <Alert color="red" role="alert">
           {client.error.message}
         </Alert>
@@ -192,7 +210,8 @@ function ClientInformationView({
     setValues(valuesOf(client));
   };
 
-  const set = (field: keyof ClientInformation) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const set = (field: keyof ClientInformation) => (value: string) =>
+    setValues((v) => ({ ...v, [field]: value }));
 
   const renderField = (field: keyof ClientInformation) => {
     const common = {
@@ -206,7 +225,13 @@ function ClientInformationView({
     };
     if (field === 'clientDob') {
       return (
-        <DateOfBirthInput key={field} {...common} value={values.clientDob} onChange={set('clientDob')} maxDate={today} />
+        <DateOfBirthInput
+          key={field}
+          {...common}
+          value={values.clientDob}
+          onChange={set('clientDob')}
+          maxDate={today}
+        />
       );
     }
     if (field === 'preferredAddressState') {
@@ -222,7 +247,12 @@ function ClientInformationView({
         />
       );
     }
-    const type = field === 'email' || field === 'shippingClinicEmail' ? 'email' : field.toLowerCase().includes('phone') ? 'tel' : 'text';
+    const type =
+      field === 'email' || field === 'shippingClinicEmail'
+        ? 'email'
+        : field.toLowerCase().includes('phone')
+          ? 'tel'
+          : 'text';
     return (
       <TextInput
         key={field}
@@ -258,9 +288,17 @@ function ClientInformationView({
             label="Annual Storage Paid Until"
             readOnly
             value={paidUntil === 'Overdue' ? 'Overdue' : isoToUsDate(paidUntil)}
-            styles={paidUntil === 'Overdue' ? { input: { color: 'var(--mantine-color-red-8)', fontWeight: 700 } } : undefined}
+            styles={
+              paidUntil === 'Overdue'
+                ? { input: { color: 'var(--mantine-color-red-9)', fontWeight: 700 } }
+                : undefined
+            }
           />
-          <TextInput label="Bio-Insurance Cells Available" readOnly value={String(client.freeBioInsuranceVialsAvailble)} />
+          <TextInput
+            label="Bio-Insurance Cells Available"
+            readOnly
+            value={String(client.freeBioInsuranceVialsAvailble)}
+          />
         </SimpleGrid>
         <Group mt="md" gap="sm">
           <Button component={Link} to="/payment-information">
@@ -273,7 +311,12 @@ function ClientInformationView({
       </Card>
 
       {saved ? (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={CLIENT_INFORMATION_UPDATED}>
+        <Alert
+          color="green"
+          icon={<IconCircleCheck aria-hidden />}
+          role="status"
+          title={CLIENT_INFORMATION_UPDATED}
+        >
           <Button mt="sm" variant="light" color="green" onClick={() => setSaved(false)}>
             View Client Information
           </Button>
@@ -281,11 +324,12 @@ function ClientInformationView({
       ) : (
         <form onSubmit={onSave} noValidate aria-label="Client information">
           <Stack gap="lg">
-            {update.error && !(update.error instanceof ApiError && Object.keys(update.error.fields).length > 0) && (
-              <Alert color="red" role="alert">
-                {update.error.message}
-              </Alert>
-            )}
+            {update.error &&
+              !(update.error instanceof ApiError && Object.keys(update.error.fields).length > 0) && (
+                <Alert color="red" role="alert">
+                  {update.error.message}
+                </Alert>
+              )}
             <Fieldset legend="Personal Details" radius="md">
               <SimpleGrid cols={{ base: 1, sm: 2 }}>{personalFields.map(renderField)}</SimpleGrid>
             </Fieldset>
@@ -294,12 +338,20 @@ function ClientInformationView({
             </Fieldset>
             <Fieldset legend="Forms and Payments" radius="md">
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <Checkbox label="Initial Sample Form" checked={client.initialProcessingFormCompleted} readOnly />
+                <Checkbox
+                  label="Initial Sample Form"
+                  checked={client.initialProcessingFormCompleted}
+                  readOnly
+                />
                 <Checkbox label="Client Consent Form" checked={client.clientConsentFormCompleted} readOnly />
-                <Checkbox label="Infectious Disease Screening" checked={client.infectiousDiseaseFormCompleted} readOnly />
+                <Checkbox
+                  label="Infectious Disease Screening"
+                  checked={client.infectiousDiseaseFormCompleted}
+                  readOnly
+                />
                 <Checkbox label="Annual Storage Paid" checked={paidUntil !== 'Overdue'} readOnly />
               </SimpleGrid>
-              <Text size="xs" c="dimmed" mt="xs">
+              <Text size="xs" c="gray.7" mt="xs">
                 These are kept up to date by the bank as forms and payments are completed.
               </Text>
             </Fieldset>

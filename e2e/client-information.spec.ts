@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './support/portal';
+
+test('edits Client Information: a validation error first, then a confirmed save', async ({ page }) => {
+  await signIn(page, 'ACT10001');
+  await expect(page.getByText('Please update your payment information')).toBeVisible();
+  await expect(page.getByText('Please fill the consent form')).toBeVisible();
+  await expect(page.getByText('Please complete the infectious disease submission')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Annual Storage Paid Until' })).toHaveValue(
+    /^\d{2}\/\d{2}\/\d{4}$/,
+  );
+  await expect(page.getByRole('textbox', { name: 'Bio-Insurance Cells Available' })).toHaveValue('4');
+  await expect(page.getByRole('link', { name: 'Update Payment Information' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Order Banking or Storage Plan' })).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: 'Initial Sample Form' })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Client Consent Form' })).not.toBeChecked();
+
+  const clinic = page.getByRole('textbox', { name: 'Clinic Name' });
+  await expect(clinic).toHaveAttribute('readonly', '');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(clinic).not.toHaveAttribute('readonly', '');
+
+  await clinic.fill('');
+  await page.getByRole('textbox', { name: 'Shipping Email' }).fill('not-an-email');
+  await page.getByRole('textbox', { name: 'Phone Number' }).fill('305-555-0100');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Please enter clinic name')).toBeVisible();
+  await expect(page.getByText('Invalid email.')).toBeVisible();
+  await expect(page.getByText('Please insert only number, must be numeric')).toBeVisible();
+  await expect(clinic).toBeInViewport();
+  await expect(clinic).toBeFocused();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await clinic.fill('Coral Gables Orthopedics');
+  await page.getByRole('textbox', { name: 'Shipping Email' }).fill('ship@coral-ortho.example.com');
+  await page.getByRole('textbox', { name: 'Phone Number' }).fill('3055550111');
+  await page.getByRole('combobox', { name: 'State' }).click();
+  await page.getByRole('option', { name: 'Georgia' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('Are you sure you want to update this information?')).toBeVisible();
+  await dialog.getByRole('button', { name: 'No' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(clinic).toHaveValue('Coral Gables Orthopedics');
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).dblclick();
+  await expect(page.getByText('Client information successfully updated.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Clinic Name' })).toHaveValue('Coral Gables Orthopedics');
+  await expect(page.getByRole('textbox', { name: 'Phone Number' })).toHaveValue('3055550111');
+  await expect(page.getByRole('combobox', { name: 'State' })).toHaveValue('Georgia');
+});
+
+test('Cancel puts back what was saved', async ({ page }) => {
+  await signIn(page, 'ACT10002');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('textbox', { name: 'City' }).first().fill('Somewhere Else');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('textbox', { name: 'City' }).first()).toHaveValue('New York');
+  await expect(page.getByRole('textbox', { name: 'Annual Storage Paid Until' })).toHaveValue('Overdue');
+  await expect(page.getByText('Total Amount Overdue = $679.62')).toBeVisible();
+});
+
+test('Edit Profile in the profile menu opens the form in edit mode', async ({ page }) => {
+  await signIn(page, 'ACT10001');
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'First Name' })).not.toHaveAttribute('readonly', '');
+});

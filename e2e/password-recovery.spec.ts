@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { waitForMail } from './support/mail';
+import { DEMO_PASSWORD, signIn } from './support/portal';
+
+test('recovers a password with the code e-mailed over SMTP', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Forgot Your Password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+
+  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+  await expect(page.getByText('Please enter email')).toBeVisible();
+  await expect(page.getByText('Please enter firstName')).toBeVisible();
+  await expect(page.getByText('Please enter dateOfBirth')).toBeVisible();
+
+  await page.getByRole('textbox', { name: 'Email' }).fill('john.roe@example.com');
+  await page.getByRole('textbox', { name: 'First Name' }).fill('John');
+  const dob = page.getByRole('textbox', { name: 'Date of Birth' });
+  await dob.fill('11/02/1968');
+  await dob.press('Tab');
+  await expect(dob).toHaveValue('11/02/1968');
+
+  const sentAt = Date.now();
+  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'If the details match our records' }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send One Time Password' })).toHaveCount(0);
+
+  const mail = await waitForMail('john.roe@example.com', /one time password/, sentAt);
+  const code = /one time password is (\d{6})/.exec(mail.text)?.[1];
+  expect(code).toMatch(/^\d{6}$/);
+
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Please enter One Time Password')).toBeVisible();
+
+  await page.getByRole('textbox', { name: 'One Time Password' }).fill(code as string);
+  await page.getByRole('textbox', { name: 'New Password' }).fill('a new and long passphrase');
+  await page.getByRole('textbox', { name: 'Confirm Password' }).fill('a different long passphrase');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText("Password doesn't match.")).toBeVisible();
+
+  // Back to the demo password, so the other journeys can still sign in as John.
+  await page.getByRole('textbox', { name: 'New Password' }).fill(DEMO_PASSWORD);
+  await page.getByRole('textbox', { name: 'Confirm Password' }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your password has been updated' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Send One Time Password' })).toBeVisible();
+
+  await waitForMail('john.roe@example.com', /password was changed/, sentAt);
+  await page.getByRole('link', { name: 'Login' }).click();
+  await signIn(page, 'ACT10002', DEMO_PASSWORD);
+});
+
+test('a wrong code is refused in red and the code fields are cleared', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await page.getByRole('textbox', { name: 'Email' }).fill('jane.doe@example.com');
+  await page.getByRole('textbox', { name: 'First Name' }).fill('Jane');
+  await page.getByRole('textbox', { name: 'Date of Birth' }).fill('03/14/1975');
+  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+  await page.getByRole('textbox', { name: 'One Time Password' }).fill('000000');
+  await page.getByRole('textbox', { name: 'New Password' }).fill('a new and long passphrase');
+  await page.getByRole('textbox', { name: 'Confirm Password' }).fill('a new and long passphrase');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'The one time password is invalid or has expired. Please request a new one.',
+  );
+  await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveValue('');
+  await expect(page.getByRole('textbox', { name: 'New Password' })).toHaveValue('');
+});
+
+test('the date picker offers no date after today', async ({ page }) => {
+  await page.goto('/forgot-password');
+  const dob = page.getByRole('textbox', { name: 'Date of Birth' });
+  const tomorrow = new Date(Date.now() + 2 * 86_400_000);
+  const typed = `${String(tomorrow.getMonth() + 1).padStart(2, '0')}/${String(tomorrow.getDate()).padStart(2, '0')}/${tomorrow.getFullYear()}`;
+  await dob.fill(typed);
+  await dob.press('Tab');
+  await expect(dob).not.toHaveValue(typed);
+});

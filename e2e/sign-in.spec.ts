@@ -1,0 +1,145 @@
+import { expect, test } from '@playwright/test';
+import { DEMO_PASSWORD, signIn } from './support/portal';
+
+test.describe('sign-in', () => {
+  test('refuses empty fields, then a wrong password, then signs in', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Please enter Client ID')).toBeVisible();
+    await expect(page.getByText('Please enter password')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
+    await page.getByRole('textbox', { name: 'Password' }).fill('not my password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Client ID or Password not matched, Please try again.');
+    await expect(page).toHaveURL(/\/$/);
+
+    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/client-information$/);
+    await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Client Portal')).toBeVisible();
+  });
+
+  test('keeps nothing identifying in browser storage, and remembers only the Client ID when asked', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
+    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('checkbox', { name: 'Remember me' }).check();
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/client-information$/);
+    const storage = await page.evaluate(() => ({
+      local: JSON.stringify({ ...localStorage }),
+      session: JSON.stringify({ ...sessionStorage }),
+      cookies: document.cookie,
+    }));
+    expect(storage.local).toContain('ACT10001');
+    expect(storage.local).not.toContain(DEMO_PASSWORD);
+    expect(storage.session).toBe('{}');
+    expect(storage.cookies).toBe(''); // the session cookie is HttpOnly
+
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveValue('ACT10001');
+    await expect(page.getByRole('textbox', { name: 'Password' })).toHaveValue('');
+
+    await page.getByRole('checkbox', { name: 'Remember me' }).uncheck();
+    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/client-information$/);
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('ACT10001');
+  });
+
+  test('sends a signed-in visitor from the sign-in page to Client Information', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/client-information$/);
+  });
+
+  test('sends every portal page back to sign-in without a session', async ({ page }) => {
+    for (const path of [
+      '/client-information',
+      '/client-activity',
+      '/payment-information',
+      '/form-document/Consent-form',
+      '/store',
+    ]) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/$/);
+      await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    }
+  });
+
+  test('signs out from the profile menu, and the old session is gone on the server', async ({ page }) => {
+    await signIn(page);
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    const answer = await page.request.get('/api/pay/get_Client');
+    expect(answer.status()).toBe(401);
+    await page.goto('/client-information');
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('a second browser has its own session; signing out one leaves the other', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page);
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, 'ACT10002');
+    await expect(otherPage.getByRole('textbox', { name: 'First Name' })).toHaveValue('John');
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await otherPage.reload();
+    await expect(otherPage.getByRole('textbox', { name: 'First Name' })).toHaveValue('John');
+    await other.close();
+  });
+});
+
+test.describe('navigation', () => {
+  test('marks Forms red while consent or screening is incomplete and flags Payment Information without a card', async ({
+    page,
+  }) => {
+    await signIn(page, 'ACT10001');
+    const nav = page.getByRole('navigation', { name: 'Portal sections' });
+    await expect(nav.getByRole('link', { name: 'Consent Form' })).toHaveAttribute('data-incomplete', 'true');
+    await expect(nav.getByRole('link', { name: /Payment Information/ })).toHaveAttribute(
+      'data-flagged',
+      'true',
+    );
+    await expect(nav.getByText('No card on file')).toBeAttached();
+  });
+
+  test('shows neither mark for a client with both forms done and a card on file', async ({ page }) => {
+    await signIn(page, 'ACT10002');
+    const nav = page.getByRole('navigation', { name: 'Portal sections' });
+    await expect(nav.getByRole('link', { name: 'Consent Form' })).not.toHaveAttribute(
+      'data-incomplete',
+      'true',
+    );
+    await expect(nav.getByRole('link', { name: /Payment Information/ })).not.toHaveAttribute(
+      'data-flagged',
+      'true',
+    );
+  });
+
+  test('opens a clear coming-soon page for screens not built yet', async ({ page }) => {
+    await signIn(page);
+    await page
+      .getByRole('navigation', { name: 'Portal sections' })
+      .getByRole('link', { name: 'Store' })
+      .click();
+    await expect(page).toHaveURL(/\/store$/);
+    await expect(page.getByRole('heading', { name: 'Store', level: 1 })).toBeVisible();
+    await expect(page.getByText('Coming soon')).toBeVisible();
+    await page.getByRole('link', { name: 'Back to Client Information' }).click();
+    await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
+  });
+});

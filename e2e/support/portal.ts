@@ -1,0 +1,30 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'DemoClient#2026';
+
+export async function signIn(page: Page, clientId = 'ACT10001', password = DEMO_PASSWORD) {
+  await page.goto('/');
+  await page.getByRole('textbox', { name: 'Client ID' }).fill(clientId);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/client-information$/);
+  await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
+}
+
+/** axe finds no serious or critical violation on the page as it is now. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/** Nothing on the page is wider than the screen (no sideways scrolling). */
+export async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
