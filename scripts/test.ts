@@ -1,0 +1,96 @@
+/**
+ * Everything CI runs, in order: lint, types, unit and API tests on PGlite, the API tests again on
+ * PostgreSQL when TEST_DATABASE_URL is set, the web build, and the browser journeys in Chromium.
+ * The journeys are mandatory in CI; elsewhere a missing Chromium is reported plainly and skipped.
+ * Ends with one line "Summary: N passed, N failed".
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+const ci = Boolean(process.env.CI);
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const resultsDir = path.join(root, 'test-results');
+fs.mkdirSync(resultsDir, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+
+function run(title: string, command: string, args: string[], env: Record<string, string | undefined> = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) failures.push(title);
+  return result.status === 0;
+}
+
+function countVitest(file: string) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+}
+
+function countPlaywright(file: string) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+}
+
+run('lint (Biome) and import boundaries', bin('biome'), ['check', '.']) &&
+  run('import boundaries', bin('tsx'), ['scripts/check-boundaries.ts']);
+run('type check', bin('tsc'), ['--noEmit', '-p', '.']);
+
+const pgliteReport = path.join(resultsDir, 'vitest-pglite.json');
+fs.rmSync(pgliteReport, { force: true });
+run(
+  'unit and API tests (PGlite)',
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${pgliteReport}`],
+  { TEST_DATABASE_URL: undefined },
+);
+countVitest(pgliteReport);
+
+if (process.env.TEST_DATABASE_URL) {
+  const pgReport = path.join(resultsDir, 'vitest-postgres.json');
+  fs.rmSync(pgReport, { force: true });
+  run('API tests (PostgreSQL)', bin('vitest'), [
+    'run',
+    '--project',
+    'server',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${pgReport}`,
+  ]);
+  countVitest(pgReport);
+} else {
+  console.log('\nTEST_DATABASE_URL is not set: the API tests ran on PGlite only.');
+}
+
+run('web build', bin('vite'), ['build', '--logLevel', 'warn']);
+
+if (fs.existsSync(chromium)) {
+  const e2eReport = path.join(resultsDir, 'e2e.json');
+  fs.rmSync(e2eReport, { force: true });
+  run('browser journeys (Playwright, Chromium)', bin('playwright'), ['test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+  });
+  countPlaywright(e2eReport);
+} else if (ci) {
+  console.error(`\nChromium is missing at ${chromium}: the browser journeys are mandatory in CI.`);
+  failures.push('browser journeys (Chromium missing)');
+  failed += 1;
+} else {
+  console.log(
+    `\nThe browser journeys did NOT run: no Chromium at ${chromium}.` +
+      '\nInstall it with: sudo apt-get update && sudo apt-get install -y chromium' +
+      '\n(or set CHROMIUM_PATH), then run npm test again.',
+  );
+}
+
+console.log(failures.length > 0 ? `\nFailed steps: ${failures.join('; ')}` : '\nAll steps passed.');
+console.log(`Summary: ${passed} passed, ${failed} failed`);
+process.exit(failures.length > 0 ? 1 : 0);
