@@ -10,7 +10,6 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -20,6 +19,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
 import { HttpError } from './lib/http-error';
+import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
 import { healthRoutes, outboxRoutes } from './modules/system/system-routes';

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authPolicy } from '../../domain/auth';
 import type { Config } from '../config';
@@ -24,6 +24,10 @@ declare module 'fastify' {
 // Writing lastSeenAt on every request would turn each read into a write; a few seconds of
 // slack in the idle clock is invisible against five minutes.
 const TOUCH_AFTER_MS = 5_000;
+const RECENT_MS = 1_000;
+const RECENT_MAX = 10_000;
+
+type SessionRow = typeof sessions.$inferSelect;
 
 /** The session a protected route's hook attached; a 401 if the route was not protected. */
 export function sessionOf(request: FastifyRequest): SessionContext {
@@ -47,6 +51,13 @@ export interface SessionService {
 
 export function createSessionService(db: Database, clock: Clock, config: Config): SessionService {
   const cookieName = sessionCookieName(config);
+  // Every signed-in request reads its session: prepare the statement once.
+  const findSession = db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('find_session');
   const cookieOptions = {
     path: '/',
     httpOnly: true,
@@ -59,19 +70,38 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
     return token && token.length <= 128 ? token : null;
   }
 
+  // Sessions read in the last second are taken from memory. The row in the database stays the
+  // authority: this process forgets a session the moment it ends one, and another process's
+  // sign-out or password reset reaches it within RECENT_MS.
+  const recent = new Map<string, { row: SessionRow; readAt: number }>();
+
+  async function readSession(id: string, now: number): Promise<SessionRow | undefined> {
+    const cached = recent.get(id);
+    if (cached && now - cached.readAt < RECENT_MS && now >= cached.readAt) return cached.row;
+    const [row] = await findSession.execute({ id });
+    recent.delete(id);
+    if (row) {
+      if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+      recent.set(id, { row, readAt: now });
+    }
+    return row;
+  }
+
   async function load(request: FastifyRequest, options: { touch?: boolean } = {}) {
     const token = tokenOf(request);
     if (!token) return null;
     const id = sha256Hex(token);
-    const [row] = await db.select().from(sessions).where(eq(sessions.id, id)).limit(1);
-    if (!row) return null;
     const now = clock.now();
+    const row = await readSession(id, now.getTime());
+    if (!row) return null;
     const idleFor = now.getTime() - row.lastSeenAt.getTime();
     if (idleFor > authPolicy.idleTimeoutMs || now >= row.expiresAt) {
+      recent.delete(id);
       await db.delete(sessions).where(eq(sessions.id, id));
       return null;
     }
     if (options.touch !== false && idleFor > TOUCH_AFTER_MS) {
+      row.lastSeenAt = now;
       await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
     }
     return { id, role: row.role, clientId: row.clientId, physicianId: row.physicianId };
@@ -100,10 +130,15 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
     },
     async end(request, reply) {
       const token = tokenOf(request);
-      if (token) await db.delete(sessions).where(eq(sessions.id, sha256Hex(token)));
+      if (token) {
+        const id = sha256Hex(token);
+        recent.delete(id);
+        await db.delete(sessions).where(eq(sessions.id, id));
+      }
       reply.clearCookie(cookieName, cookieOptions);
     },
     async endAllForClient(clientId) {
+      for (const [id, entry] of recent) if (entry.row.clientId === clientId) recent.delete(id);
       await db.delete(sessions).where(and(eq(sessions.role, 'client'), eq(sessions.clientId, clientId)));
     },
   };

@@ -10,11 +10,10 @@ import { clientActivities, clients, physicianClients } from '../../db/schema';
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
  * and the sum of annual storage fees due on or before today and still unpaid.
  */
-export async function findClientRecord(
-  db: Database,
-  clientId: string,
-  today: string,
-): Promise<ClientRecord | null> {
+// get_Client is the portal's busiest read: its statement is built and prepared once per database.
+const clientRecordStatements = new WeakMap<Database, ReturnType<typeof prepareClientRecord>>();
+
+function prepareClientRecord(db: Database) {
   // Correlated subqueries name their tables in full: drizzle renders a bare column unqualified.
   const cardLast4 = sql<string | null>`(
     select pm.last4 from payment_methods pm
@@ -22,12 +21,26 @@ export async function findClientRecord(
     order by pm.is_default desc, pm.created_at desc limit 1)`;
   const overdueCents = sql<string>`(
     select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
-    where f.client_id = ${clients}.id and f.paid_at is null and f.due_date <= ${today})`;
-  const [row] = await db
+    where f.client_id = ${clients}.id and f.paid_at is null and f.due_date <= ${sql.placeholder('today')})`;
+  return db
     .select({ client: clients, cardLast4, overdueCents })
     .from(clients)
-    .where(eq(clients.id, clientId))
-    .limit(1);
+    .where(eq(clients.id, sql.placeholder('clientId')))
+    .limit(1)
+    .prepare('find_client_record');
+}
+
+/**
+ * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
+ * and the sum of annual storage fees due on or before today and still unpaid.
+ */
+export async function findClientRecord(db: Database, clientId: string, today: string): Promise<ClientRecord | null> {
+  let statement = clientRecordStatements.get(db);
+  if (!statement) {
+    statement = prepareClientRecord(db);
+    clientRecordStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ clientId, today });
   if (!row) return null;
   const c = row.client;
   const overdue = Number(row.overdueCents);

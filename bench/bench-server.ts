@@ -1,0 +1,55 @@
+/**
+ * The portal server as `npm run bench` measures it, in its own process: the real app on a fresh
+ * database, plus one bare route doing a single primary-key select through the same pool, as the
+ * yardstick for what the database round trip alone costs.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { todayFor } from '../src/domain/client';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { openPglite, openPostgres } from '../src/server/db/client';
+import { seedDemoData } from '../src/server/db/seed';
+
+const kind = process.env.BENCH_KIND === 'pglite' ? 'pglite' : 'postgres';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+const database =
+  kind === 'postgres' ? openPostgres(process.env.BENCH_DB_URL as string, 10) : await openPglite(dataDir);
+await database.migrate();
+await seedDemoData(database.db, todayFor(new Date()));
+
+const config = loadConfig({ DATA_DIR: dataDir, DEMO: 'true', LOG_LEVEL: 'silent', RATE_LIMIT_LOGIN_PER_IP: '100000' });
+const app = await buildApp({ config, db: database.db, webRoot: null, logger: false });
+
+const [{ id } = { id: '' }] = (
+  (await database.db.execute(sql`select id from clients where client_act_id = 'ACT10001'`)) as unknown as {
+    rows: Array<{ id: string }>;
+  }
+).rows;
+
+app.get('/bench/pk', async () => {
+  if (database.pool) {
+    const result = await database.pool.query('select id, first_name, last_name from clients where id = $1', [id]);
+    return result.rows[0];
+  }
+  const result = (await database.db.execute(
+    sql`select id, first_name, last_name from clients where id = ${id}`,
+  )) as unknown as { rows: unknown[] };
+  return result.rows[0];
+});
+
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(`${JSON.stringify({ ready: true, port })}\n`);
+
+const stop = async () => {
+  await app.close();
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
