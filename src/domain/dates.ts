@@ -57,14 +57,17 @@ export function isoToActivityDate(iso: string): string {
   return `${pad(parts.month)}-${pad(parts.day)}-${parts.year}`;
 }
 
+// Building an Intl formatter is costly; one per time zone is kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date of an instant in a time zone (the bank's own is America/New_York). */
 export function isoDateOf(instant: Date, timeZone = 'America/New_York'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(instant);
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(instant);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

@@ -187,6 +187,15 @@ describe('sessions', () => {
     expect(r.statusCode).toBe(401);
   });
 
+  it('honours a session ended by another server process within a second', async () => {
+    const cookie = await t.signIn('ACT10001');
+    const get = () => t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+    expect((await get()).statusCode).toBe(200);
+    await t.db.delete(sessions).where(eq(sessions.id, sha256Hex(cookie.split('=')[1] as string)));
+    t.clock.advance(1001);
+    expect((await get()).statusCode).toBe(401);
+  });
+
   it('signs out: the old cookie no longer works', async () => {
     const cookie = await t.signIn('ACT10001');
     const out = await t.app.inject({ method: 'POST', url: '/api/pay/logout', headers: { cookie } });
