@@ -3,9 +3,10 @@
  * database, plus one bare route doing a single primary-key select through the same pool, as the
  * yardstick for what the database round trip alone costs.
  */
+
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { todayFor } from '../src/domain/client';
 import { buildApp } from '../src/server/app';
@@ -20,7 +21,12 @@ const database =
 await database.migrate();
 await seedDemoData(database.db, todayFor(new Date()));
 
-const config = loadConfig({ DATA_DIR: dataDir, DEMO: 'true', LOG_LEVEL: 'silent', RATE_LIMIT_LOGIN_PER_IP: '100000' });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  DEMO: 'true',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_LOGIN_PER_IP: '100000',
+});
 const app = await buildApp({ config, db: database.db, webRoot: null, logger: false });
 
 const [{ id } = { id: '' }] = (
@@ -31,7 +37,9 @@ const [{ id } = { id: '' }] = (
 
 app.get('/bench/pk', async () => {
   if (database.pool) {
-    const result = await database.pool.query('select id, first_name, last_name from clients where id = $1', [id]);
+    const result = await database.pool.query('select id, first_name, last_name from clients where id = $1', [
+      id,
+    ]);
     return result.rows[0];
   }
   const result = (await database.db.execute(

@@ -16,13 +16,20 @@ function newestIn(dir: string): number {
 }
 
 const sources = [path.join(root, 'src/web'), path.join(root, 'src/domain')];
-const sourceTime = Math.max(...sources.map(newestIn), fs.statSync(path.join(root, 'package-lock.json')).mtimeMs);
+const sourceTime = Math.max(
+  ...sources.map(newestIn),
+  fs.statSync(path.join(root, 'package-lock.json')).mtimeMs,
+);
 const builtTime = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
 
 if (builtTime < sourceTime) {
   console.log('Building the web app…');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
 }

@@ -64,7 +64,12 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function isoDateOf(instant: Date, timeZone = 'America/New_York'): string {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     formatters.set(timeZone, formatter);
   }
   const parts = formatter.formatToParts(instant);

@@ -7,6 +7,10 @@ import { type ZodType, z } from 'zod';
  * re-validating every answer with zod.
  */
 export const serializerCompiler = ({ schema }: { schema: unknown }) => {
-  const jsonSchema = z.toJSONSchema(schema as ZodType, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
+  const jsonSchema = z.toJSONSchema(schema as ZodType, {
+    target: 'draft-7',
+    io: 'output',
+    unrepresentable: 'any',
+  });
   return fastJson(jsonSchema as Parameters<typeof fastJson>[0]);
 };

@@ -34,7 +34,11 @@ function prepareClientRecord(db: Database) {
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
  * and the sum of annual storage fees due on or before today and still unpaid.
  */
-export async function findClientRecord(db: Database, clientId: string, today: string): Promise<ClientRecord | null> {
+export async function findClientRecord(
+  db: Database,
+  clientId: string,
+  today: string,
+): Promise<ClientRecord | null> {
   let statement = clientRecordStatements.get(db);
   if (!statement) {
     statement = prepareClientRecord(db);
