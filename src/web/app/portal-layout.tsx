@@ -91,7 +91,7 @@ export function PortalLayout() {
               Client Portal
             </Text>
           </Group>
-          <Group gap={0} visibleFrom="lg" component="nav" aria-label="Main menu" wrap="nowrap">
+          <Group gap={0} visibleFrom="xl" component="nav" aria-label="Main menu" wrap="nowrap">
             <HeaderLink to={navigation.clientInformation.to} label={navigation.clientInformation.label} />
             <HeaderLink to={navigation.clientActivity.to} label={navigation.clientActivity.label} />
             <Menu position="bottom-start" withinPortal>
