@@ -9,6 +9,7 @@ test.describe('sign-in', () => {
     await expect(page.getByText('Please enter Client ID')).toBeVisible();
     await expect(page.getByText('Please enter password')).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('textbox', { name: 'Client ID' })).toBeFocused();
 
     await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
     await page.getByRole('textbox', { name: 'Password' }).fill('not my password');

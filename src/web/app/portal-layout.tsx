@@ -174,6 +174,7 @@ export function PortalLayout() {
             />
             <SideLink to={navigation.plans.to} label={navigation.plans.label} active={isActive} />
             <NavLink
+              component="button"
               label={navigation.forms.label}
               defaultOpened
               c={formsRed ? 'red.9' : undefined}

@@ -5,6 +5,7 @@ import { otpRequestSchema, passwordResetFormSchema } from '../../../../domain/au
 import { todayFor } from '../../../../domain/client';
 import { fieldMessages } from '../../../../domain/errors';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { useRequestOneTimePassword } from '../api/get-otp';
@@ -31,6 +32,7 @@ export function ForgotPasswordPage() {
     const parsed = otpRequestSchema(today).safeParse(identity);
     if (!parsed.success) {
       setErrors(fieldMessages(parsed.error));
+      focusFirstInvalid(event.currentTarget as HTMLElement);
       return;
     }
     setErrors({});
@@ -54,6 +56,7 @@ export function ForgotPasswordPage() {
     const parsed = passwordResetFormSchema(today).safeParse({ ...identity, ...reset });
     if (!parsed.success) {
       setErrors(fieldMessages(parsed.error));
+      focusFirstInvalid(event.currentTarget as HTMLElement);
       return;
     }
     setErrors({});

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { loginRequestSchema } from '../../../../domain/auth';
 import { fieldMessages } from '../../../../domain/errors';
+import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { signOutNotice } from '../../../lib/sign-out-notice';
@@ -29,6 +30,7 @@ export function SignInPage() {
     const parsed = loginRequestSchema.safeParse({ username: clientId, password });
     if (!parsed.success) {
       setErrors(fieldMessages(parsed.error));
+      focusFirstInvalid(event.currentTarget as HTMLElement);
       return;
     }
     setErrors({});
