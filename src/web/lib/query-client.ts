@@ -6,8 +6,12 @@ export const queryClient = new QueryClient({
     queries: {
       staleTime: 30_000,
       refetchOnWindowFocus: false,
+      // The portal's own server is the only peer: always try it and show its answer or the
+      // connection error, rather than wait silently on the browser's guess that it is offline.
+      networkMode: 'always',
       retry: (failures, error) =>
         !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
     },
+    mutations: { networkMode: 'always' },
   },
 });
