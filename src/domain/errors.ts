@@ -10,6 +10,9 @@ export const errorCodes = [
   'INVALID_CODE',
   'PAYLOAD_TOO_LARGE',
   'FORBIDDEN_ORIGIN',
+  'FORBIDDEN_FIELD',
+  'PAYMENT_DECLINED',
+  'IDEMPOTENCY_CONFLICT',
   'INTERNAL',
 ] as const;
 

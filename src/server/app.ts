@@ -15,6 +15,14 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../domain/errors';
 import { type Mailer, outboxMailer, smtpMailer } from './adapters/mailer';
+import {
+  createPaymentGateway,
+  type PaymentConfig,
+  paymentConfigFor,
+  SANDBOX_GATEWAY_PREFIX,
+} from './adapters/payments';
+import type { PaymentGateway } from './adapters/payments/payment-gateway';
+import { sandboxTokenizerRoutes } from './adapters/payments/sandbox-gateway';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
@@ -22,6 +30,7 @@ import { HttpError } from './lib/http-error';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
+import { paymentRoutes } from './modules/payments/payment-routes';
 import { healthRoutes, outboxRoutes } from './modules/system/system-routes';
 import { createSessionService, type SessionService } from './plugins/sessions';
 
@@ -31,6 +40,8 @@ export interface AppDeps {
   clock: Clock;
   mailer: Mailer;
   sessions: SessionService;
+  gateway: PaymentGateway;
+  paymentConfig: PaymentConfig;
 }
 
 export interface BuildAppOptions {
@@ -38,6 +49,7 @@ export interface BuildAppOptions {
   db: Database;
   clock?: Clock;
   mailer?: Mailer;
+  gateway?: PaymentGateway;
   /** Where the built web app is; when absent or not built, only the API is served. */
   webRoot?: string | null;
   logger?: FastifyServerOptions['logger'];
@@ -84,7 +96,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : outboxMailer(db, config.mailFrom, app.log));
   const sessions = createSessionService(db, clock, config);
-  const deps: AppDeps = { config, db, clock, mailer, sessions };
+  const gateway = options.gateway ?? createPaymentGateway(config, db, clock);
+  const paymentConfig = paymentConfigFor(config);
+  const deps: AppDeps = { config, db, clock, mailer, sessions, gateway, paymentConfig };
 
   app.decorateRequest('session', null);
 
@@ -150,7 +164,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Cross-site form posts are refused: a state-changing API call must come from our own origin.
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith('/api/')) return;
+    const guarded = request.url.startsWith('/api/') || request.url.startsWith(SANDBOX_GATEWAY_PREFIX);
+    if (request.method === 'GET' || request.method === 'HEAD' || !guarded) return;
     const origin = request.headers.origin;
     if (origin === undefined) return;
     let originHost: string | null = null;
@@ -169,6 +184,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
   await app.register(authRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
+  await app.register(paymentRoutes, { ...deps, prefix: '/api/pay' });
+  if (config.payments.gateway === 'sandbox') {
+    await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });
+  }
   if (config.demo && mailer.kind === 'outbox') await app.register(outboxRoutes, deps);
 
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;

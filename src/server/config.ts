@@ -45,6 +45,15 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(50),
   RATE_LIMIT_RECOVERY_PER_IP: positiveInt.default(20),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  PAYMENT_GATEWAY: z
+    .enum(['sandbox', 'authorize-net'], { error: 'must be sandbox or authorize-net' })
+    .default('sandbox'),
+  ANET_API_LOGIN_ID: z.string().min(1).optional(),
+  ANET_TRANSACTION_KEY: z.string().min(1).optional(),
+  ANET_CLIENT_KEY: z.string().min(1).optional(),
+  ANET_ENVIRONMENT: z
+    .enum(['sandbox', 'production'], { error: 'must be sandbox or production' })
+    .default('sandbox'),
 });
 
 export interface Config {
@@ -61,6 +70,15 @@ export interface Config {
   poolSize: number;
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
+  payments:
+    | { gateway: 'sandbox' }
+    | {
+        gateway: 'authorize-net';
+        apiLoginId: string;
+        transactionKey: string;
+        clientKey: string;
+        environment: 'sandbox' | 'production';
+      };
 }
 
 export class ConfigError extends Error {
@@ -83,6 +101,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  if (e.PAYMENT_GATEWAY === 'authorize-net') {
+    const missing = (['ANET_API_LOGIN_ID', 'ANET_TRANSACTION_KEY', 'ANET_CLIENT_KEY'] as const).filter(
+      (k) => !e[k],
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map((k) => `${k}: must be set when PAYMENT_GATEWAY=authorize-net`));
+    }
+  }
   const demo = e.DEMO ?? !e.DATABASE_URL;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
@@ -98,5 +124,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: { loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP, recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP },
     poolSize: e.DATABASE_POOL_SIZE,
     secureCookies: publicUrl.startsWith('https:'),
+    payments:
+      e.PAYMENT_GATEWAY === 'authorize-net'
+        ? {
+            gateway: 'authorize-net',
+            apiLoginId: e.ANET_API_LOGIN_ID as string,
+            transactionKey: e.ANET_TRANSACTION_KEY as string,
+            clientKey: e.ANET_CLIENT_KEY as string,
+            environment: e.ANET_ENVIRONMENT,
+          }
+        : { gateway: 'sandbox' },
   };
 }

@@ -103,6 +103,10 @@ export const paymentMethods = pgTable(
     holderFirstName: text(),
     holderLastName: text(),
     nameOnAccount: text(),
+    billingEmail: text(),
+    billingZip: text(),
+    country: text(),
+    gateway: text().notNull().default('sandbox'),
     gatewayCustomerRef: text(),
     gatewayPaymentRef: text(),
     isDefault: boolean().notNull().default(true),
@@ -122,9 +126,76 @@ export const annualStorageFees = pgTable(
     dueDate: date({ mode: 'string' }).notNull(),
     amountCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    paymentId: uuid(),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.clientId)],
+);
+
+/**
+ * The payment ledger: one row per submission that may charge, keyed by the idempotency key the
+ * web sends, holding the amounts the server computed, the outcome and the answer to replay.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    idempotencyKey: text().notNull(),
+    requestHash: text().notNull(),
+    source: text().notNull(),
+    purpose: text().notNull(),
+    methodKind: text({ enum: ['card', 'ach'] }).notNull(),
+    paymentMethodId: uuid(),
+    amountCents: integer().notNull(),
+    feeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    status: text({ enum: ['in_progress', 'approved', 'declined', 'error', 'saved'] }).notNull(),
+    gatewayTransactionId: text(),
+    message: text(),
+    responseJson: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payments_idempotency_key_key').on(t.clientId, t.idempotencyKey),
+    index().on(t.clientId),
+  ],
+);
+
+/**
+ * The sandbox gateway's own store, a stand-in for the external service: tokens it issued to
+ * browsers and the payment methods it keeps. Like a real gateway it never shows a full number
+ * back, and unlike one it does not even keep it: only the last 4 digits and the test behaviour.
+ */
+export const sandboxTokens = pgTable('sandbox_tokens', {
+  token: text().primaryKey(),
+  kind: text({ enum: ['card', 'ach'] }).notNull(),
+  brand: text(),
+  last4: text().notNull(),
+  expiryMonth: integer(),
+  expiryYear: integer(),
+  behavior: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+});
+
+export const sandboxPaymentMethods = pgTable(
+  'sandbox_payment_methods',
+  {
+    paymentRef: text().primaryKey(),
+    customerRef: text().notNull(),
+    kind: text({ enum: ['card', 'ach'] }).notNull(),
+    brand: text(),
+    last4: text().notNull(),
+    expiryMonth: integer(),
+    expiryYear: integer(),
+    behavior: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.customerRef)],
 );
 
 export const clientActivities = pgTable(

@@ -10,6 +10,7 @@ import {
   paymentMethods,
   physicianClients,
   physicians,
+  sandboxPaymentMethods,
   systemSettings,
 } from './schema';
 
@@ -88,7 +89,9 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         preferredAddressState: 'NY',
         preferredAddressZip: '10022',
         preferredAddressCountry: 'United States',
-        annualStoragePaidUntil: addDays(addYears(today, -2), -30),
+        // Paid until a date two years ago less a month: the two yearly fees since then are unpaid,
+        // and paying them covers him until a month from now.
+        annualStoragePaidUntil: addDays(addYears(today, -2), 30),
         longevityVialsAvailable: 1,
         bioInsuranceVialsAvailable: 0,
         initialProcessingFormCompleted: true,
@@ -104,16 +107,27 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
     await tx.insert(annualStorageFees).values([
       {
         clientId: john.id,
-        dueDate: addDays(addYears(today, -2), -30),
+        dueDate: addDays(addYears(today, -2), 30),
         amountCents: priceBook.annualMaintenanceFee,
       },
       {
         clientId: john.id,
-        dueDate: addDays(addYears(today, -1), -30),
+        dueDate: addDays(addYears(today, -1), 30),
         amountCents: priceBook.annualMaintenanceFee,
       },
     ]);
-    // Display data only: a Visa ending 1111 held by the gateway's sandbox.
+    // Display data only: a Visa ending 1111 held by the gateway's sandbox, which knows it too.
+    await tx.insert(sandboxPaymentMethods).values({
+      paymentRef: 'sandbox-card-demo-act10002',
+      customerRef: 'sandbox-customer-demo-act10002',
+      kind: 'card',
+      brand: 'Visa',
+      last4: '1111',
+      expiryMonth: 12,
+      expiryYear: thisYear + 3,
+      behavior: 'approve',
+      createdAt: new Date(),
+    });
     await tx.insert(paymentMethods).values({
       clientId: john.id,
       kind: 'card',
@@ -123,6 +137,10 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
       expiryYear: thisYear + 3,
       holderFirstName: 'John',
       holderLastName: 'Roe',
+      billingEmail: 'john.roe@example.com',
+      billingZip: '10016',
+      country: 'United States',
+      gateway: 'sandbox',
       gatewayCustomerRef: 'sandbox-customer-demo-act10002',
       gatewayPaymentRef: 'sandbox-card-demo-act10002',
     });

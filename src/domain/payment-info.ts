@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
+
+/** The source tag each payment screen sends (spec 1 section 3, spec 3 section 2). */
+export const PAYMENT_SOURCES = {
+  clientPortal: 'CP Payment Info Page',
+  email: 'Email Single Payment Page',
+  sms: 'SMS Single Payment Page',
+} as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[keyof typeof PAYMENT_SOURCES];
+
+export const PAYMENT_INFO_UPDATED =
+  'Your payment information has been updated successfully. We are now getting the portal services ready for you!';
+
+/** Fields that would carry a full card number, CVV or bank account number: never accepted. */
+export const FORBIDDEN_PAYMENT_FIELDS =
+  /^(credit_?card_?number|card_?number|cvv2?|cvc|card_?code|account_?number)(__c)?$/i;
+
+/** A one-time token from the gateway's browser tokenizer. */
+export const paymentTokenSchema = z.object({
+  descriptor: z.string().min(1).max(100),
+  value: z.string().min(1).max(8192),
+});
+
+const optionalText = (max = 80) => z.string().trim().max(max).optional();
+
+/**
+ * set_PaymentInfo: a token plus display data. The card or bank numbers went to the gateway's
+ * tokenizer in the browser; only the fields a person reads back (names, brand, expiry) come here.
+ */
+export const setPaymentInfoRequestSchema = z
+  .object({
+    Payment_Type: z.enum(['CC', 'ACH'], { error: 'Please select a payment method' }),
+    token: paymentTokenSchema,
+    Credit_Card_Type: z.enum(CARD_BRANDS).optional(),
+    Month_of_Expiry: z.enum(EXPIRY_MONTHS).optional(),
+    Year_of_Expiry: z
+      .string()
+      .regex(/^\d{4}$/, m.yearInvalid)
+      .optional(),
+    Credit_Card_Holder_First_Name: optionalText(),
+    Credit_Card_Holder_Last_Name: optionalText(),
+    Credit_Card_Biling_Email_Address: optionalText(254),
+    Country: optionalText(),
+    Credit_Card_Billing_Zip_Code: optionalText(20),
+    Name_On_Account: optionalText(22),
+    PaymentSource: z
+      .string()
+      .max(60)
+      .optional()
+      .describe('Set by the server from the page; a value sent is ignored'),
+    ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
+    PhysicianId: z.string().max(64).optional().describe('Ignored'),
+  })
+  .superRefine((body, ctx) => {
+    const need = (field: keyof typeof body, message: string) => {
+      if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
+    };
+    if (body.Payment_Type === 'CC') {
+      need('Credit_Card_Type', m.cardTypeRequired);
+      need('Month_of_Expiry', m.monthInvalid);
+      need('Year_of_Expiry', m.yearInvalid);
+      need('Credit_Card_Holder_First_Name', m.fieldRequired);
+      need('Credit_Card_Holder_Last_Name', m.fieldRequired);
+      need('Credit_Card_Biling_Email_Address', m.emailRequired);
+      need('Country', m.fieldRequired);
+      need('Credit_Card_Billing_Zip_Code', m.fieldRequired);
+    } else {
+      need('Name_On_Account', m.fieldRequired);
+    }
+  });
+
+export type SetPaymentInfoRequest = z.infer<typeof setPaymentInfoRequestSchema>;
+
+export const setPaymentInfoResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  page_name: z.string(),
+  TransactionId: z.string().nullable().describe('The charge of the overdue total, when there was one'),
+  amountCharged: z.number().describe('Dollars charged now, fee included; 0 when nothing was overdue'),
+  processingFee: z.number().describe('Dollars of card processing fee within amountCharged'),
+});
+
+export type SetPaymentInfoResponse = z.infer<typeof setPaymentInfoResponseSchema>;
+
+/** get_PaymentInfo: what is on file, the last 4 digits only, in plain and `__c` names. */
+export const paymentInfoSchema = z.object({
+  Id: z.string(),
+  Credit_Card_Number: z.string().nullable(),
+  Credit_Card_Type: z.string().nullable(),
+  Month_of_Expiry: z.string().nullable(),
+  Year_of_Expiry: z.string().nullable(),
+  Credit_Card_Holder_First_Name: z.string().nullable(),
+  Credit_Card_Holder_Last_Name: z.string().nullable(),
+  Credit_Card_Billing_Zip_Code: z.string().nullable(),
+  Account_Number: z.string().nullable(),
+  Name_On_Account: z.string().nullable(),
+  Physician_First_Name: z.string().nullable(),
+  Physician_Last_Name: z.string().nullable(),
+  Credit_Card_Number__c: z.string().nullable(),
+  Credit_Card_Type__c: z.string().nullable(),
+  Month_of_Expiry__c: z.string().nullable(),
+  Year_of_Expiry__c: z.string().nullable(),
+  Credit_Card_Holder_First_Name__c: z.string().nullable(),
+  Credit_Card_Holder_Last_Name__c: z.string().nullable(),
+  Credit_Card_Billing_Zip_Code__c: z.string().nullable(),
+  Account_Number__c: z.string().nullable(),
+  Name_on_ACH_Account__c: z.string().nullable(),
+});
+
+export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
+
+export const getPaymentInfoResponseSchema = z.object({ result: paymentInfoSchema });
+
+/** How a stored number is shown: masked but for its last 4 digits. */
+export function maskedCardNumber(last4: string): string {
+  return `************${last4}`;
+}
+
+export function maskedAccountNumber(last4: string): string {
+  return `*****${last4}`;
+}

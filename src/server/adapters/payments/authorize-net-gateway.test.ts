@@ -1,0 +1,491 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizeNetGateway } from './authorize-net-gateway';
+import {
+  type AuthorizeNetStub,
+  authorizeNetStubCredentials,
+  startAuthorizeNetStub,
+} from './authorize-net-stub';
+import type { PaymentGateway, SavedMethod, SaveMethodRequest } from './payment-gateway';
+
+const acceptDescriptor = 'COMMON.ACCEPT.INAPP.PAYMENT';
+
+let stub: AuthorizeNetStub;
+let gateway: PaymentGateway;
+let clientNumber = 0;
+
+beforeAll(async () => {
+  stub = await startAuthorizeNetStub();
+  gateway = createAuthorizeNetGateway({ ...authorizeNetStubCredentials, endpoint: stub.url });
+});
+
+afterAll(async () => {
+  await stub.close();
+});
+
+function newClient(overrides: Partial<SaveMethodRequest> = {}): SaveMethodRequest {
+  clientNumber += 1;
+  return {
+    customerRef: null,
+    merchantCustomerId: `client-${clientNumber}`,
+    email: `client${clientNumber}@example.org`,
+    kind: 'card',
+    token: { descriptor: acceptDescriptor, value: 'nonce-visa-1111' },
+    billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46201', country: 'US' },
+    ...overrides,
+  };
+}
+
+async function savedMethod(request: SaveMethodRequest, on: PaymentGateway = gateway): Promise<SavedMethod> {
+  const result = await on.saveMethod(request);
+  if (result.outcome !== 'saved')
+    throw new Error(`expected the method to be saved, got ${JSON.stringify(result)}`);
+  return result.method;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The bodies of one operation the stub received, newest last. */
+function requestsFor(operation: string): Record<string, unknown>[] {
+  return stub.requests.flatMap((body) =>
+    isRecord(body) && isRecord(body[operation]) ? [body[operation]] : [],
+  );
+}
+
+function lastAnswer(): Record<string, unknown> {
+  const answer = stub.answers.at(-1);
+  if (!isRecord(answer)) throw new Error('the stub sent no JSON answer');
+  return answer;
+}
+
+/** A gateway whose every request gets this body, BOM first, for answers the stub has no rule for. */
+function cannedGateway(body: string): PaymentGateway {
+  const cannedFetch: typeof fetch = async () =>
+    new Response(`\uFEFF${body}`, { status: 200, headers: { 'content-type': 'application/json' } });
+  return createAuthorizeNetGateway({
+    ...authorizeNetStubCredentials,
+    endpoint: stub.url,
+    fetch: cannedFetch,
+  });
+}
+
+describe('Authorize.Net gateway: saving a method', () => {
+  it('creates a customer profile for a new client and reports the card as brand and last 4 only', async () => {
+    const method = await savedMethod(newClient());
+    expect(method).toEqual({
+      customerRef: expect.stringMatching(/^\d+$/),
+      paymentRef: expect.stringMatching(/^\d+$/),
+      kind: 'card',
+      brand: 'Visa',
+      last4: '1111',
+      expiryMonth: null,
+      expiryYear: null,
+    });
+    const [created] = requestsFor('createCustomerProfileRequest').slice(-1);
+    expect(created).toMatchObject({
+      profile: {
+        paymentProfiles: {
+          customerType: 'individual',
+          payment: { opaqueData: { dataDescriptor: acceptDescriptor, dataValue: 'nonce-visa-1111' } },
+          defaultPaymentProfile: true,
+        },
+      },
+      validationMode: 'liveMode',
+    });
+  });
+
+  it('adds a second method, a bank account, to a client who has a profile', async () => {
+    const first = await savedMethod(newClient());
+    const second = await savedMethod(
+      newClient({
+        customerRef: first.customerRef,
+        kind: 'ach',
+        token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' },
+      }),
+    );
+    expect(second).toMatchObject({ customerRef: first.customerRef, kind: 'ach', brand: null, last4: '6789' });
+    expect(second.paymentRef).not.toBe(first.paymentRef);
+    expect(requestsFor('createCustomerPaymentProfileRequest').at(-1)).toMatchObject({
+      customerProfileId: first.customerRef,
+    });
+  });
+
+  it('reuses the profile Authorize.Net reports as a duplicate (E00039) and adds the method to it', async () => {
+    const first = await savedMethod(newClient());
+    const again = newClient({
+      merchantCustomerId: `client-${clientNumber}`,
+      token: { descriptor: acceptDescriptor, value: 'nonce-mastercard-4444' },
+    });
+    const method = await savedMethod(again);
+    expect(method).toMatchObject({ customerRef: first.customerRef, brand: 'Mastercard', last4: '4444' });
+    expect(method.paymentRef).not.toBe(first.paymentRef);
+    expect(stub.answers.at(-3)).toMatchObject({ messages: { message: [{ code: 'E00039' }] } });
+  });
+
+  it('returns the stored method when the same card is saved twice for a client', async () => {
+    const first = await savedMethod(newClient());
+    const again = await savedMethod(newClient({ customerRef: first.customerRef }));
+    expect(again).toEqual(first);
+  });
+
+  it.each([
+    ['nonce-amex-0002', 'American Express', '0002'],
+    ['nonce-mastercard-4444', 'Mastercard', '4444'],
+    ['nonce-discover-0012', 'Discover', '0012'],
+    ['nonce-visa-1111', 'Visa', '1111'],
+  ])('names the brand of %s the way clients know it', async (nonce, brand, last4) => {
+    const method = await savedMethod(newClient({ token: { descriptor: acceptDescriptor, value: nonce } }));
+    expect(method).toMatchObject({ brand, last4 });
+  });
+
+  it('reports a card the $0 validation declines as declined, with the client-facing sentence', async () => {
+    const result = await gateway.saveMethod(
+      newClient({ token: { descriptor: acceptDescriptor, value: 'nonce-decline' } }),
+    );
+    expect(result).toEqual({
+      outcome: 'declined',
+      reason: 'generic_decline',
+      message: 'Your card was declined. Please use another card or contact your bank.',
+    });
+  });
+
+  it('reports an expired card as an expired-card decline, also when adding to an existing profile', async () => {
+    const first = await savedMethod(newClient());
+    const expired = { descriptor: acceptDescriptor, value: 'nonce-expired' };
+    const asNewClient = await gateway.saveMethod(newClient({ token: expired }));
+    const asSecondMethod = await gateway.saveMethod(
+      newClient({ customerRef: first.customerRef, token: expired }),
+    );
+    for (const result of [asNewClient, asSecondMethod]) {
+      expect(result).toEqual({
+        outcome: 'declined',
+        reason: 'expired_card',
+        message: 'The card has expired. Please use another card.',
+      });
+    }
+  });
+
+  it('asks for the details again when Accept.js data is refused (E00114)', async () => {
+    const result = await gateway.saveMethod(
+      newClient({ token: { descriptor: acceptDescriptor, value: 'spent' } }),
+    );
+    expect(result).toMatchObject({ outcome: 'error', reason: 'invalid_token' });
+  });
+});
+
+describe('Authorize.Net gateway: charging a saved method', () => {
+  it('charges 33981 cents as "339.81" with the transaction keys in XSD order', async () => {
+    const method = await savedMethod(newClient());
+    const result = await gateway.charge({
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 33981,
+      idempotencyKey: 'charge:invoice:INV-1001:attempt:1',
+      description: 'Annual storage fee',
+    });
+    expect(result).toEqual({
+      outcome: 'approved',
+      transactionId: expect.stringMatching(/^\d+$/),
+      authCode: expect.stringMatching(/^[A-Z0-9]{6}$/),
+    });
+    const sent = requestsFor('createTransactionRequest').at(-1) ?? {};
+    expect(Object.keys(sent)).toEqual(['merchantAuthentication', 'refId', 'transactionRequest']);
+    const transaction = sent.transactionRequest as Record<string, unknown>;
+    expect(Object.keys(transaction)).toEqual([
+      'transactionType',
+      'amount',
+      'profile',
+      'order',
+      'transactionSettings',
+    ]);
+    expect(transaction).toEqual({
+      transactionType: 'authCaptureTransaction',
+      amount: '339.81',
+      profile: {
+        customerProfileId: method.customerRef,
+        paymentProfile: { paymentProfileId: method.paymentRef },
+      },
+      order: { invoiceNumber: expect.stringMatching(/^[A-Z2-7]{20}$/), description: 'Annual storage fee' },
+      transactionSettings: { setting: [{ settingName: 'duplicateWindow', settingValue: '28800' }] },
+    });
+    expect(sent.refId).toBe((transaction.order as Record<string, unknown>).invoiceNumber);
+  });
+
+  it.each([
+    [5, '0.05'],
+    [100, '1.00'],
+    [1999, '19.99'],
+    [120000, '1200.00'],
+  ])('sends %i cents as "%s"', async (amountCents, amount) => {
+    const method = await savedMethod(newClient());
+    const result = await gateway.charge({
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents,
+      idempotencyKey: `amount-${amountCents}`,
+      description: 'Storage',
+    });
+    expect(result.outcome).toBe('approved');
+    expect(requestsFor('createTransactionRequest').at(-1)).toMatchObject({ transactionRequest: { amount } });
+  });
+
+  it('reports a decline (response code 2) with the mapped reason and the transaction id', async () => {
+    const method = await savedMethod(
+      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46282', country: 'US' } }),
+    );
+    const result = await gateway.charge({
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 33981,
+      idempotencyKey: 'charge:invoice:INV-1002:attempt:1',
+      description: 'Annual storage fee',
+    });
+    expect(result).toEqual({
+      outcome: 'declined',
+      reason: 'generic_decline',
+      message: 'Your card was declined. Please use another card or contact your bank.',
+      transactionId: expect.stringMatching(/^\d+$/),
+    });
+  });
+
+  it('charges once when the same idempotency key is sent twice: the retry gets the first transaction id', async () => {
+    const method = await savedMethod(newClient());
+    const charge = {
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 33981,
+      idempotencyKey: 'charge:invoice:INV-1003:attempt:1',
+      description: 'Annual storage fee',
+    };
+    const first = await gateway.charge(charge);
+    const answersBefore = stub.answers.length;
+    const retry = await gateway.charge(charge);
+    expect(first.outcome).toBe('approved');
+    expect(retry).toEqual(first);
+    expect(stub.answers[answersBefore]).toMatchObject({
+      transactionResponse: { responseCode: '3', errors: [{ errorCode: '11' }] },
+    });
+  });
+
+  it('does not call a duplicate paid when the first attempt was declined', async () => {
+    const method = await savedMethod(
+      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46282', country: 'US' } }),
+    );
+    const charge = {
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 4500,
+      idempotencyKey: 'charge:invoice:INV-1004:attempt:1',
+      description: 'Storage',
+    };
+    const first = await gateway.charge(charge);
+    const retry = await gateway.charge(charge);
+    expect(first.outcome).toBe('declined');
+    expect(retry).toEqual(first);
+    expect(requestsFor('getTransactionDetailsRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      transId: first.transactionId,
+    });
+  });
+
+  it('charges a bank account, and the sandbox rule declines eCheck amounts over $100', async () => {
+    const method = await savedMethod(
+      newClient({ kind: 'ach', token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' } }),
+    );
+    const base = { customerRef: method.customerRef, paymentRef: method.paymentRef, description: 'Storage' };
+    const small = await gateway.charge({ ...base, amountCents: 10000, idempotencyKey: 'ach-small' });
+    const large = await gateway.charge({ ...base, amountCents: 10001, idempotencyKey: 'ach-large' });
+    expect(small.outcome).toBe('approved');
+    expect(large).toMatchObject({ outcome: 'declined', reason: 'generic_decline' });
+  });
+
+  it('treats a transaction held for review (response code 4) as an error that keeps the transaction id', async () => {
+    const held = cannedGateway(
+      JSON.stringify({
+        transactionResponse: { responseCode: '4', authCode: 'A1B2C3', transId: '60000000999', errors: [] },
+        messages: { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] },
+      }),
+    );
+    const result = await held.charge({
+      customerRef: '1',
+      paymentRef: '2',
+      amountCents: 100,
+      idempotencyKey: 'held',
+      description: 'Storage',
+    });
+    expect(result).toMatchObject({
+      outcome: 'error',
+      reason: 'processing_error',
+      transactionId: '60000000999',
+    });
+  });
+
+  it('does not record an approval from an account in test mode (transaction id 0)', async () => {
+    const testMode = cannedGateway(
+      JSON.stringify({
+        transactionResponse: { responseCode: '1', authCode: '000000', transId: '0' },
+        messages: { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] },
+      }),
+    );
+    const result = await testMode.charge({
+      customerRef: '1',
+      paymentRef: '2',
+      amountCents: 100,
+      idempotencyKey: 'test-mode',
+      description: 'Storage',
+    });
+    expect(result).toMatchObject({ outcome: 'error', reason: 'processing_error', transactionId: null });
+  });
+});
+
+describe('Authorize.Net gateway: when the gateway fails', () => {
+  it('reports wrong credentials (E00007) as an error, for saving and for charging', async () => {
+    const method = await savedMethod(newClient());
+    const misconfigured = createAuthorizeNetGateway({
+      apiLoginId: 'wrong',
+      transactionKey: 'wrong',
+      endpoint: stub.url,
+    });
+    const saved = await misconfigured.saveMethod(newClient());
+    expect(saved).toMatchObject({ outcome: 'error', reason: 'processing_error' });
+    expect(lastAnswer()).toMatchObject({ messages: { message: [{ code: 'E00007' }] } });
+    const charged = await misconfigured.charge({
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 100,
+      idempotencyKey: 'wrong-credentials',
+      description: 'Storage',
+    });
+    expect(charged).toMatchObject({ outcome: 'error', reason: 'processing_error', transactionId: null });
+  });
+
+  it('gives up after timeoutMs when the gateway does not answer', async () => {
+    const slow = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: new URL('/hang', stub.url).toString(),
+      timeoutMs: 200,
+    });
+    const started = Date.now();
+    const result = await slow.charge({
+      customerRef: '1',
+      paymentRef: '2',
+      amountCents: 100,
+      idempotencyKey: 'hang',
+      description: 'Storage',
+    });
+    expect(result).toEqual({
+      outcome: 'error',
+      reason: 'gateway_unavailable',
+      message: 'The payment service could not be reached. Please try again in a few minutes.',
+      transactionId: null,
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reports an HTML 503 page and a refused connection as the gateway being unavailable', async () => {
+    const outage = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: new URL('/unavailable', stub.url).toString(),
+    });
+    const closedPort = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: 'http://127.0.0.1:1/xml/v1/request.api',
+    });
+    for (const unreachable of [outage, closedPort]) {
+      expect(await unreachable.saveMethod(newClient())).toMatchObject({
+        outcome: 'error',
+        reason: 'gateway_unavailable',
+      });
+    }
+  });
+
+  it('reports an answer that is not JSON as the gateway being unavailable', async () => {
+    const garbled = cannedGateway('<html><body>Bad Gateway</body></html>');
+    const result = await garbled.charge({
+      customerRef: '1',
+      paymentRef: '2',
+      amountCents: 100,
+      idempotencyKey: 'garbled',
+      description: 'Storage',
+    });
+    expect(result).toMatchObject({ outcome: 'error', reason: 'gateway_unavailable' });
+  });
+
+  it('reads answers that start with a UTF-8 byte order mark, as the real API sends them', async () => {
+    const response = await fetch(stub.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        getCustomerPaymentProfileRequest: {
+          merchantAuthentication: {
+            name: authorizeNetStubCredentials.apiLoginId,
+            transactionKey: authorizeNetStubCredentials.transactionKey,
+          },
+          customerProfileId: '1',
+          customerPaymentProfileId: '2',
+        },
+      }),
+    });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(response.status).toBe(200);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(await savedMethod(newClient())).toMatchObject({ last4: '1111' });
+
+    // undici's text() drops a leading BOM by itself; this fetch keeps it, as other implementations may.
+    const keepsBom = async () =>
+      ({
+        status: 200,
+        body: null,
+        text: async () =>
+          '\uFEFF{"transactionResponse":{"responseCode":"1","authCode":"ABC123","transId":"60000000777"},' +
+          '"messages":{"resultCode":"Ok","message":[{"code":"I00001","text":"Successful."}]}}',
+      }) as unknown as Response;
+    const withBom = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: stub.url,
+      fetch: keepsBom,
+    });
+    const charged = await withBom.charge({
+      customerRef: '1',
+      paymentRef: '2',
+      amountCents: 100,
+      idempotencyKey: 'bom',
+      description: 'Storage',
+    });
+    expect(charged).toEqual({ outcome: 'approved', transactionId: '60000000777', authCode: 'ABC123' });
+  });
+});
+
+describe('Authorize.Net stub', () => {
+  it('refuses transactionRequest keys out of XSD order with E00003, as the real API does', async () => {
+    const response = await fetch(stub.url, {
+      method: 'POST',
+      body: JSON.stringify({
+        createTransactionRequest: {
+          merchantAuthentication: {
+            name: authorizeNetStubCredentials.apiLoginId,
+            transactionKey: authorizeNetStubCredentials.transactionKey,
+          },
+          transactionRequest: {
+            transactionType: 'authCaptureTransaction',
+            order: { invoiceNumber: 'X' },
+            amount: '1.00',
+          },
+        },
+      }),
+    });
+    const answer = JSON.parse((await response.text()).replace(/^\uFEFF/, ''));
+    expect(answer.messages.message[0].code).toBe('E00003');
+    expect(answer.messages.message[0].text).toContain("invalid child element 'amount'");
+  });
+});
+
+describe('Authorize.Net gateway: card data', () => {
+  it('never sent anything that looks like a card or account number (13 to 19 digits)', () => {
+    expect(stub.requests.length).toBeGreaterThan(20);
+    for (const body of stub.requests) {
+      expect(JSON.stringify(body)).not.toMatch(/\d{13,19}/);
+    }
+  });
+});

@@ -1,0 +1,453 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import {
+  type BillTo,
+  type ChargeResult,
+  type DeclineReason,
+  declineMessages,
+  type PaymentGateway,
+  type SavedMethod,
+  type SaveMethodRequest,
+  type SaveMethodResult,
+} from './payment-gateway';
+
+/**
+ * Authorize.Net adapter: Customer Information Manager profiles for saved methods, createTransactionRequest
+ * for charges, all through the one JSON endpoint. The server only ever handles Accept.js opaque data and
+ * profile ids; the masked numbers Authorize.Net returns are reduced to their last four digits here.
+ */
+export interface AuthorizeNetGatewayOptions {
+  apiLoginId: string;
+  transactionKey: string;
+  /** https://api.authorize.net/xml/v1/request.api, the apitest host for the sandbox, or a local stub. */
+  endpoint: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+const defaultTimeoutMs = 15_000;
+/** The longest window Authorize.Net allows: a retry of the same charge within 8 hours is refused as a duplicate. */
+const duplicateWindowSeconds = 28_800;
+const duplicateReasonCode = '11';
+
+/** Reason codes of the transaction response (and of the legacy direct response) that name a card problem. */
+const reasonByCode: Record<string, DeclineReason> = {
+  '2': 'generic_decline',
+  '3': 'generic_decline',
+  '4': 'lost_card',
+  '6': 'invalid_number',
+  '7': 'expired_card',
+  '8': 'expired_card',
+  '11': 'duplicate',
+  '27': 'incorrect_zip',
+  '44': 'incorrect_cvc',
+  '45': 'incorrect_cvc',
+  '65': 'incorrect_cvc',
+};
+
+/**
+ * Response code 3 means "error" to Authorize.Net, but for these reasons the error is in the card the client
+ * typed (number, expiry, CVV, zip), so the client reads it as a decline they can fix with another card.
+ */
+const cardProblems = new Set<DeclineReason>([
+  'invalid_number',
+  'expired_card',
+  'incorrect_cvc',
+  'incorrect_zip',
+]);
+
+/**
+ * Accept.js tokens are exchanged by the OTS (one-time secure token) service; these message codes say the
+ * token was unknown, expired or already spent, so the browser must tokenize again.
+ */
+const tokenErrorCodes = new Set(['E00114', 'E00115', 'E00116', 'E00117']);
+
+const brandByCardType: Record<string, string> = {
+  Visa: 'Visa',
+  MasterCard: 'Mastercard',
+  AmericanExpress: 'American Express',
+  Discover: 'Discover',
+  JCB: 'JCB',
+  DinersClub: 'Diners Club',
+};
+
+/** Statuses of a transaction that moved money; anything else (declined, voided, under review) did not. */
+const chargedStatuses = new Set(['capturedPendingSettlement', 'settledSuccessfully']);
+
+const idSchema = z.union([z.string(), z.number()]).transform(String);
+
+const messagesSchema = z.object({
+  resultCode: z.string(),
+  // A single message has been seen serialised as an object rather than a one-element list.
+  message: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(z.object({ code: z.string(), text: z.string().default('') })),
+  ),
+});
+
+const answerSchema = z.object({ messages: messagesSchema });
+
+const createProfileAnswerSchema = answerSchema.extend({
+  customerProfileId: idSchema.optional(),
+  customerPaymentProfileIdList: z.array(idSchema).optional(),
+  validationDirectResponseList: z.array(z.string()).optional(),
+});
+
+const createPaymentProfileAnswerSchema = answerSchema.extend({
+  customerProfileId: idSchema.optional(),
+  customerPaymentProfileId: idSchema.optional(),
+  validationDirectResponse: z.string().optional(),
+});
+
+const readPaymentProfileAnswerSchema = answerSchema.extend({
+  paymentProfile: z
+    .object({
+      payment: z.object({
+        creditCard: z
+          .object({
+            cardNumber: z.string(),
+            expirationDate: z.string().optional(),
+            cardType: z.string().optional(),
+          })
+          .optional(),
+        bankAccount: z.object({ accountNumber: z.string() }).optional(),
+      }),
+    })
+    .optional(),
+});
+
+const transactionAnswerSchema = answerSchema.extend({
+  transactionResponse: z
+    .object({
+      responseCode: idSchema.optional(),
+      authCode: z.string().optional(),
+      transId: idSchema.optional(),
+      errors: z.array(z.object({ errorCode: idSchema, errorText: z.string().optional() })).optional(),
+    })
+    .optional(),
+});
+
+const transactionDetailsAnswerSchema = answerSchema.extend({
+  transaction: z
+    .object({
+      transId: idSchema,
+      transactionStatus: z.string(),
+      responseCode: idSchema,
+      responseReasonCode: idSchema.optional(),
+      authCode: z.string().optional(),
+    })
+    .optional(),
+});
+
+type ApiMessages = z.infer<typeof messagesSchema>;
+type Failure = { outcome: 'declined' | 'error'; reason: DeclineReason; message: string };
+
+type Exchange = { ok: true; answer: unknown } | { ok: false };
+
+export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): PaymentGateway {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+
+  /**
+   * One request to the API. merchantAuthentication goes first because the XSD checks element order;
+   * the caller's keys follow in the order it wrote them.
+   */
+  async function exchange(operation: string, fields: Record<string, unknown>): Promise<Exchange> {
+    const body = JSON.stringify({
+      [operation]: {
+        merchantAuthentication: { name: options.apiLoginId, transactionKey: options.transactionKey },
+        ...fields,
+      },
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const response = await fetchImpl(options.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body,
+        signal: controller.signal,
+      });
+      // Authorize.Net answers 200 for declines and errors alike; anything else came from a proxy or an outage.
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return { ok: false };
+      }
+      const text = await response.text();
+      // Every answer starts with a UTF-8 BOM; undici's text() drops it, but not every fetch does.
+      return { ok: true, answer: JSON.parse(text.replace(/^\uFEFF/, '')) };
+    } catch {
+      return { ok: false };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function call<T>(
+    operation: string,
+    fields: Record<string, unknown>,
+    schema: z.ZodType<T>,
+  ): Promise<T | undefined> {
+    const result = await exchange(operation, fields);
+    if (!result.ok) return undefined;
+    const parsed = schema.safeParse(result.answer);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async function createCustomerProfile(
+    request: SaveMethodRequest,
+    paymentProfile: Record<string, unknown>,
+  ): Promise<{ customerRef: string; paymentRef: string | null } | Failure> {
+    const answer = await call(
+      'createCustomerProfileRequest',
+      {
+        profile: {
+          merchantCustomerId: request.merchantCustomerId.slice(0, 20),
+          email: request.email,
+          paymentProfiles: { ...paymentProfile, defaultPaymentProfile: true },
+        },
+        validationMode: 'liveMode',
+      },
+      createProfileAnswerSchema,
+    );
+    if (answer === undefined) return unavailable();
+    const paymentRef = answer.customerPaymentProfileIdList?.[0];
+    if (isOk(answer.messages) && answer.customerProfileId !== undefined && paymentRef !== undefined) {
+      return { customerRef: answer.customerProfileId, paymentRef };
+    }
+    // The client has a profile already (an earlier save whose answer we lost): reuse it and add the method.
+    if (firstCode(answer.messages) === 'E00039') {
+      const existing = /\bID (\d+)/.exec(firstText(answer.messages))?.[1];
+      if (existing !== undefined) return { customerRef: existing, paymentRef: null };
+    }
+    return saveFailure(answer.messages, answer.validationDirectResponseList?.[0]);
+  }
+
+  async function createPaymentProfile(
+    customerRef: string,
+    paymentProfile: Record<string, unknown>,
+  ): Promise<{ customerRef: string; paymentRef: string } | Failure> {
+    const answer = await call(
+      'createCustomerPaymentProfileRequest',
+      { customerProfileId: customerRef, paymentProfile, validationMode: 'liveMode' },
+      createPaymentProfileAnswerSchema,
+    );
+    if (answer === undefined) return unavailable();
+    const paymentRef = answer.customerPaymentProfileId;
+    // E00039 here means the same card is on file already; its id comes back, so the save is idempotent.
+    const accepted = isOk(answer.messages) || firstCode(answer.messages) === 'E00039';
+    if (accepted && paymentRef !== undefined) return { customerRef, paymentRef };
+    return saveFailure(answer.messages, answer.validationDirectResponse);
+  }
+
+  async function readSavedMethod(customerRef: string, paymentRef: string): Promise<SaveMethodResult> {
+    const answer = await call(
+      'getCustomerPaymentProfileRequest',
+      { customerProfileId: customerRef, customerPaymentProfileId: paymentRef },
+      readPaymentProfileAnswerSchema,
+    );
+    if (answer === undefined) return unavailable();
+    const payment = answer.paymentProfile?.payment;
+    if (!isOk(answer.messages) || payment === undefined) return apiError(answer.messages);
+    const card = payment.creditCard;
+    const maskedNumber = card?.cardNumber ?? payment.bankAccount?.accountNumber ?? '';
+    const last4 = /(\d{4})$/.exec(maskedNumber)?.[1];
+    if (last4 === undefined) return failure('error', 'processing_error');
+    // Without unmaskExpirationDate the answer says 'XXXX'; the caller keeps the expiry the browser showed.
+    const expiry = /^(\d{4})-(\d{2})$/.exec(card?.expirationDate ?? '');
+    const method: SavedMethod = {
+      customerRef,
+      paymentRef,
+      kind: card === undefined ? 'ach' : 'card',
+      brand: card?.cardType === undefined ? null : (brandByCardType[card.cardType] ?? card.cardType),
+      last4,
+      expiryYear: expiry ? Number(expiry[1]) : null,
+      expiryMonth: expiry ? Number(expiry[2]) : null,
+    };
+    return { outcome: 'saved', method };
+  }
+
+  /**
+   * A reason-11 answer carries the id of the first attempt, but that attempt may itself have been declined
+   * (the duplicate check counts declines too), so its outcome is read back before calling the charge paid.
+   */
+  async function resolveDuplicate(originalId: string): Promise<ChargeResult> {
+    const answer = await call(
+      'getTransactionDetailsRequest',
+      { transId: originalId },
+      transactionDetailsAnswerSchema,
+    );
+    if (answer === undefined) return { ...unavailable(), transactionId: originalId };
+    const original = answer.transaction;
+    if (!isOk(answer.messages) || original === undefined) {
+      return { ...apiError(answer.messages), transactionId: originalId };
+    }
+    if (original.responseCode === '1' && chargedStatuses.has(original.transactionStatus)) {
+      return { outcome: 'approved', transactionId: original.transId, authCode: original.authCode || null };
+    }
+    if (original.responseCode === '2') {
+      const reason = reasonByCode[original.responseReasonCode ?? ''] ?? 'generic_decline';
+      return { ...failure('declined', reason), transactionId: original.transId };
+    }
+    return { ...failure('error', 'processing_error'), transactionId: original.transId };
+  }
+
+  return {
+    name: 'authorize-net',
+
+    async saveMethod(request) {
+      const paymentProfile = {
+        customerType: 'individual',
+        ...(request.billTo ? { billTo: billToFields(request.billTo) } : {}),
+        payment: { opaqueData: { dataDescriptor: request.token.descriptor, dataValue: request.token.value } },
+      };
+      let customerRef = request.customerRef;
+      let paymentRef: string | null = null;
+      if (customerRef === null) {
+        const created = await createCustomerProfile(request, paymentProfile);
+        if ('outcome' in created) return created;
+        customerRef = created.customerRef;
+        paymentRef = created.paymentRef;
+      }
+      if (paymentRef === null) {
+        const added = await createPaymentProfile(customerRef, paymentProfile);
+        if ('outcome' in added) return added;
+        paymentRef = added.paymentRef;
+      }
+      return readSavedMethod(customerRef, paymentRef);
+    },
+
+    async charge(request) {
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+        throw new RangeError(`A charge needs a positive whole number of cents, got ${request.amountCents}`);
+      }
+      const reference = referenceFor(request.idempotencyKey);
+      const answer = await call(
+        'createTransactionRequest',
+        {
+          refId: reference,
+          // Keys in the order of the XSD's transactionRequestType; out of order, the API refuses with E00003.
+          transactionRequest: {
+            transactionType: 'authCaptureTransaction',
+            amount: dollars(request.amountCents),
+            profile: {
+              customerProfileId: request.customerRef,
+              paymentProfile: { paymentProfileId: request.paymentRef },
+            },
+            order: { invoiceNumber: reference, description: request.description.slice(0, 255) },
+            transactionSettings: {
+              setting: [{ settingName: 'duplicateWindow', settingValue: String(duplicateWindowSeconds) }],
+            },
+          },
+        },
+        transactionAnswerSchema,
+      );
+      if (answer === undefined) return { ...unavailable(), transactionId: null };
+      const transaction = answer.transactionResponse;
+      if (transaction?.responseCode === undefined)
+        return { ...apiError(answer.messages), transactionId: null };
+      // '0' is what an account in test mode returns: nothing was charged, so there is nothing to record.
+      const transactionId = transaction.transId && transaction.transId !== '0' ? transaction.transId : null;
+      const reasonCode = transaction.errors?.[0]?.errorCode ?? '';
+      switch (transaction.responseCode) {
+        case '1':
+          if (transactionId === null) return { ...failure('error', 'processing_error'), transactionId };
+          return { outcome: 'approved', transactionId, authCode: transaction.authCode || null };
+        case '2':
+          return { ...failure('declined', reasonByCode[reasonCode] ?? 'generic_decline'), transactionId };
+        case '3': {
+          if (reasonCode === duplicateReasonCode) {
+            if (transactionId !== null) return resolveDuplicate(transactionId);
+            return { ...failure('error', 'duplicate'), transactionId };
+          }
+          const reason = reasonByCode[reasonCode];
+          if (reason !== undefined && cardProblems.has(reason))
+            return { ...failure('declined', reason), transactionId };
+          return { ...failure('error', 'processing_error'), transactionId };
+        }
+        default:
+          // '4', held for review: the card was authorised but the merchant's fraud filter decides whether it is
+          // captured, possibly days later. Reporting it approved could release an order that is never paid, so
+          // it is an error that keeps the transaction id for the ledger to reconcile.
+          return { ...failure('error', 'processing_error'), transactionId };
+      }
+    },
+  };
+}
+
+function billToFields(billTo: BillTo): Record<string, string> {
+  // Same order as the XSD's customerAddressType (firstName, lastName, ..., zip, country).
+  return {
+    firstName: billTo.firstName.slice(0, 50),
+    lastName: billTo.lastName.slice(0, 50),
+    ...(billTo.zip ? { zip: billTo.zip.slice(0, 20) } : {}),
+    ...(billTo.country ? { country: billTo.country.slice(0, 60) } : {}),
+  };
+}
+
+/**
+ * Authorize.Net has no idempotency key. The invoice number stands in for one: the same key always gives
+ * the same 20 characters, so a retry falls inside the duplicate window. Base32 keeps long digit runs,
+ * which look like card numbers to log scanners, out of the value.
+ */
+function referenceFor(idempotencyKey: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const digest = createHash('sha256').update(idempotencyKey).digest();
+  let bits = 0;
+  let buffer = 0;
+  let out = '';
+  for (const byte of digest) {
+    buffer = (buffer << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < 20) {
+      bits -= 5;
+      out += alphabet[(buffer >> bits) & 31];
+    }
+    buffer &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+function dollars(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+function isOk(messages: ApiMessages): boolean {
+  return messages.resultCode === 'Ok';
+}
+
+function firstCode(messages: ApiMessages): string {
+  return messages.message[0]?.code ?? '';
+}
+
+function firstText(messages: ApiMessages): string {
+  return messages.message[0]?.text ?? '';
+}
+
+function failure(outcome: 'declined' | 'error', reason: DeclineReason): Failure {
+  return { outcome, reason, message: declineMessages[reason] };
+}
+
+function unavailable(): Failure {
+  return failure('error', 'gateway_unavailable');
+}
+
+function apiError(messages: ApiMessages): Failure {
+  return failure('error', tokenErrorCodes.has(firstCode(messages)) ? 'invalid_token' : 'processing_error');
+}
+
+/**
+ * A profile saved with validationMode liveMode runs a small authorisation; when it fails, the result is
+ * E00027 with the legacy comma-separated direct response, whose 1st field is the response code and 3rd
+ * the reason code.
+ */
+function saveFailure(messages: ApiMessages, directResponse: string | undefined): Failure {
+  if (firstCode(messages) !== 'E00027') return apiError(messages);
+  const fields = (directResponse ?? '').split(',').map((field) => field.replace(/^["|]|["|]$/g, ''));
+  const responseCode = fields[0];
+  const reason = reasonByCode[fields[2] ?? ''];
+  if (responseCode === '3' && (reason === undefined || !cardProblems.has(reason))) {
+    return failure('error', 'processing_error');
+  }
+  return failure('declined', reason ?? 'generic_decline');
+}

@@ -1,0 +1,647 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for Authorize.Net's JSON API, so the adapter is tested without the internet. It keeps
+ * the habits the adapter must cope with: one endpoint, a root key naming the operation, element order
+ * checked as the XSD does, BOM-prefixed JSON and HTTP 200 for every outcome.
+ *
+ * Test nonces stand for what Accept.js would have tokenised:
+ *   nonce-visa-1111, nonce-mastercard-4444, nonce-amex-0002, nonce-discover-0012  a card that validates
+ *   nonce-bank-6789                                                               a checking account
+ *   nonce-decline                                                                 declined by the $0 check
+ *   nonce-expired                                                                 an expired card
+ *   anything else                                                                 E00114, invalid token
+ * As in the sandbox, billing zip 46282 declines a charge and eCheck amounts over $100 decline. Unlike the
+ * sandbox, the zip does not decline the $0 validation, so a saved card that later declines can be tested.
+ *
+ * Paths other than the API's: /hang never answers, /unavailable answers 503 with an HTML page.
+ */
+export const authorizeNetStubCredentials = {
+  apiLoginId: 'stub-login-id',
+  transactionKey: 'stub-transaction-key',
+};
+
+export interface AuthorizeNetStub {
+  /** The API endpoint, like https://apitest.authorize.net/xml/v1/request.api. */
+  url: string;
+  /** Every request body received, parsed, in arrival order. */
+  requests: unknown[];
+  /** The JSON answered to each request (same index), or null when none was sent. */
+  answers: unknown[];
+  close(): Promise<void>;
+}
+
+interface StoredPaymentProfile {
+  id: string;
+  kind: 'card' | 'ach';
+  last4: string;
+  cardType: string | null;
+  billTo: Record<string, unknown> | null;
+}
+
+interface StoredCustomer {
+  id: string;
+  merchantCustomerId: string;
+  paymentProfiles: Map<string, StoredPaymentProfile>;
+}
+
+interface StoredTransaction {
+  transId: string;
+  responseCode: '1' | '2';
+  reasonCode: string;
+  reasonText: string;
+  authCode: string;
+  amount: string;
+  invoiceNumber: string;
+  submittedAt: number;
+}
+
+/** The XSD's element order, for the parts of each request the stub reads. */
+interface ElementShape {
+  order: readonly string[];
+  children?: Record<string, ElementShape>;
+}
+
+const namespace = 'AnetApi/xml/v1/schema/AnetApiSchema.xsd';
+const bom = '\uFEFF';
+const apiPath = '/xml/v1/request.api';
+
+const merchantAuthentication: ElementShape = {
+  order: ['name', 'transactionKey', 'sessionToken', 'password', 'impersonationAuthentication', 'fingerPrint'],
+};
+const billTo: ElementShape = {
+  order: ['firstName', 'lastName', 'company', 'address', 'city', 'state', 'zip', 'country', 'phoneNumber'],
+};
+const payment: ElementShape = {
+  order: ['creditCard', 'bankAccount', 'trackData', 'encryptedTrackData', 'payPal', 'opaqueData'],
+  children: { opaqueData: { order: ['dataDescriptor', 'dataValue', 'dataKey', 'expirationTimeStamp'] } },
+};
+const customerPaymentProfile: ElementShape = {
+  order: ['customerType', 'billTo', 'payment', 'driversLicense', 'taxId', 'defaultPaymentProfile'],
+  children: { billTo, payment },
+};
+
+const requestShapes: Record<string, ElementShape> = {
+  createCustomerProfileRequest: {
+    order: ['merchantAuthentication', 'clientId', 'refId', 'profile', 'validationMode'],
+    children: {
+      merchantAuthentication,
+      profile: {
+        order: ['merchantCustomerId', 'description', 'email', 'paymentProfiles', 'shipToList', 'profileType'],
+        children: { paymentProfiles: customerPaymentProfile },
+      },
+    },
+  },
+  createCustomerPaymentProfileRequest: {
+    order: [
+      'merchantAuthentication',
+      'clientId',
+      'refId',
+      'customerProfileId',
+      'paymentProfile',
+      'validationMode',
+    ],
+    children: { merchantAuthentication, paymentProfile: customerPaymentProfile },
+  },
+  getCustomerPaymentProfileRequest: {
+    order: [
+      'merchantAuthentication',
+      'clientId',
+      'refId',
+      'customerProfileId',
+      'customerPaymentProfileId',
+      'unmaskExpirationDate',
+      'includeIssuerInfo',
+    ],
+    children: { merchantAuthentication },
+  },
+  getTransactionDetailsRequest: {
+    order: ['merchantAuthentication', 'clientId', 'refId', 'transId'],
+    children: { merchantAuthentication },
+  },
+  createTransactionRequest: {
+    order: ['merchantAuthentication', 'clientId', 'refId', 'transactionRequest'],
+    children: {
+      merchantAuthentication,
+      transactionRequest: {
+        order: [
+          'transactionType',
+          'amount',
+          'currencyCode',
+          'payment',
+          'profile',
+          'solution',
+          'callId',
+          'terminalNumber',
+          'authCode',
+          'refTransId',
+          'splitTenderId',
+          'order',
+          'lineItems',
+          'tax',
+          'duty',
+          'shipping',
+          'taxExempt',
+          'poNumber',
+          'customer',
+          'billTo',
+          'shipTo',
+          'customerIP',
+          'cardholderAuthentication',
+          'retail',
+          'employeeId',
+          'transactionSettings',
+          'userFields',
+        ],
+        children: {
+          payment,
+          billTo,
+          profile: {
+            order: ['createProfile', 'customerProfileId', 'paymentProfile', 'shippingProfileId'],
+            children: { paymentProfile: { order: ['paymentProfileId', 'cardCode'] } },
+          },
+          order: {
+            order: ['invoiceNumber', 'description', 'discountAmount', 'taxIsAfterDiscount'],
+          },
+          transactionSettings: { order: ['setting'] },
+        },
+      },
+    },
+  },
+};
+
+const cardTypeByNonce: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'MasterCard',
+  amex: 'AmericanExpress',
+  discover: 'Discover',
+};
+
+type Answer = Record<string, unknown>;
+
+const successful = { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] };
+
+function failed(code: string, text: string): { messages: unknown } {
+  return { messages: { resultCode: 'Error', message: [{ code, text }] } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** The first element out of place, worded like the schema validator's E00003 message. */
+function orderViolation(element: string, value: unknown, shape: ElementShape): string | null {
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const violation = orderViolation(element, item, shape);
+      if (violation) return violation;
+    }
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  let position = 0;
+  for (const key of Object.keys(value)) {
+    const found = shape.order.indexOf(key, position);
+    if (found === -1) {
+      const expected = shape.order.slice(position).join(', ');
+      return (
+        `The element '${element}' in namespace '${namespace}' has invalid child element '${key}' in namespace ` +
+        `'${namespace}'. List of possible elements expected: '${expected}' in namespace '${namespace}'.`
+      );
+    }
+    position = found + 1;
+    const child = shape.children?.[key];
+    if (child) {
+      const violation = orderViolation(key, value[key], child);
+      if (violation) return violation;
+    }
+  }
+  return null;
+}
+
+/** The legacy comma-separated AIM response that profile validation still returns. */
+function directResponse(fields: {
+  responseCode: string;
+  reasonCode: string;
+  reasonText: string;
+  transId: string;
+  method: StoredPaymentProfile | null;
+}): string {
+  const values = new Array<string>(69).fill('');
+  values[0] = fields.responseCode;
+  values[1] = '1';
+  values[2] = fields.reasonCode;
+  values[3] = fields.reasonText;
+  values[6] = fields.transId;
+  values[9] = '0.00';
+  values[10] = fields.method?.kind === 'ach' ? 'ECHECK' : 'CC';
+  values[11] = 'auth_only';
+  values[50] = fields.method ? `XXXX${fields.method.last4}` : '';
+  values[51] = fields.method?.cardType ?? '';
+  return values.join(',');
+}
+
+export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
+  const requests: unknown[] = [];
+  const answers: unknown[] = [];
+  const customers = new Map<string, StoredCustomer>();
+  const transactions = new Map<string, StoredTransaction>();
+  /** Last transaction per duplicate-check identity, for the duplicate window. */
+  const recentCharges = new Map<string, StoredTransaction>();
+  let nextCustomerId = 500_000_001;
+  let nextPaymentProfileId = 700_000_001;
+  let nextTransId = 60_000_000_001;
+
+  function authCode(): string {
+    return Math.random().toString(36).slice(2, 8).toUpperCase().padEnd(6, '0');
+  }
+
+  /** What the Accept.js nonce stood for, or the error the real service would give for it. */
+  function readPayment(
+    paymentProfile: unknown,
+    validationMode: string,
+  ):
+    | { method: Omit<StoredPaymentProfile, 'id'> }
+    | { error: Answer }
+    | { validationFailure: { responseCode: string; reasonCode: string; reasonText: string } } {
+    const profile = isRecord(paymentProfile) ? paymentProfile : {};
+    const opaqueData = isRecord(profile.payment) ? profile.payment.opaqueData : undefined;
+    const descriptor = isRecord(opaqueData) ? text(opaqueData.dataDescriptor) : '';
+    const nonce = isRecord(opaqueData) ? text(opaqueData.dataValue) : '';
+    const billing = isRecord(profile.billTo) ? profile.billTo : null;
+    if (descriptor !== 'COMMON.ACCEPT.INAPP.PAYMENT')
+      return { error: failed('E00114', 'Invalid OTS Token.') };
+    const card = /^nonce-(visa|mastercard|amex|discover)-(\d{4})$/.exec(nonce);
+    if (card?.[1] && card[2]) {
+      return {
+        method: { kind: 'card', last4: card[2], cardType: cardTypeByNonce[card[1]] ?? null, billTo: billing },
+      };
+    }
+    const bank = /^nonce-bank-(\d{4})$/.exec(nonce);
+    if (bank?.[1]) return { method: { kind: 'ach', last4: bank[1], cardType: null, billTo: billing } };
+    if (nonce === 'nonce-decline' && validationMode === 'liveMode') {
+      return {
+        validationFailure: {
+          responseCode: '2',
+          reasonCode: '2',
+          reasonText: 'This transaction has been declined.',
+        },
+      };
+    }
+    if (nonce === 'nonce-expired' && validationMode !== 'none') {
+      return {
+        validationFailure: { responseCode: '3', reasonCode: '8', reasonText: 'The credit card has expired.' },
+      };
+    }
+    if (nonce === 'nonce-decline' || nonce === 'nonce-expired') {
+      return { method: { kind: 'card', last4: '0002', cardType: 'Visa', billTo: billing } };
+    }
+    return { error: failed('E00114', 'Invalid OTS Token.') };
+  }
+
+  function validationDeclined(
+    failure: { responseCode: string; reasonCode: string; reasonText: string },
+    listKey: 'validationDirectResponseList' | 'validationDirectResponse',
+  ): Answer {
+    const response = directResponse({ ...failure, transId: String(nextTransId++), method: null });
+    return {
+      [listKey]: listKey === 'validationDirectResponseList' ? [response] : response,
+      ...failed('E00027', failure.reasonText),
+    };
+  }
+
+  function approvedValidation(method: StoredPaymentProfile): string {
+    return directResponse({
+      responseCode: '1',
+      reasonCode: '1',
+      reasonText: 'This transaction has been approved.',
+      transId: String(nextTransId++),
+      method,
+    });
+  }
+
+  function storeMethod(
+    customer: StoredCustomer,
+    method: Omit<StoredPaymentProfile, 'id'>,
+  ): StoredPaymentProfile {
+    const stored = { ...method, id: String(nextPaymentProfileId++) };
+    customer.paymentProfiles.set(stored.id, stored);
+    return stored;
+  }
+
+  function createCustomerProfile(request: Record<string, unknown>): Answer {
+    const profile = isRecord(request.profile) ? request.profile : {};
+    const merchantCustomerId = text(profile.merchantCustomerId);
+    const existing = [...customers.values()].find(
+      (customer) => customer.merchantCustomerId === merchantCustomerId,
+    );
+    if (merchantCustomerId && existing) {
+      return {
+        customerPaymentProfileIdList: [],
+        customerShippingAddressIdList: [],
+        validationDirectResponseList: [],
+        ...failed('E00039', `A duplicate record with ID ${existing.id} already exists.`),
+      };
+    }
+    const validationMode = text(request.validationMode) || 'none';
+    let method: Omit<StoredPaymentProfile, 'id'> | null = null;
+    if (profile.paymentProfiles !== undefined) {
+      const read = readPayment(profile.paymentProfiles, validationMode);
+      if ('error' in read) return read.error;
+      if ('validationFailure' in read)
+        return validationDeclined(read.validationFailure, 'validationDirectResponseList');
+      method = read.method;
+    }
+    const customer: StoredCustomer = {
+      id: String(nextCustomerId++),
+      merchantCustomerId,
+      paymentProfiles: new Map(),
+    };
+    customers.set(customer.id, customer);
+    const stored = method ? storeMethod(customer, method) : null;
+    return {
+      customerProfileId: customer.id,
+      customerPaymentProfileIdList: stored ? [stored.id] : [],
+      customerShippingAddressIdList: [],
+      validationDirectResponseList: stored && validationMode !== 'none' ? [approvedValidation(stored)] : [],
+      messages: successful,
+    };
+  }
+
+  function createCustomerPaymentProfile(request: Record<string, unknown>): Answer {
+    const customer = customers.get(text(request.customerProfileId));
+    if (!customer) return failed('E00040', 'The record cannot be found.');
+    const validationMode = text(request.validationMode) || 'none';
+    const read = readPayment(request.paymentProfile, validationMode);
+    if ('error' in read) return read.error;
+    if ('validationFailure' in read)
+      return validationDeclined(read.validationFailure, 'validationDirectResponse');
+    const method = read.method;
+    const duplicate = [...customer.paymentProfiles.values()].find(
+      (stored) =>
+        stored.kind === method.kind &&
+        stored.last4 === method.last4 &&
+        stored.cardType === method.cardType &&
+        text(stored.billTo?.zip) === text(method.billTo?.zip),
+    );
+    if (duplicate) {
+      return {
+        customerProfileId: customer.id,
+        customerPaymentProfileId: duplicate.id,
+        ...failed('E00039', 'A duplicate customer payment profile already exists.'),
+      };
+    }
+    const stored = storeMethod(customer, method);
+    return {
+      customerProfileId: customer.id,
+      customerPaymentProfileId: stored.id,
+      ...(validationMode === 'none' ? {} : { validationDirectResponse: approvedValidation(stored) }),
+      messages: successful,
+    };
+  }
+
+  function getCustomerPaymentProfile(request: Record<string, unknown>): Answer {
+    const customer = customers.get(text(request.customerProfileId));
+    const stored = customer?.paymentProfiles.get(text(request.customerPaymentProfileId));
+    if (!customer || !stored) return failed('E00040', 'The record cannot be found.');
+    const paymentAnswer =
+      stored.kind === 'card'
+        ? {
+            creditCard: {
+              cardNumber: `XXXX${stored.last4}`,
+              expirationDate: 'XXXX',
+              cardType: stored.cardType,
+            },
+          }
+        : {
+            bankAccount: {
+              accountType: 'checking',
+              routingNumber: 'XXXX0025',
+              accountNumber: `XXXX${stored.last4}`,
+              nameOnAccount: 'Account Holder',
+              echeckType: 'WEB',
+            },
+          };
+    return {
+      paymentProfile: {
+        ...(stored.billTo ? { billTo: stored.billTo } : {}),
+        customerProfileId: customer.id,
+        customerPaymentProfileId: stored.id,
+        payment: paymentAnswer,
+      },
+      messages: successful,
+    };
+  }
+
+  function duplicateWindowMs(settings: unknown): number {
+    const list = isRecord(settings) ? settings.setting : undefined;
+    const entries = Array.isArray(list) ? list : [list];
+    for (const entry of entries) {
+      if (isRecord(entry) && entry.settingName === 'duplicateWindow')
+        return Number(text(entry.settingValue)) * 1000;
+    }
+    return 120_000;
+  }
+
+  function createTransaction(request: Record<string, unknown>): Answer {
+    const transaction = isRecord(request.transactionRequest) ? request.transactionRequest : {};
+    const refId = text(request.refId);
+    const echo = refId ? { refId } : {};
+    if (transaction.transactionType !== 'authCaptureTransaction') {
+      return { ...echo, ...failed('E00003', 'The stub only knows authCaptureTransaction.') };
+    }
+    const amount = text(transaction.amount);
+    if (!/^\d+(\.\d{1,2})?$/.test(amount)) {
+      return {
+        ...echo,
+        ...failed(
+          'E00003',
+          `The '${namespace}:amount' element is invalid - The value '${amount}' is invalid.`,
+        ),
+      };
+    }
+    const profile = isRecord(transaction.profile) ? transaction.profile : {};
+    const customerProfileId = text(profile.customerProfileId);
+    const paymentProfileId = isRecord(profile.paymentProfile)
+      ? text(profile.paymentProfile.paymentProfileId)
+      : '';
+    const method = customers.get(customerProfileId)?.paymentProfiles.get(paymentProfileId);
+    if (!method) return { ...echo, ...failed('E00040', 'The record cannot be found.') };
+    const invoiceNumber = isRecord(transaction.order) ? text(transaction.order.invoiceNumber) : '';
+    const accountFields = {
+      accountNumber: `XXXX${method.last4}`,
+      accountType: method.kind === 'ach' ? 'eCheck' : (method.cardType ?? ''),
+    };
+
+    const identity = [invoiceNumber, amount, customerProfileId, paymentProfileId].join('|');
+    const previous = recentCharges.get(identity);
+    if (previous && Date.now() - previous.submittedAt < duplicateWindowMs(transaction.transactionSettings)) {
+      return {
+        transactionResponse: {
+          responseCode: '3',
+          authCode: previous.authCode,
+          avsResultCode: 'P',
+          cvvResultCode: '',
+          cavvResultCode: '',
+          transId: previous.transId,
+          refTransID: '',
+          transHash: '',
+          testRequest: '0',
+          ...accountFields,
+          errors: [{ errorCode: '11', errorText: 'A duplicate transaction has been submitted.' }],
+        },
+        ...echo,
+        ...failed('E00027', 'The transaction was unsuccessful.'),
+      };
+    }
+
+    const declined = method.billTo?.zip === '46282' || (method.kind === 'ach' && Number(amount) > 100);
+    const stored: StoredTransaction = {
+      transId: String(nextTransId++),
+      responseCode: declined ? '2' : '1',
+      reasonCode: declined ? '2' : '1',
+      reasonText: declined ? 'This transaction has been declined.' : 'This transaction has been approved.',
+      authCode: declined ? '000000' : authCode(),
+      amount,
+      invoiceNumber,
+      submittedAt: Date.now(),
+    };
+    transactions.set(stored.transId, stored);
+    recentCharges.set(identity, stored);
+    const outcome = declined
+      ? { errors: [{ errorCode: stored.reasonCode, errorText: stored.reasonText }] }
+      : { messages: [{ code: stored.reasonCode, description: stored.reasonText }] };
+    return {
+      transactionResponse: {
+        responseCode: stored.responseCode,
+        authCode: stored.authCode,
+        avsResultCode: 'Y',
+        cvvResultCode: 'P',
+        cavvResultCode: '2',
+        transId: stored.transId,
+        refTransID: '',
+        transHash: '',
+        testRequest: '0',
+        ...accountFields,
+        ...outcome,
+      },
+      ...echo,
+      messages: declined
+        ? { resultCode: 'Error', message: [{ code: 'E00027', text: 'The transaction was unsuccessful.' }] }
+        : successful,
+    };
+  }
+
+  function getTransactionDetails(request: Record<string, unknown>): Answer {
+    const stored = transactions.get(text(request.transId));
+    if (!stored) return failed('E00040', 'The record cannot be found.');
+    const amount = Number(stored.amount);
+    return {
+      transaction: {
+        transId: stored.transId,
+        submitTimeUTC: new Date(stored.submittedAt).toISOString(),
+        transactionType: 'authCaptureTransaction',
+        transactionStatus: stored.responseCode === '1' ? 'capturedPendingSettlement' : 'declined',
+        responseCode: Number(stored.responseCode),
+        responseReasonCode: Number(stored.reasonCode),
+        responseReasonDescription: stored.reasonText,
+        authCode: stored.authCode,
+        authAmount: amount,
+        settleAmount: stored.responseCode === '1' ? amount : 0,
+        order: { invoiceNumber: stored.invoiceNumber },
+      },
+      messages: successful,
+    };
+  }
+
+  const operations: Record<string, (request: Record<string, unknown>) => Answer> = {
+    createCustomerProfileRequest: createCustomerProfile,
+    createCustomerPaymentProfileRequest: createCustomerPaymentProfile,
+    getCustomerPaymentProfileRequest: getCustomerPaymentProfile,
+    getTransactionDetailsRequest: getTransactionDetails,
+    createTransactionRequest: createTransaction,
+  };
+
+  function answerFor(body: unknown): Answer {
+    if (!isRecord(body) || Object.keys(body).length !== 1) {
+      return failed('E00003', 'Root element is missing.');
+    }
+    const [operation, request] = Object.entries(body)[0] as [string, unknown];
+    const handler = operations[operation];
+    const shape = requestShapes[operation];
+    if (!handler || !shape) {
+      return failed('E00004', 'The name of the requested API method is invalid.');
+    }
+    const violation = orderViolation(operation, request, shape);
+    if (violation) return failed('E00003', violation);
+    const fields = isRecord(request) ? request : {};
+    const auth = isRecord(fields.merchantAuthentication) ? fields.merchantAuthentication : {};
+    if (
+      auth.name !== authorizeNetStubCredentials.apiLoginId ||
+      auth.transactionKey !== authorizeNetStubCredentials.transactionKey
+    ) {
+      return failed('E00007', 'User authentication failed due to invalid authentication values.');
+    }
+    return handler(fields);
+  }
+
+  async function readBody(request: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const raw = await readBody(request);
+    let body: unknown = null;
+    try {
+      body = JSON.parse(raw.replace(/^\uFEFF/, ''));
+    } catch {
+      body = raw;
+    }
+    requests.push(body);
+    const index = answers.push(null) - 1;
+    const path = new URL(request.url ?? '/', 'http://stub').pathname;
+    if (path === '/hang') return;
+    if (path === '/unavailable') {
+      response
+        .writeHead(503, { 'content-type': 'text/html' })
+        .end('<html><body>Service Unavailable</body></html>');
+      return;
+    }
+    if (path !== apiPath || request.method !== 'POST') {
+      response.writeHead(404).end();
+      return;
+    }
+    const answer =
+      typeof body === 'string' ? failed('E00003', 'Data at the root level is invalid.') : answerFor(body);
+    answers[index] = answer;
+    response
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+      .end(bom + JSON.stringify(answer));
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}${apiPath}`,
+    requests,
+    answers,
+    close() {
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Requests parked on /hang would otherwise keep the server open forever.
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid } from '../../../domain/payments';
+import type { Database } from '../../db/client';
+import { sandboxPaymentMethods, sandboxTokens } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { type DeclineReason, declineMessages, type PaymentGateway } from './payment-gateway';
+
+/**
+ * The built-in sandbox gateway: the default, offline stand-in for the card processor. Its
+ * tokenizer is mounted under /sandbox-gateway (outside /api) and receives card and bank details
+ * straight from the browser, exactly as Accept.js would send them to Authorize.Net; the portal's
+ * own API never does. It keeps only a token, the brand, the last 4 digits, the expiry and the
+ * documented test behaviour of the number. Every outcome is deterministic.
+ */
+
+export const SANDBOX_TOKEN_DESCRIPTOR = 'SANDBOX.TOKEN' as const;
+const TOKEN_LIFETIME_MS = 15 * 60 * 1000;
+
+/**
+ * Test numbers and what they do (README, "Sandbox gateway"). `decline:` refuses when the method is
+ * saved (the gateway's validation), `charge:` saves it but refuses every charge, `error:` fails.
+ */
+const cardBehaviors: Record<string, string> = {
+  '4000000000000002': 'decline:generic_decline',
+  '4000000000009995': 'decline:insufficient_funds',
+  '4000000000000069': 'decline:expired_card',
+  '4000000000000127': 'decline:incorrect_cvc',
+  '4000000000000119': 'error:processing_error',
+  '4000000000000341': 'charge:generic_decline',
+};
+const SANDBOX_DECLINE_ZIP = '46282';
+const SANDBOX_TEST_ROUTING = '110000000';
+const bankBehaviors: Record<string, string> = {
+  '000111111113': 'decline:ach_account_closed',
+  '000111111116': 'decline:ach_no_account',
+  '000222222227': 'charge:ach_insufficient_funds',
+};
+
+function outcomeOf(
+  behavior: string,
+): { stage: 'save' | 'charge'; kind: 'declined' | 'error'; reason: DeclineReason } | null {
+  const [stage, reason] = behavior.split(':') as [string, DeclineReason | undefined];
+  if (!reason) return null;
+  if (stage === 'decline') return { stage: 'save', kind: 'declined', reason };
+  if (stage === 'error') return { stage: 'save', kind: 'error', reason };
+  if (stage === 'charge') return { stage: 'charge', kind: 'declined', reason };
+  return null;
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+const tokenRequestSchema = z.union([
+  z.object({
+    card: z.object({
+      number: z.string().max(23),
+      cvv: z.string().max(4),
+      expiryMonth: z.coerce.number().int().min(1).max(12),
+      expiryYear: z.coerce.number().int().min(2000).max(2100),
+      zip: z.string().max(20).optional(),
+    }),
+  }),
+  z.object({
+    bank: z.object({
+      routingNumber: z.string().max(9),
+      accountNumber: z.string().max(17),
+      nameOnAccount: z.string().max(80),
+    }),
+  }),
+]);
+
+const tokenResponseSchema = z.object({
+  token: z.object({ descriptor: z.literal(SANDBOX_TOKEN_DESCRIPTOR), value: z.string() }),
+});
+const tokenErrorSchema = z.object({ error: z.string(), code: z.string() });
+
+/** The sandbox's tokenizer endpoint, the only place a full number ever arrives. */
+export function sandboxTokenizerRoutes(db: Database, clock: Clock): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/v1/tokens',
+      {
+        schema: {
+          summary:
+            'Sandbox gateway: exchanges card or bank details for a one-time token (stand-in for Accept.js)',
+          tags: ['sandbox gateway'],
+          body: tokenRequestSchema,
+          response: { 200: tokenResponseSchema, 400: tokenErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const token = `tok_sbx_${randomBytes(24).toString('base64url')}`;
+        const createdAt = clock.now();
+        if ('card' in body) {
+          const number = digitsOf(body.card.number);
+          if (!luhnValid(number))
+            return reply.code(400).send({ error: 'Invalid credit card number.', code: 'invalid_number' });
+          if (!/^\d{3,4}$/.test(body.card.cvv))
+            return reply.code(400).send({ error: 'Invalid CVV code', code: 'invalid_cvc' });
+          const behavior =
+            cardBehaviors[number] ??
+            (digitsOf(body.card.zip ?? '') === SANDBOX_DECLINE_ZIP ? 'decline:generic_decline' : 'approve');
+          await db.insert(sandboxTokens).values({
+            token,
+            kind: 'card',
+            brand: cardBrandOf(number),
+            last4: number.slice(-4),
+            expiryMonth: body.card.expiryMonth,
+            expiryYear: body.card.expiryYear,
+            behavior,
+            createdAt,
+          });
+        } else {
+          const routing = body.bank.routingNumber.trim();
+          const account = body.bank.accountNumber.trim();
+          if (!abaRoutingValid(routing))
+            return reply.code(400).send({ error: 'Invalid ABA routing number', code: 'invalid_routing' });
+          if (!/^\d{4,17}$/.test(account)) {
+            return reply
+              .code(400)
+              .send({ error: 'The account number must be 4 to 17 digits', code: 'invalid_account' });
+          }
+          const behavior = (routing === SANDBOX_TEST_ROUTING && bankBehaviors[account]) || 'approve';
+          await db
+            .insert(sandboxTokens)
+            .values({ token, kind: 'ach', brand: null, last4: account.slice(-4), behavior, createdAt });
+        }
+        return { token: { descriptor: SANDBOX_TOKEN_DESCRIPTOR, value: token } };
+      },
+    );
+  };
+}
+
+/** The server side of the sandbox gateway, behind the same port as Authorize.Net. */
+export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway {
+  return {
+    name: 'sandbox',
+    async saveMethod(request) {
+      if (request.token.descriptor !== SANDBOX_TOKEN_DESCRIPTOR) {
+        return { outcome: 'error', reason: 'invalid_token', message: declineMessages.invalid_token };
+      }
+      const now = clock.now();
+      // A token is good once, for 15 minutes, like an Accept.js nonce.
+      const [token] = await db
+        .update(sandboxTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(sandboxTokens.token, request.token.value),
+            isNull(sandboxTokens.usedAt),
+            gt(sandboxTokens.createdAt, new Date(now.getTime() - TOKEN_LIFETIME_MS)),
+          ),
+        )
+        .returning();
+      if (!token || token.kind !== request.kind) {
+        return { outcome: 'error', reason: 'invalid_token', message: declineMessages.invalid_token };
+      }
+      const outcome = outcomeOf(token.behavior);
+      if (outcome?.stage === 'save') {
+        return { outcome: outcome.kind, reason: outcome.reason, message: declineMessages[outcome.reason] };
+      }
+      const customerRef = request.customerRef ?? `cus_sbx_${digest(request.merchantCustomerId).slice(0, 16)}`;
+      const paymentRef = `pm_sbx_${digest(token.token).slice(0, 20)}`;
+      await db.insert(sandboxPaymentMethods).values({
+        paymentRef,
+        customerRef,
+        kind: token.kind,
+        brand: token.brand,
+        last4: token.last4,
+        expiryMonth: token.expiryMonth,
+        expiryYear: token.expiryYear,
+        behavior: token.behavior,
+        createdAt: now,
+      });
+      return {
+        outcome: 'saved',
+        method: {
+          customerRef,
+          paymentRef,
+          kind: token.kind,
+          brand: token.brand,
+          last4: token.last4,
+          expiryMonth: token.expiryMonth,
+          expiryYear: token.expiryYear,
+        },
+      };
+    },
+    async charge(request) {
+      const [method] = await db
+        .select()
+        .from(sandboxPaymentMethods)
+        .where(
+          and(
+            eq(sandboxPaymentMethods.paymentRef, request.paymentRef),
+            eq(sandboxPaymentMethods.customerRef, request.customerRef),
+          ),
+        )
+        .limit(1);
+      if (!method) {
+        return {
+          outcome: 'error',
+          reason: 'invalid_token',
+          message: declineMessages.invalid_token,
+          transactionId: null,
+        };
+      }
+      if (request.amountCents <= 0 || request.amountCents > 9_999_999) {
+        return {
+          outcome: 'error',
+          reason: 'processing_error',
+          message: declineMessages.processing_error,
+          transactionId: null,
+        };
+      }
+      // Deterministic ids: the same idempotency key always names the same transaction.
+      const transactionId = String(
+        BigInt(`0x${digest(request.idempotencyKey).slice(0, 12)}`) % 1_000_000_000_000n,
+      ).padStart(12, '0');
+      const outcome = outcomeOf(method.behavior);
+      if (outcome) {
+        return {
+          outcome: 'declined',
+          reason: outcome.reason,
+          message: declineMessages[outcome.reason],
+          transactionId,
+        };
+      }
+      return {
+        outcome: 'approved',
+        transactionId,
+        authCode: digest(`auth:${request.idempotencyKey}`).slice(0, 6).toUpperCase(),
+      };
+    },
+  };
+}

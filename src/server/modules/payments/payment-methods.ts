@@ -1,0 +1,133 @@
+import { and, desc, eq } from 'drizzle-orm';
+import {
+  maskedAccountNumber,
+  maskedCardNumber,
+  type PaymentInfo,
+  type SetPaymentInfoRequest,
+} from '../../../domain/payment-info';
+import type { SavedMethod } from '../../adapters/payments/payment-gateway';
+import type { Database } from '../../db/client';
+import { paymentMethods, physicianClients, physicians } from '../../db/schema';
+
+export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+
+/** The default card and bank account on file for a client. */
+export async function findMethodsOnFile(db: Database, clientId: string) {
+  const rows = await db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.clientId, clientId), eq(paymentMethods.isDefault, true)))
+    .orderBy(desc(paymentMethods.createdAt));
+  return {
+    card: rows.find((r) => r.kind === 'card') ?? null,
+    ach: rows.find((r) => r.kind === 'ach') ?? null,
+  };
+}
+
+/** The gateway customer this client already has, so new methods join the same profile. */
+export async function findGatewayCustomer(
+  db: Database,
+  clientId: string,
+  gateway: string,
+): Promise<string | null> {
+  const [row] = await db
+    .select({ ref: paymentMethods.gatewayCustomerRef })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.clientId, clientId), eq(paymentMethods.gateway, gateway)))
+    .orderBy(desc(paymentMethods.createdAt))
+    .limit(1);
+  return row?.ref ?? null;
+}
+
+/** Puts a newly saved method on file as the default of its kind; returns its row. */
+export async function putMethodOnFile(
+  db: Database,
+  clientId: string,
+  gateway: string,
+  saved: SavedMethod,
+  display: SetPaymentInfoRequest,
+): Promise<PaymentMethodRow> {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(paymentMethods)
+      .set({ isDefault: false })
+      .where(and(eq(paymentMethods.clientId, clientId), eq(paymentMethods.kind, saved.kind)));
+    const isCard = saved.kind === 'card';
+    const [row] = await tx
+      .insert(paymentMethods)
+      .values({
+        clientId,
+        kind: saved.kind,
+        brand: isCard ? (saved.brand ?? display.Credit_Card_Type ?? null) : null,
+        last4: saved.last4,
+        expiryMonth: isCard ? (saved.expiryMonth ?? Number(display.Month_of_Expiry)) : null,
+        expiryYear: isCard ? (saved.expiryYear ?? Number(display.Year_of_Expiry)) : null,
+        holderFirstName: isCard ? (display.Credit_Card_Holder_First_Name ?? null) : null,
+        holderLastName: isCard ? (display.Credit_Card_Holder_Last_Name ?? null) : null,
+        nameOnAccount: isCard ? null : (display.Name_On_Account ?? null),
+        billingEmail: isCard ? (display.Credit_Card_Biling_Email_Address ?? null) : null,
+        billingZip: isCard ? (display.Credit_Card_Billing_Zip_Code ?? null) : null,
+        country: isCard ? (display.Country ?? null) : null,
+        gateway,
+        gatewayCustomerRef: saved.customerRef,
+        gatewayPaymentRef: saved.paymentRef,
+        isDefault: true,
+      })
+      .returning();
+    if (!row) throw new Error('the payment method was not stored');
+    return row;
+  });
+}
+
+/** Takes a method back off file (its charge was declined) and restores the previous default. */
+export async function removeMethod(db: Database, method: PaymentMethodRow) {
+  await db.transaction(async (tx) => {
+    await tx.delete(paymentMethods).where(eq(paymentMethods.id, method.id));
+    const [previous] = await tx
+      .select({ id: paymentMethods.id })
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.clientId, method.clientId), eq(paymentMethods.kind, method.kind)))
+      .orderBy(desc(paymentMethods.createdAt))
+      .limit(1);
+    if (previous)
+      await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, previous.id));
+  });
+}
+
+/** get_PaymentInfo's answer: display data of what is on file, never more than the last 4 digits. */
+export async function paymentInfoOf(db: Database, clientId: string): Promise<PaymentInfo> {
+  const { card, ach } = await findMethodsOnFile(db, clientId);
+  const [physician] = await db
+    .select({ first: physicians.firstName, last: physicians.lastName })
+    .from(physicianClients)
+    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
+    .where(eq(physicianClients.clientId, clientId))
+    .limit(1);
+  const cardNumber = card ? maskedCardNumber(card.last4) : null;
+  const month = card?.expiryMonth ? String(card.expiryMonth).padStart(2, '0') : null;
+  const year = card?.expiryYear ? String(card.expiryYear) : null;
+  const accountNumber = ach ? maskedAccountNumber(ach.last4) : null;
+  return {
+    Id: clientId,
+    Credit_Card_Number: cardNumber,
+    Credit_Card_Type: card?.brand ?? null,
+    Month_of_Expiry: month,
+    Year_of_Expiry: year,
+    Credit_Card_Holder_First_Name: card?.holderFirstName ?? null,
+    Credit_Card_Holder_Last_Name: card?.holderLastName ?? null,
+    Credit_Card_Billing_Zip_Code: card?.billingZip ?? null,
+    Account_Number: accountNumber,
+    Name_On_Account: ach?.nameOnAccount ?? null,
+    Physician_First_Name: physician?.first ?? null,
+    Physician_Last_Name: physician?.last ?? null,
+    Credit_Card_Number__c: cardNumber,
+    Credit_Card_Type__c: card?.brand ?? null,
+    Month_of_Expiry__c: month,
+    Year_of_Expiry__c: year,
+    Credit_Card_Holder_First_Name__c: card?.holderFirstName ?? null,
+    Credit_Card_Holder_Last_Name__c: card?.holderLastName ?? null,
+    Credit_Card_Billing_Zip_Code__c: card?.billingZip ?? null,
+    Account_Number__c: accountNumber,
+    Name_on_ACH_Account__c: ach?.nameOnAccount ?? null,
+  };
+}

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  FORBIDDEN_PAYMENT_FIELDS,
+  getPaymentInfoResponseSchema,
+  PAYMENT_SOURCES,
+  setPaymentInfoRequestSchema,
+  setPaymentInfoResponseSchema,
+} from '../../../domain/payment-info';
+import type { AppDeps } from '../../app';
+import { HttpError } from '../../lib/http-error';
+import { sessionOf } from '../../plugins/sessions';
+import { resolveClientAccess } from '../clients/client-access';
+import { paymentInfoOf } from './payment-methods';
+import { savePaymentMethod } from './payment-service';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+
+export const paymentConfigSchema = z.discriminatedUnion('gateway', [
+  z.object({ gateway: z.literal('sandbox'), tokenizeUrl: z.string() }),
+  z.object({
+    gateway: z.literal('authorize-net'),
+    acceptJsUrl: z.string(),
+    apiLoginId: z.string(),
+    clientKey: z.string(),
+  }),
+]);
+
+/** Refuses a body that carries a card number, CVV or account number, before anything else reads it. */
+export function refuseRawPaymentNumbers(body: unknown) {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const field = Object.keys(body).find((key) => FORBIDDEN_PAYMENT_FIELDS.test(key));
+    if (field) {
+      throw new HttpError(
+        400,
+        'FORBIDDEN_FIELD',
+        'Card and bank account numbers are never sent to the portal. Please use the payment form.',
+        { [field]: 'Not accepted' },
+      );
+    }
+  }
+}
+
+export function idempotencyKeyOf(headers: Record<string, unknown>): string {
+  const key = headers['idempotency-key'];
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+    throw new HttpError(
+      400,
+      'VALIDATION',
+      'Each payment submission needs an Idempotency-Key header (8 to 100 letters, digits, - or _).',
+    );
+  }
+  return key;
+}
+
+export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, sessions, paymentConfig } = deps;
+  app.addHook('preHandler', async (request) => {
+    await sessions.require(request);
+  });
+  const errors = { 400: errorBodySchema, 401: errorBodySchema, 402: errorBodySchema, 404: errorBodySchema };
+
+  app.get(
+    '/payment_config',
+    {
+      schema: {
+        summary: 'Which browser tokenizer the payment forms use, and its public settings',
+        tags: ['payments'],
+        response: { 200: paymentConfigSchema, 401: errorBodySchema },
+      },
+    },
+    async () => paymentConfig,
+  );
+
+  app.get(
+    '/get_PaymentInfo',
+    {
+      schema: {
+        summary: 'The card and bank account on file: display data and the last 4 digits only',
+        tags: ['payments'],
+        querystring: z.object({ id: z.string().max(64).optional() }),
+        response: { 200: getPaymentInfoResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
+      return { result: await paymentInfoOf(db, clientId) };
+    },
+  );
+
+  app.post(
+    '/set_PaymentInfo',
+    {
+      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
+      schema: {
+        summary:
+          'Saves a tokenized card or bank account as the method on file; charges any overdue annual storage to it',
+        description:
+          'Needs an Idempotency-Key header: a repeat answers the first result. A body carrying a card number, CVV or account number is refused.',
+        tags: ['payments'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: setPaymentInfoRequestSchema,
+        response: {
+          200: setPaymentInfoResponseSchema,
+          ...errors,
+          409: errorBodySchema,
+          422: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      const clientId = await resolveClientAccess(db, sessionOf(request), request.body.ClientSFRecordId);
+      return savePaymentMethod(
+        { ...deps, log: request.log },
+        { clientId, source: PAYMENT_SOURCES.clientPortal, idempotencyKey, request: request.body },
+      );
+    },
+  );
+};

@@ -1,0 +1,260 @@
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { todayFor } from '../../../domain/client';
+import { addYears } from '../../../domain/dates';
+import { centsToAmount, formatUsd } from '../../../domain/money';
+import {
+  PAYMENT_INFO_UPDATED,
+  type PaymentSource,
+  type SetPaymentInfoRequest,
+  type SetPaymentInfoResponse,
+} from '../../../domain/payment-info';
+import { cardProcessingFee } from '../../../domain/payments';
+import type { Mailer } from '../../adapters/mailer';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import type { Database } from '../../db/client';
+import { annualStorageFees, clientActivities, clients, payments } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { HttpError } from '../../lib/http-error';
+import { findGatewayCustomer, putMethodOnFile, removeMethod } from './payment-methods';
+
+export interface PaymentDeps {
+  db: Database;
+  clock: Clock;
+  gateway: PaymentGateway;
+  mailer: Mailer;
+  log: { warn(obj: object, msg: string): void };
+}
+
+const IN_PROGRESS_WAIT_MS = 30_000;
+
+function declined(message: string) {
+  return new HttpError(402, 'PAYMENT_DECLINED', message);
+}
+
+function hashOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
+/** The overdue annual storage fees of a client today: the rows and their total in cents. */
+export async function overdueFees(db: Database, clientId: string, today: string) {
+  const rows = await db
+    .select()
+    .from(annualStorageFees)
+    .where(
+      and(
+        eq(annualStorageFees.clientId, clientId),
+        isNull(annualStorageFees.paidAt),
+        lte(annualStorageFees.dueDate, today),
+      ),
+    );
+  return { rows, totalCents: rows.reduce((sum, r) => sum + r.amountCents, 0) };
+}
+
+type LedgerRow = typeof payments.$inferSelect;
+
+/** Waits for a concurrent request with the same key to finish, then answers what it answered. */
+async function replay(db: Database, row: LedgerRow, requestHash: string): Promise<SetPaymentInfoResponse> {
+  if (row.requestHash !== requestHash) {
+    throw new HttpError(
+      422,
+      'IDEMPOTENCY_CONFLICT',
+      'This submission was already used for different payment details.',
+    );
+  }
+  let current = row;
+  const deadline = Date.now() + IN_PROGRESS_WAIT_MS;
+  while (current.status === 'in_progress' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [next] = await db.select().from(payments).where(eq(payments.id, row.id)).limit(1);
+    if (!next) break;
+    current = next;
+  }
+  if (current.status === 'approved' || current.status === 'saved') {
+    return JSON.parse(current.responseJson ?? '{}') as SetPaymentInfoResponse;
+  }
+  if (current.status === 'in_progress') {
+    throw new HttpError(
+      409,
+      'IDEMPOTENCY_CONFLICT',
+      'This payment is still being processed. Please wait a moment.',
+    );
+  }
+  throw declined(current.message ?? 'The payment was declined.');
+}
+
+/**
+ * Saves a tokenized card or bank account as the client's method on file and, when annual
+ * storage fees are overdue, charges their total to it (a card adds the 3% fee). One idempotency
+ * key, one outcome: a repeat answers the first result and charges nothing more.
+ */
+export async function savePaymentMethod(
+  deps: PaymentDeps,
+  input: { clientId: string; source: PaymentSource; idempotencyKey: string; request: SetPaymentInfoRequest },
+): Promise<SetPaymentInfoResponse> {
+  const { db, clock, gateway, mailer, log } = deps;
+  const { clientId, source, idempotencyKey, request } = input;
+  const now = clock.now();
+  const today = todayFor(now);
+  const kind = request.Payment_Type === 'CC' ? 'card' : 'ach';
+  const requestHash = hashOf({ source, request });
+
+  const overdue = await overdueFees(db, clientId, today);
+  const feeCents = cardProcessingFee(overdue.totalCents, kind);
+  const totalCents = overdue.totalCents + feeCents;
+
+  const [started] = await db
+    .insert(payments)
+    .values({
+      clientId,
+      idempotencyKey,
+      requestHash,
+      source,
+      purpose: 'annual_storage_overdue',
+      methodKind: kind,
+      amountCents: overdue.totalCents,
+      feeCents,
+      totalCents,
+      status: 'in_progress',
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!started) {
+    const [existing] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.clientId, clientId), eq(payments.idempotencyKey, idempotencyKey)))
+      .limit(1);
+    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    return replay(db, existing, requestHash);
+  }
+
+  const finish = (values: Partial<typeof payments.$inferInsert>) =>
+    db
+      .update(payments)
+      .set({ ...values, completedAt: clock.now() })
+      .where(eq(payments.id, started.id));
+
+  const [client] = await db
+    .select({ actId: clients.clientActId, email: clients.email, paidUntil: clients.annualStoragePaidUntil })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+
+  const saved = await gateway.saveMethod({
+    customerRef: await findGatewayCustomer(db, clientId, gateway.name),
+    merchantCustomerId: client.actId,
+    email: request.Credit_Card_Biling_Email_Address ?? client.email,
+    kind,
+    token: request.token,
+    billTo:
+      kind === 'card'
+        ? {
+            firstName: request.Credit_Card_Holder_First_Name ?? '',
+            lastName: request.Credit_Card_Holder_Last_Name ?? '',
+            zip: request.Credit_Card_Billing_Zip_Code,
+            country: request.Country,
+          }
+        : undefined,
+  });
+  if (saved.outcome !== 'saved') {
+    await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
+    throw declined(saved.message);
+  }
+  const method = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
+
+  let transactionId: string | null = null;
+  if (totalCents > 0) {
+    const charge = await gateway.charge({
+      customerRef: saved.method.customerRef,
+      paymentRef: saved.method.paymentRef,
+      amountCents: totalCents,
+      idempotencyKey: `${clientId}:${idempotencyKey}`,
+      description: `Annual storage, ${overdue.rows.length} overdue year(s)`,
+    });
+    if (charge.outcome !== 'approved') {
+      await removeMethod(db, method);
+      await finish({
+        status: charge.outcome === 'declined' ? 'declined' : 'error',
+        message: charge.message,
+        gatewayTransactionId: charge.transactionId,
+        paymentMethodId: null,
+      });
+      throw declined(charge.message);
+    }
+    transactionId = charge.transactionId;
+  }
+
+  const response: SetPaymentInfoResponse = {
+    success: true,
+    message: PAYMENT_INFO_UPDATED,
+    page_name: source,
+    TransactionId: transactionId,
+    amountCharged: centsToAmount(totalCents),
+    processingFee: centsToAmount(feeCents),
+  };
+
+  await db.transaction(async (tx) => {
+    if (totalCents > 0) {
+      await tx
+        .update(annualStorageFees)
+        .set({ paidAt: now, paymentId: started.id })
+        .where(
+          inArray(
+            annualStorageFees.id,
+            overdue.rows.map((r) => r.id),
+          ),
+        );
+      const lastDue = overdue.rows
+        .map((r) => r.dueDate)
+        .sort()
+        .at(-1) as string;
+      const paidUntil = addYears(lastDue, 1);
+      if (!client.paidUntil || client.paidUntil < paidUntil) {
+        await tx
+          .update(clients)
+          .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
+          .where(eq(clients.id, clientId));
+      }
+      await tx.insert(clientActivities).values({
+        clientId,
+        type: 'Annual Storage Fee',
+        closeDate: today,
+        purchasedPlanName: `Annual Storage (${overdue.rows.length} year${overdue.rows.length === 1 ? '' : 's'})`,
+        stageName: 'Closed Won',
+      });
+    }
+    await tx
+      .update(payments)
+      .set({
+        status: totalCents > 0 ? 'approved' : 'saved',
+        paymentMethodId: method.id,
+        gatewayTransactionId: transactionId,
+        responseJson: JSON.stringify(response),
+        completedAt: clock.now(),
+      })
+      .where(eq(payments.id, started.id));
+  });
+
+  const described =
+    kind === 'card'
+      ? `${method.brand ?? 'Card'} ending in ${method.last4}`
+      : `bank account ending in ${method.last4}`;
+  await mailer
+    .send({
+      to: client.email,
+      subject: 'Client Portal: your payment information was updated',
+      text: [
+        `The payment method on file for your annual storage is now the ${described}.`,
+        totalCents > 0
+          ? `We charged ${formatUsd(totalCents)} to it for your overdue annual storage fees${feeCents > 0 ? ` (including a ${formatUsd(feeCents)} card processing fee)` : ''}. Transaction ${transactionId}.`
+          : 'Nothing was charged today.',
+        'If you did not make this change, please contact us right away.',
+      ].join('\n\n'),
+    })
+    .catch((error: unknown) => log.warn({ err: error }, 'payment method notice not sent'));
+
+  return response;
+}
