@@ -106,6 +106,7 @@ export const paymentInfoSchema = z.object({
   Credit_Card_Billing_Zip_Code__c: z.string().nullable(),
   Account_Number__c: z.string().nullable(),
   Name_on_ACH_Account__c: z.string().nullable(),
+  Total_Amount_Overdue: z.number().describe('Dollars: the sum of all annual storage fees overdue today'),
 });
 
 export type PaymentInfo = z.infer<typeof paymentInfoSchema>;

@@ -77,6 +77,8 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 const API_BODY_LIMIT = 64 * 1024;
+const ACCEPT_JS_ORIGINS = ['https://js.authorize.net', 'https://jstest.authorize.net'];
+const ACCEPT_API_ORIGINS = ['https://api2.authorize.net', 'https://apitest.authorize.net'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -107,10 +109,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Accept.js (Authorize.Net) is the one outside script, and only with that gateway.
+        scriptSrc: ["'self'", ...(config.payments.gateway === 'authorize-net' ? ACCEPT_JS_ORIGINS : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...(config.payments.gateway === 'authorize-net' ? ACCEPT_API_ORIGINS : [])],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: config.secureCookies ? [] : null,
       },

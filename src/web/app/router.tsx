@@ -5,6 +5,7 @@ import { ForgotPasswordPage } from '../features/auth/components/forgot-password-
 import { SignInPage } from '../features/auth/components/sign-in-page';
 import { ClientActivityPage } from '../features/client-activity/components/client-activity-page';
 import { ClientInformationPage } from '../features/client-information/components/client-information-page';
+import { PaymentInformationPage } from '../features/payments/components/payment-information-page';
 import { PortalLayout } from './portal-layout';
 
 function PublicComingSoon({ title }: { title: string }) {
@@ -34,7 +35,7 @@ export function AppRoutes() {
         <Route path="/client-information" element={<ClientInformationPage />} />
         <Route path="/client-activity" element={<ClientActivityPage />} />
         <Route path="/form-document/:id" element={<ComingSoonPage title="Forms and Other Documents" />} />
-        <Route path="/payment-information" element={<ComingSoonPage title="Payment Information" />} />
+        <Route path="/payment-information" element={<PaymentInformationPage />} />
         <Route path="/stem-cell-request/:id?" element={<ComingSoonPage title="Stem Cell Request Form" />} />
         <Route
           path="/ACT-banking-storage-plans"

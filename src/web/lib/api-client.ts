@@ -27,6 +27,7 @@ interface RequestOptions {
   body?: unknown;
   /** A 401 from this call is an answer (sign-in, session probe), not an ended session. */
   expectUnauthenticated?: boolean;
+  headers?: Record<string, string>;
 }
 
 /** The one way the web talks to the server. */
@@ -45,7 +46,10 @@ export async function apiRequest<T>(
     response = await fetch(url, {
       method,
       credentials: 'same-origin',
-      headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch {

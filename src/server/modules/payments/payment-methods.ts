@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { centsToAmount } from '../../../domain/money';
 import {
   maskedAccountNumber,
   maskedCardNumber,
@@ -95,7 +96,11 @@ export async function removeMethod(db: Database, method: PaymentMethodRow) {
 }
 
 /** get_PaymentInfo's answer: display data of what is on file, never more than the last 4 digits. */
-export async function paymentInfoOf(db: Database, clientId: string): Promise<PaymentInfo> {
+export async function paymentInfoOf(
+  db: Database,
+  clientId: string,
+  overdueCents: number,
+): Promise<PaymentInfo> {
   const { card, ach } = await findMethodsOnFile(db, clientId);
   const [physician] = await db
     .select({ first: physicians.firstName, last: physicians.lastName })
@@ -129,5 +134,6 @@ export async function paymentInfoOf(db: Database, clientId: string): Promise<Pay
     Credit_Card_Billing_Zip_Code__c: card?.billingZip ?? null,
     Account_Number__c: accountNumber,
     Name_on_ACH_Account__c: ach?.nameOnAccount ?? null,
+    Total_Amount_Overdue: centsToAmount(overdueCents),
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   FORBIDDEN_PAYMENT_FIELDS,
@@ -13,7 +14,7 @@ import { HttpError } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { paymentInfoOf } from './payment-methods';
-import { savePaymentMethod } from './payment-service';
+import { overdueFees, savePaymentMethod } from './payment-service';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
@@ -85,7 +86,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     },
     async (request) => {
       const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
-      return { result: await paymentInfoOf(db, clientId) };
+      const overdue = await overdueFees(db, clientId, todayFor(deps.clock.now()));
+      return { result: await paymentInfoOf(db, clientId, overdue.totalCents) };
     },
   );
 

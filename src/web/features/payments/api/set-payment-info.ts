@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SetPaymentInfoRequest, SetPaymentInfoResponse } from '../../../../domain/payment-info';
+import { apiRequest } from '../../../lib/api-client';
+
+/** Saves a tokenized method; the key makes a double click or a retry one submission. */
+export function setPaymentInfo(
+  request: SetPaymentInfoRequest,
+  idempotencyKey: string,
+): Promise<SetPaymentInfoResponse> {
+  return apiRequest('POST', 'pay/set_PaymentInfo', {
+    body: request,
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+}
+
+export function useSetPaymentInfo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ request, idempotencyKey }: { request: SetPaymentInfoRequest; idempotencyKey: string }) =>
+      setPaymentInfo(request, idempotencyKey),
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+}

@@ -1,0 +1,207 @@
+import { PasswordInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { CARD_BRANDS, EXPIRY_MONTHS, expiryYearsOffered } from '../../../../domain/payments';
+
+export type CardFormValues = {
+  Credit_Card_Number: string;
+  Credit_Card_Type: string;
+  CVV: string;
+  Month_of_Expiry: string;
+  Year_of_Expiry: string;
+  Credit_Card_Holder_First_Name: string;
+  Credit_Card_Holder_Last_Name: string;
+  Credit_Card_Biling_Email_Address: string;
+  Country: string;
+  Credit_Card_Billing_Zip_Code: string;
+};
+
+export const emptyCard: CardFormValues = {
+  Credit_Card_Number: '',
+  Credit_Card_Type: '',
+  CVV: '',
+  Month_of_Expiry: '',
+  Year_of_Expiry: '',
+  Credit_Card_Holder_First_Name: '',
+  Credit_Card_Holder_Last_Name: '',
+  Credit_Card_Biling_Email_Address: '',
+  Country: 'United States',
+  Credit_Card_Billing_Zip_Code: '',
+};
+
+interface Props {
+  values: CardFormValues;
+  onChange(values: CardFormValues): void;
+  errors: Record<string, string>;
+  today: string;
+  disabled?: boolean;
+}
+
+/** The card fields of spec 1 section 2. The number and CVV leave the browser only for the gateway. */
+export function CardFields({ values, onChange, errors, today, disabled }: Props) {
+  const set = (field: keyof CardFormValues) => (value: string) => onChange({ ...values, [field]: value });
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <TextInput
+        label="Credit Card Number"
+        name="Credit_Card_Number"
+        autoComplete="cc-number"
+        inputMode="numeric"
+        maxLength={16}
+        value={values.Credit_Card_Number}
+        onChange={(e) => set('Credit_Card_Number')(e.currentTarget.value.replace(/\D/g, ''))}
+        error={errors.Credit_Card_Number}
+        disabled={disabled}
+        required
+      />
+      <Select
+        label="Card Type"
+        name="Credit_Card_Type"
+        data={[...CARD_BRANDS]}
+        value={values.Credit_Card_Type || null}
+        onChange={(value) => set('Credit_Card_Type')(value ?? '')}
+        error={errors.Credit_Card_Type}
+        disabled={disabled}
+        required
+      />
+      <PasswordInput
+        label="CVV"
+        name="CVV"
+        autoComplete="cc-csc"
+        inputMode="numeric"
+        maxLength={4}
+        value={values.CVV}
+        onChange={(e) => set('CVV')(e.currentTarget.value.replace(/\D/g, ''))}
+        error={errors.CVV}
+        disabled={disabled}
+        required
+      />
+      <SimpleGrid cols={2}>
+        <Select
+          label="Expiry Month"
+          name="Month_of_Expiry"
+          data={[...EXPIRY_MONTHS]}
+          value={values.Month_of_Expiry || null}
+          onChange={(value) => set('Month_of_Expiry')(value ?? '')}
+          error={errors.Month_of_Expiry}
+          disabled={disabled}
+          required
+        />
+        <Select
+          label="Expiry Year"
+          name="Year_of_Expiry"
+          data={expiryYearsOffered(today).map(String)}
+          value={values.Year_of_Expiry || null}
+          onChange={(value) => set('Year_of_Expiry')(value ?? '')}
+          error={errors.Year_of_Expiry}
+          disabled={disabled}
+          required
+        />
+      </SimpleGrid>
+      <TextInput
+        label="Billing First Name"
+        name="Credit_Card_Holder_First_Name"
+        autoComplete="cc-given-name"
+        value={values.Credit_Card_Holder_First_Name}
+        onChange={(e) => set('Credit_Card_Holder_First_Name')(e.currentTarget.value)}
+        error={errors.Credit_Card_Holder_First_Name}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Billing Last Name"
+        name="Credit_Card_Holder_Last_Name"
+        autoComplete="cc-family-name"
+        value={values.Credit_Card_Holder_Last_Name}
+        onChange={(e) => set('Credit_Card_Holder_Last_Name')(e.currentTarget.value)}
+        error={errors.Credit_Card_Holder_Last_Name}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Billing Email"
+        name="Credit_Card_Biling_Email_Address"
+        type="email"
+        autoComplete="email"
+        value={values.Credit_Card_Biling_Email_Address}
+        onChange={(e) => set('Credit_Card_Biling_Email_Address')(e.currentTarget.value)}
+        error={errors.Credit_Card_Biling_Email_Address}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Country"
+        name="Country"
+        autoComplete="country-name"
+        value={values.Country}
+        onChange={(e) => set('Country')(e.currentTarget.value)}
+        error={errors.Country}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Zip or Postal Code"
+        name="Credit_Card_Billing_Zip_Code"
+        autoComplete="postal-code"
+        value={values.Credit_Card_Billing_Zip_Code}
+        onChange={(e) => set('Credit_Card_Billing_Zip_Code')(e.currentTarget.value)}
+        error={errors.Credit_Card_Billing_Zip_Code}
+        disabled={disabled}
+        required
+      />
+    </SimpleGrid>
+  );
+}
+
+export type AchFormValues = { Name_On_Account: string; Account_Number: string; ABA_Routing_Number: string };
+export const emptyAch: AchFormValues = { Name_On_Account: '', Account_Number: '', ABA_Routing_Number: '' };
+
+/** The ACH fields: name on account, account number, ABA routing number. */
+export function AchFields({
+  values,
+  onChange,
+  errors,
+  disabled,
+}: {
+  values: AchFormValues;
+  onChange(values: AchFormValues): void;
+  errors: Record<string, string>;
+  disabled?: boolean;
+}) {
+  const set = (field: keyof AchFormValues) => (value: string) => onChange({ ...values, [field]: value });
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <TextInput
+        label="Name on Account"
+        name="Name_On_Account"
+        value={values.Name_On_Account}
+        onChange={(e) => set('Name_On_Account')(e.currentTarget.value)}
+        error={errors.Name_On_Account}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Account Number"
+        name="Account_Number"
+        inputMode="numeric"
+        maxLength={17}
+        autoComplete="off"
+        value={values.Account_Number}
+        onChange={(e) => set('Account_Number')(e.currentTarget.value.replace(/\D/g, ''))}
+        error={errors.Account_Number}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="ABA Routing Number"
+        name="ABA_Routing_Number"
+        inputMode="numeric"
+        maxLength={9}
+        autoComplete="off"
+        value={values.ABA_Routing_Number}
+        onChange={(e) => set('ABA_Routing_Number')(e.currentTarget.value.replace(/\D/g, ''))}
+        error={errors.ABA_Routing_Number}
+        disabled={disabled}
+        required
+      />
+    </SimpleGrid>
+  );
+}

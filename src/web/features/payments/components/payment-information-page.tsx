@@ -1,0 +1,175 @@
+import { Alert, Anchor, Breadcrumbs, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import {
+  IconBrandMastercard,
+  IconBrandVisa,
+  IconBuildingBank,
+  IconCircleCheck,
+  IconCreditCard,
+} from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { formatUsd } from '../../../../domain/money';
+import { PAYMENT_INFO_UPDATED, type SetPaymentInfoResponse } from '../../../../domain/payment-info';
+import { usePaymentInfo } from '../api/get-payment-info';
+import { PaymentMethodEditor } from './payment-method-editor';
+
+const RELOAD_AFTER_MS = 5_000;
+
+function CardLogo({ brand }: { brand: string | null }) {
+  const label = brand ?? 'Card';
+  if (brand === 'Visa') return <IconBrandVisa size={40} aria-label={label} role="img" />;
+  if (brand === 'Mastercard') return <IconBrandMastercard size={40} aria-label={label} role="img" />;
+  return <IconCreditCard size={40} aria-label={label} role="img" />;
+}
+
+export function PaymentInformationPage() {
+  const info = usePaymentInfo();
+  const [editing, setEditing] = useState<'card' | 'ach' | null>(null);
+  const [saved, setSaved] = useState<SetPaymentInfoResponse | null>(null);
+
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => window.location.reload(), RELOAD_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
+
+  const data = info.data;
+  const overdue = data?.Total_Amount_Overdue ?? 0;
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Breadcrumbs aria-label="You are here">
+        <Anchor component={Link} to="/client-information" size="sm">
+          Client Portal
+        </Anchor>
+        <Text size="sm">Payment Information</Text>
+      </Breadcrumbs>
+      <Title order={1} size="h2">
+        Payment Information
+      </Title>
+
+      {overdue > 0 && (
+        <Alert color="red" variant="filled" role="alert">
+          Total Amount Overdue = {formatUsd(Math.round(overdue * 100))} (this amount is the sum of all annual
+          storage overdue payments)
+        </Alert>
+      )}
+      <Stack gap={4}>
+        <Text size="sm">
+          Please provide valid payment information below; it is stored securely with our payment processor.
+        </Text>
+        <Text size="sm">
+          This payment method will be charged for any overdue annual storage fees and, if you have no other
+          method on file, used for future annual storage fees.
+        </Text>
+      </Stack>
+
+      {info.isError && (
+        <Alert color="red" role="alert">
+          {info.error.message}
+        </Alert>
+      )}
+
+      {saved ? (
+        <Alert
+          color="green"
+          icon={<IconCircleCheck aria-hidden />}
+          role="status"
+          title={PAYMENT_INFO_UPDATED}
+        >
+          {saved.amountCharged > 0 && (
+            <Text size="sm">
+              We charged {formatUsd(Math.round(saved.amountCharged * 100))} for your overdue annual storage
+              {saved.processingFee > 0
+                ? `, including a ${formatUsd(Math.round(saved.processingFee * 100))} card processing fee`
+                : ''}
+              . Transaction {saved.TransactionId}.
+            </Text>
+          )}
+          <Text size="sm">This page will refresh in a few seconds.</Text>
+        </Alert>
+      ) : (
+        data && (
+          <>
+            <Card withBorder radius="md" component="section" aria-labelledby="card-on-file">
+              <Title order={2} size="h4" id="card-on-file" mb="sm">
+                Current Payment Method Secured For Annual Banking
+              </Title>
+              <Group gap="md" align="center" wrap="nowrap">
+                <CardLogo brand={data.Credit_Card_Type} />
+                <Stack gap={2}>
+                  <Text fw={600}>
+                    Credit Card ending in {data.Credit_Card_Number ? data.Credit_Card_Number.slice(-4) : 'NA'}
+                  </Text>
+                  <Text size="sm">
+                    Name on card:{' '}
+                    {data.Credit_Card_Holder_First_Name
+                      ? `${data.Credit_Card_Holder_First_Name} ${data.Credit_Card_Holder_Last_Name ?? ''}`.trim()
+                      : 'NA'}
+                  </Text>
+                  <Text size="sm">
+                    Expires:{' '}
+                    {data.Month_of_Expiry && data.Year_of_Expiry
+                      ? `${data.Month_of_Expiry} / ${data.Year_of_Expiry}`
+                      : 'NA'}
+                  </Text>
+                </Stack>
+              </Group>
+              {editing === 'card' ? (
+                <Stack mt="md">
+                  <PaymentMethodEditor
+                    kind="card"
+                    overdueAmount={overdue}
+                    onCancel={() => setEditing(null)}
+                    onSaved={setSaved}
+                  />
+                </Stack>
+              ) : (
+                <Group mt="md">
+                  <Button onClick={() => setEditing('card')} aria-label="Edit credit card">
+                    Edit
+                  </Button>
+                </Group>
+              )}
+            </Card>
+
+            <Card withBorder radius="md" component="section" aria-labelledby="ach-on-file">
+              <Title order={2} size="h4" id="ach-on-file" mb="sm">
+                ACH Payment
+              </Title>
+              <Group gap="md" align="center" wrap="nowrap">
+                <IconBuildingBank size={40} aria-hidden />
+                <Stack gap={2}>
+                  <Text fw={600}>
+                    Account Number Ending in{' '}
+                    {data.Account_Number ? `*****${data.Account_Number.slice(-4)}` : 'NA'}
+                  </Text>
+                  <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
+                </Stack>
+              </Group>
+              {editing === 'ach' ? (
+                <Stack mt="md">
+                  <PaymentMethodEditor
+                    kind="ach"
+                    overdueAmount={overdue}
+                    onCancel={() => setEditing(null)}
+                    onSaved={setSaved}
+                  />
+                </Stack>
+              ) : (
+                <Group mt="md">
+                  <Button onClick={() => setEditing('ach')} aria-label="Edit ACH payment">
+                    Edit
+                  </Button>
+                </Group>
+              )}
+            </Card>
+            <Text size="xs" c="gray.7">
+              A 3% processing fee applies to card payments; ACH payments have none.
+            </Text>
+          </>
+        )
+      )}
+    </Stack>
+  );
+}

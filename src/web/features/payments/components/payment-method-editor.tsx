@@ -1,0 +1,126 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { type FormEvent, useRef, useState } from 'react';
+import { todayFor } from '../../../../domain/client';
+import { fieldMessages } from '../../../../domain/errors';
+import { formatUsd } from '../../../../domain/money';
+import type { SetPaymentInfoResponse } from '../../../../domain/payment-info';
+import { achFormSchema, cardFormSchema, cardProcessingFee } from '../../../../domain/payments';
+import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import { ApiError } from '../../../lib/api-client';
+import { usePaymentConfig } from '../api/payment-config';
+import { useSetPaymentInfo } from '../api/set-payment-info';
+import { TokenizeError, tokenizerFor } from '../tokenizer/card-tokenizer';
+import {
+  AchFields,
+  type AchFormValues,
+  CardFields,
+  type CardFormValues,
+  emptyAch,
+  emptyCard,
+} from './card-form';
+
+interface Props {
+  kind: 'card' | 'ach';
+  /** Dollars overdue now: saving the method pays them (a card adds the 3% fee). */
+  overdueAmount: number;
+  onCancel(): void;
+  onSaved(response: SetPaymentInfoResponse): void;
+}
+
+/** The Edit form of one payment method: validated here, tokenized by the gateway, saved by the server. */
+export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: Props) {
+  const today = todayFor(new Date());
+  const config = usePaymentConfig();
+  const save = useSetPaymentInfo();
+  const [card, setCard] = useState<CardFormValues>(emptyCard);
+  const [ach, setAch] = useState<AchFormValues>(emptyAch);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [tokenizing, setTokenizing] = useState(false);
+  const submitting = useRef(false);
+
+  const overdueCents = Math.round(overdueAmount * 100);
+  const feeCents = cardProcessingFee(overdueCents, kind);
+  const busy = tokenizing || save.isPending;
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting.current || !config.data) return;
+    const form = event.currentTarget;
+    const parsed = kind === 'card' ? cardFormSchema(today).safeParse(card) : achFormSchema.safeParse(ach);
+    if (!parsed.success) {
+      setErrors(fieldMessages(parsed.error));
+      focusFirstInvalid(form);
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    submitting.current = true;
+    setTokenizing(true);
+    try {
+      const tokenizer = tokenizerFor(config.data);
+      const idempotencyKey = crypto.randomUUID();
+      if (parsed.data && 'Credit_Card_Number' in parsed.data) {
+        const token = await tokenizer.tokenizeCard(parsed.data);
+        const { Credit_Card_Number: _number, CVV: _cvv, ...display } = parsed.data;
+        setTokenizing(false);
+        onSaved(
+          await save.mutateAsync({ request: { Payment_Type: 'CC', token, ...display }, idempotencyKey }),
+        );
+      } else if (parsed.data) {
+        const token = await tokenizer.tokenizeBank(parsed.data);
+        setTokenizing(false);
+        onSaved(
+          await save.mutateAsync({
+            request: { Payment_Type: 'ACH', token, Name_On_Account: parsed.data.Name_On_Account },
+            idempotencyKey,
+          }),
+        );
+      }
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
+      setFailure(
+        error instanceof ApiError || error instanceof TokenizeError
+          ? error.message
+          : 'Something went wrong. Please try again.',
+      );
+    } finally {
+      submitting.current = false;
+      setTokenizing(false);
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={kind === 'card' ? 'Credit card' : 'ACH payment'}>
+      <Stack>
+        {failure && (
+          <Text c="red.9" fw={600} role="alert">
+            {failure}
+          </Text>
+        )}
+        {kind === 'card' ? (
+          <CardFields values={card} onChange={setCard} errors={errors} today={today} disabled={busy} />
+        ) : (
+          <AchFields values={ach} onChange={setAch} errors={errors} disabled={busy} />
+        )}
+        {overdueCents > 0 && (
+          <Alert color="yellow" variant="light" p="xs">
+            Saving will pay the overdue total now: {formatUsd(overdueCents)}
+            {feeCents > 0
+              ? ` + ${formatUsd(feeCents)} card processing fee (3%) = ${formatUsd(overdueCents + feeCents)}`
+              : ' (no fee by ACH)'}
+            .
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={busy} disabled={!config.data}>
+            Save
+          </Button>
+          <Button variant="default" onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+import type { AchForm, CardForm } from '../../../../domain/payments';
+import type { PaymentConfig } from '../api/payment-config';
+import { acceptJsTokenizer } from './accept-js-tokenizer';
+import { sandboxTokenizer } from './sandbox-tokenizer';
+
+/** A one-time token for the server; the numbers themselves went only to the gateway. */
+export interface PaymentToken {
+  descriptor: string;
+  value: string;
+}
+
+/** The browser half of the payment gateway port (DESIGN.md section 5). */
+export interface CardTokenizer {
+  tokenizeCard(card: CardForm): Promise<PaymentToken>;
+  tokenizeBank(bank: AchForm): Promise<PaymentToken>;
+}
+
+export class TokenizeError extends Error {}
+
+export function tokenizerFor(config: PaymentConfig): CardTokenizer {
+  return config.gateway === 'sandbox' ? sandboxTokenizer(config.tokenizeUrl) : acceptJsTokenizer(config);
+}
