@@ -13,6 +13,7 @@ export const errorCodes = [
   'FORBIDDEN_FIELD',
   'PAYMENT_DECLINED',
   'IDEMPOTENCY_CONFLICT',
+  'VERIFICATION_FAILED',
   'INTERNAL',
 ] as const;
 

@@ -28,47 +28,70 @@ const optionalText = (max = 80) => z.string().trim().max(max).optional();
  * set_PaymentInfo: a token plus display data. The card or bank numbers went to the gateway's
  * tokenizer in the browser; only the fields a person reads back (names, brand, expiry) come here.
  */
-export const setPaymentInfoRequestSchema = z
-  .object({
-    Payment_Type: z.enum(['CC', 'ACH'], { error: 'Please select a payment method' }),
-    token: paymentTokenSchema,
-    Credit_Card_Type: z.enum(CARD_BRANDS).optional(),
-    Month_of_Expiry: z.enum(EXPIRY_MONTHS).optional(),
-    Year_of_Expiry: z
-      .string()
-      .regex(/^\d{4}$/, m.yearInvalid)
-      .optional(),
-    Credit_Card_Holder_First_Name: optionalText(),
-    Credit_Card_Holder_Last_Name: optionalText(),
-    Credit_Card_Biling_Email_Address: optionalText(254),
-    Country: optionalText(),
-    Credit_Card_Billing_Zip_Code: optionalText(20),
-    Name_On_Account: optionalText(22),
-    PaymentSource: z
-      .string()
-      .max(60)
-      .optional()
-      .describe('Set by the server from the page; a value sent is ignored'),
-    ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
-    PhysicianId: z.string().max(64).optional().describe('Ignored'),
+const paymentInfoFields = z.object({
+  Payment_Type: z.enum(['CC', 'ACH'], { error: 'Please select a payment method' }),
+  token: paymentTokenSchema,
+  Credit_Card_Type: z.enum(CARD_BRANDS).optional(),
+  Month_of_Expiry: z.enum(EXPIRY_MONTHS).optional(),
+  Year_of_Expiry: z
+    .string()
+    .regex(/^\d{4}$/, m.yearInvalid)
+    .optional(),
+  Credit_Card_Holder_First_Name: optionalText(),
+  Credit_Card_Holder_Last_Name: optionalText(),
+  Credit_Card_Biling_Email_Address: optionalText(254),
+  Country: optionalText(),
+  Credit_Card_Billing_Zip_Code: optionalText(20),
+  Name_On_Account: optionalText(22),
+  PaymentSource: z
+    .string()
+    .max(60)
+    .optional()
+    .describe('Set by the server from the page; a value sent is ignored'),
+  ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
+  PhysicianId: z.string().max(64).optional().describe('Ignored'),
+});
+
+function requireDisplayFields(body: z.infer<typeof paymentInfoFields>, ctx: z.RefinementCtx) {
+  const need = (field: keyof typeof body, message: string) => {
+    if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
+  };
+  if (body.Payment_Type === 'CC') {
+    need('Credit_Card_Type', m.cardTypeRequired);
+    need('Month_of_Expiry', m.monthInvalid);
+    need('Year_of_Expiry', m.yearInvalid);
+    need('Credit_Card_Holder_First_Name', m.fieldRequired);
+    need('Credit_Card_Holder_Last_Name', m.fieldRequired);
+    need('Credit_Card_Biling_Email_Address', m.emailRequired);
+    need('Country', m.fieldRequired);
+    need('Credit_Card_Billing_Zip_Code', m.fieldRequired);
+  } else {
+    need('Name_On_Account', m.fieldRequired);
+  }
+}
+
+/**
+ * set_PaymentInfo: a token plus display data. The card or bank numbers went to the gateway's
+ * tokenizer in the browser; only the fields a person reads back (names, brand, expiry) come here.
+ */
+export const setPaymentInfoRequestSchema = paymentInfoFields.superRefine(requireDisplayFields);
+
+/**
+ * The public single-payment pages' save: the same, plus the confirmation that identified the
+ * client, the owner's authorization and which page (e-mail or text-message link) it came from.
+ */
+export const setPublicPaymentInfoRequestSchema = paymentInfoFields
+  .extend({
+    verification: z
+      .string({ error: 'Please confirm client details' })
+      .min(1, 'Please confirm client details')
+      .max(200),
+    agree: z.literal(true, { error: 'Please Check' }),
+    page: z.enum(['email', 'sms']),
   })
-  .superRefine((body, ctx) => {
-    const need = (field: keyof typeof body, message: string) => {
-      if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
-    };
-    if (body.Payment_Type === 'CC') {
-      need('Credit_Card_Type', m.cardTypeRequired);
-      need('Month_of_Expiry', m.monthInvalid);
-      need('Year_of_Expiry', m.yearInvalid);
-      need('Credit_Card_Holder_First_Name', m.fieldRequired);
-      need('Credit_Card_Holder_Last_Name', m.fieldRequired);
-      need('Credit_Card_Biling_Email_Address', m.emailRequired);
-      need('Country', m.fieldRequired);
-      need('Credit_Card_Billing_Zip_Code', m.fieldRequired);
-    } else {
-      need('Name_On_Account', m.fieldRequired);
-    }
-  });
+  .superRefine(requireDisplayFields);
+
+export type SetPublicPaymentInfoRequest = z.infer<typeof setPublicPaymentInfoRequestSchema>;
 
 export type SetPaymentInfoRequest = z.infer<typeof setPaymentInfoRequestSchema>;
 

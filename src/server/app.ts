@@ -27,10 +27,12 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
 import { HttpError } from './lib/http-error';
+import { linkSecret } from './lib/link-tokens';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
 import { paymentRoutes } from './modules/payments/payment-routes';
+import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { healthRoutes, outboxRoutes } from './modules/system/system-routes';
 import { createSessionService, type SessionService } from './plugins/sessions';
 
@@ -42,6 +44,7 @@ export interface AppDeps {
   sessions: SessionService;
   gateway: PaymentGateway;
   paymentConfig: PaymentConfig;
+  linkSecret: Buffer;
 }
 
 export interface BuildAppOptions {
@@ -100,7 +103,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sessions = createSessionService(db, clock, config);
   const gateway = options.gateway ?? createPaymentGateway(config, db, clock);
   const paymentConfig = paymentConfigFor(config);
-  const deps: AppDeps = { config, db, clock, mailer, sessions, gateway, paymentConfig };
+  const deps: AppDeps = {
+    config,
+    db,
+    clock,
+    mailer,
+    sessions,
+    gateway,
+    paymentConfig,
+    linkSecret: linkSecret(config.dataDir, config.linkSecret),
+  };
 
   app.decorateRequest('session', null);
 
@@ -188,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(paymentRoutes, { ...deps, prefix: '/api/pay' });
+  await app.register(publicPaymentRoutes, { ...deps, prefix: '/api/pay' });
   if (config.payments.gateway === 'sandbox') {
     await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });
   }

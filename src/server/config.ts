@@ -45,6 +45,8 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(50),
   RATE_LIMIT_RECOVERY_PER_IP: positiveInt.default(20),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  RATE_LIMIT_VERIFY_PER_IP: positiveInt.default(30),
   PAYMENT_GATEWAY: z
     .enum(['sandbox', 'authorize-net'], { error: 'must be sandbox or authorize-net' })
     .default('sandbox'),
@@ -68,6 +70,9 @@ export interface Config {
   logLevel: string;
   rateLimits: { loginPerIp: number; recoveryPerIp: number };
   poolSize: number;
+  /** Signs the public payment links; absent: a key generated once in DATA_DIR. */
+  linkSecret: string | undefined;
+  verifyPerIp: number;
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
   payments:
@@ -123,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimits: { loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP, recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP },
     poolSize: e.DATABASE_POOL_SIZE,
+    linkSecret: e.LINK_SECRET,
+    verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
     secureCookies: publicUrl.startsWith('https:'),
     payments:
       e.PAYMENT_GATEWAY === 'authorize-net'

@@ -279,3 +279,21 @@ export const systemSettings = pgTable('system_settings', {
   key: text().primaryKey(),
   value: text().notNull(),
 });
+
+/**
+ * A confirmed identification on a public payment page: for 15 minutes it lets that browser save
+ * a payment method for that one client, and nothing else. The browser holds a random token whose
+ * SHA-256 is the id.
+ */
+export const paymentVerifications = pgTable(
+  'payment_verifications',
+  {
+    id: text().primaryKey(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.clientId)],
+);

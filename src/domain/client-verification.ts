@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { DOB_YEAR_LIMIT, resolveToday, type Today, usDateToIso } from './dates';
+
+/** Messages of the client confirmation on the public payment pages (spec 1 and 3, section 5). */
+export const verificationMessages = {
+  clientIdRequired: 'Please enter Client Id',
+  lastNameRequired: 'Please enter client last name',
+  firstNameRequired: 'Please enter client first name',
+  emailRequired: 'Please enter client email',
+  emailInvalid: 'Please enter valid client email',
+  dobRequired: 'Please enter client Dob',
+  dobInvalid: 'Invalid date',
+  dobFuture: 'Date of birth cannot be in the future',
+  failedInline: 'Please enter valid Client ID or last name',
+  failed: 'Please enter valid client ID and last name. Contact ACT directly in case of any queries.',
+  linkFailed: 'This link has expired or is not valid. Please identify the client below.',
+  confirmed: 'Client Details Successfully Confirmed',
+  tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+  chooseOption: 'Please choose how to identify the client',
+  confirmFirst: 'Please confirm client details',
+  agree: 'Please Check',
+  chooseMethod: 'Please Select Check',
+  saved: 'Payment Information is Updated Successfully.',
+} as const;
+
+const v = verificationMessages;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function clientVerificationSchema(today: Today) {
+  return z.discriminatedUnion('mode', [
+    z.object({
+      mode: z.literal('id'),
+      ClientId: z.string({ error: v.clientIdRequired }).trim().min(1, v.clientIdRequired).max(64),
+      ClientLastname: z.string({ error: v.lastNameRequired }).trim().min(1, v.lastNameRequired).max(80),
+    }),
+    z.object({
+      mode: z.literal('contact'),
+      ClientFirstName: z.string({ error: v.firstNameRequired }).trim().min(1, v.firstNameRequired).max(80),
+      Clientlastname: z.string({ error: v.lastNameRequired }).trim().min(1, v.lastNameRequired).max(80),
+      ClientEmail: z
+        .string({ error: v.emailRequired })
+        .trim()
+        .min(1, v.emailRequired)
+        .max(254, v.emailInvalid)
+        .regex(EMAIL, v.emailInvalid),
+      ClientDob: z
+        .string({ error: v.dobRequired })
+        .trim()
+        .min(1, v.dobRequired)
+        .superRefine((value, ctx) => {
+          const iso = usDateToIso(value);
+          if (!iso || Number(iso.slice(0, 4)) >= DOB_YEAR_LIMIT) {
+            ctx.addIssue({ code: 'custom', message: v.dobInvalid });
+          } else if (iso > resolveToday(today)) {
+            ctx.addIssue({ code: 'custom', message: v.dobFuture });
+          }
+        })
+        .describe('MM/DD/YYYY'),
+    }),
+    z.object({ mode: z.literal('link'), t: z.string().min(1).max(512) }),
+  ]);
+}
+
+export type ClientVerificationRequest = z.infer<ReturnType<typeof clientVerificationSchema>>;
+
+export const clientVerificationResponseSchema = z.object({
+  verified: z.literal(true),
+  message: z.string(),
+  verification: z
+    .string()
+    .describe('Lets this page save a payment method for the confirmed client for 15 minutes'),
+});

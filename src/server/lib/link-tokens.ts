@@ -1,0 +1,69 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Signed, expiring links for the public payment pages (`?t=`): they name one client (by Client
+ * ID, so a link can be made without the database) and one purpose, and cannot be altered
+ * without the server's key.
+ */
+
+const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The signing key: LINK_SECRET, else a key generated once into DATA_DIR (one server, or a shared disk). */
+export function linkSecret(dataDir: string, fromEnv: string | undefined): Buffer {
+  if (fromEnv) return Buffer.from(fromEnv, 'utf8');
+  const file = path.join(dataDir, 'link-secret.key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process made it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'utf8');
+}
+
+function sign(secret: Buffer, payload: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url');
+}
+
+export function createPaymentLinkToken(
+  secret: Buffer,
+  clientActId: string,
+  now: Date,
+  lifetimeMs = LINK_LIFETIME_MS,
+): string {
+  const payload = Buffer.from(
+    JSON.stringify({
+      c: clientActId.toUpperCase(),
+      p: 'payment-info',
+      e: Math.floor((now.getTime() + lifetimeMs) / 1000),
+    }),
+  ).toString('base64url');
+  return `${payload}.${sign(secret, payload)}`;
+}
+
+/** The Client ID a link names, or null when it is forged, altered, for another purpose or expired. */
+export function readPaymentLinkToken(secret: Buffer, token: string, now: Date): string | null {
+  const [payload, signature, extra] = token.split('.');
+  if (!payload || !signature || extra !== undefined) return null;
+  const expected = Buffer.from(sign(secret, payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      c?: unknown;
+      p?: unknown;
+      e?: unknown;
+    };
+    if (claims.p !== 'payment-info' || typeof claims.c !== 'string' || typeof claims.e !== 'number')
+      return null;
+    if (claims.e * 1000 <= now.getTime()) return null;
+    return claims.c;
+  } catch {
+    return null;
+  }
+}

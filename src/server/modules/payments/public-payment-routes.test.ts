@@ -1,0 +1,191 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verificationMessages as v } from '../../../domain/client-verification';
+import { payments } from '../../db/schema';
+import { createPaymentLinkToken, linkSecret } from '../../lib/link-tokens';
+import { startTestApp, type TestApp } from '../../testing/test-app';
+
+let t: TestApp;
+let seq = 0;
+const LINK_SECRET = 'a-test-link-secret-of-at-least-32-characters';
+
+beforeAll(async () => {
+  t = await startTestApp({ LINK_SECRET, RATE_LIMIT_VERIFY_PER_IP: '1000' });
+});
+afterAll(() => t.close());
+
+function verify(body: Record<string, unknown>, ip = '10.3.0.1') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/pay/set_verifyClientData',
+    payload: body,
+    remoteAddress: ip,
+  });
+}
+
+async function tokenizeCard(number: string) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox-gateway/v1/tokens',
+    payload: {
+      card: { number, cvv: '123', expiryMonth: 12, expiryYear: new Date().getFullYear() + 3, zip: '33131' },
+    },
+  });
+  return response.json().token as { descriptor: string; value: string };
+}
+
+async function savePublic(verification: string, extra: Record<string, unknown> = {}) {
+  seq += 1;
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/pay/set_PublicPaymentInfo',
+    headers: { 'idempotency-key': `public-key-${seq}-${Date.now()}` },
+    payload: {
+      verification,
+      agree: true,
+      page: 'email',
+      Payment_Type: 'CC',
+      token: await tokenizeCard('4242424242424242'),
+      Credit_Card_Type: 'Visa',
+      Month_of_Expiry: '12',
+      Year_of_Expiry: String(new Date().getFullYear() + 3),
+      Credit_Card_Holder_First_Name: 'Jane',
+      Credit_Card_Holder_Last_Name: 'Doe',
+      Credit_Card_Biling_Email_Address: 'jane.doe@example.com',
+      Country: 'United States',
+      Credit_Card_Billing_Zip_Code: '33131',
+      ...extra,
+    },
+  });
+}
+
+describe('POST /api/pay/set_verifyClientData', () => {
+  it('confirms by Client ID and last name, revealing nothing about the client', async () => {
+    const response = await verify({ mode: 'id', ClientId: 'act10001', ClientLastname: 'doe' });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json()).sort()).toEqual(['message', 'verification', 'verified']);
+    expect(response.json().message).toBe(v.confirmed);
+    expect(response.body).not.toMatch(/Jane|jane\.doe|1975/);
+  });
+
+  it('confirms by full contact', async () => {
+    const response = await verify({
+      mode: 'contact',
+      ClientFirstName: 'John',
+      Clientlastname: 'Roe',
+      ClientEmail: 'JOHN.ROE@example.com',
+      ClientDob: '11/02/1968',
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('answers a wrong last name and an unknown Client ID the same way', async () => {
+    const wrong = await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Smith' });
+    const unknown = await verify({ mode: 'id', ClientId: 'ACT99999', ClientLastname: 'Doe' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      error: v.failed,
+      code: 'VERIFICATION_FAILED',
+      fields: { verify: v.failedInline },
+    });
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('answers the spec messages for empty fields and a future date of birth', async () => {
+    const empty = await verify({ mode: 'id', ClientId: '', ClientLastname: '' });
+    expect(empty.json().fields).toEqual({ ClientId: v.clientIdRequired, ClientLastname: v.lastNameRequired });
+    const future = await verify({
+      mode: 'contact',
+      ClientFirstName: 'J',
+      Clientlastname: 'R',
+      ClientEmail: 'a@b.co',
+      ClientDob: '01/01/2049',
+    });
+    expect(future.json().fields.ClientDob).toBe(v.dobFuture);
+    const late = await verify({
+      mode: 'contact',
+      ClientFirstName: 'J',
+      Clientlastname: 'R',
+      ClientEmail: 'nope',
+      ClientDob: '01/01/2050',
+    });
+    expect(late.json().fields).toMatchObject({ ClientEmail: v.emailInvalid, ClientDob: v.dobInvalid });
+  });
+
+  it('limits attempts per client, whatever the address', async () => {
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await verify({ mode: 'id', ClientId: 'ACT10002', ClientLastname: `Wrong${i}` }, `10.4.0.${i}`))
+          .statusCode,
+      ).toBe(400);
+    }
+    const blocked = await verify({ mode: 'id', ClientId: 'ACT10002', ClientLastname: 'Roe' }, '10.4.1.1');
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('confirms by a signed link and refuses an altered or expired one', async () => {
+    const secret = linkSecret('.tmp/unused', LINK_SECRET);
+    const good = createPaymentLinkToken(secret, 'ACT10001', t.clock.now());
+    const linked = await verify({ mode: 'link', t: good });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const altered = `${Buffer.from(JSON.stringify({ c: 'ACT10002', p: 'payment-info', e: 9_999_999_999 })).toString('base64url')}.${good.split('.')[1]}`;
+    expect((await verify({ mode: 'link', t: altered })).json().error).toBe(v.linkFailed);
+    const expired = createPaymentLinkToken(
+      secret,
+      'ACT10001',
+      new Date(t.clock.now().getTime() - 8 * 86_400_000),
+    );
+    expect((await verify({ mode: 'link', t: expired })).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/pay/set_PublicPaymentInfo', () => {
+  it('saves a card for the confirmed client with the e-mail page source tag, and e-mails the address of record', async () => {
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const response = await savePublic(verification);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().message).toBe(v.saved);
+    const [row] = await t.db
+      .select()
+      .from(payments)
+      .orderBy(payments.createdAt)
+      .limit(100)
+      .then((rows) => rows.slice(-1));
+    expect(row?.source).toBe('Email Single Payment Page');
+    const [mail] = await t.mailTo('jane.doe@example.com');
+    expect(mail?.subject).toMatch(/payment information was updated/);
+  });
+
+  it('tags the text-message page', async () => {
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const response = await savePublic(verification, { page: 'sms' });
+    expect(response.statusCode).toBe(200);
+    const rows = await t.db.select().from(payments).where(eq(payments.source, 'SMS Single Payment Page'));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses without confirmation, after 15 minutes, or without the authorization', async () => {
+    expect((await savePublic('not-a-verification')).json().error).toBe(v.confirmFirst);
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const unchecked = await savePublic(verification, { agree: false });
+    expect(unchecked.statusCode).toBe(400);
+    expect(unchecked.json().fields.agree).toBe(v.agree);
+    t.clock.advance(15 * 60 * 1000 + 1000);
+    expect((await savePublic(verification)).json().error).toBe(v.confirmFirst);
+  });
+
+  it('refuses a card number in the body', async () => {
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const response = await savePublic(verification, { Credit_Card_Number: '4242424242424242' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('FORBIDDEN_FIELD');
+  });
+});

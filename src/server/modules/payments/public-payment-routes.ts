@@ -1,0 +1,159 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { todayFor } from '../../../domain/client';
+import {
+  type ClientVerificationRequest,
+  clientVerificationResponseSchema,
+  clientVerificationSchema,
+  verificationMessages as v,
+} from '../../../domain/client-verification';
+import { usDateToIso } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  PAYMENT_SOURCES,
+  setPaymentInfoResponseSchema,
+  setPublicPaymentInfoRequestSchema,
+} from '../../../domain/payment-info';
+import type { AppDeps } from '../../app';
+import type { Database } from '../../db/client';
+import { clients, paymentVerifications } from '../../db/schema';
+import { HttpError, tooManyRequests } from '../../lib/http-error';
+import { readPaymentLinkToken } from '../../lib/link-tokens';
+import { hitRateLimit } from '../../lib/rate-limit';
+import { randomToken, sha256Hex } from '../../lib/secrets';
+import { idempotencyKeyOf, refuseRawPaymentNumbers } from './payment-routes';
+import { savePaymentMethod } from './payment-service';
+
+const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const ATTEMPTS_PER_CLIENT = 10;
+
+async function findClient(db: Database, request: ClientVerificationRequest, linkClientId: string | null) {
+  if (request.mode === 'link') {
+    if (!linkClientId) return null;
+    const [row] = await db
+      .select({ id: clients.id })
+      .from(clients)
+      .where(sql`upper(${clients.clientActId}) = upper(${linkClientId})`)
+      .limit(1);
+    return row ?? null;
+  }
+  const condition =
+    request.mode === 'id'
+      ? and(
+          sql`upper(${clients.clientActId}) = upper(${request.ClientId})`,
+          sql`lower(${clients.lastName}) = lower(${request.ClientLastname})`,
+        )
+      : and(
+          sql`lower(${clients.firstName}) = lower(${request.ClientFirstName})`,
+          sql`lower(${clients.lastName}) = lower(${request.Clientlastname})`,
+          sql`lower(${clients.email}) = lower(${request.ClientEmail})`,
+          eq(clients.dateOfBirth, usDateToIso(request.ClientDob) ?? ''),
+        );
+  const [row] = await db.select({ id: clients.id }).from(clients).where(condition).limit(1);
+  return row ?? null;
+}
+
+/** Who the attempt is about, for the per-client limit, whether or not such a client exists. */
+function attemptKey(request: ClientVerificationRequest): string {
+  if (request.mode === 'id') return `id:${request.ClientId.toUpperCase()}`;
+  if (request.mode === 'contact') return `email:${request.ClientEmail.toLowerCase()}`;
+  return `link:${sha256Hex(request.t).slice(0, 32)}`;
+}
+
+/**
+ * The public single-payment pages (e-mail and text-message links). Identification answers only
+ * confirmed or not, and its confirmation is good for saving a payment method for that one client,
+ * for 15 minutes, and nothing else.
+ */
+export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, clock, config, linkSecret } = deps;
+  const today = () => todayFor(clock.now());
+
+  app.post(
+    '/set_verifyClientData',
+    {
+      schema: {
+        summary:
+          'Public payment pages: confirms the client by Client ID and last name, full contact, or a signed link',
+        tags: ['public payment pages'],
+        body: clientVerificationSchema(today),
+        response: { 200: clientVerificationResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const now = clock.now();
+      for (const [key, limit] of [
+        [`verify:ip:${request.ip}`, config.verifyPerIp],
+        [`verify:${attemptKey(request.body)}`, ATTEMPTS_PER_CLIENT],
+      ] as const) {
+        const decision = await hitRateLimit(db, key, limit, FIFTEEN_MINUTES, now);
+        if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, v.tooMany);
+      }
+      const linkClientId =
+        request.body.mode === 'link' ? readPaymentLinkToken(linkSecret, request.body.t, now) : null;
+      const client = await findClient(db, request.body, linkClientId);
+      if (!client) {
+        throw new HttpError(
+          400,
+          'VERIFICATION_FAILED',
+          request.body.mode === 'link' ? v.linkFailed : v.failed,
+          {
+            verify: v.failedInline,
+          },
+        );
+      }
+      const verification = randomToken();
+      await db.insert(paymentVerifications).values({
+        id: sha256Hex(verification),
+        clientId: client.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_MS),
+      });
+      return { verified: true as const, message: v.confirmed, verification };
+    },
+  );
+
+  app.post(
+    '/set_PublicPaymentInfo',
+    {
+      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
+      schema: {
+        summary: 'Public payment pages: saves a tokenized card or bank account for the confirmed client',
+        description:
+          'Needs the verification of set_verifyClientData (15 minutes) and an Idempotency-Key header. Overdue annual storage is charged to the new method.',
+        tags: ['public payment pages'],
+        body: setPublicPaymentInfoRequestSchema,
+        response: {
+          200: setPaymentInfoResponseSchema,
+          400: errorBodySchema,
+          402: errorBodySchema,
+          409: errorBodySchema,
+          422: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      const [verification] = await db
+        .select({ clientId: paymentVerifications.clientId })
+        .from(paymentVerifications)
+        .where(
+          and(
+            eq(paymentVerifications.id, sha256Hex(request.body.verification)),
+            gt(paymentVerifications.expiresAt, clock.now()),
+          ),
+        )
+        .limit(1);
+      if (!verification) {
+        throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
+      }
+      const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
+      const response = await savePaymentMethod(
+        { ...deps, log: request.log },
+        { clientId: verification.clientId, source, idempotencyKey, request: request.body },
+      );
+      return { ...response, message: v.saved };
+    },
+  );
+};
