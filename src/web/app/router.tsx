@@ -6,6 +6,7 @@ import { SignInPage } from '../features/auth/components/sign-in-page';
 import { ClientActivityPage } from '../features/client-activity/components/client-activity-page';
 import { ClientInformationPage } from '../features/client-information/components/client-information-page';
 import { PaymentInformationPage } from '../features/payments/components/payment-information-page';
+import { PublicPaymentPage } from '../features/payments/components/public-payment-page';
 import { PortalLayout } from './portal-layout';
 
 function PublicComingSoon({ title }: { title: string }) {
@@ -22,11 +23,8 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<SignInPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-      <Route path="/updatepaymentinfo" element={<PublicComingSoon title="Update Payment Information" />} />
-      <Route
-        path="/updatepaymentinformation"
-        element={<PublicComingSoon title="Update Payment Information" />}
-      />
+      <Route path="/updatepaymentinfo" element={<PublicPaymentPage page="sms" />} />
+      <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
       <Route
         path="/newbornfinanceagreement/:id?"
         element={<PublicComingSoon title="Newborn Finance Agreement" />}

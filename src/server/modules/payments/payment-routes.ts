@@ -56,23 +56,11 @@ export function idempotencyKeyOf(headers: Record<string, unknown>): string {
 }
 
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { db, sessions, paymentConfig } = deps;
+  const { db, sessions } = deps;
   app.addHook('preHandler', async (request) => {
     await sessions.require(request);
   });
   const errors = { 400: errorBodySchema, 401: errorBodySchema, 402: errorBodySchema, 404: errorBodySchema };
-
-  app.get(
-    '/payment_config',
-    {
-      schema: {
-        summary: 'Which browser tokenizer the payment forms use, and its public settings',
-        tags: ['payments'],
-        response: { 200: paymentConfigSchema, 401: errorBodySchema },
-      },
-    },
-    async () => paymentConfig,
-  );
 
   app.get(
     '/get_PaymentInfo',

@@ -21,7 +21,7 @@ import { HttpError, tooManyRequests } from '../../lib/http-error';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { hitRateLimit } from '../../lib/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/secrets';
-import { idempotencyKeyOf, refuseRawPaymentNumbers } from './payment-routes';
+import { idempotencyKeyOf, paymentConfigSchema, refuseRawPaymentNumbers } from './payment-routes';
 import { savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
@@ -67,8 +67,20 @@ function attemptKey(request: ClientVerificationRequest): string {
  * for 15 minutes, and nothing else.
  */
 export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { db, clock, config, linkSecret } = deps;
+  const { db, clock, config, linkSecret, paymentConfig } = deps;
   const today = () => todayFor(clock.now());
+
+  app.get(
+    '/payment_config',
+    {
+      schema: {
+        summary: 'Which browser tokenizer the payment forms use, and its public settings',
+        tags: ['payments'],
+        response: { 200: paymentConfigSchema },
+      },
+    },
+    async () => paymentConfig,
+  );
 
   app.post(
     '/set_verifyClientData',

@@ -1,0 +1,354 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { todayFor } from '../../../../domain/client';
+import { clientVerificationSchema, verificationMessages as v } from '../../../../domain/client-verification';
+import { isoToUsDate } from '../../../../domain/dates';
+import { fieldMessages } from '../../../../domain/errors';
+import { achFormSchema, cardFormSchema } from '../../../../domain/payments';
+import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import { PublicShell } from '../../../components/public-shell';
+import { ApiError } from '../../../lib/api-client';
+import { usePaymentConfig } from '../api/payment-config';
+import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
+import { TokenizeError, tokenizerFor } from '../tokenizer/card-tokenizer';
+import {
+  AchFields,
+  type AchFormValues,
+  CardFields,
+  type CardFormValues,
+  emptyAch,
+  emptyCard,
+} from './card-form';
+
+type Mode = 'id' | 'contact' | '';
+const emptyIdentity = {
+  ClientId: '',
+  ClientLastname: '',
+  ClientFirstName: '',
+  Clientlastname: '',
+  ClientEmail: '',
+  ClientDob: '',
+};
+
+/**
+ * The public single-payment page reached from an e-mailed (`email`) or texted (`sms`) link. The
+ * visitor identifies the client, then saves a card or bank account for overdue and future annual
+ * storage fees. A signed link (`?t=`) identifies the client without the form.
+ */
+export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
+  const today = todayFor(new Date());
+  const config = usePaymentConfig();
+  const verifyClient = useVerifyClient();
+  const save = usePublicPaymentSave();
+  const [mode, setMode] = useState<Mode>('');
+  const [identity, setIdentity] = useState(emptyIdentity);
+  const [verification, setVerification] = useState<string | null>(null);
+  const [byLink, setByLink] = useState(false);
+  const [verifyError, setVerifyError] = useState<string | null>(null);
+  const [method, setMethod] = useState<'card' | 'ach' | ''>(page === 'email' ? 'card' : '');
+  const [card, setCard] = useState<CardFormValues>(emptyCard);
+  const [ach, setAch] = useState<AchFormValues>(emptyAch);
+  const [agree, setAgree] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+  const linkChecked = useRef(false);
+
+  // A signed link identifies the client; it is then taken out of the address bar.
+  useEffect(() => {
+    if (linkChecked.current) return;
+    linkChecked.current = true;
+    const token = new URLSearchParams(window.location.search).get('t');
+    if (!token) return;
+    window.history.replaceState(null, '', window.location.pathname);
+    verifyClient.mutate(
+      { mode: 'link', t: token },
+      {
+        onSuccess: (data) => {
+          setVerification(data.verification);
+          setByLink(true);
+        },
+        onError: (error) => setVerifyError(error.message),
+      },
+    );
+  }, [verifyClient]);
+
+  const setField = (field: keyof typeof emptyIdentity) => (value: string) =>
+    setIdentity((i) => ({ ...i, [field]: value }));
+
+  const onConfirm = () => {
+    setVerifyError(null);
+    if (!mode) {
+      setErrors({ mode: v.chooseOption });
+      return;
+    }
+    const candidate =
+      mode === 'id'
+        ? { mode, ClientId: identity.ClientId, ClientLastname: identity.ClientLastname }
+        : {
+            mode,
+            ClientFirstName: identity.ClientFirstName,
+            Clientlastname: identity.Clientlastname,
+            ClientEmail: identity.ClientEmail,
+            ClientDob: identity.ClientDob ? isoToUsDate(identity.ClientDob) : '',
+          };
+    const parsed = clientVerificationSchema(today).safeParse(candidate);
+    if (!parsed.success) {
+      setErrors(fieldMessages(parsed.error));
+      return;
+    }
+    setErrors({});
+    verifyClient.mutate(parsed.data, {
+      onSuccess: (data) => setVerification(data.verification),
+      onError: (error) => {
+        setIdentity(emptyIdentity);
+        setVerifyError(error.message);
+        if (error instanceof ApiError && error.fields.verify) setErrors({ verify: error.fields.verify });
+      },
+    });
+  };
+
+  const onCancel = () => {
+    setCard(emptyCard);
+    setAch(emptyAch);
+    setAgree(false);
+    setErrors({});
+    setFailure(null);
+  };
+
+  const onSave = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (working || !config.data) return;
+    const form = event.currentTarget;
+    const found: Record<string, string> = {};
+    if (!verification && !mode) found.mode = v.chooseOption;
+    if (!verification) found.verify = v.confirmFirst;
+    if (!method) found.method = v.chooseMethod;
+    if (!agree) found.agree = v.agree;
+    const parsed =
+      method === 'card'
+        ? cardFormSchema(today).safeParse(card)
+        : method === 'ach'
+          ? achFormSchema.safeParse(ach)
+          : null;
+    if (parsed && !parsed.success) Object.assign(found, fieldMessages(parsed.error));
+    if (Object.keys(found).length > 0 || !parsed?.success || !verification) {
+      setErrors(found);
+      focusFirstInvalid(form);
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    setWorking(true);
+    try {
+      const tokenizer = tokenizerFor(config.data);
+      const common = { verification, agree: true as const, page, ClientSFRecordId: undefined };
+      const idempotencyKey = crypto.randomUUID();
+      const data = parsed.data;
+      const request =
+        'Credit_Card_Number' in data
+          ? (() => {
+              const { Credit_Card_Number: _n, CVV: _c, ...display } = data;
+              return tokenizer
+                .tokenizeCard(data)
+                .then((token) => ({ ...common, ...display, Payment_Type: 'CC' as const, token }));
+            })()
+          : tokenizer.tokenizeBank(data).then((token) => ({
+              ...common,
+              Payment_Type: 'ACH' as const,
+              token,
+              Name_On_Account: data.Name_On_Account,
+            }));
+      const response = await save.mutateAsync({ request: await request, idempotencyKey });
+      setDone(response.message);
+    } catch (error) {
+      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
+      setFailure(
+        error instanceof ApiError || error instanceof TokenizeError
+          ? error.message
+          : 'Something went wrong. Please try again.',
+      );
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  const confirmed = verification !== null;
+
+  return (
+    <PublicShell title="Update Payment Information" width={760}>
+      {done ? (
+        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={done}>
+          Thank you. A confirmation has been e-mailed to the address we have on file.
+        </Alert>
+      ) : (
+        <form onSubmit={onSave} noValidate aria-label="Update payment information">
+          <Stack gap="lg">
+            {failure && (
+              <Text c="red.9" fw={600} role="alert">
+                {failure}
+              </Text>
+            )}
+            <Fieldset legend="Client Identification" radius="md">
+              {byLink ? (
+                <Text c="green.9" fw={600} role="status">
+                  {v.confirmed}
+                </Text>
+              ) : (
+                <Stack>
+                  <Radio.Group
+                    label="Identify the client by"
+                    value={mode}
+                    onChange={(value) => {
+                      setMode(value as Mode);
+                      setErrors({});
+                    }}
+                    error={errors.mode}
+                    readOnly={confirmed}
+                  >
+                    <Group mt="xs">
+                      <Radio value="id" label="Client ID and Last Name" disabled={confirmed} />
+                      <Radio value="contact" label="Client Full Contact Information" disabled={confirmed} />
+                    </Group>
+                  </Radio.Group>
+                  {mode === 'id' && (
+                    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                      <TextInput
+                        label="Client ID"
+                        value={identity.ClientId}
+                        onChange={(e) => setField('ClientId')(e.currentTarget.value)}
+                        error={errors.ClientId}
+                        readOnly={confirmed}
+                        required
+                      />
+                      <TextInput
+                        label="Last Name"
+                        value={identity.ClientLastname}
+                        onChange={(e) => setField('ClientLastname')(e.currentTarget.value)}
+                        error={errors.ClientLastname}
+                        readOnly={confirmed}
+                        required
+                      />
+                    </SimpleGrid>
+                  )}
+                  {mode === 'contact' && (
+                    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                      <TextInput
+                        label="First Name"
+                        value={identity.ClientFirstName}
+                        onChange={(e) => setField('ClientFirstName')(e.currentTarget.value)}
+                        error={errors.ClientFirstName}
+                        readOnly={confirmed}
+                        required
+                      />
+                      <TextInput
+                        label="Last Name"
+                        value={identity.Clientlastname}
+                        onChange={(e) => setField('Clientlastname')(e.currentTarget.value)}
+                        error={errors.Clientlastname}
+                        readOnly={confirmed}
+                        required
+                      />
+                      <TextInput
+                        label="Email"
+                        type="email"
+                        value={identity.ClientEmail}
+                        onChange={(e) => setField('ClientEmail')(e.currentTarget.value)}
+                        error={errors.ClientEmail}
+                        readOnly={confirmed}
+                        required
+                      />
+                      <DateOfBirthInput
+                        label="Date of Birth"
+                        value={identity.ClientDob}
+                        onChange={setField('ClientDob')}
+                        maxDate={today}
+                        error={errors.ClientDob}
+                        readOnly={confirmed}
+                        required
+                      />
+                    </SimpleGrid>
+                  )}
+                  {confirmed ? (
+                    <Text c="green.9" fw={600} role="status">
+                      {v.confirmed}
+                    </Text>
+                  ) : (
+                    <div>
+                      <Button variant="outline" onClick={onConfirm} loading={verifyClient.isPending}>
+                        Confirm Client Details
+                      </Button>
+                      {(verifyError || errors.verify) && (
+                        <Text c="red.9" size="sm" mt="xs" role="alert">
+                          {verifyError ?? errors.verify}
+                        </Text>
+                      )}
+                    </div>
+                  )}
+                </Stack>
+              )}
+            </Fieldset>
+
+            <Fieldset legend="Payment Method" radius="md">
+              <Stack>
+                <Radio.Group
+                  label="Pay by"
+                  value={method}
+                  onChange={(value) => setMethod(value as 'card' | 'ach')}
+                  error={errors.method}
+                >
+                  <Group mt="xs">
+                    <Radio value="card" label="Credit Card" />
+                    <Radio value="ach" label="ACH Payment" />
+                  </Group>
+                </Radio.Group>
+                <Text size="sm">A 3% processing fee applies to card payments. Pay by ACH to avoid it.</Text>
+                {method === 'card' && (
+                  <CardFields
+                    values={card}
+                    onChange={setCard}
+                    errors={errors}
+                    today={today}
+                    disabled={working}
+                  />
+                )}
+                {method === 'ach' && (
+                  <AchFields values={ach} onChange={setAch} errors={errors} disabled={working} />
+                )}
+              </Stack>
+            </Fieldset>
+
+            <Checkbox
+              checked={agree}
+              onChange={(e) => setAgree(e.currentTarget.checked)}
+              error={errors.agree}
+              label="I am the owner of this card or bank account, and I authorize the bank to store this payment information and use it for overdue and future annual storage fees."
+            />
+            <Group>
+              <Button type="submit" loading={working}>
+                Save
+              </Button>
+              <Button variant="default" onClick={onCancel} disabled={working}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </PublicShell>
+  );
+}
