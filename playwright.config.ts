@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3199);
+export const e2ePort = Number(process.env.E2E_PORT ?? 3199);
 export const e2eSmtpPort = Number(process.env.E2E_SMTP_PORT ?? 2526);
-const dataDir = path.resolve('.tmp/e2e-data');
+export const e2eDataDir = path.resolve('.tmp/e2e-data');
+/** Everything the server printed during the journeys, for the check that no card number was logged. */
+export const e2eServerLog = path.resolve('.tmp/e2e-server.log');
+const desktopChromium = { ...devices['Desktop Chrome'], channel: undefined };
+const savesPaymentMethods = /(payment-information|public-payment-pages)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -16,7 +20,7 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
   globalSetup: './e2e/support/global-setup.ts',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${e2ePort}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -31,25 +35,38 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium', testIgnore: savesPaymentMethods, use: desktopChromium },
+    // Last: these journeys save payment methods for the demo accounts for good (Jane gets a card,
+    // John's overdue fees are paid) and the journeys above expect the accounts as seeded. Playwright
+    // runs the projects in the order listed here and, with one worker, one after the other.
+    { name: 'payments', testMatch: savesPaymentMethods, use: desktopChromium },
+  ],
   webServer: {
-    command: `rm -rf "${dataDir}" && tsx src/server/server.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
+    // `exec` makes the server the process Playwright stops, so the stop waits for it to close PGlite.
+    // Its output, start-up errors included, is in e2eServerLog.
+    command: `mkdir -p "${path.dirname(e2eServerLog)}" && : > "${e2eServerLog}" && rm -rf "${e2eDataDir}" && exec tsx src/server/server.ts >> "${e2eServerLog}" 2>&1`,
+    url: `http://127.0.0.1:${e2ePort}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
+    // Stopped with SIGTERM, not killed: PGlite writes lazily and the scan for card numbers reads its files.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
-      PORT: String(port),
+      PORT: String(e2ePort),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: e2eDataDir,
       DEMO: 'true',
       SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort}`,
       MAIL_FROM: 'Client Portal <no-reply@portal.test>',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://127.0.0.1:${e2ePort}`,
+      LOG_LEVEL: 'info',
       RATE_LIMIT_LOGIN_PER_IP: '10000',
       RATE_LIMIT_RECOVERY_PER_IP: '10000',
+      RATE_LIMIT_VERIFY_PER_IP: '10000',
+      // The same key e2e/public-payment-pages.spec.ts signs its link with.
+      LINK_SECRET: 'e2e-link-secret-with-at-least-32-characters',
     },
   },
 });

@@ -1,6 +1,7 @@
 /**
  * Everything CI runs, in order: lint, types, unit and API tests on PGlite, the API tests again on
- * PostgreSQL when TEST_DATABASE_URL is set, the web build, and the browser journeys in Chromium.
+ * PostgreSQL when TEST_DATABASE_URL is set, the web build, the browser journeys in Chromium, and a
+ * scan of what the journeys left (database, server log, e-mails) for any card or account number.
  * The journeys are mandatory in CI; elsewhere a missing Chromium is reported plainly and skipped.
  * Ends with one line "Summary: N passed, N failed".
  */
@@ -84,6 +85,11 @@ if (fs.existsSync(chromium)) {
     PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
   });
   countPlaywright(e2eReport);
+  // Only once the journeys ran: they leave the database, server log and e-mails this reads.
+  if (fs.existsSync(e2eReport)) {
+    if (run('no card or account number kept', bin('tsx'), ['e2e/support/scan-for-numbers.ts'])) passed += 1;
+    else failed += 1;
+  }
 } else if (ci) {
   console.error(`\nChromium is missing at ${chromium}: the browser journeys are mandatory in CI.`);
   failures.push('browser journeys (Chromium missing)');

@@ -10,15 +10,19 @@ export interface ReceivedMail {
   text: string;
 }
 
-function decode(raw: string): ReceivedMail {
+/** A single-part message as a person reads it: quoted-printable and base64 bodies decoded. */
+export function decodeMail(raw: string): ReceivedMail {
   const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
   const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(unfolded)?.[1]?.trim() ?? '';
   let text = rest.join('\n\n');
-  if (/quoted-printable/i.test(header('Content-Transfer-Encoding'))) {
+  const encoding = header('Content-Transfer-Encoding');
+  if (/quoted-printable/i.test(encoding)) {
     text = text
       .replace(/=\r?\n/g, '')
       .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  } else if (/base64/i.test(encoding)) {
+    text = Buffer.from(text.replace(/\s/g, ''), 'base64').toString('utf8');
   }
   return { to: header('To'), subject: header('Subject'), text };
 }
@@ -35,7 +39,7 @@ export async function waitForMail(
     const files = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).sort().reverse() : [];
     for (const file of files) {
       if (Number(file.split('-')[0]) < since) continue;
-      const mail = decode(fs.readFileSync(path.join(mailDir, file), 'utf8'));
+      const mail = decodeMail(fs.readFileSync(path.join(mailDir, file), 'utf8'));
       if (mail.to.includes(to) && subject.test(mail.subject)) return mail;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -46,5 +50,5 @@ export async function waitForMail(
 /** Every message received so far, for the checks that nothing secret was e-mailed. */
 export function allMail(): ReceivedMail[] {
   if (!fs.existsSync(mailDir)) return [];
-  return fs.readdirSync(mailDir).map((file) => decode(fs.readFileSync(path.join(mailDir, file), 'utf8')));
+  return fs.readdirSync(mailDir).map((file) => decodeMail(fs.readFileSync(path.join(mailDir, file), 'utf8')));
 }

@@ -103,7 +103,10 @@ describe('the app shell', () => {
     expect(outbox.body).toContain('Client Portal: your one time password');
     await demo.close();
 
-    for (const env of [{ DEMO: 'false' }, { DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' }]) {
+    for (const env of [
+      { DEMO: 'false', PAYMENT_GATEWAY: 'sandbox' },
+      { DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' },
+    ]) {
       const app = await buildApp({ config: loadConfig(env), db: database.db, webRoot: null, logger: false });
       const page = await app.inject({ method: 'GET', url: '/dev/outbox' });
       expect(page.statusCode).toBe(404);

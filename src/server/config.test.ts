@@ -14,9 +14,20 @@ describe('configuration from the environment', () => {
   });
 
   it('turns demo mode off by default with PostgreSQL, and on when asked', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal' }).demo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', PAYMENT_GATEWAY: 'sandbox' }).demo).toBe(
+      false,
+    );
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' }).demo).toBe(true);
-    expect(loadConfig({ DEMO: 'off' }).demo).toBe(false);
+    expect(loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox' }).demo).toBe(false);
+  });
+
+  it('outside demo mode, makes the payment gateway a choice, never a silent sandbox', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/portal' })).toThrow(
+      /PAYMENT_GATEWAY: must be set/,
+    );
+    expect(() => loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'authorize-net' })).toThrow(
+      /ANET_API_LOGIN_ID: must be set/,
+    );
   });
 
   it('uses secure cookies when the public address is HTTPS', () => {

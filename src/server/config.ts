@@ -49,7 +49,8 @@ const envSchema = z.object({
   RATE_LIMIT_VERIFY_PER_IP: positiveInt.default(30),
   PAYMENT_GATEWAY: z
     .enum(['sandbox', 'authorize-net'], { error: 'must be sandbox or authorize-net' })
-    .default('sandbox'),
+    .optional(),
+  TRUST_PROXY: booleanText.optional(),
   ANET_API_LOGIN_ID: z.string().min(1).optional(),
   ANET_TRANSACTION_KEY: z.string().min(1).optional(),
   ANET_CLIENT_KEY: z.string().min(1).optional(),
@@ -70,6 +71,8 @@ export interface Config {
   logLevel: string;
   rateLimits: { loginPerIp: number; recoveryPerIp: number };
   poolSize: number;
+  /** Behind a load balancer: take the client's address from X-Forwarded-For (for the per-IP limits). */
+  trustProxy: boolean;
   /** Signs the public payment links; absent: a key generated once in DATA_DIR. */
   linkSecret: string | undefined;
   verifyPerIp: number;
@@ -115,6 +118,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   const demo = e.DEMO ?? !e.DATABASE_URL;
+  // Outside demo mode the gateway is a choice, never a default: the sandbox approves without money moving.
+  if (!demo && !e.PAYMENT_GATEWAY) {
+    throw new ConfigError([
+      'PAYMENT_GATEWAY: must be set when demo mode is off (authorize-net, or sandbox for a test installation)',
+    ]);
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,
@@ -131,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     linkSecret: e.LINK_SECRET,
     verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
     secureCookies: publicUrl.startsWith('https:'),
+    trustProxy: e.TRUST_PROXY ?? false,
     payments:
       e.PAYMENT_GATEWAY === 'authorize-net'
         ? {

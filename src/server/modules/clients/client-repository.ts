@@ -8,7 +8,7 @@ import { clientActivities, clients, physicianClients } from '../../db/schema';
 
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
- * and the sum of annual storage fees due on or before today and still unpaid.
+ * and the sum of annual storage fees due before today and still unpaid (due today is not yet overdue).
  */
 // get_Client is the portal's busiest read: its statement is built and prepared once per database.
 const clientRecordStatements = new WeakMap<Database, ReturnType<typeof prepareClientRecord>>();
@@ -21,7 +21,7 @@ function prepareClientRecord(db: Database) {
     order by pm.is_default desc, pm.created_at desc limit 1)`;
   const overdueCents = sql<string>`(
     select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
-    where f.client_id = ${clients}.id and f.paid_at is null and f.due_date <= ${sql.placeholder('today')})`;
+    where f.client_id = ${clients}.id and f.paid_at is null and f.due_date < ${sql.placeholder('today')})`;
   return db
     .select({ client: clients, cardLast4, overdueCents })
     .from(clients)
@@ -32,7 +32,7 @@ function prepareClientRecord(db: Database) {
 
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
- * and the sum of annual storage fees due on or before today and still unpaid.
+ * and the sum of annual storage fees due before today and still unpaid (due today is not yet overdue).
  */
 export async function findClientRecord(
   db: Database,

@@ -244,6 +244,28 @@ describe('saving a method while annual storage is overdue', () => {
     expect(mail?.textBody).toContain('$700.01');
   });
 
+  it('charges the overdue years once when two different submissions race for them', async () => {
+    await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null`);
+    const body = async () =>
+      cardBody(await tokenizeCard('4111111111111111'), {
+        Credit_Card_Holder_First_Name: 'John',
+        Credit_Card_Holder_Last_Name: 'Roe',
+      });
+    const [first, second] = await Promise.all([save(john, await body()), save(john, await body())]);
+    // One of them pays; the other is refused (409) or, arriving after, finds nothing overdue.
+    const charged = [first, second].filter((r) => r?.statusCode === 200 && r.json().amountCharged > 0);
+    expect(charged).toHaveLength(1);
+    for (const other of [first, second].filter((r) => !charged.includes(r))) {
+      expect(other?.statusCode === 409 || other?.json().amountCharged === 0).toBe(true);
+    }
+    const paid = (await t.db.execute(
+      sql`select count(distinct payment_id)::int as n from annual_storage_fees where paid_at is not null`,
+    )) as unknown as {
+      rows: Array<{ n: number }>;
+    };
+    expect(paid.rows[0]?.n).toBe(1);
+  });
+
   it('refuses the same key with different payment details', async () => {
     const key = newKey();
     expect((await save(jane, cardBody(await tokenizeCard('4242424242424242')), key)).statusCode).toBe(200);
@@ -252,7 +274,7 @@ describe('saving a method while annual storage is overdue', () => {
   });
 
   it('saves a bank account with no card fee', async () => {
-    await t.db.execute(sql`update annual_storage_fees set paid_at = null`);
+    await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null`);
     const token = await tokenizeBank('000123456789');
     const response = await save(john, { Payment_Type: 'ACH', token, Name_On_Account: 'John Roe' });
     expect(response.statusCode, response.body).toBe(200);

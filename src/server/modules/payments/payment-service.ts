@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import { addYears } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
@@ -45,7 +45,7 @@ export async function overdueFees(db: Database, clientId: string, today: string)
       and(
         eq(annualStorageFees.clientId, clientId),
         isNull(annualStorageFees.paidAt),
-        lte(annualStorageFees.dueDate, today),
+        lt(annualStorageFees.dueDate, today),
       ),
     );
   return { rows, totalCents: rows.reduce((sum, r) => sum + r.amountCents, 0) };
@@ -136,6 +136,34 @@ export async function savePaymentMethod(
       .set({ ...values, completedAt: clock.now() })
       .where(eq(payments.id, started.id));
 
+  // Claim the overdue years for this submission before any gateway call: a second submission
+  // (another tab, the public link) finds them taken and charges nothing.
+  const feeIds = overdue.rows.map((r) => r.id);
+  const releaseFees = () =>
+    db.update(annualStorageFees).set({ paymentId: null }).where(eq(annualStorageFees.paymentId, started.id));
+  if (feeIds.length > 0) {
+    const claimed = await db
+      .update(annualStorageFees)
+      .set({ paymentId: started.id })
+      .where(
+        and(
+          inArray(annualStorageFees.id, feeIds),
+          isNull(annualStorageFees.paymentId),
+          isNull(annualStorageFees.paidAt),
+        ),
+      )
+      .returning({ id: annualStorageFees.id });
+    if (claimed.length < feeIds.length) {
+      await releaseFees();
+      await finish({ status: 'error', message: 'Another payment for these fees is in progress.' });
+      throw new HttpError(
+        409,
+        'IDEMPOTENCY_CONFLICT',
+        'A payment for these fees is already in progress. Please wait a moment and reload.',
+      );
+    }
+  }
+
   const [client] = await db
     .select({ actId: clients.clientActId, email: clients.email, paidUntil: clients.annualStoragePaidUntil })
     .from(clients)
@@ -160,6 +188,7 @@ export async function savePaymentMethod(
         : undefined,
   });
   if (saved.outcome !== 'saved') {
+    await releaseFees();
     await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
     throw declined(saved.message);
   }
@@ -171,11 +200,13 @@ export async function savePaymentMethod(
       customerRef: saved.method.customerRef,
       paymentRef: saved.method.paymentRef,
       amountCents: totalCents,
-      idempotencyKey: `${clientId}:${idempotencyKey}`,
+      // Keyed by the years it pays, so a retry for the same fees meets the gateway's duplicate check.
+      idempotencyKey: `${clientId}:fees:${hashOf([...feeIds].sort()).slice(0, 24)}`,
       description: `Annual storage, ${overdue.rows.length} overdue year(s)`,
     });
     if (charge.outcome !== 'approved') {
       await removeMethod(db, method);
+      await releaseFees();
       await finish({
         status: charge.outcome === 'declined' ? 'declined' : 'error',
         message: charge.message,
@@ -201,12 +232,7 @@ export async function savePaymentMethod(
       await tx
         .update(annualStorageFees)
         .set({ paidAt: now, paymentId: started.id })
-        .where(
-          inArray(
-            annualStorageFees.id,
-            overdue.rows.map((r) => r.id),
-          ),
-        );
+        .where(eq(annualStorageFees.paymentId, started.id));
       const lastDue = overdue.rows
         .map((r) => r.dueDate)
         .sort()

@@ -27,6 +27,7 @@ import { savePaymentMethod } from './payment-service';
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 const ATTEMPTS_PER_CLIENT = 10;
+const SAVES_PER_VERIFICATION = 5;
 
 async function findClient(db: Database, request: ClientVerificationRequest, linkClientId: string | null) {
   if (request.mode === 'link') {
@@ -147,6 +148,15 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
     },
     async (request) => {
       const idempotencyKey = idempotencyKeyOf(request.headers);
+      // Each save asks the gateway to validate a card: limit them, so a confirmed page cannot be
+      // used to try out card numbers.
+      for (const [key, limit] of [
+        [`public-save:ip:${request.ip}`, config.verifyPerIp],
+        [`public-save:verification:${sha256Hex(request.body.verification)}`, SAVES_PER_VERIFICATION],
+      ] as const) {
+        const decision = await hitRateLimit(db, key, limit, FIFTEEN_MINUTES, clock.now());
+        if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, v.tooMany);
+      }
       const [verification] = await db
         .select({ clientId: paymentVerifications.clientId })
         .from(paymentVerifications)
@@ -165,6 +175,10 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         { ...deps, log: request.log },
         { clientId: verification.clientId, source, idempotencyKey, request: request.body },
       );
+      // Its job is done: a further change needs a new confirmation.
+      await db
+        .delete(paymentVerifications)
+        .where(eq(paymentVerifications.id, sha256Hex(request.body.verification)));
       return { ...response, message: v.saved };
     },
   );

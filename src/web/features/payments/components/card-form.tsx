@@ -71,6 +71,8 @@ export function CardFields({ values, onChange, errors, today, disabled }: Props)
         value={values.CVV}
         onChange={(e) => set('CVV')(e.currentTarget.value.replace(/\D/g, ''))}
         error={errors.CVV}
+        // PasswordInput does not mark its input itself; screen readers and focusFirstInvalid need it.
+        aria-invalid={Boolean(errors.CVV)}
         disabled={disabled}
         required
       />

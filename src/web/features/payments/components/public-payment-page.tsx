@@ -177,6 +177,11 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       setDone(response.message);
     } catch (error) {
       if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
+      // The confirmation expired (15 minutes): ask for it again.
+      if (error instanceof ApiError && error.fields.verify) {
+        setVerification(null);
+        setByLink(false);
+      }
       setFailure(
         error instanceof ApiError || error instanceof TokenizeError
           ? error.message
@@ -292,9 +297,14 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                       <Button variant="outline" onClick={onConfirm} loading={verifyClient.isPending}>
                         Confirm Client Details
                       </Button>
-                      {(verifyError || errors.verify) && (
+                      {errors.verify && (
+                        <Text c="red.9" size="sm" mt="xs">
+                          {errors.verify}
+                        </Text>
+                      )}
+                      {verifyError && (
                         <Text c="red.9" size="sm" mt="xs" role="alert">
-                          {verifyError ?? errors.verify}
+                          {verifyError}
                         </Text>
                       )}
                     </div>

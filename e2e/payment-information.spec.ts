@@ -1,0 +1,300 @@
+/**
+ * Payment Information: the card and ACH forms, the gateway's answers, and the overdue total paid on save.
+ *
+ * These journeys change the demo accounts for good (there is no way to take a card off file):
+ * Jane ends with a Visa ending 4242 and a bank account, John's overdue annual storage is paid.
+ * Journeys that read the seeded state must run first. Playwright runs files in alphabetical order
+ * with one worker, so client-information.spec.ts ("Cancel puts back what was saved" expects John's
+ * Overdue and $679.62) runs before this file; keep it so. sign-in.spec.ts (Jane flagged "No card on
+ * file") sorts after it, so playwright.config.ts runs this file in the "payments" project, listed last.
+ * The server's data folder is emptied at each start, so every run begins from the seed.
+ */
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { testBankAccount, testCards } from './support/test-numbers';
+
+const UPDATED =
+  'Your payment information has been updated successfully. We are now getting the portal services ready for you!';
+const phone = { width: 375, height: 740 };
+
+/** Today where the bank is, as YYYY-MM-DD: the date the page and the server go by. */
+const today = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/New_York',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+}).format(new Date());
+const [thisYear, thisMonth, thisDay] = today.split('-').map(Number) as [number, number, number];
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+interface Card {
+  number: string;
+  type: string;
+  cvv: string;
+  month: string;
+  year: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  country: string;
+  zip: string;
+}
+
+/** A card the form accepts: it has more than a year left whatever today is. */
+const janesVisa: Card = {
+  number: testCards.visa,
+  type: 'Visa',
+  cvv: '123',
+  month: '12',
+  year: String(thisYear + 3),
+  firstName: 'Jane',
+  lastName: 'Doe',
+  email: 'jane.doe@example.com',
+  country: 'United States',
+  zip: '33131',
+};
+
+async function choose(page: Page, label: string, option: string) {
+  const field = page.getByRole('combobox', { name: label });
+  if ((await field.inputValue()) === option) return;
+  await field.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await expect(field).toHaveValue(option);
+}
+
+async function fillCard(page: Page, card: Card) {
+  await page.getByRole('textbox', { name: 'Credit Card Number' }).fill(card.number);
+  await choose(page, 'Card Type', card.type);
+  await page.getByRole('textbox', { name: 'CVV', exact: true }).fill(card.cvv);
+  await choose(page, 'Expiry Month', card.month);
+  await choose(page, 'Expiry Year', card.year);
+  await page.getByRole('textbox', { name: 'Billing First Name' }).fill(card.firstName);
+  await page.getByRole('textbox', { name: 'Billing Last Name' }).fill(card.lastName);
+  await page.getByRole('textbox', { name: 'Billing Email' }).fill(card.email);
+  await page.getByRole('textbox', { name: 'Country' }).fill(card.country);
+  await page.getByRole('textbox', { name: 'Zip or Postal Code' }).fill(card.zip);
+}
+
+async function openPaymentInformation(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Portal sections' })
+    .getByRole('link', { name: /^Payment Information/ })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Payment Information', level: 1 })).toBeVisible();
+}
+
+async function paymentInfoOnFile(page: Page) {
+  const answer = await page.request.get('/api/pay/get_PaymentInfo');
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { result: Record<string, unknown> }).result;
+}
+
+test('the page, its card form with errors and the red overdue total pass axe and fit a phone', async ({
+  page,
+}) => {
+  // John, so that the red overdue banner and the fee quote are checked too while he still owes.
+  await signIn(page, 'ACT10002');
+  for (const viewport of [{ width: 1280, height: 900 }, phone]) {
+    await page.setViewportSize(viewport);
+    await page.goto('/payment-information');
+    await expect(page.getByRole('button', { name: 'Edit credit card' })).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+
+    await page.getByRole('button', { name: 'Edit credit card' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Please enter credit card number')).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Edit ACH payment' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Please enter account number')).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  }
+});
+
+test('a card is refused until every rule holds, then saved once however often Save is clicked', async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10001');
+  const nav = page.getByRole('navigation', { name: 'Portal sections' });
+  await expect(nav.getByRole('link', { name: 'Payment Information No card on file' })).toBeVisible();
+  await openPaymentInformation(page);
+  await expect(page.getByText('Credit Card ending in NA')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit credit card' }).click();
+  const number = page.getByRole('textbox', { name: 'Credit Card Number' });
+  const save = page.getByRole('button', { name: 'Save' });
+  // Country comes filled in; emptied so that every required field is left blank.
+  await page.getByRole('textbox', { name: 'Country' }).clear();
+  await save.click();
+  const required: [Locator, string][] = [
+    [number, 'Please enter credit card number'],
+    [page.getByRole('combobox', { name: 'Card Type' }), 'Please select card type'],
+    [page.getByRole('textbox', { name: 'CVV', exact: true }), 'Invalid CVV code'],
+    [page.getByRole('combobox', { name: 'Expiry Month' }), 'Invalid credit Card Expiration Month'],
+    [page.getByRole('combobox', { name: 'Expiry Year' }), 'Invalid credit Card Expiration Year'],
+    [page.getByRole('textbox', { name: 'Billing First Name' }), "Field can't be empty"],
+    [page.getByRole('textbox', { name: 'Billing Last Name' }), "Field can't be empty"],
+    [page.getByRole('textbox', { name: 'Billing Email' }), 'Cannot be empty'],
+    [page.getByRole('textbox', { name: 'Country' }), "Field can't be empty"],
+    [page.getByRole('textbox', { name: 'Zip or Postal Code' }), "Field can't be empty"],
+  ];
+  for (const [field, message] of required) await expect(field).toHaveAccessibleDescription(message);
+  await expect(number).toBeFocused();
+
+  const refused = async (card: Card, message: string) => {
+    await fillCard(page, card);
+    await save.click();
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  };
+  await refused({ ...janesVisa, number: testCards.failsLuhn }, 'Invalid credit card number.');
+  await refused(
+    { ...janesVisa, number: testCards.mastercard },
+    'The card number does not match the card type.',
+  );
+  await refused(
+    { ...janesVisa, number: testCards.amex, type: 'American Express', cvv: '123' },
+    'American Express cards have a 4-digit CVV code',
+  );
+  // In January no month of this year is past yet, so only this one check has nothing to try.
+  if (thisMonth > 1) {
+    await refused(
+      { ...janesVisa, month: twoDigits(thisMonth - 1), year: String(thisYear) },
+      'Something Wrong with Expiration Month',
+    );
+  }
+  await refused(
+    { ...janesVisa, month: twoDigits(thisMonth), year: String(thisYear) },
+    'Please use credit card which has more than one year of expiry period remaining.',
+  );
+  await refused({ ...janesVisa, email: 'jane.doe@example' }, 'Invalid email.');
+
+  const submissions: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/api/pay/set_PaymentInfo')) {
+      submissions.push(request.url());
+    }
+  });
+  await fillCard(page, janesVisa);
+  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+  await save.dblclick();
+  await expect(page.getByText(UPDATED)).toHaveCount(1);
+  const shownAt = Date.now();
+  await reloaded;
+  expect(Date.now() - shownAt).toBeGreaterThan(3_000);
+
+  await expect(page.getByText('Credit Card ending in 4242')).toBeVisible();
+  await expect(page.getByText('Name on card: Jane Doe')).toBeVisible();
+  await expect(page.getByText(`Expires: 12 / ${thisYear + 3}`)).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Payment Information', exact: true })).toBeVisible();
+  await expect(nav.getByText('No card on file')).toHaveCount(0);
+  expect(submissions).toHaveLength(1);
+  expect(await paymentInfoOnFile(page)).toMatchObject({
+    Credit_Card_Number: '************4242',
+    Credit_Card_Type: 'Visa',
+  });
+});
+
+test('a card the gateway declines keeps the form filled and leaves the card on file as it was', async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10001');
+  await openPaymentInformation(page);
+  const onFile = page.getByText(/^Credit Card ending in /);
+  const before = await onFile.textContent();
+  const numberBefore = (await paymentInfoOnFile(page)).Credit_Card_Number;
+
+  await page.getByRole('button', { name: 'Edit credit card' }).click();
+  await fillCard(page, { ...janesVisa, number: testCards.declinedForInsufficientFunds });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('form', { name: 'Credit card' }).getByRole('alert')).toContainText(
+    'insufficient funds',
+  );
+  await expect(page.getByRole('textbox', { name: 'Credit Card Number' })).toHaveValue(
+    testCards.declinedForInsufficientFunds,
+  );
+  await expect(page.getByText(UPDATED)).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(onFile).toHaveText(before ?? '');
+  await page.reload();
+  await expect(onFile).toHaveText(before ?? '');
+  expect((await paymentInfoOnFile(page)).Credit_Card_Number).toBe(numberBefore);
+});
+
+test('a bank account is refused with a wrong ABA routing number, then saved by ACH', async ({ page }) => {
+  await signIn(page, 'ACT10001');
+  await openPaymentInformation(page);
+  await page.getByRole('button', { name: 'Edit ACH payment' }).click();
+  await page.getByRole('textbox', { name: 'Name on Account' }).fill('Jane Doe');
+  await page.getByRole('textbox', { name: 'Account Number' }).fill(testBankAccount.accountNumber);
+  const routing = page.getByRole('textbox', { name: 'ABA Routing Number' });
+  await routing.fill(testBankAccount.badRoutingNumber);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(routing).toHaveAccessibleDescription('Invalid ABA routing number');
+
+  await routing.fill(testBankAccount.routingNumber);
+  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(UPDATED)).toBeVisible();
+  await expect(page.getByText(/We charged/)).toHaveCount(0);
+  await reloaded;
+  await expect(page.getByText('Account Number Ending in *****6789')).toBeVisible();
+  await expect(page.getByText('Name on account: Jane Doe')).toBeVisible();
+});
+
+test('saving a card pays the overdue annual storage with the 3% fee and clears the overdue marks', async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10002');
+  await openPaymentInformation(page);
+  await expect(page.getByRole('alert')).toHaveText(
+    'Total Amount Overdue = $679.62 (this amount is the sum of all annual storage overdue payments)',
+  );
+  await page.getByRole('button', { name: 'Edit credit card' }).click();
+  await expect(page.getByText('$679.62 + $20.39 card processing fee (3%) = $700.01')).toBeVisible();
+
+  await fillCard(page, {
+    ...janesVisa,
+    number: testCards.otherVisa,
+    firstName: 'John',
+    lastName: 'Roe',
+    email: 'john.roe@example.com',
+    zip: '10016',
+  });
+  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(UPDATED)).toBeVisible();
+  await expect(page.getByText(/We charged \$700\.01/)).toBeVisible();
+  await reloaded;
+  await expect(page.getByText('Name on card: John Roe')).toBeVisible();
+  await expect(page.getByText(/Total Amount Overdue/)).toHaveCount(0);
+
+  await page
+    .getByRole('navigation', { name: 'Portal sections' })
+    .getByRole('link', { name: 'Client Activity' })
+    .click();
+  const usToday = `${twoDigits(thisMonth)}-${twoDigits(thisDay)}-${thisYear}`;
+  const paid = page
+    .getByRole('table', { name: 'Client Activity' })
+    .getByRole('row')
+    .filter({ hasText: usToday });
+  await expect(paid).toHaveCount(1);
+  await expect(paid.getByRole('cell').nth(4)).toHaveText('Annual Storage');
+
+  await page
+    .getByRole('navigation', { name: 'Portal sections' })
+    .getByRole('link', { name: 'Client Information' })
+    .click();
+  await expect(page.getByRole('textbox', { name: 'Annual Storage Paid Until' })).toHaveValue(
+    /^\d{2}\/\d{2}\/\d{4}$/,
+  );
+  await expect(page.getByRole('checkbox', { name: 'Annual Storage Paid' })).toBeChecked();
+  await expect(page.getByText(/Total Amount Overdue/)).toHaveCount(0);
+  await expect(page.getByText(/overdue annual storage fee/)).toHaveCount(0);
+});

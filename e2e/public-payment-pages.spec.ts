@@ -1,0 +1,133 @@
+import { expect, type Page, test } from '@playwright/test';
+import { createPaymentLinkToken } from '../src/server/lib/link-tokens';
+
+// The e2e server signs links with this key (playwright.config.ts sets LINK_SECRET).
+const E2E_LINK_SECRET = 'e2e-link-secret-with-at-least-32-characters';
+
+async function fillCard(page: Page, number = '4242424242424242') {
+  await page.getByRole('textbox', { name: 'Credit Card Number' }).fill(number);
+  await page.getByRole('combobox', { name: 'Card Type' }).click();
+  await page.getByRole('option', { name: 'Visa' }).click();
+  await page.getByRole('textbox', { name: 'CVV' }).fill('123');
+  await page.getByRole('combobox', { name: 'Expiry Month' }).click();
+  await page.getByRole('option', { name: '12' }).click();
+  await page.getByRole('combobox', { name: 'Expiry Year' }).click();
+  await page.getByRole('option', { name: String(new Date().getFullYear() + 3) }).click();
+  await page.getByRole('textbox', { name: 'Billing First Name' }).fill('Jane');
+  await page.getByRole('textbox', { name: 'Billing Last Name' }).fill('Doe');
+  await page.getByRole('textbox', { name: 'Billing Email' }).fill('jane.doe@example.com');
+  await page.getByRole('textbox', { name: 'Zip or Postal Code' }).fill('33131');
+}
+
+test.describe('public payment pages', () => {
+  test('e-mail page: a failed confirmation clears the fields, Client ID and Last Name confirms, a card saves', async ({
+    page,
+  }) => {
+    await page.goto('/updatepaymentinformation');
+    await expect(page.getByRole('heading', { name: 'Update Payment Information' })).toBeVisible();
+    await expect(
+      page.getByText('A 3% processing fee applies to card payments. Pay by ACH to avoid it.'),
+    ).toBeVisible();
+    await page.getByRole('radio', { name: 'Client ID and Last Name' }).check();
+    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Smith');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(
+      page.getByText(
+        'Please enter valid client ID and last name. Contact ACT directly in case of any queries.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveValue('');
+    await expect(page.getByRole('textbox', { name: 'Last Name', exact: true })).toHaveValue('');
+
+    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Doe');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveAttribute('readonly', '');
+
+    await fillCard(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Please Check', { exact: true })).toBeVisible();
+    await page.getByRole('checkbox', { name: /I am the owner/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+  });
+
+  test('text-message page: full contact confirms; Save is refused without a payment method; ACH saves', async ({
+    page,
+  }) => {
+    await page.goto('/updatepaymentinfo');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Please Select Check')).toBeVisible();
+    await expect(page.getByText('Please confirm client details')).toBeVisible();
+
+    await page.getByRole('radio', { name: 'Client Full Contact Information' }).check();
+    await page.getByRole('textbox', { name: 'First Name', exact: true }).fill('Jane');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Doe');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('jane.doe@example.com');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('03/14/1975');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+
+    await page.getByRole('radio', { name: 'ACH Payment' }).check();
+    await page.getByRole('textbox', { name: 'Name on Account' }).fill('Jane Doe');
+    await page.getByRole('textbox', { name: 'Account Number' }).fill('000123456789');
+    await page.getByRole('textbox', { name: 'ABA Routing Number' }).fill('110000000');
+    await page.getByRole('checkbox', { name: /I am the owner/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+  });
+
+  test('each page confirms by either identification, and a failed full-contact check clears its fields', async ({
+    page,
+  }) => {
+    await page.goto('/updatepaymentinfo');
+    await page.getByRole('radio', { name: 'Client ID and Last Name' }).check();
+    await page.getByRole('textbox', { name: 'Client ID' }).fill('act10002');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('roe');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+
+    await page.goto('/updatepaymentinformation');
+    await page.getByRole('radio', { name: 'Client Full Contact Information' }).check();
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(page.getByText('Please enter client first name')).toBeVisible();
+    await expect(page.getByText('Please enter client email')).toBeVisible();
+    await expect(page.getByText('Please enter client Dob')).toBeVisible();
+    await page.getByRole('textbox', { name: 'First Name', exact: true }).fill('John');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Roe');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('john.roe@example.com');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('11/03/1968');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(
+      page.getByText(
+        'Please enter valid client ID and last name. Contact ACT directly in case of any queries.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Email', exact: true })).toHaveValue('');
+    await page.getByRole('textbox', { name: 'First Name', exact: true }).fill('John');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Roe');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('john.roe@example.com');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('11/02/1968');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+  });
+
+  test('a signed link opens the page already identified, and leaves the address bar clean', async ({
+    page,
+  }) => {
+    const token = createPaymentLinkToken(Buffer.from(E2E_LINK_SECRET, 'utf8'), 'ACT10001', new Date());
+    await page.goto(`/updatepaymentinformation?t=${token}`);
+    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Confirm Client Details' })).toHaveCount(0);
+    expect(page.url()).not.toContain('t=');
+    await fillCard(page, '4111111111111111');
+    await page.getByRole('checkbox', { name: /I am the owner/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Run after the journeys, once Playwright has stopped the server: `tsx e2e/support/scan-for-numbers.ts`.
+ * Proves the portal kept no full card or bank account number the journeys typed: none in any table
+ * of the database the e2e server used (nor anywhere in its files, so a deleted row counts too), in
+ * the server's log, or in an e-mail it sent. Prints each place a number was found and exits 1.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { e2eDataDir, e2ePort, e2eServerLog } from '../../playwright.config';
+import { decodeMail, mailDir } from './mail';
+import { secretTestNumbers } from './test-numbers';
+
+interface Finding {
+  number: string;
+  where: string;
+}
+
+// Digits may be written in groups: "4242 4242 4242 4242" or "4242-4242-...".
+const searches = secretTestNumbers.map((number) => ({
+  number,
+  pattern: new RegExp([...number].join('[ -]?')),
+}));
+
+function findIn(text: string, where: string): Finding[] {
+  return searches.filter((s) => s.pattern.test(text)).map((s) => ({ number: s.number, where }));
+}
+
+function* filesUnder(dir: string): Generator<string> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+async function serverIsRunning(): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${e2ePort}/api/health`, { signal: AbortSignal.timeout(1_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every row of every table, as text, then every file of the data folder, byte by byte. */
+async function scanDatabase(dataDir: string): Promise<{ findings: Finding[]; tables: number }> {
+  const findings: Finding[] = [];
+  const db = await PGlite.create({ dataDir });
+  let tables: { schemaname: string; tablename: string }[];
+  try {
+    ({ rows: tables } = await db.query<{ schemaname: string; tablename: string }>(
+      `select schemaname, tablename from pg_tables
+       where schemaname not in ('pg_catalog', 'information_schema') order by 1, 2`,
+    ));
+    for (const { schemaname, tablename } of tables) {
+      const name = `"${schemaname.replaceAll('"', '""')}"."${tablename.replaceAll('"', '""')}"`;
+      const { rows } = await db.query<{ dump: string }>(
+        `select coalesce(string_agg(t::text, ' '), '') as dump from ${name} t`,
+      );
+      findings.push(...findIn(rows[0]?.dump ?? '', `database table ${schemaname}.${tablename}`));
+    }
+  } finally {
+    await db.close();
+  }
+  for (const file of filesUnder(dataDir)) {
+    const bytes = fs.readFileSync(file);
+    for (const { number } of searches) {
+      if (bytes.includes(number, 0, 'latin1')) {
+        findings.push({ number, where: `database file ${path.relative(process.cwd(), file)}` });
+      }
+    }
+  }
+  return { findings, tables: tables.length };
+}
+
+async function main() {
+  const dataDir = path.join(e2eDataDir, 'pglite');
+  const problems: string[] = [];
+  if (await serverIsRunning()) {
+    problems.push(
+      `the e2e server still answers on port ${e2ePort}: run this after Playwright has stopped it`,
+    );
+  }
+  if (!fs.existsSync(dataDir)) problems.push(`no database at ${dataDir}: run the journeys first`);
+  if (!fs.existsSync(e2eServerLog) || fs.statSync(e2eServerLog).size === 0) {
+    problems.push(`no server log at ${e2eServerLog}: run the journeys first`);
+  }
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`Cannot scan: ${problem}.`);
+    process.exit(1);
+  }
+
+  const database = await scanDatabase(dataDir);
+  const findings = [...database.findings, ...findIn(fs.readFileSync(e2eServerLog, 'utf8'), 'server log')];
+  const mails = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).sort() : [];
+  for (const file of mails) {
+    const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
+    const mail = decodeMail(raw);
+    const where = `e-mail ${file} to ${mail.to} ("${mail.subject}")`;
+    const found = new Set([...findIn(raw, where), ...findIn(mail.text, where)].map((f) => f.number));
+    for (const number of found) findings.push({ number, where });
+  }
+
+  if (findings.length > 0) {
+    for (const { number, where } of findings) console.error(`FOUND ${number} in ${where}`);
+    console.error(`${findings.length} card or account number(s) were kept.`);
+    process.exit(1);
+  }
+  console.log(
+    `No card or account number found in the database (${database.tables} tables), ` +
+      `the server log or ${mails.length} e-mails.`,
+  );
+}
+
+await main();
