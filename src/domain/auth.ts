@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from './client';
 import { dateOfBirthProblem, resolveToday, type Today } from './dates';
 
 export const authMessages = {
@@ -81,8 +82,6 @@ export const sessionResponseSchema = z.discriminatedUnion('signedIn', [
 
 export type SessionInfo = z.infer<typeof signedInSchema>;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The identification step of password recovery; `today` (YYYY-MM-DD) bounds the birth date. */
 export function otpRequestSchema(today: Today) {
   return z.object({
@@ -91,7 +90,7 @@ export function otpRequestSchema(today: Today) {
       .trim()
       .min(1, authMessages.emailRequired)
       .max(254, authMessages.invalidEmail)
-      .regex(EMAIL, authMessages.invalidEmail),
+      .regex(EMAIL_PATTERN, authMessages.invalidEmail),
     firstName: z
       .string({ error: authMessages.firstNameRequired })
       .trim()

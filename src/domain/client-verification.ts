@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DOB_YEAR_LIMIT, resolveToday, type Today, usDateToIso } from './dates';
+import { EMAIL_PATTERN } from './client';
+import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 
 /** Messages of the client confirmation on the public payment pages (spec 1 and 3, section 5). */
 export const verificationMessages = {
@@ -24,7 +25,6 @@ export const verificationMessages = {
 } as const;
 
 const v = verificationMessages;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function clientVerificationSchema(today: Today) {
   return z.discriminatedUnion('mode', [
@@ -42,18 +42,16 @@ export function clientVerificationSchema(today: Today) {
         .trim()
         .min(1, v.emailRequired)
         .max(254, v.emailInvalid)
-        .regex(EMAIL, v.emailInvalid),
+        .regex(EMAIL_PATTERN, v.emailInvalid),
       ClientDob: z
         .string({ error: v.dobRequired })
         .trim()
         .min(1, v.dobRequired)
         .superRefine((value, ctx) => {
           const iso = usDateToIso(value);
-          if (!iso || Number(iso.slice(0, 4)) >= DOB_YEAR_LIMIT) {
-            ctx.addIssue({ code: 'custom', message: v.dobInvalid });
-          } else if (iso > resolveToday(today)) {
-            ctx.addIssue({ code: 'custom', message: v.dobFuture });
-          }
+          const problem = iso ? dateOfBirthProblem(iso, resolveToday(today)) : 'invalid';
+          if (problem === 'invalid') ctx.addIssue({ code: 'custom', message: v.dobInvalid });
+          if (problem === 'future') ctx.addIssue({ code: 'custom', message: v.dobFuture });
         })
         .describe('MM/DD/YYYY'),
     }),

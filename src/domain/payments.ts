@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tooLong } from './client';
+import { EMAIL_PATTERN, tooLong } from './client';
 import { resolveToday, type Today } from './dates';
 import type { Cents } from './money';
 import { priceBook } from './price-book';
@@ -127,7 +127,6 @@ export function hasMoreThanOneYearRemaining(month: number, year: number, today: 
   return expiry > oneYear;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const requiredText = (max = 80) =>
   z.string({ error: m.fieldRequired }).trim().min(1, m.fieldRequired).max(max, tooLong(max));
 
@@ -168,7 +167,7 @@ export function cardFormSchema(today: Today) {
         .trim()
         .min(1, m.emailRequired)
         .max(254, m.emailInvalid)
-        .regex(EMAIL, m.emailInvalid),
+        .regex(EMAIL_PATTERN, m.emailInvalid),
       Country: requiredText(),
       Credit_Card_Billing_Zip_Code: requiredText(20),
     })
