@@ -246,6 +246,7 @@ test('a bank account is refused with a wrong ABA routing number, then saved by A
   await reloaded;
   await expect(page.getByText('Account Number Ending in *****6789')).toBeVisible();
   await expect(page.getByText('Name on account: Jane Doe')).toBeVisible();
+  await expect(page.getByText(`ABA routing number: ${testBankAccount.routingNumber}`)).toBeVisible();
 });
 
 test('saving a card pays the overdue annual storage with the 3% fee and clears the overdue marks', async ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
+import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
 
 /** The source tag each payment screen sends (spec 1 section 3, spec 3 section 2). */
 export const PAYMENT_SOURCES = {
@@ -43,6 +43,12 @@ const paymentInfoFields = z.object({
   Country: optionalText(),
   Credit_Card_Billing_Zip_Code: optionalText(20),
   Name_On_Account: optionalText(22),
+  ABA_Routing_Number: z
+    .string()
+    .regex(/^\d{9}$/, m.routingNumberInvalid)
+    .refine(abaRoutingValid, m.routingNumberInvalid)
+    .optional()
+    .describe('ACH display data: the routing number identifies the bank, not the account'),
   PaymentSource: z
     .string()
     .max(60)
@@ -67,6 +73,7 @@ function requireDisplayFields(body: z.infer<typeof paymentInfoFields>, ctx: z.Re
     need('Credit_Card_Billing_Zip_Code', m.fieldRequired);
   } else {
     need('Name_On_Account', m.fieldRequired);
+    need('ABA_Routing_Number', m.fieldRequired);
   }
 }
 
@@ -118,6 +125,7 @@ export const paymentInfoSchema = z.object({
   Credit_Card_Billing_Zip_Code: z.string().nullable(),
   Account_Number: z.string().nullable(),
   Name_On_Account: z.string().nullable(),
+  ABA_Routing_Number: z.string().nullable(),
   Physician_First_Name: z.string().nullable(),
   Physician_Last_Name: z.string().nullable(),
   Credit_Card_Number__c: z.string().nullable(),
@@ -129,6 +137,7 @@ export const paymentInfoSchema = z.object({
   Credit_Card_Billing_Zip_Code__c: z.string().nullable(),
   Account_Number__c: z.string().nullable(),
   Name_on_ACH_Account__c: z.string().nullable(),
+  ABA_Routing_Number__c: z.string().nullable(),
   Total_Amount_Overdue: z.number().describe('Dollars: the sum of all annual storage fees overdue today'),
 });
 

@@ -103,6 +103,8 @@ export const paymentMethods = pgTable(
     holderFirstName: text(),
     holderLastName: text(),
     nameOnAccount: text(),
+    /** ACH only: the bank's ABA routing number, public bank data shown back to the client. */
+    routingNumber: text(),
     billingEmail: text(),
     billingZip: text(),
     country: text(),

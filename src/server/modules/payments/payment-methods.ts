@@ -66,6 +66,7 @@ export async function putMethodOnFile(
         holderFirstName: isCard ? (display.Credit_Card_Holder_First_Name ?? null) : null,
         holderLastName: isCard ? (display.Credit_Card_Holder_Last_Name ?? null) : null,
         nameOnAccount: isCard ? null : (display.Name_On_Account ?? null),
+        routingNumber: isCard ? null : (display.ABA_Routing_Number ?? null),
         billingEmail: isCard ? (display.Credit_Card_Biling_Email_Address ?? null) : null,
         billingZip: isCard ? (display.Credit_Card_Billing_Zip_Code ?? null) : null,
         country: isCard ? (display.Country ?? null) : null,
@@ -123,6 +124,7 @@ export async function paymentInfoOf(
     Credit_Card_Billing_Zip_Code: card?.billingZip ?? null,
     Account_Number: accountNumber,
     Name_On_Account: ach?.nameOnAccount ?? null,
+    ABA_Routing_Number: ach?.routingNumber ?? null,
     Physician_First_Name: physician?.first ?? null,
     Physician_Last_Name: physician?.last ?? null,
     Credit_Card_Number__c: cardNumber,
@@ -134,6 +136,7 @@ export async function paymentInfoOf(
     Credit_Card_Billing_Zip_Code__c: card?.billingZip ?? null,
     Account_Number__c: accountNumber,
     Name_on_ACH_Account__c: ach?.nameOnAccount ?? null,
+    ABA_Routing_Number__c: ach?.routingNumber ?? null,
     Total_Amount_Overdue: centsToAmount(overdueCents),
   };
 }

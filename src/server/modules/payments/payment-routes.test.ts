@@ -276,7 +276,12 @@ describe('saving a method while annual storage is overdue', () => {
   it('saves a bank account with no card fee', async () => {
     await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null`);
     const token = await tokenizeBank('000123456789');
-    const response = await save(john, { Payment_Type: 'ACH', token, Name_On_Account: 'John Roe' });
+    const response = await save(john, {
+      Payment_Type: 'ACH',
+      token,
+      Name_On_Account: 'John Roe',
+      ABA_Routing_Number: '110000000',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ amountCharged: 679.62, processingFee: 0 });
     const info = (await paymentInfo(john)).json().result;
@@ -284,6 +289,8 @@ describe('saving a method while annual storage is overdue', () => {
       Account_Number: '*****6789',
       Name_On_Account: 'John Roe',
       Name_on_ACH_Account__c: 'John Roe',
+      ABA_Routing_Number: '110000000',
+      ABA_Routing_Number__c: '110000000',
     });
   });
 });

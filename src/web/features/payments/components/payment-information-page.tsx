@@ -145,6 +145,7 @@ export function PaymentInformationPage() {
                     {data.Account_Number ? `*****${data.Account_Number.slice(-4)}` : 'NA'}
                   </Text>
                   <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
+                  <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
                 </Stack>
               </Group>
               {editing === 'ach' ? (

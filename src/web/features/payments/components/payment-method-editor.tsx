@@ -72,7 +72,12 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
         setTokenizing(false);
         onSaved(
           await save.mutateAsync({
-            request: { Payment_Type: 'ACH', token, Name_On_Account: parsed.data.Name_On_Account },
+            request: {
+              Payment_Type: 'ACH',
+              token,
+              Name_On_Account: parsed.data.Name_On_Account,
+              ABA_Routing_Number: parsed.data.ABA_Routing_Number,
+            },
             idempotencyKey,
           }),
         );

@@ -172,6 +172,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
               Payment_Type: 'ACH' as const,
               token,
               Name_On_Account: data.Name_On_Account,
+              ABA_Routing_Number: data.ABA_Routing_Number,
             }));
       const response = await save.mutateAsync({ request: await request, idempotencyKey });
       setDone(response.message);
