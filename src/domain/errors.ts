@@ -14,6 +14,8 @@ export const errorCodes = [
   'PAYMENT_DECLINED',
   'IDEMPOTENCY_CONFLICT',
   'VERIFICATION_FAILED',
+  'GATEWAY_UNAVAILABLE',
+  'AMOUNT_CHANGED',
   'INTERNAL',
 ] as const;
 

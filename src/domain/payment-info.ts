@@ -49,6 +49,14 @@ const paymentInfoFields = z.object({
     .refine(abaRoutingValid, m.routingNumberInvalid)
     .optional()
     .describe('ACH display data: the routing number identifies the bank, not the account'),
+  expectedTotalCents: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'The total the page showed the client; when it differs from the server total nothing is charged (409)',
+    ),
   PaymentSource: z
     .string()
     .max(60)

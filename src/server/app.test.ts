@@ -104,7 +104,11 @@ describe('the app shell', () => {
     await demo.close();
 
     for (const env of [
-      { DEMO: 'false', PAYMENT_GATEWAY: 'sandbox' },
+      {
+        DEMO: 'false',
+        PAYMENT_GATEWAY: 'sandbox',
+        LINK_SECRET: 'a-shared-link-signing-key-of-32-characters',
+      },
       { DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' },
     ]) {
       const app = await buildApp({ config: loadConfig(env), db: database.db, webRoot: null, logger: false });

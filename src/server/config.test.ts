@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
+const LINK_SECRET = 'a-shared-link-signing-key-of-32-characters';
+
 describe('configuration from the environment', () => {
   it('defaults to port 3000, ./data, the embedded database, the outbox and demo mode', () => {
     const config = loadConfig({});
@@ -14,11 +16,12 @@ describe('configuration from the environment', () => {
   });
 
   it('turns demo mode off by default with PostgreSQL, and on when asked', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', PAYMENT_GATEWAY: 'sandbox' }).demo).toBe(
-      false,
-    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://localhost/portal', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET })
+        .demo,
+    ).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' }).demo).toBe(true);
-    expect(loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox' }).demo).toBe(false);
+    expect(loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET }).demo).toBe(false);
   });
 
   it('outside demo mode, makes the payment gateway a choice, never a silent sandbox', () => {

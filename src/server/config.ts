@@ -124,6 +124,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'PAYMENT_GATEWAY: must be set when demo mode is off (authorize-net, or sandbox for a test installation)',
     ]);
   }
+  // Links signed on one server must open on every other: outside demo mode the key is shared config.
+  if (!demo && !e.LINK_SECRET) {
+    throw new ConfigError([
+      'LINK_SECRET: must be set when demo mode is off (32 characters or more, the same on every server)',
+    ]);
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     port: e.PORT,

@@ -169,6 +169,29 @@ describe('saving a card with nothing overdue', () => {
     expect(await t.db.select().from(paymentMethods)).toEqual(before);
   });
 
+  it('applies the more-than-a-year rule on the server too', async () => {
+    const token = await tokenizeCard('4242424242424242');
+    const soon = new Date(t.clock.now().getTime() + 200 * 86_400_000);
+    const response = await save(
+      jane,
+      cardBody(token, {
+        Month_of_Expiry: String(soon.getUTCMonth() + 1).padStart(2, '0'),
+        Year_of_Expiry: String(soon.getUTCFullYear()),
+      }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe(
+      'Please use credit card which has more than one year of expiry period remaining.',
+    );
+  });
+
+  it('answers a gateway failure as 503, apart from a decline', async () => {
+    const token = await tokenizeCard('4000000000000119');
+    const response = await save(jane, cardBody(token));
+    expect(response.statusCode).toBe(503);
+    expect(response.json().code).toBe('GATEWAY_UNAVAILABLE');
+  });
+
   it('refuses a token used twice', async () => {
     const token = await tokenizeCard('4111111111111111');
     expect((await save(jane, cardBody(token))).statusCode).toBe(200);
@@ -264,6 +287,21 @@ describe('saving a method while annual storage is overdue', () => {
       rows: Array<{ n: number }>;
     };
     expect(paid.rows[0]?.n).toBe(1);
+  });
+
+  it('charges nothing when the total the page showed is not the total due', async () => {
+    await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null`);
+    const token = await tokenizeCard('4111111111111111');
+    const response = await save(john, cardBody(token, { expectedTotalCents: 67_962 }));
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ code: 'AMOUNT_CHANGED' });
+    expect(response.json().error).toContain('$700.01');
+    const unpaid = (await t.db.execute(
+      sql`select count(*)::int as n from annual_storage_fees where paid_at is null`,
+    )) as unknown as {
+      rows: Array<{ n: number }>;
+    };
+    expect(unpaid.rows[0]?.n).toBe(2);
   });
 
   it('refuses the same key with different payment details', async () => {

@@ -96,6 +96,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
           ...errors,
           409: errorBodySchema,
           422: errorBodySchema,
+          503: errorBodySchema,
         },
       },
     },
@@ -104,7 +105,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       const clientId = await resolveClientAccess(db, sessionOf(request), request.body.ClientSFRecordId);
       return savePaymentMethod(
         { ...deps, log: request.log },
-        { clientId, source: PAYMENT_SOURCES.clientPortal, idempotencyKey, request: request.body },
+        {
+          clientId,
+          source: PAYMENT_SOURCES.clientPortal,
+          idempotencyKey,
+          request: request.body,
+          expectedTotalCents: request.body.expectedTotalCents,
+        },
       );
     },
   );

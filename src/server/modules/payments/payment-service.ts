@@ -9,9 +9,9 @@ import {
   type SetPaymentInfoRequest,
   type SetPaymentInfoResponse,
 } from '../../../domain/payment-info';
-import { cardProcessingFee } from '../../../domain/payments';
+import { cardProcessingFee, hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Mailer } from '../../adapters/mailer';
-import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import type { DeclineReason, PaymentGateway } from '../../adapters/payments/payment-gateway';
 import type { Database } from '../../db/client';
 import { annualStorageFees, clientActivities, clients, payments } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -28,8 +28,11 @@ export interface PaymentDeps {
 
 const IN_PROGRESS_WAIT_MS = 30_000;
 
-function declined(message: string) {
-  return new HttpError(402, 'PAYMENT_DECLINED', message);
+/** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
+function refused(reason: DeclineReason | 'unknown', message: string) {
+  return reason === 'gateway_unavailable' || reason === 'processing_error'
+    ? new HttpError(503, 'GATEWAY_UNAVAILABLE', message)
+    : new HttpError(402, 'PAYMENT_DECLINED', message);
 }
 
 function hashOf(value: unknown): string {
@@ -80,7 +83,10 @@ async function replay(db: Database, row: LedgerRow, requestHash: string): Promis
       'This payment is still being processed. Please wait a moment.',
     );
   }
-  throw declined(current.message ?? 'The payment was declined.');
+  throw refused(
+    current.status === 'error' ? 'processing_error' : 'unknown',
+    current.message ?? 'The payment was declined.',
+  );
 }
 
 /**
@@ -90,7 +96,14 @@ async function replay(db: Database, row: LedgerRow, requestHash: string): Promis
  */
 export async function savePaymentMethod(
   deps: PaymentDeps,
-  input: { clientId: string; source: PaymentSource; idempotencyKey: string; request: SetPaymentInfoRequest },
+  input: {
+    clientId: string;
+    source: PaymentSource;
+    idempotencyKey: string;
+    request: SetPaymentInfoRequest;
+    /** The total the page showed, when it showed one: a different server total is refused, not charged. */
+    expectedTotalCents?: number;
+  },
 ): Promise<SetPaymentInfoResponse> {
   const { db, clock, gateway, mailer, log } = deps;
   const { clientId, source, idempotencyKey, request } = input;
@@ -99,7 +112,26 @@ export async function savePaymentMethod(
   const kind = request.Payment_Type === 'CC' ? 'card' : 'ach';
   const requestHash = hashOf({ source, request });
 
+  // The card rules hold here too, whatever the browser checked.
+  if (
+    kind === 'card' &&
+    !hasMoreThanOneYearRemaining(Number(request.Month_of_Expiry), Number(request.Year_of_Expiry), today)
+  ) {
+    throw new HttpError(400, 'VALIDATION', paymentMessages.oneYearRemaining, {
+      Year_of_Expiry: paymentMessages.oneYearRemaining,
+    });
+  }
   const overdue = await overdueFees(db, clientId, today);
+  if (input.expectedTotalCents !== undefined) {
+    const quoted = overdue.totalCents + cardProcessingFee(overdue.totalCents, kind);
+    if (quoted !== input.expectedTotalCents) {
+      throw new HttpError(
+        409,
+        'AMOUNT_CHANGED',
+        `The amount due is now ${formatUsd(quoted)}. Please review it and save again.`,
+      );
+    }
+  }
   const feeCents = cardProcessingFee(overdue.totalCents, kind);
   const totalCents = overdue.totalCents + feeCents;
 
@@ -190,7 +222,7 @@ export async function savePaymentMethod(
   if (saved.outcome !== 'saved') {
     await releaseFees();
     await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
-    throw declined(saved.message);
+    throw refused(saved.reason, saved.message);
   }
   const method = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
 
@@ -213,7 +245,7 @@ export async function savePaymentMethod(
         gatewayTransactionId: charge.transactionId,
         paymentMethodId: null,
       });
-      throw declined(charge.message);
+      throw refused(charge.reason, charge.message);
     }
     transactionId = charge.transactionId;
   }

@@ -143,6 +143,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
           402: errorBodySchema,
           409: errorBodySchema,
           422: errorBodySchema,
+          503: errorBodySchema,
         },
       },
     },

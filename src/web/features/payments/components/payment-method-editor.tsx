@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
 import { fieldMessages } from '../../../../domain/errors';
@@ -7,6 +8,7 @@ import type { SetPaymentInfoResponse } from '../../../../domain/payment-info';
 import { achFormSchema, cardFormSchema, cardProcessingFee } from '../../../../domain/payments';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
+import { paymentInfoQueryKey } from '../api/get-payment-info';
 import { usePaymentConfig } from '../api/payment-config';
 import { useSetPaymentInfo } from '../api/set-payment-info';
 import { TokenizeError, tokenizerFor } from '../tokenizer/card-tokenizer';
@@ -32,6 +34,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
   const today = todayFor(new Date());
   const config = usePaymentConfig();
   const save = useSetPaymentInfo();
+  const queryClient = useQueryClient();
   const [card, setCard] = useState<CardFormValues>(emptyCard);
   const [ach, setAch] = useState<AchFormValues>(emptyAch);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -65,7 +68,10 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
         const { Credit_Card_Number: _number, CVV: _cvv, ...display } = parsed.data;
         setTokenizing(false);
         onSaved(
-          await save.mutateAsync({ request: { Payment_Type: 'CC', token, ...display }, idempotencyKey }),
+          await save.mutateAsync({
+            request: { Payment_Type: 'CC', token, ...display, expectedTotalCents: overdueCents + feeCents },
+            idempotencyKey,
+          }),
         );
       } else if (parsed.data) {
         const token = await tokenizer.tokenizeBank(parsed.data);
@@ -77,12 +83,16 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
               token,
               Name_On_Account: parsed.data.Name_On_Account,
               ABA_Routing_Number: parsed.data.ABA_Routing_Number,
+              expectedTotalCents: overdueCents,
             },
             idempotencyKey,
           }),
         );
       }
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'AMOUNT_CHANGED') {
+        await queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
+      }
       if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
       setFailure(
         error instanceof ApiError || error instanceof TokenizeError
