@@ -5,9 +5,14 @@ test('signs out after 5 minutes without activity', async ({ page }) => {
   await page.clock.install();
   await signIn(page);
   await page.clock.fastForward('04:00');
+  // Activity in the page tells the server too, so the server's idle clock follows the person's.
+  const keepAlive = page.waitForRequest(
+    (r) => r.url().endsWith('/api/pay/keepalive') && r.method() === 'POST',
+  );
   await page.mouse.move(200, 200);
   await page.mouse.move(220, 240);
   await page.clock.runFor(500);
+  await keepAlive;
   await page.clock.fastForward('02:00');
   await expect(page).toHaveURL(/\/client-information$/);
 

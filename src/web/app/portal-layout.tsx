@@ -13,20 +13,21 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconFlag, IconLogout, IconPencil, IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { formsIncomplete } from '../../domain/client';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { useLogout } from '../features/auth/api/logout';
 import { sessionQueryKey, useSession } from '../features/auth/api/session';
 import { useClient } from '../features/client-information/api/get-client';
-import { onUnauthenticated } from '../lib/api-client';
+import { apiRequest, onUnauthenticated } from '../lib/api-client';
 import { signOutNotice } from '../lib/sign-out-notice';
 import { formLinks, navigation } from './navigation';
 import { useIdleSignOut } from './use-idle-sign-out';
 
 const IDLE_NOTICE = 'You were signed out after 5 minutes without activity. Please sign in again.';
 const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
+const KEEPALIVE_EVERY_MS = 60_000;
 
 /** The signed-in frame: header, menus, left navigation. Without a session it returns to sign-in. */
 export function PortalLayout() {
@@ -53,7 +54,16 @@ export function PortalLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
   useEffect(() => closeNav(), [location.pathname, closeNav]);
 
-  useIdleSignOut(() => signOut(IDLE_NOTICE), Boolean(session.data));
+  // The server only sees API calls: while someone types into a long form, tell it once a minute
+  // that they are still here, so their session does not idle out under them.
+  const lastKeepAlive = useRef(Date.now());
+  const keepAlive = useCallback(() => {
+    if (Date.now() - lastKeepAlive.current < KEEPALIVE_EVERY_MS) return;
+    lastKeepAlive.current = Date.now();
+    void apiRequest('POST', 'pay/keepalive').catch(() => {});
+  }, []);
+
+  useIdleSignOut(() => signOut(IDLE_NOTICE), Boolean(session.data), keepAlive);
 
   if (session.isPending) return <LoadingOverlay force />;
   if (!session.data) return <Navigate to="/" replace />;

@@ -7,9 +7,11 @@ const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touc
  * Calls `onIdle` after 5 minutes without keyboard, pointer or scroll activity. Activity is
  * noticed at most every 250 ms (the spec's debounce) to keep mouse moves cheap.
  */
-export function useIdleSignOut(onIdle: () => void, enabled = true) {
+export function useIdleSignOut(onIdle: () => void, enabled = true, onActive?: () => void) {
   const onIdleRef = useRef(onIdle);
   onIdleRef.current = onIdle;
+  const onActiveRef = useRef(onActive);
+  onActiveRef.current = onActive;
 
   useEffect(() => {
     if (!enabled) return;
@@ -18,6 +20,7 @@ export function useIdleSignOut(onIdle: () => void, enabled = true) {
 
     const restart = () => {
       debounceTimer = null;
+      onActiveRef.current?.();
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => onIdleRef.current(), authPolicy.idleTimeoutMs);
     };

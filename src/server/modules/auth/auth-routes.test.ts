@@ -165,6 +165,19 @@ describe('sessions', () => {
     expect(await t.db.select().from(sessions).where(eq(sessions.id, id))).toEqual([]);
   });
 
+  it('keeps a session alive while the person is active in a page without other calls', async () => {
+    const cookie = await t.signIn('ACT10001');
+    for (let minute = 0; minute < 8; minute++) {
+      t.clock.advance(60_000);
+      const ping = await t.app.inject({ method: 'POST', url: '/api/pay/keepalive', headers: { cookie } });
+      expect(ping.statusCode).toBe(200);
+    }
+    const save = await t.app.inject({ method: 'GET', url: '/api/pay/get_Client', headers: { cookie } });
+    expect(save.statusCode).toBe(200);
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/pay/keepalive' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('does not extend a session when only the session probe is called', async () => {
     const cookie = await t.signIn('ACT10001');
     t.clock.advance(authPolicy.idleTimeoutMs - 10_000);

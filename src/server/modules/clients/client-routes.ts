@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   CLIENT_INFORMATION_UPDATED,
   clientInformationSchema,
@@ -58,6 +59,19 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
       if (!record) throw notFound();
       return { success: true as const, message: CLIENT_INFORMATION_UPDATED, client: record };
     },
+  );
+
+  app.post(
+    '/keepalive',
+    {
+      schema: {
+        summary: 'The person is active in the page (typing, scrolling): keeps the session from idling out',
+        tags: ['session'],
+        response: { 200: z.object({ ok: z.literal(true) }), 401: errorBodySchema },
+      },
+    },
+    // The session hook has already refreshed the session; there is nothing else to do.
+    async () => ({ ok: true as const }),
   );
 
   app.get(
