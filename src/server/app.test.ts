@@ -108,6 +108,7 @@ describe('the app shell', () => {
         DEMO: 'false',
         PAYMENT_GATEWAY: 'sandbox',
         LINK_SECRET: 'a-shared-link-signing-key-of-32-characters',
+        DOCUMENTS_KEY: Buffer.alloc(32, 1).toString('base64'),
       },
       { DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' },
     ]) {

@@ -26,6 +26,7 @@ import { sandboxTokenizerRoutes } from './adapters/payments/sandbox-gateway';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
+import { documentsKey } from './lib/document-store';
 import { HttpError } from './lib/http-error';
 import { linkSecret } from './lib/link-tokens';
 import { serializerCompiler } from './lib/serializer';
@@ -45,6 +46,7 @@ export interface AppDeps {
   gateway: PaymentGateway;
   paymentConfig: PaymentConfig;
   linkSecret: Buffer;
+  documentsKey: Buffer;
 }
 
 export interface BuildAppOptions {
@@ -113,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     gateway,
     paymentConfig,
     linkSecret: linkSecret(config.dataDir, config.linkSecret),
+    documentsKey: documentsKey(config.dataDir, config.documentsKey),
   };
 
   app.decorateRequest('session', null);

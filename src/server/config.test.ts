@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 const LINK_SECRET = 'a-shared-link-signing-key-of-32-characters';
+const DOCUMENTS_KEY = Buffer.alloc(32, 1).toString('base64');
 
 describe('configuration from the environment', () => {
   it('defaults to port 3000, ./data, the embedded database, the outbox and demo mode', () => {
@@ -17,11 +18,17 @@ describe('configuration from the environment', () => {
 
   it('turns demo mode off by default with PostgreSQL, and on when asked', () => {
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://localhost/portal', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET })
-        .demo,
+      loadConfig({
+        DATABASE_URL: 'postgres://localhost/portal',
+        PAYMENT_GATEWAY: 'sandbox',
+        LINK_SECRET,
+        DOCUMENTS_KEY,
+      }).demo,
     ).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' }).demo).toBe(true);
-    expect(loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET }).demo).toBe(false);
+    expect(loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY }).demo).toBe(
+      false,
+    );
   });
 
   it('outside demo mode, makes the payment gateway a choice, never a silent sandbox', () => {
@@ -31,6 +38,13 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'authorize-net' })).toThrow(
       /ANET_API_LOGIN_ID: must be set/,
     );
+  });
+
+  it('outside demo mode, needs the documents key, and refuses one of the wrong length', () => {
+    expect(() => loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET })).toThrow(
+      /DOCUMENTS_KEY: must be set/,
+    );
+    expect(() => loadConfig({ DOCUMENTS_KEY: 'c2hvcnQ=' })).toThrow(/DOCUMENTS_KEY=.*must be 32 bytes/);
   });
 
   it('uses secure cookies when the public address is HTTPS', () => {

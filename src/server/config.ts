@@ -47,6 +47,13 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.default(10),
   LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_VERIFY_PER_IP: positiveInt.default(30),
+  DOCUMENTS_KEY: z
+    .string()
+    .refine(
+      (v) => Buffer.from(v, 'base64').length === 32,
+      'must be 32 bytes in base64 (openssl rand -base64 32)',
+    )
+    .optional(),
   PAYMENT_GATEWAY: z
     .enum(['sandbox', 'authorize-net'], { error: 'must be sandbox or authorize-net' })
     .optional(),
@@ -73,6 +80,8 @@ export interface Config {
   poolSize: number;
   /** Behind a load balancer: take the client's address from X-Forwarded-For (for the per-IP limits). */
   trustProxy: boolean;
+  /** Encrypts documents at rest (base64, 32 bytes); absent: a key generated once in DATA_DIR (demo only). */
+  documentsKey: string | undefined;
   /** Signs the public payment links; absent: a key generated once in DATA_DIR. */
   linkSecret: string | undefined;
   verifyPerIp: number;
@@ -124,6 +133,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'PAYMENT_GATEWAY: must be set when demo mode is off (authorize-net, or sandbox for a test installation)',
     ]);
   }
+  if (!demo && !e.DOCUMENTS_KEY) {
+    throw new ConfigError([
+      'DOCUMENTS_KEY: must be set when demo mode is off (it encrypts the stored documents)',
+    ]);
+  }
   // Links signed on one server must open on every other: outside demo mode the key is shared config.
   if (!demo && !e.LINK_SECRET) {
     throw new ConfigError([
@@ -144,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: { loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP, recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP },
     poolSize: e.DATABASE_POOL_SIZE,
     linkSecret: e.LINK_SECRET,
+    documentsKey: e.DOCUMENTS_KEY,
     verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
     secureCookies: publicUrl.startsWith('https:'),
     trustProxy: e.TRUST_PROXY ?? false,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -296,6 +297,35 @@ export const paymentVerifications = pgTable(
       .references(() => clients.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.clientId)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * Documents kept for a client (signed agreements, signatures, lab reports): encrypted at rest
+ * with AES-256-GCM, with the SHA-256 of the plain content to prove what was stored.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    kind: text({ enum: ['lab_report', 'signed_agreement', 'signature'] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    sizeBytes: integer().notNull(),
+    sha256: text().notNull(),
+    iv: bytea().notNull(),
+    authTag: bytea().notNull(),
+    ciphertext: bytea().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [index().on(t.clientId)],
 );

@@ -11,12 +11,18 @@ import {
 import { getClientActivityResponseSchema } from '../../../domain/client-activity';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
+import { readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from './client-access';
 import { findClientRecord, listClientActivity, updateClientInformation } from './client-repository';
 
-export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, sessions }) => {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { db, clock, sessions, documentsKey },
+) => {
   app.addHook('preHandler', async (request) => {
     await sessions.require(request);
   });
@@ -58,6 +64,35 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
       return { success: true as const, message: CLIENT_INFORMATION_UPDATED, client: record };
+    },
+  );
+
+  app.get(
+    '/documents/:id',
+    {
+      schema: {
+        summary: "One of the client's documents (signed agreement, lab report), decrypted; the owner only",
+        tags: ['documents'],
+        params: z.object({ id: z.string().max(64) }),
+        response: {
+          200: z.instanceof(Buffer).describe('The document itself (PDF or PNG)'),
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const documentId = request.params.id.toLowerCase();
+      if (!session.clientId || !UUID.test(documentId)) throw notFound();
+      const document = await readDocument(db, documentsKey, session.clientId, documentId);
+      if (!document) throw notFound();
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${document.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .header('x-content-sha256', document.sha256)
+        .type(document.contentType)
+        .send(document.content);
     },
   );
 

@@ -1,0 +1,85 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { documents } from '../db/schema';
+
+/**
+ * Documents at rest: AES-256-GCM with a key from DOCUMENTS_KEY (base64, 32 bytes), or in demo
+ * mode a key generated once into DATA_DIR. The stored bytes are never the document; the tag
+ * makes any change to them fail on reading.
+ */
+
+export function documentsKey(dataDir: string, fromEnv: string | undefined): Buffer {
+  if (fromEnv) return Buffer.from(fromEnv, 'base64');
+  const file = path.join(dataDir, 'documents.key');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+export type DocumentKind = (typeof documents.$inferInsert)['kind'];
+
+export interface StoredDocument {
+  id: string;
+  sha256: string;
+}
+
+export async function storeDocument(
+  db: Database,
+  key: Buffer,
+  input: {
+    clientId: string;
+    kind: DocumentKind;
+    fileName: string;
+    contentType: string;
+    content: Buffer;
+    now: Date;
+  },
+): Promise<StoredDocument> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(input.content), cipher.final()]);
+  const sha256 = createHash('sha256').update(input.content).digest('hex');
+  const [row] = await db
+    .insert(documents)
+    .values({
+      clientId: input.clientId,
+      kind: input.kind,
+      fileName: input.fileName,
+      contentType: input.contentType,
+      sizeBytes: input.content.length,
+      sha256,
+      iv,
+      authTag: cipher.getAuthTag(),
+      ciphertext,
+      createdAt: input.now,
+    })
+    .returning({ id: documents.id });
+  if (!row) throw new Error('the document was not stored');
+  return { id: row.id, sha256 };
+}
+
+/** A client's own document, decrypted and checked against its hash; null when it is not theirs. */
+export async function readDocument(db: Database, key: Buffer, clientId: string, documentId: string) {
+  const [row] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.clientId, clientId)))
+    .limit(1);
+  if (!row) return null;
+  const decipher = createDecipheriv('aes-256-gcm', key, row.iv);
+  decipher.setAuthTag(row.authTag);
+  const content = Buffer.concat([decipher.update(row.ciphertext), decipher.final()]);
+  if (createHash('sha256').update(content).digest('hex') !== row.sha256) {
+    throw new Error(`document ${row.id} does not match its hash`);
+  }
+  return { fileName: row.fileName, contentType: row.contentType, content, sha256: row.sha256 };
+}
