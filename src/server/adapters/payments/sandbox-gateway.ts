@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { sandboxPaymentMethods, sandboxTokens } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import { hitRateLimit } from '../../lib/rate-limit';
 import { type DeclineReason, declineMessages, type PaymentGateway } from './payment-gateway';
 
 /**
@@ -18,6 +19,7 @@ import { type DeclineReason, declineMessages, type PaymentGateway } from './paym
 
 export const SANDBOX_TOKEN_DESCRIPTOR = 'SANDBOX.TOKEN' as const;
 const TOKEN_LIFETIME_MS = 15 * 60 * 1000;
+const TOKENS_PER_IP = 60;
 
 /**
  * Test numbers and what they do (README, "Sandbox gateway"). `decline:` refuses when the method is
@@ -89,13 +91,36 @@ export function sandboxTokenizerRoutes(db: Database, clock: Clock): FastifyPlugi
             'Sandbox gateway: exchanges card or bank details for a one-time token (stand-in for Accept.js)',
           tags: ['sandbox gateway'],
           body: tokenRequestSchema,
-          response: { 200: tokenResponseSchema, 400: tokenErrorSchema },
+          response: { 200: tokenResponseSchema, 400: tokenErrorSchema, 429: tokenErrorSchema },
         },
       },
       async (request, reply) => {
         const body = request.body;
         const token = `tok_sbx_${randomBytes(24).toString('base64url')}`;
         const createdAt = clock.now();
+        // Like a real processor, it limits how fast one address may try numbers, and forgets
+        // tokens that were used or have expired.
+        const decision = await hitRateLimit(
+          db,
+          `sandbox-tokens:ip:${request.ip}`,
+          TOKENS_PER_IP,
+          TOKEN_LIFETIME_MS,
+          createdAt,
+        );
+        if (!decision.allowed) {
+          return reply.code(429).header('retry-after', String(decision.retryAfterSeconds)).send({
+            error: 'Too many attempts. Please wait a few minutes and try again.',
+            code: 'rate_limited',
+          });
+        }
+        await db
+          .delete(sandboxTokens)
+          .where(
+            or(
+              isNotNull(sandboxTokens.usedAt),
+              lt(sandboxTokens.createdAt, new Date(createdAt.getTime() - TOKEN_LIFETIME_MS)),
+            ),
+          );
         if ('card' in body) {
           const number = digitsOf(body.card.number);
           if (!luhnValid(number))

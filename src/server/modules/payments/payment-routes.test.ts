@@ -333,6 +333,22 @@ describe('saving a method while annual storage is overdue', () => {
   });
 });
 
+describe('the sandbox tokenizer', () => {
+  it('limits how many numbers one address may try, like a real processor', async () => {
+    const attempt = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/sandbox-gateway/v1/tokens',
+        remoteAddress: '10.66.0.1',
+        payload: { card: { number: '4242424242424242', cvv: '123', expiryMonth: 12, expiryYear: 2040 } },
+      });
+    for (let i = 0; i < 60; i++) expect((await attempt()).statusCode).toBe(200);
+    const blocked = await attempt();
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
 describe('no card or account number is kept', () => {
   it('finds none of the test numbers anywhere in the database or the e-mails', async () => {
     const tables = (await t.db.execute(
