@@ -6,6 +6,10 @@ import type { Cents } from './money';
  */
 export const priceBook = {
   annualMaintenanceFee: 33_981 satisfies Cents,
+  /** The later yearly amount quoted for card or check payers (ACH pays the maintenance fee itself). */
+  annualFeeCardOrCheck: 35_000 satisfies Cents,
   retrievalFeePerVial: 50_000 satisfies Cents,
   cardProcessingFeeBasisPoints: 300,
+  upFrontBankingFee: { adipose: 250_000 satisfies Cents, boneMarrow: 300_000 satisfies Cents },
+  whiteGloveLabFee: 39_900 satisfies Cents,
 } as const;

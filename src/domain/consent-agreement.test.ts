@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { CONSENT_AGREEMENT_VERSION, consentAgreement, consentAgreementText } from './consent-agreement';
+
+describe('the consent agreement', () => {
+  const text = consentAgreementText();
+
+  it.each([
+    ['informed consent', /informed consent/i],
+    ['Florida law', /laws of the State of Florida/],
+    ['Miami-Dade County courts', /Miami-Dade County/],
+    [
+      'prevailing-party attorney fees',
+      /prevailing party is entitled to recover its reasonable attorney's fees/,
+    ],
+    ['entire agreement', /Entire agreement\./],
+    ['severability', /Severability\./],
+    ['survival', /Survival\./],
+    ['headings', /Headings\./],
+    ['notices two business days after dispatch', /two business days after dispatch/],
+    ['amendment in writing', /changed only by a written amendment/],
+    ['the annual maintenance fee from the price book', /\$339\.81 a year/],
+    ['the later card or check amount', /\$350\.00 by card or check/],
+    ['the retrieval fee', /\$500\.00 per vial/],
+    ['the up-front fees', /\$2,500\.00 for adipose tissue and \$3,000\.00 for bone marrow/],
+    ['the 3% card fee', /3% of the amount/],
+    ['cells ready in 6 to 10 weeks', /6 to 10 weeks/],
+    ['3 weeks notice for a release', /3 weeks notice/],
+    ['releases from three months after enrollment', /three months after my Enrollment Date/],
+    ['60 days notice of termination and no refunds', /60 days written notice.*not refunded/s],
+    ['120 days of retention after death', /120 days/],
+  ])('covers %s', (_term, pattern) => {
+    expect(text).toMatch(pattern);
+  });
+
+  it('names its version in the text that is signed', () => {
+    expect(text).toContain(`Version ${CONSENT_AGREEMENT_VERSION}`);
+  });
+
+  it('changes its text when any word changes, so the recorded hash proves what was signed', () => {
+    const altered = structuredClone(consentAgreement);
+    (altered.sections[0] as { paragraphs: string[] }).paragraphs[0] += ' ';
+    expect(consentAgreementText(altered)).not.toBe(text);
+  });
+});
