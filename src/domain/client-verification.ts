@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authMessages } from './auth';
 import { EMAIL_PATTERN } from './client';
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 
@@ -11,12 +12,12 @@ export const verificationMessages = {
   emailInvalid: 'Please enter valid client email',
   dobRequired: 'Please enter client Dob',
   dobInvalid: 'Invalid date',
-  dobFuture: 'Date of birth cannot be in the future',
+  dobFuture: authMessages.dateOfBirthFuture,
   failedInline: 'Please enter valid Client ID or last name',
   failed: 'Please enter valid client ID and last name. Contact ACT directly in case of any queries.',
   linkFailed: 'This link has expired or is not valid. Please identify the client below.',
   confirmed: 'Client Details Successfully Confirmed',
-  tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+  tooMany: authMessages.tooManyAttempts,
   chooseOption: 'Please choose how to identify the client',
   confirmFirst: 'Please confirm client details',
   agree: 'Please Check',

@@ -1,4 +1,5 @@
 import { formatUsd } from './money';
+import { CARD_FEE_PERCENT } from './payments';
 import { priceBook } from './price-book';
 
 /**
@@ -42,7 +43,7 @@ export const consentAgreement: { version: string; title: string; sections: Agree
       paragraphs: [
         `The up-front banking fee is ${fee(priceBook.upFrontBankingFee.adipose)} for adipose tissue and ${fee(priceBook.upFrontBankingFee.boneMarrow)} for bone marrow, and includes the first year of storage.`,
         `After the first year, the Annual Maintenance Fee is ${fee(priceBook.annualMaintenanceFee)} a year, payable before each anniversary of the Enrollment Date. The amount quoted for future years is ${fee(priceBook.annualMaintenanceFee)} by ACH and ${fee(priceBook.annualFeeCardOrCheck)} by card or check. I authorize the bank to charge the payment method I keep on file on each anniversary.`,
-        `Card payments carry a processing fee of ${priceBook.cardProcessingFeeBasisPoints / 100}% of the amount; ACH payments carry none.`,
+        `Card payments carry a processing fee of ${CARD_FEE_PERCENT} of the amount; ACH payments carry none.`,
         `The retrieval fee is ${fee(priceBook.retrievalFeePerVial)} per vial transferred, plus shipping.`,
       ],
     },
@@ -88,10 +89,3 @@ export function consentAgreementText(agreement = consentAgreement): string {
     ...agreement.sections.flatMap((s) => [s.heading, ...s.paragraphs]),
   ].join('\n\n');
 }
-
-/** Addendum A choices (spec 2, section 2). */
-export const TISSUE_ON_DEATH_OPTIONS = [
-  'Destroy any Tissue',
-  'Release any Tissue to the following individual',
-  'Release any Tissue to Bank of Letters Testamentary',
-] as const;

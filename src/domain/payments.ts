@@ -87,6 +87,9 @@ export function abaRoutingValid(routing: string): boolean {
 
 export type PaymentMethodType = 'card' | 'ach' | 'check';
 
+/** The card processing fee as people read it ("3%"), from the price book. */
+export const CARD_FEE_PERCENT = `${priceBook.cardProcessingFeeBasisPoints / 100}%`;
+
 /** The card processing fee: 3% of the amount, rounded half up to the cent; ACH and check pay none. */
 export function cardProcessingFee(amount: Cents, method: PaymentMethodType): Cents {
   if (method !== 'card') return 0;
@@ -215,8 +218,3 @@ export const achFormSchema = z.object({
 });
 
 export type AchForm = z.infer<typeof achFormSchema>;
-
-/** The last 4 digits, the only part of a number that is ever shown or kept. */
-export function lastFour(number: string): string {
-  return digitsOf(number).slice(-4);
-}

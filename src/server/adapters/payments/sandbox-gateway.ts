@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid } from '../../../domain/payments';
+import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { sandboxPaymentMethods, sandboxTokens } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -124,9 +124,9 @@ export function sandboxTokenizerRoutes(db: Database, clock: Clock): FastifyPlugi
         if ('card' in body) {
           const number = digitsOf(body.card.number);
           if (!luhnValid(number))
-            return reply.code(400).send({ error: 'Invalid credit card number.', code: 'invalid_number' });
+            return reply.code(400).send({ error: paymentMessages.cardNumberInvalid, code: 'invalid_number' });
           if (!/^\d{3,4}$/.test(body.card.cvv))
-            return reply.code(400).send({ error: 'Invalid CVV code', code: 'invalid_cvc' });
+            return reply.code(400).send({ error: paymentMessages.cvvInvalid, code: 'invalid_cvc' });
           const behavior =
             cardBehaviors[number] ??
             (digitsOf(body.card.zip ?? '') === SANDBOX_DECLINE_ZIP ? 'decline:generic_decline' : 'approve');
@@ -144,11 +144,13 @@ export function sandboxTokenizerRoutes(db: Database, clock: Clock): FastifyPlugi
           const routing = body.bank.routingNumber.trim();
           const account = body.bank.accountNumber.trim();
           if (!abaRoutingValid(routing))
-            return reply.code(400).send({ error: 'Invalid ABA routing number', code: 'invalid_routing' });
+            return reply
+              .code(400)
+              .send({ error: paymentMessages.routingNumberInvalid, code: 'invalid_routing' });
           if (!/^\d{4,17}$/.test(account)) {
             return reply
               .code(400)
-              .send({ error: 'The account number must be 4 to 17 digits', code: 'invalid_account' });
+              .send({ error: paymentMessages.accountNumberInvalid, code: 'invalid_account' });
           }
           const behavior = (routing === SANDBOX_TEST_ROUTING && bankBehaviors[account]) || 'approve';
           await db

@@ -3,6 +3,7 @@ import type { ClientInformation, ClientRecord } from '../../../domain/client';
 import type { ClientActivityRecord } from '../../../domain/client-activity';
 import { isoToUsDate, usDateToIso } from '../../../domain/dates';
 import { centsToAmount } from '../../../domain/money';
+import { maskedCardNumber } from '../../../domain/payment-info';
 import type { Database } from '../../db/client';
 import { clientActivities, clients, physicianClients } from '../../db/schema';
 
@@ -70,7 +71,7 @@ export async function findClientRecord(
     preferredAddressState: c.preferredAddressState,
     preferredAddressZip: c.preferredAddressZip,
     preferredAddressCountry: c.preferredAddressCountry,
-    creditCardNumber: row.cardLast4 ? `************${row.cardLast4}` : null,
+    creditCardNumber: row.cardLast4 ? maskedCardNumber(row.cardLast4) : null,
     annualStoragePaidUntil: c.annualStoragePaidUntil,
     totalAnnualOverdueAmount: centsToAmount(overdue),
     hasOverDuePayments: overdue > 0,

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../../domain/money';
 import { PAYMENT_INFO_UPDATED, type SetPaymentInfoResponse } from '../../../../domain/payment-info';
+import { CARD_FEE_PERCENT } from '../../../../domain/payments';
 import { usePaymentInfo } from '../api/get-payment-info';
 import { PaymentMethodEditor } from './payment-method-editor';
 
@@ -140,10 +141,7 @@ export function PaymentInformationPage() {
               <Group gap="md" align="center" wrap="nowrap">
                 <IconBuildingBank size={40} aria-hidden />
                 <Stack gap={2}>
-                  <Text fw={600}>
-                    Account Number Ending in{' '}
-                    {data.Account_Number ? `*****${data.Account_Number.slice(-4)}` : 'NA'}
-                  </Text>
+                  <Text fw={600}>Account Number Ending in {data.Account_Number ?? 'NA'}</Text>
                   <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
                   <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
                 </Stack>
@@ -166,7 +164,7 @@ export function PaymentInformationPage() {
               )}
             </Card>
             <Text size="xs" c="gray.7">
-              A 3% processing fee applies to card payments; ACH payments have none.
+              A {CARD_FEE_PERCENT} processing fee applies to card payments; ACH payments have none.
             </Text>
           </>
         )

@@ -5,7 +5,12 @@ import { todayFor } from '../../../../domain/client';
 import { fieldMessages } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
 import type { SetPaymentInfoResponse } from '../../../../domain/payment-info';
-import { achFormSchema, cardFormSchema, cardProcessingFee } from '../../../../domain/payments';
+import {
+  achFormSchema,
+  CARD_FEE_PERCENT,
+  cardFormSchema,
+  cardProcessingFee,
+} from '../../../../domain/payments';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
 import { paymentInfoQueryKey } from '../api/get-payment-info';
@@ -23,7 +28,7 @@ import {
 
 interface Props {
   kind: 'card' | 'ach';
-  /** Dollars overdue now: saving the method pays them (a card adds the 3% fee). */
+  /** Dollars overdue now: saving the method pays them (a card adds the processing fee). */
   overdueAmount: number;
   onCancel(): void;
   onSaved(response: SetPaymentInfoResponse): void;
@@ -122,7 +127,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
           <Alert color="yellow" variant="light" p="xs">
             Saving will pay the overdue total now: {formatUsd(overdueCents)}
             {feeCents > 0
-              ? ` + ${formatUsd(feeCents)} card processing fee (3%) = ${formatUsd(overdueCents + feeCents)}`
+              ? ` + ${formatUsd(feeCents)} card processing fee (${CARD_FEE_PERCENT}) = ${formatUsd(overdueCents + feeCents)}`
               : ' (no fee by ACH)'}
             .
           </Alert>

@@ -16,7 +16,7 @@ import { todayFor } from '../../../../domain/client';
 import { clientVerificationSchema, verificationMessages as v } from '../../../../domain/client-verification';
 import { isoToUsDate } from '../../../../domain/dates';
 import { fieldMessages } from '../../../../domain/errors';
-import { achFormSchema, cardFormSchema } from '../../../../domain/payments';
+import { achFormSchema, CARD_FEE_PERCENT, cardFormSchema } from '../../../../domain/payments';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
@@ -327,7 +327,9 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                     <Radio value="ach" label="ACH Payment" />
                   </Group>
                 </Radio.Group>
-                <Text size="sm">A 3% processing fee applies to card payments. Pay by ACH to avoid it.</Text>
+                <Text size="sm">
+                  A {CARD_FEE_PERCENT} processing fee applies to card payments. Pay by ACH to avoid it.
+                </Text>
                 {method === 'card' && (
                   <CardFields
                     values={card}
