@@ -133,11 +133,30 @@ export function hasMoreThanOneYearRemaining(month: number, year: number, today: 
 const requiredText = (max = 80) =>
   z.string({ error: m.fieldRequired }).trim().min(1, m.fieldRequired).max(max, tooLong(max));
 
+/** Messages a form shows for an empty card field where its spec words differ from the payment page's. */
+export type CardEmptyMessages = Partial<
+  Record<
+    | 'CVV'
+    | 'Month_of_Expiry'
+    | 'Year_of_Expiry'
+    | 'Credit_Card_Holder_First_Name'
+    | 'Credit_Card_Holder_Last_Name',
+    string
+  >
+>;
+
 /**
  * The card form as the web holds it, before the number goes to the gateway's tokenizer.
  * Never sent to our server: the server receives a token and the display fields only.
  */
-export function cardFormSchema(today: Today) {
+export function cardFormSchema(today: Today, whenEmpty: CardEmptyMessages = {}) {
+  const emptyOr = (field: keyof CardEmptyMessages, fallback: string) => whenEmpty[field] ?? fallback;
+  const holderName = (field: 'Credit_Card_Holder_First_Name' | 'Credit_Card_Holder_Last_Name') =>
+    z
+      .string({ error: emptyOr(field, m.fieldRequired) })
+      .trim()
+      .min(1, emptyOr(field, m.fieldRequired))
+      .max(80, tooLong(80));
   return z
     .object({
       Credit_Card_Number: z
@@ -152,19 +171,21 @@ export function cardFormSchema(today: Today) {
         ),
       Credit_Card_Type: z.enum(CARD_BRANDS, { error: m.cardTypeRequired }),
       CVV: z
-        .string({ error: m.cvvInvalid })
+        .string({ error: emptyOr('CVV', m.cvvInvalid) })
         .trim()
+        .min(1, emptyOr('CVV', m.cvvInvalid))
         .regex(/^\d{3,4}$/, m.cvvInvalid),
-      Month_of_Expiry: z.enum(EXPIRY_MONTHS, { error: m.monthInvalid }),
+      Month_of_Expiry: z.enum(EXPIRY_MONTHS, { error: emptyOr('Month_of_Expiry', m.monthInvalid) }),
       Year_of_Expiry: z
-        .string({ error: m.yearInvalid })
+        .string({ error: emptyOr('Year_of_Expiry', m.yearInvalid) })
+        .min(1, emptyOr('Year_of_Expiry', m.yearInvalid))
         .regex(/^\d{4}$/, m.yearInvalid)
         .refine((year) => {
           const offered = expiryYearsOffered(resolveToday(today));
           return offered.includes(Number(year)) || Number(year) < (offered[0] ?? 0);
         }, m.yearInvalid),
-      Credit_Card_Holder_First_Name: requiredText(),
-      Credit_Card_Holder_Last_Name: requiredText(),
+      Credit_Card_Holder_First_Name: holderName('Credit_Card_Holder_First_Name'),
+      Credit_Card_Holder_Last_Name: holderName('Credit_Card_Holder_Last_Name'),
       Credit_Card_Biling_Email_Address: z
         .string({ error: m.emailRequired })
         .trim()

@@ -11,7 +11,7 @@ import { Link } from 'react-router';
 import { formatUsd } from '../../../../domain/money';
 import { PAYMENT_INFO_UPDATED, type SetPaymentInfoResponse } from '../../../../domain/payment-info';
 import { CARD_FEE_PERCENT } from '../../../../domain/payments';
-import { usePaymentInfo } from '../api/get-payment-info';
+import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { PaymentMethodEditor } from './payment-method-editor';
 
 const RELOAD_AFTER_MS = 5_000;

@@ -12,11 +12,6 @@ import {
   cardProcessingFee,
 } from '../../../../domain/payments';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { ApiError } from '../../../lib/api-client';
-import { paymentInfoQueryKey } from '../api/get-payment-info';
-import { usePaymentConfig } from '../api/payment-config';
-import { useSetPaymentInfo } from '../api/set-payment-info';
-import { TokenizeError, tokenizerFor } from '../tokenizer/card-tokenizer';
 import {
   AchFields,
   type AchFormValues,
@@ -24,7 +19,12 @@ import {
   type CardFormValues,
   emptyAch,
   emptyCard,
-} from './card-form';
+} from '../../../components/payment/card-fields';
+import { ApiError } from '../../../lib/api-client';
+import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { useSetPaymentInfo } from '../api/set-payment-info';
 
 interface Props {
   kind: 'card' | 'ach';

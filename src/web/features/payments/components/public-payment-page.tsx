@@ -19,11 +19,6 @@ import { fieldMessages } from '../../../../domain/errors';
 import { achFormSchema, CARD_FEE_PERCENT, cardFormSchema } from '../../../../domain/payments';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { PublicShell } from '../../../components/public-shell';
-import { ApiError } from '../../../lib/api-client';
-import { usePaymentConfig } from '../api/payment-config';
-import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
-import { TokenizeError, tokenizerFor } from '../tokenizer/card-tokenizer';
 import {
   AchFields,
   type AchFormValues,
@@ -31,7 +26,12 @@ import {
   type CardFormValues,
   emptyAch,
   emptyCard,
-} from './card-form';
+} from '../../../components/payment/card-fields';
+import { PublicShell } from '../../../components/public-shell';
+import { ApiError } from '../../../lib/api-client';
+import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 
 type Mode = 'id' | 'contact' | '';
 const emptyIdentity = {

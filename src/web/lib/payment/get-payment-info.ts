@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PaymentInfo } from '../../../../domain/payment-info';
-import { apiRequest } from '../../../lib/api-client';
+import type { PaymentInfo } from '../../../domain/payment-info';
+import { apiRequest } from '../api-client';
 
 export const paymentInfoQueryKey = ['payment-info'] as const;
 

@@ -1,4 +1,4 @@
-import { digitsOf } from '../../../../domain/payments';
+import { digitsOf } from '../../../domain/payments';
 import { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer';
 
 /** Sends the numbers to the built-in sandbox gateway's tokenizer, as Accept.js would to Authorize.Net. */

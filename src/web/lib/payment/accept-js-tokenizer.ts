@@ -1,6 +1,6 @@
-import { digitsOf } from '../../../../domain/payments';
-import type { PaymentConfig } from '../api/payment-config';
+import { digitsOf } from '../../../domain/payments';
 import { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer';
+import type { PaymentConfig } from './payment-config';
 
 interface AcceptResponse {
   opaqueData?: { dataDescriptor: string; dataValue: string };

@@ -1,5 +1,5 @@
 import { PasswordInput, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { CARD_BRANDS, EXPIRY_MONTHS, expiryYearsOffered } from '../../../../domain/payments';
+import { CARD_BRANDS, EXPIRY_MONTHS, expiryYearsOffered } from '../../../domain/payments';
 
 export type CardFormValues = {
   Credit_Card_Number: string;

@@ -1,6 +1,6 @@
-import type { AchForm, CardForm } from '../../../../domain/payments';
-import type { PaymentConfig } from '../api/payment-config';
+import type { AchForm, CardForm } from '../../../domain/payments';
 import { acceptJsTokenizer } from './accept-js-tokenizer';
+import type { PaymentConfig } from './payment-config';
 import { sandboxTokenizer } from './sandbox-tokenizer';
 
 /** A one-time token for the server; the numbers themselves went only to the gateway. */

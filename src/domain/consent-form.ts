@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { DOB_YEAR_LIMIT, usDateToIso } from './dates';
+import { formPaymentFields } from './form-payment';
+import { formatUsd } from './money';
+import { priceBook } from './price-book';
+
+/**
+ * The client consent form (spec 2, sections 2 to 5): page 1 answers (Addendum A, medications),
+ * page 2 choices (tissue type, payment method, agreement, signature). The same rules check the
+ * page in the browser and the submission on the server.
+ */
+
+export const TISSUE_DELIVER_OPTIONS = [
+  'Destroy any Tissue',
+  'Release any Tissue to the following individual',
+  'Release any Tissue to Bank of Letters Testamentary',
+] as const;
+export type TissueDeliver = (typeof TISSUE_DELIVER_OPTIONS)[number];
+export const RELEASE_TO_INDIVIDUAL: TissueDeliver = 'Release any Tissue to the following individual';
+
+/** What each Addendum A option means, as the client reads it under the choice. */
+export const tissueDeliverExplanations: Record<TissueDeliver, string> = {
+  'Destroy any Tissue':
+    'The bank destroys all my stored tissue and cells 120 days after it learns of my death.',
+  'Release any Tissue to the following individual':
+    'The bank releases my stored tissue and cells to the person I name below, at their request and cost.',
+  'Release any Tissue to Bank of Letters Testamentary':
+    'The bank releases my stored tissue and cells to the executor of my estate on presentation of Letters Testamentary.',
+};
+
+export const SAMPLE_TYPES = ['Adipose', 'Bone-Marrow'] as const;
+export type SampleType = (typeof SAMPLE_TYPES)[number];
+
+export const MEDICATIONS_QUESTION =
+  'Are you currently taking any statins, NSAIDs (such as ibuprofen or aspirin), acetaminophen or steroids?';
+
+export const ADDENDUM_A_TITLE = 'Addendum A: In the event of my death';
+export const ADDENDUM_A_TEXT =
+  'Please choose what the bank is to do with your stored tissue and cells in the event of your death. The bank retains the tissue for 120 days after death before it is destroyed.';
+
+export const consentMessages = {
+  selectOne: 'Please Select One',
+  empty: 'Cannot be empty',
+  phoneNumeric: 'Please insert only number',
+  invalidDate: 'Invalid date',
+  agree: 'Please Check',
+  signature: 'Please sign and click on check button.',
+  signatureAccepted: 'Signature accepted successfully.',
+  alreadyCompleted: 'You have already completed this form. Thank you.',
+  initialProcessingFirst: 'Please complete Initial Processing payment to proceed with consent form.',
+  submitted:
+    'Please check your email for order confirmation. We are now getting the portal services ready for you!',
+  agreementChanged: 'The agreement was updated while you were reading it. Please read it again and sign.',
+  cardFirstName: 'Please enter first name',
+  cardLastName: 'Please enter last name',
+} as const;
+
+const c = consentMessages;
+
+/** The card messages of the consent page where they differ from the payment page (spec 2, section 5). */
+export const consentCardEmptyMessages = {
+  Credit_Card_Holder_First_Name: c.cardFirstName,
+  Credit_Card_Holder_Last_Name: c.cardLastName,
+  Month_of_Expiry: c.empty,
+  Year_of_Expiry: c.empty,
+  CVV: c.empty,
+} as const;
+
+/** The agreement line and the commitment of page 2, from the price book. */
+export function annualStorageCommitment() {
+  return {
+    dueToday: formatUsd(0),
+    laterFee: formatUsd(priceBook.annualMaintenanceFee),
+    laterFeeCardOrCheck: formatUsd(priceBook.annualFeeCardOrCheck),
+  };
+}
+
+/** A drawn signature: a PNG data URL of at most 200 KB (a 500 x 100 canvas is far smaller). */
+export const SIGNATURE_MAX_CHARS = 200_000;
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+
+export function signatureSchema(message: string) {
+  return z
+    .string({ error: message })
+    .min(1, message)
+    .max(SIGNATURE_MAX_CHARS, 'The signature is too large. Please clear it and sign again.')
+    .regex(PNG_DATA_URL, message);
+}
+
+/** An Addendum date of birth: MM/DD/YYYY, a real date, year before 2050. */
+export function addendumDobProblem(value: string | undefined): string | null {
+  if (!value?.trim()) return c.empty;
+  const iso = usDateToIso(value);
+  if (!iso || Number(iso.slice(0, 4)) >= DOB_YEAR_LIMIT) return c.invalidDate;
+  return null;
+}
+
+export const consentPageOneFields = {
+  Medications: z.enum(['Yes', 'No'], { error: c.selectOne }),
+  Medications_taking: z.string().trim().max(1000, 'Must be at most 1000 characters').optional(),
+  Tissue_deliver: z.enum(TISSUE_DELIVER_OPTIONS, { error: c.selectOne }),
+  Addendum_name: z.string().trim().max(100).optional(),
+  Addendum_dob: z.string().trim().max(10).optional(),
+  Addendum_address: z.string().trim().max(200).optional(),
+  Addendum_phone: z.string().trim().max(15, 'Phone number must be at most 15 digits').optional(),
+  Relationship: z.string().trim().max(60).optional(),
+};
+
+export type ConsentPageOne = {
+  Medications?: string;
+  Medications_taking?: string;
+  Tissue_deliver?: string;
+  Addendum_name?: string;
+  Addendum_dob?: string;
+  Addendum_address?: string;
+  Addendum_phone?: string;
+  Relationship?: string;
+};
+
+/** Why page 1 cannot be left yet, by field (Next Page and the final submit both check it). */
+export function consentPageOneProblems(answers: ConsentPageOne): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (answers.Medications !== 'Yes' && answers.Medications !== 'No') problems.Medications = c.selectOne;
+  if (answers.Medications === 'Yes' && !answers.Medications_taking?.trim()) {
+    problems.Medications_taking = c.empty;
+  }
+  if (!TISSUE_DELIVER_OPTIONS.includes(answers.Tissue_deliver as TissueDeliver)) {
+    problems.Tissue_deliver = c.selectOne;
+  }
+  if (answers.Tissue_deliver === RELEASE_TO_INDIVIDUAL) {
+    if (!answers.Addendum_name?.trim()) problems.Addendum_name = c.empty;
+    const dob = addendumDobProblem(answers.Addendum_dob);
+    if (dob) problems.Addendum_dob = dob;
+    if (!answers.Addendum_address?.trim()) problems.Addendum_address = c.empty;
+    const phone = answers.Addendum_phone?.trim() ?? '';
+    if (!phone) problems.Addendum_phone = c.empty;
+    else if (!/^\d+$/.test(phone)) problems.Addendum_phone = c.phoneNumeric;
+    if (!answers.Relationship?.trim()) problems.Relationship = c.empty;
+  }
+  return problems;
+}
+
+/** The order fields appear in on page 1, for focusing the first one that fails. */
+export const consentPageOneOrder = Object.keys(consentPageOneFields);
+
+/**
+ * send_ConsentData: the answers, the choices, the confirmed signature and, for a new card or
+ * account, a gateway token with its display data. Identity comes from the session; a
+ * ClientSFRecordId sent must be the caller's own client.
+ */
+export const sendConsentDataRequestSchema = z
+  .object({
+    ...consentPageOneFields,
+    sample_type: z.enum(SAMPLE_TYPES, { error: c.selectOne }),
+    ...formPaymentFields,
+    agree: z.literal(true, { error: c.agree }),
+    Signature: signatureSchema(c.signature),
+    agreementVersion: z
+      .string()
+      .max(40)
+      .describe('The version of the agreement text the page showed; a different one is refused (409)'),
+    ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
+    PhysicianFirstName: z.string().max(80).optional().describe('Ignored: read from the record'),
+    PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
+  })
+  .superRefine((body, ctx) => {
+    for (const [path, message] of Object.entries(consentPageOneProblems(body))) {
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    }
+  });
+
+export type SendConsentDataRequest = z.infer<typeof sendConsentDataRequestSchema>;
+
+export const formSubmissionResponseSchema = z.object({
+  success: z.literal(true),
+  TransactionId: z.string().describe('The charge, when one was made; otherwise the submission reference'),
+  page_name: z.string(),
+  message: z.string(),
+  documentId: z.string().nullable().describe('The signed PDF, downloadable at documents/{id}'),
+});
+
+export type FormSubmissionResponse = z.infer<typeof formSubmissionResponseSchema>;
+
+/** get_FormDocuments: what the Forms page shows of each form and the signed documents to download. */
+export const formDocumentsResponseSchema = z.object({
+  initialProcessingFormCompleted: z.boolean(),
+  consent: z.object({
+    completed: z.boolean(),
+    signedAt: z.string().nullable().describe('ISO instant of the signature'),
+    documentId: z.string().nullable().describe('The signed agreement PDF'),
+  }),
+  infectiousDisease: z.object({
+    completed: z.boolean(),
+    submissionOption: z.string().nullable(),
+    submittedAt: z.string().nullable(),
+    documentId: z.string().nullable().describe('The signed form PDF'),
+    labReportId: z.string().nullable().describe('The uploaded lab report, for Local Lab Submission'),
+  }),
+});
+
+export type FormDocuments = z.infer<typeof formDocumentsResponseSchema>;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { type PaymentInfo, paymentTokenSchema } from './payment-info';
+import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages } from './payments';
+
+/**
+ * The payment choice of the consent and screening forms (spec 2, sections 2 and 5): the saved card
+ * or bank account shown by default, or a new one entered after "Use Another Credit Card" / "Use
+ * Another ACH", tokenized in the browser like every card, and kept on file only when asked.
+ */
+
+/** The legacy PaymentMethod values. */
+export const FORM_PAYMENT_METHODS = ['Credit Card', 'ACH Payment', 'Check'] as const;
+export type FormPaymentMethod = (typeof FORM_PAYMENT_METHODS)[number];
+
+export const formPaymentMessages = {
+  noAchStored:
+    'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+  noCardStored: 'Please tick Use Another Credit Card and enter a card, or choose another payment method.',
+  tokenMissing: 'Please enter the card or bank details again.',
+} as const;
+
+/** What the server receives of a payment choice: a token for a new method, never its numbers. */
+export const formPaymentFields = {
+  PaymentMethod: z.enum(FORM_PAYMENT_METHODS, { error: 'Please Select One' }),
+  Payment_Type: z.enum(['CC', 'ACH']).optional().describe('Derived by the server from PaymentMethod'),
+  update_card: z.boolean().default(false).describe('Use Another Credit Card: a new card comes as a token'),
+  update_ach: z.boolean().default(false).describe('Use Another ACH: a new account comes as a token'),
+  save_card: z.boolean().default(false).describe('Keep the new card on file for future payments'),
+  save_ach: z.boolean().default(false).describe('Keep the new account on file for future payments'),
+  token: paymentTokenSchema.optional(),
+  Credit_Card_Type: z.enum(CARD_BRANDS).optional(),
+  Month_of_Expiry: z.enum(EXPIRY_MONTHS).optional(),
+  Year_of_Expiry: z
+    .string()
+    .regex(/^\d{4}$/, paymentMessages.yearInvalid)
+    .optional(),
+  Credit_Card_Holder_First_Name: z.string().trim().max(80).optional(),
+  Credit_Card_Holder_Last_Name: z.string().trim().max(80).optional(),
+  Credit_Card_Biling_Email_Address: z.string().trim().max(254).optional(),
+  Credit_Card_Holder_Country: z.string().trim().max(80).optional().describe('The card billing country'),
+  Credit_Card_Billing_Zip_Code: z.string().trim().max(20).optional(),
+  Name_On_Account: z.string().trim().max(22).optional(),
+  ABA_Routing_Number: z.string().refine(abaRoutingValid, paymentMessages.routingNumberInvalid).optional(),
+};
+
+type FormPaymentInput = {
+  PaymentMethod: FormPaymentMethod;
+  update_card: boolean;
+  update_ach: boolean;
+  token?: unknown;
+  Credit_Card_Type?: string;
+  Month_of_Expiry?: string;
+  Year_of_Expiry?: string;
+  Credit_Card_Holder_First_Name?: string;
+  Credit_Card_Holder_Last_Name?: string;
+  Name_On_Account?: string;
+  ABA_Routing_Number?: string;
+};
+
+/** The methods on file that a form may use (display data from get_PaymentInfo). */
+export interface MethodsOnFile {
+  card: boolean;
+  ach: boolean;
+}
+
+export function methodsOnFileOf(info: Pick<PaymentInfo, 'Credit_Card_Number' | 'Account_Number'> | null) {
+  return { card: Boolean(info?.Credit_Card_Number), ach: Boolean(info?.Account_Number) };
+}
+
+/**
+ * The rules a form's payment choice must meet, for the server (with what is on file) and the
+ * page alike: a saved method must exist when no new one is given, and a new one needs its token
+ * and display fields.
+ */
+export function formPaymentProblems(
+  body: FormPaymentInput,
+  onFile: MethodsOnFile,
+  cardEmpty: { first: string; last: string; month: string; year: string },
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (body.PaymentMethod === 'Credit Card') {
+    if (!body.update_card) {
+      if (!onFile.card) problems.update_card = formPaymentMessages.noCardStored;
+      return problems;
+    }
+    if (!body.token) problems.Credit_Card_Number = formPaymentMessages.tokenMissing;
+    if (!body.Credit_Card_Type) problems.Credit_Card_Type = paymentMessages.cardTypeRequired;
+    if (!body.Credit_Card_Holder_First_Name) problems.Credit_Card_Holder_First_Name = cardEmpty.first;
+    if (!body.Credit_Card_Holder_Last_Name) problems.Credit_Card_Holder_Last_Name = cardEmpty.last;
+    if (!body.Month_of_Expiry) problems.Month_of_Expiry = cardEmpty.month;
+    if (!body.Year_of_Expiry) problems.Year_of_Expiry = cardEmpty.year;
+  } else if (body.PaymentMethod === 'ACH Payment') {
+    if (!body.update_ach) {
+      if (!onFile.ach) problems.PaymentMethod = formPaymentMessages.noAchStored;
+      return problems;
+    }
+    if (!body.token) problems.Account_Number = formPaymentMessages.tokenMissing;
+    if (!body.Name_On_Account) problems.Name_On_Account = paymentMessages.fieldRequired;
+    if (!body.ABA_Routing_Number) problems.ABA_Routing_Number = paymentMessages.fieldRequired;
+  }
+  return problems;
+}
