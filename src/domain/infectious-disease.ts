@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { signatureSchema } from './consent-form';
 import { type FormPaymentMethod, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
+import { PAYMENT_SOURCES } from './payment-info';
 import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
 import { priceBook } from './price-book';
 
@@ -15,7 +16,7 @@ export const SUBMISSION_OPTIONS = ['White Glove Labs', 'Local Lab Submission', '
 export type SubmissionOption = (typeof SUBMISSION_OPTIONS)[number];
 
 /** The legacy source tag of this form. */
-export const DISEASE_FORM_SOURCE = 'ACT Client Portal';
+export const DISEASE_FORM_SOURCE = PAYMENT_SOURCES.infectiousDisease;
 
 export const diseaseMessages = {
   selectOption: 'Please Select',

@@ -6,6 +6,9 @@ export const PAYMENT_SOURCES = {
   clientPortal: 'CP Payment Info Page',
   email: 'Email Single Payment Page',
   sms: 'SMS Single Payment Page',
+  consentForm: 'CP Consent Form',
+  /** The legacy source tag of the infectious disease form. */
+  infectiousDisease: 'ACT Client Portal',
 } as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[keyof typeof PAYMENT_SOURCES];
 

@@ -32,6 +32,7 @@ import { linkSecret } from './lib/link-tokens';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
+import { formRoutes } from './modules/forms/form-routes';
 import { paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { healthRoutes, outboxRoutes } from './modules/system/system-routes';
@@ -205,6 +206,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(paymentRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(publicPaymentRoutes, { ...deps, prefix: '/api/pay' });
+  await app.register(formRoutes, { ...deps, prefix: '/api/pay' });
   if (config.payments.gateway === 'sandbox') {
     await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });
   }

@@ -317,7 +317,7 @@ export const documents = pgTable(
     clientId: uuid()
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
-    kind: text({ enum: ['lab_report', 'signed_agreement', 'signature'] }).notNull(),
+    kind: text({ enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers'] }).notNull(),
     fileName: text().notNull(),
     contentType: text().notNull(),
     sizeBytes: integer().notNull(),
@@ -328,4 +328,38 @@ export const documents = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [index().on(t.clientId)],
+);
+
+/**
+ * A client's submission of a form (the consent agreement, the infectious disease screening).
+ * One per client and form: the unique key claims the form before anything is charged, so a
+ * second submission, concurrent or later, changes nothing that was signed. The answers and the
+ * signature are documents (encrypted); the row keeps the facts of the signing.
+ */
+export const formSubmissions = pgTable(
+  'form_submissions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    form: text({ enum: ['consent', 'infectious_disease'] }).notNull(),
+    status: text({ enum: ['pending', 'completed'] }).notNull(),
+    idempotencyKey: text().notNull(),
+    requestHash: text().notNull(),
+    submissionOption: text(),
+    agreementVersion: text(),
+    agreementSha256: text(),
+    answersDocumentId: uuid(),
+    signatureDocumentId: uuid(),
+    pdfDocumentId: uuid(),
+    labReportDocumentId: uuid(),
+    paymentId: uuid(),
+    signerIp: text(),
+    userAgent: text(),
+    responseJson: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('form_submissions_client_form_key').on(t.clientId, t.form)],
 );

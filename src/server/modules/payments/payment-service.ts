@@ -16,7 +16,7 @@ import type { Database } from '../../db/client';
 import { annualStorageFees, clientActivities, clients, payments } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
-import { findGatewayCustomer, putMethodOnFile, removeMethod } from './payment-methods';
+import { findGatewayCustomer, type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-methods';
 
 export interface PaymentDeps {
   db: Database;
@@ -57,7 +57,11 @@ export async function overdueFees(db: Database, clientId: string, today: string)
 type LedgerRow = typeof payments.$inferSelect;
 
 /** Waits for a concurrent request with the same key to finish, then answers what it answered. */
-async function replay(db: Database, row: LedgerRow, requestHash: string): Promise<SetPaymentInfoResponse> {
+async function replay<T = SetPaymentInfoResponse>(
+  db: Database,
+  row: LedgerRow,
+  requestHash: string,
+): Promise<T> {
   if (row.requestHash !== requestHash) {
     throw new HttpError(
       422,
@@ -74,7 +78,7 @@ async function replay(db: Database, row: LedgerRow, requestHash: string): Promis
     current = next;
   }
   if (current.status === 'approved' || current.status === 'saved') {
-    return JSON.parse(current.responseJson ?? '{}') as SetPaymentInfoResponse;
+    return JSON.parse(current.responseJson ?? '{}') as T;
   }
   if (current.status === 'in_progress') {
     throw new HttpError(
@@ -103,6 +107,8 @@ export async function savePaymentMethod(
     request: SetPaymentInfoRequest;
     /** The total the page showed, when it showed one: a different server total is refused, not charged. */
     expectedTotalCents?: number;
+    /** False where the page promised that nothing is charged today (the consent form). */
+    chargeOverdue?: boolean;
   },
 ): Promise<SetPaymentInfoResponse> {
   const { db, clock, gateway, mailer, log } = deps;
@@ -121,7 +127,8 @@ export async function savePaymentMethod(
       Year_of_Expiry: paymentMessages.oneYearRemaining,
     });
   }
-  const overdue = await overdueFees(db, clientId, today);
+  const overdue =
+    input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(db, clientId, today);
   if (input.expectedTotalCents !== undefined) {
     const quoted = overdue.totalCents + cardProcessingFee(overdue.totalCents, kind);
     if (quoted !== input.expectedTotalCents) {
@@ -315,4 +322,162 @@ export async function savePaymentMethod(
     .catch((error: unknown) => log.warn({ err: error }, 'payment method notice not sent'));
 
   return response;
+}
+
+/** A one-off charge paid with the method on file or a new one, and what was charged. */
+export interface OneOffCharge {
+  paymentId: string;
+  transactionId: string;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  kind: 'card' | 'ach';
+  brand: string | null;
+  last4: string;
+}
+
+/**
+ * Charges an amount the server computed (a White Glove Labs kit) once per idempotency key,
+ * through the same ledger as every payment: with the method on file, or with a new tokenized
+ * one that is kept on file only when the client asked. A card adds the processing fee.
+ */
+export async function chargeOnce(
+  deps: PaymentDeps,
+  input: {
+    clientId: string;
+    source: string;
+    purpose: string;
+    idempotencyKey: string;
+    /** What makes two submissions the same one: a repeat with a different request is refused. */
+    request: unknown;
+    amountCents: number;
+    kind: 'card' | 'ach';
+    method: { onFile: PaymentMethodRow } | { token: SetPaymentInfoRequest; keepOnFile: boolean };
+    /** The gateway's duplicate check: the same purchase retried is recognised as one. */
+    gatewayKey: string;
+    description: string;
+  },
+): Promise<OneOffCharge> {
+  const { db, clock, gateway } = deps;
+  const { clientId, kind } = input;
+  const requestHash = hashOf({ source: input.source, request: input.request });
+  const feeCents = cardProcessingFee(input.amountCents, kind);
+  const totalCents = input.amountCents + feeCents;
+  const [started] = await db
+    .insert(payments)
+    .values({
+      clientId,
+      idempotencyKey: input.idempotencyKey,
+      requestHash,
+      source: input.source,
+      purpose: input.purpose,
+      methodKind: kind,
+      amountCents: input.amountCents,
+      feeCents,
+      totalCents,
+      status: 'in_progress',
+      createdAt: clock.now(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!started) {
+    const [existing] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.clientId, clientId), eq(payments.idempotencyKey, input.idempotencyKey)))
+      .limit(1);
+    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    return replay<OneOffCharge>(db, existing, requestHash);
+  }
+  const finish = (values: Partial<typeof payments.$inferInsert>) =>
+    db
+      .update(payments)
+      .set({ ...values, completedAt: clock.now() })
+      .where(eq(payments.id, started.id));
+
+  let ref: { customerRef: string; paymentRef: string; brand: string | null; last4: string };
+  let keptRow: PaymentMethodRow | null = null;
+  if ('onFile' in input.method) {
+    const row = input.method.onFile;
+    if (!row.gatewayCustomerRef || !row.gatewayPaymentRef) {
+      await finish({ status: 'error', message: 'The method on file has no gateway reference.' });
+      throw new HttpError(409, 'VALIDATION', 'Please enter the payment details again.');
+    }
+    ref = {
+      customerRef: row.gatewayCustomerRef,
+      paymentRef: row.gatewayPaymentRef,
+      brand: row.brand,
+      last4: row.last4,
+    };
+  } else {
+    const request = input.method.token;
+    const [client] = await db
+      .select({ actId: clients.clientActId, email: clients.email })
+      .from(clients)
+      .where(eq(clients.id, clientId))
+      .limit(1);
+    if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+    const saved = await gateway.saveMethod({
+      customerRef: await findGatewayCustomer(db, clientId, gateway.name),
+      merchantCustomerId: client.actId,
+      email: request.Credit_Card_Biling_Email_Address || client.email,
+      kind,
+      token: request.token,
+      billTo:
+        kind === 'card'
+          ? {
+              firstName: request.Credit_Card_Holder_First_Name ?? '',
+              lastName: request.Credit_Card_Holder_Last_Name ?? '',
+              zip: request.Credit_Card_Billing_Zip_Code,
+              country: request.Country,
+            }
+          : undefined,
+    });
+    if (saved.outcome !== 'saved') {
+      await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
+      throw refused(saved.reason, saved.message);
+    }
+    if (input.method.keepOnFile)
+      keptRow = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
+    ref = {
+      customerRef: saved.method.customerRef,
+      paymentRef: saved.method.paymentRef,
+      brand: saved.method.brand ?? request.Credit_Card_Type ?? null,
+      last4: saved.method.last4,
+    };
+  }
+
+  const charge = await gateway.charge({
+    customerRef: ref.customerRef,
+    paymentRef: ref.paymentRef,
+    amountCents: totalCents,
+    idempotencyKey: input.gatewayKey,
+    description: input.description,
+  });
+  if (charge.outcome !== 'approved') {
+    if (keptRow) await removeMethod(db, keptRow);
+    await finish({
+      status: charge.outcome === 'declined' ? 'declined' : 'error',
+      message: charge.message,
+      gatewayTransactionId: charge.transactionId,
+    });
+    throw refused(charge.reason, charge.message);
+  }
+  const result: OneOffCharge = {
+    paymentId: started.id,
+    transactionId: charge.transactionId,
+    amountCents: input.amountCents,
+    feeCents,
+    totalCents,
+    kind,
+    brand: ref.brand,
+    last4: ref.last4,
+  };
+  await finish({
+    status: 'approved',
+    paymentMethodId: 'onFile' in input.method ? input.method.onFile.id : (keptRow?.id ?? null),
+    gatewayTransactionId: charge.transactionId,
+    responseJson: JSON.stringify(result),
+  });
+  return result;
 }

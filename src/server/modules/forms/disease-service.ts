@@ -1,0 +1,306 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { todayFor } from '../../../domain/client';
+import type { FormSubmissionResponse } from '../../../domain/consent-form';
+import { labReportProblem } from '../../../domain/documents';
+import {
+  DISEASE_FORM_SOURCE,
+  dataUrlBytes,
+  diseaseMessages,
+  INFECTIOUS_DISEASE_TERMS,
+  type SetDiseaseDataRequest,
+  WAIVER_NOTICES,
+  WAIVER_TEXT,
+  whiteGloveQuote,
+} from '../../../domain/infectious-disease';
+import { formatUsd } from '../../../domain/money';
+import { CARD_FEE_PERCENT } from '../../../domain/payments';
+import { clientActivities, clients, formSubmissions } from '../../db/schema';
+import { storeDocument } from '../../lib/document-store';
+import { HttpError } from '../../lib/http-error';
+import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
+import { type FormDeps, type SignerContext, signerOf } from './consent-service';
+import { claimForm, releaseClaim, requestHashOf, signaturePng } from './form-claims';
+import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
+import { renderSignedPdf } from './signed-pdf';
+
+const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+
+const TITLE = 'Infectious Disease Screening Form';
+const TEXT_VERSION = 'Infectious disease terms, version 2026-11-22';
+
+/** The amounts the page showed must be the server's; a forged or stale amount charges nothing. */
+function checkQuotedAmounts(body: SetDiseaseDataRequest, quote: ReturnType<typeof whiteGloveQuote>) {
+  const shown: [number | undefined, number][] = [
+    [body.expectedTotalCents, quote.total],
+    [body.amount === undefined ? undefined : Math.round(body.amount * 100), quote.total],
+    [body.WhiteGloveLabFee === undefined ? undefined : Math.round(body.WhiteGloveLabFee * 100), quote.labFee],
+    [
+      body.CreditCardProcessingFee === undefined ? undefined : Math.round(body.CreditCardProcessingFee * 100),
+      quote.processingFee,
+    ],
+  ];
+  if (shown.some(([sent, server]) => sent !== undefined && sent !== server)) {
+    throw new HttpError(
+      409,
+      'AMOUNT_CHANGED',
+      `The White Glove Labs total is ${formatUsd(quote.total)}. Please review it and submit again.`,
+    );
+  }
+}
+
+/** The text the client agreed to for the route chosen: the terms, and for a waiver its texts. */
+function agreedSections(body: SetDiseaseDataRequest) {
+  const sections = [
+    { heading: 'Infectious Disease Terms and Conditions', paragraphs: INFECTIOUS_DISEASE_TERMS },
+  ];
+  if (body.submissionOption === 'Waiver Submission' && body.WaiverNotice) {
+    const notice = WAIVER_NOTICES[body.WaiverNotice];
+    sections.push(
+      { heading: 'Waiver', paragraphs: WAIVER_TEXT },
+      { heading: notice.label, paragraphs: [notice.text] },
+    );
+  }
+  return sections;
+}
+
+/**
+ * set_DiseaseData: one of the three screening routes. White Glove Labs is charged through the
+ * payment ledger for the server's amount; a lab report is checked by content and stored
+ * encrypted; a waiver keeps its signature. The form is claimed first, so a second submission
+ * changes nothing and charges nothing.
+ */
+export async function submitDiseaseForm(
+  deps: FormDeps,
+  signer: SignerContext,
+  body: SetDiseaseDataRequest,
+): Promise<FormSubmissionResponse> {
+  const { db, clock } = deps;
+  const { clientId } = signer;
+  const now = clock.now();
+  const { client } = await signerOf(deps, clientId);
+  const option = body.submissionOption;
+
+  let payment: ResolvedPayment | null = null;
+  let quote: ReturnType<typeof whiteGloveQuote> | null = null;
+  let labReport: Buffer | null = null;
+  let png: Buffer | null = null;
+  if (option === 'White Glove Labs') {
+    const method = body.PaymentMethod ?? 'Credit Card';
+    quote = whiteGloveQuote(method);
+    checkQuotedAmounts(body, quote);
+    payment = await resolveFormPayment(db, clientId, body, {
+      first: diseaseMessages.firstName,
+      last: diseaseMessages.lastName,
+      month: diseaseMessages.cardEmpty,
+      year: diseaseMessages.cardEmpty,
+    });
+  } else if (option === 'Local Lab Submission') {
+    const bytes = dataUrlBytes(body.lab_report_file ?? '');
+    const problem = labReportProblem(bytes);
+    if (problem || !bytes) {
+      const message = problem ?? diseaseMessages.selectOption;
+      throw new HttpError(400, 'VALIDATION', message, { lab_report_file: message });
+    }
+    labReport = Buffer.from(bytes);
+  } else {
+    png = signaturePng(body.Signature);
+    if (!png) {
+      throw new HttpError(400, 'VALIDATION', diseaseMessages.signature, {
+        Signature: diseaseMessages.signature,
+      });
+    }
+  }
+
+  const claimed = await claimForm(db, {
+    clientId,
+    form: 'infectious_disease',
+    idempotencyKey: signer.idempotencyKey,
+    requestHash: requestHashOf(body),
+    now,
+    alreadyCompleted: diseaseMessages.alreadyCompleted,
+  });
+  if ('replay' in claimed) return claimed.replay;
+  const { claim } = claimed;
+  if (client.infectiousDiseaseFormCompleted) {
+    await releaseClaim(db, claim);
+    throw new HttpError(409, 'ALREADY_COMPLETED', diseaseMessages.alreadyCompleted);
+  }
+
+  let charge: OneOffCharge | null = null;
+  try {
+    if (payment && quote && payment.kind !== 'check') {
+      charge = await chargeOnce(deps, {
+        clientId,
+        source: DISEASE_FORM_SOURCE,
+        purpose: 'white_glove_lab',
+        idempotencyKey: signer.idempotencyKey,
+        request: body,
+        amountCents: quote.labFee,
+        kind: payment.kind,
+        method:
+          'onFile' in payment
+            ? { onFile: payment.onFile }
+            : { token: payment.token, keepOnFile: payment.keepOnFile },
+        gatewayKey: `${clientId}:white-glove-labs`,
+        description: 'White Glove Labs infectious disease screening',
+      });
+    }
+  } catch (error) {
+    await releaseClaim(db, claim);
+    throw error;
+  }
+
+  // Once charged, the claim is kept whatever happens next: a retry must not charge again.
+  const signerName = `${client.firstName} ${client.lastName}`;
+  const labDocument = labReport
+    ? await storeDocument(db, deps.documentsKey, {
+        clientId,
+        kind: 'lab_report',
+        fileName: (body.lab_report_name || 'lab-report.pdf').replace(/[^\w .-]/g, '_').slice(0, 100),
+        contentType: 'application/pdf',
+        content: labReport,
+        now,
+      })
+    : null;
+  const signature = png
+    ? await storeDocument(db, deps.documentsKey, {
+        clientId,
+        kind: 'signature',
+        fileName: 'waiver-signature.png',
+        contentType: 'image/png',
+        content: png,
+        now,
+      })
+    : null;
+  const answersDocument = await storeDocument(db, deps.documentsKey, {
+    clientId,
+    kind: 'form_answers',
+    fileName: 'infectious-disease-answers.json',
+    contentType: 'application/json',
+    content: Buffer.from(
+      JSON.stringify({ ...body, Signature: undefined, token: undefined, lab_report_file: undefined }),
+    ),
+    now,
+  });
+
+  const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
+  if (option === 'White Glove Labs' && charge && payment) {
+    answers.push(
+      {
+        label: 'Blood draw kit shipping address',
+        value: [
+          body.FirstName,
+          body.LastName,
+          body.Street,
+          body.City,
+          body.State,
+          body.ZipCode,
+          body.Country,
+        ].join(', '),
+      },
+      { label: 'Payment', value: describePayment(payment, charge) },
+      {
+        label: 'Amount charged',
+        value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+      },
+    );
+  } else if (labDocument) {
+    answers.push({
+      label: 'Lab report',
+      value: `${body.lab_report_name || 'lab-report.pdf'}, ${labReport?.length ?? 0} bytes, SHA-256 ${labDocument.sha256}`,
+    });
+  } else if (body.WaiverNotice) {
+    answers.push(
+      { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
+      { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
+    );
+  }
+  answers.push({ label: 'Agreement', value: 'I agree to the Infectious Disease Terms and Conditions.' });
+  const sections = agreedSections(body);
+  const textSha256 = sha256(sections.flatMap((s) => [s.heading, ...s.paragraphs]).join('\n\n'));
+  const pdf = await renderSignedPdf({
+    title: TITLE,
+    subtitle: TEXT_VERSION,
+    sections,
+    answers,
+    signaturePng: png,
+    certificate: {
+      signer: signerName,
+      clientActId: client.clientActId,
+      signedAt: now,
+      ip: signer.ip,
+      userAgent: signer.userAgent,
+      textSha256,
+      signatureSha256: signature?.sha256 ?? null,
+      reference: claim.id,
+    },
+  });
+  const pdfDocument = await storeDocument(db, deps.documentsKey, {
+    clientId,
+    kind: 'signed_agreement',
+    fileName: 'infectious-disease-form.pdf',
+    contentType: 'application/pdf',
+    content: pdf,
+    now,
+  });
+  const response: FormSubmissionResponse = {
+    success: true,
+    TransactionId: charge?.transactionId ?? claim.id,
+    page_name: 'Infectious-disease',
+    message: diseaseMessages.submitted,
+    documentId: pdfDocument.id,
+  };
+  await db.transaction(async (tx) => {
+    await tx
+      .update(formSubmissions)
+      .set({
+        status: 'completed',
+        submissionOption: option,
+        agreementVersion: TEXT_VERSION,
+        agreementSha256: textSha256,
+        answersDocumentId: answersDocument.id,
+        signatureDocumentId: signature?.id ?? null,
+        pdfDocumentId: pdfDocument.id,
+        labReportDocumentId: labDocument?.id ?? null,
+        paymentId: charge?.paymentId ?? null,
+        signerIp: signer.ip,
+        userAgent: signer.userAgent,
+        responseJson: JSON.stringify(response),
+        completedAt: now,
+      })
+      .where(eq(formSubmissions.id, claim.id));
+    await tx
+      .update(clients)
+      .set({ infectiousDiseaseFormCompleted: true, updatedAt: now })
+      .where(eq(clients.id, clientId));
+    if (charge) {
+      await tx.insert(clientActivities).values({
+        clientId,
+        type: 'White Glove Labs',
+        closeDate: todayFor(now),
+        purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
+        stageName: 'Closed Won',
+      });
+    }
+  });
+
+  await deps.mailer
+    .send({
+      to: client.email,
+      subject: 'Client Portal: your infectious disease screening form',
+      text: [
+        `Dear ${signerName},`,
+        `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+        charge
+          ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
+          : 'Nothing was charged.',
+        `Reference ${claim.id}.`,
+      ].join('\n\n'),
+      attachments: [
+        { filename: 'infectious-disease-form.pdf', contentType: 'application/pdf', content: pdf },
+      ],
+    })
+    .catch((error: unknown) => deps.log.warn({ err: error }, 'screening form not e-mailed'));
+  return response;
+}

@@ -1,0 +1,150 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  formDocumentsResponseSchema,
+  formSubmissionResponseSchema,
+  sendConsentDataRequestSchema,
+} from '../../../domain/consent-form';
+import { errorBodySchema } from '../../../domain/errors';
+import { setDiseaseDataRequestSchema } from '../../../domain/infectious-disease';
+import type { AppDeps } from '../../app';
+import { clients, formSubmissions } from '../../db/schema';
+import { notFound } from '../../lib/http-error';
+import { sessionOf } from '../../plugins/sessions';
+import { resolveClientAccess } from '../clients/client-access';
+import { idempotencyKeyOf, refuseRawPaymentNumbers } from '../payments/payment-routes';
+import { submitConsent } from './consent-service';
+import { submitDiseaseForm } from './disease-service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  402: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  413: errorBodySchema,
+  422: errorBodySchema,
+  503: errorBodySchema,
+};
+
+/** A drawn signature fits in 200 KB; a lab report of 500 KB is about 680 KB as base64. */
+const CONSENT_BODY_LIMIT = 320 * 1024;
+const DISEASE_BODY_LIMIT = 1024 * 1024;
+
+function signerFacts(request: FastifyRequest, clientId: string) {
+  return {
+    clientId,
+    idempotencyKey: idempotencyKeyOf(request.headers),
+    ip: request.ip,
+    userAgent: String(request.headers['user-agent'] ?? '').slice(0, 400),
+  };
+}
+
+/** The consent agreement and the infectious disease screening (spec 2), for the signed-in client. */
+export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, sessions } = deps;
+  app.addHook('preHandler', async (request) => {
+    await sessions.require(request);
+  });
+
+  /** The client's own forms: a physician acts for clients in the physician portal, not here. */
+  const ownClient = async (request: FastifyRequest, requestedId?: string) => {
+    const session = sessionOf(request);
+    if (session.role !== 'client') throw notFound();
+    return resolveClientAccess(db, session, requestedId);
+  };
+
+  app.get(
+    '/get_FormDocuments',
+    {
+      schema: {
+        summary: 'Which forms are completed, with the signed PDFs to download',
+        tags: ['forms'],
+        response: { 200: formDocumentsResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const clientId = await ownClient(request);
+      const [client] = await db
+        .select({
+          initial: clients.initialProcessingFormCompleted,
+          consent: clients.clientConsentFormCompleted,
+          disease: clients.infectiousDiseaseFormCompleted,
+        })
+        .from(clients)
+        .where(eq(clients.id, clientId))
+        .limit(1);
+      if (!client) throw notFound();
+      const rows = await db
+        .select()
+        .from(formSubmissions)
+        .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.status, 'completed')));
+      const consent = rows.find((r) => r.form === 'consent');
+      const disease = rows.find((r) => r.form === 'infectious_disease');
+      return {
+        initialProcessingFormCompleted: client.initial,
+        consent: {
+          completed: client.consent,
+          signedAt: consent?.completedAt?.toISOString() ?? null,
+          documentId: consent?.pdfDocumentId ?? null,
+        },
+        infectiousDisease: {
+          completed: client.disease,
+          submissionOption: disease?.submissionOption ?? null,
+          submittedAt: disease?.completedAt?.toISOString() ?? null,
+          documentId: disease?.pdfDocumentId ?? null,
+          labReportId: disease?.labReportDocumentId ?? null,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/send_ConsentData',
+    {
+      bodyLimit: CONSENT_BODY_LIMIT,
+      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
+      schema: {
+        summary: 'Signs the consent agreement: answers, choices and the drawn signature; nothing is charged',
+        description:
+          'Needs an Idempotency-Key header. A new card or account comes as a gateway token and is kept on file when save_card / save_ach is set. The signed PDF is e-mailed and downloadable.',
+        tags: ['forms'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: sendConsentDataRequestSchema,
+        response: { 200: formSubmissionResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await ownClient(request, request.body.ClientSFRecordId);
+      return submitConsent(
+        { ...deps, log: request.log, documentsKey: deps.documentsKey },
+        signerFacts(request, clientId),
+        request.body,
+      );
+    },
+  );
+
+  app.post(
+    '/set_DiseaseData',
+    {
+      bodyLimit: DISEASE_BODY_LIMIT,
+      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
+      schema: {
+        summary:
+          'Submits the infectious disease screening: White Glove Labs (charged), a lab report, or a waiver',
+        description:
+          'Needs an Idempotency-Key header. White Glove Labs is charged the server amount ($399, plus 3% by card); amounts sent that differ get 409 and nothing is charged.',
+        tags: ['forms'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: setDiseaseDataRequestSchema,
+        response: { 200: formSubmissionResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await ownClient(request, request.body.ClientSFRecordId);
+      return submitDiseaseForm({ ...deps, log: request.log }, signerFacts(request, clientId), request.body);
+    },
+  );
+};

@@ -1,0 +1,195 @@
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+
+/**
+ * A signed form as a PDF (DESIGN.md section 7): the text the client read, their answers, the
+ * drawn signature, and a certificate page with who signed, when, from where and the SHA-256 of
+ * the text signed. Letter size, Helvetica; text is wrapped and paged here.
+ */
+
+export interface SignedPdfInput {
+  title: string;
+  subtitle: string;
+  sections: { heading: string; paragraphs: string[] }[];
+  answers: { label: string; value: string }[];
+  signaturePng: Buffer | null;
+  certificate: {
+    signer: string;
+    clientActId: string;
+    signedAt: Date;
+    ip: string;
+    userAgent: string;
+    textSha256: string;
+    signatureSha256: string | null;
+    reference: string;
+  };
+}
+
+const PAGE = { width: 612, height: 792, margin: 56 };
+const BODY = 10;
+const LEADING = 14;
+const GREY = rgb(0.35, 0.35, 0.35);
+
+// The standard fonts speak WinAnsi: typographic punctuation becomes its plain form, and anything
+// the font cannot draw becomes "?" rather than failing the whole document.
+const PLAIN: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+  '\u2022': '-',
+  '\u00a0': ' ',
+};
+
+export function winAnsi(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2022\u00a0]/g, (ch) => PLAIN[ch] ?? '?')
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[^\x20-\x7e\xa1-\xff]/g, '?');
+}
+
+class Writer {
+  private page: PDFPage;
+  private y: number;
+
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+    private readonly bold: PDFFont,
+  ) {
+    this.page = doc.addPage([PAGE.width, PAGE.height]);
+    this.y = PAGE.height - PAGE.margin;
+  }
+
+  newPage() {
+    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.y = PAGE.height - PAGE.margin;
+  }
+
+  private room(height: number) {
+    if (this.y - height < PAGE.margin) this.newPage();
+  }
+
+  text(value: string, options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb> } = {}) {
+    const size = options.size ?? BODY;
+    const font = options.bold ? this.bold : this.font;
+    const width = PAGE.width - 2 * PAGE.margin;
+    const lines: string[] = [];
+    let line = '';
+    for (const word of winAnsi(value).split(' ')) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) <= width) {
+        line = next;
+        continue;
+      }
+      if (line) lines.push(line);
+      // A word wider than the page (a long hash, a user agent) is cut where it must be.
+      let rest = word;
+      while (font.widthOfTextAtSize(rest, size) > width) {
+        let cut = rest.length - 1;
+        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut--;
+        lines.push(rest.slice(0, cut));
+        rest = rest.slice(cut);
+      }
+      line = rest;
+    }
+    if (line) lines.push(line);
+    const leading = size + 4;
+    for (const l of lines) {
+      this.room(leading);
+      this.page.drawText(l, { x: PAGE.margin, y: this.y - size, size, font, color: options.color });
+      this.y -= leading;
+    }
+  }
+
+  gap(height = LEADING / 2) {
+    this.y -= height;
+  }
+
+  async image(png: Buffer, width: number, height: number) {
+    const image = await this.doc.embedPng(png);
+    this.room(height + 8);
+    this.page.drawRectangle({
+      x: PAGE.margin,
+      y: this.y - height - 4,
+      width: width + 8,
+      height: height + 8,
+      borderColor: GREY,
+      borderWidth: 0.5,
+    });
+    this.page.drawImage(image, { x: PAGE.margin + 4, y: this.y - height, width, height });
+    this.y -= height + 12;
+  }
+}
+
+export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const { certificate } = input;
+  doc.setTitle(winAnsi(input.title));
+  doc.setSubject(winAnsi(input.subtitle));
+  doc.setAuthor(winAnsi(certificate.signer));
+  doc.setCreator('Client Portal');
+  doc.setProducer('Client Portal');
+  doc.setCreationDate(certificate.signedAt);
+  doc.setModificationDate(certificate.signedAt);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const w = new Writer(doc, font, bold);
+
+  w.text(input.title, { size: 16, bold: true });
+  w.text(input.subtitle, { color: GREY });
+  w.gap(LEADING);
+  for (const section of input.sections) {
+    w.text(section.heading, { size: 11, bold: true });
+    for (const paragraph of section.paragraphs) {
+      w.text(paragraph);
+      w.gap(4);
+    }
+    w.gap(6);
+  }
+
+  w.gap(LEADING);
+  w.text('Answers', { size: 13, bold: true });
+  w.gap(4);
+  for (const answer of input.answers) {
+    w.text(answer.label, { bold: true });
+    w.text(answer.value || '-');
+    w.gap(4);
+  }
+  if (input.signaturePng) {
+    w.gap(LEADING);
+    w.text('Signature', { size: 13, bold: true });
+    w.gap(4);
+    await w.image(input.signaturePng, 250, 50);
+    w.text(`${certificate.signer}, ${certificate.signedAt.toISOString()}`, { color: GREY });
+  }
+
+  w.newPage();
+  w.text('Certificate of signature', { size: 16, bold: true });
+  w.gap(LEADING);
+  const facts: [string, string][] = [
+    ['Document', input.title],
+    ['Version', input.subtitle],
+    ['Reference', certificate.reference],
+    ['Signer', `${certificate.signer} (Client ID ${certificate.clientActId})`],
+    ['Signed at (UTC)', certificate.signedAt.toISOString()],
+    ['IP address', certificate.ip],
+    ['User agent', certificate.userAgent || 'not given'],
+    ['SHA-256 of the text signed', certificate.textSha256],
+    ['SHA-256 of the signature image', certificate.signatureSha256 ?? 'no drawn signature'],
+  ];
+  for (const [label, value] of facts) {
+    w.text(label, { bold: true });
+    w.text(value);
+    w.gap(4);
+  }
+  w.gap(LEADING);
+  w.text(
+    'The signature was drawn by the signer in the Client Portal after an authenticated sign-in and confirmed by them before submission. The bank keeps this document, the signature image and the answers encrypted, each with its SHA-256.',
+    { color: GREY },
+  );
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
