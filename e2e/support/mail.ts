@@ -4,27 +4,75 @@ import path from 'node:path';
 /** Where the loopback SMTP server of the journeys keeps each message it received. */
 export const mailDir = path.resolve('.tmp/e2e-mail');
 
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  attachments: MailAttachment[];
 }
 
-/** A single-part message as a person reads it: quoted-printable and base64 bodies decoded. */
-export function decodeMail(raw: string): ReceivedMail {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
+interface Part {
+  header(name: string): string;
+  body: string;
+}
+
+function partOf(raw: string): Part {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = split === -1 ? raw : raw.slice(0, split);
+  const body = split === -1 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
   const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(unfolded)?.[1]?.trim() ?? '';
-  let text = rest.join('\n\n');
-  const encoding = header('Content-Transfer-Encoding');
+  return { header, body };
+}
+
+function decodedBytes(part: Part): Buffer {
+  const encoding = part.header('Content-Transfer-Encoding');
+  if (/base64/i.test(encoding)) return Buffer.from(part.body.replace(/\s/g, ''), 'base64');
   if (/quoted-printable/i.test(encoding)) {
-    text = text
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  } else if (/base64/i.test(encoding)) {
-    text = Buffer.from(text.replace(/\s/g, ''), 'base64').toString('utf8');
+    return Buffer.from(
+      part.body
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+      'latin1',
+    );
   }
-  return { to: header('To'), subject: header('Subject'), text };
+  return Buffer.from(part.body, 'latin1');
+}
+
+/** The leaf parts of a message: a single part, or each part of a multipart one, recursively. */
+function leavesOf(part: Part): Part[] {
+  const type = part.header('Content-Type');
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!/^multipart\//i.test(type) || !boundary) return [part];
+  return part.body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((chunk) => !chunk.startsWith('--'))
+    .flatMap((chunk) => leavesOf(partOf(chunk.replace(/^\r?\n/, ''))));
+}
+
+/** A message as a person reads it: its text part decoded, and its attachments as bytes. */
+export function decodeMail(raw: string): ReceivedMail {
+  const message = partOf(raw);
+  const leaves = leavesOf(message);
+  const isAttachment = (p: Part) => /attachment|filename=/i.test(p.header('Content-Disposition'));
+  const textPart = leaves.find((p) => !isAttachment(p) && /^text\/plain|^$/i.test(p.header('Content-Type')));
+  return {
+    to: message.header('To'),
+    subject: message.header('Subject'),
+    text: textPart ? decodedBytes(textPart).toString('utf8') : '',
+    attachments: leaves.filter(isAttachment).map((p) => ({
+      filename: /filename="?([^";]+)"?/i.exec(p.header('Content-Disposition'))?.[1] ?? '',
+      contentType: p.header('Content-Type').split(';')[0]?.trim() ?? '',
+      content: decodedBytes(p),
+    })),
+  };
 }
 
 /** Waits for a message to `to` whose subject matches, received after `since` (ms since epoch). */

@@ -4,8 +4,10 @@
  * of the database the e2e server used (nor anywhere in its files, so a deleted row counts too), in
  * the server's log, or in an e-mail it sent. Prints each place a number was found and exits 1.
  */
+import { createDecipheriv } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { e2eDataDir, e2ePort, e2eServerLog } from '../../playwright.config';
 import { decodeMail, mailDir } from './mail';
@@ -26,6 +28,27 @@ function findIn(text: string, where: string): Finding[] {
   return searches.filter((s) => s.pattern.test(text)).map((s) => ({ number: s.number, where }));
 }
 
+/**
+ * What a PDF says, readably: its compressed streams inflated and its hex strings decoded, so a
+ * number drawn into a signed agreement is found as surely as one in a table.
+ */
+export function readablePdfText(bytes: Buffer): string {
+  const raw = bytes.toString('latin1');
+  const pieces = [raw];
+  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    try {
+      pieces.push(inflateSync(Buffer.from(match[1] ?? '', 'latin1')).toString('latin1'));
+    } catch {
+      // Not a deflated stream (an image, say): its raw bytes are already in `raw`.
+    }
+  }
+  const text = pieces.join('\n');
+  const hex = [...text.matchAll(/<([0-9A-Fa-f\s]+)>/g)].map((m) =>
+    Buffer.from((m[1] ?? '').replace(/\s/g, ''), 'hex').toString('latin1'),
+  );
+  return [text, ...hex].join('\n');
+}
+
 function* filesUnder(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -44,8 +67,11 @@ async function serverIsRunning(): Promise<boolean> {
 }
 
 /** Every row of every table, as text, then every file of the data folder, byte by byte. */
-async function scanDatabase(dataDir: string): Promise<{ findings: Finding[]; tables: number }> {
+async function scanDatabase(
+  dataDir: string,
+): Promise<{ findings: Finding[]; tables: number; documents: number }> {
   const findings: Finding[] = [];
+  let documentsRead = 0;
   const db = await PGlite.create({ dataDir });
   let tables: { schemaname: string; tablename: string }[];
   try {
@@ -60,6 +86,24 @@ async function scanDatabase(dataDir: string): Promise<{ findings: Finding[]; tab
       );
       findings.push(...findIn(rows[0]?.dump ?? '', `database table ${schemaname}.${tablename}`));
     }
+    // Documents are encrypted at rest: read each with the installation's key, as the portal does.
+    const keyFile = path.join(path.dirname(dataDir), 'documents.key');
+    if (fs.existsSync(keyFile)) {
+      const key = Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64');
+      const { rows: documents } = await db.query<{
+        id: string;
+        iv: Uint8Array;
+        auth_tag: Uint8Array;
+        ciphertext: Uint8Array;
+      }>('select id, iv, auth_tag, ciphertext from documents');
+      for (const document of documents) {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(document.iv));
+        decipher.setAuthTag(Buffer.from(document.auth_tag));
+        const plain = Buffer.concat([decipher.update(Buffer.from(document.ciphertext)), decipher.final()]);
+        findings.push(...findIn(readablePdfText(plain), `document ${document.id}`));
+      }
+      documentsRead = documents.length;
+    }
   } finally {
     await db.close();
   }
@@ -71,7 +115,7 @@ async function scanDatabase(dataDir: string): Promise<{ findings: Finding[]; tab
       }
     }
   }
-  return { findings, tables: tables.length };
+  return { findings, tables: tables.length, documents: documentsRead };
 }
 
 async function main() {
@@ -98,7 +142,12 @@ async function main() {
     const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
     const mail = decodeMail(raw);
     const where = `e-mail ${file} to ${mail.to} ("${mail.subject}")`;
-    const found = new Set([...findIn(raw, where), ...findIn(mail.text, where)].map((f) => f.number));
+    const attached = mail.attachments.flatMap((a) =>
+      findIn(readablePdfText(a.content), `${where}, ${a.filename}`),
+    );
+    const found = new Set(
+      [...findIn(raw, where), ...findIn(mail.text, where), ...attached].map((f) => f.number),
+    );
     for (const number of found) findings.push({ number, where });
   }
 
@@ -108,7 +157,7 @@ async function main() {
     process.exit(1);
   }
   console.log(
-    `No card or account number found in the database (${database.tables} tables), ` +
+    `No card or account number found in the database (${database.tables} tables, ${database.documents} decrypted documents), ` +
       `the server log or ${mails.length} e-mails.`,
   );
 }
