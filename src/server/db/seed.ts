@@ -103,6 +103,50 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
       .returning({ id: clients.id });
     if (!jane || !john) throw new Error('demo clients were not created');
 
+    // Two new clients with both forms to do: Ana has paid her initial processing, Sam has not yet.
+    const newClient = {
+      passwordHash: clientPassword,
+      country: 'United States',
+      annualStoragePaidUntil: addYears(today, 1),
+      clientConsentFormCompleted: false,
+      infectiousDiseaseFormCompleted: false,
+    };
+    const [ana, sam] = await tx
+      .insert(clients)
+      .values([
+        {
+          ...newClient,
+          clientActId: 'ACT10003',
+          firstName: 'Ana',
+          lastName: 'Lima',
+          dateOfBirth: '1982-07-09',
+          email: 'ana.lima@example.com',
+          phone: '3055550177',
+          street: '2300 Ponce de Leon Boulevard',
+          city: 'Coral Gables',
+          state: 'FL',
+          zip: '33134',
+          initialProcessingFormCompleted: true,
+          dateBankedIn: addDays(today, -20),
+        },
+        {
+          ...newClient,
+          clientActId: 'ACT10004',
+          firstName: 'Sam',
+          lastName: 'Patel',
+          dateOfBirth: '1990-01-23',
+          email: 'sam.patel@example.com',
+          phone: '9545550133',
+          street: '101 East Las Olas Boulevard',
+          city: 'Fort Lauderdale',
+          state: 'FL',
+          zip: '33301',
+          initialProcessingFormCompleted: false,
+        },
+      ])
+      .returning({ id: clients.id });
+    if (!ana || !sam) throw new Error('demo clients were not created');
+
     // John: two yearly fees fell due and were never paid.
     await tx.insert(annualStorageFees).values([
       {
@@ -228,6 +272,8 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
     await tx.insert(physicianClients).values([
       { physicianId: physician.id, clientId: jane.id },
       { physicianId: physician.id, clientId: john.id },
+      { physicianId: physician.id, clientId: ana.id },
+      { physicianId: physician.id, clientId: sam.id },
     ]);
     await tx.insert(systemSettings).values({ key: 'demo_seeded', value: today });
   });
