@@ -191,7 +191,13 @@ export type SetDiseaseDataRequest = z.infer<typeof setDiseaseDataRequestSchema>;
 /** The base64 content of a data URL, or null when it is not one. */
 export function dataUrlBytes(dataUrl: string): Uint8Array | null {
   const match = /^data:[^;,]*(;[^,]*)?;base64,([A-Za-z0-9+/]*={0,2})$/.exec(dataUrl);
-  if (!match?.[2]) return null;
-  const binary = atob(match[2]);
+  const base64 = match?.[2];
+  if (base64 === undefined || base64.length % 4 === 1) return null;
+  let binary: string;
+  try {
+    binary = atob(base64);
+  } catch {
+    return null;
+  }
   return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { todayFor } from '../../../domain/client';
 import {
   CONSENT_AGREEMENT_VERSION,
   consentAgreement,
@@ -20,7 +21,7 @@ import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { type PaymentDeps, savePaymentMethod } from '../payments/payment-service';
-import { claimForm, releaseClaim, requestHashOf, signaturePng } from './form-claims';
+import { claimForm, readSignature, releaseClaim, requestHashOf } from './form-claims';
 import { describePayment, resolveFormPayment } from './form-payment';
 import { renderSignedPdf } from './signed-pdf';
 
@@ -70,18 +71,24 @@ export async function submitConsent(
   if (body.agreementVersion !== CONSENT_AGREEMENT_VERSION) {
     throw new HttpError(409, 'AGREEMENT_CHANGED', consentMessages.agreementChanged);
   }
-  const png = signaturePng(body.Signature);
+  const png = await readSignature(body.Signature);
   if (!png) {
     throw new HttpError(400, 'VALIDATION', consentMessages.signature, {
       Signature: consentMessages.signature,
     });
   }
-  const payment = await resolveFormPayment(db, clientId, body, {
-    first: consentMessages.cardFirstName,
-    last: consentMessages.cardLastName,
-    month: consentMessages.empty,
-    year: consentMessages.empty,
-  });
+  const payment = await resolveFormPayment(
+    db,
+    clientId,
+    body,
+    {
+      first: consentMessages.cardFirstName,
+      last: consentMessages.cardLastName,
+      month: consentMessages.empty,
+      year: consentMessages.empty,
+    },
+    todayFor(now),
+  );
 
   const claimed = await claimForm(db, {
     clientId,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
-import { labReportProblem } from '../../../domain/documents';
+import { documentMessages, labReportProblem } from '../../../domain/documents';
 import {
   DISEASE_FORM_SOURCE,
   dataUrlBytes,
@@ -15,14 +15,22 @@ import {
 } from '../../../domain/infectious-disease';
 import { formatUsd } from '../../../domain/money';
 import { CARD_FEE_PERCENT } from '../../../domain/payments';
-import { clientActivities, clients, formSubmissions } from '../../db/schema';
+import { clientActivities, clients, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
 import { type FormDeps, type SignerContext, signerOf } from './consent-service';
-import { claimForm, releaseClaim, requestHashOf, signaturePng } from './form-claims';
+import { claimForm, readSignature, releaseClaim, requestHashOf } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
 import { renderSignedPdf } from './signed-pdf';
+
+/** A charge already made for this form, as the ledger recorded it. */
+async function chargeOf(db: FormDeps['db'], paymentId: string): Promise<OneOffCharge | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
+  return row?.status === 'approved' && row.responseJson
+    ? (JSON.parse(row.responseJson) as OneOffCharge)
+    : null;
+}
 
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
 
@@ -89,22 +97,29 @@ export async function submitDiseaseForm(
     const method = body.PaymentMethod ?? 'Credit Card';
     quote = whiteGloveQuote(method);
     checkQuotedAmounts(body, quote);
-    payment = await resolveFormPayment(db, clientId, body, {
-      first: diseaseMessages.firstName,
-      last: diseaseMessages.lastName,
-      month: diseaseMessages.cardEmpty,
-      year: diseaseMessages.cardEmpty,
-    });
+    payment = await resolveFormPayment(
+      db,
+      clientId,
+      body,
+      {
+        first: diseaseMessages.firstName,
+        last: diseaseMessages.lastName,
+        month: diseaseMessages.cardEmpty,
+        year: diseaseMessages.cardEmpty,
+      },
+      todayFor(now),
+    );
   } else if (option === 'Local Lab Submission') {
-    const bytes = dataUrlBytes(body.lab_report_file ?? '');
-    const problem = labReportProblem(bytes);
+    // Content that is no base64 data URL is no PDF either.
+    const bytes = body.lab_report_file ? dataUrlBytes(body.lab_report_file) : null;
+    const problem = body.lab_report_file && !bytes ? documentMessages.notPdf : labReportProblem(bytes);
     if (problem || !bytes) {
-      const message = problem ?? diseaseMessages.selectOption;
+      const message = problem ?? documentMessages.notPdf;
       throw new HttpError(400, 'VALIDATION', message, { lab_report_file: message });
     }
     labReport = Buffer.from(bytes);
   } else {
-    png = signaturePng(body.Signature);
+    png = await readSignature(body.Signature);
     if (!png) {
       throw new HttpError(400, 'VALIDATION', diseaseMessages.signature, {
         Signature: diseaseMessages.signature,
@@ -129,7 +144,12 @@ export async function submitDiseaseForm(
 
   let charge: OneOffCharge | null = null;
   try {
-    if (payment && quote && payment.kind !== 'check') {
+    if (claim.paymentId && option === 'White Glove Labs') {
+      // A claim taken over from a submission that was charged and then failed: that charge
+      // stands for this submission, and nothing is charged again.
+      charge = await chargeOf(db, claim.paymentId);
+    }
+    if (!charge && payment && quote && payment.kind !== 'check') {
       charge = await chargeOnce(deps, {
         clientId,
         source: DISEASE_FORM_SOURCE,
@@ -142,165 +162,171 @@ export async function submitDiseaseForm(
           'onFile' in payment
             ? { onFile: payment.onFile }
             : { token: payment.token, keepOnFile: payment.keepOnFile },
-        gatewayKey: `${clientId}:white-glove-labs`,
+        gatewayKey: `${clientId}:white-glove-labs:${signer.idempotencyKey}`,
         description: 'White Glove Labs infectious disease screening',
       });
+      // Recorded on the claim at once: if completing fails now, a later takeover finds it.
+      await db
+        .update(formSubmissions)
+        .set({ paymentId: charge.paymentId })
+        .where(eq(formSubmissions.id, claim.id));
     }
+
+    // Once charged, the claim is kept whatever happens next: a retry must not charge again.
+    // Until then a failure gives the claim back, so the client can submit again.
+    const signerName = `${client.firstName} ${client.lastName}`;
+    const labDocument = labReport
+      ? await storeDocument(db, deps.documentsKey, {
+          clientId,
+          kind: 'lab_report',
+          fileName: (body.lab_report_name || 'lab-report.pdf').replace(/[^\w .-]/g, '_').slice(0, 100),
+          contentType: 'application/pdf',
+          content: labReport,
+          now,
+        })
+      : null;
+    const signature = png
+      ? await storeDocument(db, deps.documentsKey, {
+          clientId,
+          kind: 'signature',
+          fileName: 'waiver-signature.png',
+          contentType: 'image/png',
+          content: png,
+          now,
+        })
+      : null;
+    const answersDocument = await storeDocument(db, deps.documentsKey, {
+      clientId,
+      kind: 'form_answers',
+      fileName: 'infectious-disease-answers.json',
+      contentType: 'application/json',
+      content: Buffer.from(
+        JSON.stringify({ ...body, Signature: undefined, token: undefined, lab_report_file: undefined }),
+      ),
+      now,
+    });
+
+    const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
+    if (option === 'White Glove Labs' && charge && payment) {
+      answers.push(
+        {
+          label: 'Blood draw kit shipping address',
+          value: [
+            body.FirstName,
+            body.LastName,
+            body.Street,
+            body.City,
+            body.State,
+            body.ZipCode,
+            body.Country,
+          ].join(', '),
+        },
+        { label: 'Payment', value: describePayment(payment, charge) },
+        {
+          label: 'Amount charged',
+          value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+        },
+      );
+    } else if (labDocument) {
+      answers.push({
+        label: 'Lab report',
+        value: `${body.lab_report_name || 'lab-report.pdf'}, ${labReport?.length ?? 0} bytes, SHA-256 ${labDocument.sha256}`,
+      });
+    } else if (body.WaiverNotice) {
+      answers.push(
+        { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
+        { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
+      );
+    }
+    answers.push({ label: 'Agreement', value: 'I agree to the Infectious Disease Terms and Conditions.' });
+    const sections = agreedSections(body);
+    const textSha256 = sha256(sections.flatMap((s) => [s.heading, ...s.paragraphs]).join('\n\n'));
+    const pdf = await renderSignedPdf({
+      title: TITLE,
+      subtitle: TEXT_VERSION,
+      sections,
+      answers,
+      signaturePng: png,
+      certificate: {
+        signer: signerName,
+        clientActId: client.clientActId,
+        signedAt: now,
+        ip: signer.ip,
+        userAgent: signer.userAgent,
+        textSha256,
+        signatureSha256: signature?.sha256 ?? null,
+        reference: claim.id,
+      },
+    });
+    const pdfDocument = await storeDocument(db, deps.documentsKey, {
+      clientId,
+      kind: 'signed_agreement',
+      fileName: 'infectious-disease-form.pdf',
+      contentType: 'application/pdf',
+      content: pdf,
+      now,
+    });
+    const response: FormSubmissionResponse = {
+      success: true,
+      TransactionId: charge?.transactionId ?? claim.id,
+      page_name: 'Infectious-disease',
+      message: diseaseMessages.submitted,
+      documentId: pdfDocument.id,
+    };
+    await db.transaction(async (tx) => {
+      await tx
+        .update(formSubmissions)
+        .set({
+          status: 'completed',
+          submissionOption: option,
+          agreementVersion: TEXT_VERSION,
+          agreementSha256: textSha256,
+          answersDocumentId: answersDocument.id,
+          signatureDocumentId: signature?.id ?? null,
+          pdfDocumentId: pdfDocument.id,
+          labReportDocumentId: labDocument?.id ?? null,
+          paymentId: charge?.paymentId ?? claim.paymentId ?? null,
+          signerIp: signer.ip,
+          userAgent: signer.userAgent,
+          responseJson: JSON.stringify(response),
+          completedAt: now,
+        })
+        .where(eq(formSubmissions.id, claim.id));
+      await tx
+        .update(clients)
+        .set({ infectiousDiseaseFormCompleted: true, updatedAt: now })
+        .where(eq(clients.id, clientId));
+      if (charge) {
+        await tx.insert(clientActivities).values({
+          clientId,
+          type: 'White Glove Labs',
+          closeDate: todayFor(now),
+          purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
+          stageName: 'Closed Won',
+        });
+      }
+    });
+
+    await deps.mailer
+      .send({
+        to: client.email,
+        subject: 'Client Portal: your infectious disease screening form',
+        text: [
+          `Dear ${signerName},`,
+          `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+          charge
+            ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
+            : 'Nothing was charged.',
+          `Reference ${claim.id}.`,
+        ].join('\n\n'),
+        attachments: [
+          { filename: 'infectious-disease-form.pdf', contentType: 'application/pdf', content: pdf },
+        ],
+      })
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'screening form not e-mailed'));
+    return response;
   } catch (error) {
-    await releaseClaim(db, claim);
+    if (!charge) await releaseClaim(db, claim);
     throw error;
   }
-
-  // Once charged, the claim is kept whatever happens next: a retry must not charge again.
-  const signerName = `${client.firstName} ${client.lastName}`;
-  const labDocument = labReport
-    ? await storeDocument(db, deps.documentsKey, {
-        clientId,
-        kind: 'lab_report',
-        fileName: (body.lab_report_name || 'lab-report.pdf').replace(/[^\w .-]/g, '_').slice(0, 100),
-        contentType: 'application/pdf',
-        content: labReport,
-        now,
-      })
-    : null;
-  const signature = png
-    ? await storeDocument(db, deps.documentsKey, {
-        clientId,
-        kind: 'signature',
-        fileName: 'waiver-signature.png',
-        contentType: 'image/png',
-        content: png,
-        now,
-      })
-    : null;
-  const answersDocument = await storeDocument(db, deps.documentsKey, {
-    clientId,
-    kind: 'form_answers',
-    fileName: 'infectious-disease-answers.json',
-    contentType: 'application/json',
-    content: Buffer.from(
-      JSON.stringify({ ...body, Signature: undefined, token: undefined, lab_report_file: undefined }),
-    ),
-    now,
-  });
-
-  const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
-  if (option === 'White Glove Labs' && charge && payment) {
-    answers.push(
-      {
-        label: 'Blood draw kit shipping address',
-        value: [
-          body.FirstName,
-          body.LastName,
-          body.Street,
-          body.City,
-          body.State,
-          body.ZipCode,
-          body.Country,
-        ].join(', '),
-      },
-      { label: 'Payment', value: describePayment(payment, charge) },
-      {
-        label: 'Amount charged',
-        value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
-      },
-    );
-  } else if (labDocument) {
-    answers.push({
-      label: 'Lab report',
-      value: `${body.lab_report_name || 'lab-report.pdf'}, ${labReport?.length ?? 0} bytes, SHA-256 ${labDocument.sha256}`,
-    });
-  } else if (body.WaiverNotice) {
-    answers.push(
-      { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
-      { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
-    );
-  }
-  answers.push({ label: 'Agreement', value: 'I agree to the Infectious Disease Terms and Conditions.' });
-  const sections = agreedSections(body);
-  const textSha256 = sha256(sections.flatMap((s) => [s.heading, ...s.paragraphs]).join('\n\n'));
-  const pdf = await renderSignedPdf({
-    title: TITLE,
-    subtitle: TEXT_VERSION,
-    sections,
-    answers,
-    signaturePng: png,
-    certificate: {
-      signer: signerName,
-      clientActId: client.clientActId,
-      signedAt: now,
-      ip: signer.ip,
-      userAgent: signer.userAgent,
-      textSha256,
-      signatureSha256: signature?.sha256 ?? null,
-      reference: claim.id,
-    },
-  });
-  const pdfDocument = await storeDocument(db, deps.documentsKey, {
-    clientId,
-    kind: 'signed_agreement',
-    fileName: 'infectious-disease-form.pdf',
-    contentType: 'application/pdf',
-    content: pdf,
-    now,
-  });
-  const response: FormSubmissionResponse = {
-    success: true,
-    TransactionId: charge?.transactionId ?? claim.id,
-    page_name: 'Infectious-disease',
-    message: diseaseMessages.submitted,
-    documentId: pdfDocument.id,
-  };
-  await db.transaction(async (tx) => {
-    await tx
-      .update(formSubmissions)
-      .set({
-        status: 'completed',
-        submissionOption: option,
-        agreementVersion: TEXT_VERSION,
-        agreementSha256: textSha256,
-        answersDocumentId: answersDocument.id,
-        signatureDocumentId: signature?.id ?? null,
-        pdfDocumentId: pdfDocument.id,
-        labReportDocumentId: labDocument?.id ?? null,
-        paymentId: charge?.paymentId ?? null,
-        signerIp: signer.ip,
-        userAgent: signer.userAgent,
-        responseJson: JSON.stringify(response),
-        completedAt: now,
-      })
-      .where(eq(formSubmissions.id, claim.id));
-    await tx
-      .update(clients)
-      .set({ infectiousDiseaseFormCompleted: true, updatedAt: now })
-      .where(eq(clients.id, clientId));
-    if (charge) {
-      await tx.insert(clientActivities).values({
-        clientId,
-        type: 'White Glove Labs',
-        closeDate: todayFor(now),
-        purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
-        stageName: 'Closed Won',
-      });
-    }
-  });
-
-  await deps.mailer
-    .send({
-      to: client.email,
-      subject: 'Client Portal: your infectious disease screening form',
-      text: [
-        `Dear ${signerName},`,
-        `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
-        charge
-          ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
-          : 'Nothing was charged.',
-        `Reference ${claim.id}.`,
-      ].join('\n\n'),
-      attachments: [
-        { filename: 'infectious-disease-form.pdf', contentType: 'application/pdf', content: pdf },
-      ],
-    })
-    .catch((error: unknown) => deps.log.warn({ err: error }, 'screening form not e-mailed'));
-  return response;
 }

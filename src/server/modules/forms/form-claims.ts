@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
 import type { Database } from '../../db/client';
 import { formSubmissions } from '../../db/schema';
@@ -111,4 +112,20 @@ export function signaturePng(dataUrl: string | undefined): Buffer | null {
   // A 500 x 100 pad, drawn on a screen of device pixel ratio up to 4.
   if (width < 50 || height < 10 || width > 2000 || height > 400) return null;
   return png;
+}
+
+/**
+ * The drawn signature of a submission, or null: a PNG by signaturePng whose image data can also
+ * be decoded, so that a broken image is the signature message (400) before anything is claimed,
+ * stored or charged, rather than a failure while the signed PDF is drawn.
+ */
+export async function readSignature(dataUrl: string | undefined): Promise<Buffer | null> {
+  const png = signaturePng(dataUrl);
+  if (!png) return null;
+  try {
+    await (await PDFDocument.create()).embedPng(png);
+    return png;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,6 @@
 import { formPaymentProblems, type MethodsOnFile } from '../../../domain/form-payment';
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
+import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
 import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
@@ -36,6 +37,7 @@ export async function resolveFormPayment(
   clientId: string,
   body: FormPaymentBody,
   cardEmpty: { first: string; last: string; month: string; year: string },
+  today: string,
 ): Promise<ResolvedPayment> {
   const methods = await findMethodsOnFile(db, clientId);
   const onFile: MethodsOnFile = { card: Boolean(methods.card), ach: Boolean(methods.ach) };
@@ -49,6 +51,15 @@ export async function resolveFormPayment(
   const useNew = isCard ? body.update_card : body.update_ach;
   const saved = isCard ? methods.card : methods.ach;
   if (!useNew && saved) return { kind: isCard ? 'card' : 'ach', onFile: saved };
+  // The card rule of the payment page holds for a new card here too, whatever the browser checked.
+  if (
+    isCard &&
+    !hasMoreThanOneYearRemaining(Number(body.Month_of_Expiry), Number(body.Year_of_Expiry), today)
+  ) {
+    throw new HttpError(400, 'VALIDATION', paymentMessages.oneYearRemaining, {
+      Year_of_Expiry: paymentMessages.oneYearRemaining,
+    });
+  }
   const token: SetPaymentInfoRequest = {
     Payment_Type: isCard ? 'CC' : 'ACH',
     token: body.token as { descriptor: string; value: string },

@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFRef, StandardFonts } from 'pdf-lib';
+import { expect } from 'vitest';
+import type { Database } from '../db/client';
+import { clients, physicians, sessions } from '../db/schema';
+import { randomToken, sha256Hex } from '../lib/secrets';
+import type { TestApp } from './test-app';
+
+/**
+ * What the forms' API tests share: drawn signatures, PDFs to upload, reading a PDF's text back,
+ * fresh clients for cases that need a form not yet signed, and sandbox tokens.
+ */
+
+export const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+
+/** A real PNG (RGBA, correct CRCs) of the signature pad's size, with a line drawn across it. */
+export function signaturePng(width = 500, height = 100): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed) >>> 0);
+    return Buffer.concat([length, typed, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 6; // RGBA
+  const stride = width * 4 + 1;
+  const raw = Buffer.alloc(stride * height);
+  const y = Math.floor(height / 2);
+  for (let x = 0; x < width; x++) raw.writeUInt32BE(0x000000ff, y * stride + 1 + x * 4);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
+export const pdfDataUrl = (pdf: Buffer) => `data:application/pdf;base64,${pdf.toString('base64')}`;
+
+/** A small, real one-page PDF, as a lab would send. */
+export async function labReportPdf(text = 'Infectious disease panel: all negative'): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText(text, { x: 50, y: 700, size: 12, font });
+  return Buffer.from(await doc.save());
+}
+
+/** Bytes that start and end like a PDF, padded to the size asked for. */
+export function pdfLikeOfSize(bytes: number): Buffer {
+  const head = Buffer.from('%PDF-1.4\n');
+  const tail = Buffer.from('\n%%EOF\n');
+  return Buffer.concat([head, Buffer.alloc(bytes - head.length - tail.length, 0x20), tail]);
+}
+
+function contentStreamsOf(doc: PDFDocument, pageIndex: number): Buffer[] {
+  const page = doc.getPage(pageIndex);
+  const contents = page.node.get(PDFName.of('Contents'));
+  const refs: unknown[] = contents instanceof PDFArray ? contents.asArray() : [contents];
+  return refs.map((ref) => {
+    const stream = doc.context.lookup(ref as PDFRef);
+    if (!(stream instanceof PDFRawStream)) throw new Error('a page content stream is not a raw stream');
+    const filter = stream.dict.get(PDFName.of('Filter'));
+    const bytes = Buffer.from(stream.getContents());
+    return filter === PDFName.of('FlateDecode') ? inflateSync(bytes) : bytes;
+  });
+}
+
+/** The text drawn on a page: the `<hex> Tj` operands pdf-lib writes, decoded, one line each. */
+export function pageText(doc: PDFDocument, pageIndex: number): string {
+  const lines: string[] = [];
+  for (const stream of contentStreamsOf(doc, pageIndex)) {
+    for (const match of stream.toString('latin1').matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) {
+      lines.push(Buffer.from(match[1] ?? '', 'hex').toString('latin1'));
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The image XObjects of a PDF, with their size in pixels. */
+export function imagesOf(doc: PDFDocument): { width: number; height: number }[] {
+  const images: { width: number; height: number }[] = [];
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream)) continue;
+    if (object.dict.get(PDFName.of('Subtype')) !== PDFName.of('Image')) continue;
+    const width = Number(object.dict.get(PDFName.of('Width'))?.toString());
+    const height = Number(object.dict.get(PDFName.of('Height'))?.toString());
+    images.push({ width, height });
+  }
+  return images;
+}
+
+let clientSeq = 0;
+
+/**
+ * A new client with the demo password, the initial processing paid and no form signed, for a
+ * case that needs its own client (each form can be submitted once per client).
+ */
+export async function addClient(
+  db: Database,
+  values: Partial<typeof clients.$inferInsert> = {},
+): Promise<{ id: string; actId: string; email: string }> {
+  const [jane] = await db
+    .select({ passwordHash: clients.passwordHash })
+    .from(clients)
+    .where(eq(clients.clientActId, 'ACT10001'));
+  clientSeq += 1;
+  const actId = `ACT${String(70000 + clientSeq)}`;
+  const [row] = await db
+    .insert(clients)
+    .values({
+      clientActId: actId,
+      passwordHash: jane?.passwordHash ?? null,
+      firstName: 'Test',
+      lastName: `Client${clientSeq}`,
+      dateOfBirth: '1980-01-01',
+      email: `${actId.toLowerCase()}@example.com`,
+      initialProcessingFormCompleted: true,
+      ...values,
+    })
+    .returning({ id: clients.id, actId: clients.clientActId, email: clients.email });
+  if (!row) throw new Error('the test client was not created');
+  return row;
+}
+
+/**
+ * A physician session for PHY20001, made the way the session service makes one (the portal has
+ * no physician sign-in yet): the row holds the SHA-256 of the cookie's token.
+ */
+export async function physicianCookie(t: TestApp): Promise<string> {
+  const [physician] = await t.db
+    .select({ id: physicians.id })
+    .from(physicians)
+    .where(eq(physicians.physicianActId, 'PHY20001'));
+  if (!physician) throw new Error('no demo physician');
+  const token = randomToken();
+  const now = t.clock.now();
+  await t.db.insert(sessions).values({
+    id: sha256Hex(token),
+    role: 'physician',
+    physicianId: physician.id,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + 60 * 60_000),
+  });
+  return `portal_session=${token}`;
+}
+
+export type GatewayToken = { descriptor: string; value: string };
+
+/** A card tokenized by the sandbox gateway's browser tokenizer, as the page would. */
+export async function tokenizeCard(t: TestApp, number: string): Promise<GatewayToken> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox-gateway/v1/tokens',
+    payload: {
+      card: {
+        number,
+        cvv: '123',
+        expiryMonth: 12,
+        expiryYear: t.clock.now().getUTCFullYear() + 3,
+        zip: '33131',
+      },
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().token as GatewayToken;
+}
+
+export async function tokenizeBank(t: TestApp, accountNumber = '000123456789'): Promise<GatewayToken> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox-gateway/v1/tokens',
+    payload: { bank: { routingNumber: '110000000', accountNumber, nameOnAccount: 'Test Client' } },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().token as GatewayToken;
+}
+
+/** The display fields sent with a new card's token (never its number). */
+export function newCardFields(t: TestApp, token: GatewayToken, holder = { first: 'Test', last: 'Client' }) {
+  return {
+    token,
+    Credit_Card_Type: 'Visa',
+    Month_of_Expiry: '12',
+    Year_of_Expiry: String(t.clock.now().getUTCFullYear() + 3),
+    Credit_Card_Holder_First_Name: holder.first,
+    Credit_Card_Holder_Last_Name: holder.last,
+    Credit_Card_Biling_Email_Address: 'billing@example.com',
+    Credit_Card_Holder_Country: 'United States',
+    Credit_Card_Billing_Zip_Code: '33131',
+  };
+}
+
+/** A bank account tokenized and saved on file through set_PaymentInfo (nothing overdue: no charge). */
+export async function saveBankOnFile(t: TestApp, cookie: string, key: string) {
+  const token = await tokenizeBank(t);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/pay/set_PaymentInfo',
+    headers: { cookie, 'idempotency-key': key },
+    payload: {
+      Payment_Type: 'ACH',
+      token,
+      Name_On_Account: 'Test Client',
+      ABA_Routing_Number: '110000000',
+      PaymentSource: 'CP Payment Info Page',
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** A card tokenized and saved on file through set_PaymentInfo (nothing overdue: no charge). */
+export async function saveCardOnFile(t: TestApp, cookie: string, key: string, number = '4242424242424242') {
+  const token = await tokenizeCard(t, number);
+  const fields = newCardFields(t, token);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/pay/set_PaymentInfo',
+    headers: { cookie, 'idempotency-key': key },
+    payload: {
+      ...fields,
+      Credit_Card_Holder_Country: undefined,
+      Country: fields.Credit_Card_Holder_Country,
+      Payment_Type: 'CC',
+      PaymentSource: 'CP Payment Info Page',
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
