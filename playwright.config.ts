@@ -8,6 +8,8 @@ export const e2eDataDir = path.resolve('.tmp/e2e-data');
 export const e2eServerLog = path.resolve('.tmp/e2e-server.log');
 const desktopChromium = { ...devices['Desktop Chrome'], channel: undefined };
 const savesPaymentMethods = /(payment-information|public-payment-pages)\.spec\.ts$/;
+/** The forms are signed once per client: these run after every journey that expects them unsigned. */
+const signsForms = /forms-[\w-]+\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -36,11 +38,14 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: savesPaymentMethods, use: desktopChromium },
+    { name: 'chromium', testIgnore: [savesPaymentMethods, signsForms], use: desktopChromium },
     // Last: these journeys save payment methods for the demo accounts for good (Jane gets a card,
     // John's overdue fees are paid) and the journeys above expect the accounts as seeded. Playwright
     // runs the projects in the order listed here and, with one worker, one after the other.
     { name: 'payments', testMatch: savesPaymentMethods, use: desktopChromium },
+    // After the payments: Jane signs her consent with the Visa she saved there on file, and pays
+    // White Glove Labs with it; Ana and Sam (seeded for this) take the other screening routes.
+    { name: 'forms', testMatch: signsForms, use: desktopChromium },
   ],
   webServer: {
     // `exec` makes the server the process Playwright stops, so the stop waits for it to close PGlite.

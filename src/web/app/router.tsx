@@ -9,11 +9,14 @@ import { ClientActivityPage } from '../features/client-activity/components/clien
 import { ClientInformationPage } from '../features/client-information/components/client-information-page';
 import { PortalLayout } from './portal-layout';
 
-// The payment screens load on first visit: most visits never open them.
+// The payment and forms screens load on first visit: most visits never open them.
 const PaymentInformationPage = lazy(() =>
   import('../features/payments/components/payment-information-page').then((m) => ({
     default: m.PaymentInformationPage,
   })),
+);
+const FormsPage = lazy(() =>
+  import('../features/forms/components/forms-page').then((m) => ({ default: m.FormsPage })),
 );
 const PublicPaymentPage = lazy(() =>
   import('../features/payments/components/public-payment-page').then((m) => ({
@@ -45,7 +48,7 @@ export function AppRoutes() {
         <Route element={<PortalLayout />}>
           <Route path="/client-information" element={<ClientInformationPage />} />
           <Route path="/client-activity" element={<ClientActivityPage />} />
-          <Route path="/form-document/:id" element={<ComingSoonPage title="Forms and Other Documents" />} />
+          <Route path="/form-document/:id" element={<FormsPage />} />
           <Route path="/payment-information" element={<PaymentInformationPage />} />
           <Route path="/stem-cell-request/:id?" element={<ComingSoonPage title="Stem Cell Request Form" />} />
           <Route

@@ -1,0 +1,33 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { consentAgreement } from '../../../../domain/consent-agreement';
+import { ScrollableText } from './scrollable-text';
+
+/** The agreement exactly as versioned in the domain: the text whose version is signed. */
+export function ConsentAgreementText() {
+  return (
+    <ScrollableText label={consentAgreement.title}>
+      <Stack gap="sm">
+        <div>
+          <Title order={2} size="h4">
+            {consentAgreement.title}
+          </Title>
+          <Text size="xs" c="gray.7">
+            Version {consentAgreement.version}
+          </Text>
+        </div>
+        {consentAgreement.sections.map((section) => (
+          <Stack key={section.heading} gap={4}>
+            <Title order={3} size="h6">
+              {section.heading}
+            </Title>
+            {section.paragraphs.map((paragraph) => (
+              <Text key={paragraph} size="sm">
+                {paragraph}
+              </Text>
+            ))}
+          </Stack>
+        ))}
+      </Stack>
+    </ScrollableText>
+  );
+}

@@ -1,0 +1,129 @@
+import { Checkbox, Group, Radio, Stack, Title } from '@mantine/core';
+import type { ClientRecord } from '../../../../domain/client';
+import { SAMPLE_TYPES } from '../../../../domain/consent-form';
+import { FORM_PAYMENT_METHODS } from '../../../../domain/form-payment';
+import type { PaymentInfo } from '../../../../domain/payment-info';
+import type { PaymentChoice } from '../lib/payment-choice';
+import { AnnualStorageCommitment } from './annual-storage-commitment';
+import { ClientSummary } from './client-summary';
+import { FormPaymentChoice } from './form-payment-choice';
+import { ReadOnlyFacts } from './read-only-facts';
+import { SignaturePadField } from './signature-pad';
+
+export interface ConsentPageTwo {
+  sampleType: string;
+  payment: PaymentChoice;
+  agree: boolean;
+  signature: string | null;
+}
+
+interface Props {
+  values: ConsentPageTwo;
+  onChange(values: ConsentPageTwo): void;
+  errors: Record<string, string>;
+  client: ClientRecord | undefined;
+  paymentInfo: PaymentInfo | undefined;
+  today: string;
+  disabled: boolean;
+}
+
+/** Page 2: who is involved, tissue type, payment and the yearly commitment, agreement and signature. */
+export function ConsentPageTwoFields({
+  values,
+  onChange,
+  errors,
+  client,
+  paymentInfo,
+  today,
+  disabled,
+}: Props) {
+  const set = (patch: Partial<ConsentPageTwo>) => onChange({ ...values, ...patch });
+  return (
+    <Stack gap="lg">
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Physician Information
+        </Title>
+        <ReadOnlyFacts
+          facts={[
+            { label: 'Physician First Name', value: paymentInfo?.Physician_First_Name ?? '' },
+            { label: 'Physician Last Name', value: paymentInfo?.Physician_Last_Name ?? '' },
+          ]}
+        />
+      </Stack>
+
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Client Information
+        </Title>
+        <ClientSummary client={client} />
+      </Stack>
+
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Tissue Type
+        </Title>
+        <Radio.Group
+          label="Type of tissue collected"
+          name="sample_type"
+          value={values.sampleType}
+          onChange={(sampleType) => set({ sampleType })}
+          error={errors.sample_type}
+          withAsterisk
+        >
+          <Group mt="xs">
+            {SAMPLE_TYPES.map((type) => (
+              <Radio
+                key={type}
+                value={type}
+                label={type}
+                aria-invalid={Boolean(errors.sample_type) || undefined}
+                disabled={disabled}
+              />
+            ))}
+          </Group>
+        </Radio.Group>
+      </Stack>
+
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Payment
+        </Title>
+        <FormPaymentChoice
+          methods={FORM_PAYMENT_METHODS}
+          value={values.payment}
+          onChange={(payment) => set({ payment })}
+          info={paymentInfo}
+          errors={errors}
+          today={today}
+          disabled={disabled}
+          checkNote="You pay the annual storage fee by check. We will send you a reminder before each anniversary."
+        />
+      </Stack>
+
+      <AnnualStorageCommitment method={values.payment.method} />
+
+      <Checkbox
+        name="agree"
+        label="I have read and agree to the Client Consent and Service Agreement, including Addendum A, and I authorize the annual storage fee described above."
+        checked={values.agree}
+        onChange={(e) => set({ agree: e.currentTarget.checked })}
+        error={errors.agree}
+        aria-invalid={Boolean(errors.agree) || undefined}
+        disabled={disabled}
+      />
+
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Signature
+        </Title>
+        <SignaturePadField
+          value={values.signature}
+          onChange={(signature) => set({ signature })}
+          error={errors.Signature}
+          disabled={disabled}
+        />
+      </Stack>
+    </Stack>
+  );
+}

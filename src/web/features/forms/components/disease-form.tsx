@@ -1,0 +1,267 @@
+import { Button, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ClientRecord, todayFor } from '../../../../domain/client';
+import type { FormSubmissionResponse } from '../../../../domain/consent-form';
+import { fieldMessages } from '../../../../domain/errors';
+import { methodsOnFileOf } from '../../../../domain/form-payment';
+import {
+  diseaseCardEmptyMessages,
+  INFECTIOUS_DISEASE_TERMS,
+  SCREENING_EXPLANATION,
+  SUBMISSION_OPTIONS,
+  type SubmissionOption,
+  setDiseaseDataRequestSchema,
+  whiteGloveQuote,
+} from '../../../../domain/infectious-disease';
+import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import { ApiError } from '../../../lib/api-client';
+import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
+import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { useClientRecord } from '../api/get-client-record';
+import { useSetDiseaseData } from '../api/set-disease-data';
+import {
+  checkPaymentChoice,
+  fieldsOnPage,
+  initialPaymentChoice,
+  paymentRequestFields,
+} from '../lib/payment-choice';
+import { FormFailure } from './form-failure';
+import { type LabReport, LocalLabSection } from './local-lab-section';
+import { ScreeningComparison } from './screening-comparison';
+import { ScrollableText } from './scrollable-text';
+import { type Waiver, WaiverSection } from './waiver-section';
+import { KIT_ADDRESS_FIELDS, type KitAddress, WhiteGloveSection } from './white-glove-section';
+
+function kitAddressOf(client: ClientRecord | undefined): KitAddress {
+  return {
+    FirstName: client?.firstName ?? '',
+    LastName: client?.lastName ?? '',
+    Street: client?.street ?? '',
+    City: client?.city ?? '',
+    State: client?.state ?? '',
+    ZipCode: client?.zip ?? '',
+    Country: client?.country ?? '',
+  };
+}
+
+/**
+ * The Infectious Disease Form (spec 2, sections 2, 4 and 5): the screening route and its section,
+ * the terms, and one submission however often Submit is pressed.
+ */
+export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmissionResponse): void }) {
+  const today = todayFor(new Date());
+  const queryClient = useQueryClient();
+  const client = useClientRecord();
+  const paymentInfo = usePaymentInfo();
+  const config = usePaymentConfig();
+  const send = useSetDiseaseData();
+  const [option, setOption] = useState<SubmissionOption | ''>('');
+  const [address, setAddress] = useState<KitAddress>(() => kitAddressOf(client.data));
+  const [payment, setPayment] = useState(() => initialPaymentChoice(false));
+  const [labReport, setLabReport] = useState<LabReport>({ file: null, dataUrl: null });
+  const [labProblem, setLabProblem] = useState<string | null>(null);
+  const [waiver, setWaiver] = useState<Waiver>({ notice: '', signature: null, diseases: '' });
+  const [agree, setAgree] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const submitting = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The kit goes to the client's address of record unless they change it; a record that arrives
+  // late fills only what is still empty.
+  useEffect(() => {
+    const record = client.data;
+    if (!record) return;
+    setAddress((current) => {
+      const fromRecord = kitAddressOf(record);
+      const filled = { ...current };
+      for (const { field } of KIT_ADDRESS_FIELDS) filled[field] ||= fromRecord[field];
+      return filled;
+    });
+  }, [client.data]);
+
+  const onLabProblem = (message: string | null) => {
+    setLabProblem(message);
+    setErrors(({ lab_report_file: _, ...rest }) => rest);
+  };
+
+  // What the person chose, as the schema judges it; only the chosen section's fields go in.
+  const request = () => ({
+    submissionOption: option || undefined,
+    agree,
+    ...(option === 'White Glove Labs' && {
+      ...address,
+      PaymentMethod: payment.method === 'Check' || !payment.method ? undefined : payment.method,
+    }),
+    ...(option === 'Local Lab Submission' && {
+      lab_report_file: labReport.dataUrl ?? undefined,
+      lab_report_name: labReport.file?.name,
+    }),
+    ...(option === 'Waiver Submission' && {
+      WaiverNotice: waiver.notice || undefined,
+      Signature: waiver.signature ?? undefined,
+      InfectiousDisease: waiver.diseases || undefined,
+    }),
+  });
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting.current || !config.data) return;
+    const body = request();
+    const checked = setDiseaseDataRequestSchema.safeParse(body);
+    // The schema checks the chosen section only once the rest passes; check it as if the box were
+    // ticked too, so every problem shows at once.
+    const section =
+      !checked.success && option ? setDiseaseDataRequestSchema.safeParse({ ...body, agree: true }) : null;
+    const whiteGlove = option === 'White Glove Labs';
+    const checkedPayment = whiteGlove
+      ? checkPaymentChoice(
+          payment,
+          methodsOnFileOf(paymentInfo.data ?? null),
+          today,
+          diseaseCardEmptyMessages,
+        )
+      : { problems: {} };
+    const problems: Record<string, string> = {
+      ...(section && !section.success ? fieldMessages(section.error) : {}),
+      ...(checked.success ? {} : fieldMessages(checked.error)),
+      ...checkedPayment.problems,
+    };
+    if (option === 'Local Lab Submission' && labProblem) problems.lab_report_file = labProblem;
+    if (!checked.success || Object.keys(problems).length > 0) {
+      setErrors(problems);
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    const method = payment.method;
+    setErrors({});
+    setFailure(null);
+    submitting.current = true;
+    try {
+      const tokenizer = tokenizerFor(config.data);
+      const response = await send.mutateAsync({
+        buildRequest: async () =>
+          whiteGlove && (method === 'Credit Card' || method === 'ACH Payment')
+            ? {
+                ...checked.data,
+                ...(await paymentRequestFields(method, checkedPayment, payment, tokenizer)),
+                PaymentMethod: method,
+                expectedTotalCents: whiteGloveQuote(method).total,
+              }
+            : checked.data,
+        idempotencyKey: crypto.randomUUID(),
+      });
+      onSubmitted(response);
+    } catch (error) {
+      // The server's quote differs from the one shown (its message says so), or the form was done
+      // meanwhile in another window: refresh what the page knows.
+      if (
+        error instanceof ApiError &&
+        (error.code === 'AMOUNT_CHANGED' || error.code === 'ALREADY_COMPLETED')
+      ) {
+        void queryClient.invalidateQueries();
+      }
+      const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
+      setErrors(fields);
+      setFailure(
+        error instanceof ApiError || error instanceof TokenizeError
+          ? error.message
+          : 'Something went wrong. Please try again.',
+      );
+      if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
+    } finally {
+      submitting.current = false;
+    }
+  };
+
+  const busy = send.isPending;
+
+  return (
+    <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Infectious Disease Form">
+      <Stack gap="lg">
+        <Title order={2} size="h3">
+          Infectious Disease Screening
+        </Title>
+        <FormFailure message={failure} />
+        <Stack gap="xs">
+          {SCREENING_EXPLANATION.map((paragraph) => (
+            <Text key={paragraph} size="sm">
+              {paragraph}
+            </Text>
+          ))}
+        </Stack>
+        <ScreeningComparison />
+
+        <Select
+          label="Submission Option"
+          name="submissionOption"
+          placeholder="Choose how to submit your screening"
+          data={[...SUBMISSION_OPTIONS]}
+          value={option || null}
+          onChange={(value) => setOption((value ?? '') as SubmissionOption | '')}
+          error={errors.submissionOption}
+          disabled={busy}
+          allowDeselect={false}
+          maw={420}
+          required
+        />
+
+        {option === 'White Glove Labs' && (
+          <WhiteGloveSection
+            address={address}
+            onAddressChange={setAddress}
+            payment={payment}
+            onPaymentChange={setPayment}
+            paymentInfo={paymentInfo.data}
+            errors={errors}
+            today={today}
+            disabled={busy}
+          />
+        )}
+        {option === 'Local Lab Submission' && (
+          <LocalLabSection
+            value={labReport}
+            onChange={setLabReport}
+            onProblem={onLabProblem}
+            error={errors.lab_report_file ?? labProblem ?? undefined}
+            disabled={busy}
+          />
+        )}
+        {option === 'Waiver Submission' && (
+          <WaiverSection value={waiver} onChange={setWaiver} errors={errors} disabled={busy} />
+        )}
+
+        <Stack gap="xs">
+          <Title order={3} size="h4">
+            Infectious Disease Terms and Conditions
+          </Title>
+          <ScrollableText label="Infectious Disease Terms and Conditions">
+            <Stack gap="xs">
+              {INFECTIOUS_DISEASE_TERMS.map((term) => (
+                <Text key={term} size="sm">
+                  {term}
+                </Text>
+              ))}
+            </Stack>
+          </ScrollableText>
+          <Checkbox
+            name="agree"
+            label="I agree to the Infectious Disease Terms and Conditions"
+            checked={agree}
+            onChange={(e) => setAgree(e.currentTarget.checked)}
+            error={errors.agree}
+            aria-invalid={Boolean(errors.agree) || undefined}
+            disabled={busy}
+          />
+        </Stack>
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy} disabled={!config.data}>
+            Submit
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import { Alert, Anchor, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useFormDocuments } from '../api/get-form-documents';
+import { ConsentTab } from './consent-tab';
+import { DiseaseTab } from './disease-tab';
+
+const TABS = { consent: 'Consent-form', disease: 'Infectious-disease' } as const;
+
+/** The tab a path names, whatever its letter case; anything else opens the consent form. */
+function tabOf(id: string | undefined) {
+  return id?.toLowerCase() === TABS.disease.toLowerCase() ? TABS.disease : TABS.consent;
+}
+
+/**
+ * Forms and Other Documents (spec 2, section 2): the Client Consent Form and the Infectious Disease
+ * Form as two tabs of one page. The path chooses the tab, so a reload keeps it.
+ */
+export function FormsPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const documents = useFormDocuments();
+  const tab = tabOf(id);
+
+  useEffect(() => {
+    if (id !== tab) navigate(`/form-document/${tab}`, { replace: true });
+  }, [id, tab, navigate]);
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Title order={1} size="h2">
+        Forms and Other Documents
+      </Title>
+      <Text size="sm">
+        The card or bank account on file is shown on the forms.{' '}
+        <Anchor component={Link} to="/payment-information" size="sm">
+          Update payment information
+        </Anchor>
+      </Text>
+
+      {documents.isError && (
+        <Alert color="red" role="alert">
+          {documents.error.message}
+        </Alert>
+      )}
+
+      {/* Only the open tab is in the page: its fields, buttons and signature pad are the only ones. */}
+      <Tabs
+        value={tab}
+        onChange={(value) => value && navigate(`/form-document/${value}`)}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          <Tabs.Tab value={TABS.consent}>Client Consent Form</Tabs.Tab>
+          <Tabs.Tab value={TABS.disease}>Infectious Disease Form</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value={TABS.consent} pt="lg">
+          {documents.data && <ConsentTab documents={documents.data} />}
+        </Tabs.Panel>
+        <Tabs.Panel value={TABS.disease} pt="lg">
+          {documents.data && <DiseaseTab documents={documents.data} />}
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

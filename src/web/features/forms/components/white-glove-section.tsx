@@ -1,0 +1,109 @@
+import { Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { whiteGloveQuote } from '../../../../domain/infectious-disease';
+import { formatUsd } from '../../../../domain/money';
+import type { PaymentInfo } from '../../../../domain/payment-info';
+import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { priceBook } from '../../../../domain/price-book';
+import type { PaymentChoice } from '../lib/payment-choice';
+import { FormPaymentChoice } from './form-payment-choice';
+
+export const KIT_ADDRESS_FIELDS = [
+  { field: 'FirstName', label: 'First Name', autoComplete: 'given-name' },
+  { field: 'LastName', label: 'Last Name', autoComplete: 'family-name' },
+  { field: 'Street', label: 'Street', autoComplete: 'address-line1' },
+  { field: 'City', label: 'City', autoComplete: 'address-level2' },
+  { field: 'State', label: 'State', autoComplete: 'address-level1' },
+  { field: 'ZipCode', label: 'Zip Code', autoComplete: 'postal-code' },
+  { field: 'Country', label: 'Country', autoComplete: 'country-name' },
+] as const;
+
+export type KitAddress = Record<(typeof KIT_ADDRESS_FIELDS)[number]['field'], string>;
+
+const WHITE_GLOVE_METHODS = ['Credit Card', 'ACH Payment'] as const;
+
+interface Props {
+  address: KitAddress;
+  onAddressChange(address: KitAddress): void;
+  payment: PaymentChoice;
+  onPaymentChange(payment: PaymentChoice): void;
+  paymentInfo: PaymentInfo | undefined;
+  errors: Record<string, string>;
+  today: string;
+  disabled: boolean;
+}
+
+/** The itemised amount: the lab fee, the card fee (none by ACH) and the total that is charged. */
+function WhiteGloveAmount({ method }: { method: PaymentChoice['method'] }) {
+  if (method !== 'Credit Card' && method !== 'ACH Payment') {
+    return (
+      <Text size="sm">
+        White Glove Labs fee: {formatUsd(priceBook.whiteGloveLabFee)}. Card payments add a {CARD_FEE_PERCENT}{' '}
+        processing fee; ACH payments have none.
+      </Text>
+    );
+  }
+  const quote = whiteGloveQuote(method);
+  return (
+    <Paper withBorder p="md" radius="md" bg="gray.0" aria-live="polite">
+      <Stack gap={4}>
+        <Text size="sm">White Glove Labs fee: {formatUsd(quote.labFee)}</Text>
+        <Text size="sm">
+          Credit card processing fee ({CARD_FEE_PERCENT}): {formatUsd(quote.processingFee)}
+        </Text>
+        <Text fw={700}>Total: {formatUsd(quote.total)}</Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** White Glove Labs: where the blood draw kit goes, and how the lab fee is paid. */
+export function WhiteGloveSection({
+  address,
+  onAddressChange,
+  payment,
+  onPaymentChange,
+  paymentInfo,
+  errors,
+  today,
+  disabled,
+}: Props) {
+  return (
+    <Stack gap="lg">
+      <Stack gap="xs">
+        <Title order={3} size="h4">
+          Shipping address for the blood draw kit
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {KIT_ADDRESS_FIELDS.map(({ field, label, autoComplete }) => (
+            <TextInput
+              key={field}
+              label={label}
+              name={field}
+              autoComplete={autoComplete}
+              value={address[field]}
+              onChange={(e) => onAddressChange({ ...address, [field]: e.currentTarget.value })}
+              error={errors[field]}
+              disabled={disabled}
+              required
+            />
+          ))}
+        </SimpleGrid>
+      </Stack>
+      <Stack gap="xs">
+        <Title order={3} size="h4">
+          Payment
+        </Title>
+        <FormPaymentChoice
+          methods={WHITE_GLOVE_METHODS}
+          value={payment}
+          onChange={onPaymentChange}
+          info={paymentInfo}
+          errors={errors}
+          today={today}
+          disabled={disabled}
+        />
+        <WhiteGloveAmount method={payment.method} />
+      </Stack>
+    </Stack>
+  );
+}
