@@ -188,7 +188,14 @@ export function PortalLayout() {
               label={navigation.forms.label}
               defaultOpened
               c={formsRed ? 'red.9' : undefined}
-              description={formsRed ? 'Consent or screening to complete' : undefined}
+              description={
+                formsRed ? (
+                  // The description is dimmed by default, too light on white to read easily.
+                  <Text span fz="xs" c="red.9">
+                    Consent or screening to complete
+                  </Text>
+                ) : undefined
+              }
               data-incomplete={formsRed || undefined}
               childrenOffset="md"
             >
@@ -199,7 +206,8 @@ export function PortalLayout() {
                   to={link.to}
                   label={link.label}
                   active={isActive(link.to)}
-                  c={formsRed ? 'red.9' : undefined}
+                  // The open page keeps the active colours: red on its light red background is too faint.
+                  c={formsRed && !isActive(link.to) ? 'red.9' : undefined}
                   data-incomplete={formsRed || undefined}
                 />
               ))}

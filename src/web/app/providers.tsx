@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, MantineProvider, NavLink } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -8,6 +8,19 @@ import { queryClient } from '../lib/query-client';
 const theme = createTheme({
   primaryColor: 'red',
   primaryShade: 9,
+  components: {
+    // The open page's link: dark red on the palest red, so its label stays readable (WCAG AA).
+    NavLink: NavLink.extend({
+      vars: () => ({
+        root: {
+          '--nl-bg': 'var(--mantine-color-red-0)',
+          '--nl-hover': 'var(--mantine-color-red-0)',
+          '--nl-color': 'var(--mantine-color-red-9)',
+        },
+        children: {},
+      }),
+    }),
+  },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
 });
 

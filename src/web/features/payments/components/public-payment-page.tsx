@@ -211,7 +211,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
             )}
             <Fieldset legend="Client Identification" radius="md">
               {byLink ? (
-                <Text c="green.9" fw={600} role="status">
+                <Text c="teal.9" fw={600} role="status">
                   {v.confirmed}
                 </Text>
               ) : (
@@ -290,7 +290,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                     </SimpleGrid>
                   )}
                   {confirmed ? (
-                    <Text c="green.9" fw={600} role="status">
+                    <Text c="teal.9" fw={600} role="status">
                       {v.confirmed}
                     </Text>
                   ) : (

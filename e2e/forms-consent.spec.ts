@@ -1,0 +1,140 @@
+/**
+ * The Client Consent Form, signed once by Jane (ACT10001). Runs in the "forms" project, after the
+ * payment journeys: Jane then has the card they saved on file, and the page shows it by default.
+ */
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+
+const SUBMITTED =
+  'Please check your email for order confirmation. We are now getting the portal services ready for you!';
+
+test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsigned submit refused, the signature accepted, the PDF e-mailed and downloadable', async ({
+  page,
+}) => {
+  const startedAt = Date.now();
+  await signIn(page, 'ACT10001');
+  const nav = page.getByRole('navigation', { name: 'Portal sections' });
+  await expect(nav.getByRole('link', { name: 'Consent Form' })).toHaveAttribute('data-incomplete', 'true');
+  await nav.getByRole('link', { name: 'Consent Form' }).click();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form$/);
+  await expect(page.getByRole('heading', { name: 'Forms and Other Documents', level: 1 })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Client Consent Form' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(page.getByRole('link', { name: /Update payment information/i })).toHaveAttribute(
+    'href',
+    '/payment-information',
+  );
+  const form = page.getByRole('form', { name: 'Client Consent Form' });
+  await expect(form.getByText('Governing law and courts')).toBeVisible();
+  await expect(form.getByText(/Miami-Dade County/).first()).toBeVisible();
+  await expectAccessible(page);
+
+  // Page 1 is refused until both questions are answered.
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByText('Please Select One')).toHaveCount(2);
+  await expect(form.getByRole('radio', { name: 'Destroy any Tissue' })).toBeFocused();
+
+  // Releasing to an individual needs the individual.
+  await form.getByRole('radio', { name: 'Release any Tissue to the following individual' }).check();
+  await form.getByRole('radio', { name: 'Yes', exact: true }).check();
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByText('Cannot be empty')).toHaveCount(6);
+  await form.getByRole('textbox', { name: 'Name' }).fill('Robert Doe');
+  await form.getByRole('textbox', { name: 'Date of Birth' }).fill('02/30/1990');
+  await form.getByRole('textbox', { name: 'Address' }).fill('1200 Brickell Avenue, Miami, FL 33131');
+  await form.getByRole('textbox', { name: 'Phone' }).fill('305-555-0199');
+  await form.getByRole('textbox', { name: 'Relationship' }).fill('Brother');
+  await form.getByRole('textbox', { name: 'Medications you are taking' }).fill('Atorvastatin 10 mg daily');
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByText('Invalid date')).toBeVisible();
+  await expect(form.getByText('Please insert only number')).toBeVisible();
+  await form.getByRole('textbox', { name: 'Date of Birth' }).fill('04/18/1971');
+  await form.getByRole('textbox', { name: 'Phone' }).fill('3055550199');
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+
+  // Back and forth keeps the answers.
+  await form.getByRole('button', { name: 'Previous Page' }).click();
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Robert Doe');
+  await form.getByRole('button', { name: 'Next Page' }).click();
+
+  // Page 2: the physician, the client, the saved card shown by default, $0.00 today.
+  await expect(form.getByText(/Alvarez/).first()).toBeVisible();
+  await expect(form.getByText(/ACT10001/).first()).toBeVisible();
+  await form.getByRole('radio', { name: 'Adipose' }).check();
+  await form.getByRole('radio', { name: 'Credit Card', exact: true }).check();
+  await expect(form.getByText(/^(Visa|Mastercard|American Express|Discover) \*{12}\d{4}$/)).toBeVisible();
+  await expect(form.getByText('Total owed today: $0.00')).toBeVisible();
+  await expect(form.getByText(/your card is charged \$350\.00 each year/)).toBeVisible();
+
+  // Without the agreement box and an accepted signature, nothing is sent.
+  const consentCalls = countRequests(page, '/api/pay/send_ConsentData');
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await expect(form.getByText('Please Check')).toBeVisible();
+  await expect(form.getByText('Please sign and click on check button.').first()).toBeVisible();
+  expect(consentCalls()).toBe(0);
+
+  // Accept on an empty pad is refused; a drawn signature is accepted; drawing again takes it back.
+  await form.getByRole('checkbox', { name: /I have read and agree/ }).check();
+  await form.getByRole('button', { name: 'Clear' }).click();
+  await form.getByRole('button', { name: 'Accept' }).click();
+  await expect(form.getByText('Please sign and click on check button.').first()).toBeVisible();
+  await drawSignature(page);
+  await form.getByRole('button', { name: 'Accept' }).click();
+  await expect(form.getByText('Signature accepted successfully.')).toBeVisible();
+  await drawSignature(page);
+  await expect(form.getByText('Signature accepted successfully.')).toBeHidden();
+  await form.getByRole('button', { name: 'Accept' }).click();
+  await expect(form.getByText('Signature accepted successfully.')).toBeVisible();
+
+  // A double click sends one submission.
+  await form.getByRole('button', { name: 'Submit' }).dblclick();
+  await expect(page.getByText(SUBMITTED)).toBeVisible();
+  expect(consentCalls()).toBe(1);
+
+  // The signed agreement arrives over SMTP as a PDF, and the same PDF downloads from the page.
+  const mail = await waitForMail('jane.doe@example.com', /signed consent agreement/, startedAt);
+  const attached = mail.attachments.find((a) => a.contentType === 'application/pdf');
+  expect(attached, 'the e-mail carries the signed PDF').toBeDefined();
+  const emailed = attached?.content ?? Buffer.alloc(0);
+  expectSignedPdf(emailed, [
+    'Client Consent and Service Agreement',
+    'Robert Doe',
+    'Atorvastatin 10 mg daily',
+    'Certificate of signature',
+    'Jane Doe (Client ID ACT10001)',
+    'SHA-256 of the text signed',
+  ]);
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download signed agreement (PDF)' }).click();
+  const downloaded = fs.readFileSync((await (await download).path()) as string);
+  expect(downloaded.equals(emailed)).toBe(true);
+
+  // After a reload the form stays signed; the navigation no longer marks the consent as missing.
+  await page.reload();
+  await expect(page.getByText('You have already completed this form. Thank you.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download signed agreement (PDF)' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Client Consent Form' })).toHaveCount(0);
+});
+
+test('on a phone the consent form fits the screen, signature pad included', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signIn(page, 'ACT10003');
+  await page.goto('/form-document/Consent-form');
+  const form = page.getByRole('form', { name: 'Client Consent Form' });
+  await form.getByRole('radio', { name: 'Destroy any Tissue' }).check();
+  await form.getByRole('radio', { name: 'No', exact: true }).check();
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  const canvas = page.getByTestId('signature-canvas');
+  const box = await canvas.boundingBox();
+  expect(box?.width).toBeLessThanOrEqual(375);
+  expect(Math.round((box?.width ?? 0) / (box?.height ?? 1))).toBe(5);
+  await expectNoSidewaysScroll(page);
+  await expectAccessible(page);
+});
