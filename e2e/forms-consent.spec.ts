@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { testCards } from './support/test-numbers';
 
 const SUBMITTED =
   'Please check your email for order confirmation. We are now getting the portal services ready for you!';
@@ -122,7 +123,9 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await expect(page.getByRole('form', { name: 'Client Consent Form' })).toHaveCount(0);
 });
 
-test('on a phone the consent form fits the screen, signature pad included', async ({ page }) => {
+test('on a phone Ana signs with a new Mastercard kept on file: the card goes to the gateway, the page fits the screen', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page, 'ACT10003');
   await page.goto('/form-document/Consent-form');
@@ -131,10 +134,46 @@ test('on a phone the consent form fits the screen, signature pad included', asyn
   await form.getByRole('radio', { name: 'No', exact: true }).check();
   await form.getByRole('button', { name: 'Next Page' }).click();
   await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  await form.getByRole('radio', { name: 'Bone-Marrow' }).check();
+  await form.getByRole('radio', { name: 'Credit Card', exact: true }).check();
+
+  // No card is on file, so the card form is open; the spec's consent messages come first.
+  await form.getByRole('checkbox', { name: /I have read and agree/ }).check();
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await expect(form.getByText('Please enter credit card number')).toBeVisible();
+  await expect(form.getByText('Please enter first name')).toBeVisible();
+
+  await form.getByRole('textbox', { name: 'Credit Card Number' }).fill(testCards.mastercard);
+  await form.getByRole('combobox', { name: 'Card Type' }).click();
+  await page.getByRole('option', { name: 'Mastercard', exact: true }).click();
+  await form.getByRole('textbox', { name: 'CVV', exact: true }).fill('123');
+  await form.getByRole('combobox', { name: 'Expiry Month' }).click();
+  await page.getByRole('option', { name: '12', exact: true }).click();
+  await form.getByRole('combobox', { name: 'Expiry Year' }).click();
+  await page.getByRole('option', { name: String(new Date().getFullYear() + 3), exact: true }).click();
+  await form.getByRole('textbox', { name: 'Billing First Name' }).fill('Ana');
+  await form.getByRole('textbox', { name: 'Billing Last Name' }).fill('Lima');
+  await form.getByRole('textbox', { name: 'Billing Email' }).fill('ana.lima@example.com');
+  await form.getByRole('textbox', { name: 'Zip or Postal Code' }).fill('33134');
+  await expect(
+    form.getByRole('checkbox', { name: 'Save this card on file for future payments' }),
+  ).toBeChecked();
+
   const canvas = page.getByTestId('signature-canvas');
   const box = await canvas.boundingBox();
   expect(box?.width).toBeLessThanOrEqual(375);
   expect(Math.round((box?.width ?? 0) / (box?.height ?? 1))).toBe(5);
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
+
+  await drawSignature(page);
+  await form.getByRole('button', { name: 'Accept' }).click();
+  await expect(form.getByText('Signature accepted successfully.')).toBeVisible();
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText(SUBMITTED)).toBeVisible();
+
+  // The card is now the one on file, by its last 4 digits; nothing was charged.
+  await page.goto('/payment-information');
+  await expect(page.getByText('Credit Card ending in 4444')).toBeVisible();
+  await expect(page.getByText(testCards.mastercard)).toHaveCount(0);
 });
