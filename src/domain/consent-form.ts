@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DOB_YEAR_LIMIT, usDateToIso } from './dates';
-import { formPaymentFields } from './form-payment';
+import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { priceBook } from './price-book';
 
@@ -119,23 +119,25 @@ export type ConsentPageOne = {
 
 /** Why page 1 cannot be left yet, by field (Next Page and the final submit both check it). */
 export function consentPageOneProblems(answers: ConsentPageOne): Record<string, string> {
+  // Read defensively: the server runs this on bodies whose other fields may have failed their types.
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
   const problems: Record<string, string> = {};
   if (answers.Medications !== 'Yes' && answers.Medications !== 'No') problems.Medications = c.selectOne;
-  if (answers.Medications === 'Yes' && !answers.Medications_taking?.trim()) {
+  if (answers.Medications === 'Yes' && !text(answers.Medications_taking)) {
     problems.Medications_taking = c.empty;
   }
   if (!TISSUE_DELIVER_OPTIONS.includes(answers.Tissue_deliver as TissueDeliver)) {
     problems.Tissue_deliver = c.selectOne;
   }
   if (answers.Tissue_deliver === RELEASE_TO_INDIVIDUAL) {
-    if (!answers.Addendum_name?.trim()) problems.Addendum_name = c.empty;
-    const dob = addendumDobProblem(answers.Addendum_dob);
+    if (!text(answers.Addendum_name)) problems.Addendum_name = c.empty;
+    const dob = addendumDobProblem(text(answers.Addendum_dob));
     if (dob) problems.Addendum_dob = dob;
-    if (!answers.Addendum_address?.trim()) problems.Addendum_address = c.empty;
-    const phone = answers.Addendum_phone?.trim() ?? '';
+    if (!text(answers.Addendum_address)) problems.Addendum_address = c.empty;
+    const phone = text(answers.Addendum_phone);
     if (!phone) problems.Addendum_phone = c.empty;
     else if (!/^\d+$/.test(phone)) problems.Addendum_phone = c.phoneNumeric;
-    if (!answers.Relationship?.trim()) problems.Relationship = c.empty;
+    if (!text(answers.Relationship)) problems.Relationship = c.empty;
   }
   return problems;
 }
@@ -167,7 +169,7 @@ export const sendConsentDataRequestSchema = z
     for (const [path, message] of Object.entries(consentPageOneProblems(body))) {
       ctx.addIssue({ code: 'custom', path: [path], message });
     }
-  });
+  }, everyFieldAtOnce);
 
 export type SendConsentDataRequest = z.infer<typeof sendConsentDataRequestSchema>;
 

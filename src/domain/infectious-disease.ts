@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { signatureSchema } from './consent-form';
-import { type FormPaymentMethod, formPaymentFields } from './form-payment';
+import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
 import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
@@ -184,7 +184,7 @@ export const setDiseaseDataRequestSchema = z
         });
       }
     }
-  });
+  }, everyFieldAtOnce);
 
 export type SetDiseaseDataRequest = z.infer<typeof setDiseaseDataRequestSchema>;
 

@@ -257,6 +257,34 @@ describe('the page 1 and page 2 rules, checked again on the server', () => {
   });
 });
 
+describe('one answer lists every problem', () => {
+  it('reports the page 1 rules beside a failed field of page 2, and a wrongly typed field is a 400', async () => {
+    const [jane] = await t.db
+      .select({ id: clients.id })
+      .from(clients)
+      .where(eq(clients.clientActId, 'ACT10001'));
+    const cookie = await t.signIn('ACT10001');
+    const response = await send(
+      cookie,
+      consentBody({
+        agree: false,
+        Tissue_deliver: 'Release any Tissue to the following individual',
+        Addendum_phone: 3055550123,
+        Addendum_name: '',
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().fields).toMatchObject({
+      agree: 'Please Check',
+      Addendum_name: 'Cannot be empty',
+      Addendum_dob: 'Cannot be empty',
+      Relationship: 'Cannot be empty',
+    });
+    expect(response.json().fields.Addendum_phone).toBeDefined();
+    await expectNothingSigned(jane?.id as string);
+  });
+});
+
 describe('who may sign', () => {
   it("answers another client's id with the same 404 as an unknown id, and stores nothing", async () => {
     const answers = await Promise.all(
