@@ -35,6 +35,8 @@ export const diseaseMessages = {
   alreadyCompleted: 'You have already completed this form. Thank you',
   submitted: 'Please check your email for order confirmation',
   confirmSignature: 'Click to Confirm Signature',
+  whiteGlovePaid:
+    'Your White Glove Labs payment was received. Please choose White Glove Labs to finish this form.',
 } as const;
 
 const d = diseaseMessages;

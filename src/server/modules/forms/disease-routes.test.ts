@@ -799,6 +799,16 @@ describe('double submissions', () => {
 
     t.clock.advance(11 * 60_000);
     const cookie = await t.signIn(client.actId);
+    // While the client's money is held for the kit, another route is refused and the claim given back.
+    const otherRoute = await submit(cookie, {
+      submissionOption: 'Local Lab Submission',
+      agree: true,
+      lab_report_file: pdfDataUrl(await labReportPdf()),
+    });
+    expect(otherRoute.statusCode, otherRoute.body).toBe(409);
+    expect(otherRoute.json().error).toBe(diseaseMessages.whiteGlovePaid);
+    expect((await stateOf(client.id)).submissions).toHaveLength(0);
+    expect((await stateOf(client.id)).disease).toBe(false);
     const retry = await submit(cookie, whiteGlove());
     expect(retry.statusCode).toBe(200);
     const after = await stateOf(client.id);

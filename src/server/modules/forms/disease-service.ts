@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
 import { documentMessages, labReportProblem } from '../../../domain/documents';
@@ -24,12 +24,26 @@ import { claimForm, readSignature, releaseClaim, requestHashOf } from './form-cl
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
 import { renderSignedPdf } from './signed-pdf';
 
-/** A charge already made for this form, as the ledger recorded it. */
-async function chargeOf(db: FormDeps['db'], paymentId: string): Promise<OneOffCharge | null> {
-  const [row] = await db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
-  return row?.status === 'approved' && row.responseJson
-    ? (JSON.parse(row.responseJson) as OneOffCharge)
-    : null;
+/** An approved White Glove Labs charge of this client that no completed form accounts for. */
+async function standingWhiteGloveCharge(db: FormDeps['db'], clientId: string): Promise<OneOffCharge | null> {
+  const charged = await db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.clientId, clientId),
+        eq(payments.purpose, 'white_glove_lab'),
+        eq(payments.status, 'approved'),
+      ),
+    );
+  if (charged.length === 0) return null;
+  const completed = await db
+    .select({ paymentId: formSubmissions.paymentId })
+    .from(formSubmissions)
+    .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.status, 'completed')));
+  const used = new Set(completed.map((row) => row.paymentId));
+  const standing = charged.find((row) => !used.has(row.id) && row.responseJson);
+  return standing ? (JSON.parse(standing.responseJson as string) as OneOffCharge) : null;
 }
 
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
@@ -144,10 +158,15 @@ export async function submitDiseaseForm(
 
   let charge: OneOffCharge | null = null;
   try {
-    if (claim.paymentId && option === 'White Glove Labs') {
-      // A claim taken over from a submission that was charged and then failed: that charge
-      // stands for this submission, and nothing is charged again.
-      charge = await chargeOf(db, claim.paymentId);
+    // A White Glove Labs charge whose form was never completed (the process stopped, a database
+    // error) stands for this submission: nothing is charged twice, and no other route is taken
+    // while the client's money is held for the kit.
+    charge = await standingWhiteGloveCharge(db, clientId);
+    if (charge && option !== 'White Glove Labs') {
+      charge = null;
+      throw new HttpError(409, 'VALIDATION', diseaseMessages.whiteGlovePaid, {
+        submissionOption: diseaseMessages.whiteGlovePaid,
+      });
     }
     if (!charge && payment && quote && payment.kind !== 'check') {
       charge = await chargeOnce(deps, {
@@ -162,7 +181,7 @@ export async function submitDiseaseForm(
           'onFile' in payment
             ? { onFile: payment.onFile }
             : { token: payment.token, keepOnFile: payment.keepOnFile },
-        gatewayKey: `${clientId}:white-glove-labs:${signer.idempotencyKey}`,
+        gatewayKey: (paymentRef) => `${clientId}:white-glove-labs:${paymentRef}`,
         description: 'White Glove Labs infectious disease screening',
       });
       // Recorded on the claim at once: if completing fails now, a later takeover finds it.

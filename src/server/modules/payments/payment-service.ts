@@ -353,8 +353,11 @@ export async function chargeOnce(
     amountCents: number;
     kind: 'card' | 'ach';
     method: { onFile: PaymentMethodRow } | { token: SetPaymentInfoRequest; keepOnFile: boolean };
-    /** The gateway's duplicate check: the same purchase retried is recognised as one. */
-    gatewayKey: string;
+    /**
+     * The key of the gateway's duplicate check, from the stored method charged: the same purchase
+     * retried with the same card (after a timeout, say) is recognised as one by the gateway.
+     */
+    gatewayKey: (paymentRef: string) => string;
     description: string;
   },
 ): Promise<OneOffCharge> {
@@ -451,7 +454,7 @@ export async function chargeOnce(
     customerRef: ref.customerRef,
     paymentRef: ref.paymentRef,
     amountCents: totalCents,
-    idempotencyKey: input.gatewayKey,
+    idempotencyKey: input.gatewayKey(ref.paymentRef),
     description: input.description,
   });
   if (charge.outcome !== 'approved') {
