@@ -65,10 +65,11 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await form.getByRole('button', { name: 'Next Page' }).click();
 
   // Page 2: the physician, the client, the saved card shown by default, $0.00 today.
-  await expect(form.getByText(/Alvarez/).first()).toBeVisible();
+  await expect(form.getByText('PHY20001')).toBeVisible();
+  await expect(form.getByText('Alvarez')).toBeVisible();
   await expect(form.getByText(/ACT10001/).first()).toBeVisible();
   await form.getByRole('radio', { name: 'Adipose' }).check();
-  await form.getByRole('radio', { name: 'Credit Card', exact: true }).check();
+  await expect(form.getByRole('radio', { name: 'Credit Card', exact: true })).toBeChecked();
   await expect(form.getByText(/^(Visa|Mastercard|American Express|Discover) \*{12}\d{4}$/)).toBeVisible();
   await expect(form.getByText('Total owed today: $0.00')).toBeVisible();
   await expect(form.getByText(/your card is charged \$350\.00 each year/)).toBeVisible();
@@ -103,7 +104,7 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   const attached = mail.attachments.find((a) => a.contentType === 'application/pdf');
   expect(attached, 'the e-mail carries the signed PDF').toBeDefined();
   const emailed = attached?.content ?? Buffer.alloc(0);
-  expectSignedPdf(emailed, [
+  await expectSignedPdf(emailed, [
     'Client Consent and Service Agreement',
     'Robert Doe',
     'Atorvastatin 10 mg daily',

@@ -9,7 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
 import { waitForMail } from './support/mail';
-import { signIn } from './support/portal';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 
 const SUBMITTED = 'Please check your email for order confirmation';
 const COMPLETED = 'You have already completed this form. Thank you';
@@ -61,6 +61,7 @@ test('Jane pays White Glove Labs with her saved card, for the amount the server 
 
   await chooseOption(page, 'White Glove Labs');
   await expect(form.getByRole('textbox', { name: 'First Name' })).toHaveValue('Jane');
+  await expect(form.getByRole('radio', { name: 'Credit Card', exact: true })).toBeChecked();
   await form.getByRole('radio', { name: 'ACH Payment', exact: true }).check();
   await expect(form.getByText(/Total: \$399\.00/)).toBeVisible();
   await form.getByRole('radio', { name: 'Credit Card', exact: true }).check();
@@ -71,6 +72,7 @@ test('Jane pays White Glove Labs with her saved card, for the amount the server 
   await expect(form.getByText(/White Glove Labs fee: \$399\.00$/)).toBeVisible();
   await expect(form.getByText(/processing fee \(3%\): \$11\.97/)).toBeVisible();
   await expect(form.getByText(/Total: \$410\.97/)).toBeVisible();
+  await expectAccessible(page);
 
   await form
     .getByRole('checkbox', { name: 'I agree to the Infectious Disease Terms and Conditions' })
@@ -83,7 +85,7 @@ test('Jane pays White Glove Labs with her saved card, for the amount the server 
   const mail = await waitForMail('jane.doe@example.com', /infectious disease screening form/, startedAt);
   expect(mail.text).toContain('We charged $410.97 for White Glove Labs');
   const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf')?.content;
-  expectSignedPdf(
+  await expectSignedPdf(
     pdf ?? Buffer.alloc(0),
     ['White Glove Labs', `ending in ${last4}`, 'Certificate of signature'],
     {
@@ -112,9 +114,15 @@ test('Jane pays White Glove Labs with her saved card, for the amount the server 
 test('Ana uploads her lab report: a text file named .pdf and a 600 KB file are refused, a real PDF is kept', async ({
   page,
 }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page, 'ACT10003');
+  await page.getByRole('button', { name: 'Toggle navigation' }).click();
   const form = await openScreening(page);
+  await expect(form.getByRole('table')).toBeVisible();
+  await expectNoSidewaysScroll(page);
   await chooseOption(page, 'Local Lab Submission');
+  await expectNoSidewaysScroll(page);
+  await expectAccessible(page);
   const fileInput = form.locator('input[type="file"]');
 
   await fileInput.setInputFiles({
@@ -189,7 +197,7 @@ test('Sam cannot sign consent before his initial processing payment, and signs a
 
   const mail = await waitForMail('sam.patel@example.com', /infectious disease screening form/, startedAt);
   const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf')?.content ?? Buffer.alloc(0);
-  expectSignedPdf(pdf, [
+  await expectSignedPdf(pdf, [
     'Waiver',
     'None known',
     'Certificate of signature',

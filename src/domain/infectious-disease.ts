@@ -35,6 +35,7 @@ export const diseaseMessages = {
   alreadyCompleted: 'You have already completed this form. Thank you',
   submitted: 'Please check your email for order confirmation',
   confirmSignature: 'Click to Confirm Signature',
+  termsChanged: 'The terms were updated while you were reading them. Please read them again and submit.',
   whiteGlovePaid:
     'Your White Glove Labs payment was received. Please choose White Glove Labs to finish this form.',
 } as const;
@@ -97,6 +98,9 @@ export const WAIVER_NOTICES = {
 } as const;
 export type WaiverNotice = keyof typeof WAIVER_NOTICES;
 
+/** The version of the terms and the waiver texts; a submission records it with the SHA-256 of the text. */
+export const INFECTIOUS_DISEASE_TERMS_VERSION = '2026-11-22';
+
 export const INFECTIOUS_DISEASE_TERMS = [
   'I confirm that the information I give on this form is true and complete to the best of my knowledge.',
   'I understand that the screening result, or my waiver, is kept with my banking records and may be shared with the physician or clinic that receives my cells.',
@@ -157,6 +161,11 @@ export const setDiseaseDataRequestSchema = z
     WaiverNotice: z.enum(['negative', 'positive'], { error: d.waiverNotice }).optional(),
     Signature: z.string().optional(),
     InfectiousDisease: optionalText(2000),
+    termsVersion: z
+      .string()
+      .max(40)
+      .optional()
+      .describe('The version of the terms the page showed; a different one is refused (409)'),
     Source: z.string().max(60).optional().describe('Set by the server'),
     ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
   })

@@ -137,6 +137,7 @@ export const paymentInfoSchema = z.object({
   Account_Number: z.string().nullable(),
   Name_On_Account: z.string().nullable(),
   ABA_Routing_Number: z.string().nullable(),
+  Physician_ID: z.string().nullable().describe("The client's physician's ID"),
   Physician_First_Name: z.string().nullable(),
   Physician_Last_Name: z.string().nullable(),
   Credit_Card_Number__c: z.string().nullable(),

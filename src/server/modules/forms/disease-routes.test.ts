@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formPaymentMessages } from '../../../domain/form-payment';
-import { diseaseMessages } from '../../../domain/infectious-disease';
+import { diseaseMessages, INFECTIOUS_DISEASE_TERMS_VERSION } from '../../../domain/infectious-disease';
 import { paymentMessages } from '../../../domain/payments';
 import {
   clientActivities,
@@ -502,6 +502,20 @@ describe('Waiver Submission', () => {
     expect(all).toContain('I have tested positive for an infectious disease');
     expect(all).toContain('Hepatitis B (2019)');
     expect(pageText(doc, doc.getPageCount() - 1)).toContain(sha256(SIGNATURE));
+  });
+});
+
+describe('the version of the terms', () => {
+  it('refuses terms of another version (409) and keeps nothing; the current version is recorded', async () => {
+    const client = await newSignedInClient();
+    const stale = await submit(client.cookie, waiver({ termsVersion: '2020-01-01' }));
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'AGREEMENT_CHANGED', error: diseaseMessages.termsChanged });
+    await expectNothingSubmitted(client.id);
+    const current = await submit(client.cookie, waiver({ termsVersion: INFECTIOUS_DISEASE_TERMS_VERSION }));
+    expect(current.statusCode, current.body).toBe(200);
+    const [row] = (await stateOf(client.id)).submissions;
+    expect(row?.agreementVersion).toContain(INFECTIOUS_DISEASE_TERMS_VERSION);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   dataUrlBytes,
   diseaseMessages,
   INFECTIOUS_DISEASE_TERMS,
+  INFECTIOUS_DISEASE_TERMS_VERSION,
   type SetDiseaseDataRequest,
   WAIVER_NOTICES,
   WAIVER_TEXT,
@@ -49,7 +50,7 @@ async function standingWhiteGloveCharge(db: FormDeps['db'], clientId: string): P
 const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
 
 const TITLE = 'Infectious Disease Screening Form';
-const TEXT_VERSION = 'Infectious disease terms, version 2026-11-22';
+const TEXT_VERSION = `Infectious disease terms, version ${INFECTIOUS_DISEASE_TERMS_VERSION}`;
 
 /** The amounts the page showed must be the server's; a forged or stale amount charges nothing. */
 function checkQuotedAmounts(body: SetDiseaseDataRequest, quote: ReturnType<typeof whiteGloveQuote>) {
@@ -102,6 +103,9 @@ export async function submitDiseaseForm(
   const now = clock.now();
   const { client } = await signerOf(deps, clientId);
   const option = body.submissionOption;
+  if (body.termsVersion !== undefined && body.termsVersion !== INFECTIOUS_DISEASE_TERMS_VERSION) {
+    throw new HttpError(409, 'AGREEMENT_CHANGED', diseaseMessages.termsChanged);
+  }
 
   let payment: ResolvedPayment | null = null;
   let quote: ReturnType<typeof whiteGloveQuote> | null = null;

@@ -104,7 +104,7 @@ export async function paymentInfoOf(
 ): Promise<PaymentInfo> {
   const { card, ach } = await findMethodsOnFile(db, clientId);
   const [physician] = await db
-    .select({ first: physicians.firstName, last: physicians.lastName })
+    .select({ actId: physicians.physicianActId, first: physicians.firstName, last: physicians.lastName })
     .from(physicianClients)
     .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
     .where(eq(physicianClients.clientId, clientId))
@@ -125,6 +125,7 @@ export async function paymentInfoOf(
     Account_Number: accountNumber,
     Name_On_Account: ach?.nameOnAccount ?? null,
     ABA_Routing_Number: ach?.routingNumber ?? null,
+    Physician_ID: physician?.actId ?? null,
     Physician_First_Name: physician?.first ?? null,
     Physician_Last_Name: physician?.last ?? null,
     Credit_Card_Number__c: cardNumber,

@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
 import { CONSENT_AGREEMENT_VERSION } from '../../../../domain/consent-agreement';
 import {
@@ -26,6 +26,7 @@ import {
   fieldsOnPage,
   initialPaymentChoice,
   paymentRequestFields,
+  withSavedCardByDefault,
 } from '../lib/payment-choice';
 import { ConsentPageOneFields } from './consent-page-one';
 import { type ConsentPageTwo, ConsentPageTwoFields } from './consent-page-two';
@@ -71,6 +72,10 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
   const [failure, setFailure] = useState<string | null>(null);
   const [agreementChanged, setAgreementChanged] = useState(false);
   const submitting = useRef(false);
+  const cardOnFile = Boolean(paymentInfo.data?.Credit_Card_Number);
+  useEffect(() => {
+    setPageTwo((values) => ({ ...values, payment: withSavedCardByDefault(values.payment, cardOnFile) }));
+  }, [cardOnFile]);
   const formRef = useRef<HTMLFormElement>(null);
   const topRef = useRef<HTMLHeadingElement>(null);
 
@@ -201,7 +206,7 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
         ) : (
           <Stack gap="xs">
             {Object.keys(errors).length > 0 && !failure && (
-              <Text c="red.9" size="sm">
+              <Text c="red.9" size="sm" role="alert">
                 Please correct the fields marked above.
               </Text>
             )}

@@ -46,7 +46,7 @@ export function ConsentPageTwoFields({
         </Title>
         <ReadOnlyFacts
           facts={[
-            { label: 'Physician First Name', value: paymentInfo?.Physician_First_Name ?? '' },
+            { label: 'Physician ID', value: paymentInfo?.Physician_ID ?? '' },
             { label: 'Physician Last Name', value: paymentInfo?.Physician_Last_Name ?? '' },
           ]}
         />

@@ -8,6 +8,7 @@ import { methodsOnFileOf } from '../../../../domain/form-payment';
 import {
   diseaseCardEmptyMessages,
   INFECTIOUS_DISEASE_TERMS,
+  INFECTIOUS_DISEASE_TERMS_VERSION,
   SCREENING_EXPLANATION,
   SUBMISSION_OPTIONS,
   type SubmissionOption,
@@ -26,6 +27,7 @@ import {
   fieldsOnPage,
   initialPaymentChoice,
   paymentRequestFields,
+  withSavedCardByDefault,
 } from '../lib/payment-choice';
 import { FormFailure } from './form-failure';
 import { type LabReport, LocalLabSection } from './local-lab-section';
@@ -67,6 +69,10 @@ export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const submitting = useRef(false);
+  const cardOnFile = Boolean(paymentInfo.data?.Credit_Card_Number);
+  useEffect(() => {
+    setPayment((choice) => withSavedCardByDefault(choice, cardOnFile));
+  }, [cardOnFile]);
   const formRef = useRef<HTMLFormElement>(null);
 
   // The kit goes to the client's address of record unless they change it; a record that arrives
@@ -91,6 +97,7 @@ export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
   const request = () => ({
     submissionOption: option || undefined,
     agree,
+    termsVersion: INFECTIOUS_DISEASE_TERMS_VERSION,
     ...(option === 'White Glove Labs' && {
       ...address,
       PaymentMethod: payment.method === 'Check' || !payment.method ? undefined : payment.method,

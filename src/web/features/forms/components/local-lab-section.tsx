@@ -55,11 +55,17 @@ export function LocalLabSection({ value, onChange, onProblem, error, disabled }:
         label="Lab report (PDF, at most 500 KB)"
         name="lab_report_file"
         accept="application/pdf"
-        placeholder="Choose a PDF file"
+        // Mantine's placeholder grey is too light to read on white (WCAG AA).
+        placeholder={
+          <Text span size="sm" c="gray.7">
+            Choose a PDF file
+          </Text>
+        }
         leftSection={<IconFileTypePdf size={18} aria-hidden />}
         value={value.file}
         onChange={(file) => void choose(file)}
-        error={error}
+        // Judged as soon as a file is chosen, so the verdict is announced, not only shown.
+        error={error ? <span role="alert">{error}</span> : undefined}
         clearable
         clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
         disabled={disabled}

@@ -44,6 +44,11 @@ export function initialPaymentChoice(save: boolean): PaymentChoice {
   };
 }
 
+/** The card on file is the choice shown by default once it is known (spec 2: "A saved card is shown by default"). */
+export function withSavedCardByDefault(choice: PaymentChoice, cardOnFile: boolean): PaymentChoice {
+  return choice.method === '' && cardOnFile ? { ...choice, method: 'Credit Card' } : choice;
+}
+
 /** With no card on file, a card payment is always a new card. */
 export function usesNewCard(choice: PaymentChoice, onFile: MethodsOnFile): boolean {
   return choice.method === 'Credit Card' && (choice.useAnotherCard || !onFile.card);
