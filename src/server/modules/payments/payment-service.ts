@@ -93,6 +93,51 @@ async function replay<T = SetPaymentInfoResponse>(
   );
 }
 
+/** Exchanges a browser token for a stored method at the gateway, in this client's customer profile. */
+async function saveAtGateway(
+  db: Database,
+  gateway: PaymentGateway,
+  client: { id: string; actId: string; email: string },
+  kind: 'card' | 'ach',
+  request: SetPaymentInfoRequest,
+) {
+  return gateway.saveMethod({
+    customerRef: await findGatewayCustomer(db, client.id, gateway.name),
+    merchantCustomerId: client.actId,
+    email: request.Credit_Card_Biling_Email_Address || client.email,
+    kind,
+    token: request.token,
+    billTo:
+      kind === 'card'
+        ? {
+            firstName: request.Credit_Card_Holder_First_Name ?? '',
+            lastName: request.Credit_Card_Holder_Last_Name ?? '',
+            zip: request.Credit_Card_Billing_Zip_Code,
+            country: request.Country,
+          }
+        : undefined,
+  });
+}
+
+/**
+ * Opens the ledger row of a submission, or finds the one its idempotency key already opened:
+ * then the first submission's answer is replayed (after it finishes) instead of charging again.
+ */
+async function openLedgerRow<T>(
+  db: Database,
+  values: typeof payments.$inferInsert,
+): Promise<{ started: LedgerRow } | { replayed: T }> {
+  const [started] = await db.insert(payments).values(values).onConflictDoNothing().returning();
+  if (started) return { started };
+  const [existing] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.clientId, values.clientId), eq(payments.idempotencyKey, values.idempotencyKey)))
+    .limit(1);
+  if (!existing) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+  return { replayed: await replay<T>(db, existing, values.requestHash) };
+}
+
 /**
  * Saves a tokenized card or bank account as the client's method on file and, when annual
  * storage fees are overdue, charges their total to it (a card adds the 3% fee). One idempotency
@@ -142,32 +187,21 @@ export async function savePaymentMethod(
   const feeCents = cardProcessingFee(overdue.totalCents, kind);
   const totalCents = overdue.totalCents + feeCents;
 
-  const [started] = await db
-    .insert(payments)
-    .values({
-      clientId,
-      idempotencyKey,
-      requestHash,
-      source,
-      purpose: 'annual_storage_overdue',
-      methodKind: kind,
-      amountCents: overdue.totalCents,
-      feeCents,
-      totalCents,
-      status: 'in_progress',
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!started) {
-    const [existing] = await db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.clientId, clientId), eq(payments.idempotencyKey, idempotencyKey)))
-      .limit(1);
-    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
-    return replay(db, existing, requestHash);
-  }
+  const opened = await openLedgerRow<SetPaymentInfoResponse>(db, {
+    clientId,
+    idempotencyKey,
+    requestHash,
+    source,
+    purpose: 'annual_storage_overdue',
+    methodKind: kind,
+    amountCents: overdue.totalCents,
+    feeCents,
+    totalCents,
+    status: 'in_progress',
+    createdAt: now,
+  });
+  if ('replayed' in opened) return opened.replayed;
+  const { started } = opened;
 
   const finish = (values: Partial<typeof payments.$inferInsert>) =>
     db
@@ -210,22 +244,7 @@ export async function savePaymentMethod(
     .limit(1);
   if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
 
-  const saved = await gateway.saveMethod({
-    customerRef: await findGatewayCustomer(db, clientId, gateway.name),
-    merchantCustomerId: client.actId,
-    email: request.Credit_Card_Biling_Email_Address ?? client.email,
-    kind,
-    token: request.token,
-    billTo:
-      kind === 'card'
-        ? {
-            firstName: request.Credit_Card_Holder_First_Name ?? '',
-            lastName: request.Credit_Card_Holder_Last_Name ?? '',
-            zip: request.Credit_Card_Billing_Zip_Code,
-            country: request.Country,
-          }
-        : undefined,
-  });
+  const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
   if (saved.outcome !== 'saved') {
     await releaseFees();
     await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
@@ -366,32 +385,21 @@ export async function chargeOnce(
   const requestHash = hashOf({ source: input.source, request: input.request });
   const feeCents = cardProcessingFee(input.amountCents, kind);
   const totalCents = input.amountCents + feeCents;
-  const [started] = await db
-    .insert(payments)
-    .values({
-      clientId,
-      idempotencyKey: input.idempotencyKey,
-      requestHash,
-      source: input.source,
-      purpose: input.purpose,
-      methodKind: kind,
-      amountCents: input.amountCents,
-      feeCents,
-      totalCents,
-      status: 'in_progress',
-      createdAt: clock.now(),
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!started) {
-    const [existing] = await db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.clientId, clientId), eq(payments.idempotencyKey, input.idempotencyKey)))
-      .limit(1);
-    if (!existing) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
-    return replay<OneOffCharge>(db, existing, requestHash);
-  }
+  const opened = await openLedgerRow<OneOffCharge>(db, {
+    clientId,
+    idempotencyKey: input.idempotencyKey,
+    requestHash,
+    source: input.source,
+    purpose: input.purpose,
+    methodKind: kind,
+    amountCents: input.amountCents,
+    feeCents,
+    totalCents,
+    status: 'in_progress',
+    createdAt: clock.now(),
+  });
+  if ('replayed' in opened) return opened.replayed;
+  const { started } = opened;
   const finish = (values: Partial<typeof payments.$inferInsert>) =>
     db
       .update(payments)
@@ -420,22 +428,7 @@ export async function chargeOnce(
       .where(eq(clients.id, clientId))
       .limit(1);
     if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
-    const saved = await gateway.saveMethod({
-      customerRef: await findGatewayCustomer(db, clientId, gateway.name),
-      merchantCustomerId: client.actId,
-      email: request.Credit_Card_Biling_Email_Address || client.email,
-      kind,
-      token: request.token,
-      billTo:
-        kind === 'card'
-          ? {
-              firstName: request.Credit_Card_Holder_First_Name ?? '',
-              lastName: request.Credit_Card_Holder_Last_Name ?? '',
-              zip: request.Credit_Card_Billing_Zip_Code,
-              country: request.Country,
-            }
-          : undefined,
-    });
+    const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
     if (saved.outcome !== 'saved') {
       await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
       throw refused(saved.reason, saved.message);
