@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientInformation, ClientRecord } from '../../../../domain/client';
 import { apiRequest } from '../../../lib/api-client';
-import { clientQueryKey } from './get-client';
+import { clientQueryKey } from '../../../lib/client-record';
 
 interface UpdateClientResponse {
   success: true;

@@ -31,7 +31,7 @@ import { fieldMessages } from '../../../../domain/errors';
 import { US_STATES } from '../../../../domain/us-states';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { ApiError } from '../../../lib/api-client';
-import { useClient } from '../api/get-client';
+import { useClient } from '../../../lib/client-record';
 import { useUpdateClient } from '../api/update-client';
 
 type FormValues = Record<keyof ClientInformation, string>;

@@ -16,10 +16,10 @@ import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
+import { useClient } from '../../../lib/client-record';
 import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
-import { useClientRecord } from '../api/get-client-record';
 import { useSendConsentData } from '../api/send-consent-data';
 import {
   checkPaymentChoice,
@@ -55,7 +55,7 @@ const pageOneFields = new Set(consentPageOneOrder);
  */
 export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmissionResponse): void }) {
   const today = todayFor(new Date());
-  const client = useClientRecord();
+  const client = useClient();
   const paymentInfo = usePaymentInfo();
   const config = usePaymentConfig();
   const send = useSendConsentData();

@@ -17,10 +17,10 @@ import {
 } from '../../../../domain/infectious-disease';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
+import { useClient } from '../../../lib/client-record';
 import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
-import { useClientRecord } from '../api/get-client-record';
 import { useSetDiseaseData } from '../api/set-disease-data';
 import {
   checkPaymentChoice,
@@ -55,7 +55,7 @@ function kitAddressOf(client: ClientRecord | undefined): KitAddress {
 export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmissionResponse): void }) {
   const today = todayFor(new Date());
   const queryClient = useQueryClient();
-  const client = useClientRecord();
+  const client = useClient();
   const paymentInfo = usePaymentInfo();
   const config = usePaymentConfig();
   const send = useSetDiseaseData();

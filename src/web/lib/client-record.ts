@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ClientRecord } from '../../../../domain/client';
-import { apiRequest } from '../../../lib/api-client';
+import type { ClientRecord } from '../../domain/client';
+import { apiRequest } from './api-client';
 
 export const clientQueryKey = ['client'] as const;
 
@@ -13,7 +13,10 @@ export async function getClient(): Promise<ClientRecord> {
 
 export const clientQuery = queryOptions({ queryKey: clientQueryKey, queryFn: getClient });
 
-/** The signed-in client's record; the layout uses its flags, the profile page its fields. */
+/**
+ * The signed-in client's record, read once for the whole portal: the layout uses its flags, the
+ * profile page its fields, the forms its summary; a submission that invalidates it refreshes them all.
+ */
 export function useClient() {
   return useQuery(clientQuery);
 }
