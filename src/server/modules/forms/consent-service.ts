@@ -21,7 +21,7 @@ import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { type PaymentDeps, savePaymentMethod } from '../payments/payment-service';
-import { claimForm, readSignature, releaseClaim, requestHashOf } from './form-claims';
+import { claimForm, readSignature, releaseClaim } from './form-claims';
 import { describePayment, resolveFormPayment } from './form-payment';
 import { renderSignedPdf } from './signed-pdf';
 
@@ -94,17 +94,13 @@ export async function submitConsent(
     clientId,
     form: 'consent',
     idempotencyKey: signer.idempotencyKey,
-    requestHash: requestHashOf(body),
+    body,
     now,
     alreadyCompleted: consentMessages.alreadyCompleted,
+    completedOnRecord: client.clientConsentFormCompleted,
   });
   if ('replay' in claimed) return claimed.replay;
   const { claim } = claimed;
-  if (client.clientConsentFormCompleted) {
-    // Completed before submissions were recorded here (a paper form, an import).
-    await releaseClaim(db, claim);
-    throw new HttpError(409, 'ALREADY_COMPLETED', consentMessages.alreadyCompleted);
-  }
 
   try {
     let paymentLine = describePayment(payment);

@@ -21,7 +21,7 @@ import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
 import { type FormDeps, type SignerContext, signerOf } from './consent-service';
-import { claimForm, readSignature, releaseClaim, requestHashOf } from './form-claims';
+import { claimForm, readSignature, releaseClaim } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
 import { renderSignedPdf } from './signed-pdf';
 
@@ -149,16 +149,13 @@ export async function submitDiseaseForm(
     clientId,
     form: 'infectious_disease',
     idempotencyKey: signer.idempotencyKey,
-    requestHash: requestHashOf(body),
+    body,
     now,
     alreadyCompleted: diseaseMessages.alreadyCompleted,
+    completedOnRecord: client.infectiousDiseaseFormCompleted,
   });
   if ('replay' in claimed) return claimed.replay;
   const { claim } = claimed;
-  if (client.infectiousDiseaseFormCompleted) {
-    await releaseClaim(db, claim);
-    throw new HttpError(409, 'ALREADY_COMPLETED', diseaseMessages.alreadyCompleted);
-  }
 
   let charge: OneOffCharge | null = null;
   try {

@@ -13,7 +13,7 @@ const WAIT_MS = 30_000;
 /** A claim left pending this long by a process that died may be taken over. */
 const STALE_MS = 10 * 60_000;
 
-export function requestHashOf(value: unknown): string {
+function requestHashOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
@@ -29,12 +29,35 @@ export async function claimForm(
     clientId: string;
     form: FormName;
     idempotencyKey: string;
-    requestHash: string;
+    /** The submission's body: the same key with another body is refused (422). */
+    body: unknown;
+    now: Date;
+    alreadyCompleted: string;
+    /** The client record says the form is done already (a paper form, an import). */
+    completedOnRecord: boolean;
+  },
+): Promise<{ claim: SubmissionRow } | { replay: FormSubmissionResponse }> {
+  const claimed = await claimOnce(db, input);
+  if ('claim' in claimed && input.completedOnRecord) {
+    await releaseClaim(db, claimed.claim);
+    throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
+  }
+  return claimed;
+}
+
+async function claimOnce(
+  db: Database,
+  input: {
+    clientId: string;
+    form: FormName;
+    idempotencyKey: string;
+    body: unknown;
     now: Date;
     alreadyCompleted: string;
   },
 ): Promise<{ claim: SubmissionRow } | { replay: FormSubmissionResponse }> {
-  const { clientId, form, idempotencyKey, requestHash, now } = input;
+  const { clientId, form, idempotencyKey, now } = input;
+  const requestHash = requestHashOf(input.body);
   const [claim] = await db
     .insert(formSubmissions)
     .values({ clientId, form, status: 'pending', idempotencyKey, requestHash, createdAt: now })
