@@ -17,7 +17,8 @@ import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
-import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useSendConsentData } from '../api/send-consent-data';
@@ -157,11 +158,7 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
       const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
       setErrors(fields);
       setAgreementChanged(error instanceof ApiError && error.code === 'AGREEMENT_CHANGED');
-      setFailure(
-        error instanceof ApiError || error instanceof TokenizeError
-          ? error.message
-          : 'Something went wrong. Please try again.',
-      );
+      setFailure(submissionFailureMessage(error));
       if (Object.keys(fields).some((field) => pageOneFields.has(field))) setPage(1);
       if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
     } finally {

@@ -18,7 +18,8 @@ import {
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
-import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useSetDiseaseData } from '../api/set-disease-data';
@@ -172,11 +173,7 @@ export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
       }
       const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
       setErrors(fields);
-      setFailure(
-        error instanceof ApiError || error instanceof TokenizeError
-          ? error.message
-          : 'Something went wrong. Please try again.',
-      );
+      setFailure(submissionFailureMessage(error));
       if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
     } finally {
       submitting.current = false;

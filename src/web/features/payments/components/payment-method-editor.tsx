@@ -21,7 +21,8 @@ import {
   emptyCard,
 } from '../../../components/payment/card-fields';
 import { ApiError } from '../../../lib/api-client';
-import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useSetPaymentInfo } from '../api/set-payment-info';
@@ -99,11 +100,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
         await queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
       }
       if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-      setFailure(
-        error instanceof ApiError || error instanceof TokenizeError
-          ? error.message
-          : 'Something went wrong. Please try again.',
-      );
+      setFailure(submissionFailureMessage(error));
     } finally {
       submitting.current = false;
       setTokenizing(false);

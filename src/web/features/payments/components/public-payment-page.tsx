@@ -29,7 +29,8 @@ import {
 } from '../../../components/payment/card-fields';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
-import { TokenizeError, tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 
@@ -183,11 +184,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
         setVerification(null);
         setByLink(false);
       }
-      setFailure(
-        error instanceof ApiError || error instanceof TokenizeError
-          ? error.message
-          : 'Something went wrong. Please try again.',
-      );
+      setFailure(submissionFailureMessage(error));
     } finally {
       setWorking(false);
     }
