@@ -63,6 +63,11 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await form.getByRole('button', { name: 'Previous Page' }).click();
   await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Robert Doe');
   await form.getByRole('button', { name: 'Next Page' }).click();
+  // A look at the other tab loses nothing.
+  await page.getByRole('tab', { name: 'Infectious Disease Form' }).click();
+  await expect(page).toHaveURL(/\/form-document\/Infectious-disease$/);
+  await page.getByRole('tab', { name: 'Client Consent Form' }).click();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
 
   // Page 2: the physician, the client, the saved card shown by default, $0.00 today.
   await expect(form.getByText('PHY20001')).toBeVisible();
@@ -160,7 +165,7 @@ test('on a phone Ana signs with a new Mastercard kept on file: the card goes to 
     form.getByRole('checkbox', { name: 'Save this card on file for future payments' }),
   ).toBeChecked();
 
-  const canvas = page.getByTestId('signature-canvas');
+  const canvas = page.locator('[data-testid="signature-canvas"]:visible');
   const box = await canvas.boundingBox();
   expect(box?.width).toBeLessThanOrEqual(375);
   expect(Math.round((box?.width ?? 0) / (box?.height ?? 1))).toBe(5);

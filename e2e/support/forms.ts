@@ -4,7 +4,8 @@ import { imagesOf, pageText } from '../../src/server/testing/pdf-reading';
 
 /** Draws a zigzag on the signature pad with the mouse, as a person signs. */
 export async function drawSignature(page: Page) {
-  const canvas = page.getByTestId('signature-canvas');
+  // The pad of the open tab: the other tab's form stays in the page, hidden.
+  const canvas = page.locator('[data-testid="signature-canvas"]:visible');
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   if (!box) throw new Error('the signature pad is not on screen');

@@ -44,12 +44,9 @@ export function FormsPage() {
         </Alert>
       )}
 
-      {/* Only the open tab is in the page: its fields, buttons and signature pad are the only ones. */}
-      <Tabs
-        value={tab}
-        onChange={(value) => value && navigate(`/form-document/${value}`)}
-        keepMounted={false}
-      >
+      {/* Both tabs stay mounted (the hidden one out of sight and of the accessibility tree), so a
+          look at the other form loses nothing typed or drawn on this one. */}
+      <Tabs value={tab} onChange={(value) => value && navigate(`/form-document/${value}`)} keepMounted>
         <Tabs.List>
           <Tabs.Tab value={TABS.consent}>Client Consent Form</Tabs.Tab>
           <Tabs.Tab value={TABS.disease}>Infectious Disease Form</Tabs.Tab>
