@@ -50,7 +50,7 @@ describe('the app shell', () => {
     await app.close();
   });
 
-  it('publishes the OpenAPI document at /api/docs with each call of the account area', async () => {
+  it('publishes the OpenAPI document at /api/docs with each call of the account area and the forms', async () => {
     const app = await buildApp({
       config: loadConfig({ LOG_LEVEL: 'silent' }),
       db: database.db,
@@ -66,10 +66,15 @@ describe('the app shell', () => {
       'get_otp',
       'update_Password',
       'get_ClientActivity',
+      'send_ConsentData',
+      'set_DiseaseData',
+      'get_FormDocuments',
     ]) {
       expect(Object.keys(doc.paths), route).toContain(`/api/pay/${route}`);
     }
     expect(doc.paths['/api/pay/update_Client'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/pay/send_ConsentData'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/pay/set_DiseaseData'].post.requestBody).toBeDefined();
     expect((await app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
     await app.close();
   });
