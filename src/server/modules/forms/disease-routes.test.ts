@@ -792,29 +792,29 @@ describe('double submissions', () => {
     expect(state.submissions).toHaveLength(1);
   });
 
-  it('a charge whose form was not completed stands when its stale claim is taken over: nothing is charged again', async () => {
-    // A failure between the charge and the completion (here: documents cannot be stored) leaves the
-    // claim pending with the charge recorded on it. Ten minutes later another submission takes the
-    // stale claim over: the charge already made stands for it, and the ledger keeps one charge.
-    // This test moves the clock 11 minutes: keep it last in the file.
-    const client = await clientWithCardOnFile();
+  /** A White Glove submission that is charged, then fails before the form is completed. */
+  async function chargedButNotCompleted(cookie: string) {
     await t.db.execute(
       sql`alter table documents add constraint no_documents_for_now check (false) not valid`,
     );
-    let failed: Awaited<ReturnType<typeof submit>>;
     try {
-      failed = await submit(client.cookie, whiteGlove());
+      return await submit(cookie, whiteGlove());
     } finally {
       await t.db.execute(sql`alter table documents drop constraint no_documents_for_now`);
     }
+  }
+
+  it('a charge whose form was not completed stands for the next submission: nothing is charged again', async () => {
+    // A failure between the charge and the completion (here: documents cannot be stored) gives
+    // the claim back, so the client can submit again at once; the charge stays in the ledger.
+    const client = await clientWithCardOnFile();
+    const failed = await chargedButNotCompleted(client.cookie);
     expect(failed.statusCode).toBe(500);
     expect((await stateOf(client.id)).approved).toHaveLength(1);
-    expect((await stateOf(client.id)).submissions[0]?.status).toBe('pending');
+    expect((await stateOf(client.id)).submissions).toHaveLength(0);
 
-    t.clock.advance(11 * 60_000);
-    const cookie = await t.signIn(client.actId);
-    // While the client's money is held for the kit, another route is refused and the claim given back.
-    const otherRoute = await submit(cookie, {
+    // While the client's money is held for the kit, another route is refused.
+    const otherRoute = await submit(client.cookie, {
       submissionOption: 'Local Lab Submission',
       agree: true,
       lab_report_file: pdfDataUrl(await labReportPdf()),
@@ -823,12 +823,39 @@ describe('double submissions', () => {
     expect(otherRoute.json().error).toBe(diseaseMessages.whiteGlovePaid);
     expect((await stateOf(client.id)).submissions).toHaveLength(0);
     expect((await stateOf(client.id)).disease).toBe(false);
-    const retry = await submit(cookie, whiteGlove());
-    expect(retry.statusCode).toBe(200);
+
+    const retry = await submit(client.cookie, whiteGlove());
+    expect(retry.statusCode, retry.body).toBe(200);
     const after = await stateOf(client.id);
     expect(after.approved).toHaveLength(1);
     expect(after.submissions[0]?.status).toBe('completed');
     expect(after.submissions[0]?.paymentId).toBe(after.approved[0]?.id);
     expect(retry.json().TransactionId).toBe(after.approved[0]?.gatewayTransactionId);
+  });
+
+  it('a claim left pending by a process that stopped is taken over after 10 minutes, its charge standing', async () => {
+    // This test moves the clock 11 minutes: keep it last in the file.
+    const client = await clientWithCardOnFile();
+    expect((await chargedButNotCompleted(client.cookie)).statusCode).toBe(500);
+    // The process that charged stopped while holding the claim.
+    await t.db.insert(formSubmissions).values({
+      clientId: client.id,
+      form: 'infectious_disease',
+      status: 'pending',
+      idempotencyKey: 'a-process-that-stopped',
+      requestHash: 'unknown',
+      createdAt: t.clock.now(),
+    });
+    const meanwhile = await submit(client.cookie, whiteGlove());
+    expect(meanwhile.statusCode).toBe(409);
+
+    t.clock.advance(11 * 60_000);
+    const cookie = await t.signIn(client.actId);
+    const retry = await submit(cookie, whiteGlove());
+    expect(retry.statusCode, retry.body).toBe(200);
+    const after = await stateOf(client.id);
+    expect(after.approved).toHaveLength(1);
+    expect(after.submissions).toHaveLength(1);
+    expect(after.submissions[0]?.paymentId).toBe(after.approved[0]?.id);
   });
 });

@@ -164,7 +164,6 @@ export async function submitDiseaseForm(
     // while the client's money is held for the kit.
     charge = await standingWhiteGloveCharge(db, clientId);
     if (charge && option !== 'White Glove Labs') {
-      charge = null;
       throw new HttpError(409, 'VALIDATION', diseaseMessages.whiteGlovePaid, {
         submissionOption: diseaseMessages.whiteGlovePaid,
       });
@@ -192,8 +191,6 @@ export async function submitDiseaseForm(
         .where(eq(formSubmissions.id, claim.id));
     }
 
-    // Once charged, the claim is kept whatever happens next: a retry must not charge again.
-    // Until then a failure gives the claim back, so the client can submit again.
     const signerName = `${client.firstName} ${client.lastName}`;
     const labDocument = labReport
       ? await storeDocument(db, deps.documentsKey, {
@@ -346,7 +343,9 @@ export async function submitDiseaseForm(
       .catch((error: unknown) => deps.log.warn({ err: error }, 'screening form not e-mailed'));
     return response;
   } catch (error) {
-    if (!charge) await releaseClaim(db, claim);
+    // The client may correct and submit again at once: a charge already made stands in the
+    // ledger for that submission (standingWhiteGloveCharge), so nothing is charged twice.
+    await releaseClaim(db, claim);
     throw error;
   }
 }
