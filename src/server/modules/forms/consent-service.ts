@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import {
   CONSENT_AGREEMENT_VERSION,
@@ -16,40 +14,12 @@ import {
   type SendConsentDataRequest,
 } from '../../../domain/consent-form';
 import { PAYMENT_SOURCES } from '../../../domain/payment-info';
-import { clients, formSubmissions, physicianClients, physicians } from '../../db/schema';
-import { storeDocument } from '../../lib/document-store';
-import { HttpError, notFound } from '../../lib/http-error';
+import { HttpError } from '../../lib/http-error';
 import { findMethodsOnFile } from '../payments/payment-methods';
-import { type PaymentDeps, savePaymentMethod } from '../payments/payment-service';
+import { savePaymentMethod } from '../payments/payment-service';
 import { claimForm, readSignature, releaseClaim } from './form-claims';
 import { describePayment, resolveFormPayment } from './form-payment';
-import { renderSignedPdf } from './signed-pdf';
-
-export interface FormDeps extends PaymentDeps {
-  documentsKey: Buffer;
-}
-
-export interface SignerContext {
-  clientId: string;
-  idempotencyKey: string;
-  ip: string;
-  userAgent: string;
-}
-
-const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
-
-/** The client and their physician, as the form and its PDF name them. */
-export async function signerOf(deps: FormDeps, clientId: string) {
-  const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
-  if (!client) throw notFound();
-  const [physician] = await deps.db
-    .select({ first: physicians.firstName, last: physicians.lastName, actId: physicians.physicianActId })
-    .from(physicianClients)
-    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
-    .where(eq(physicianClients.clientId, clientId))
-    .limit(1);
-  return { client, physician: physician ?? null };
-}
+import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
 
 /**
  * send_ConsentData: checks everything again, claims the form, keeps a new method on file when
@@ -117,8 +87,6 @@ export async function submitConsent(
     }
 
     const signerName = `${client.firstName} ${client.lastName}`;
-    const agreementText = consentAgreementText();
-    const textSha256 = sha256(agreementText);
     const commitment = annualStorageCommitment();
     const individual = body.Tissue_deliver === RELEASE_TO_INDIVIDUAL;
     const answers = [
@@ -153,93 +121,38 @@ export async function submitConsent(
       { label: 'Agreement', value: 'I have read and agree to the Client Consent and Service Agreement.' },
     ];
 
-    const signature = await storeDocument(db, deps.documentsKey, {
-      clientId,
-      kind: 'signature',
-      fileName: 'consent-signature.png',
-      contentType: 'image/png',
-      content: png,
-      now,
-    });
-    const answersDocument = await storeDocument(db, deps.documentsKey, {
-      clientId,
-      kind: 'form_answers',
-      fileName: 'consent-answers.json',
-      contentType: 'application/json',
-      content: Buffer.from(JSON.stringify({ ...body, Signature: undefined, token: undefined })),
-      now,
-    });
-    const pdf = await renderSignedPdf({
-      title: consentAgreement.title,
-      subtitle: `Version ${CONSENT_AGREEMENT_VERSION}`,
-      sections: consentAgreement.sections,
-      answers,
-      signaturePng: png,
-      certificate: {
-        signer: signerName,
-        clientActId: client.clientActId,
-        signedAt: now,
-        ip: signer.ip,
-        userAgent: signer.userAgent,
-        textSha256,
-        signatureSha256: signature.sha256,
-        reference: claim.id,
+    return await completeSignedForm(
+      deps,
+      { claim, client, signer, now },
+      {
+        completedFlag: 'clientConsentFormCompleted',
+        text: {
+          title: consentAgreement.title,
+          version: CONSENT_AGREEMENT_VERSION,
+          subtitle: `Version ${CONSENT_AGREEMENT_VERSION}`,
+          sections: consentAgreement.sections,
+          signed: consentAgreementText(),
+        },
+        answers,
+        answersJson: { ...body, Signature: undefined, token: undefined },
+        signaturePng: png,
+        fileStem: 'signed-consent-agreement',
+        response: {
+          success: true,
+          TransactionId: claim.id,
+          page_name: 'Consent-form',
+          message: consentMessages.submitted,
+        },
+        mail: {
+          subject: 'Client Portal: your signed consent agreement',
+          paragraphs: [
+            `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+            `Tissue type: ${body.sample_type}. Payment method for annual storage: ${paymentLine}. Nothing was charged today.`,
+            'If you did not sign this agreement, please contact us right away.',
+          ],
+        },
       },
-    });
-    const pdfDocument = await storeDocument(db, deps.documentsKey, {
-      clientId,
-      kind: 'signed_agreement',
-      fileName: 'signed-consent-agreement.pdf',
-      contentType: 'application/pdf',
-      content: pdf,
-      now,
-    });
-    const response: FormSubmissionResponse = {
-      success: true,
-      TransactionId: claim.id,
-      page_name: 'Consent-form',
-      message: consentMessages.submitted,
-      documentId: pdfDocument.id,
-    };
-    await db.transaction(async (tx) => {
-      await tx
-        .update(formSubmissions)
-        .set({
-          status: 'completed',
-          agreementVersion: CONSENT_AGREEMENT_VERSION,
-          agreementSha256: textSha256,
-          answersDocumentId: answersDocument.id,
-          signatureDocumentId: signature.id,
-          pdfDocumentId: pdfDocument.id,
-          signerIp: signer.ip,
-          userAgent: signer.userAgent,
-          responseJson: JSON.stringify(response),
-          completedAt: now,
-        })
-        .where(eq(formSubmissions.id, claim.id));
-      await tx
-        .update(clients)
-        .set({ clientConsentFormCompleted: true, updatedAt: now })
-        .where(eq(clients.id, clientId));
-    });
-
-    await deps.mailer
-      .send({
-        to: client.email,
-        subject: 'Client Portal: your signed consent agreement',
-        text: [
-          `Dear ${signerName},`,
-          `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
-          `Tissue type: ${body.sample_type}. Payment method for annual storage: ${paymentLine}. Nothing was charged today.`,
-          `Reference ${claim.id}.`,
-          'If you did not sign this agreement, please contact us right away.',
-        ].join('\n\n'),
-        attachments: [
-          { filename: 'signed-consent-agreement.pdf', contentType: 'application/pdf', content: pdf },
-        ],
-      })
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'signed consent not e-mailed'));
-    return response;
+    );
   } catch (error) {
     await releaseClaim(db, claim);
     throw error;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
@@ -16,14 +15,13 @@ import {
 } from '../../../domain/infectious-disease';
 import { formatUsd } from '../../../domain/money';
 import { CARD_FEE_PERCENT } from '../../../domain/payments';
-import { clientActivities, clients, formSubmissions, payments } from '../../db/schema';
+import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
-import { type FormDeps, type SignerContext, signerOf } from './consent-service';
 import { claimForm, readSignature, releaseClaim } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
-import { renderSignedPdf } from './signed-pdf';
+import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
 
 /** An approved White Glove Labs charge of this client that no completed form accounts for. */
 async function standingWhiteGloveCharge(db: FormDeps['db'], clientId: string): Promise<OneOffCharge | null> {
@@ -46,8 +44,6 @@ async function standingWhiteGloveCharge(db: FormDeps['db'], clientId: string): P
   const standing = charged.find((row) => !used.has(row.id) && row.responseJson);
   return standing ? (JSON.parse(standing.responseJson as string) as OneOffCharge) : null;
 }
-
-const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
 
 const TITLE = 'Infectious Disease Screening Form';
 const TEXT_VERSION = `Infectious disease terms, version ${INFECTIOUS_DISEASE_TERMS_VERSION}`;
@@ -191,7 +187,6 @@ export async function submitDiseaseForm(
         .where(eq(formSubmissions.id, claim.id));
     }
 
-    const signerName = `${client.firstName} ${client.lastName}`;
     const labDocument = labReport
       ? await storeDocument(db, deps.documentsKey, {
           clientId,
@@ -202,27 +197,6 @@ export async function submitDiseaseForm(
           now,
         })
       : null;
-    const signature = png
-      ? await storeDocument(db, deps.documentsKey, {
-          clientId,
-          kind: 'signature',
-          fileName: 'waiver-signature.png',
-          contentType: 'image/png',
-          content: png,
-          now,
-        })
-      : null;
-    const answersDocument = await storeDocument(db, deps.documentsKey, {
-      clientId,
-      kind: 'form_answers',
-      fileName: 'infectious-disease-answers.json',
-      contentType: 'application/json',
-      content: Buffer.from(
-        JSON.stringify({ ...body, Signature: undefined, token: undefined, lab_report_file: undefined }),
-      ),
-      now,
-    });
-
     const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
     if (option === 'White Glove Labs' && charge && payment) {
       answers.push(
@@ -257,91 +231,54 @@ export async function submitDiseaseForm(
     }
     answers.push({ label: 'Agreement', value: 'I agree to the Infectious Disease Terms and Conditions.' });
     const sections = agreedSections(body);
-    const textSha256 = sha256(sections.flatMap((s) => [s.heading, ...s.paragraphs]).join('\n\n'));
-    const pdf = await renderSignedPdf({
-      title: TITLE,
-      subtitle: TEXT_VERSION,
-      sections,
-      answers,
-      signaturePng: png,
-      certificate: {
-        signer: signerName,
-        clientActId: client.clientActId,
-        signedAt: now,
-        ip: signer.ip,
-        userAgent: signer.userAgent,
-        textSha256,
-        signatureSha256: signature?.sha256 ?? null,
-        reference: claim.id,
-      },
-    });
-    const pdfDocument = await storeDocument(db, deps.documentsKey, {
-      clientId,
-      kind: 'signed_agreement',
-      fileName: 'infectious-disease-form.pdf',
-      contentType: 'application/pdf',
-      content: pdf,
-      now,
-    });
-    const response: FormSubmissionResponse = {
-      success: true,
-      TransactionId: charge?.transactionId ?? claim.id,
-      page_name: 'Infectious-disease',
-      message: diseaseMessages.submitted,
-      documentId: pdfDocument.id,
-    };
-    await db.transaction(async (tx) => {
-      await tx
-        .update(formSubmissions)
-        .set({
-          status: 'completed',
+    return await completeSignedForm(
+      deps,
+      { claim, client, signer, now },
+      {
+        completedFlag: 'infectiousDiseaseFormCompleted',
+        text: {
+          title: TITLE,
+          version: TEXT_VERSION,
+          subtitle: TEXT_VERSION,
+          sections,
+          signed: sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n\n'),
+        },
+        answers,
+        answersJson: { ...body, Signature: undefined, token: undefined, lab_report_file: undefined },
+        signaturePng: png,
+        fileStem: 'infectious-disease-form',
+        response: {
+          success: true,
+          TransactionId: charge?.transactionId ?? claim.id,
+          page_name: 'Infectious-disease',
+          message: diseaseMessages.submitted,
+        },
+        submission: {
           submissionOption: option,
-          agreementVersion: TEXT_VERSION,
-          agreementSha256: textSha256,
-          answersDocumentId: answersDocument.id,
-          signatureDocumentId: signature?.id ?? null,
-          pdfDocumentId: pdfDocument.id,
           labReportDocumentId: labDocument?.id ?? null,
           paymentId: charge?.paymentId ?? claim.paymentId ?? null,
-          signerIp: signer.ip,
-          userAgent: signer.userAgent,
-          responseJson: JSON.stringify(response),
-          completedAt: now,
-        })
-        .where(eq(formSubmissions.id, claim.id));
-      await tx
-        .update(clients)
-        .set({ infectiousDiseaseFormCompleted: true, updatedAt: now })
-        .where(eq(clients.id, clientId));
-      if (charge) {
-        await tx.insert(clientActivities).values({
-          clientId,
-          type: 'White Glove Labs',
-          closeDate: todayFor(now),
-          purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
-          stageName: 'Closed Won',
-        });
-      }
-    });
-
-    await deps.mailer
-      .send({
-        to: client.email,
-        subject: 'Client Portal: your infectious disease screening form',
-        text: [
-          `Dear ${signerName},`,
-          `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
-          charge
-            ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
-            : 'Nothing was charged.',
-          `Reference ${claim.id}.`,
-        ].join('\n\n'),
-        attachments: [
-          { filename: 'infectious-disease-form.pdf', contentType: 'application/pdf', content: pdf },
-        ],
-      })
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'screening form not e-mailed'));
-    return response;
+        },
+        alsoInTransaction: async (tx) => {
+          if (!charge) return;
+          await tx.insert(clientActivities).values({
+            clientId,
+            type: 'White Glove Labs',
+            closeDate: todayFor(now),
+            purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
+            stageName: 'Closed Won',
+          });
+        },
+        mail: {
+          subject: 'Client Portal: your infectious disease screening form',
+          paragraphs: [
+            `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+            charge
+              ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
+              : 'Nothing was charged.',
+          ],
+        },
+      },
+    );
   } catch (error) {
     // The client may correct and submit again at once: a charge already made stands in the
     // ledger for that submission (standingWhiteGloveCharge), so nothing is charged twice.

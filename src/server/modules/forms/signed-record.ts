@@ -1,0 +1,146 @@
+import { eq } from 'drizzle-orm';
+import type { AgreementSection } from '../../../domain/consent-agreement';
+import type { FormSubmissionResponse } from '../../../domain/consent-form';
+import type { Database } from '../../db/client';
+import { clients, formSubmissions, physicianClients, physicians } from '../../db/schema';
+import { storeDocument } from '../../lib/document-store';
+import { notFound } from '../../lib/http-error';
+import { sha256Hex } from '../../lib/secrets';
+import type { PaymentDeps } from '../payments/payment-service';
+import type { SubmissionRow } from './form-claims';
+import { renderSignedPdf } from './signed-pdf';
+
+export interface FormDeps extends PaymentDeps {
+  documentsKey: Buffer;
+}
+
+export interface SignerContext {
+  clientId: string;
+  idempotencyKey: string;
+  ip: string;
+  userAgent: string;
+}
+
+/** The client and their physician, as the form and its PDF name them. */
+export async function signerOf(deps: FormDeps, clientId: string) {
+  const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  if (!client) throw notFound();
+  const [physician] = await deps.db
+    .select({ first: physicians.firstName, last: physicians.lastName, actId: physicians.physicianActId })
+    .from(physicianClients)
+    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
+    .where(eq(physicianClients.clientId, clientId))
+    .limit(1);
+  return { client, physician: physician ?? null };
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** What a form keeps of one signing, beyond what every signing keeps. */
+export interface SignedRecord {
+  completedFlag: 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted';
+  /** The text signed as the client read it; its SHA-256 is recorded and printed on the certificate. */
+  text: { title: string; version: string; subtitle: string; sections: AgreementSection[]; signed: string };
+  answers: { label: string; value: string }[];
+  /** The answers as submitted (no signature, token or file), kept encrypted. */
+  answersJson: unknown;
+  signaturePng: Buffer | null;
+  /** The stem of the stored files' names: `<stem>.pdf`, `<stem>-signature.png`, `<stem>-answers.json`. */
+  fileStem: string;
+  response: Omit<FormSubmissionResponse, 'documentId'>;
+  /** Facts of this form's row: the route chosen, the lab report, the payment. */
+  submission?: Partial<Pick<SubmissionRow, 'submissionOption' | 'labReportDocumentId' | 'paymentId'>>;
+  alsoInTransaction?: (tx: Transaction) => Promise<void>;
+  mail: { subject: string; paragraphs: string[] };
+}
+
+/**
+ * The end of every signing (DESIGN.md section 7): the signature, the answers and the signed PDF
+ * with its certificate page stored encrypted, the claim completed with the facts of the signing
+ * and the client's flag set in one transaction, then the PDF e-mailed.
+ */
+export async function completeSignedForm(
+  deps: FormDeps,
+  context: {
+    claim: SubmissionRow;
+    client: { id: string; clientActId: string; firstName: string; lastName: string; email: string };
+    signer: SignerContext;
+    now: Date;
+  },
+  record: SignedRecord,
+): Promise<FormSubmissionResponse> {
+  const { db, documentsKey } = deps;
+  const { claim, client, signer, now } = context;
+  const signerName = `${client.firstName} ${client.lastName}`;
+  const store = (
+    kind: 'signature' | 'form_answers' | 'signed_agreement',
+    fileName: string,
+    contentType: string,
+    content: Buffer,
+  ) => storeDocument(db, documentsKey, { clientId: client.id, kind, fileName, contentType, content, now });
+
+  const signature = record.signaturePng
+    ? await store('signature', `${record.fileStem}-signature.png`, 'image/png', record.signaturePng)
+    : null;
+  const answersDocument = await store(
+    'form_answers',
+    `${record.fileStem}-answers.json`,
+    'application/json',
+    Buffer.from(JSON.stringify(record.answersJson)),
+  );
+  const textSha256 = sha256Hex(record.text.signed);
+  const pdf = await renderSignedPdf({
+    title: record.text.title,
+    subtitle: record.text.subtitle,
+    sections: record.text.sections,
+    answers: record.answers,
+    signaturePng: record.signaturePng,
+    certificate: {
+      signer: signerName,
+      clientActId: client.clientActId,
+      signedAt: now,
+      ip: signer.ip,
+      userAgent: signer.userAgent,
+      textSha256,
+      signatureSha256: signature?.sha256 ?? null,
+      reference: claim.id,
+    },
+  });
+  const pdfFileName = `${record.fileStem}.pdf`;
+  const pdfDocument = await store('signed_agreement', pdfFileName, 'application/pdf', pdf);
+  const response: FormSubmissionResponse = { ...record.response, documentId: pdfDocument.id };
+
+  await db.transaction(async (tx) => {
+    await tx
+      .update(formSubmissions)
+      .set({
+        ...record.submission,
+        status: 'completed',
+        agreementVersion: record.text.version,
+        agreementSha256: textSha256,
+        answersDocumentId: answersDocument.id,
+        signatureDocumentId: signature?.id ?? null,
+        pdfDocumentId: pdfDocument.id,
+        signerIp: signer.ip,
+        userAgent: signer.userAgent,
+        responseJson: JSON.stringify(response),
+        completedAt: now,
+      })
+      .where(eq(formSubmissions.id, claim.id));
+    await tx
+      .update(clients)
+      .set({ [record.completedFlag]: true, updatedAt: now })
+      .where(eq(clients.id, client.id));
+    await record.alsoInTransaction?.(tx);
+  });
+
+  await deps.mailer
+    .send({
+      to: client.email,
+      subject: record.mail.subject,
+      text: [`Dear ${signerName},`, ...record.mail.paragraphs, `Reference ${claim.id}.`].join('\n\n'),
+      attachments: [{ filename: pdfFileName, contentType: 'application/pdf', content: pdf }],
+    })
+    .catch((error: unknown) => deps.log.warn({ err: error }, `${record.fileStem} not e-mailed`));
+  return response;
+}
