@@ -34,6 +34,11 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/** The SHA-256 of a value's JSON: what makes two submissions of a request the same one. */
+export function jsonSha256(value: unknown): string {
+  return sha256Hex(JSON.stringify(value));
+}
+
 /** A 6-digit one-time code from the CSPRNG. */
 export function sixDigitCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
 import type { Database } from '../../db/client';
 import { formSubmissions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
+import { jsonSha256 } from '../../lib/secrets';
 
 export type FormName = (typeof formSubmissions.$inferInsert)['form'];
 export type SubmissionRow = typeof formSubmissions.$inferSelect;
@@ -12,10 +12,6 @@ export type SubmissionRow = typeof formSubmissions.$inferSelect;
 const WAIT_MS = 30_000;
 /** A claim left pending this long by a process that died may be taken over. */
 const STALE_MS = 10 * 60_000;
-
-function requestHashOf(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
-}
 
 /**
  * Claims a client's form for one submission before anything is stored or charged: the unique
@@ -57,7 +53,7 @@ async function claimOnce(
   },
 ): Promise<{ claim: SubmissionRow } | { replay: FormSubmissionResponse }> {
   const { clientId, form, idempotencyKey, now } = input;
-  const requestHash = requestHashOf(input.body);
+  const requestHash = jsonSha256(input.body);
   const [claim] = await db
     .insert(formSubmissions)
     .values({ clientId, form, status: 'pending', idempotencyKey, requestHash, createdAt: now })

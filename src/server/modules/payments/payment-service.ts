@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import { addYears } from '../../../domain/dates';
@@ -16,6 +15,7 @@ import type { Database } from '../../db/client';
 import { annualStorageFees, clientActivities, clients, payments } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
+import { jsonSha256 } from '../../lib/secrets';
 import { findGatewayCustomer, type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-methods';
 
 export interface PaymentDeps {
@@ -33,10 +33,6 @@ function refused(reason: DeclineReason | 'unknown', message: string) {
   return reason === 'gateway_unavailable' || reason === 'processing_error'
     ? new HttpError(503, 'GATEWAY_UNAVAILABLE', message)
     : new HttpError(402, 'PAYMENT_DECLINED', message);
-}
-
-function hashOf(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 /** The overdue annual storage fees of a client today: the rows and their total in cents. */
@@ -161,7 +157,7 @@ export async function savePaymentMethod(
   const now = clock.now();
   const today = todayFor(now);
   const kind = request.Payment_Type === 'CC' ? 'card' : 'ach';
-  const requestHash = hashOf({ source, request });
+  const requestHash = jsonSha256({ source, request });
 
   // The card rules hold here too, whatever the browser checked.
   if (
@@ -259,7 +255,7 @@ export async function savePaymentMethod(
       paymentRef: saved.method.paymentRef,
       amountCents: totalCents,
       // Keyed by the years it pays, so a retry for the same fees meets the gateway's duplicate check.
-      idempotencyKey: `${clientId}:fees:${hashOf([...feeIds].sort()).slice(0, 24)}`,
+      idempotencyKey: `${clientId}:fees:${jsonSha256([...feeIds].sort()).slice(0, 24)}`,
       description: `Annual storage, ${overdue.rows.length} overdue year(s)`,
     });
     if (charge.outcome !== 'approved') {
@@ -382,7 +378,7 @@ export async function chargeOnce(
 ): Promise<OneOffCharge> {
   const { db, clock, gateway } = deps;
   const { clientId, kind } = input;
-  const requestHash = hashOf({ source: input.source, request: input.request });
+  const requestHash = jsonSha256({ source: input.source, request: input.request });
   const feeCents = cardProcessingFee(input.amountCents, kind);
   const totalCents = input.amountCents + feeCents;
   const opened = await openLedgerRow<OneOffCharge>(db, {
