@@ -15,20 +15,18 @@ import {
 import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useSendConsentData } from '../api/send-consent-data';
 import {
   checkPaymentChoice,
-  fieldsOnPage,
   initialPaymentChoice,
   paymentRequestFields,
   withSavedCardByDefault,
 } from '../lib/payment-choice';
+import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
 import { ConsentPageOneFields } from './consent-page-one';
 import { type ConsentPageTwo, ConsentPageTwoFields } from './consent-page-two';
 import { FormFailure } from './form-failure';
@@ -70,8 +68,7 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
     signature: null,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [agreementChanged, setAgreementChanged] = useState(false);
+  const [failure, setFailure] = useState<SubmissionFailure | null>(null);
   const submitting = useRef(false);
   const cardOnFile = Boolean(paymentInfo.data?.Credit_Card_Number);
   useEffect(() => {
@@ -149,16 +146,11 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
       onSubmitted(response);
     } catch (error) {
       // Done meanwhile (another tab) or not yet possible: the refreshed flags show the tab's notice.
-      if (
-        error instanceof ApiError &&
-        (error.code === 'ALREADY_COMPLETED' || error.code === 'INITIAL_PROCESSING_REQUIRED')
-      ) {
-        void queryClient.invalidateQueries();
-      }
-      const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
+      const refused = submissionFailure(error, method);
+      if (refused.pageIsStale) void queryClient.invalidateQueries();
+      const { fields } = refused;
       setErrors(fields);
-      setAgreementChanged(error instanceof ApiError && error.code === 'AGREEMENT_CHANGED');
-      setFailure(submissionFailureMessage(error));
+      setFailure(refused);
       if (Object.keys(fields).some((field) => pageOneFields.has(field))) setPage(1);
       if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
     } finally {
@@ -174,13 +166,7 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
         <Title order={2} size="h3" ref={topRef} tabIndex={-1}>
           Client Consent Form, page {page} of 2
         </Title>
-        <FormFailure message={failure}>
-          {agreementChanged && (
-            <Button variant="light" size="xs" mt="xs" onClick={() => window.location.reload()}>
-              Load the updated agreement
-            </Button>
-          )}
-        </FormFailure>
+        <FormFailure failure={failure} reloadLabel="Load the updated agreement" />
         {page === 1 ? (
           <ConsentPageOneFields answers={answers} onChange={setAnswers} errors={errors} />
         ) : (

@@ -16,20 +16,18 @@ import {
   whiteGloveQuote,
 } from '../../../../domain/infectious-disease';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useSetDiseaseData } from '../api/set-disease-data';
 import {
   checkPaymentChoice,
-  fieldsOnPage,
   initialPaymentChoice,
   paymentRequestFields,
   withSavedCardByDefault,
 } from '../lib/payment-choice';
+import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
 import { FormFailure } from './form-failure';
 import { type LabReport, LocalLabSection } from './local-lab-section';
 import { ScreeningComparison } from './screening-comparison';
@@ -68,7 +66,7 @@ export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
   const [waiver, setWaiver] = useState<Waiver>({ notice: '', signature: null, diseases: '' });
   const [agree, setAgree] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<SubmissionFailure | null>(null);
   const submitting = useRef(false);
   const cardOnFile = Boolean(paymentInfo.data?.Credit_Card_Number);
   useEffect(() => {
@@ -165,15 +163,11 @@ export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
     } catch (error) {
       // The server's quote differs from the one shown (its message says so), or the form was done
       // meanwhile in another window: refresh what the page knows.
-      if (
-        error instanceof ApiError &&
-        (error.code === 'AMOUNT_CHANGED' || error.code === 'ALREADY_COMPLETED')
-      ) {
-        void queryClient.invalidateQueries();
-      }
-      const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
+      const refused = submissionFailure(error, method);
+      if (refused.pageIsStale) void queryClient.invalidateQueries();
+      const { fields } = refused;
       setErrors(fields);
-      setFailure(submissionFailureMessage(error));
+      setFailure(refused);
       if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
     } finally {
       submitting.current = false;
@@ -188,7 +182,7 @@ export function DiseaseForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
         <Title order={2} size="h3">
           Infectious Disease Screening
         </Title>
-        <FormFailure message={failure} />
+        <FormFailure failure={failure} reloadLabel="Load the updated terms" />
         <Stack gap="xs">
           {SCREENING_EXPLANATION.map((paragraph) => (
             <Text key={paragraph} size="sm">
