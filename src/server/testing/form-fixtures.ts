@@ -6,9 +6,11 @@ import { expect } from 'vitest';
 import type { Database } from '../db/client';
 import { clients, physicians, sessions } from '../db/schema';
 import { randomToken, sha256Hex } from '../lib/secrets';
+import { type GatewayToken, tokenizeBank, tokenizeCard } from './sandbox-tokens';
 import type { TestApp } from './test-app';
 
 export { imagesOf, pageText } from './pdf-reading';
+export { type GatewayToken, tokenizeBank, tokenizeCard } from './sandbox-tokens';
 
 /**
  * What the forms' API tests share: drawn signatures, PDFs to upload, reading a PDF's text back,
@@ -116,37 +118,6 @@ export async function physicianCookie(t: TestApp): Promise<string> {
     expiresAt: new Date(now.getTime() + 60 * 60_000),
   });
   return `portal_session=${token}`;
-}
-
-export type GatewayToken = { descriptor: string; value: string };
-
-/** A card tokenized by the sandbox gateway's browser tokenizer, as the page would. */
-export async function tokenizeCard(t: TestApp, number: string): Promise<GatewayToken> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-gateway/v1/tokens',
-    payload: {
-      card: {
-        number,
-        cvv: '123',
-        expiryMonth: 12,
-        expiryYear: t.clock.now().getUTCFullYear() + 3,
-        zip: '33131',
-      },
-    },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().token as GatewayToken;
-}
-
-export async function tokenizeBank(t: TestApp, accountNumber = '000123456789'): Promise<GatewayToken> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-gateway/v1/tokens',
-    payload: { bank: { routingNumber: '110000000', accountNumber, nameOnAccount: 'Test Client' } },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().token as GatewayToken;
 }
 
 /** The display fields sent with a new card's token (never its number). */

@@ -2,6 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_INFO_UPDATED } from '../../../domain/payment-info';
 import { clients, paymentMethods, payments } from '../../db/schema';
+import {
+  tokenizeBank as tokenizeBankFor,
+  tokenizeCard as tokenizeCardFor,
+} from '../../testing/sandbox-tokens';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -35,34 +39,10 @@ function newKey() {
   return `test-key-${keySeq}-${Date.now()}`;
 }
 
-async function tokenizeCard(number: string, overrides: Record<string, unknown> = {}) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-gateway/v1/tokens',
-    payload: {
-      card: {
-        number,
-        cvv: '123',
-        expiryMonth: 12,
-        expiryYear: new Date().getFullYear() + 3,
-        zip: '33131',
-        ...overrides,
-      },
-    },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().token as { descriptor: string; value: string };
-}
-
-async function tokenizeBank(accountNumber = '000123456789', routingNumber = '110000000') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-gateway/v1/tokens',
-    payload: { bank: { routingNumber, accountNumber, nameOnAccount: 'John Roe' } },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().token as { descriptor: string; value: string };
-}
+const tokenizeCard = (number: string, overrides: Record<string, unknown> = {}) =>
+  tokenizeCardFor(t, number, overrides);
+const tokenizeBank = (accountNumber?: string, routingNumber?: string) =>
+  tokenizeBankFor(t, accountNumber, routingNumber);
 
 function cardBody(token: { descriptor: string; value: string }, extra: Record<string, unknown> = {}) {
   return {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationMessages as v } from '../../../domain/client-verification';
 import { payments } from '../../db/schema';
 import { createPaymentLinkToken, linkSecret } from '../../lib/link-tokens';
+import { tokenizeCard as tokenizeCardFor } from '../../testing/sandbox-tokens';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -23,16 +24,7 @@ function verify(body: Record<string, unknown>, ip = '10.3.0.1') {
   });
 }
 
-async function tokenizeCard(number: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/sandbox-gateway/v1/tokens',
-    payload: {
-      card: { number, cvv: '123', expiryMonth: 12, expiryYear: new Date().getFullYear() + 3, zip: '33131' },
-    },
-  });
-  return response.json().token as { descriptor: string; value: string };
-}
+const tokenizeCard = (number: string) => tokenizeCardFor(t, number);
 
 async function savePublic(verification: string, extra: Record<string, unknown> = {}) {
   seq += 1;
