@@ -43,3 +43,14 @@ export function fieldMessages(error: z.ZodError): Record<string, string> {
   }
   return fields;
 }
+
+/** In a refinement: each named field that is empty gets its message. */
+export function requireEach<T extends object>(
+  body: T,
+  ctx: z.RefinementCtx,
+  messages: Partial<Record<keyof T & string, string>>,
+) {
+  for (const [field, message] of Object.entries(messages) as [keyof T & string, string][]) {
+    if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
+  }
+}

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { signatureSchema } from './consent-form';
+import { documentMessages } from './documents';
+import { requireEach } from './errors';
 import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
@@ -153,7 +155,7 @@ export const setDiseaseDataRequestSchema = z
     // Local Lab Submission.
     lab_report_file: z
       .string()
-      .max(LAB_REPORT_MAX_CHARS, 'File size too big. Please compress and upload under 500Kb')
+      .max(LAB_REPORT_MAX_CHARS, documentMessages.tooBig)
       .optional()
       .describe('The PDF as a base64 data URL'),
     lab_report_name: optionalText(200),
@@ -170,22 +172,21 @@ export const setDiseaseDataRequestSchema = z
     ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
   })
   .superRefine((body, ctx) => {
-    const need = (field: keyof typeof body, message: string) => {
-      if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
-    };
     if (body.submissionOption === 'White Glove Labs') {
-      need('FirstName', d.firstName);
-      need('LastName', d.lastName);
-      need('Street', d.street);
-      need('City', d.city);
-      need('State', d.state);
-      need('ZipCode', d.zip);
-      need('Country', d.country);
-      need('PaymentMethod', d.selectOption);
+      requireEach(body, ctx, {
+        FirstName: d.firstName,
+        LastName: d.lastName,
+        Street: d.street,
+        City: d.city,
+        State: d.state,
+        ZipCode: d.zip,
+        Country: d.country,
+        PaymentMethod: d.selectOption,
+      });
     } else if (body.submissionOption === 'Local Lab Submission') {
-      need('lab_report_file', 'Please select a pdf file');
+      requireEach(body, ctx, { lab_report_file: documentMessages.required });
     } else if (body.submissionOption === 'Waiver Submission') {
-      need('WaiverNotice', d.waiverNotice);
+      requireEach(body, ctx, { WaiverNotice: d.waiverNotice });
       const signature = signatureSchema(d.signature).safeParse(body.Signature);
       if (!signature.success) {
         ctx.addIssue({

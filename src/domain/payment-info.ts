@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireEach } from './errors';
 import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
 
 /** The source tag each payment screen sends (spec 1 section 3, spec 3 section 2). */
@@ -70,21 +71,19 @@ const paymentInfoFields = z.object({
 });
 
 function requireDisplayFields(body: z.infer<typeof paymentInfoFields>, ctx: z.RefinementCtx) {
-  const need = (field: keyof typeof body, message: string) => {
-    if (!body[field]) ctx.addIssue({ code: 'custom', path: [field], message });
-  };
   if (body.Payment_Type === 'CC') {
-    need('Credit_Card_Type', m.cardTypeRequired);
-    need('Month_of_Expiry', m.monthInvalid);
-    need('Year_of_Expiry', m.yearInvalid);
-    need('Credit_Card_Holder_First_Name', m.fieldRequired);
-    need('Credit_Card_Holder_Last_Name', m.fieldRequired);
-    need('Credit_Card_Biling_Email_Address', m.emailRequired);
-    need('Country', m.fieldRequired);
-    need('Credit_Card_Billing_Zip_Code', m.fieldRequired);
+    requireEach(body, ctx, {
+      Credit_Card_Type: m.cardTypeRequired,
+      Month_of_Expiry: m.monthInvalid,
+      Year_of_Expiry: m.yearInvalid,
+      Credit_Card_Holder_First_Name: m.fieldRequired,
+      Credit_Card_Holder_Last_Name: m.fieldRequired,
+      Credit_Card_Biling_Email_Address: m.emailRequired,
+      Country: m.fieldRequired,
+      Credit_Card_Billing_Zip_Code: m.fieldRequired,
+    });
   } else {
-    need('Name_On_Account', m.fieldRequired);
-    need('ABA_Routing_Number', m.fieldRequired);
+    requireEach(body, ctx, { Name_On_Account: m.fieldRequired, ABA_Routing_Number: m.fieldRequired });
   }
 }
 
