@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { signatureSchema } from './consent-form';
+import { consentMessages, signatureSchema } from './consent-form';
 import { documentMessages } from './documents';
 import { requireEach } from './errors';
 import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './form-payment';
@@ -22,18 +22,18 @@ export const DISEASE_FORM_SOURCE = PAYMENT_SOURCES.infectiousDisease;
 
 export const diseaseMessages = {
   selectOption: 'Please Select',
-  agree: 'Please Check',
-  signature: 'Please sign and click on check button.',
+  agree: consentMessages.agree,
+  signature: consentMessages.signature,
   waiverNotice: 'Please Select.',
-  firstName: 'Please enter first name',
-  lastName: 'Please enter last name',
+  firstName: consentMessages.cardFirstName,
+  lastName: consentMessages.cardLastName,
   street: 'Please enter street',
   city: 'Please enter City',
   state: 'Please enter State',
   zip: 'Please enter zipcode',
   country: 'Please enter Country',
   cvvEmpty: 'Please enter CVV',
-  cardEmpty: 'Cannot be empty',
+  cardEmpty: consentMessages.empty,
   alreadyCompleted: 'You have already completed this form. Thank you',
   submitted: 'Please check your email for order confirmation',
   confirmSignature: 'Click to Confirm Signature',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { verificationMessages } from './client-verification';
 import { requireEach } from './errors';
 import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
 
@@ -103,7 +104,7 @@ export const setPublicPaymentInfoRequestSchema = paymentInfoFields
       .string({ error: 'Please confirm client details' })
       .min(1, 'Please confirm client details')
       .max(200),
-    agree: z.literal(true, { error: 'Please Check' }),
+    agree: z.literal(true, { error: verificationMessages.agree }),
     page: z.enum(['email', 'sms']),
   })
   .superRefine(requireDisplayFields);
