@@ -29,6 +29,7 @@ import { type Clock, systemClock } from './lib/clock';
 import { documentsKey } from './lib/document-store';
 import { HttpError } from './lib/http-error';
 import { linkSecret } from './lib/link-tokens';
+import { refuseRawPaymentNumbers } from './lib/raw-payment-numbers';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
@@ -195,6 +196,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (originHost !== request.headers.host && origin !== config.publicUrl) {
       throw new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
     }
+  });
+  // No API call takes a card number, CVV or bank account number: they go to the gateway only.
+  app.addHook('preValidation', async (request) => {
+    if (request.url.startsWith('/api/')) refuseRawPaymentNumbers(request.body);
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))

@@ -122,6 +122,15 @@ describe('POST /api/pay/update_Client', () => {
     expect(row?.dateOfBirth).toBe('1975-03-14');
   });
 
+  it('refuses a body carrying a card number or CVV, like every API call, and saves nothing', async () => {
+    const [before] = await t.db.select().from(clients).where(eq(clients.id, janeId));
+    const response = await updateClient(jane, { ...validForm, clinicName: 'Changed Clinic', CVV: '123' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'FORBIDDEN_FIELD', fields: { CVV: 'Not accepted' } });
+    const [after] = await t.db.select().from(clients).where(eq(clients.id, janeId));
+    expect(after?.clinicName).toBe(before?.clinicName);
+  });
+
   it('changes only the fields the form edits, whatever else the body carries', async () => {
     const response = await updateClient(jane, {
       ...validForm,

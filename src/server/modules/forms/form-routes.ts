@@ -14,7 +14,7 @@ import { clients, formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { idempotencyKeyOf, refuseRawPaymentNumbers } from '../payments/payment-routes';
+import { idempotencyKeyOf } from '../payments/payment-routes';
 import { submitConsent } from './consent-service';
 import { submitDiseaseForm } from './disease-service';
 
@@ -105,7 +105,6 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/send_ConsentData',
     {
       bodyLimit: CONSENT_BODY_LIMIT,
-      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
       schema: {
         summary: 'Signs the consent agreement: answers, choices and the drawn signature; nothing is charged',
         description:
@@ -130,7 +129,6 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/set_DiseaseData',
     {
       bodyLimit: DISEASE_BODY_LIMIT,
-      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
       schema: {
         summary:
           'Submits the infectious disease screening: White Glove Labs (charged), a lab report, or a waiver',

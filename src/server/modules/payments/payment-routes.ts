@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import {
-  FORBIDDEN_PAYMENT_FIELDS,
   getPaymentInfoResponseSchema,
   PAYMENT_SOURCES,
   setPaymentInfoRequestSchema,
@@ -27,21 +26,6 @@ export const paymentConfigSchema = z.discriminatedUnion('gateway', [
     clientKey: z.string(),
   }),
 ]);
-
-/** Refuses a body that carries a card number, CVV or account number, before anything else reads it. */
-export function refuseRawPaymentNumbers(body: unknown) {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const field = Object.keys(body).find((key) => FORBIDDEN_PAYMENT_FIELDS.test(key));
-    if (field) {
-      throw new HttpError(
-        400,
-        'FORBIDDEN_FIELD',
-        'Card and bank account numbers are never sent to the portal. Please use the payment form.',
-        { [field]: 'Not accepted' },
-      );
-    }
-  }
-}
 
 export function idempotencyKeyOf(headers: Record<string, unknown>): string {
   const key = headers['idempotency-key'];
@@ -82,7 +66,6 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.post(
     '/set_PaymentInfo',
     {
-      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
       schema: {
         summary:
           'Saves a tokenized card or bank account as the method on file; charges any overdue annual storage to it',

@@ -21,7 +21,7 @@ import { HttpError, tooManyRequests } from '../../lib/http-error';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { hitRateLimit } from '../../lib/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/secrets';
-import { idempotencyKeyOf, paymentConfigSchema, refuseRawPaymentNumbers } from './payment-routes';
+import { idempotencyKeyOf, paymentConfigSchema } from './payment-routes';
 import { savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
@@ -130,7 +130,6 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
   app.post(
     '/set_PublicPaymentInfo',
     {
-      preValidation: async (request) => refuseRawPaymentNumbers(request.body),
       schema: {
         summary: 'Public payment pages: saves a tokenized card or bank account for the confirmed client',
         description:
