@@ -12,9 +12,9 @@ import { setDiseaseDataRequestSchema } from '../../../domain/infectious-disease'
 import type { AppDeps } from '../../app';
 import { clients, formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { idempotencyKeyOf } from '../payments/payment-routes';
 import { submitConsent } from './consent-service';
 import { submitDiseaseForm } from './disease-service';
 

@@ -9,13 +9,11 @@ import {
   setPaymentInfoResponseSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app';
-import { HttpError } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
-
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 export const paymentConfigSchema = z.discriminatedUnion('gateway', [
   z.object({ gateway: z.literal('sandbox'), tokenizeUrl: z.string() }),
@@ -26,18 +24,6 @@ export const paymentConfigSchema = z.discriminatedUnion('gateway', [
     clientKey: z.string(),
   }),
 ]);
-
-export function idempotencyKeyOf(headers: Record<string, unknown>): string {
-  const key = headers['idempotency-key'];
-  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-    throw new HttpError(
-      400,
-      'VALIDATION',
-      'Each payment submission needs an Idempotency-Key header (8 to 100 letters, digits, - or _).',
-    );
-  }
-  return key;
-}
 
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db, sessions } = deps;

@@ -18,10 +18,11 @@ import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
 import { clients, paymentVerifications } from '../../db/schema';
 import { HttpError, tooManyRequests } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { hitRateLimit } from '../../lib/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/secrets';
-import { idempotencyKeyOf, paymentConfigSchema } from './payment-routes';
+import { paymentConfigSchema } from './payment-routes';
 import { savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
