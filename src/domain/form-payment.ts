@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type PaymentInfo, paymentTokenSchema } from './payment-info';
-import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages } from './payments';
+import { type PaymentInfo, paymentDisplayFields, paymentTokenSchema } from './payment-info';
+import { paymentMessages } from './payments';
 
 /**
  * The payment choice of the consent and screening forms (spec 2, sections 2 and 5): the saved card
@@ -19,6 +19,9 @@ export const formPaymentMessages = {
   tokenMissing: 'Please enter the card or bank details again.',
 } as const;
 
+// A form has its own Country (the client's, the kit's): the card's is Credit_Card_Holder_Country.
+const { Country: _cardCountry, ...paymentDisplayFieldsWithoutCountry } = paymentDisplayFields;
+
 /** What the server receives of a payment choice: a token for a new method, never its numbers. */
 export const formPaymentFields = {
   PaymentMethod: z.enum(FORM_PAYMENT_METHODS, { error: 'Please Select One' }),
@@ -28,19 +31,8 @@ export const formPaymentFields = {
   save_card: z.boolean().default(false).describe('Keep the new card on file for future payments'),
   save_ach: z.boolean().default(false).describe('Keep the new account on file for future payments'),
   token: paymentTokenSchema.optional(),
-  Credit_Card_Type: z.enum(CARD_BRANDS).optional(),
-  Month_of_Expiry: z.enum(EXPIRY_MONTHS).optional(),
-  Year_of_Expiry: z
-    .string()
-    .regex(/^\d{4}$/, paymentMessages.yearInvalid)
-    .optional(),
-  Credit_Card_Holder_First_Name: z.string().trim().max(80).optional(),
-  Credit_Card_Holder_Last_Name: z.string().trim().max(80).optional(),
-  Credit_Card_Biling_Email_Address: z.string().trim().max(254).optional(),
-  Credit_Card_Holder_Country: z.string().trim().max(80).optional().describe('The card billing country'),
-  Credit_Card_Billing_Zip_Code: z.string().trim().max(20).optional(),
-  Name_On_Account: z.string().trim().max(22).optional(),
-  ABA_Routing_Number: z.string().refine(abaRoutingValid, paymentMessages.routingNumberInvalid).optional(),
+  ...paymentDisplayFieldsWithoutCountry,
+  Credit_Card_Holder_Country: paymentDisplayFields.Country.describe('The card billing country'),
 };
 
 type FormPaymentInput = {

@@ -29,13 +29,8 @@ export const paymentTokenSchema = z.object({
 
 const optionalText = (max = 80) => z.string().trim().max(max).optional();
 
-/**
- * set_PaymentInfo: a token plus display data. The card or bank numbers went to the gateway's
- * tokenizer in the browser; only the fields a person reads back (names, brand, expiry) come here.
- */
-const paymentInfoFields = z.object({
-  Payment_Type: z.enum(['CC', 'ACH'], { error: 'Please select a payment method' }),
-  token: paymentTokenSchema,
+/** What a page sends of a card or account besides its token: the fields a person reads back. */
+export const paymentDisplayFields = {
   Credit_Card_Type: z.enum(CARD_BRANDS).optional(),
   Month_of_Expiry: z.enum(EXPIRY_MONTHS).optional(),
   Year_of_Expiry: z
@@ -54,6 +49,16 @@ const paymentInfoFields = z.object({
     .refine(abaRoutingValid, m.routingNumberInvalid)
     .optional()
     .describe('ACH display data: the routing number identifies the bank, not the account'),
+};
+
+/**
+ * set_PaymentInfo: a token plus display data. The card or bank numbers went to the gateway's
+ * tokenizer in the browser; only the fields a person reads back (names, brand, expiry) come here.
+ */
+const paymentInfoFields = z.object({
+  Payment_Type: z.enum(['CC', 'ACH'], { error: 'Please select a payment method' }),
+  token: paymentTokenSchema,
+  ...paymentDisplayFields,
   expectedTotalCents: z
     .number()
     .int()
