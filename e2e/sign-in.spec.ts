@@ -63,6 +63,10 @@ test.describe('sign-in', () => {
   });
 
   test('sends every portal page back to sign-in without a session', async ({ page }) => {
+    const clientCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/pay/get_Client')) clientCalls.push(request.url());
+    });
     for (const path of [
       '/client-information',
       '/client-activity',
@@ -73,7 +77,10 @@ test.describe('sign-in', () => {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/$/);
       await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+      // Nobody was signed in: no session ended, and no portal call was made to find that out.
+      await expect(page.getByText('Your session has ended. Please sign in again.')).toHaveCount(0);
     }
+    expect(clientCalls).toEqual([]);
   });
 
   test('signs out from the profile menu, and the old session is gone on the server', async ({ page }) => {

@@ -32,7 +32,9 @@ const KEEPALIVE_EVERY_MS = 60_000;
 /** The signed-in frame: header, menus, left navigation. Without a session it returns to sign-in. */
 export function PortalLayout() {
   const session = useSession();
-  const client = useClient();
+  // Only once someone is signed in: a visitor without a session is sent to sign-in, not told
+  // that a session ended.
+  const client = useClient({ enabled: Boolean(session.data) });
   const logout = useLogout();
   const queryClient = useQueryClient();
   const location = useLocation();
@@ -45,7 +47,10 @@ export function PortalLayout() {
     () =>
       onUnauthenticated(() => {
         signOutNotice.set(ENDED_NOTICE);
-        queryClient.clear();
+        // Everything but the session query goes: clearing that one too would leave this layout
+        // watching a query no longer in the cache, pending for ever, when the 401 of another call
+        // arrives while the session is still being read.
+        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
         queryClient.setQueryData(sessionQueryKey, null);
       }),
     [queryClient],

@@ -17,6 +17,6 @@ export const clientQuery = queryOptions({ queryKey: clientQueryKey, queryFn: get
  * The signed-in client's record, read once for the whole portal: the layout uses its flags, the
  * profile page its fields, the forms its summary; a submission that invalidates it refreshes them all.
  */
-export function useClient() {
-  return useQuery(clientQuery);
+export function useClient({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...clientQuery, enabled });
 }
