@@ -181,7 +181,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
       amountCents: 33981,
-      idempotencyKey: 'charge:invoice:INV-1001:attempt:1',
+      reference: 'INV1001',
       description: 'Annual storage fee',
     });
     expect(result).toEqual({
@@ -206,7 +206,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
         customerProfileId: method.customerRef,
         paymentProfile: { paymentProfileId: method.paymentRef },
       },
-      order: { invoiceNumber: expect.stringMatching(/^[A-Z2-7]{20}$/), description: 'Annual storage fee' },
+      order: { invoiceNumber: 'INV1001', description: 'Annual storage fee' },
       transactionSettings: { setting: [{ settingName: 'duplicateWindow', settingValue: '28800' }] },
     });
     expect(sent.refId).toBe((transaction.order as Record<string, unknown>).invoiceNumber);
@@ -223,7 +223,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
       amountCents,
-      idempotencyKey: `amount-${amountCents}`,
+      reference: `AMT${amountCents}`,
       description: 'Storage',
     });
     expect(result.outcome).toBe('approved');
@@ -238,7 +238,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
       amountCents: 33981,
-      idempotencyKey: 'charge:invoice:INV-1002:attempt:1',
+      reference: 'INV1002',
       description: 'Annual storage fee',
     });
     expect(result).toEqual({
@@ -255,7 +255,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
       amountCents: 33981,
-      idempotencyKey: 'charge:invoice:INV-1003:attempt:1',
+      reference: 'INV1003',
       description: 'Annual storage fee',
     };
     const first = await gateway.charge(charge);
@@ -276,7 +276,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
       amountCents: 4500,
-      idempotencyKey: 'charge:invoice:INV-1004:attempt:1',
+      reference: 'INV1004',
       description: 'Storage',
     };
     const first = await gateway.charge(charge);
@@ -294,8 +294,8 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       newClient({ kind: 'ach', token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' } }),
     );
     const base = { customerRef: method.customerRef, paymentRef: method.paymentRef, description: 'Storage' };
-    const small = await gateway.charge({ ...base, amountCents: 10000, idempotencyKey: 'ach-small' });
-    const large = await gateway.charge({ ...base, amountCents: 10001, idempotencyKey: 'ach-large' });
+    const small = await gateway.charge({ ...base, amountCents: 10000, reference: 'ACHSMALL' });
+    const large = await gateway.charge({ ...base, amountCents: 10001, reference: 'ACHLARGE' });
     expect(small.outcome).toBe('approved');
     expect(large).toMatchObject({ outcome: 'declined', reason: 'generic_decline' });
   });
@@ -311,7 +311,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: '1',
       paymentRef: '2',
       amountCents: 100,
-      idempotencyKey: 'held',
+      reference: 'held',
       description: 'Storage',
     });
     expect(result).toMatchObject({
@@ -332,7 +332,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
       customerRef: '1',
       paymentRef: '2',
       amountCents: 100,
-      idempotencyKey: 'test-mode',
+      reference: 'test-mode',
       description: 'Storage',
     });
     expect(result).toMatchObject({ outcome: 'error', reason: 'processing_error', transactionId: null });
@@ -354,7 +354,7 @@ describe('Authorize.Net gateway: when the gateway fails', () => {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
       amountCents: 100,
-      idempotencyKey: 'wrong-credentials',
+      reference: 'wrong-credentials',
       description: 'Storage',
     });
     expect(charged).toMatchObject({ outcome: 'error', reason: 'processing_error', transactionId: null });
@@ -371,7 +371,7 @@ describe('Authorize.Net gateway: when the gateway fails', () => {
       customerRef: '1',
       paymentRef: '2',
       amountCents: 100,
-      idempotencyKey: 'hang',
+      reference: 'hang',
       description: 'Storage',
     });
     expect(result).toEqual({
@@ -406,7 +406,7 @@ describe('Authorize.Net gateway: when the gateway fails', () => {
       customerRef: '1',
       paymentRef: '2',
       amountCents: 100,
-      idempotencyKey: 'garbled',
+      reference: 'garbled',
       description: 'Storage',
     });
     expect(result).toMatchObject({ outcome: 'error', reason: 'gateway_unavailable' });
@@ -450,7 +450,7 @@ describe('Authorize.Net gateway: when the gateway fails', () => {
       customerRef: '1',
       paymentRef: '2',
       amountCents: 100,
-      idempotencyKey: 'bom',
+      reference: 'bom',
       description: 'Storage',
     });
     expect(charged).toEqual({ outcome: 'approved', transactionId: '60000000777', authCode: 'ABC123' });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   type BillTo,
@@ -295,6 +294,10 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
   return {
     name: 'authorize-net',
 
+    async lookupCharge() {
+      return { status: 'unavailable', message: 'Transaction lookup is not implemented yet.' };
+    },
+
     async saveMethod(request) {
       const paymentProfile = {
         customerType: 'individual',
@@ -321,7 +324,7 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
       if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
         throw new RangeError(`A charge needs a positive whole number of cents, got ${request.amountCents}`);
       }
-      const reference = referenceFor(request.idempotencyKey);
+      const reference = request.reference.slice(0, 20);
       const answer = await call(
         'createTransactionRequest',
         {
@@ -383,29 +386,6 @@ function billToFields(billTo: BillTo): Record<string, string> {
     ...(billTo.zip ? { zip: billTo.zip.slice(0, 20) } : {}),
     ...(billTo.country ? { country: billTo.country.slice(0, 60) } : {}),
   };
-}
-
-/**
- * Authorize.Net has no idempotency key. The invoice number stands in for one: the same key always gives
- * the same 20 characters, so a retry falls inside the duplicate window. Base32 keeps long digit runs,
- * which look like card numbers to log scanners, out of the value.
- */
-function referenceFor(idempotencyKey: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const digest = createHash('sha256').update(idempotencyKey).digest();
-  let bits = 0;
-  let buffer = 0;
-  let out = '';
-  for (const byte of digest) {
-    buffer = (buffer << 8) | byte;
-    bits += 8;
-    while (bits >= 5 && out.length < 20) {
-      bits -= 5;
-      out += alphabet[(buffer >> bits) & 31];
-    }
-    buffer &= (1 << bits) - 1;
-  }
-  return out;
 }
 
 function dollars(cents: number): string {

@@ -33,6 +33,10 @@ export type DeclineReason =
 export interface BillTo {
   firstName: string;
   lastName: string;
+  /** Street, city and state: Authorize.Net's liveMode validation of a Visa needs them (AVS). */
+  address?: string;
+  city?: string;
+  state?: string;
   zip?: string;
   country?: string;
 }
@@ -67,9 +71,32 @@ export interface ChargeRequest {
   customerRef: string;
   paymentRef: string;
   amountCents: number;
-  /** Ours, unique per attempt: the gateway's duplicate check and our ledger key. */
-  idempotencyKey: string;
+  /**
+   * Our reference for this charge (at most 20 characters, letters and digits), committed in the
+   * ledger before the gateway is called and sent as its invoice number: lookupCharge finds the
+   * charge again by it after a crash, a timeout or a lost connection.
+   */
+  reference: string;
   description: string;
+}
+
+/**
+ * What the gateway knows of a charge we may have sent (reconciliation). `approved`: money was
+ * taken; `failed`: declined or voided, nothing taken; `not_found`: the gateway never saw it;
+ * `pending`: held for review, still in doubt; `returned`: an ACH debit came back after it
+ * settled; `unavailable`: the gateway could not be asked now (try again later).
+ */
+export type ChargeLookup =
+  | { status: 'approved'; transactionId: string; amountCents: number }
+  | { status: 'failed'; transactionId: string | null }
+  | { status: 'not_found' }
+  | { status: 'pending'; transactionId: string }
+  | { status: 'returned'; transactionId: string }
+  | { status: 'unavailable'; message: string };
+
+export interface ChargeLookupRequest {
+  customerRef: string;
+  reference: string;
 }
 
 export type ChargeResult =
@@ -80,6 +107,8 @@ export interface PaymentGateway {
   readonly name: 'sandbox' | 'authorize-net';
   saveMethod(request: SaveMethodRequest): Promise<SaveMethodResult>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** Finds a charge by our reference, for reconciliation of charges whose outcome we did not record. */
+  lookupCharge(request: ChargeLookupRequest): Promise<ChargeLookup>;
 }
 
 /** The sentence a client reads for each reason (shown in red on the payment screens). */

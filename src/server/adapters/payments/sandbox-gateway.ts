@@ -217,6 +217,9 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
         },
       };
     },
+    async lookupCharge() {
+      return { status: 'not_found' };
+    },
     async charge(request) {
       const [method] = await db
         .select()
@@ -246,7 +249,7 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
       }
       // Deterministic ids: the same idempotency key always names the same transaction.
       const transactionId = String(
-        BigInt(`0x${digest(request.idempotencyKey).slice(0, 12)}`) % 1_000_000_000_000n,
+        BigInt(`0x${digest(request.reference).slice(0, 12)}`) % 1_000_000_000_000n,
       ).padStart(12, '0');
       const outcome = outcomeOf(method.behavior);
       if (outcome) {
@@ -260,7 +263,7 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
       return {
         outcome: 'approved',
         transactionId,
-        authCode: digest(`auth:${request.idempotencyKey}`).slice(0, 6).toUpperCase(),
+        authCode: digest(`auth:${request.reference}`).slice(0, 6).toUpperCase(),
       };
     },
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import { addYears } from '../../../domain/dates';
@@ -27,6 +28,15 @@ export interface PaymentDeps {
 }
 
 const IN_PROGRESS_WAIT_MS = 30_000;
+
+/** 20 characters of base32 from a key: the gateway's invoice number. */
+function chargeReference(key: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const digest = createHash('sha256').update(key).digest();
+  let out = '';
+  for (let i = 0; i < 20; i += 1) out += alphabet[(digest[i] as number) % 32];
+  return out;
+}
 
 /** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
 function refused(reason: DeclineReason | 'unknown', message: string) {
@@ -255,7 +265,7 @@ export async function savePaymentMethod(
       paymentRef: saved.method.paymentRef,
       amountCents: totalCents,
       // Keyed by the years it pays, so a retry for the same fees meets the gateway's duplicate check.
-      idempotencyKey: `${clientId}:fees:${jsonSha256([...feeIds].sort()).slice(0, 24)}`,
+      reference: chargeReference(`${clientId}:fees:${jsonSha256([...feeIds].sort()).slice(0, 24)}`),
       description: `Annual storage, ${overdue.rows.length} overdue year(s)`,
     });
     if (charge.outcome !== 'approved') {
@@ -443,7 +453,7 @@ export async function chargeOnce(
     customerRef: ref.customerRef,
     paymentRef: ref.paymentRef,
     amountCents: totalCents,
-    idempotencyKey: input.gatewayKey(ref.paymentRef),
+    reference: chargeReference(input.gatewayKey(ref.paymentRef)),
     description: input.description,
   });
   if (charge.outcome !== 'approved') {
