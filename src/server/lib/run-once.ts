@@ -73,6 +73,9 @@ export interface RecoveryRun<T> {
 const WAIT_MS = 20_000;
 const POLL_MS = 100;
 
+const IN_DOUBT_MESSAGE =
+  'We could not confirm the outcome yet. We are checking it and will e-mail you; nothing will be done twice.';
+
 class LeaseLost extends Error {}
 
 interface StoredError {
@@ -316,10 +319,11 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
       // The outcome outside is unknown: hand it to reconciliation at once (the lease lapses now).
       await db
         .update(operations)
-        .set({ leaseUntil: clock.now() })
+        .set({ leaseUntil: new Date(clock.now().getTime() - 1) })
         .where(and(eq(operations.id, op.id), eq(operations.leaseToken, token)))
         .catch(() => {});
-      throw error;
+      if (error instanceof HttpError) throw error;
+      throw new HttpError(503, 'PAYMENT_PENDING', IN_DOUBT_MESSAGE);
     }
     // Nothing happened outside: give the claim back now, so a corrected retry is not blocked.
     // If this fails too (the database went away), the lease lapses and reconciliation does it.

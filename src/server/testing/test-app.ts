@@ -1,5 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createPaymentGateway } from '../adapters/payments';
+import type { PaymentGateway } from '../adapters/payments/payment-gateway';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
@@ -27,11 +29,25 @@ export function cookieOf(response: LightMyRequestResponse): string {
 }
 
 /** The real app on a fresh copy of the seeded database, with a clock the test moves. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: {
+    /** Wraps the gateway the app would use (the sandbox), to make it fail the way a test needs. */
+    gateway?: (real: PaymentGateway) => PaymentGateway;
+  } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock();
   const config = loadConfig({ DEMO: 'true', LOG_LEVEL: 'silent', DATA_DIR: '.tmp/test-data', ...env });
-  const app = await buildApp({ config, db: database.db, clock, webRoot: null, logger: false });
+  const gateway = options.gateway?.(createPaymentGateway(config, database.db, clock));
+  const app = await buildApp({
+    config,
+    db: database.db,
+    clock,
+    webRoot: null,
+    logger: false,
+    ...(gateway ? { gateway } : {}),
+  });
   await app.ready();
   return {
     app,
