@@ -22,6 +22,22 @@ afterAll(async () => {
   await stub.close();
 });
 
+/** A card's full billing address, which a Visa needs for its liveMode validation. */
+const billing = {
+  firstName: 'Ada',
+  lastName: 'Byron',
+  address: '12 Main Street',
+  city: 'Indianapolis',
+  state: 'IN',
+  zip: '46201',
+  country: 'US',
+};
+
+/** A fresh one-time token for one of the stub's test nonces, as Accept.js would issue it. */
+function token(testNonce: string, minutesAgo = 0) {
+  return { descriptor: acceptDescriptor, value: stub.issueNonce(testNonce, { minutesAgo }) };
+}
+
 function newClient(overrides: Partial<SaveMethodRequest> = {}): SaveMethodRequest {
   clientNumber += 1;
   return {
@@ -29,8 +45,8 @@ function newClient(overrides: Partial<SaveMethodRequest> = {}): SaveMethodReques
     merchantCustomerId: `client-${clientNumber}`,
     email: `client${clientNumber}@example.org`,
     kind: 'card',
-    token: { descriptor: acceptDescriptor, value: 'nonce-visa-1111' },
-    billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46201', country: 'US' },
+    token: token('nonce-visa-1111'),
+    billTo: billing,
     ...overrides,
   };
 }
@@ -83,13 +99,17 @@ describe('Authorize.Net gateway: saving a method', () => {
       expiryYear: null,
     });
     const [created] = requestsFor('createCustomerProfileRequest').slice(-1);
-    expect(created).toMatchObject({
-      profile: {
-        paymentProfiles: {
-          customerType: 'individual',
-          payment: { opaqueData: { dataDescriptor: acceptDescriptor, dataValue: 'nonce-visa-1111' } },
-          defaultPaymentProfile: true,
-        },
+    expect(created?.profile).toEqual({
+      merchantCustomerId: `client-${clientNumber}`,
+      description: `client-${clientNumber}`,
+    });
+    expect(requestsFor('createCustomerPaymentProfileRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      customerProfileId: method.customerRef,
+      paymentProfile: {
+        customerType: 'individual',
+        billTo: { ...billing, email: `client${clientNumber}@example.org` },
+        payment: { opaqueData: { dataDescriptor: acceptDescriptor, dataValue: expect.any(String) } },
       },
       validationMode: 'liveMode',
     });
@@ -101,7 +121,7 @@ describe('Authorize.Net gateway: saving a method', () => {
       newClient({
         customerRef: first.customerRef,
         kind: 'ach',
-        token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' },
+        token: token('nonce-bank-6789'),
       }),
     );
     expect(second).toMatchObject({ customerRef: first.customerRef, kind: 'ach', brand: null, last4: '6789' });
@@ -115,7 +135,7 @@ describe('Authorize.Net gateway: saving a method', () => {
     const first = await savedMethod(newClient());
     const again = newClient({
       merchantCustomerId: `client-${clientNumber}`,
-      token: { descriptor: acceptDescriptor, value: 'nonce-mastercard-4444' },
+      token: token('nonce-mastercard-4444'),
     });
     const method = await savedMethod(again);
     expect(method).toMatchObject({ customerRef: first.customerRef, brand: 'Mastercard', last4: '4444' });
@@ -123,7 +143,7 @@ describe('Authorize.Net gateway: saving a method', () => {
     expect(stub.answers.at(-3)).toMatchObject({ messages: { message: [{ code: 'E00039' }] } });
   });
 
-  it('returns the stored method when the same card is saved twice for a client', async () => {
+  it('returns the stored method when the same card is saved twice for a client (a new token each time)', async () => {
     const first = await savedMethod(newClient());
     const again = await savedMethod(newClient({ customerRef: first.customerRef }));
     expect(again).toEqual(first);
@@ -135,14 +155,12 @@ describe('Authorize.Net gateway: saving a method', () => {
     ['nonce-discover-0012', 'Discover', '0012'],
     ['nonce-visa-1111', 'Visa', '1111'],
   ])('names the brand of %s the way clients know it', async (nonce, brand, last4) => {
-    const method = await savedMethod(newClient({ token: { descriptor: acceptDescriptor, value: nonce } }));
+    const method = await savedMethod(newClient({ token: token(nonce) }));
     expect(method).toMatchObject({ brand, last4 });
   });
 
   it('reports a card the $0 validation declines as declined, with the client-facing sentence', async () => {
-    const result = await gateway.saveMethod(
-      newClient({ token: { descriptor: acceptDescriptor, value: 'nonce-decline' } }),
-    );
+    const result = await gateway.saveMethod(newClient({ token: token('nonce-decline') }));
     expect(result).toEqual({
       outcome: 'declined',
       reason: 'generic_decline',
@@ -152,10 +170,9 @@ describe('Authorize.Net gateway: saving a method', () => {
 
   it('reports an expired card as an expired-card decline, also when adding to an existing profile', async () => {
     const first = await savedMethod(newClient());
-    const expired = { descriptor: acceptDescriptor, value: 'nonce-expired' };
-    const asNewClient = await gateway.saveMethod(newClient({ token: expired }));
+    const asNewClient = await gateway.saveMethod(newClient({ token: token('nonce-expired') }));
     const asSecondMethod = await gateway.saveMethod(
-      newClient({ customerRef: first.customerRef, token: expired }),
+      newClient({ customerRef: first.customerRef, token: token('nonce-expired') }),
     );
     for (const result of [asNewClient, asSecondMethod]) {
       expect(result).toEqual({
@@ -231,9 +248,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
   });
 
   it('reports a decline (response code 2) with the mapped reason and the transaction id', async () => {
-    const method = await savedMethod(
-      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46282', country: 'US' } }),
-    );
+    const method = await savedMethod(newClient({ billTo: { ...billing, zip: '46282' } }));
     const result = await gateway.charge({
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
@@ -269,9 +284,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
   });
 
   it('does not call a duplicate paid when the first attempt was declined', async () => {
-    const method = await savedMethod(
-      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46282', country: 'US' } }),
-    );
+    const method = await savedMethod(newClient({ billTo: { ...billing, zip: '46282' } }));
     const charge = {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
@@ -290,9 +303,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
   });
 
   it('charges a bank account, and the sandbox rule declines eCheck amounts over $100', async () => {
-    const method = await savedMethod(
-      newClient({ kind: 'ach', token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' } }),
-    );
+    const method = await savedMethod(newClient({ kind: 'ach', token: token('nonce-bank-6789') }));
     const base = { customerRef: method.customerRef, paymentRef: method.paymentRef, description: 'Storage' };
     const small = await gateway.charge({ ...base, amountCents: 10000, reference: 'ACHSMALL' });
     const large = await gateway.charge({ ...base, amountCents: 10001, reference: 'ACHLARGE' });
