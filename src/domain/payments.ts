@@ -194,7 +194,7 @@ export function cardFormSchema(today: Today, whenEmpty: CardEmptyMessages = {}) 
         .regex(EMAIL_PATTERN, m.emailInvalid),
       Country: requiredText(),
       // Not in spec 1: Authorize.Net's address verification refuses a Visa saved without the billing
-      // street, city and state (DESIGN.md and README record the deviation). Lengths are its XSD's.
+      // street, city and state (the README records the deviation). Lengths are its XSD's.
       Credit_Card_Billing_Street: requiredText(60),
       Credit_Card_Billing_City: requiredText(40),
       Credit_Card_Billing_State: requiredText(40),

@@ -612,6 +612,27 @@ describe('Authorize.Net gateway: what the real service requires of a save', () =
       }),
     ]);
   });
+  it('finds the profile by merchantCustomerId when an E00039 answer carries no id', async () => {
+    const request = newClient();
+    const first = await savedMethod(request);
+    // A proxy that words E00039 without the id, as some answers do.
+    const withoutId: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = (await response.text()).replace(/ with ID \d+/, '');
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const proxied = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: stub.url,
+      fetch: withoutId,
+    });
+    const retry = await savedMethod({ ...request, token: token('nonce-mastercard-4444') }, proxied);
+    expect(retry.customerRef).toBe(first.customerRef);
+    expect(requestsFor('getCustomerProfileRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      merchantCustomerId: request.merchantCustomerId,
+    });
+  });
 });
 
 describe('Authorize.Net stub: the rules of the real service', () => {
