@@ -160,6 +160,9 @@ test('on a phone Ana signs with a new Mastercard kept on file: the card goes to 
   await form.getByRole('textbox', { name: 'Billing First Name' }).fill('Ana');
   await form.getByRole('textbox', { name: 'Billing Last Name' }).fill('Lima');
   await form.getByRole('textbox', { name: 'Billing Email' }).fill('ana.lima@example.com');
+  await form.getByRole('textbox', { name: 'Billing Street' }).fill('4000 Ponce de Leon Boulevard');
+  await form.getByRole('textbox', { name: 'Billing City' }).fill('Coral Gables');
+  await form.getByRole('textbox', { name: 'Billing State' }).fill('FL');
   await form.getByRole('textbox', { name: 'Zip or Postal Code' }).fill('33134');
   await expect(
     form.getByRole('checkbox', { name: 'Save this card on file for future payments' }),

@@ -36,6 +36,9 @@ interface Card {
   firstName: string;
   lastName: string;
   email: string;
+  street: string;
+  city: string;
+  state: string;
   country: string;
   zip: string;
 }
@@ -50,6 +53,9 @@ const janesVisa: Card = {
   firstName: 'Jane',
   lastName: 'Doe',
   email: 'jane.doe@example.com',
+  street: '1200 Brickell Avenue',
+  city: 'Miami',
+  state: 'FL',
   country: 'United States',
   zip: '33131',
 };
@@ -71,6 +77,9 @@ async function fillCard(page: Page, card: Card) {
   await page.getByRole('textbox', { name: 'Billing First Name' }).fill(card.firstName);
   await page.getByRole('textbox', { name: 'Billing Last Name' }).fill(card.lastName);
   await page.getByRole('textbox', { name: 'Billing Email' }).fill(card.email);
+  await page.getByRole('textbox', { name: 'Billing Street' }).fill(card.street);
+  await page.getByRole('textbox', { name: 'Billing City' }).fill(card.city);
+  await page.getByRole('textbox', { name: 'Billing State' }).fill(card.state);
   await page.getByRole('textbox', { name: 'Country' }).fill(card.country);
   await page.getByRole('textbox', { name: 'Zip or Postal Code' }).fill(card.zip);
 }
@@ -129,8 +138,20 @@ test('a card is refused until every rule holds, then saved once however often Sa
   await page.getByRole('button', { name: 'Edit credit card' }).click();
   const number = page.getByRole('textbox', { name: 'Credit Card Number' });
   const save = page.getByRole('button', { name: 'Save' });
-  // Country comes filled in; emptied so that every required field is left blank.
-  await page.getByRole('textbox', { name: 'Country' }).clear();
+  // The billing address starts as Jane's address of record (the gateway's address check needs it).
+  const addressOfRecord: [string, string][] = [
+    ['Billing Street', '1200 Brickell Avenue'],
+    ['Billing City', 'Miami'],
+    ['Billing State', 'FL'],
+    ['Zip or Postal Code', '33131'],
+  ];
+  for (const [label, value] of addressOfRecord) {
+    await expect(page.getByRole('textbox', { name: label })).toHaveValue(value);
+  }
+  // Country and the address come filled in; emptied so that every required field is left blank.
+  for (const label of ['Country', ...addressOfRecord.map(([label]) => label)]) {
+    await page.getByRole('textbox', { name: label }).clear();
+  }
   await save.click();
   const required: [Locator, string][] = [
     [number, 'Please enter credit card number'],
@@ -141,6 +162,9 @@ test('a card is refused until every rule holds, then saved once however often Sa
     [page.getByRole('textbox', { name: 'Billing First Name' }), "Field can't be empty"],
     [page.getByRole('textbox', { name: 'Billing Last Name' }), "Field can't be empty"],
     [page.getByRole('textbox', { name: 'Billing Email' }), 'Cannot be empty'],
+    [page.getByRole('textbox', { name: 'Billing Street' }), "Field can't be empty"],
+    [page.getByRole('textbox', { name: 'Billing City' }), "Field can't be empty"],
+    [page.getByRole('textbox', { name: 'Billing State' }), "Field can't be empty"],
     [page.getByRole('textbox', { name: 'Country' }), "Field can't be empty"],
     [page.getByRole('textbox', { name: 'Zip or Postal Code' }), "Field can't be empty"],
   ];

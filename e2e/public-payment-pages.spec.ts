@@ -16,6 +16,11 @@ async function fillCard(page: Page, number = '4242424242424242') {
   await page.getByRole('textbox', { name: 'Billing First Name' }).fill('Jane');
   await page.getByRole('textbox', { name: 'Billing Last Name' }).fill('Doe');
   await page.getByRole('textbox', { name: 'Billing Email' }).fill('jane.doe@example.com');
+  // The public pages reveal no client data: the billing address starts empty.
+  await expect(page.getByRole('textbox', { name: 'Billing Street' })).toHaveValue('');
+  await page.getByRole('textbox', { name: 'Billing Street' }).fill('1200 Brickell Avenue');
+  await page.getByRole('textbox', { name: 'Billing City' }).fill('Miami');
+  await page.getByRole('textbox', { name: 'Billing State' }).fill('FL');
   await page.getByRole('textbox', { name: 'Zip or Postal Code' }).fill('33131');
 }
 

@@ -45,6 +45,9 @@ type FormPaymentInput = {
   Year_of_Expiry?: string;
   Credit_Card_Holder_First_Name?: string;
   Credit_Card_Holder_Last_Name?: string;
+  Credit_Card_Billing_Street?: string;
+  Credit_Card_Billing_City?: string;
+  Credit_Card_Billing_State?: string;
   Name_On_Account?: string;
   ABA_Routing_Number?: string;
 };
@@ -81,6 +84,10 @@ export function formPaymentProblems(
     if (!body.Credit_Card_Holder_Last_Name) problems.Credit_Card_Holder_Last_Name = cardEmpty.last;
     if (!body.Month_of_Expiry) problems.Month_of_Expiry = cardEmpty.month;
     if (!body.Year_of_Expiry) problems.Year_of_Expiry = cardEmpty.year;
+    // The billing address the gateway's address verification needs (a deviation from spec 2, as on the payment page).
+    if (!body.Credit_Card_Billing_Street) problems.Credit_Card_Billing_Street = paymentMessages.fieldRequired;
+    if (!body.Credit_Card_Billing_City) problems.Credit_Card_Billing_City = paymentMessages.fieldRequired;
+    if (!body.Credit_Card_Billing_State) problems.Credit_Card_Billing_State = paymentMessages.fieldRequired;
   } else if (body.PaymentMethod === 'ACH Payment') {
     if (!body.update_ach) {
       if (!onFile.ach) problems.PaymentMethod = formPaymentMessages.noAchStored;

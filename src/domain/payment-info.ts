@@ -41,6 +41,11 @@ export const paymentDisplayFields = {
   Credit_Card_Holder_Last_Name: optionalText(),
   Credit_Card_Biling_Email_Address: optionalText(254),
   Country: optionalText(),
+  Credit_Card_Billing_Street: optionalText(60).describe(
+    "The card's billing street (not in spec 1: the gateway's address verification needs it)",
+  ),
+  Credit_Card_Billing_City: optionalText(40),
+  Credit_Card_Billing_State: optionalText(40),
   Credit_Card_Billing_Zip_Code: optionalText(20),
   Name_On_Account: optionalText(22),
   ABA_Routing_Number: z
@@ -86,6 +91,9 @@ function requireDisplayFields(body: z.infer<typeof paymentInfoFields>, ctx: z.Re
       Credit_Card_Holder_Last_Name: m.fieldRequired,
       Credit_Card_Biling_Email_Address: m.emailRequired,
       Country: m.fieldRequired,
+      Credit_Card_Billing_Street: m.fieldRequired,
+      Credit_Card_Billing_City: m.fieldRequired,
+      Credit_Card_Billing_State: m.fieldRequired,
       Credit_Card_Billing_Zip_Code: m.fieldRequired,
     });
   } else {

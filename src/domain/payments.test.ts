@@ -27,6 +27,9 @@ const validCard: CardForm = {
   Credit_Card_Holder_Last_Name: 'Doe',
   Credit_Card_Biling_Email_Address: 'jane.doe@example.com',
   Country: 'USA',
+  Credit_Card_Billing_Street: '1200 Ocean Drive',
+  Credit_Card_Billing_City: 'Miami Beach',
+  Credit_Card_Billing_State: 'FL',
   Credit_Card_Billing_Zip_Code: '33139',
 };
 
@@ -524,6 +527,25 @@ describe('cardFormSchema', () => {
     ],
     ['an empty country', { Country: '' }, 'Country', m.fieldRequired],
     ['a country of spaces', { Country: '   ' }, 'Country', m.fieldRequired],
+    [
+      'an empty billing street',
+      { Credit_Card_Billing_Street: '' },
+      'Credit_Card_Billing_Street',
+      m.fieldRequired,
+    ],
+    [
+      'a billing street of spaces',
+      { Credit_Card_Billing_Street: '  ' },
+      'Credit_Card_Billing_Street',
+      m.fieldRequired,
+    ],
+    ['an empty billing city', { Credit_Card_Billing_City: '' }, 'Credit_Card_Billing_City', m.fieldRequired],
+    [
+      'an empty billing state',
+      { Credit_Card_Billing_State: '' },
+      'Credit_Card_Billing_State',
+      m.fieldRequired,
+    ],
     ['an empty zip', { Credit_Card_Billing_Zip_Code: '' }, 'Credit_Card_Billing_Zip_Code', m.fieldRequired],
     [
       'a zip of spaces',
@@ -547,6 +569,9 @@ describe('cardFormSchema', () => {
     ['Credit_Card_Holder_Last_Name', m.fieldRequired],
     ['Credit_Card_Biling_Email_Address', m.emailRequired],
     ['Country', m.fieldRequired],
+    ['Credit_Card_Billing_Street', m.fieldRequired],
+    ['Credit_Card_Billing_City', m.fieldRequired],
+    ['Credit_Card_Billing_State', m.fieldRequired],
     ['Credit_Card_Billing_Zip_Code', m.fieldRequired],
   ];
 
@@ -639,6 +664,9 @@ describe('cardFormSchema', () => {
     ['Credit_Card_Holder_First_Name', 81],
     ['Credit_Card_Holder_Last_Name', 81],
     ['Country', 81],
+    ['Credit_Card_Billing_Street', 61],
+    ['Credit_Card_Billing_City', 41],
+    ['Credit_Card_Billing_State', 41],
     ['Credit_Card_Billing_Zip_Code', 21],
   ] as Array<[CardField, number]>)(
     'refuses %s of %i characters without calling it empty',
@@ -653,6 +681,9 @@ describe('cardFormSchema', () => {
     ['Credit_Card_Holder_First_Name', 80],
     ['Credit_Card_Holder_Last_Name', 80],
     ['Country', 80],
+    ['Credit_Card_Billing_Street', 60],
+    ['Credit_Card_Billing_City', 40],
+    ['Credit_Card_Billing_State', 40],
     ['Credit_Card_Billing_Zip_Code', 20],
   ] as Array<[CardField, number]>)('accepts %s of %i characters', (field, length) => {
     expect(cardFailures({ [field]: 'x'.repeat(length) })).toEqual({});

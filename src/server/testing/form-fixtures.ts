@@ -131,6 +131,9 @@ export function newCardFields(t: TestApp, token: GatewayToken, holder = { first:
     Credit_Card_Holder_Last_Name: holder.last,
     Credit_Card_Biling_Email_Address: 'billing@example.com',
     Credit_Card_Holder_Country: 'United States',
+    Credit_Card_Billing_Street: '1200 Brickell Avenue',
+    Credit_Card_Billing_City: 'Miami',
+    Credit_Card_Billing_State: 'FL',
     Credit_Card_Billing_Zip_Code: '33131',
   };
 }

@@ -22,6 +22,22 @@ afterAll(async () => {
   await stub.close();
 });
 
+/** A card's full billing address, which a Visa needs for its liveMode validation. */
+const billing = {
+  firstName: 'Ada',
+  lastName: 'Byron',
+  address: '12 Main Street',
+  city: 'Indianapolis',
+  state: 'IN',
+  zip: '46201',
+  country: 'US',
+};
+
+/** A fresh one-time token for one of the stub's test nonces, as Accept.js would issue it. */
+function token(testNonce: string, minutesAgo = 0) {
+  return { descriptor: acceptDescriptor, value: stub.issueNonce(testNonce, { minutesAgo }) };
+}
+
 function newClient(overrides: Partial<SaveMethodRequest> = {}): SaveMethodRequest {
   clientNumber += 1;
   return {
@@ -29,8 +45,8 @@ function newClient(overrides: Partial<SaveMethodRequest> = {}): SaveMethodReques
     merchantCustomerId: `client-${clientNumber}`,
     email: `client${clientNumber}@example.org`,
     kind: 'card',
-    token: { descriptor: acceptDescriptor, value: 'nonce-visa-1111' },
-    billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46201', country: 'US' },
+    token: token('nonce-visa-1111'),
+    billTo: billing,
     ...overrides,
   };
 }
@@ -83,13 +99,17 @@ describe('Authorize.Net gateway: saving a method', () => {
       expiryYear: null,
     });
     const [created] = requestsFor('createCustomerProfileRequest').slice(-1);
-    expect(created).toMatchObject({
-      profile: {
-        paymentProfiles: {
-          customerType: 'individual',
-          payment: { opaqueData: { dataDescriptor: acceptDescriptor, dataValue: 'nonce-visa-1111' } },
-          defaultPaymentProfile: true,
-        },
+    expect(created?.profile).toEqual({
+      merchantCustomerId: `client-${clientNumber}`,
+      description: `client-${clientNumber}`,
+    });
+    expect(requestsFor('createCustomerPaymentProfileRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      customerProfileId: method.customerRef,
+      paymentProfile: {
+        customerType: 'individual',
+        billTo: { ...billing, email: `client${clientNumber}@example.org` },
+        payment: { opaqueData: { dataDescriptor: acceptDescriptor, dataValue: expect.any(String) } },
       },
       validationMode: 'liveMode',
     });
@@ -101,7 +121,7 @@ describe('Authorize.Net gateway: saving a method', () => {
       newClient({
         customerRef: first.customerRef,
         kind: 'ach',
-        token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' },
+        token: token('nonce-bank-6789'),
       }),
     );
     expect(second).toMatchObject({ customerRef: first.customerRef, kind: 'ach', brand: null, last4: '6789' });
@@ -115,7 +135,7 @@ describe('Authorize.Net gateway: saving a method', () => {
     const first = await savedMethod(newClient());
     const again = newClient({
       merchantCustomerId: `client-${clientNumber}`,
-      token: { descriptor: acceptDescriptor, value: 'nonce-mastercard-4444' },
+      token: token('nonce-mastercard-4444'),
     });
     const method = await savedMethod(again);
     expect(method).toMatchObject({ customerRef: first.customerRef, brand: 'Mastercard', last4: '4444' });
@@ -123,7 +143,7 @@ describe('Authorize.Net gateway: saving a method', () => {
     expect(stub.answers.at(-3)).toMatchObject({ messages: { message: [{ code: 'E00039' }] } });
   });
 
-  it('returns the stored method when the same card is saved twice for a client', async () => {
+  it('returns the stored method when the same card is saved twice for a client (a new token each time)', async () => {
     const first = await savedMethod(newClient());
     const again = await savedMethod(newClient({ customerRef: first.customerRef }));
     expect(again).toEqual(first);
@@ -135,14 +155,12 @@ describe('Authorize.Net gateway: saving a method', () => {
     ['nonce-discover-0012', 'Discover', '0012'],
     ['nonce-visa-1111', 'Visa', '1111'],
   ])('names the brand of %s the way clients know it', async (nonce, brand, last4) => {
-    const method = await savedMethod(newClient({ token: { descriptor: acceptDescriptor, value: nonce } }));
+    const method = await savedMethod(newClient({ token: token(nonce) }));
     expect(method).toMatchObject({ brand, last4 });
   });
 
   it('reports a card the $0 validation declines as declined, with the client-facing sentence', async () => {
-    const result = await gateway.saveMethod(
-      newClient({ token: { descriptor: acceptDescriptor, value: 'nonce-decline' } }),
-    );
+    const result = await gateway.saveMethod(newClient({ token: token('nonce-decline') }));
     expect(result).toEqual({
       outcome: 'declined',
       reason: 'generic_decline',
@@ -152,10 +170,9 @@ describe('Authorize.Net gateway: saving a method', () => {
 
   it('reports an expired card as an expired-card decline, also when adding to an existing profile', async () => {
     const first = await savedMethod(newClient());
-    const expired = { descriptor: acceptDescriptor, value: 'nonce-expired' };
-    const asNewClient = await gateway.saveMethod(newClient({ token: expired }));
+    const asNewClient = await gateway.saveMethod(newClient({ token: token('nonce-expired') }));
     const asSecondMethod = await gateway.saveMethod(
-      newClient({ customerRef: first.customerRef, token: expired }),
+      newClient({ customerRef: first.customerRef, token: token('nonce-expired') }),
     );
     for (const result of [asNewClient, asSecondMethod]) {
       expect(result).toEqual({
@@ -231,9 +248,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
   });
 
   it('reports a decline (response code 2) with the mapped reason and the transaction id', async () => {
-    const method = await savedMethod(
-      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46282', country: 'US' } }),
-    );
+    const method = await savedMethod(newClient({ billTo: { ...billing, zip: '46282' } }));
     const result = await gateway.charge({
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
@@ -269,9 +284,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
   });
 
   it('does not call a duplicate paid when the first attempt was declined', async () => {
-    const method = await savedMethod(
-      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46282', country: 'US' } }),
-    );
+    const method = await savedMethod(newClient({ billTo: { ...billing, zip: '46282' } }));
     const charge = {
       customerRef: method.customerRef,
       paymentRef: method.paymentRef,
@@ -290,9 +303,7 @@ describe('Authorize.Net gateway: charging a saved method', () => {
   });
 
   it('charges a bank account, and the sandbox rule declines eCheck amounts over $100', async () => {
-    const method = await savedMethod(
-      newClient({ kind: 'ach', token: { descriptor: acceptDescriptor, value: 'nonce-bank-6789' } }),
-    );
+    const method = await savedMethod(newClient({ kind: 'ach', token: token('nonce-bank-6789') }));
     const base = { customerRef: method.customerRef, paymentRef: method.paymentRef, description: 'Storage' };
     const small = await gateway.charge({ ...base, amountCents: 10000, reference: 'ACHSMALL' });
     const large = await gateway.charge({ ...base, amountCents: 10001, reference: 'ACHLARGE' });
@@ -478,6 +489,427 @@ describe('Authorize.Net stub', () => {
     const answer = JSON.parse((await response.text()).replace(/^\uFEFF/, ''));
     expect(answer.messages.message[0].code).toBe('E00003');
     expect(answer.messages.message[0].text).toContain("invalid child element 'amount'");
+  });
+});
+
+/** Sends one request to the stub as Authorize.Net's JSON API would receive it, and reads the answer. */
+async function ask(operation: string, fields: Record<string, unknown>, url = stub.url) {
+  const response = await fetch(url, {
+    method: 'POST',
+    body: JSON.stringify({
+      [operation]: {
+        merchantAuthentication: {
+          name: authorizeNetStubCredentials.apiLoginId,
+          transactionKey: authorizeNetStubCredentials.transactionKey,
+        },
+        ...fields,
+      },
+    }),
+  });
+  return JSON.parse((await response.text()).replace(/^\uFEFF/, ''));
+}
+
+/** How many requests the stub received that carry this token's value. */
+function requestsCarrying(value: string): number {
+  return stub.requests.filter((body) => JSON.stringify(body).includes(`"${value}"`)).length;
+}
+
+describe('Authorize.Net gateway: what the real service requires of a save', () => {
+  it('declines a Visa saved without its billing street, city and state (reason 290) with a sentence the client can act on', async () => {
+    const result = await gateway.saveMethod(
+      newClient({ billTo: { firstName: 'Ada', lastName: 'Byron', zip: '46201', country: 'US' } }),
+    );
+    expect(result).toEqual({
+      outcome: 'declined',
+      reason: 'billing_address_required',
+      message:
+        "The card's billing address is incomplete. Please enter the street, city, state and zip code of the card's billing address.",
+    });
+    expect(lastAnswer()).toMatchObject({
+      validationDirectResponse: expect.stringMatching(/^3,1,290,/),
+      messages: { message: [{ code: 'E00027' }] },
+    });
+  });
+
+  it('saves a Visa sent with its full billing address, in the XSD order of billTo', async () => {
+    const method = await savedMethod(newClient());
+    expect(method).toMatchObject({ brand: 'Visa', last4: '1111' });
+    const billTo = (requestsFor('createCustomerPaymentProfileRequest').at(-1)?.paymentProfile ?? {}) as {
+      billTo?: Record<string, unknown>;
+    };
+    expect(Object.keys(billTo.billTo ?? {})).toEqual([
+      'firstName',
+      'lastName',
+      'address',
+      'city',
+      'state',
+      'zip',
+      'country',
+      'email',
+    ]);
+  });
+
+  it('cuts billing fields to the XSD maxLength (address 60, city 40), which the stub refuses beyond', async () => {
+    const method = await savedMethod(
+      newClient({ billTo: { ...billing, address: 'A'.repeat(80), city: 'C'.repeat(50) } }),
+    );
+    expect(method.last4).toBe('1111');
+    const sent = requestsFor('createCustomerPaymentProfileRequest').at(-1)?.paymentProfile as {
+      billTo: { address: string; city: string };
+    };
+    expect([sent.billTo.address.length, sent.billTo.city.length]).toEqual([60, 40]);
+  });
+
+  it('sends the one-time token in exactly one request when the client already has a customer profile', async () => {
+    const first = await savedMethod(newClient());
+    const second = newClient({
+      merchantCustomerId: `client-${clientNumber}`,
+      token: token('nonce-mastercard-4444'),
+    });
+    const method = await savedMethod(second);
+    expect(method).toMatchObject({ customerRef: first.customerRef, last4: '4444' });
+    expect(requestsCarrying(second.token.value)).toBe(1);
+  });
+
+  it('sends the token once also when the caller knows the customer profile', async () => {
+    const first = await savedMethod(newClient());
+    const again = newClient({ customerRef: first.customerRef, token: token('nonce-amex-0002') });
+    const before = requestsFor('createCustomerProfileRequest').length;
+    await savedMethod(again);
+    expect(requestsFor('createCustomerProfileRequest')).toHaveLength(before);
+    expect(requestsCarrying(again.token.value)).toBe(1);
+  });
+
+  it('refuses a token used a second time, or 15 minutes after it was issued, and asks for the details again', async () => {
+    const first = newClient();
+    await savedMethod(first);
+    const reused = await gateway.saveMethod(newClient({ token: first.token }));
+    const stale = await gateway.saveMethod(newClient({ token: token('nonce-visa-1111', 16) }));
+    for (const result of [reused, stale]) {
+      expect(result).toEqual({
+        outcome: 'error',
+        reason: 'invalid_token',
+        message: 'The payment details expired before they were saved. Please enter them again.',
+      });
+    }
+    expect(lastAnswer()).toMatchObject({ messages: { message: [{ code: 'E00114' }] } });
+    expect(await gateway.saveMethod(newClient({ token: token('nonce-visa-1111', 14) }))).toMatchObject({
+      outcome: 'saved',
+    });
+  });
+
+  it('finds the profile of a save whose answer was lost: the same merchantCustomerId, description and e-mail give E00039', async () => {
+    const request = newClient();
+    const first = await savedMethod(request);
+    const retry = await savedMethod({ ...request, token: token('nonce-discover-0012') });
+    expect(retry.customerRef).toBe(first.customerRef);
+    expect(requestsFor('createCustomerProfileRequest').slice(-2)).toEqual([
+      expect.objectContaining({
+        profile: { merchantCustomerId: request.merchantCustomerId, description: request.merchantCustomerId },
+      }),
+      expect.objectContaining({
+        profile: { merchantCustomerId: request.merchantCustomerId, description: request.merchantCustomerId },
+      }),
+    ]);
+  });
+  it('finds the profile by merchantCustomerId when an E00039 answer carries no id', async () => {
+    const request = newClient();
+    const first = await savedMethod(request);
+    // A proxy that words E00039 without the id, as some answers do.
+    const withoutId: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = (await response.text()).replace(/ with ID \d+/, '');
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const proxied = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: stub.url,
+      fetch: withoutId,
+    });
+    const retry = await savedMethod({ ...request, token: token('nonce-mastercard-4444') }, proxied);
+    expect(retry.customerRef).toBe(first.customerRef);
+    expect(requestsFor('getCustomerProfileRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      merchantCustomerId: request.merchantCustomerId,
+    });
+  });
+});
+
+describe('Authorize.Net stub: the rules of the real service', () => {
+  it('answers E00039 only when merchantCustomerId, description and e-mail all match', async () => {
+    const profile = { merchantCustomerId: 'rule-1', description: 'rule-1', email: 'a@example.org' };
+    const created = await ask('createCustomerProfileRequest', { profile });
+    const same = await ask('createCustomerProfileRequest', { profile });
+    const otherEmail = await ask('createCustomerProfileRequest', {
+      profile: { ...profile, email: 'b@example.org' },
+    });
+    const otherDescription = await ask('createCustomerProfileRequest', {
+      profile: { ...profile, description: 'another' },
+    });
+    expect(created.messages.resultCode).toBe('Ok');
+    expect(same.messages.message[0]).toEqual({
+      code: 'E00039',
+      text: `A duplicate record with ID ${created.customerProfileId} already exists.`,
+    });
+    for (const answer of [otherEmail, otherDescription]) {
+      expect(answer.messages.resultCode).toBe('Ok');
+      expect(answer.customerProfileId).not.toBe(created.customerProfileId);
+    }
+  });
+
+  it('refuses an invoice number longer than 20 characters with E00003', async () => {
+    const method = await savedMethod(newClient());
+    const answer = await ask('createTransactionRequest', {
+      transactionRequest: {
+        transactionType: 'authCaptureTransaction',
+        amount: '1.00',
+        profile: {
+          customerProfileId: method.customerRef,
+          paymentProfile: { paymentProfileId: method.paymentRef },
+        },
+        order: { invoiceNumber: 'X'.repeat(21) },
+      },
+    });
+    expect(answer.messages.message[0].code).toBe('E00003');
+    expect(answer.messages.message[0].text).toContain('invoiceNumber');
+  });
+
+  it('checks the element order of getTransactionListForCustomerRequest and getCustomerProfileRequest', async () => {
+    const list = await ask('getTransactionListForCustomerRequest', {
+      paging: { limit: 10, offset: 1 },
+      customerProfileId: '1',
+    });
+    const profile = await ask('getCustomerProfileRequest', {
+      merchantCustomerId: 'x',
+      customerProfileId: '1',
+    });
+    expect(list.messages.message[0].text).toContain("invalid child element 'customerProfileId'");
+    expect(profile.messages.message[0].text).toContain("invalid child element 'customerProfileId'");
+  });
+
+  it('finds a customer profile by merchantCustomerId, E00040 when there is none', async () => {
+    const method = await savedMethod(newClient());
+    const found = await ask('getCustomerProfileRequest', { merchantCustomerId: `client-${clientNumber}` });
+    const missing = await ask('getCustomerProfileRequest', { merchantCustomerId: 'nobody' });
+    expect(found.profile).toMatchObject({
+      customerProfileId: method.customerRef,
+      paymentProfiles: [{ customerPaymentProfileId: method.paymentRef }],
+    });
+    expect(missing.messages.message[0].code).toBe('E00040');
+  });
+
+  it("lists a customer's transactions newest first, paged, E00040 for an unknown profile", async () => {
+    const method = await savedMethod(newClient());
+    const base = { customerRef: method.customerRef, paymentRef: method.paymentRef, description: 'Storage' };
+    for (const reference of ['LIST1', 'LIST2', 'LIST3']) {
+      await gateway.charge({ ...base, amountCents: 1000, reference });
+    }
+    const page = (offset: number) =>
+      ask('getTransactionListForCustomerRequest', {
+        customerProfileId: method.customerRef,
+        sorting: { orderBy: 'submitTimeUTC', orderDescending: true },
+        paging: { limit: 2, offset },
+      });
+    const [first, second] = [await page(1), await page(2)];
+    expect(first.transactions.map((t: { invoiceNumber: string }) => t.invoiceNumber)).toEqual([
+      'LIST3',
+      'LIST2',
+    ]);
+    expect(second.transactions).toHaveLength(1);
+    expect(second.transactions[0]).toMatchObject({
+      invoiceNumber: 'LIST1',
+      transactionStatus: 'capturedPendingSettlement',
+      settleAmount: 10,
+    });
+    expect(first.totalNumInResultSet).toBe(3);
+    const unknown = await ask('getTransactionListForCustomerRequest', { customerProfileId: '999' });
+    expect(unknown.messages.message[0].code).toBe('E00040');
+  });
+});
+
+describe('Authorize.Net gateway: finding a charge again by our reference (reconciliation)', () => {
+  async function chargedClient(reference: string, billTo = billing) {
+    const method = await savedMethod(newClient({ billTo }));
+    const charge = {
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 33981,
+      reference,
+      description: 'Annual storage fee',
+    };
+    return { method, charge, result: await gateway.charge(charge) };
+  }
+
+  it('reports an approved charge with its transaction id and amount in cents', async () => {
+    const { method, result } = await chargedClient('RECAPPROVED');
+    const lookup = await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECAPPROVED' });
+    expect(result.outcome).toBe('approved');
+    expect(lookup).toEqual({ status: 'approved', transactionId: result.transactionId, amountCents: 33981 });
+    expect(requestsFor('getTransactionListForCustomerRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      customerProfileId: method.customerRef,
+      sorting: { orderBy: 'submitTimeUTC', orderDescending: true },
+      paging: { limit: 100, offset: 1 },
+    });
+    expect(requestsFor('getTransactionDetailsRequest').at(-1)).toMatchObject({
+      transId: result.transactionId,
+    });
+  });
+
+  it('reports a settled charge as approved too', async () => {
+    const { method, result } = await chargedClient('RECSETTLED');
+    stub.setTransactionStatus(result.transactionId ?? '', 'settledSuccessfully');
+    expect(
+      await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECSETTLED' }),
+    ).toMatchObject({
+      status: 'approved',
+      amountCents: 33981,
+    });
+  });
+
+  it('reports a declined charge as failed', async () => {
+    const { method, result } = await chargedClient('RECDECLINED', { ...billing, zip: '46282' });
+    expect(result.outcome).toBe('declined');
+    expect(await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECDECLINED' })).toEqual(
+      {
+        status: 'failed',
+        transactionId: result.transactionId,
+      },
+    );
+  });
+
+  it('reports a voided charge as failed: nothing was taken', async () => {
+    const { method, result } = await chargedClient('RECVOIDED');
+    stub.setTransactionStatus(result.transactionId ?? '', 'voided');
+    expect(await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECVOIDED' })).toEqual({
+      status: 'failed',
+      transactionId: result.transactionId,
+    });
+  });
+
+  it('keeps a charge held by the fraud filters pending, in doubt', async () => {
+    const { method, result } = await chargedClient('RECREVIEW');
+    stub.setTransactionStatus(result.transactionId ?? '', 'FDSPendingReview');
+    expect(await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECREVIEW' })).toEqual({
+      status: 'pending',
+      transactionId: result.transactionId,
+    });
+  });
+
+  it('reports an eCheck that came back from the bank (returnedItem) as returned', async () => {
+    const method = await savedMethod(newClient({ kind: 'ach', token: token('nonce-bank-6789') }));
+    const result = await gateway.charge({
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 5000,
+      reference: 'RECRETURNED',
+      description: 'Storage',
+    });
+    stub.setTransactionStatus(result.transactionId ?? '', 'returnedItem');
+    expect(await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECRETURNED' })).toEqual(
+      {
+        status: 'returned',
+        transactionId: result.transactionId,
+      },
+    );
+  });
+
+  it('answers not found when no transaction of the customer carries the reference', async () => {
+    const { method } = await chargedClient('RECOTHER');
+    const fresh = await savedMethod(newClient());
+    expect(
+      await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECNEVERSENT' }),
+    ).toEqual({
+      status: 'not_found',
+    });
+    expect(await gateway.lookupCharge({ customerRef: fresh.customerRef, reference: 'RECOTHER' })).toEqual({
+      status: 'not_found',
+    });
+  });
+
+  it('finds the charge among more than one page of transactions', async () => {
+    const { method, charge } = await chargedClient('RECOLDEST');
+    for (let index = 0; index < 100; index += 1) {
+      await gateway.charge({ ...charge, amountCents: 100 + index, reference: `RECPAGE${index}` });
+    }
+    expect(
+      await gateway.lookupCharge({ customerRef: method.customerRef, reference: 'RECOLDEST' }),
+    ).toMatchObject({
+      status: 'approved',
+      amountCents: 33981,
+    });
+    expect(requestsFor('getTransactionListForCustomerRequest').at(-1)).toMatchObject({
+      paging: { limit: 100, offset: 2 },
+    });
+  });
+
+  it('is unavailable, naming the setting to enable, when the Transaction Details API is off (E00011)', async () => {
+    const restricted = await startAuthorizeNetStub({ transactionDetailsApi: false });
+    try {
+      const restrictedGateway = createAuthorizeNetGateway({
+        ...authorizeNetStubCredentials,
+        endpoint: restricted.url,
+      });
+      const method = await savedMethod(
+        newClient({
+          token: { descriptor: acceptDescriptor, value: restricted.issueNonce('nonce-visa-1111') },
+        }),
+        restrictedGateway,
+      );
+      await restrictedGateway.charge({
+        customerRef: method.customerRef,
+        paymentRef: method.paymentRef,
+        amountCents: 100,
+        reference: 'RECDENIED',
+        description: 'Storage',
+      });
+      const lookup = await restrictedGateway.lookupCharge({
+        customerRef: method.customerRef,
+        reference: 'RECDENIED',
+      });
+      expect(lookup).toEqual({ status: 'unavailable', message: expect.stringContaining('E00011') });
+      expect(lookup.status === 'unavailable' && lookup.message).toContain(
+        'Account > Settings > Security Settings > General Security Settings > Transaction Details API',
+      );
+      expect(restricted.answers.at(-1)).toMatchObject({
+        messages: {
+          message: [
+            {
+              code: 'E00011',
+              text: 'Access denied. You do not have permissions to call the Transaction Details API.',
+            },
+          ],
+        },
+      });
+    } finally {
+      await restricted.close();
+    }
+  });
+
+  it('is unavailable when the gateway cannot be reached', async () => {
+    const closedPort = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: 'http://127.0.0.1:1/xml/v1/request.api',
+    });
+    expect(await closedPort.lookupCharge({ customerRef: '1', reference: 'RECNETWORK' })).toEqual({
+      status: 'unavailable',
+      message: 'The payment service could not be reached. Please try again in a few minutes.',
+    });
+  });
+
+  it('refuses a reference longer than the 20 characters of an invoice number rather than cutting it', async () => {
+    await expect(
+      gateway.charge({
+        customerRef: '1',
+        paymentRef: '2',
+        amountCents: 100,
+        reference: 'R'.repeat(21),
+        description: 'x',
+      }),
+    ).rejects.toThrow(RangeError);
+    await expect(gateway.lookupCharge({ customerRef: '1', reference: 'R'.repeat(21) })).rejects.toThrow(
+      RangeError,
+    );
   });
 });
 

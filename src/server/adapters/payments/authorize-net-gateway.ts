@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   type BillTo,
+  type ChargeLookup,
+  type ChargeLookupRequest,
   type ChargeResult,
   type DeclineReason,
   declineMessages,
@@ -12,8 +14,13 @@ import {
 
 /**
  * Authorize.Net adapter: Customer Information Manager profiles for saved methods, createTransactionRequest
- * for charges, all through the one JSON endpoint. The server only ever handles Accept.js opaque data and
- * profile ids; the masked numbers Authorize.Net returns are reduced to their last four digits here.
+ * for charges, the Transaction Details API to find a charge again, all through the one JSON endpoint. The
+ * server only ever handles Accept.js opaque data and profile ids; the masked numbers Authorize.Net returns
+ * are reduced to their last four digits here.
+ *
+ * Prerequisites on the merchant account: the Transaction Details API enabled (lookupCharge answers
+ * `unavailable` with that instruction otherwise), and the card's billing address collected, because a Visa
+ * validated in liveMode without street, city, state and zip is refused with reason 290.
  */
 export interface AuthorizeNetGatewayOptions {
   apiLoginId: string;
@@ -42,6 +49,9 @@ const reasonByCode: Record<string, DeclineReason> = {
   '44': 'incorrect_cvc',
   '45': 'incorrect_cvc',
   '65': 'incorrect_cvc',
+  // "There is one or more missing or invalid required fields": for a card, the address verification needs
+  // the billing street, city, state and zip, which the client can supply.
+  '290': 'billing_address_required',
 };
 
 /**
@@ -53,13 +63,29 @@ const cardProblems = new Set<DeclineReason>([
   'expired_card',
   'incorrect_cvc',
   'incorrect_zip',
+  'billing_address_required',
 ]);
 
 /**
  * Accept.js tokens are exchanged by the OTS (one-time secure token) service; these message codes say the
- * token was unknown, expired or already spent, so the browser must tokenize again.
+ * token was unknown, expired (15 minutes) or already spent (E00114), so the browser must tokenize again.
  */
 const tokenErrorCodes = new Set(['E00114', 'E00115', 'E00116', 'E00117']);
+
+/** The reporting calls answer this when the merchant has not enabled the Transaction Details API. */
+const reportingDeniedCode = 'E00011';
+const reportingDeniedMessage =
+  'Authorize.Net refused the transaction lookup (E00011): enable the Transaction Details API in the ' +
+  'Authorize.Net merchant interface: Account > Settings > Security Settings > General Security Settings > ' +
+  'Transaction Details API.';
+
+/** Our reference is Authorize.Net's invoice number, whose XSD limit is 20 characters. */
+const maxReferenceLength = 20;
+/** Transactions read per page, and the pages read, newest first: a lookup concerns a recent charge. */
+const lookupPageSize = 100;
+const lookupMaxPages = 3;
+/** Matches confirmed one by one with getTransactionDetailsRequest, at most. */
+const lookupMaxMatches = 5;
 
 const brandByCardType: Record<string, string> = {
   Visa: 'Visa',
@@ -72,6 +98,14 @@ const brandByCardType: Record<string, string> = {
 
 /** Statuses of a transaction that moved money; anything else (declined, voided, under review) did not. */
 const chargedStatuses = new Set(['capturedPendingSettlement', 'settledSuccessfully']);
+/** Held by the fraud filters or authorised without capture: the money may still be taken, or not. */
+const inDoubtStatuses = new Set([
+  'FDSPendingReview',
+  'FDSAuthorizedPendingReview',
+  'authorizedPendingCapture',
+]);
+/** An eCheck debit that settled and then came back from the bank. */
+const returnedStatus = 'returnedItem';
 
 const idSchema = z.union([z.string(), z.number()]).transform(String);
 
@@ -88,8 +122,10 @@ const answerSchema = z.object({ messages: messagesSchema });
 
 const createProfileAnswerSchema = answerSchema.extend({
   customerProfileId: idSchema.optional(),
-  customerPaymentProfileIdList: z.array(idSchema).optional(),
-  validationDirectResponseList: z.array(z.string()).optional(),
+});
+
+const readProfileAnswerSchema = answerSchema.extend({
+  profile: z.object({ customerProfileId: idSchema }).optional(),
 });
 
 const createPaymentProfileAnswerSchema = answerSchema.extend({
@@ -126,6 +162,8 @@ const transactionAnswerSchema = answerSchema.extend({
     .optional(),
 });
 
+const amountSchema = z.union([z.string(), z.number()]).optional();
+
 const transactionDetailsAnswerSchema = answerSchema.extend({
   transaction: z
     .object({
@@ -134,7 +172,19 @@ const transactionDetailsAnswerSchema = answerSchema.extend({
       responseCode: idSchema,
       responseReasonCode: idSchema.optional(),
       authCode: z.string().optional(),
+      authAmount: amountSchema,
+      settleAmount: amountSchema,
+      order: z.object({ invoiceNumber: z.string().optional() }).optional(),
     })
+    .optional(),
+});
+
+const transactionListAnswerSchema = answerSchema.extend({
+  transactions: z
+    .preprocess(
+      (value) => (value === undefined || Array.isArray(value) ? value : [value]),
+      z.array(z.object({ transId: idSchema, invoiceNumber: z.string().optional() })),
+    )
     .optional(),
 });
 
@@ -193,33 +243,29 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
     return parsed.success ? parsed.data : undefined;
   }
 
-  async function createCustomerProfile(
-    request: SaveMethodRequest,
-    paymentProfile: Record<string, unknown>,
-  ): Promise<{ customerRef: string; paymentRef: string | null } | Failure> {
+  /**
+   * The client's customer profile, created without a payment profile so the one-time token is spent only
+   * once, by createPaymentProfile. Authorize.Net answers E00039 with the existing profile's id when a profile
+   * has the same merchantCustomerId, description and e-mail, so those three never vary for a client: the
+   * description repeats the merchantCustomerId and no e-mail is set on the profile (the billing e-mail the
+   * client typed goes with the card, in billTo). A save whose answer was lost therefore finds its profile.
+   */
+  async function findOrCreateCustomer(request: SaveMethodRequest): Promise<string | Failure> {
+    const merchantCustomerId = request.merchantCustomerId.slice(0, 20);
     const answer = await call(
       'createCustomerProfileRequest',
-      {
-        profile: {
-          merchantCustomerId: request.merchantCustomerId.slice(0, 20),
-          email: request.email,
-          paymentProfiles: { ...paymentProfile, defaultPaymentProfile: true },
-        },
-        validationMode: 'liveMode',
-      },
+      { profile: { merchantCustomerId, description: merchantCustomerId } },
       createProfileAnswerSchema,
     );
     if (answer === undefined) return unavailable();
-    const paymentRef = answer.customerPaymentProfileIdList?.[0];
-    if (isOk(answer.messages) && answer.customerProfileId !== undefined && paymentRef !== undefined) {
-      return { customerRef: answer.customerProfileId, paymentRef };
-    }
-    // The client has a profile already (an earlier save whose answer we lost): reuse it and add the method.
-    if (firstCode(answer.messages) === 'E00039') {
-      const existing = /\bID (\d+)/.exec(firstText(answer.messages))?.[1];
-      if (existing !== undefined) return { customerRef: existing, paymentRef: null };
-    }
-    return saveFailure(answer.messages, answer.validationDirectResponseList?.[0]);
+    if (isOk(answer.messages) && answer.customerProfileId !== undefined) return answer.customerProfileId;
+    if (firstCode(answer.messages) !== 'E00039') return apiError(answer.messages);
+    const existing = /\bID (\d+)/.exec(firstText(answer.messages))?.[1];
+    if (existing !== undefined) return existing;
+    const found = await call('getCustomerProfileRequest', { merchantCustomerId }, readProfileAnswerSchema);
+    if (found === undefined) return unavailable();
+    if (!isOk(found.messages) || found.profile === undefined) return apiError(found.messages);
+    return found.profile.customerProfileId;
   }
 
   async function createPaymentProfile(
@@ -291,40 +337,96 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
     return { ...failure('error', 'processing_error'), transactionId: original.transId };
   }
 
+  /** What one transaction's details say of the money, for lookupCharge. */
+  async function confirmTransaction(transId: string): Promise<ChargeLookup> {
+    const answer = await call('getTransactionDetailsRequest', { transId }, transactionDetailsAnswerSchema);
+    if (answer === undefined) return lookupUnavailable();
+    const transaction = answer.transaction;
+    if (!isOk(answer.messages) || transaction === undefined) return lookupRefused(answer.messages);
+    const status = transaction.transactionStatus;
+    if (chargedStatuses.has(status)) {
+      const amountCents = centsOf(transaction.settleAmount) ?? centsOf(transaction.authAmount);
+      if (amountCents === null) return lookupUnavailable();
+      return { status: 'approved', transactionId: transaction.transId, amountCents };
+    }
+    if (status === returnedStatus) return { status: 'returned', transactionId: transaction.transId };
+    if (inDoubtStatuses.has(status)) return { status: 'pending', transactionId: transaction.transId };
+    // declined, voided, expired, communicationError, generalError, failedReview, settlementError, ...
+    return { status: 'failed', transactionId: transaction.transId };
+  }
+
   return {
     name: 'authorize-net',
 
-    async lookupCharge() {
-      return { status: 'unavailable', message: 'Transaction lookup is not implemented yet.' };
+    /**
+     * Lists the customer's transactions newest first, a few pages at most, and confirms each one carrying
+     * our reference as invoice number. A retry after a timeout can leave more than one (the duplicate window
+     * refuses most): the outcome that took money wins, then one still in doubt, then a return, then failed.
+     */
+    async lookupCharge(request: ChargeLookupRequest): Promise<ChargeLookup> {
+      checkReference(request.reference);
+      const matches: string[] = [];
+      for (let page = 1; page <= lookupMaxPages && matches.length < lookupMaxMatches; page += 1) {
+        const answer = await call(
+          'getTransactionListForCustomerRequest',
+          {
+            customerProfileId: request.customerRef,
+            sorting: { orderBy: 'submitTimeUTC', orderDescending: true },
+            paging: { limit: lookupPageSize, offset: page },
+          },
+          transactionListAnswerSchema,
+        );
+        if (answer === undefined) return lookupUnavailable();
+        // E00040: the customer profile is unknown, so no charge of ours can be under it.
+        if (firstCode(answer.messages) === 'E00040') return { status: 'not_found' };
+        if (!isOk(answer.messages)) return lookupRefused(answer.messages);
+        const listed = answer.transactions ?? [];
+        for (const transaction of listed) {
+          if (transaction.invoiceNumber === request.reference) matches.push(transaction.transId);
+        }
+        if (listed.length < lookupPageSize) break;
+      }
+      if (matches.length === 0) return { status: 'not_found' };
+      const found: ChargeLookup[] = [];
+      for (const transId of matches.slice(0, lookupMaxMatches)) {
+        const confirmed = await confirmTransaction(transId);
+        if (confirmed.status === 'unavailable') return confirmed;
+        found.push(confirmed);
+      }
+      for (const status of ['approved', 'pending', 'returned', 'failed'] as const) {
+        const first = found.find((lookup) => lookup.status === status);
+        if (first) return first;
+      }
+      return { status: 'not_found' };
     },
 
+    /**
+     * Finds or creates the customer profile first (unless the caller knows it), then adds the payment
+     * profile with the Accept.js token: the token is single-use, so it is sent in exactly one request.
+     */
     async saveMethod(request) {
       const paymentProfile = {
         customerType: 'individual',
-        ...(request.billTo ? { billTo: billToFields(request.billTo) } : {}),
+        ...(request.billTo ? { billTo: billToFields(request.billTo, request.email) } : {}),
         payment: { opaqueData: { dataDescriptor: request.token.descriptor, dataValue: request.token.value } },
       };
       let customerRef = request.customerRef;
-      let paymentRef: string | null = null;
       if (customerRef === null) {
-        const created = await createCustomerProfile(request, paymentProfile);
-        if ('outcome' in created) return created;
-        customerRef = created.customerRef;
-        paymentRef = created.paymentRef;
+        const found = await findOrCreateCustomer(request);
+        if (typeof found !== 'string') return found;
+        customerRef = found;
       }
-      if (paymentRef === null) {
-        const added = await createPaymentProfile(customerRef, paymentProfile);
-        if ('outcome' in added) return added;
-        paymentRef = added.paymentRef;
-      }
-      return readSavedMethod(customerRef, paymentRef);
+      const added = await createPaymentProfile(customerRef, paymentProfile);
+      if ('outcome' in added) return added;
+      return readSavedMethod(customerRef, added.paymentRef);
     },
 
     async charge(request) {
       if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
         throw new RangeError(`A charge needs a positive whole number of cents, got ${request.amountCents}`);
       }
-      const reference = request.reference.slice(0, 20);
+      checkReference(request.reference);
+      const reference = request.reference;
       const answer = await call(
         'createTransactionRequest',
         {
@@ -378,14 +480,55 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
   };
 }
 
-function billToFields(billTo: BillTo): Record<string, string> {
-  // Same order as the XSD's customerAddressType (firstName, lastName, ..., zip, country).
+function billToFields(billTo: BillTo, email: string): Record<string, string> {
+  // Same order and maxLength as the XSD's customerAddressType: firstName, lastName, company, address, city,
+  // state, zip, country, phoneNumber, faxNumber, email.
+  const optional = (name: string, value: string | undefined, max: number) => {
+    const trimmed = value?.trim() ?? '';
+    return trimmed === '' ? {} : { [name]: trimmed.slice(0, max) };
+  };
   return {
     firstName: billTo.firstName.slice(0, 50),
     lastName: billTo.lastName.slice(0, 50),
-    ...(billTo.zip ? { zip: billTo.zip.slice(0, 20) } : {}),
-    ...(billTo.country ? { country: billTo.country.slice(0, 60) } : {}),
+    ...optional('address', billTo.address, 60),
+    ...optional('city', billTo.city, 40),
+    ...optional('state', billTo.state, 40),
+    ...optional('zip', billTo.zip, 20),
+    ...optional('country', billTo.country, 60),
+    ...optional('email', email, 255),
   };
+}
+
+/**
+ * A reference the gateway would cut or refuse could never be found again by lookupCharge, so a longer one
+ * is a programming error, not something to shorten quietly.
+ */
+function checkReference(reference: string): void {
+  if (reference.length === 0 || reference.length > maxReferenceLength) {
+    throw new RangeError(
+      `A charge reference has 1 to ${maxReferenceLength} characters, got ${reference.length}`,
+    );
+  }
+}
+
+/** "339.81" or 339.81 as 33981 cents; null when it is no amount. */
+function centsOf(amount: string | number | undefined): number | null {
+  if (amount === undefined) return null;
+  const text = typeof amount === 'number' ? amount.toFixed(2) : amount.trim();
+  const parts = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  if (!parts) return null;
+  return Number(parts[1]) * 100 + Number((parts[2] ?? '').padEnd(2, '0'));
+}
+
+function lookupUnavailable(): ChargeLookup {
+  return { status: 'unavailable', message: declineMessages.gateway_unavailable };
+}
+
+function lookupRefused(messages: ApiMessages): ChargeLookup {
+  if (firstCode(messages) === reportingDeniedCode)
+    return { status: 'unavailable', message: reportingDeniedMessage };
+  const code = firstCode(messages) || 'no code';
+  return { status: 'unavailable', message: `Authorize.Net refused the transaction lookup (${code}).` };
 }
 
 function dollars(cents: number): string {

@@ -6,14 +6,18 @@ import type { AddressInfo } from 'node:net';
  * the habits the adapter must cope with: one endpoint, a root key naming the operation, element order
  * checked as the XSD does, BOM-prefixed JSON and HTTP 200 for every outcome.
  *
- * Test nonces stand for what Accept.js would have tokenised:
+ * Test nonces stand for what Accept.js would have tokenised (a suffix such as `-7` makes each one unique):
  *   nonce-visa-1111, nonce-mastercard-4444, nonce-amex-0002, nonce-discover-0012  a card that validates
  *   nonce-bank-6789                                                               a checking account
  *   nonce-decline                                                                 declined by the $0 check
  *   nonce-expired                                                                 an expired card
  *   anything else                                                                 E00114, invalid token
- * As in the sandbox, billing zip 46282 declines a charge and eCheck amounts over $100 decline. Unlike the
- * sandbox, the zip does not decline the $0 validation, so a saved card that later declines can be tested.
+ * Like the real one-time tokens, a nonce is spent by the first request that carries it and expires 15
+ * minutes after it was issued (issueNonce; one the stub did not issue counts as issued at first use):
+ * either way the next use answers E00114. As in the sandbox, billing zip 46282 declines a charge and eCheck
+ * amounts over $100 decline. Unlike the sandbox, the zip does not decline the $0 validation, so a saved card
+ * that later declines can be tested. A Visa validated in liveMode without street, city, state and zip gets
+ * response code 3, reason 290, as the card networks' address verification makes Authorize.Net answer.
  *
  * Paths other than the API's: /hang never answers, /unavailable answers 503 with an HTML page.
  */
@@ -22,6 +26,23 @@ export const authorizeNetStubCredentials = {
   transactionKey: 'stub-transaction-key',
 };
 
+export interface AuthorizeNetStubOptions {
+  /**
+   * Whether the merchant enabled the Transaction Details API (Account > Settings > Security Settings >
+   * General Security Settings > Transaction Details API). Off, the reporting calls answer E00011.
+   */
+  transactionDetailsApi?: boolean;
+}
+
+/** Statuses a test may put a transaction in, as settlement, the fraud filters or an ACH return would. */
+export type StubTransactionStatus =
+  | 'capturedPendingSettlement'
+  | 'settledSuccessfully'
+  | 'FDSPendingReview'
+  | 'voided'
+  | 'returnedItem'
+  | 'declined';
+
 export interface AuthorizeNetStub {
   /** The API endpoint, like https://apitest.authorize.net/xml/v1/request.api. */
   url: string;
@@ -29,6 +50,10 @@ export interface AuthorizeNetStub {
   requests: unknown[];
   /** The JSON answered to each request (same index), or null when none was sent. */
   answers: unknown[];
+  /** A fresh one-time nonce for one of the test nonces above, issued now (or `minutesAgo` before now). */
+  issueNonce(testNonce: string, options?: { minutesAgo?: number }): string;
+  /** Moves a transaction to another status, as the processor would later. */
+  setTransactionStatus(transId: string, status: StubTransactionStatus): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +68,8 @@ interface StoredPaymentProfile {
 interface StoredCustomer {
   id: string;
   merchantCustomerId: string;
+  description: string;
+  email: string;
   paymentProfiles: Map<string, StoredPaymentProfile>;
 }
 
@@ -54,6 +81,9 @@ interface StoredTransaction {
   authCode: string;
   amount: string;
   invoiceNumber: string;
+  customerProfileId: string;
+  paymentProfileId: string;
+  status: string;
   submittedAt: number;
 }
 
@@ -71,7 +101,31 @@ const merchantAuthentication: ElementShape = {
   order: ['name', 'transactionKey', 'sessionToken', 'password', 'impersonationAuthentication', 'fingerPrint'],
 };
 const billTo: ElementShape = {
-  order: ['firstName', 'lastName', 'company', 'address', 'city', 'state', 'zip', 'country', 'phoneNumber'],
+  order: [
+    'firstName',
+    'lastName',
+    'company',
+    'address',
+    'city',
+    'state',
+    'zip',
+    'country',
+    'phoneNumber',
+    'faxNumber',
+    'email',
+  ],
+};
+/** XSD maxLength of the customerAddressType elements the stub enforces. */
+const billToLimits: Record<string, number> = {
+  firstName: 50,
+  lastName: 50,
+  company: 50,
+  address: 60,
+  city: 40,
+  state: 40,
+  zip: 20,
+  country: 60,
+  email: 255,
 };
 const payment: ElementShape = {
   order: ['creditCard', 'bankAccount', 'trackData', 'encryptedTrackData', 'payPal', 'opaqueData'],
@@ -116,9 +170,38 @@ const requestShapes: Record<string, ElementShape> = {
     ],
     children: { merchantAuthentication },
   },
+  getCustomerProfileRequest: {
+    order: [
+      'merchantAuthentication',
+      'clientId',
+      'refId',
+      'customerProfileId',
+      'merchantCustomerId',
+      'email',
+      'unmaskExpirationDate',
+      'includeIssuerInfo',
+    ],
+    children: { merchantAuthentication },
+  },
   getTransactionDetailsRequest: {
     order: ['merchantAuthentication', 'clientId', 'refId', 'transId'],
     children: { merchantAuthentication },
+  },
+  getTransactionListForCustomerRequest: {
+    order: [
+      'merchantAuthentication',
+      'clientId',
+      'refId',
+      'customerProfileId',
+      'customerPaymentProfileId',
+      'sorting',
+      'paging',
+    ],
+    children: {
+      merchantAuthentication,
+      sorting: { order: ['orderBy', 'orderDescending'] },
+      paging: { order: ['limit', 'offset'] },
+    },
   },
   createTransactionRequest: {
     order: ['merchantAuthentication', 'clientId', 'refId', 'transactionRequest'],
@@ -246,11 +329,39 @@ function directResponse(fields: {
   return values.join(',');
 }
 
-export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
+/** How long an Accept.js nonce can be used after it was issued. */
+const nonceLifetimeMs = 15 * 60_000;
+const invalidToken = () => failed('E00114', 'Invalid OTS Token.');
+const missingAddress = {
+  responseCode: '3',
+  reasonCode: '290',
+  reasonText: 'There is one or more missing or invalid required fields.',
+};
+
+/** Statuses in which the money was taken (or is being settled), for settleAmount and the duplicate answer. */
+const chargedStatuses = new Set(['capturedPendingSettlement', 'settledSuccessfully', 'returnedItem']);
+
+/** The E00003 text of an element longer than the XSD's maxLength. */
+function tooLong(element: string, value: string): Answer {
+  return failed(
+    'E00003',
+    `The '${namespace}:${element}' element is invalid - The value '${value}' is invalid according to its ` +
+      "datatype 'String' - The actual length is greater than the MaxLength value.",
+  );
+}
+
+export async function startAuthorizeNetStub(
+  options: AuthorizeNetStubOptions = {},
+): Promise<AuthorizeNetStub> {
+  const transactionDetailsApi = options.transactionDetailsApi ?? true;
   const requests: unknown[] = [];
   const answers: unknown[] = [];
   const customers = new Map<string, StoredCustomer>();
   const transactions = new Map<string, StoredTransaction>();
+  /** When each nonce was issued; a nonce is spent (deleted from here and added to `spent`) by its first use. */
+  const issuedNonces = new Map<string, number>();
+  const spentNonces = new Set<string>();
+  let nextNonce = 1;
   /** Last transaction per duplicate-check identity, for the duplicate window. */
   const recentCharges = new Map<string, StoredTransaction>();
   let nextCustomerId = 500_000_001;
@@ -259,6 +370,33 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
 
   function authCode(): string {
     return Math.random().toString(36).slice(2, 8).toUpperCase().padEnd(6, '0');
+  }
+
+  /**
+   * Spends the nonce a request carries, as the OTS service does whatever the request's outcome: a second
+   * use, or a use after 15 minutes, is refused with E00114.
+   */
+  function spendNonce(paymentProfile: unknown): Answer | null {
+    const profile = isRecord(paymentProfile) ? paymentProfile : {};
+    const opaqueData = isRecord(profile.payment) ? profile.payment.opaqueData : undefined;
+    if (!isRecord(opaqueData)) return null;
+    const nonce = text(opaqueData.dataValue);
+    if (spentNonces.has(nonce)) return invalidToken();
+    spentNonces.add(nonce);
+    const issuedAt = issuedNonces.get(nonce);
+    issuedNonces.delete(nonce);
+    if (issuedAt !== undefined && Date.now() - issuedAt > nonceLifetimeMs) return invalidToken();
+    return null;
+  }
+
+  /** The first billTo element longer than the XSD allows, as E00003. */
+  function billToTooLong(paymentProfile: unknown): Answer | null {
+    const billing = isRecord(paymentProfile) && isRecord(paymentProfile.billTo) ? paymentProfile.billTo : {};
+    for (const [element, limit] of Object.entries(billToLimits)) {
+      const value = text(billing[element]);
+      if (value.length > limit) return tooLong(element, value);
+    }
+    return null;
   }
 
   /** What the Accept.js nonce stood for, or the error the real service would give for it. */
@@ -274,17 +412,25 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     const descriptor = isRecord(opaqueData) ? text(opaqueData.dataDescriptor) : '';
     const nonce = isRecord(opaqueData) ? text(opaqueData.dataValue) : '';
     const billing = isRecord(profile.billTo) ? profile.billTo : null;
-    if (descriptor !== 'COMMON.ACCEPT.INAPP.PAYMENT')
-      return { error: failed('E00114', 'Invalid OTS Token.') };
-    const card = /^nonce-(visa|mastercard|amex|discover)-(\d{4})$/.exec(nonce);
+    if (descriptor !== 'COMMON.ACCEPT.INAPP.PAYMENT') return { error: invalidToken() };
+    const tooLongAnswer = billToTooLong(profile);
+    if (tooLongAnswer) return { error: tooLongAnswer };
+    const testNonce = nonce.replace(/^(nonce-(?:decline|expired))-\d+$/, '$1');
+    const card = /^nonce-(visa|mastercard|amex|discover)-(\d{4})(?:-\d+)?$/.exec(nonce);
     if (card?.[1] && card[2]) {
-      return {
-        method: { kind: 'card', last4: card[2], cardType: cardTypeByNonce[card[1]] ?? null, billTo: billing },
-      };
+      const cardType = cardTypeByNonce[card[1]] ?? null;
+      // Address verification: a Visa validated with a real authorisation needs the whole billing address.
+      const addressComplete = ['address', 'city', 'state', 'zip'].every(
+        (field) => text(billing?.[field]) !== '',
+      );
+      if (cardType === 'Visa' && validationMode === 'liveMode' && !addressComplete) {
+        return { validationFailure: missingAddress };
+      }
+      return { method: { kind: 'card', last4: card[2], cardType, billTo: billing } };
     }
-    const bank = /^nonce-bank-(\d{4})$/.exec(nonce);
+    const bank = /^nonce-bank-(\d{4})(?:-\d+)?$/.exec(nonce);
     if (bank?.[1]) return { method: { kind: 'ach', last4: bank[1], cardType: null, billTo: billing } };
-    if (nonce === 'nonce-decline' && validationMode === 'liveMode') {
+    if (testNonce === 'nonce-decline' && validationMode === 'liveMode') {
       return {
         validationFailure: {
           responseCode: '2',
@@ -293,15 +439,15 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
         },
       };
     }
-    if (nonce === 'nonce-expired' && validationMode !== 'none') {
+    if (testNonce === 'nonce-expired' && validationMode !== 'none') {
       return {
         validationFailure: { responseCode: '3', reasonCode: '8', reasonText: 'The credit card has expired.' },
       };
     }
-    if (nonce === 'nonce-decline' || nonce === 'nonce-expired') {
+    if (testNonce === 'nonce-decline' || testNonce === 'nonce-expired') {
       return { method: { kind: 'card', last4: '0002', cardType: 'Visa', billTo: billing } };
     }
-    return { error: failed('E00114', 'Invalid OTS Token.') };
+    return { error: invalidToken() };
   }
 
   function validationDeclined(
@@ -337,10 +483,22 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
   function createCustomerProfile(request: Record<string, unknown>): Answer {
     const profile = isRecord(request.profile) ? request.profile : {};
     const merchantCustomerId = text(profile.merchantCustomerId);
+    const description = text(profile.description);
+    const email = text(profile.email);
+    if (merchantCustomerId.length > 20) return tooLong('merchantCustomerId', merchantCustomerId);
+    if (!merchantCustomerId && !description && !email) {
+      return failed('E00041', 'One or more fields in the profile must contain a value.');
+    }
+    const spent = profile.paymentProfiles === undefined ? null : spendNonce(profile.paymentProfiles);
+    if (spent) return spent;
+    // The duplicate rule of the real service: all three of merchantCustomerId, description and email equal.
     const existing = [...customers.values()].find(
-      (customer) => customer.merchantCustomerId === merchantCustomerId,
+      (customer) =>
+        customer.merchantCustomerId === merchantCustomerId &&
+        customer.description === description &&
+        customer.email === email,
     );
-    if (merchantCustomerId && existing) {
+    if (existing) {
       return {
         customerPaymentProfileIdList: [],
         customerShippingAddressIdList: [],
@@ -360,6 +518,8 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     const customer: StoredCustomer = {
       id: String(nextCustomerId++),
       merchantCustomerId,
+      description,
+      email,
       paymentProfiles: new Map(),
     };
     customers.set(customer.id, customer);
@@ -376,6 +536,8 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
   function createCustomerPaymentProfile(request: Record<string, unknown>): Answer {
     const customer = customers.get(text(request.customerProfileId));
     if (!customer) return failed('E00040', 'The record cannot be found.');
+    const spent = spendNonce(request.paymentProfile);
+    if (spent) return spent;
     const validationMode = text(request.validationMode) || 'none';
     const read = readPayment(request.paymentProfile, validationMode);
     if ('error' in read) return read.error;
@@ -405,10 +567,7 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     };
   }
 
-  function getCustomerPaymentProfile(request: Record<string, unknown>): Answer {
-    const customer = customers.get(text(request.customerProfileId));
-    const stored = customer?.paymentProfiles.get(text(request.customerPaymentProfileId));
-    if (!customer || !stored) return failed('E00040', 'The record cannot be found.');
+  function maskedPaymentProfile(customer: StoredCustomer, stored: StoredPaymentProfile): Answer {
     const paymentAnswer =
       stored.kind === 'card'
         ? {
@@ -428,11 +587,43 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
             },
           };
     return {
-      paymentProfile: {
-        ...(stored.billTo ? { billTo: stored.billTo } : {}),
+      ...(stored.billTo ? { billTo: stored.billTo } : {}),
+      customerProfileId: customer.id,
+      customerPaymentProfileId: stored.id,
+      payment: paymentAnswer,
+    };
+  }
+
+  function getCustomerPaymentProfile(request: Record<string, unknown>): Answer {
+    const customer = customers.get(text(request.customerProfileId));
+    const stored = customer?.paymentProfiles.get(text(request.customerPaymentProfileId));
+    if (!customer || !stored) return failed('E00040', 'The record cannot be found.');
+    return { paymentProfile: maskedPaymentProfile(customer, stored), messages: successful };
+  }
+
+  /** By customerProfileId, or by merchantCustomerId (and email, when given): the oldest such profile. */
+  function getCustomerProfile(request: Record<string, unknown>): Answer {
+    const byId = text(request.customerProfileId);
+    const merchantCustomerId = text(request.merchantCustomerId);
+    const email = text(request.email);
+    const customer = byId
+      ? customers.get(byId)
+      : [...customers.values()].find(
+          (candidate) =>
+            merchantCustomerId !== '' &&
+            candidate.merchantCustomerId === merchantCustomerId &&
+            (email === '' || candidate.email === email),
+        );
+    if (!customer) return failed('E00040', 'The record cannot be found.');
+    return {
+      profile: {
+        paymentProfiles: [...customer.paymentProfiles.values()].map((stored) =>
+          maskedPaymentProfile(customer, stored),
+        ),
+        merchantCustomerId: customer.merchantCustomerId,
+        description: customer.description,
+        email: customer.email,
         customerProfileId: customer.id,
-        customerPaymentProfileId: stored.id,
-        payment: paymentAnswer,
       },
       messages: successful,
     };
@@ -473,6 +664,7 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     const method = customers.get(customerProfileId)?.paymentProfiles.get(paymentProfileId);
     if (!method) return { ...echo, ...failed('E00040', 'The record cannot be found.') };
     const invoiceNumber = isRecord(transaction.order) ? text(transaction.order.invoiceNumber) : '';
+    if (invoiceNumber.length > 20) return { ...echo, ...tooLong('invoiceNumber', invoiceNumber) };
     const accountFields = {
       accountNumber: `XXXX${method.last4}`,
       accountType: method.kind === 'ach' ? 'eCheck' : (method.cardType ?? ''),
@@ -509,6 +701,9 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
       authCode: declined ? '000000' : authCode(),
       amount,
       invoiceNumber,
+      customerProfileId,
+      paymentProfileId,
+      status: declined ? 'declined' : 'capturedPendingSettlement',
       submittedAt: Date.now(),
     };
     transactions.set(stored.transId, stored);
@@ -537,24 +732,110 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     };
   }
 
+  const reportingDenied = () =>
+    failed('E00011', 'Access denied. You do not have permissions to call the Transaction Details API.');
+
+  function settleAmount(stored: StoredTransaction): number {
+    return chargedStatuses.has(stored.status) ? Number(stored.amount) : 0;
+  }
+
   function getTransactionDetails(request: Record<string, unknown>): Answer {
+    if (!transactionDetailsApi) return reportingDenied();
     const stored = transactions.get(text(request.transId));
     if (!stored) return failed('E00040', 'The record cannot be found.');
-    const amount = Number(stored.amount);
+    const returned = stored.status === 'returnedItem';
     return {
       transaction: {
         transId: stored.transId,
         submitTimeUTC: new Date(stored.submittedAt).toISOString(),
         transactionType: 'authCaptureTransaction',
-        transactionStatus: stored.responseCode === '1' ? 'capturedPendingSettlement' : 'declined',
-        responseCode: Number(stored.responseCode),
+        transactionStatus: stored.status,
+        // A transaction the fraud filters hold was answered with response code 4.
+        responseCode: stored.status === 'FDSPendingReview' ? 4 : Number(stored.responseCode),
         responseReasonCode: Number(stored.reasonCode),
         responseReasonDescription: stored.reasonText,
         authCode: stored.authCode,
-        authAmount: amount,
-        settleAmount: stored.responseCode === '1' ? amount : 0,
+        authAmount: Number(stored.amount),
+        settleAmount: settleAmount(stored),
         order: { invoiceNumber: stored.invoiceNumber },
+        ...(returned
+          ? {
+              returnedItems: [
+                {
+                  id: stored.transId,
+                  dateUTC: new Date().toISOString(),
+                  code: 'R01',
+                  description: 'Insufficient Funds',
+                },
+              ],
+            }
+          : {}),
+        profile: {
+          customerProfileId: stored.customerProfileId,
+          customerPaymentProfileId: stored.paymentProfileId,
+        },
       },
+      messages: successful,
+    };
+  }
+
+  /** A customer's transactions, sorted and paged as asked (offset is the page number, from 1). */
+  function getTransactionListForCustomer(request: Record<string, unknown>): Answer {
+    if (!transactionDetailsApi) return reportingDenied();
+    const customer = customers.get(text(request.customerProfileId));
+    if (!customer) return failed('E00040', 'The record cannot be found.');
+    const paymentProfileId = text(request.customerPaymentProfileId);
+    const sorting = isRecord(request.sorting) ? request.sorting : {};
+    const paging = isRecord(request.paging) ? request.paging : {};
+    const limit = paging.limit === undefined ? 1000 : Number(text(paging.limit));
+    const offset = paging.offset === undefined ? 1 : Number(text(paging.offset));
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      return failed(
+        'E00003',
+        `The '${namespace}:limit' element is invalid - The value '${limit}' is invalid.`,
+      );
+    }
+    if (!Number.isInteger(offset) || offset < 1 || offset > 100_000) {
+      return failed(
+        'E00003',
+        `The '${namespace}:offset' element is invalid - The value '${offset}' is invalid.`,
+      );
+    }
+    const descending = sorting.orderDescending === true || sorting.orderDescending === 'true';
+    const matching = [...transactions.values()]
+      .filter(
+        (stored) =>
+          stored.customerProfileId === customer.id &&
+          (paymentProfileId === '' || stored.paymentProfileId === paymentProfileId),
+      )
+      // Ids grow with time here, so they break ties between transactions of the same millisecond.
+      .sort((a, b) => a.submittedAt - b.submittedAt || Number(a.transId) - Number(b.transId));
+    if (descending) matching.reverse();
+    const page = matching.slice((offset - 1) * limit, offset * limit);
+    if (page.length === 0) {
+      return { messages: { resultCode: 'Ok', message: [{ code: 'I00004', text: 'No records found.' }] } };
+    }
+    return {
+      transactions: page.map((stored) => {
+        const method = customer.paymentProfiles.get(stored.paymentProfileId);
+        return {
+          transId: stored.transId,
+          submitTimeUTC: new Date(stored.submittedAt).toISOString(),
+          submitTimeLocal: new Date(stored.submittedAt).toISOString().replace('Z', ''),
+          transactionStatus: stored.status,
+          invoiceNumber: stored.invoiceNumber,
+          firstName: text(method?.billTo?.firstName),
+          lastName: text(method?.billTo?.lastName),
+          accountType: method?.kind === 'ach' ? 'eCheck' : (method?.cardType ?? ''),
+          accountNumber: `XXXX${method?.last4 ?? ''}`,
+          settleAmount: settleAmount(stored),
+          marketType: 'eCommerce',
+          product: 'Card Not Present',
+          hasReturnedItems: stored.status === 'returnedItem',
+          profile: { customerProfileId: customer.id, customerPaymentProfileId: stored.paymentProfileId },
+        };
+      }),
+      totalNumInResultSet: matching.length,
       messages: successful,
     };
   }
@@ -563,7 +844,9 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     createCustomerProfileRequest: createCustomerProfile,
     createCustomerPaymentProfileRequest: createCustomerPaymentProfile,
     getCustomerPaymentProfileRequest: getCustomerPaymentProfile,
+    getCustomerProfileRequest: getCustomerProfile,
     getTransactionDetailsRequest: getTransactionDetails,
+    getTransactionListForCustomerRequest: getTransactionListForCustomer,
     createTransactionRequest: createTransaction,
   };
 
@@ -636,6 +919,16 @@ export async function startAuthorizeNetStub(): Promise<AuthorizeNetStub> {
     url: `http://127.0.0.1:${port}${apiPath}`,
     requests,
     answers,
+    issueNonce(testNonce, { minutesAgo = 0 } = {}) {
+      const nonce = `${testNonce}-${nextNonce++}`;
+      issuedNonces.set(nonce, Date.now() - minutesAgo * 60_000);
+      return nonce;
+    },
+    setTransactionStatus(transId, status) {
+      const stored = transactions.get(transId);
+      if (!stored) throw new Error(`The stub has no transaction ${transId}`);
+      stored.status = status;
+    },
     close() {
       return new Promise((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

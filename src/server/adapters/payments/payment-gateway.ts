@@ -21,6 +21,7 @@ export type DeclineReason =
   | 'expired_card'
   | 'incorrect_cvc'
   | 'incorrect_zip'
+  | 'billing_address_required'
   | 'invalid_number'
   | 'processing_error'
   | 'duplicate'
@@ -125,6 +126,8 @@ export const declineMessages: Record<DeclineReason, string> = {
   expired_card: 'The card has expired. Please use another card.',
   incorrect_cvc: 'The CVV code was not accepted. Please check it and try again.',
   incorrect_zip: 'The billing zip code was not accepted. Please check it and try again.',
+  billing_address_required:
+    "The card's billing address is incomplete. Please enter the street, city, state and zip code of the card's billing address.",
   invalid_number: 'Invalid credit card number.',
   processing_error: 'The payment could not be processed. Please try again in a few minutes.',
   duplicate: 'This payment was already submitted.',

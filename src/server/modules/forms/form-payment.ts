@@ -20,6 +20,9 @@ export interface FormPaymentBody {
   Credit_Card_Holder_Last_Name?: string;
   Credit_Card_Biling_Email_Address?: string;
   Credit_Card_Holder_Country?: string;
+  Credit_Card_Billing_Street?: string;
+  Credit_Card_Billing_City?: string;
+  Credit_Card_Billing_State?: string;
   Credit_Card_Billing_Zip_Code?: string;
   Name_On_Account?: string;
   ABA_Routing_Number?: string;
@@ -72,6 +75,9 @@ export async function resolveFormPayment(
           Credit_Card_Holder_Last_Name: body.Credit_Card_Holder_Last_Name,
           Credit_Card_Biling_Email_Address: body.Credit_Card_Biling_Email_Address,
           Country: body.Credit_Card_Holder_Country,
+          Credit_Card_Billing_Street: body.Credit_Card_Billing_Street,
+          Credit_Card_Billing_City: body.Credit_Card_Billing_City,
+          Credit_Card_Billing_State: body.Credit_Card_Billing_State,
           Credit_Card_Billing_Zip_Code: body.Credit_Card_Billing_Zip_Code,
         }
       : { Name_On_Account: body.Name_On_Account, ABA_Routing_Number: body.ABA_Routing_Number }),

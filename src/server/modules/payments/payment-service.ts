@@ -118,6 +118,9 @@ async function saveAtGateway(
         ? {
             firstName: request.Credit_Card_Holder_First_Name ?? '',
             lastName: request.Credit_Card_Holder_Last_Name ?? '',
+            address: request.Credit_Card_Billing_Street,
+            city: request.Credit_Card_Billing_City,
+            state: request.Credit_Card_Billing_State,
             zip: request.Credit_Card_Billing_Zip_Code,
             country: request.Country,
           }

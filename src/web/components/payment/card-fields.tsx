@@ -11,6 +11,9 @@ export type CardFormValues = {
   Credit_Card_Holder_Last_Name: string;
   Credit_Card_Biling_Email_Address: string;
   Country: string;
+  Credit_Card_Billing_Street: string;
+  Credit_Card_Billing_City: string;
+  Credit_Card_Billing_State: string;
   Credit_Card_Billing_Zip_Code: string;
 };
 
@@ -24,8 +27,34 @@ export const emptyCard: CardFormValues = {
   Credit_Card_Holder_Last_Name: '',
   Credit_Card_Biling_Email_Address: '',
   Country: 'United States',
+  Credit_Card_Billing_Street: '',
+  Credit_Card_Billing_City: '',
+  Credit_Card_Billing_State: '',
   Credit_Card_Billing_Zip_Code: '',
 };
+
+/** The part of a client's address of record a card form can start from. */
+export interface AddressOfRecord {
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/**
+ * An empty card whose billing address starts as the client's address of record, for pages that know the
+ * signed-in client (never the public payment pages, which reveal no client data). The client can change it.
+ */
+export function cardPrefilledFrom(address: AddressOfRecord | undefined): CardFormValues {
+  if (!address) return emptyCard;
+  return {
+    ...emptyCard,
+    Credit_Card_Billing_Street: address.street,
+    Credit_Card_Billing_City: address.city,
+    Credit_Card_Billing_State: address.state,
+    Credit_Card_Billing_Zip_Code: address.zip,
+  };
+}
 
 interface Props {
   values: CardFormValues;
@@ -126,6 +155,39 @@ export function CardFields({ values, onChange, errors, today, disabled }: Props)
         value={values.Credit_Card_Biling_Email_Address}
         onChange={(e) => set('Credit_Card_Biling_Email_Address')(e.currentTarget.value)}
         error={errors.Credit_Card_Biling_Email_Address}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Billing Street"
+        name="Credit_Card_Billing_Street"
+        autoComplete="billing street-address"
+        maxLength={60}
+        value={values.Credit_Card_Billing_Street}
+        onChange={(e) => set('Credit_Card_Billing_Street')(e.currentTarget.value)}
+        error={errors.Credit_Card_Billing_Street}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Billing City"
+        name="Credit_Card_Billing_City"
+        autoComplete="billing address-level2"
+        maxLength={40}
+        value={values.Credit_Card_Billing_City}
+        onChange={(e) => set('Credit_Card_Billing_City')(e.currentTarget.value)}
+        error={errors.Credit_Card_Billing_City}
+        disabled={disabled}
+        required
+      />
+      <TextInput
+        label="Billing State"
+        name="Credit_Card_Billing_State"
+        autoComplete="billing address-level1"
+        maxLength={40}
+        value={values.Credit_Card_Billing_State}
+        onChange={(e) => set('Credit_Card_Billing_State')(e.currentTarget.value)}
+        error={errors.Credit_Card_Billing_State}
         disabled={disabled}
         required
       />

@@ -2,7 +2,8 @@ import { Alert, Checkbox, Group, Radio, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { type FormPaymentMethod, methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
-import { AchFields, CardFields, emptyAch, emptyCard } from '../../../components/payment/card-fields';
+import { AchFields, CardFields, cardPrefilledFrom, emptyAch } from '../../../components/payment/card-fields';
+import { useClient } from '../../../lib/client-record';
 import { type PaymentChoice, usesNewCard } from '../lib/payment-choice';
 import { SavedAch, SavedCard } from './saved-method';
 
@@ -21,7 +22,8 @@ interface Props {
 
 /**
  * Payment Method of the forms (spec 2, sections 2 and 4): the saved card or account by default,
- * or a new one after "Use Another Credit Card" / "Use Another ACH", which start blank.
+ * or a new one after "Use Another Credit Card" / "Use Another ACH", which start blank but for the
+ * card's billing address, taken from the client's address of record.
  */
 export function FormPaymentChoice({
   methods,
@@ -34,6 +36,8 @@ export function FormPaymentChoice({
   checkNote,
 }: Props) {
   const onFile = methodsOnFileOf(info ?? null);
+  const client = useClient();
+  const newCard = () => cardPrefilledFrom(client.data);
   const set = (patch: Partial<PaymentChoice>) => onChange({ ...value, ...patch });
   const invalid = Boolean(errors.PaymentMethod) || undefined;
 
@@ -43,7 +47,7 @@ export function FormPaymentChoice({
       method: method as FormPaymentMethod,
       useAnotherCard: false,
       useAnotherAch: false,
-      card: emptyCard,
+      card: newCard(),
       ach: emptyAch,
     });
 
@@ -71,7 +75,7 @@ export function FormPaymentChoice({
               <Checkbox
                 label="Use Another Credit Card"
                 checked={value.useAnotherCard}
-                onChange={(e) => set({ useAnotherCard: e.currentTarget.checked, card: emptyCard })}
+                onChange={(e) => set({ useAnotherCard: e.currentTarget.checked, card: newCard() })}
                 error={errors.update_card}
                 aria-invalid={Boolean(errors.update_card) || undefined}
                 disabled={disabled}

@@ -17,10 +17,11 @@ import {
   type AchFormValues,
   CardFields,
   type CardFormValues,
+  cardPrefilledFrom,
   emptyAch,
-  emptyCard,
 } from '../../../components/payment/card-fields';
 import { ApiError } from '../../../lib/api-client';
+import { useClient } from '../../../lib/client-record';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
@@ -41,7 +42,9 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
   const config = usePaymentConfig();
   const save = useSetPaymentInfo();
   const queryClient = useQueryClient();
-  const [card, setCard] = useState<CardFormValues>(emptyCard);
+  const client = useClient();
+  // The card's billing address starts as the client's address of record; the client may change it.
+  const [card, setCard] = useState<CardFormValues>(() => cardPrefilledFrom(client.data));
   const [ach, setAch] = useState<AchFormValues>(emptyAch);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
