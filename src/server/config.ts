@@ -47,6 +47,8 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.default(10),
   LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_VERIFY_PER_IP: positiveInt.default(30),
+  RATE_LIMIT_PAYMENT_PER_IP: positiveInt.default(30),
+  RATE_LIMIT_PAYMENT_PER_CLIENT: positiveInt.default(10),
   DOCUMENTS_KEY: z
     .string()
     .refine(
@@ -76,7 +78,13 @@ export interface Config {
   publicUrl: string;
   demo: boolean;
   logLevel: string;
-  rateLimits: { loginPerIp: number; recoveryPerIp: number };
+  rateLimits: {
+    loginPerIp: number;
+    recoveryPerIp: number;
+    /** Card and bank account saves and charges, per hour: declines count too (no card-testing). */
+    paymentPerIp: number;
+    paymentPerClient: number;
+  };
   poolSize: number;
   /** Behind a load balancer: take the client's address from X-Forwarded-For (for the per-IP limits). */
   trustProxy: boolean;
@@ -155,7 +163,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     demo,
     logLevel: e.LOG_LEVEL,
-    rateLimits: { loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP, recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP },
+    rateLimits: {
+      loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
+      recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP,
+      paymentPerIp: e.RATE_LIMIT_PAYMENT_PER_IP,
+      paymentPerClient: e.RATE_LIMIT_PAYMENT_PER_CLIENT,
+    },
     poolSize: e.DATABASE_POOL_SIZE,
     linkSecret: e.LINK_SECRET,
     documentsKey: e.DOCUMENTS_KEY,
