@@ -95,6 +95,10 @@ export interface Config {
   verifyPerIp: number;
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
+  /** Demo mode's e-mail page: never on a portal served over HTTPS, where real clients may be. */
+  devOutbox: boolean;
+  /** Said in the log at start: settings that work but are risky. */
+  warnings: string[];
   payments:
     | { gateway: 'sandbox' }
     | {
@@ -153,6 +157,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ]);
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const secureCookies = publicUrl.startsWith('https:');
+  const warnings: string[] = [];
+  // Only DEMO=true gets here with a DATABASE_URL: demo mode there is always asked for.
+  if (demo && e.DATABASE_URL) {
+    warnings.push(
+      'Demo mode is on with DATABASE_URL: demo accounts with published passwords are seeded into that database. Never use it for real clients (unset DEMO).',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -173,7 +185,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     linkSecret: e.LINK_SECRET,
     documentsKey: e.DOCUMENTS_KEY,
     verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
-    secureCookies: publicUrl.startsWith('https:'),
+    secureCookies,
+    devOutbox: demo && !e.SMTP_URL && !secureCookies,
+    warnings,
     trustProxy: e.TRUST_PROXY ?? false,
     payments:
       e.PAYMENT_GATEWAY === 'authorize-net'

@@ -25,6 +25,7 @@ async function main() {
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },
     'starting the Client Portal',
   );
+  for (const warning of config.warnings) app.log.warn(warning);
 
   let closing = false;
   const shutdown = async (signal: string) => {
