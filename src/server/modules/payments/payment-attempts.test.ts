@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentMessages } from '../../../domain/payments';
+import { clients } from '../../db/schema';
 import { addClient, newCardFields, tokenizeCard } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -114,6 +116,39 @@ describe('payment attempts per client', () => {
         update_card: true,
         save_card: false,
         ...newCardFields(t, await tokenizeCard(t, APPROVED)),
+      },
+    });
+    expect(response.statusCode, response.body).toBe(429);
+    expect(response.json().error).toBe(paymentMessages.tooManyAttempts);
+  });
+});
+
+describe('payment attempts on the public payment pages', () => {
+  it('counts a save on the public page against the confirmed client, with the portal saves', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    for (let i = 0; i < 10; i++) await save(cookie, await cardBody(DECLINED));
+    const [lastName] = await t.db
+      .select({ lastName: clients.lastName })
+      .from(clients)
+      .where(eq(clients.id, client.id));
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_verifyClientData',
+      payload: { mode: 'id', ClientId: client.actId, ClientLastname: lastName?.lastName },
+      remoteAddress: '10.5.0.1',
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_PublicPaymentInfo',
+      headers: { 'idempotency-key': newKey() },
+      remoteAddress: '10.5.0.1',
+      payload: {
+        ...(await cardBody(APPROVED)),
+        verification: verified.json().verification,
+        agree: true,
+        page: 'email',
       },
     });
     expect(response.statusCode, response.body).toBe(429);
