@@ -70,6 +70,8 @@ export default defineConfig({
       RATE_LIMIT_LOGIN_PER_IP: '10000',
       RATE_LIMIT_RECOVERY_PER_IP: '10000',
       RATE_LIMIT_VERIFY_PER_IP: '10000',
+      RATE_LIMIT_PAYMENT_PER_IP: '10000',
+      RATE_LIMIT_PAYMENT_PER_CLIENT: '10000',
       // The same key e2e/public-payment-pages.spec.ts signs its link with.
       LINK_SECRET: 'e2e-link-secret-with-at-least-32-characters',
     },

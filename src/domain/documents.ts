@@ -5,6 +5,11 @@ export const documentMessages = {
   required: 'Please select a pdf file',
   notPdf: 'Invalid file format.',
   tooBig: 'File size too big. Please compress and upload under 500Kb',
+  // Checked by the server only (it parses the PDF): the way out is the same for both.
+  activeContent:
+    'This PDF contains active content (scripts, actions or attached files). Please print the report to PDF again and upload the new file.',
+  notPlainPdf:
+    'This file could not be read as a plain PDF. Please print the report to PDF again and upload the new file.',
 } as const;
 
 const PDF_HEADER = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"

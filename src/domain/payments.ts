@@ -27,6 +27,7 @@ export const paymentMessages = {
   accountNumberRequired: 'Please enter account number',
   accountNumberInvalid: 'The account number must be 4 to 17 digits',
   routingNumberInvalid: 'Invalid ABA routing number',
+  tooManyAttempts: 'Too many payment attempts. Please wait an hour and try again, or contact us.',
 } as const;
 
 const m = paymentMessages;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, loggerOptions } from './app';
 import { loadConfig } from './config';
 import type { DatabaseHandle } from './db/client';
@@ -103,9 +103,12 @@ describe('the app shell', () => {
       url: '/api/pay/get_otp',
       query: { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' },
     });
-    const outbox = await demo.inject({ method: 'GET', url: '/dev/outbox' });
-    expect(outbox.statusCode).toBe(200);
-    expect(outbox.body).toContain('Client Portal: your one time password');
+    // The e-mail is sent after the answer.
+    await vi.waitFor(async () => {
+      const outbox = await demo.inject({ method: 'GET', url: '/dev/outbox' });
+      expect(outbox.statusCode).toBe(200);
+      expect(outbox.body).toContain('Client Portal: your one time password');
+    });
     await demo.close();
 
     for (const env of [
@@ -122,6 +125,24 @@ describe('the app shell', () => {
       expect(page.statusCode).toBe(404);
       await app.close();
     }
+  });
+
+  it('never answers /dev/outbox when PUBLIC_URL is https, even in demo mode without SMTP', async () => {
+    const app = await buildApp({
+      config: loadConfig({ DEMO: 'true', PUBLIC_URL: 'https://portal.example.com' }),
+      db: database.db,
+      webRoot: null,
+      logger: false,
+    });
+    await app.inject({
+      method: 'GET',
+      url: '/api/pay/get_otp',
+      query: { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' },
+    });
+    const page = await app.inject({ method: 'GET', url: '/dev/outbox' });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).not.toContain('one time password');
+    await app.close();
   });
 
   it('writes JSON logs without personal data, passwords, codes or cookies', async () => {

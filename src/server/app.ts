@@ -242,7 +242,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (config.payments.gateway === 'sandbox') {
     await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });
   }
-  if (config.demo && mailer.kind === 'outbox') await app.register(outboxRoutes, deps);
+  if (config.devOutbox && mailer.kind === 'outbox') await app.register(outboxRoutes, deps);
 
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const hasWeb = webRoot !== null && fs.existsSync(path.join(webRoot, 'index.html'));

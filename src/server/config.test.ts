@@ -31,6 +31,38 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('warns at start when demo mode runs on a DATABASE_URL, and only then', () => {
+    const asked = loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' });
+    expect(asked.warnings).toEqual([expect.stringMatching(/Demo mode is on with DATABASE_URL/)]);
+    expect(loadConfig({}).warnings).toEqual([]);
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://localhost/portal',
+        PAYMENT_GATEWAY: 'sandbox',
+        LINK_SECRET,
+        DOCUMENTS_KEY,
+      }).warnings,
+    ).toEqual([]);
+  });
+
+  it('shows the demo outbox only in demo mode, without SMTP and never over HTTPS', () => {
+    expect(loadConfig({}).devOutbox).toBe(true);
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com' }).devOutbox).toBe(false);
+    expect(loadConfig({ DEMO: 'true', PUBLIC_URL: 'https://portal.example.com' }).devOutbox).toBe(false);
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).devOutbox).toBe(false);
+    expect(
+      loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY }).devOutbox,
+    ).toBe(false);
+  });
+
+  it('reads the payment attempt limits, 30 an hour per IP and 10 per client by default', () => {
+    expect(loadConfig({}).rateLimits).toMatchObject({ paymentPerIp: 30, paymentPerClient: 10 });
+    expect(
+      loadConfig({ RATE_LIMIT_PAYMENT_PER_IP: '5', RATE_LIMIT_PAYMENT_PER_CLIENT: '2' }).rateLimits,
+    ).toMatchObject({ paymentPerIp: 5, paymentPerClient: 2 });
+    expect(() => loadConfig({ RATE_LIMIT_PAYMENT_PER_IP: '0' })).toThrow(/RATE_LIMIT_PAYMENT_PER_IP/);
+  });
+
   it('outside demo mode, makes the payment gateway a choice, never a silent sandbox', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/portal' })).toThrow(
       /PAYMENT_GATEWAY: must be set/,

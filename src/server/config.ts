@@ -47,6 +47,8 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.default(10),
   LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   RATE_LIMIT_VERIFY_PER_IP: positiveInt.default(30),
+  RATE_LIMIT_PAYMENT_PER_IP: positiveInt.default(30),
+  RATE_LIMIT_PAYMENT_PER_CLIENT: positiveInt.default(10),
   DOCUMENTS_KEY: z
     .string()
     .refine(
@@ -78,7 +80,13 @@ export interface Config {
   publicUrl: string;
   demo: boolean;
   logLevel: string;
-  rateLimits: { loginPerIp: number; recoveryPerIp: number };
+  rateLimits: {
+    loginPerIp: number;
+    recoveryPerIp: number;
+    /** Card and bank account saves and charges, per hour: declines count too (no card-testing). */
+    paymentPerIp: number;
+    paymentPerClient: number;
+  };
   poolSize: number;
   /** Behind a load balancer: take the client's address from X-Forwarded-For (for the per-IP limits). */
   trustProxy: boolean;
@@ -96,6 +104,10 @@ export interface Config {
   reconcileIntervalMs: number;
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
+  /** Demo mode's e-mail page: never on a portal served over HTTPS, where real clients may be. */
+  devOutbox: boolean;
+  /** Said in the log at start: settings that work but are risky. */
+  warnings: string[];
   payments:
     | { gateway: 'sandbox' }
     | {
@@ -154,6 +166,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ]);
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const secureCookies = publicUrl.startsWith('https:');
+  const warnings: string[] = [];
+  // Only DEMO=true gets here with a DATABASE_URL: demo mode there is always asked for.
+  if (demo && e.DATABASE_URL) {
+    warnings.push(
+      'Demo mode is on with DATABASE_URL: demo accounts with published passwords are seeded into that database. Never use it for real clients (unset DEMO).',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -164,12 +184,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     demo,
     logLevel: e.LOG_LEVEL,
-    rateLimits: { loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP, recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP },
+    rateLimits: {
+      loginPerIp: e.RATE_LIMIT_LOGIN_PER_IP,
+      recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP,
+      paymentPerIp: e.RATE_LIMIT_PAYMENT_PER_IP,
+      paymentPerClient: e.RATE_LIMIT_PAYMENT_PER_CLIENT,
+    },
     poolSize: e.DATABASE_POOL_SIZE,
     linkSecret: e.LINK_SECRET,
     documentsKey: e.DOCUMENTS_KEY,
     verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
-    secureCookies: publicUrl.startsWith('https:'),
+    secureCookies,
+    devOutbox: demo && !e.SMTP_URL && !secureCookies,
+    warnings,
     trustProxy: e.TRUST_PROXY ?? false,
     leaseMs: e.RUN_ONCE_LEASE_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,

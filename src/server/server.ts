@@ -26,6 +26,7 @@ async function main() {
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },
     'starting the Client Portal',
   );
+  for (const warning of config.warnings) app.log.warn(warning);
 
   let jobs: Jobs | null = null;
   let closing = false;

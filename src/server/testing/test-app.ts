@@ -28,6 +28,12 @@ export function cookieOf(response: LightMyRequestResponse): string {
   return first.split(';')[0] as string;
 }
 
+/** Limits high enough for test files that save and charge many times; their own test proves the limits. */
+export const MANY_PAYMENT_ATTEMPTS = {
+  RATE_LIMIT_PAYMENT_PER_IP: '10000',
+  RATE_LIMIT_PAYMENT_PER_CLIENT: '10000',
+} as const;
+
 /** The real app on a fresh copy of the seeded database, with a clock the test moves. */
 export async function startTestApp(
   env: Record<string, string> = {},

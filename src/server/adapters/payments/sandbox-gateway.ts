@@ -6,7 +6,7 @@ import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid, paymentMessages } fr
 import type { Database } from '../../db/client';
 import { sandboxPaymentMethods, sandboxTokens, sandboxTransactions } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { hitRateLimit } from '../../lib/rate-limit';
+import { countRateLimits } from '../../lib/rate-limit';
 import { type DeclineReason, declineMessages, type PaymentGateway } from './payment-gateway';
 
 /**
@@ -100,13 +100,10 @@ export function sandboxTokenizerRoutes(db: Database, clock: Clock): FastifyPlugi
         const createdAt = clock.now();
         // Like a real processor, it limits how fast one address may try numbers, and forgets
         // tokens that were used or have expired.
-        const decision = await hitRateLimit(
-          db,
-          `sandbox-tokens:ip:${request.ip}`,
-          TOKENS_PER_IP,
-          TOKEN_LIFETIME_MS,
-          createdAt,
-        );
+        // Its own error shape, as a processor answers: not the portal's HttpError.
+        const decision = await countRateLimits(db, createdAt, [
+          { key: `sandbox-tokens:ip:${request.ip}`, limit: TOKENS_PER_IP, windowMs: TOKEN_LIFETIME_MS },
+        ]);
         if (!decision.allowed) {
           return reply.code(429).header('retry-after', String(decision.retryAfterSeconds)).send({
             error: 'Too many attempts. Please wait a few minutes and try again.',

@@ -15,8 +15,7 @@ import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
 import { clients } from '../../db/schema';
-import { tooManyRequests } from '../../lib/http-error';
-import { hitRateLimit } from '../../lib/rate-limit';
+import { enforceRateLimits } from '../../lib/rate-limit';
 import { isCommonPassword } from '../../lib/secrets';
 import { requestPasswordCode, resetPassword, signIn } from './auth-service';
 
@@ -27,10 +26,13 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const today = () => todayFor(clock.now());
   const serviceDeps = { db, clock, mailer, log: app.log };
 
-  async function limitPerIp(bucket: string, ip: string, limit: number) {
-    const decision = await hitRateLimit(db, `${bucket}:ip:${ip}`, limit, FIFTEEN_MINUTES, clock.now());
-    if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, authMessages.tooManyAttempts);
-  }
+  const limitPerIp = (bucket: string, ip: string, limit: number) =>
+    enforceRateLimits(
+      db,
+      clock.now(),
+      [{ key: `${bucket}:ip:${ip}`, limit, windowMs: FIFTEEN_MINUTES }],
+      authMessages.tooManyAttempts,
+    );
 
   app.post(
     '/login',

@@ -102,9 +102,14 @@ async function findClientByDetails(db: Database, details: OtpRequest) {
   return client;
 }
 
+/** Stands for "no client" in the queries both paths of recovery run, so a miss does the same work. */
+const NO_ONE = '00000000-0000-0000-0000-000000000000';
+
 /**
  * Sends a one-time code to the address of record when the details match a client. The answer
- * is the same either way and never carries the code.
+ * is the same either way and never carries the code; and it takes as long: a match, a match over
+ * the hourly limit and a miss all run the same queries and hash one code. The e-mail is sent
+ * after the answer, not awaited.
  */
 export async function requestPasswordCode(
   { db, clock, mailer, log }: Deps,
@@ -112,35 +117,32 @@ export async function requestPasswordCode(
 ): Promise<void> {
   const now = clock.now();
   const client = await findClientByDetails(db, details);
-  if (!client) {
-    await hashSecret(sixDigitCode());
-    return;
-  }
   const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
   const [recent] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(passwordResetCodes)
-    .where(and(eq(passwordResetCodes.clientId, client.id), gt(passwordResetCodes.createdAt, hourAgo)));
-  if ((recent?.count ?? 0) >= authPolicy.otpPerHourPerAccount) {
-    await hashSecret(sixDigitCode());
-    return;
-  }
+    .where(
+      and(eq(passwordResetCodes.clientId, client?.id ?? NO_ONE), gt(passwordResetCodes.createdAt, hourAgo)),
+    );
   const code = sixDigitCode();
   const codeHash = await hashSecret(code);
-  // Only the newest code is valid: retire the older ones.
-  await db
-    .update(passwordResetCodes)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResetCodes.clientId, client.id), isNull(passwordResetCodes.usedAt)));
-  await db.insert(passwordResetCodes).values({
-    clientId: client.id,
-    codeHash,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + authPolicy.otpValidityMs),
-  });
-  await mailer
+  const recipient = client && (recent?.count ?? 0) < authPolicy.otpPerHourPerAccount ? client : null;
+  // Only the newest code is valid: the older ones are retired in the same statement. For no one
+  // it changes nothing, in the same time.
+  const codeOwner = recipient?.id ?? NO_ONE;
+  await db.execute(sql`
+    with retired as (
+      update password_reset_codes set used_at = ${now.toISOString()}
+      where client_id = ${codeOwner}::uuid and used_at is null
+    )
+    insert into password_reset_codes (client_id, code_hash, created_at, expires_at)
+    select id, ${codeHash}::text, ${now.toISOString()}::timestamptz,
+      ${new Date(now.getTime() + authPolicy.otpValidityMs).toISOString()}::timestamptz
+    from clients where id = ${codeOwner}::uuid`);
+  if (!recipient) return;
+  mailer
     .send({
-      to: client.email,
+      to: recipient.email,
       subject: 'Client Portal: your one time password',
       text: [
         `Your one time password is ${code}`,
@@ -154,24 +156,25 @@ export async function requestPasswordCode(
 const invalidCode = () =>
   new HttpError(400, 'INVALID_CODE', authMessages.otpInvalid, { OneTimePassword: authMessages.otpInvalid });
 
-/** Checks the code (5 tries, 10 minutes, once) and sets the new password; returns the client id. */
+/**
+ * Checks the code (5 tries, 10 minutes, once) and sets the new password; returns the client id.
+ * Unknown details, a used, expired or exhausted code and a wrong code all run the same queries and
+ * the same hashing (one code verified, one new password hashed), so the time of the answer does
+ * not tell whether the details matched a client.
+ */
 export async function resetPassword(
   { db, clock, mailer, log }: Deps,
   request: UpdatePasswordRequest,
 ): Promise<string> {
   const now = clock.now();
   const client = await findClientByDetails(db, request);
-  if (!client) {
-    await verifySecret(await dummySecretHash(), request.OneTimePassword);
-    throw invalidCode();
-  }
   const [latest] = await db
     .select()
     .from(passwordResetCodes)
-    .where(eq(passwordResetCodes.clientId, client.id))
+    .where(eq(passwordResetCodes.clientId, client?.id ?? NO_ONE))
     .orderBy(desc(passwordResetCodes.createdAt))
     .limit(1);
-  if (!latest || latest.usedAt || latest.expiresAt <= now) throw invalidCode();
+  const usable = latest && !latest.usedAt && latest.expiresAt > now ? latest : null;
 
   // Count the try before checking it, in one statement, so parallel guesses cannot exceed 5.
   const [tried] = await db
@@ -179,28 +182,30 @@ export async function resetPassword(
     .set({ attempts: sql`${passwordResetCodes.attempts} + 1` })
     .where(
       and(
-        eq(passwordResetCodes.id, latest.id),
+        eq(passwordResetCodes.id, usable?.id ?? NO_ONE),
         isNull(passwordResetCodes.usedAt),
         lt(passwordResetCodes.attempts, authPolicy.otpMaxTries),
       ),
     )
     .returning({ attempts: passwordResetCodes.attempts });
-  if (!tried) throw invalidCode();
-  if (!(await verifySecret(latest.codeHash, request.OneTimePassword))) throw invalidCode();
+  const checked = tried && usable ? usable : null;
+  const codeMatches = await verifySecret(
+    checked?.codeHash ?? (await dummySecretHash()),
+    request.OneTimePassword,
+  );
+  const passwordHash = await hashSecret(request.UpdatedPassword);
+  if (!client || !checked || !codeMatches) throw invalidCode();
 
   const [used] = await db
     .update(passwordResetCodes)
     .set({ usedAt: now })
-    .where(and(eq(passwordResetCodes.id, latest.id), isNull(passwordResetCodes.usedAt)))
+    .where(and(eq(passwordResetCodes.id, checked.id), isNull(passwordResetCodes.usedAt)))
     .returning({ id: passwordResetCodes.id });
   if (!used) throw invalidCode();
 
-  await db
-    .update(clients)
-    .set({ passwordHash: await hashSecret(request.UpdatedPassword), updatedAt: now })
-    .where(eq(clients.id, client.id));
+  await db.update(clients).set({ passwordHash, updatedAt: now }).where(eq(clients.id, client.id));
   await db.delete(loginFailures).where(eq(loginFailures.loginKey, client.clientActId.toUpperCase()));
-  await mailer
+  mailer
     .send({
       to: client.email,
       subject: 'Client Portal: your password was changed',

@@ -19,7 +19,7 @@ import {
   signaturePng,
   tokenizeCard,
 } from '../../testing/form-fixtures';
-import { startTestApp, type TestApp } from '../../testing/test-app';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
  * POST /api/pay/send_ConsentData (spec 2, sections 2 to 5; DESIGN.md sections 5 and 7): the
@@ -39,7 +39,7 @@ let johnId: string;
 let keySeq = 0;
 
 beforeAll(async () => {
-  t = await startTestApp({ DOCUMENTS_KEY: KEY, RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  t = await startTestApp({ DOCUMENTS_KEY: KEY, RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
   jane = await t.signIn('ACT10001');
   john = await t.signIn('ACT10002');
   const rows = await t.db.select({ id: clients.id, actId: clients.clientActId }).from(clients);

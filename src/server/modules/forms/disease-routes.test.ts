@@ -2,6 +2,7 @@ import { createDecipheriv } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentMessages } from '../../../domain/documents';
 import { formPaymentMessages } from '../../../domain/form-payment';
 import { diseaseMessages, INFECTIOUS_DISEASE_TERMS_VERSION } from '../../../domain/infectious-disease';
 import { paymentMessages } from '../../../domain/payments';
@@ -29,7 +30,14 @@ import {
   signaturePng,
   tokenizeCard,
 } from '../../testing/form-fixtures';
-import { startTestApp, type TestApp } from '../../testing/test-app';
+import {
+  htmlPrefixedPdf,
+  pdfWithEmbeddedFile,
+  pdfWithLaunchAction,
+  pdfWithOpenActionScript,
+  zipPrefixedPdf,
+} from '../../testing/hostile-pdfs';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
  * POST /api/pay/set_DiseaseData (spec 2, sections 2 to 5 and 9; DESIGN.md sections 4, 5 and 7):
@@ -52,7 +60,7 @@ let johnId: string;
 let keySeq = 0;
 
 beforeAll(async () => {
-  t = await startTestApp({ DOCUMENTS_KEY: KEY, RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  t = await startTestApp({ DOCUMENTS_KEY: KEY, RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
   jane = await t.signIn('ACT10001');
   john = await t.signIn('ACT10002');
   const rows = await t.db.select({ id: clients.id, actId: clients.clientActId }).from(clients);
@@ -312,6 +320,32 @@ describe('the rules of the form, checked again on the server', () => {
     expect(Object.values(fields)).toContain(response.json().error);
     await expectNothingSubmitted(janeId);
   });
+
+  it.each([
+    ['JavaScript run when opened', pdfWithOpenActionScript, documentMessages.activeContent],
+    ['an embedded file', pdfWithEmbeddedFile, documentMessages.activeContent],
+    ['a launch action', pdfWithLaunchAction, documentMessages.activeContent],
+    ['a ZIP in front of it', zipPrefixedPdf, documentMessages.notPlainPdf],
+    ['an HTML page in front of it', htmlPrefixedPdf, documentMessages.notPlainPdf],
+  ])(
+    'refuses a lab report with %s (400), asking to print it to PDF again, and keeps nothing',
+    async (_case, make, message) => {
+      const response = await submit(jane, {
+        submissionOption: 'Local Lab Submission',
+        agree: true,
+        lab_report_file: pdfDataUrl(await make()),
+        lab_report_name: 'report.pdf',
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'VALIDATION',
+        error: message,
+        fields: { lab_report_file: message },
+      });
+      expect(message).toMatch(/print the report to PDF again/);
+      await expectNothingSubmitted(janeId);
+    },
+  );
 
   it('takes a valid waiver right after one with a broken signature: no claim was left behind', async () => {
     const client = await newSignedInClient();

@@ -18,6 +18,7 @@ import { CARD_FEE_PERCENT } from '../../../domain/payments';
 import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
+import { pdfSafetyProblem } from '../../lib/pdf-safety';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
 import { readSignature, submitFormOnce } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
@@ -126,7 +127,10 @@ export async function submitDiseaseForm(
   } else if (option === 'Local Lab Submission') {
     // Content that is no base64 data URL is no PDF either.
     const bytes = body.lab_report_file ? dataUrlBytes(body.lab_report_file) : null;
-    const problem = body.lab_report_file && !bytes ? documentMessages.notPdf : labReportProblem(bytes);
+    const problem =
+      body.lab_report_file && !bytes
+        ? documentMessages.notPdf
+        : (labReportProblem(bytes) ?? (bytes && (await pdfSafetyProblem(bytes))));
     if (problem || !bytes) {
       const message = problem ?? documentMessages.notPdf;
       throw new HttpError(400, 'VALIDATION', message, { lab_report_file: message });

@@ -15,6 +15,7 @@ import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
+import { countPaymentAttempt } from '../payments/payment-attempts';
 import { submitConsent } from './consent-service';
 import { submitDiseaseForm } from './disease-service';
 
@@ -26,6 +27,7 @@ const errors = {
   409: errorBodySchema,
   413: errorBodySchema,
   422: errorBodySchema,
+  429: errorBodySchema,
   503: errorBodySchema,
 };
 
@@ -117,9 +119,12 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const clientId = await ownClient(request, request.body.ClientSFRecordId);
+      const signer = signerFacts(request, clientId);
+      // A new card or account goes to the gateway to be kept on file: a payment attempt.
+      if (request.body.token) await countPaymentAttempt(deps, signer);
       return submitConsent(
         { ...deps, log: request.log, documentsKey: deps.documentsKey },
-        signerFacts(request, clientId),
+        signer,
         request.body,
       );
     },
@@ -142,7 +147,10 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const clientId = await ownClient(request, request.body.ClientSFRecordId);
-      return submitDiseaseForm({ ...deps, log: request.log }, signerFacts(request, clientId), request.body);
+      const signer = signerFacts(request, clientId);
+      // White Glove Labs is charged, to the method on file or a new one.
+      if (request.body.submissionOption === 'White Glove Labs') await countPaymentAttempt(deps, signer);
+      return submitDiseaseForm({ ...deps, log: request.log }, signer, request.body);
     },
   );
 };

@@ -6,7 +6,7 @@ import {
   tokenizeBank as tokenizeBankFor,
   tokenizeCard as tokenizeCardFor,
 } from '../../testing/sandbox-tokens';
-import { startTestApp, type TestApp } from '../../testing/test-app';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
 let jane: string;
@@ -23,7 +23,7 @@ const TEST_NUMBERS = [
 ];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(MANY_PAYMENT_ATTEMPTS);
   jane = await t.signIn('ACT10001');
   john = await t.signIn('ACT10002');
   const [row] = await t.db

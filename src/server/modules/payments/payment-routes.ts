@@ -12,6 +12,7 @@ import type { AppDeps } from '../../app';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
+import { countPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
 
@@ -65,6 +66,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
           ...errors,
           409: errorBodySchema,
           422: errorBodySchema,
+          429: errorBodySchema,
           503: errorBodySchema,
         },
       },
@@ -72,6 +74,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request) => {
       const idempotencyKey = idempotencyKeyOf(request.headers);
       const clientId = await resolveClientAccess(db, sessionOf(request), request.body.ClientSFRecordId);
+      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
       return savePaymentMethod(
         { ...deps, log: request.log },
         {

@@ -4,14 +4,14 @@ import { verificationMessages as v } from '../../../domain/client-verification';
 import { payments } from '../../db/schema';
 import { createPaymentLinkToken, linkSecret } from '../../lib/link-tokens';
 import { tokenizeCard as tokenizeCardFor } from '../../testing/sandbox-tokens';
-import { startTestApp, type TestApp } from '../../testing/test-app';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
 let seq = 0;
 const LINK_SECRET = 'a-test-link-secret-of-at-least-32-characters';
 
 beforeAll(async () => {
-  t = await startTestApp({ LINK_SECRET, RATE_LIMIT_VERIFY_PER_IP: '1000' });
+  t = await startTestApp({ LINK_SECRET, RATE_LIMIT_VERIFY_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
 });
 afterAll(() => t.close());
 

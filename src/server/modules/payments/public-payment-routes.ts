@@ -17,11 +17,12 @@ import {
 import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
 import { clients, paymentVerifications } from '../../db/schema';
-import { HttpError, tooManyRequests } from '../../lib/http-error';
+import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
-import { hitRateLimit } from '../../lib/rate-limit';
+import { enforceRateLimits } from '../../lib/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/secrets';
+import { countPaymentAttempt } from './payment-attempts';
 import { paymentConfigSchema } from './payment-routes';
 import { savePaymentMethod } from './payment-service';
 
@@ -97,13 +98,19 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
     },
     async (request) => {
       const now = clock.now();
-      for (const [key, limit] of [
-        [`verify:ip:${request.ip}`, config.verifyPerIp],
-        [`verify:${attemptKey(request.body)}`, ATTEMPTS_PER_CLIENT],
-      ] as const) {
-        const decision = await hitRateLimit(db, key, limit, FIFTEEN_MINUTES, now);
-        if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, v.tooMany);
-      }
+      await enforceRateLimits(
+        db,
+        now,
+        [
+          { key: `verify:ip:${request.ip}`, limit: config.verifyPerIp, windowMs: FIFTEEN_MINUTES },
+          {
+            key: `verify:${attemptKey(request.body)}`,
+            limit: ATTEMPTS_PER_CLIENT,
+            windowMs: FIFTEEN_MINUTES,
+          },
+        ],
+        v.tooMany,
+      );
       const linkClientId =
         request.body.mode === 'link' ? readPaymentLinkToken(linkSecret, request.body.t, now) : null;
       const client = await findClient(db, request.body, linkClientId);
@@ -143,6 +150,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
           402: errorBodySchema,
           409: errorBodySchema,
           422: errorBodySchema,
+          429: errorBodySchema,
           503: errorBodySchema,
         },
       },
@@ -151,13 +159,19 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
       const idempotencyKey = idempotencyKeyOf(request.headers);
       // Each save asks the gateway to validate a card: limit them, so a confirmed page cannot be
       // used to try out card numbers.
-      for (const [key, limit] of [
-        [`public-save:ip:${request.ip}`, config.verifyPerIp],
-        [`public-save:verification:${sha256Hex(request.body.verification)}`, SAVES_PER_VERIFICATION],
-      ] as const) {
-        const decision = await hitRateLimit(db, key, limit, FIFTEEN_MINUTES, clock.now());
-        if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, v.tooMany);
-      }
+      await enforceRateLimits(
+        db,
+        clock.now(),
+        [
+          { key: `public-save:ip:${request.ip}`, limit: config.verifyPerIp, windowMs: FIFTEEN_MINUTES },
+          {
+            key: `public-save:verification:${sha256Hex(request.body.verification)}`,
+            limit: SAVES_PER_VERIFICATION,
+            windowMs: FIFTEEN_MINUTES,
+          },
+        ],
+        v.tooMany,
+      );
       const [verification] = await db
         .select({ clientId: paymentVerifications.clientId })
         .from(paymentVerifications)
@@ -171,6 +185,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
       if (!verification) {
         throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
       }
+      await countPaymentAttempt(deps, { clientId: verification.clientId, ip: request.ip, idempotencyKey });
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
       const response = await savePaymentMethod(
         { ...deps, log: request.log },

@@ -31,7 +31,10 @@ const escapeHtml = (value: string) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
   );
 
-/** Demo mode without SMTP: every e-mail the portal sent, newest first, so a new user can read it. */
+/**
+ * Demo mode without SMTP, served over plain HTTP: every e-mail the portal sent, newest first, so a
+ * new user can read it. Never registered when PUBLIC_URL is https (config.devOutbox).
+ */
 export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get('/dev/outbox', { schema: { hide: true } }, async (_request, reply) => {
     const messages = await db.select().from(outboxMessages).orderBy(desc(outboxMessages.createdAt)).limit(50);
@@ -52,7 +55,7 @@ export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
 <title>Outbox (demo)</title>
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ccc;padding:1rem 0}pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem}</style>
 </head><body><main><h1>Outbox (demo)</h1>
-<p>Every e-mail the portal sent in demo mode, newest first. This page does not exist outside demo mode.</p>
+<p>Every e-mail the portal sent in demo mode, newest first. This page does not exist outside demo mode, nor on a portal served over HTTPS.</p>
 ${items || '<p>No e-mail yet.</p>'}
 </main></body></html>`);
   });

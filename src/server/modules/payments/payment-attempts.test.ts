@@ -1,0 +1,191 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentMessages } from '../../../domain/payments';
+import { clients } from '../../db/schema';
+import { addClient, newCardFields, tokenizeCard } from '../../testing/form-fixtures';
+import { startTestApp, type TestApp } from '../../testing/test-app';
+
+/**
+ * Saving a payment method and every charge are limited per client (10 an hour) and per IP
+ * (RATE_LIMIT_PAYMENT_PER_IP an hour), declines included: the portal is no card-testing oracle.
+ */
+
+const ONE_HOUR = 60 * 60 * 1000;
+const APPROVED = '4242424242424242';
+const DECLINED = '4000000000000002';
+
+let t: TestApp;
+let keySeq = 0;
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_PAYMENT_PER_IP: '1000', RATE_LIMIT_LOGIN_PER_IP: '1000' });
+});
+afterAll(() => t.close());
+
+function newKey() {
+  keySeq += 1;
+  return `attempt-key-${keySeq}-${Date.now()}`;
+}
+
+async function cardBody(number: string) {
+  const fields = newCardFields(t, await tokenizeCard(t, number));
+  return {
+    ...fields,
+    Credit_Card_Holder_Country: undefined,
+    Country: fields.Credit_Card_Holder_Country,
+    Payment_Type: 'CC',
+    PaymentSource: 'CP Payment Info Page',
+  };
+}
+
+function save(cookie: string, body: unknown, key = newKey(), ip = '10.2.0.1') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/pay/set_PaymentInfo',
+    headers: { cookie, 'idempotency-key': key },
+    payload: body as Record<string, unknown>,
+    remoteAddress: ip,
+  });
+}
+
+async function newClientCookie() {
+  const client = await addClient(t.db);
+  return t.signIn(client.actId);
+}
+
+describe('payment attempts per client', () => {
+  it('refuses the 11th card save of a client in an hour, declines counted, and opens again an hour later', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    for (let i = 0; i < 10; i++) {
+      const declined = i % 2 === 0;
+      const response = await save(cookie, await cardBody(declined ? DECLINED : APPROVED));
+      expect(response.statusCode, response.body).toBe(declined ? 402 : 200);
+    }
+    const eleventh = await save(cookie, await cardBody(APPROVED));
+    expect(eleventh.statusCode, eleventh.body).toBe(429);
+    expect(eleventh.json()).toMatchObject({ code: 'RATE_LIMITED', error: paymentMessages.tooManyAttempts });
+    expect(Number(eleventh.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(eleventh.headers['retry-after'])).toBeLessThanOrEqual(3600);
+
+    t.clock.advance(ONE_HOUR + 1000);
+    const later = await save(await t.signIn(client.actId), await cardBody(APPROVED));
+    expect(later.statusCode, later.body).toBe(200);
+  });
+
+  it('does not limit another client when one client is over the limit', async () => {
+    const busy = await newClientCookie();
+    const other = await newClientCookie();
+    for (let i = 0; i < 10; i++) await save(busy, await cardBody(DECLINED));
+    expect((await save(busy, await cardBody(APPROVED))).statusCode).toBe(429);
+    const response = await save(other, await cardBody(APPROVED));
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
+  it('counts a retry of the same submission (same Idempotency-Key) once', async () => {
+    const cookie = await newClientCookie();
+    const body = await cardBody(APPROVED);
+    const key = newKey();
+    expect((await save(cookie, body, key)).statusCode).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await save(cookie, await cardBody(DECLINED))).statusCode).toBe(402);
+    const retry = await save(cookie, body, key);
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect((await save(cookie, await cardBody(APPROVED))).statusCode).toBe(429);
+  });
+
+  it('counts a White Glove Labs charge on the screening form with the card saves', async () => {
+    const cookie = await newClientCookie();
+    for (let i = 0; i < 10; i++) await save(cookie, await cardBody(DECLINED));
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_DiseaseData',
+      headers: { cookie, 'idempotency-key': newKey() },
+      remoteAddress: '10.2.0.1',
+      payload: {
+        submissionOption: 'White Glove Labs',
+        agree: true,
+        FirstName: 'Test',
+        LastName: 'Client',
+        Street: '1200 Brickell Avenue',
+        City: 'Miami',
+        State: 'FL',
+        ZipCode: '33131',
+        Country: 'United States',
+        PaymentMethod: 'Credit Card',
+        Source: 'ACT Client Portal',
+        update_card: true,
+        save_card: false,
+        ...newCardFields(t, await tokenizeCard(t, APPROVED)),
+      },
+    });
+    expect(response.statusCode, response.body).toBe(429);
+    expect(response.json().error).toBe(paymentMessages.tooManyAttempts);
+  });
+});
+
+describe('payment attempts on the public payment pages', () => {
+  it('counts a save on the public page against the confirmed client, with the portal saves', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    for (let i = 0; i < 10; i++) await save(cookie, await cardBody(DECLINED));
+    const [lastName] = await t.db
+      .select({ lastName: clients.lastName })
+      .from(clients)
+      .where(eq(clients.id, client.id));
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_verifyClientData',
+      payload: { mode: 'id', ClientId: client.actId, ClientLastname: lastName?.lastName },
+      remoteAddress: '10.5.0.1',
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_PublicPaymentInfo',
+      headers: { 'idempotency-key': newKey() },
+      remoteAddress: '10.5.0.1',
+      payload: {
+        ...(await cardBody(APPROVED)),
+        verification: verified.json().verification,
+        agree: true,
+        page: 'email',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(429);
+    expect(response.json().error).toBe(paymentMessages.tooManyAttempts);
+  });
+});
+
+describe('payment attempts per IP', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_PAYMENT_PER_IP: '3', RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  });
+  afterAll(() => limited.close());
+
+  it('refuses saves from one address across clients beyond RATE_LIMIT_PAYMENT_PER_IP, and not from another', async () => {
+    const saveAs = async (ip: string) => {
+      const client = await addClient(limited.db);
+      const cookie = await limited.signIn(client.actId);
+      const fields = newCardFields(limited, await tokenizeCard(limited, DECLINED));
+      return limited.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_PaymentInfo',
+        headers: { cookie, 'idempotency-key': newKey() },
+        remoteAddress: ip,
+        payload: {
+          ...fields,
+          Credit_Card_Holder_Country: undefined,
+          Country: fields.Credit_Card_Holder_Country,
+          Payment_Type: 'CC',
+          PaymentSource: 'CP Payment Info Page',
+        },
+      });
+    };
+    for (let i = 0; i < 3; i++) expect((await saveAs('10.3.0.1')).statusCode).toBe(402);
+    const fourth = await saveAs('10.3.0.1');
+    expect(fourth.statusCode, fourth.body).toBe(429);
+    expect(fourth.json().error).toBe(paymentMessages.tooManyAttempts);
+    expect((await saveAs('10.3.0.2')).statusCode).toBe(402);
+  });
+});
