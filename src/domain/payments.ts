@@ -27,8 +27,11 @@ export const paymentMessages = {
   accountNumberRequired: 'Please enter account number',
   accountNumberInvalid: 'The account number must be 4 to 17 digits',
   routingNumberInvalid: 'Invalid ABA routing number',
-  tooManyAttempts: 'Too many payment attempts. Please wait an hour and try again, or contact us.',
 } as const;
+
+/** Saving methods and charging are limited per client and per address (a card-testing guard). */
+export const TOO_MANY_PAYMENT_ATTEMPTS =
+  'Too many payment attempts. Please wait an hour and try again, or contact us.';
 
 const m = paymentMessages;
 

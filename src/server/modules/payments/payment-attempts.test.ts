@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentMessages } from '../../../domain/payments';
+import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
 import { clients } from '../../db/schema';
 import { addClient, newCardFields, tokenizeCard } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
@@ -64,7 +64,7 @@ describe('payment attempts per client', () => {
     }
     const eleventh = await save(cookie, await cardBody(APPROVED));
     expect(eleventh.statusCode, eleventh.body).toBe(429);
-    expect(eleventh.json()).toMatchObject({ code: 'RATE_LIMITED', error: paymentMessages.tooManyAttempts });
+    expect(eleventh.json()).toMatchObject({ code: 'RATE_LIMITED', error: TOO_MANY_PAYMENT_ATTEMPTS });
     expect(Number(eleventh.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(eleventh.headers['retry-after'])).toBeLessThanOrEqual(3600);
 
@@ -119,7 +119,7 @@ describe('payment attempts per client', () => {
       },
     });
     expect(response.statusCode, response.body).toBe(429);
-    expect(response.json().error).toBe(paymentMessages.tooManyAttempts);
+    expect(response.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
   });
 });
 
@@ -152,7 +152,7 @@ describe('payment attempts on the public payment pages', () => {
       },
     });
     expect(response.statusCode, response.body).toBe(429);
-    expect(response.json().error).toBe(paymentMessages.tooManyAttempts);
+    expect(response.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
   });
 });
 
@@ -185,7 +185,7 @@ describe('payment attempts per IP', () => {
     for (let i = 0; i < 3; i++) expect((await saveAs('10.3.0.1')).statusCode).toBe(402);
     const fourth = await saveAs('10.3.0.1');
     expect(fourth.statusCode, fourth.body).toBe(429);
-    expect(fourth.json().error).toBe(paymentMessages.tooManyAttempts);
+    expect(fourth.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
     expect((await saveAs('10.3.0.2')).statusCode).toBe(402);
   });
 });

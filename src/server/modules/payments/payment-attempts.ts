@@ -1,4 +1,4 @@
-import { paymentMessages } from '../../../domain/payments';
+import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -32,7 +32,7 @@ export async function countPaymentAttempt(
       },
       { key: `payment-attempt:ip:${attempt.ip}`, limit: config.rateLimits.paymentPerIp, windowMs: ONE_HOUR },
     ],
-    paymentMessages.tooManyAttempts,
+    TOO_MANY_PAYMENT_ATTEMPTS,
   );
   await countRateLimits(db, now, [{ key: submission, limit: 1, windowMs: ONE_HOUR }]);
 }
