@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app';
+import { buildApp, loggerOptions } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { outboxMessages } from '../db/schema';
@@ -26,12 +26,19 @@ export function cookieOf(response: LightMyRequestResponse): string {
   return first.split(';')[0] as string;
 }
 
-/** The real app on a fresh copy of the seeded database, with a clock the test moves. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real app on a fresh copy of the seeded database, with a clock the test moves. With a
+ * `logStream`, the app logs (at info, through the production logger options) into it.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  logStream?: { write(line: string): void },
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock();
   const config = loadConfig({ DEMO: 'true', LOG_LEVEL: 'silent', DATA_DIR: '.tmp/test-data', ...env });
-  const app = await buildApp({ config, db: database.db, clock, webRoot: null, logger: false });
+  const logger = logStream ? loggerOptions('info', logStream) : false;
+  const app = await buildApp({ config, db: database.db, clock, webRoot: null, logger });
   await app.ready();
   return {
     app,
