@@ -116,7 +116,14 @@ function hostileString(rng: Rng): string {
     case 4:
       return rng.pick(['1', '-1', '0', '1e309', 'NaN', 'Infinity', '0x1F', ' 12 ', '99999999999999999999']);
     case 5:
-      return rng.pick(["' OR 1=1 --", '"; drop table clients; --', '\\', '%00', '$'.concat('{7*7}'), '{{7*7}}']);
+      return rng.pick([
+        "' OR 1=1 --",
+        '"; drop table clients; --',
+        '\\',
+        '%00',
+        '$'.concat('{7*7}'),
+        '{{7*7}}',
+      ]);
     case 6:
       return rng.pick(['<script>alert(1)</script>', '../../etc/passwd', 'javascript:alert(1)']);
     case 7:
