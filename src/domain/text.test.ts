@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { clientInformationSchema } from './client';
+import { consentPageOneFields } from './consent-form';
 import { freeText, hasControlCharacter, singleLine, textMessages } from './text';
 
 describe('control characters', () => {
@@ -32,5 +34,45 @@ describe('control characters', () => {
   it('keeps the schema its limits and messages', () => {
     const name = singleLine(z.string().max(3, 'too long'));
     expect(name.safeParse('abcd').error?.issues[0]?.message).toBe('too long');
+  });
+});
+
+describe('the contracts use these rules', () => {
+  const clientForm = {
+    firstName: 'Jane',
+    lastName: 'Doe',
+    clientDob: '03/14/1975',
+    email: 'jane.doe@example.com',
+    phone: '3055550142',
+    street: '1200 Brickell Avenue',
+    city: 'Miami',
+    state: 'FL',
+    zip: '33131',
+    country: 'United States',
+    clinicName: 'Coral Gables Orthopedics',
+    preferredAddressContactFullName: 'Dr. Ana Rivera',
+    shippingClinicEmail: 'ship@coral.example.com',
+    preferredAddressPhone: '3055550111',
+    preferredAddressStreet: '200 Alhambra Circle',
+    preferredAddressCity: 'Coral Gables',
+    preferredAddressState: 'FL',
+    preferredAddressZip: '33134',
+    preferredAddressCountry: 'United States',
+  };
+
+  it.each(Object.keys(clientForm))('the Client Information form refuses a NUL in %s', (field) => {
+    const schema = clientInformationSchema('2026-01-01');
+    expect(schema.safeParse(clientForm).success).toBe(true);
+    const result = schema.safeParse({
+      ...clientForm,
+      [field]: `${clientForm[field as keyof typeof clientForm]}\u0000`,
+    });
+    expect(result.error?.issues.map((issue) => issue.path[0])).toContain(field);
+  });
+
+  it('the consent form takes line breaks in the medications and refuses a NUL', () => {
+    const medications = z.object(consentPageOneFields).shape.Medications_taking;
+    expect(medications.parse('Aspirin\nIbuprofen')).toBe('Aspirin\nIbuprofen');
+    expect(medications.safeParse('Aspirin\u0000').success).toBe(false);
   });
 });
