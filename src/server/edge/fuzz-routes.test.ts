@@ -333,6 +333,7 @@ describe('hostile bodies at every POST route', () => {
   it(`answers ${BODIES_PER_ROUTE} hostile bodies per route without a 5xx, each 4xx with the JSON error shape, and logs no personal data`, async () => {
     const rng = prng(SEED);
     const started = Date.now();
+    const timings: string[] = [];
     const problems: string[] = [];
     let cookie = await clientCookie();
     let sent = 0;
@@ -343,6 +344,7 @@ describe('hostile bodies at every POST route', () => {
       );
       // Sign-out ends the session it is sent with: it gets its own, ended after the first body.
       const sessionCookie = /logout/.test(route) ? await clientCookie() : undefined;
+      const routeStarted = Date.now();
       // The third party's stand-in (the sandbox tokenizer) answers in its own error shape.
       const ours = route.startsWith('/api/');
       for (let batch = 0; batch < BODIES_PER_ROUTE; batch += 20) {
@@ -380,6 +382,7 @@ describe('hostile bodies at every POST route', () => {
         });
         await Promise.all(requests);
       }
+      timings.push(`${route} ${Date.now() - routeStarted} ms`);
     }
     expect(sent).toBeGreaterThanOrEqual(BODIES_PER_ROUTE * postRoutes(t).length);
     expect(problems.slice(0, 10), `${problems.length} problems`).toEqual([]);
@@ -388,6 +391,6 @@ describe('hostile bodies at every POST route', () => {
     expect(logLines.length).toBeGreaterThan(sent);
     const leaked = PERSONAL_DATA.filter((value) => log.includes(value));
     expect(leaked).toEqual([]);
-    console.info(`fuzz: ${sent} bodies in ${Date.now() - started} ms`);
+    console.info(`fuzz: ${sent} bodies in ${Date.now() - started} ms (${timings.join(', ')})`);
   }, 300_000);
 });
