@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from './client';
 import { dateOfBirthProblem, resolveToday, type Today } from './dates';
+import { singleLine } from './text';
 
 export const authMessages = {
   clientIdRequired: 'Please enter Client ID',
@@ -42,11 +43,9 @@ export const authPolicy = {
 } as const;
 
 export const loginRequestSchema = z.object({
-  username: z
-    .string({ error: authMessages.clientIdRequired })
-    .trim()
-    .min(1, authMessages.clientIdRequired)
-    .max(64),
+  username: singleLine(
+    z.string({ error: authMessages.clientIdRequired }).trim().min(1, authMessages.clientIdRequired).max(64),
+  ),
   password: z
     .string({ error: authMessages.passwordRequired })
     .min(1, authMessages.passwordRequired)
@@ -85,17 +84,21 @@ export type SessionInfo = z.infer<typeof signedInSchema>;
 /** The identification step of password recovery; `today` (YYYY-MM-DD) bounds the birth date. */
 export function otpRequestSchema(today: Today) {
   return z.object({
-    email: z
-      .string({ error: authMessages.emailRequired })
-      .trim()
-      .min(1, authMessages.emailRequired)
-      .max(254, authMessages.invalidEmail)
-      .regex(EMAIL_PATTERN, authMessages.invalidEmail),
-    firstName: z
-      .string({ error: authMessages.firstNameRequired })
-      .trim()
-      .min(1, authMessages.firstNameRequired)
-      .max(80),
+    email: singleLine(
+      z
+        .string({ error: authMessages.emailRequired })
+        .trim()
+        .min(1, authMessages.emailRequired)
+        .max(254, authMessages.invalidEmail)
+        .regex(EMAIL_PATTERN, authMessages.invalidEmail),
+    ),
+    firstName: singleLine(
+      z
+        .string({ error: authMessages.firstNameRequired })
+        .trim()
+        .min(1, authMessages.firstNameRequired)
+        .max(80),
+    ),
     dateOfBirth: z
       .string({ error: authMessages.dateOfBirthRequired })
       .trim()

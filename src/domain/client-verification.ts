@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authMessages } from './auth';
 import { EMAIL_PATTERN } from './client';
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
+import { singleLine } from './text';
 
 /** Messages of the client confirmation on the public payment pages (spec 1 and 3, section 5). */
 export const verificationMessages = {
@@ -31,13 +32,19 @@ export function clientVerificationSchema(today: Today) {
   return z.discriminatedUnion('mode', [
     z.object({
       mode: z.literal('id'),
-      ClientId: z.string({ error: v.clientIdRequired }).trim().min(1, v.clientIdRequired).max(64),
-      ClientLastname: z.string({ error: v.lastNameRequired }).trim().min(1, v.lastNameRequired).max(80),
+      ClientId: singleLine(z.string({ error: v.clientIdRequired }).trim().min(1, v.clientIdRequired).max(64)),
+      ClientLastname: singleLine(
+        z.string({ error: v.lastNameRequired }).trim().min(1, v.lastNameRequired).max(80),
+      ),
     }),
     z.object({
       mode: z.literal('contact'),
-      ClientFirstName: z.string({ error: v.firstNameRequired }).trim().min(1, v.firstNameRequired).max(80),
-      Clientlastname: z.string({ error: v.lastNameRequired }).trim().min(1, v.lastNameRequired).max(80),
+      ClientFirstName: singleLine(
+        z.string({ error: v.firstNameRequired }).trim().min(1, v.firstNameRequired).max(80),
+      ),
+      Clientlastname: singleLine(
+        z.string({ error: v.lastNameRequired }).trim().min(1, v.lastNameRequired).max(80),
+      ),
       ClientEmail: z
         .string({ error: v.emailRequired })
         .trim()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateOfBirthProblem, isoDateOf, resolveToday, type Today, usDateToIso } from './dates';
 import { formatUsd } from './money';
+import { singleLine } from './text';
 import { isUsStateCode } from './us-states';
 
 /** Messages of the Client Information save (spec 1, section 5), with DESIGN.md's spelling fixes. */
@@ -42,16 +43,18 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DIGITS = /^\d+$/;
 
 function required(message: string, max = 100) {
-  return z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
+  return singleLine(z.string({ error: message }).trim().min(1, message).max(max, tooLong(max)));
 }
 
 function email(message: string) {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(254, tooLong(254))
-    .regex(EMAIL_PATTERN, m.invalidEmail);
+  return singleLine(
+    z
+      .string({ error: message })
+      .trim()
+      .min(1, message)
+      .max(254, tooLong(254))
+      .regex(EMAIL_PATTERN, m.invalidEmail),
+  );
 }
 
 function digits(message: string, numericMessage: string) {
@@ -88,7 +91,9 @@ export function clientInformationSchema(today: Today) {
     state: required(m.state, 80),
     zip: required(m.zip, 20),
     country: required(m.country, 80),
-    clinicName: z.string({ error: m.clinicName }).trim().min(1, m.clinicName).max(100, m.clinicNameTooLong),
+    clinicName: singleLine(
+      z.string({ error: m.clinicName }).trim().min(1, m.clinicName).max(100, m.clinicNameTooLong),
+    ),
     preferredAddressContactFullName: required(m.preferredAddressContactFullName, 120),
     shippingClinicEmail: email(m.shippingClinicEmail),
     preferredAddressPhone: digits(m.preferredAddressPhone, m.preferredAddressPhoneNumeric),

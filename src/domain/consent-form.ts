@@ -3,6 +3,7 @@ import { DOB_YEAR_LIMIT, usDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { priceBook } from './price-book';
+import { freeText, singleLine } from './text';
 
 /**
  * The client consent form (spec 2, sections 2 to 5): page 1 answers (Addendum A, medications),
@@ -97,13 +98,13 @@ export function addendumDobProblem(value: string | undefined): string | null {
 
 export const consentPageOneFields = {
   Medications: z.enum(['Yes', 'No'], { error: c.selectOne }),
-  Medications_taking: z.string().trim().max(1000, 'Must be at most 1000 characters').optional(),
+  Medications_taking: freeText(z.string().trim().max(1000, 'Must be at most 1000 characters')).optional(),
   Tissue_deliver: z.enum(TISSUE_DELIVER_OPTIONS, { error: c.selectOne }),
-  Addendum_name: z.string().trim().max(100).optional(),
-  Addendum_dob: z.string().trim().max(10).optional(),
-  Addendum_address: z.string().trim().max(200).optional(),
-  Addendum_phone: z.string().trim().max(15, 'Phone number must be at most 15 digits').optional(),
-  Relationship: z.string().trim().max(60).optional(),
+  Addendum_name: singleLine(z.string().trim().max(100)).optional(),
+  Addendum_dob: singleLine(z.string().trim().max(10)).optional(),
+  Addendum_address: singleLine(z.string().trim().max(200)).optional(),
+  Addendum_phone: singleLine(z.string().trim().max(15, 'Phone number must be at most 15 digits')).optional(),
+  Relationship: singleLine(z.string().trim().max(60)).optional(),
 };
 
 export type ConsentPageOne = {

@@ -20,6 +20,7 @@ export const errorCodes = [
   'INITIAL_PROCESSING_REQUIRED',
   'AGREEMENT_CHANGED',
   'PAYMENT_PENDING',
+  'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

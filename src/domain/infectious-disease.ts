@@ -7,6 +7,7 @@ import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
 import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
 import { priceBook } from './price-book';
+import { freeText, singleLine } from './text';
 
 /**
  * The infectious disease screening form (spec 2, sections 2 to 5): White Glove Labs (a paid blood
@@ -125,7 +126,7 @@ export function whiteGloveQuote(method: FormPaymentMethod): {
 const LAB_REPORT_MAX_CHARS = 800_000;
 
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `Must be at most ${max} characters`).optional();
+  singleLine(z.string().trim().max(max, `Must be at most ${max} characters`)).optional();
 
 /**
  * set_DiseaseData: the chosen route with its section. Amounts are the server's: legacy amount
@@ -162,7 +163,7 @@ export const setDiseaseDataRequestSchema = z
     // Waiver Submission.
     WaiverNotice: z.enum(['negative', 'positive'], { error: d.waiverNotice }).optional(),
     Signature: z.string().optional(),
-    InfectiousDisease: optionalText(2000),
+    InfectiousDisease: freeText(z.string().trim().max(2000, 'Must be at most 2000 characters')).optional(),
     termsVersion: z
       .string()
       .max(40)

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { verificationMessages } from './client-verification';
 import { requireEach } from './errors';
 import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
+import { singleLine } from './text';
 
 /** The source tag each payment screen sends (spec 1 section 3, spec 3 section 2). */
 export const PAYMENT_SOURCES = {
@@ -27,7 +28,7 @@ export const paymentTokenSchema = z.object({
   value: z.string().min(1).max(8192),
 });
 
-const optionalText = (max = 80) => z.string().trim().max(max).optional();
+const optionalText = (max = 80) => singleLine(z.string().trim().max(max)).optional();
 
 /** What a page sends of a card or account besides its token: the fields a person reads back. */
 export const paymentDisplayFields = {

@@ -32,7 +32,9 @@ import { sandboxTokenizerRoutes } from './adapters/payments/sandbox-gateway';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
+import { refuseControlCharacters } from './lib/control-characters';
 import { documentsKey } from './lib/document-store';
+import { errorSummary, isConnectionLost } from './lib/failures';
 import { HttpError } from './lib/http-error';
 import { linkSecret } from './lib/link-tokens';
 import { refuseRawPaymentNumbers } from './lib/raw-payment-numbers';
@@ -88,10 +90,15 @@ const requestSerializer = (request: { method: string; url: string; id: string })
   id: request.id,
 });
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/**
+ * The logger: paths without query strings, no cookies, and every `err` reduced to its type, code
+ * and stack frames (`errorSummary`), never its message. `stream` lets a test read what is logged.
+ */
+export function loggerOptions(level: string, stream?: { write(line: string): void }) {
   return {
     level,
-    serializers: { req: requestSerializer },
+    ...(stream ? { stream } : {}),
+    serializers: { req: requestSerializer, err: errorSummary },
     redact: {
       paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', '*.code'],
       remove: true,
@@ -100,6 +107,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 const API_BODY_LIMIT = 64 * 1024;
+const RETRY_AFTER_SECONDS = 2;
 const ACCEPT_JS_ORIGINS = ['https://js.authorize.net', 'https://jstest.authorize.net'];
 const ACCEPT_API_ORIGINS = ['https://api2.authorize.net', 'https://apitest.authorize.net'];
 
@@ -202,7 +210,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (status >= 400 && status < 500) {
       return send(status, { error: 'The request could not be read.', code: 'VALIDATION' });
     }
-    request.log.error({ err: error }, 'request failed');
+    // The error itself is never logged: its message may hold a query's parameters (personal data).
+    const route = request.routeOptions.url ?? request.url.split('?')[0];
+    const { type, errorCode } = errorSummary(error);
+    if (isConnectionLost(error)) {
+      request.log.warn({ route, errorType: type, errorCode }, 'database connection lost');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return send(503, {
+        error: 'The service is briefly unavailable. Please try again in a moment.',
+        code: 'SERVICE_UNAVAILABLE',
+        requestId: request.id,
+      });
+    }
+    request.log.error({ route, errorType: type, errorCode }, 'request failed');
     return send(500, {
       error: 'Something went wrong. Please try again.',
       code: 'INTERNAL',
@@ -224,9 +244,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       throw new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
     }
   });
-  // No API call takes a card number, CVV or bank account number: they go to the gateway only.
+  // No text holds a control character, and no API call takes a card number, CVV or bank account
+  // number (they go to the gateway only): checked here, before validation, for every call.
   app.addHook('preValidation', async (request) => {
-    if (request.url.startsWith('/api/')) refuseRawPaymentNumbers(request.body);
+    const api = request.url.startsWith('/api/');
+    if (api || request.url.startsWith(SANDBOX_GATEWAY_PREFIX)) {
+      refuseControlCharacters(request.body, request.query, request.params);
+    }
+    if (api) refuseRawPaymentNumbers(request.body, request.query);
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))

@@ -35,8 +35,13 @@ const MIGRATION_LOCK_KEY = 7_310_001;
 
 export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // A dropped idle connection must not take the process down; the pool replaces it.
+  // A dropped connection must not take the process down. Idle ones report to the pool, which
+  // replaces them; one checked out by a request (inside a transaction, between two queries) reports
+  // to itself: its query fails (a 503 for that request) and the pool discards it when released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzleNodePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
   return {
     db,

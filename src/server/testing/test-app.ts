@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createPaymentGateway } from '../adapters/payments';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway';
-import { buildApp } from '../app';
+import { buildApp, loggerOptions } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { documents, outboxMessages } from '../db/schema';
@@ -34,24 +34,29 @@ export const MANY_PAYMENT_ATTEMPTS = {
   RATE_LIMIT_PAYMENT_PER_CLIENT: '10000',
 } as const;
 
-/** The real app on a fresh copy of the seeded database, with a clock the test moves. */
+/**
+ * The real app on a fresh copy of the seeded database, with a clock the test moves. With a
+ * `logStream`, the app logs (at info, through the production logger options) into it.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: {
     /** Wraps the gateway the app would use (the sandbox), to make it fail the way a test needs. */
     gateway?: (real: PaymentGateway) => PaymentGateway;
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock();
   const config = loadConfig({ DEMO: 'true', LOG_LEVEL: 'silent', DATA_DIR: '.tmp/test-data', ...env });
   const gateway = options.gateway?.(createPaymentGateway(config, database.db, clock));
+  const logger = options.logStream ? loggerOptions('info', options.logStream) : false;
   const app = await buildApp({
     config,
     db: database.db,
     clock,
     webRoot: null,
-    logger: false,
+    logger,
     ...(gateway ? { gateway } : {}),
   });
   await app.ready();
