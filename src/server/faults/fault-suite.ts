@@ -1,0 +1,469 @@
+/**
+ * The fault suite (issue 13): real server processes on PostgreSQL, killed with SIGKILL at named
+ * points and at a random moment during 20 concurrent payments and 20 concurrent consents, then
+ * restarted; and a run whose database connections are terminated mid-load. After each, once
+ * reconciliation has settled, the money and the records are checked (./invariants.ts).
+ *
+ * Needs TEST_DATABASE_URL (any database on the PostgreSQL server; the suite makes its own and drops
+ * them). Optional: FAULT_SCENARIOS (comma-separated parts of scenario titles to run),
+ * FAULT_SEED, FAULT_SETTLE_TIMEOUT_MS, FAULT_REPORT (the JSON summary read by scripts/test.ts).
+ * Exits 1 when a check fails.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import { Admin, addClients, openPool, openSessions } from './fault-database';
+import {
+  acknowledgedConsentsCompleted,
+  acknowledgedPaymentsInLedger,
+  approvedChargesRecorded,
+  type Check,
+  consentMailedOnce,
+  consentsCompleteOnce,
+  feesNotBlocked,
+  nothingChargedTwice,
+  orphanDocumentsCleaned,
+  owingClientsCanPay,
+  type Scene,
+  type Submission,
+  settled,
+} from './invariants';
+import {
+  type CardToken,
+  describeAnswer,
+  getClient,
+  health,
+  type SimulatedClient,
+  savePaymentMethod,
+  sendConsent,
+  signIn,
+  tokenizeCard,
+} from './portal-client';
+import { exitWithin, freePort, type ServerProcess, startServer, waitUntilHealthy } from './server-process';
+
+interface Scenario {
+  title: string;
+  /** The server SIGKILLs itself the first time it reaches this point. */
+  faultPoint?: string;
+  /** The suite SIGKILLs the server after a random number of answers. */
+  randomKill?: boolean;
+  /** The suite terminates the server's database connections during the load. */
+  connectionStorm?: boolean;
+}
+
+const SCENARIOS: Scenario[] = [
+  ...[
+    'payment:after-claim',
+    'payment:after-save-method',
+    'payment:before-charge',
+    'payment:after-charge',
+    'payment:after-commit',
+    'consent:after-claim',
+    'consent:after-documents',
+    'consent:after-commit',
+  ].map((point) => ({ title: `SIGKILL at ${point}`, faultPoint: point })),
+  { title: 'SIGKILL at a random moment', randomKill: true },
+  { title: 'database connections terminated mid-load', connectionStorm: true },
+];
+
+const PAYERS = 20;
+const SIGNERS = 20;
+const LEASE_MS = 2000;
+const SUITE_TIMEOUT_MS = 6 * 60_000;
+const settleTimeoutMs = Number(process.env.FAULT_SETTLE_TIMEOUT_MS ?? 30_000);
+const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000);
+const root = path.resolve(import.meta.dirname, '../../..');
+const reportFile = process.env.FAULT_REPORT ?? path.join(root, 'test-results', 'faults.json');
+
+/** mulberry32: the random choices of a run are repeated by running it again with its seed. */
+function seededRandom(start: number) {
+  let state = start >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+const random = seededRandom(seed);
+const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The lines of a dead process's output that say why it died. */
+const crashLines = (server: ServerProcess) =>
+  server
+    .output(80)
+    .split('\n')
+    .filter((line) => /error|code:|severity|signal/i.test(line))
+    .slice(-4)
+    .join('\n');
+
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `    | ${line}`)
+    .join('\n');
+
+async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    results.push(...(await Promise.all(items.slice(i, i + size).map(work))));
+  }
+  return results;
+}
+
+function failure(name: string, error: unknown): Check {
+  const message = error instanceof Error ? error.message : String(error);
+  return { name, ok: false, details: message.split('\n').slice(0, 12) };
+}
+
+async function attempt(name: string, work: () => Promise<Check | Check[]>): Promise<Check[]> {
+  try {
+    const result = await work();
+    return Array.isArray(result) ? result : [result];
+  } catch (error) {
+    return [failure(name, error)];
+  }
+}
+
+function printCheck(c: Check) {
+  const problems = c.ok ? [] : c.details;
+  const notes = c.ok && c.details.length > 0 ? ` (${c.details.join('; ')})` : '';
+  console.log(`  ${c.ok ? 'PASS' : 'FAIL'} ${c.name}${notes}`);
+  for (const line of problems.slice(0, 12)) console.log(`         ${line}`);
+  if (problems.length > 12) console.log(`         … and ${problems.length - 12} more`);
+}
+
+/** The 40 requests of a scenario, all sent at once; each answer is reported as it arrives. */
+function sendLoad(
+  baseUrl: string,
+  payers: SimulatedClient[],
+  tokens: CardToken[],
+  signers: SimulatedClient[],
+  tag: string,
+  onAnswer: () => void,
+): Promise<Submission[]> {
+  const payments = payers.map(async (client, i) => {
+    const key = `${tag}-pay-${client.actId}`;
+    const answer = await savePaymentMethod(baseUrl, client, tokens[i] as CardToken, key);
+    onAnswer();
+    return { client, kind: 'payment' as const, key, answer };
+  });
+  const consents = signers.map(async (client) => {
+    const key = `${tag}-consent-${client.actId}`;
+    const answer = await sendConsent(baseUrl, client, key);
+    onAnswer();
+    return { client, kind: 'consent' as const, key, answer };
+  });
+  return Promise.all([...payments, ...consents]);
+}
+
+function summariseLoad(submissions: Submission[]): string {
+  const part = (kind: 'payment' | 'consent') => {
+    const mine = submissions.filter((s) => s.kind === kind);
+    const counts = new Map<string, number>();
+    for (const s of mine) {
+      const label = describeAnswer(s.answer);
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+    }
+    return `${mine.length} ${kind}s: ${[...counts].map(([label, n]) => `${n} × ${label}`).join(', ')}`;
+  };
+  return `${part('payment')}; ${part('consent')}`;
+}
+
+interface Context {
+  admin: Admin;
+  template: string;
+  prefix: string;
+  port: number;
+  documentsKey: string;
+  linkSecret: string;
+}
+
+interface ScenarioResult {
+  title: string;
+  checks: Check[];
+}
+
+async function runScenario(ctx: Context, scenario: Scenario, index: number): Promise<ScenarioResult> {
+  const nn = String(index + 1).padStart(2, '0');
+  const name = `${ctx.prefix}_s${nn}`;
+  const tag = `fault-${seed}-${nn}`;
+  const checks: Check[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-faults-'));
+  const servers: ServerProcess[] = [];
+  let pool: pg.Pool | undefined;
+  const url = await ctx.admin.create(name, ctx.template);
+  const start = (faultPoint?: string) => {
+    const server = startServer({
+      port: ctx.port,
+      databaseUrl: url,
+      dataDir,
+      documentsKey: ctx.documentsKey,
+      linkSecret: ctx.linkSecret,
+      faultPoint,
+    });
+    servers.push(server);
+    return server;
+  };
+  try {
+    pool = openPool(url);
+    const toClient = (c: { id: string; actId: string }, i: number, block: number): SimulatedClient => ({
+      ...c,
+      ip: `10.${70 + block}.${index + 1}.${i + 1}`,
+    });
+    const payers = (await addClients(pool, `FLT${nn}P`, PAYERS, 'payer')).map((c, i) => toClient(c, i, 0));
+    const signers = (await addClients(pool, `FLT${nn}S`, SIGNERS, 'signer')).map((c, i) => toClient(c, i, 1));
+
+    const phaseStart = Date.now();
+    let server = start(scenario.faultPoint);
+    await waitUntilHealthy(server);
+    const upAfter = Date.now() - phaseStart;
+    // Two clients sign in through the API; the others get their sessions written directly.
+    const firstPayer = payers[0] as SimulatedClient;
+    const firstSigner = signers[0] as SimulatedClient;
+    await Promise.all([signIn(server.baseUrl, firstPayer), signIn(server.baseUrl, firstSigner)]);
+    const others = [...payers.slice(1), ...signers.slice(1)];
+    const cookies = await openSessions(
+      pool,
+      others.map((c) => c.id),
+    );
+    for (const client of others) client.cookie = cookies.get(client.id);
+    const probe = await getClient(server.baseUrl, others[0] as SimulatedClient);
+    if (probe.cut || probe.status !== 200) {
+      throw new Error(`a session written for the suite is refused: get_Client ${describeAnswer(probe)}`);
+    }
+    const tokens = await inBatches(payers, 8, (client) => tokenizeCard(server.baseUrl, client));
+    console.log(
+      `  ${PAYERS} payers and ${SIGNERS} signers added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
+    );
+
+    let answers = 0;
+    let killedAfter = '';
+    let onAnswer = () => {
+      answers += 1;
+    };
+    const started = Date.now();
+    let storm: Promise<number[]> | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    if (scenario.randomKill) {
+      const afterAnswers = between(3, 30);
+      const afterMs = between(300, 2500);
+      console.log(`  the suite kills the server after ${afterAnswers} answers or ${afterMs} ms`);
+      const target = server;
+      const kill = () => {
+        if (!target.alive()) return;
+        killedAfter = `${answers} answers, ${Date.now() - started} ms`;
+        void target.kill();
+      };
+      killTimer = setTimeout(kill, afterMs);
+      onAnswer = () => {
+        answers += 1;
+        if (answers === afterAnswers) kill();
+      };
+    }
+    let loadDone = false;
+    const load = sendLoad(server.baseUrl, payers, tokens, signers, tag, () => onAnswer()).finally(() => {
+      loadDone = true;
+    });
+    if (scenario.connectionStorm) {
+      storm = (async () => {
+        const cut: number[] = [];
+        for (let round = 0; round < 4 && !loadDone; round += 1) {
+          await sleep(between(100, 300));
+          cut.push(await ctx.admin.terminateBackends(name));
+        }
+        return cut;
+      })();
+    }
+    const submissions = await load;
+    clearTimeout(killTimer);
+    console.log(`  load (${Date.now() - started} ms): ${summariseLoad(submissions)}`);
+
+    if (scenario.connectionStorm) {
+      const cut = (await storm) ?? [];
+      console.log(`  connections terminated per round: ${cut.join(', ')}`);
+      checks.push({
+        name: "the storm terminated the server's database connections",
+        ok: cut.some((n) => n > 0),
+        details: cut.some((n) => n > 0) ? [] : ['no connection was open to terminate'],
+      });
+      checks.push({
+        name: 'no 500 during the storm (503 allowed)',
+        ok: !submissions.some((s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503),
+        details: submissions
+          .filter((s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503)
+          .map((s) => `${s.client.actId} ${s.kind}: ${describeAnswer(s.answer)}`),
+      });
+      checks.push(...(await attempt('the process is still serving', () => stillServing(server, payers[0]))));
+      if (!server.alive()) {
+        // The checks below still say what the crash left: on a restarted process, as after a kill.
+        console.log(`  the process died in the storm:\n${indent(crashLines(server))}`);
+        server = start();
+        await waitUntilHealthy(server);
+        console.log('  restarted to check what the storm left');
+      }
+    } else {
+      const exit = await exitWithin(server, scenario.randomKill ? 5000 : 1000);
+      if (scenario.faultPoint) {
+        checks.push({
+          name: `the server killed itself at ${scenario.faultPoint}`,
+          ok: exit?.signal === 'SIGKILL',
+          details:
+            exit?.signal === 'SIGKILL'
+              ? []
+              : [
+                  exit
+                    ? `it exited with ${exit.signal ?? `code ${exit.code}`}`
+                    : `it never reached ${scenario.faultPoint}: every request was answered`,
+                ],
+        });
+      } else {
+        console.log(`  killed by the suite after ${killedAfter || 'the load (it was over first)'}`);
+      }
+      await server.kill();
+      const restart = Date.now();
+      server = start();
+      await waitUntilHealthy(server);
+      console.log(`  restarted in ${Date.now() - restart} ms`);
+    }
+
+    const scene: Scene = {
+      pool,
+      baseUrl: server.baseUrl,
+      payers,
+      signers,
+      submissions,
+      tag,
+      leaseMs: LEASE_MS,
+      settleTimeoutMs,
+    };
+    const checkStart = Date.now();
+    checks.push(...(await attempt('reconciliation settled', () => settled(scene))));
+    console.log(`  settling took ${Date.now() - checkStart} ms`);
+    checks.push(...(await attempt('1. acknowledged payments', () => acknowledgedPaymentsInLedger(scene))));
+    checks.push(...(await attempt('3a. fees not blocked', () => feesNotBlocked(scene))));
+    checks.push(...(await attempt('5a. acknowledged consents', () => acknowledgedConsentsCompleted(scene))));
+    checks.push(...(await attempt('3b. owing clients can pay', () => owingClientsCanPay(scene))));
+    checks.push(...(await attempt('2. approved charges recorded', () => approvedChargesRecorded(scene))));
+    checks.push(...(await attempt('4. nothing charged twice', () => nothingChargedTwice(scene))));
+    checks.push(...(await attempt('5b. consents complete once', () => consentsCompleteOnce(scene))));
+    checks.push(...(await attempt('5c. consent e-mailed once', () => consentMailedOnce(scene))));
+    checks.push(...(await attempt('5d. orphaned documents', () => orphanDocumentsCleaned(scene))));
+    console.log(`  checks took ${Date.now() - checkStart} ms`);
+    checks.push({
+      name: 'the server stayed up through the checks',
+      ok: server.alive(),
+      details: server.alive() ? [] : ['it exited:', ...crashLines(server).split('\n')],
+    });
+  } catch (error) {
+    checks.push(failure('the scenario ran to its end', error));
+    const last = servers.at(-1);
+    if (last) console.log(`  server output:\n${indent(last.output(30))}`);
+  } finally {
+    for (const server of servers) await server.kill();
+    await pool?.end().catch(() => {});
+    await ctx.admin.drop(name).catch(() => {});
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { title: scenario.title, checks };
+}
+
+/** After the storm: the same process answers health and a signed-in read (its pool recovered). */
+async function stillServing(server: ServerProcess, client: SimulatedClient | undefined): Promise<Check> {
+  const problems: string[] = [];
+  if (!server.alive()) return { name: 'the process is still serving', ok: false, details: ['it exited'] };
+  const deadline = Date.now() + 10_000;
+  let last = '';
+  for (;;) {
+    const answers = [await health(server.baseUrl), client ? await getClient(server.baseUrl, client) : null];
+    last = answers.map((a) => (a ? describeAnswer(a) : '')).join(', ');
+    if (answers.every((a) => a === null || (!a.cut && a.status === 200))) break;
+    if (Date.now() >= deadline || !server.alive()) {
+      problems.push(`health, get_Client answered ${last}${server.alive() ? '' : '; the process exited'}`);
+      break;
+    }
+    await sleep(250);
+  }
+  return {
+    name: 'the process is still serving: health and get_Client answer 200',
+    ok: problems.length === 0,
+    details: problems,
+  };
+}
+
+function writeReport(results: ScenarioResult[], extra: Check[] = []) {
+  const all = [...results.flatMap((r) => r.checks), ...extra];
+  const passed = all.filter((c) => c.ok).length;
+  const failed = all.length - passed;
+  fs.mkdirSync(path.dirname(reportFile), { recursive: true });
+  fs.writeFileSync(reportFile, JSON.stringify({ seed, passed, failed, scenarios: results, extra }, null, 2));
+  return { passed, failed };
+}
+
+async function main() {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    console.error('The fault suite needs TEST_DATABASE_URL, a PostgreSQL URL (it makes its own databases).');
+    writeReport([], [{ name: 'TEST_DATABASE_URL is set', ok: false, details: [] }]);
+    process.exit(1);
+  }
+  const wanted = (process.env.FAULT_SCENARIOS ?? '').split(',').filter(Boolean);
+  const scenarios = SCENARIOS.filter((s) => wanted.length === 0 || wanted.some((w) => s.title.includes(w)));
+  const admin = new Admin(serverUrl);
+  const results: ScenarioResult[] = [];
+  const watchdog = setTimeout(() => {
+    console.error(`\nThe fault suite ran out of time (${SUITE_TIMEOUT_MS / 1000} s).`);
+    writeReport(results, [{ name: 'the fault suite finished in time', ok: false, details: [] }]);
+    void admin.dropAll().finally(() => process.exit(1));
+  }, SUITE_TIMEOUT_MS);
+  watchdog.unref();
+
+  const ctx: Context = {
+    admin,
+    template: '',
+    prefix: `portal_faults_${process.pid}_${Date.now() % 1_000_000}`,
+    port: await freePort(),
+    documentsKey: randomBytes(32).toString('base64'),
+    linkSecret: randomBytes(32).toString('hex'),
+  };
+  const began = Date.now();
+  console.log(`Fault suite on PostgreSQL: seed ${seed}, port ${ctx.port}, ${scenarios.length} scenarios`);
+  try {
+    ctx.template = `${ctx.prefix}_template`;
+    const templateUrl = await admin.create(ctx.template);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-faults-'));
+    const first = startServer({ ...ctx, databaseUrl: templateUrl, dataDir });
+    try {
+      await waitUntilHealthy(first);
+    } finally {
+      await first.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    for (const [index, scenario] of scenarios.entries()) {
+      console.log(`\n[${index + 1}/${scenarios.length}] ${scenario.title}`);
+      const scenarioStart = Date.now();
+      const result = await runScenario(ctx, scenario, index);
+      for (const c of result.checks) printCheck(c);
+      console.log(`  (${((Date.now() - scenarioStart) / 1000).toFixed(1)} s)`);
+      results.push(result);
+    }
+  } catch (error) {
+    results.push({ title: 'setting up', checks: [failure('the suite could set up its database', error)] });
+    printCheck(results.at(-1)?.checks[0] as Check);
+  } finally {
+    await admin.dropAll();
+  }
+  const { passed, failed } = writeReport(results);
+  const failedScenarios = results.filter((r) => r.checks.some((c) => !c.ok)).map((r) => r.title);
+  console.log(
+    `\nFault suite: ${passed} checks passed, ${failed} failed in ${((Date.now() - began) / 1000).toFixed(0)} s (seed ${seed}).`,
+  );
+  if (failedScenarios.length > 0) console.log(`Scenarios with a failure: ${failedScenarios.join('; ')}`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+void main();
