@@ -84,14 +84,8 @@ if (process.env.TEST_DATABASE_URL) {
 
   const faultReport = path.join(resultsDir, 'faults.json');
   fs.rmSync(faultReport, { force: true });
-  const faultsRan = run(
-    'fault suite (PostgreSQL: SIGKILL, lost connections)',
-    'npm',
-    ['run', 'test:faults'],
-    {
-      FAULT_REPORT: faultReport,
-    },
-  );
+  const faultsTitle = 'fault suite (PostgreSQL: SIGKILL, lost connections)';
+  const faultsRan = run(faultsTitle, 'npm', ['run', 'test:faults'], { FAULT_REPORT: faultReport });
   // A suite that died before writing its report still counts as one failure.
   if (!faultsRan && !fs.existsSync(faultReport)) failed += 1;
   countFaults(faultReport);

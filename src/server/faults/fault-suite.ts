@@ -6,7 +6,7 @@
  *
  * Needs TEST_DATABASE_URL (any database on the PostgreSQL server; the suite makes its own and drops
  * them). Optional: FAULT_SCENARIOS (comma-separated parts of scenario titles to run),
- * FAULT_SEED, FAULT_SETTLE_TIMEOUT_MS, FAULT_REPORT (the JSON summary read by scripts/test.ts).
+ * FAULT_SEED, FAULT_SETTLE_TIMEOUT_MS, FAULT_PARALLEL, FAULT_SUITE_TIMEOUT_MS, FAULT_REPORT (the JSON summary read by scripts/test.ts).
  * Exits 1 when a check fails.
  */
 import { randomBytes } from 'node:crypto';
@@ -71,7 +71,9 @@ const SCENARIOS: Scenario[] = [
 const PAYERS = 20;
 const SIGNERS = 20;
 const LEASE_MS = 2000;
-const SUITE_TIMEOUT_MS = 6 * 60_000;
+/** Scenarios run side by side, each with its own database, port and server. */
+const PARALLEL = Number(process.env.FAULT_PARALLEL ?? 2);
+const SUITE_TIMEOUT_MS = Number(process.env.FAULT_SUITE_TIMEOUT_MS ?? 8 * 60_000);
 const settleTimeoutMs = Number(process.env.FAULT_SETTLE_TIMEOUT_MS ?? 30_000);
 const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -129,12 +131,14 @@ async function attempt(name: string, work: () => Promise<Check | Check[]>): Prom
   }
 }
 
-function printCheck(c: Check) {
+function checkLines(c: Check): string[] {
   const problems = c.ok ? [] : c.details;
   const notes = c.ok && c.details.length > 0 ? ` (${c.details.join('; ')})` : '';
-  console.log(`  ${c.ok ? 'PASS' : 'FAIL'} ${c.name}${notes}`);
-  for (const line of problems.slice(0, 12)) console.log(`         ${line}`);
-  if (problems.length > 12) console.log(`         … and ${problems.length - 12} more`);
+  return [
+    `  ${c.ok ? 'PASS' : 'FAIL'} ${c.name}${notes}`,
+    ...problems.slice(0, 12).map((line) => `         ${line}`),
+    ...(problems.length > 12 ? [`         … and ${problems.length - 12} more`] : []),
+  ];
 }
 
 /** The 40 requests of a scenario, all sent at once; each answer is reported as it arrives. */
@@ -178,7 +182,6 @@ interface Context {
   admin: Admin;
   template: string;
   prefix: string;
-  port: number;
   documentsKey: string;
   linkSecret: string;
 }
@@ -188,7 +191,14 @@ interface ScenarioResult {
   checks: Check[];
 }
 
-async function runScenario(ctx: Context, scenario: Scenario, index: number): Promise<ScenarioResult> {
+/** Runs one scenario on its own database and port; what it has to say is printed at its end. */
+async function runScenario(
+  ctx: Context,
+  scenario: Scenario,
+  index: number,
+  port: number,
+  say: (line: string) => void,
+): Promise<ScenarioResult> {
   const nn = String(index + 1).padStart(2, '0');
   const name = `${ctx.prefix}_s${nn}`;
   const tag = `fault-${seed}-${nn}`;
@@ -199,7 +209,7 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
   const url = await ctx.admin.create(name, ctx.template);
   const start = (faultPoint?: string) => {
     const server = startServer({
-      port: ctx.port,
+      port,
       databaseUrl: url,
       dataDir,
       documentsKey: ctx.documentsKey,
@@ -237,7 +247,7 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
       throw new Error(`a session written for the suite is refused: get_Client ${describeAnswer(probe)}`);
     }
     const tokens = await inBatches(payers, 8, (client) => tokenizeCard(server.baseUrl, client));
-    console.log(
+    say(
       `  ${PAYERS} payers and ${SIGNERS} signers added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
     );
 
@@ -252,7 +262,7 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
     if (scenario.randomKill) {
       const afterAnswers = between(3, 30);
       const afterMs = between(300, 2500);
-      console.log(`  the suite kills the server after ${afterAnswers} answers or ${afterMs} ms`);
+      say(`  the suite kills the server after ${afterAnswers} answers or ${afterMs} ms`);
       const target = server;
       const kill = () => {
         if (!target.alive()) return;
@@ -281,11 +291,11 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
     }
     const submissions = await load;
     clearTimeout(killTimer);
-    console.log(`  load (${Date.now() - started} ms): ${summariseLoad(submissions)}`);
+    say(`  load (${Date.now() - started} ms): ${summariseLoad(submissions)}`);
 
     if (scenario.connectionStorm) {
       const cut = (await storm) ?? [];
-      console.log(`  connections terminated per round: ${cut.join(', ')}`);
+      say(`  connections terminated per round: ${cut.join(', ')}`);
       checks.push({
         name: "the storm terminated the server's database connections",
         ok: cut.some((n) => n > 0),
@@ -301,10 +311,10 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
       checks.push(...(await attempt('the process is still serving', () => stillServing(server, payers[0]))));
       if (!server.alive()) {
         // The checks below still say what the crash left: on a restarted process, as after a kill.
-        console.log(`  the process died in the storm:\n${indent(crashLines(server))}`);
+        say(`  the process died in the storm:\n${indent(crashLines(server))}`);
         server = start();
         await waitUntilHealthy(server);
-        console.log('  restarted to check what the storm left');
+        say('  restarted to check what the storm left');
       }
     } else {
       const exit = await exitWithin(server, scenario.randomKill ? 5000 : 1000);
@@ -322,13 +332,13 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
                 ],
         });
       } else {
-        console.log(`  killed by the suite after ${killedAfter || 'the load (it was over first)'}`);
+        say(`  killed by the suite after ${killedAfter || 'the load (it was over first)'}`);
       }
       await server.kill();
       const restart = Date.now();
       server = start();
       await waitUntilHealthy(server);
-      console.log(`  restarted in ${Date.now() - restart} ms`);
+      say(`  restarted in ${Date.now() - restart} ms`);
     }
 
     const scene: Scene = {
@@ -343,7 +353,7 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
     };
     const checkStart = Date.now();
     checks.push(...(await attempt('reconciliation settled', () => settled(scene))));
-    console.log(`  settling took ${Date.now() - checkStart} ms`);
+    say(`  settling took ${Date.now() - checkStart} ms`);
     checks.push(...(await attempt('1. acknowledged payments', () => acknowledgedPaymentsInLedger(scene))));
     checks.push(...(await attempt('3a. fees not blocked', () => feesNotBlocked(scene))));
     checks.push(...(await attempt('5a. acknowledged consents', () => acknowledgedConsentsCompleted(scene))));
@@ -353,7 +363,7 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
     checks.push(...(await attempt('5b. consents complete once', () => consentsCompleteOnce(scene))));
     checks.push(...(await attempt('5c. consent e-mailed once', () => consentMailedOnce(scene))));
     checks.push(...(await attempt('5d. orphaned documents', () => orphanDocumentsCleaned(scene))));
-    console.log(`  checks took ${Date.now() - checkStart} ms`);
+    say(`  checks took ${Date.now() - checkStart} ms`);
     checks.push({
       name: 'the server stayed up through the checks',
       ok: server.alive(),
@@ -362,7 +372,7 @@ async function runScenario(ctx: Context, scenario: Scenario, index: number): Pro
   } catch (error) {
     checks.push(failure('the scenario ran to its end', error));
     const last = servers.at(-1);
-    if (last) console.log(`  server output:\n${indent(last.output(30))}`);
+    if (last) say(`  server output:\n${indent(last.output(30))}`);
   } finally {
     for (const server of servers) await server.kill();
     await pool?.end().catch(() => {});
@@ -414,10 +424,13 @@ async function main() {
   const wanted = (process.env.FAULT_SCENARIOS ?? '').split(',').filter(Boolean);
   const scenarios = SCENARIOS.filter((s) => wanted.length === 0 || wanted.some((w) => s.title.includes(w)));
   const admin = new Admin(serverUrl);
+  // By scenario number: scenarios running side by side finish in any order.
   const results: ScenarioResult[] = [];
   const watchdog = setTimeout(() => {
     console.error(`\nThe fault suite ran out of time (${SUITE_TIMEOUT_MS / 1000} s).`);
-    writeReport(results, [{ name: 'the fault suite finished in time', ok: false, details: [] }]);
+    writeReport(results.filter(Boolean), [
+      { name: 'the fault suite finished in time', ok: false, details: [] },
+    ]);
     void admin.dropAll().finally(() => process.exit(1));
   }, SUITE_TIMEOUT_MS);
   watchdog.unref();
@@ -426,39 +439,52 @@ async function main() {
     admin,
     template: '',
     prefix: `portal_faults_${process.pid}_${Date.now() % 1_000_000}`,
-    port: await freePort(),
     documentsKey: randomBytes(32).toString('base64'),
     linkSecret: randomBytes(32).toString('hex'),
   };
+  const ports: number[] = [];
+  for (let i = 0; i < Math.min(PARALLEL, scenarios.length); i += 1) ports.push(await freePort(ports));
   const began = Date.now();
-  console.log(`Fault suite on PostgreSQL: seed ${seed}, port ${ctx.port}, ${scenarios.length} scenarios`);
+  console.log(
+    `Fault suite on PostgreSQL: seed ${seed}, ${scenarios.length} scenarios, ${ports.length} at a time (ports ${ports.join(', ')})`,
+  );
   try {
     ctx.template = `${ctx.prefix}_template`;
     const templateUrl = await admin.create(ctx.template);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-faults-'));
-    const first = startServer({ ...ctx, databaseUrl: templateUrl, dataDir });
+    const first = startServer({ ...ctx, port: ports[0] as number, databaseUrl: templateUrl, dataDir });
     try {
       await waitUntilHealthy(first);
     } finally {
       await first.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    for (const [index, scenario] of scenarios.entries()) {
-      console.log(`\n[${index + 1}/${scenarios.length}] ${scenario.title}`);
-      const scenarioStart = Date.now();
-      const result = await runScenario(ctx, scenario, index);
-      for (const c of result.checks) printCheck(c);
-      console.log(`  (${((Date.now() - scenarioStart) / 1000).toFixed(1)} s)`);
-      results.push(result);
-    }
+    const queue = scenarios.map((scenario, index) => ({ scenario, index }));
+    await Promise.all(
+      ports.map(async (port) => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const { scenario, index } = next;
+          const lines = [`\n[${index + 1}/${scenarios.length}] ${scenario.title}`];
+          const scenarioStart = Date.now();
+          const result = await runScenario(ctx, scenario, index, port, (line) => lines.push(line));
+          lines.push(...result.checks.flatMap(checkLines));
+          lines.push(`  (${((Date.now() - scenarioStart) / 1000).toFixed(1)} s)`);
+          console.log(lines.join('\n'));
+          results[index] = result;
+        }
+      }),
+    );
   } catch (error) {
     results.push({ title: 'setting up', checks: [failure('the suite could set up its database', error)] });
-    printCheck(results.at(-1)?.checks[0] as Check);
+    console.log(checkLines(results.at(-1)?.checks[0] as Check).join('\n'));
   } finally {
     await admin.dropAll();
   }
-  const { passed, failed } = writeReport(results);
-  const failedScenarios = results.filter((r) => r.checks.some((c) => !c.ok)).map((r) => r.title);
+  const { passed, failed } = writeReport(results.filter(Boolean));
+  const failedScenarios = results
+    .filter(Boolean)
+    .filter((r) => r.checks.some((c) => !c.ok))
+    .map((r) => r.title);
   console.log(
     `\nFault suite: ${passed} checks passed, ${failed} failed in ${((Date.now() - began) / 1000).toFixed(0)} s (seed ${seed}).`,
   );

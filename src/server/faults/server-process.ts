@@ -175,11 +175,11 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 /** A free port in 3300-3399 (the fault suite's range), starting from a random one. */
-export async function freePort(): Promise<number> {
+export async function freePort(taken: number[] = []): Promise<number> {
   const start = Math.floor(Math.random() * 100);
   for (let i = 0; i < 100; i += 1) {
     const port = 3300 + ((start + i) % 100);
-    if (await portIsFree(port)) return port;
+    if (!taken.includes(port) && (await portIsFree(port))) return port;
   }
   throw new Error('no free port in 3300-3399');
 }
