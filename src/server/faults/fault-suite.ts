@@ -5,8 +5,9 @@
  * reconciliation has settled, the money and the records are checked (./invariants.ts).
  *
  * Needs TEST_DATABASE_URL (any database on the PostgreSQL server; the suite makes its own and drops
- * them). Optional: FAULT_SCENARIOS (comma-separated parts of scenario titles to run),
- * FAULT_SEED, FAULT_SETTLE_TIMEOUT_MS, FAULT_PARALLEL, FAULT_SUITE_TIMEOUT_MS, FAULT_REPORT (the JSON summary read by scripts/test.ts).
+ * them). Optional: FAULT_SCENARIOS (comma-separated parts of scenario titles to run), FAULT_SEED,
+ * FAULT_SETTLE_TIMEOUT_MS, FAULT_PARALLEL, FAULT_SUITE_TIMEOUT_MS, and FAULT_REPORT (the JSON
+ * summary scripts/test.ts counts).
  * Exits 1 when a check fails.
  */
 import { randomBytes } from 'node:crypto';
