@@ -262,7 +262,7 @@ async function runScenario(
     let killTimer: NodeJS.Timeout | undefined;
     if (scenario.randomKill) {
       const afterAnswers = between(3, 30);
-      const afterMs = between(300, 2500);
+      const afterMs = between(800, 6000);
       say(`  the suite kills the server after ${afterAnswers} answers or ${afterMs} ms`);
       const target = server;
       const kill = () => {
