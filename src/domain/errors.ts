@@ -19,6 +19,7 @@ export const errorCodes = [
   'ALREADY_COMPLETED',
   'INITIAL_PROCESSING_REQUIRED',
   'AGREEMENT_CHANGED',
+  'PAYMENT_PENDING',
   'INTERNAL',
 ] as const;
 

@@ -14,7 +14,13 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../domain/errors';
-import { type Mailer, outboxMailer, smtpMailer } from './adapters/mailer';
+import {
+  createMailer,
+  type Mailer,
+  type MailTransport,
+  outboxOnlyTransport,
+  smtpTransport,
+} from './adapters/mailer';
 import {
   createPaymentGateway,
   type PaymentConfig,
@@ -49,13 +55,23 @@ export interface AppDeps {
   paymentConfig: PaymentConfig;
   linkSecret: Buffer;
   documentsKey: Buffer;
+  /** The run-once lease (config.leaseMs), where services expect it. */
+  leaseMs: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What the app was built with, for the background jobs that run beside it. */
+    deps: AppDeps;
+  }
 }
 
 export interface BuildAppOptions {
   config: Config;
   db: Database;
   clock?: Clock;
-  mailer?: Mailer;
+  /** Where mail leaves: SMTP_URL's server, or the outbox alone (tests may pass their own). */
+  mailTransport?: MailTransport;
   gateway?: PaymentGateway;
   /** Where the built web app is; when absent or not built, only the API is served. */
   webRoot?: string | null;
@@ -100,11 +116,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
 
   const clock = options.clock ?? systemClock;
-  const mailer =
-    options.mailer ??
-    (config.smtpUrl
-      ? smtpMailer(config.smtpUrl, config.mailFrom)
-      : outboxMailer(db, config.mailFrom, app.log));
+  const documentsKeyBytes = documentsKey(config.dataDir, config.documentsKey);
+  const mailer = createMailer({
+    db,
+    clock,
+    documentsKey: documentsKeyBytes,
+    transport:
+      options.mailTransport ??
+      (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : outboxOnlyTransport(app.log)),
+    from: config.mailFrom,
+    log: app.log,
+  });
   const sessions = createSessionService(db, clock, config);
   const gateway = options.gateway ?? createPaymentGateway(config, db, clock);
   const paymentConfig = paymentConfigFor(config);
@@ -117,8 +139,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     gateway,
     paymentConfig,
     linkSecret: linkSecret(config.dataDir, config.linkSecret),
-    documentsKey: documentsKey(config.dataDir, config.documentsKey),
+    documentsKey: documentsKeyBytes,
+    leaseMs: config.leaseMs,
   };
+  app.decorate('deps', deps);
+  app.addHook('onClose', async () => {
+    await mailer.close();
+  });
 
   app.decorateRequest('session', null);
 

@@ -58,6 +58,8 @@ const envSchema = z.object({
     .enum(['sandbox', 'authorize-net'], { error: 'must be sandbox or authorize-net' })
     .optional(),
   TRUST_PROXY: booleanText.optional(),
+  RUN_ONCE_LEASE_MS: positiveInt.default(15_000),
+  RECONCILE_INTERVAL_MS: positiveInt.default(60_000),
   ANET_API_LOGIN_ID: z.string().min(1).optional(),
   ANET_TRANSACTION_KEY: z.string().min(1).optional(),
   ANET_CLIENT_KEY: z.string().min(1).optional(),
@@ -85,6 +87,13 @@ export interface Config {
   /** Signs the public payment links; absent: a key generated once in DATA_DIR. */
   linkSecret: string | undefined;
   verifyPerIp: number;
+  /**
+   * How long a payment or signing in progress stays its process's without renewal: a process
+   * that dies mid-way has its work taken over this long after (renewed every third of it).
+   */
+  leaseMs: number;
+  /** How often the reconciliation sweep runs (and once at start). */
+  reconcileIntervalMs: number;
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
   payments:
@@ -162,6 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verifyPerIp: e.RATE_LIMIT_VERIFY_PER_IP,
     secureCookies: publicUrl.startsWith('https:'),
     trustProxy: e.TRUST_PROXY ?? false,
+    leaseMs: e.RUN_ONCE_LEASE_MS,
+    reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     payments:
       e.PAYMENT_GATEWAY === 'authorize-net'
         ? {

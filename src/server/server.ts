@@ -3,6 +3,7 @@ import { buildApp, loggerOptions } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoData } from './db/seed';
+import { type Jobs, startJobs } from './jobs/jobs';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -26,6 +27,7 @@ async function main() {
     'starting the Client Portal',
   );
 
+  let jobs: Jobs | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -34,6 +36,7 @@ async function main() {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     try {
+      await jobs?.stop();
       await app.close();
       await database.close();
     } finally {
@@ -44,6 +47,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  jobs = await startJobs(app.deps, database, app.log);
   if (config.demo) {
     app.log.info(`demo mode: sign in at ${config.publicUrl} as ACT10001 / DemoClient#2026`);
   }

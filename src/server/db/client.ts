@@ -21,6 +21,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** The raw pool (PostgreSQL only), for benchmarks that compare with a bare query. */
   pool?: pg.Pool;
+  /** Plain SQL for the job queue (pg-boss): several statements at once when there are no values. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number }>;
 }
 
 export const migrationsFolder = path.resolve(
@@ -51,6 +53,10 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
       }
     },
     close: () => pool.end(),
+    async executeSql(text, values) {
+      const result = await pool.query(text, values as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    },
   };
 }
 
@@ -63,6 +69,15 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
       await migratePglite(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder });
     },
     close: () => client.close(),
+    async executeSql(text, values) {
+      if (!values || values.length === 0) {
+        const results = await client.exec(text);
+        const last = results.at(-1);
+        return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+      }
+      const result = await client.query(text, values);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
   };
 }
 

@@ -155,7 +155,19 @@ export const payments = pgTable(
     amountCents: integer().notNull(),
     feeCents: integer().notNull(),
     totalCents: integer().notNull(),
-    status: text({ enum: ['in_progress', 'approved', 'declined', 'error', 'saved'] }).notNull(),
+    status: text({ enum: ['in_progress', 'approved', 'declined', 'error', 'saved', 'returned'] }).notNull(),
+    /** The run-once operation this row belongs to (its lease says whether someone is still at it). */
+    operationId: uuid(),
+    /**
+     * Our reference for the charge, committed before the gateway is called and sent as its invoice
+     * number: reconciliation finds the charge by it when the outcome was never recorded.
+     */
+    reference: text(),
+    chargeStartedAt: timestamp({ withTimezone: true }),
+    /** The gateway customer and the method charged, as they were when the charge was sent. */
+    gatewayCustomerRef: text(),
+    methodBrand: text(),
+    methodLast4: text(),
     gatewayTransactionId: text(),
     message: text(),
     responseJson: text(),
@@ -164,7 +176,9 @@ export const payments = pgTable(
   },
   (t) => [
     uniqueIndex('payments_idempotency_key_key').on(t.clientId, t.idempotencyKey),
+    uniqueIndex('payments_reference_key').on(t.reference),
     index().on(t.clientId),
+    index().on(t.operationId),
   ],
 );
 
@@ -214,9 +228,12 @@ export const clientActivities = pgTable(
     purchasedPlanName: text(),
     stageName: text(),
     cellRequestApprovedByPractitioner: boolean(),
+    /** The ledger row of the payment this activity records, when it records one (once per payment). */
+    paymentId: uuid(),
+    amountCents: integer(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.clientId, t.closeDate)],
+  (t) => [index().on(t.clientId, t.closeDate), uniqueIndex('client_activities_payment_key').on(t.paymentId)],
 );
 
 /** Server-side sessions; the browser holds only the random token whose SHA-256 is the id. */
@@ -268,14 +285,33 @@ export const passwordResetCodes = pgTable(
   (t) => [index().on(t.clientId, t.createdAt)],
 );
 
-/** Mail written by the outbox mailer (no SMTP_URL); readable at /dev/outbox in demo mode. */
-export const outboxMessages = pgTable('outbox_messages', {
-  id: uuid().primaryKey().defaultRandom(),
-  recipient: text().notNull(),
-  subject: text().notNull(),
-  textBody: text().notNull(),
-  createdAt: createdAt(),
-});
+/**
+ * The mail outbox: every e-mail is written here in the same transaction as the change it tells of,
+ * then delivered by a job (SMTP, with retries and backoff) or, without SMTP_URL, kept here to read
+ * at /dev/outbox in demo mode. Attachments are documents (encrypted), named by id.
+ */
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    recipient: text().notNull(),
+    subject: text().notNull(),
+    textBody: text().notNull(),
+    /** [{ documentId, filename, contentType }] */
+    attachmentsJson: text(),
+    /** What the mail is about ('payment:<id>', 'form:<id>'): one mail per fact, however often it is written. */
+    dedupeKey: text(),
+    status: text({ enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastError: text(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('outbox_messages_dedupe_key').on(t.dedupeKey), index().on(t.status, t.nextAttemptAt)],
+);
 
 /** Key-value facts about this installation (e.g. that demo data was seeded). */
 export const systemSettings = pgTable('system_settings', {
@@ -325,9 +361,11 @@ export const documents = pgTable(
     iv: bytea().notNull(),
     authTag: bytea().notNull(),
     ciphertext: bytea().notNull(),
+    /** The run-once operation that stored it: a failed operation's documents are removed with it. */
+    operationId: uuid(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
-  (t) => [index().on(t.clientId)],
+  (t) => [index().on(t.clientId), index().on(t.operationId)],
 );
 
 /**
@@ -355,6 +393,7 @@ export const formSubmissions = pgTable(
     pdfDocumentId: uuid(),
     labReportDocumentId: uuid(),
     paymentId: uuid(),
+    operationId: uuid(),
     signerIp: text(),
     userAgent: text(),
     responseJson: text(),
@@ -362,4 +401,55 @@ export const formSubmissions = pgTable(
     completedAt: timestamp({ withTimezone: true }),
   },
   (t) => [uniqueIndex('form_submissions_client_form_key').on(t.clientId, t.form)],
+);
+
+/**
+ * The run-once engine (src/server/lib/run-once.ts): one row per submission that must happen once
+ * (a payment, a signed form, an order), keyed by its Idempotency-Key within a scope. The claim is
+ * committed before any side effect; the outcome with its effects; a lease, renewed while the work
+ * runs, tells a live owner from a dead one, whose work reconciliation then settles.
+ */
+export const operations = pgTable(
+  'operations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    scope: text().notNull(),
+    idempotencyKey: text().notNull(),
+    kind: text().notNull(),
+    requestHash: text().notNull(),
+    status: text({ enum: ['running', 'succeeded', 'failed'] }).notNull(),
+    /** Who holds the work now (random per attempt); a takeover gives it a new one. */
+    leaseToken: text().notNull(),
+    leaseUntil: timestamp({ withTimezone: true }).notNull(),
+    /** What the operation needs to be settled by someone else (ids of its ledger row, form, ...). */
+    stateJson: text(),
+    responseJson: text(),
+    /** A refusal to replay: { status, code, message, fields }. */
+    errorJson: text(),
+    attempts: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('operations_scope_key').on(t.scope, t.idempotencyKey),
+    index().on(t.status, t.leaseUntil),
+  ],
+);
+
+/**
+ * The sandbox gateway's record of its transactions, like a processor's: reconciliation looks a
+ * charge up here by our reference.
+ */
+export const sandboxTransactions = pgTable(
+  'sandbox_transactions',
+  {
+    transactionId: text().primaryKey(),
+    reference: text().notNull(),
+    customerRef: text().notNull(),
+    paymentRef: text().notNull(),
+    amountCents: integer().notNull(),
+    status: text({ enum: ['approved', 'declined', 'returned'] }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.customerRef, t.reference)],
 );

@@ -42,6 +42,8 @@ export async function storeDocument(
     contentType: string;
     content: Buffer;
     now: Date;
+    /** The run-once operation storing it: its documents go with it if it fails. */
+    operationId?: string | null;
   },
 ): Promise<StoredDocument> {
   const iv = randomBytes(12);
@@ -60,6 +62,7 @@ export async function storeDocument(
       iv,
       authTag: cipher.getAuthTag(),
       ciphertext,
+      operationId: input.operationId ?? null,
       createdAt: input.now,
     })
     .returning({ id: documents.id });
@@ -75,6 +78,16 @@ export async function readDocument(db: Database, key: Buffer, clientId: string, 
     .where(and(eq(documents.id, documentId), eq(documents.clientId, clientId)))
     .limit(1);
   if (!row) return null;
+  return decrypt(key, row);
+}
+
+/** A document by id for the server's own use (a mail attachment), decrypted; null if gone. */
+export async function readDocumentForDelivery(db: Database, key: Buffer, documentId: string) {
+  const [row] = await db.select().from(documents).where(eq(documents.id, documentId)).limit(1);
+  return row ? decrypt(key, row) : null;
+}
+
+function decrypt(key: Buffer, row: typeof documents.$inferSelect) {
   const decipher = createDecipheriv('aes-256-gcm', key, row.iv);
   decipher.setAuthTag(row.authTag);
   const content = Buffer.concat([decipher.update(row.ciphertext), decipher.final()]);

@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import type { Database } from '../db/client';
-import { outboxMessages } from '../db/schema';
+import { documents, outboxMessages } from '../db/schema';
 import { DEMO_CLIENT_PASSWORD } from '../db/seed';
 import { ManualClock } from '../lib/clock';
 import { createTestDatabase } from './test-database';
@@ -53,11 +53,31 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return cookieOf(response);
     },
     async mailTo(address) {
-      return database.db
-        .select({ subject: outboxMessages.subject, textBody: outboxMessages.textBody })
+      const rows = await database.db
+        .select()
         .from(outboxMessages)
         .where(eq(outboxMessages.recipient, address))
         .orderBy(desc(outboxMessages.createdAt));
+      // The mail as it leaves: its text, then a line naming each attached document.
+      return Promise.all(
+        rows.map(async (row) => {
+          const attached = JSON.parse(row.attachmentsJson ?? '[]') as Array<{
+            documentId: string;
+            filename: string;
+            contentType: string;
+          }>;
+          const lines = await Promise.all(
+            attached.map(async (a) => {
+              const [doc] = await database.db
+                .select({ size: documents.sizeBytes })
+                .from(documents)
+                .where(eq(documents.id, a.documentId));
+              return `[Attachment: ${a.filename}, ${a.contentType}, ${doc?.size ?? 0} bytes]`;
+            }),
+          );
+          return { subject: row.subject, textBody: [row.textBody, ...lines].join('\n\n') };
+        }),
+      );
     },
   };
 }

@@ -109,6 +109,11 @@ export interface PaymentGateway {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Finds a charge by our reference, for reconciliation of charges whose outcome we did not record. */
   lookupCharge(request: ChargeLookupRequest): Promise<ChargeLookup>;
+  /**
+   * How long after a charge was sent a `not_found` still means "maybe not yet": a request cut off
+   * in flight may reach the gateway's records late. Absent: two minutes.
+   */
+  readonly notFoundGraceMs?: number;
 }
 
 /** The sentence a client reads for each reason (shown in red on the payment screens). */

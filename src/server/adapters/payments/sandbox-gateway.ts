@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
-import { sandboxPaymentMethods, sandboxTokens } from '../../db/schema';
+import { sandboxPaymentMethods, sandboxTokens, sandboxTransactions } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { hitRateLimit } from '../../lib/rate-limit';
 import { type DeclineReason, declineMessages, type PaymentGateway } from './payment-gateway';
@@ -217,8 +217,26 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
         },
       };
     },
-    async lookupCharge() {
-      return { status: 'not_found' };
+    // Its record answers at once and for good: a charge it has no row of was never made.
+    notFoundGraceMs: 0,
+    async lookupCharge(request) {
+      const [found] = await db
+        .select()
+        .from(sandboxTransactions)
+        .where(
+          and(
+            eq(sandboxTransactions.customerRef, request.customerRef),
+            eq(sandboxTransactions.reference, request.reference),
+          ),
+        )
+        .orderBy(desc(sandboxTransactions.createdAt))
+        .limit(1);
+      if (!found) return { status: 'not_found' };
+      if (found.status === 'approved') {
+        return { status: 'approved', transactionId: found.transactionId, amountCents: found.amountCents };
+      }
+      if (found.status === 'returned') return { status: 'returned', transactionId: found.transactionId };
+      return { status: 'failed', transactionId: found.transactionId };
     },
     async charge(request) {
       const [method] = await db
@@ -247,11 +265,41 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
           transactionId: null,
         };
       }
-      // Deterministic ids: the same idempotency key always names the same transaction.
+      // Like a processor, a second charge with the same reference is a duplicate: it answers the
+      // first one's outcome and moves no money.
+      const [earlier] = await db
+        .select()
+        .from(sandboxTransactions)
+        .where(
+          and(
+            eq(sandboxTransactions.customerRef, request.customerRef),
+            eq(sandboxTransactions.reference, request.reference),
+          ),
+        )
+        .limit(1);
+      if (earlier) {
+        return earlier.status === 'approved'
+          ? { outcome: 'approved', transactionId: earlier.transactionId, authCode: null }
+          : {
+              outcome: 'declined',
+              reason: 'duplicate',
+              message: declineMessages.duplicate,
+              transactionId: earlier.transactionId,
+            };
+      }
       const transactionId = String(
-        BigInt(`0x${digest(request.reference).slice(0, 12)}`) % 1_000_000_000_000n,
+        BigInt(`0x${randomBytes(6).toString('hex')}`) % 1_000_000_000_000n,
       ).padStart(12, '0');
       const outcome = outcomeOf(method.behavior);
+      await db.insert(sandboxTransactions).values({
+        transactionId,
+        reference: request.reference,
+        customerRef: request.customerRef,
+        paymentRef: request.paymentRef,
+        amountCents: request.amountCents,
+        status: outcome ? 'declined' : 'approved',
+        createdAt: clock.now(),
+      });
       if (outcome) {
         return {
           outcome: 'declined',
@@ -263,7 +311,7 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
       return {
         outcome: 'approved',
         transactionId,
-        authCode: digest(`auth:${request.reference}`).slice(0, 6).toUpperCase(),
+        authCode: digest(`auth:${transactionId}`).slice(0, 6).toUpperCase(),
       };
     },
   };

@@ -558,7 +558,7 @@ describe('White Glove Labs with the card on file (John)', () => {
       feeCents: 1197,
       totalCents: WHITE_GLOVE_CARD_TOTAL,
       status: 'approved',
-      idempotencyKey: key,
+      idempotencyKey: `${key}:charge`,
       paymentMethodId: card?.id,
     });
     expect(payment.gatewayTransactionId).toMatch(/^\d{12}$/);

@@ -19,7 +19,7 @@ import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
-import { claimForm, readSignature, releaseClaim } from './form-claims';
+import { readSignature, submitFormOnce } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
 import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
 
@@ -141,148 +141,143 @@ export async function submitDiseaseForm(
     }
   }
 
-  const claimed = await claimForm(db, {
+  return submitFormOnce(deps, {
     clientId,
     form: 'infectious_disease',
+    kind: 'infectious-disease',
     idempotencyKey: signer.idempotencyKey,
     body,
-    now,
     alreadyCompleted: diseaseMessages.alreadyCompleted,
     completedOnRecord: client.infectiousDiseaseFormCompleted,
-  });
-  if ('replay' in claimed) return claimed.replay;
-  const { claim } = claimed;
-
-  let charge: OneOffCharge | null = null;
-  try {
-    // A White Glove Labs charge whose form was never completed (the process stopped, a database
-    // error) stands for this submission: nothing is charged twice, and no other route is taken
-    // while the client's money is held for the kit.
-    charge = await standingWhiteGloveCharge(db, clientId);
-    if (charge && option !== 'White Glove Labs') {
-      throw new HttpError(409, 'VALIDATION', diseaseMessages.whiteGlovePaid, {
-        submissionOption: diseaseMessages.whiteGlovePaid,
-      });
-    }
-    if (!charge && payment && quote && payment.kind !== 'check') {
-      charge = await chargeOnce(deps, {
-        clientId,
-        source: DISEASE_FORM_SOURCE,
-        purpose: 'white_glove_lab',
-        idempotencyKey: signer.idempotencyKey,
-        request: body,
-        amountCents: quote.labFee,
-        kind: payment.kind,
-        method:
-          'onFile' in payment
-            ? { onFile: payment.onFile }
-            : { token: payment.token, keepOnFile: payment.keepOnFile },
-        gatewayKey: (paymentRef) => `${clientId}:white-glove-labs:${paymentRef}`,
-        description: 'White Glove Labs infectious disease screening',
-      });
-      // Recorded on the claim at once: if completing fails now, a later takeover finds it.
-      await db
-        .update(formSubmissions)
-        .set({ paymentId: charge.paymentId })
-        .where(eq(formSubmissions.id, claim.id));
-    }
-
-    const labDocument = labReport
-      ? await storeDocument(db, deps.documentsKey, {
+    work: async (run, claim) => {
+      let charge: OneOffCharge | null = null;
+      // A White Glove Labs charge whose form was never completed (the process stopped, a database
+      // error) stands for this submission: nothing is charged twice, and no other route is taken
+      // while the client's money is held for the kit.
+      charge = await standingWhiteGloveCharge(db, clientId);
+      if (charge && option !== 'White Glove Labs') {
+        throw new HttpError(409, 'VALIDATION', diseaseMessages.whiteGlovePaid, {
+          submissionOption: diseaseMessages.whiteGlovePaid,
+        });
+      }
+      if (!charge && payment && quote && payment.kind !== 'check') {
+        charge = await chargeOnce(deps, {
           clientId,
-          kind: 'lab_report',
-          fileName: (body.lab_report_name || 'lab-report.pdf').replace(/[^\w .-]/g, '_').slice(0, 100),
-          contentType: 'application/pdf',
-          content: labReport,
-          now,
-        })
-      : null;
-    const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
-    if (option === 'White Glove Labs' && charge && payment) {
-      answers.push(
-        {
-          label: 'Blood draw kit shipping address',
-          value: [
-            body.FirstName,
-            body.LastName,
-            body.Street,
-            body.City,
-            body.State,
-            body.ZipCode,
-            body.Country,
-          ].join(', '),
-        },
-        { label: 'Payment', value: describePayment(payment, charge) },
-        {
-          label: 'Amount charged',
-          value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
-        },
-      );
-    } else if (labDocument) {
-      answers.push({
-        label: 'Lab report',
-        value: `${body.lab_report_name || 'lab-report.pdf'}, ${labReport?.length ?? 0} bytes, SHA-256 ${labDocument.sha256}`,
-      });
-    } else if (body.WaiverNotice) {
-      answers.push(
-        { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
-        { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
-      );
-    }
-    answers.push({ label: 'Agreement', value: 'I agree to the Infectious Disease Terms and Conditions.' });
-    const sections = agreedSections(body);
-    return await completeSignedForm(
-      deps,
-      { claim, client, signer, now },
-      {
-        completedFlag: 'infectiousDiseaseFormCompleted',
-        text: {
-          title: TITLE,
-          version: TEXT_VERSION,
-          subtitle: TEXT_VERSION,
-          sections,
-          signed: sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n\n'),
-        },
-        answers,
-        answersJson: { ...body, Signature: undefined, token: undefined, lab_report_file: undefined },
-        signaturePng: png,
-        fileStem: 'infectious-disease-form',
-        response: {
-          success: true,
-          TransactionId: charge?.transactionId ?? claim.id,
-          page_name: 'Infectious-disease',
-          message: diseaseMessages.submitted,
-        },
-        submission: {
-          submissionOption: option,
-          labReportDocumentId: labDocument?.id ?? null,
-          paymentId: charge?.paymentId ?? claim.paymentId ?? null,
-        },
-        alsoInTransaction: async (tx) => {
-          if (!charge) return;
-          await tx.insert(clientActivities).values({
+          source: DISEASE_FORM_SOURCE,
+          purpose: 'white_glove_lab',
+          idempotencyKey: `${signer.idempotencyKey}:charge`,
+          request: body,
+          amountCents: quote.labFee,
+          kind: payment.kind,
+          method:
+            'onFile' in payment
+              ? { onFile: payment.onFile }
+              : { token: payment.token, keepOnFile: payment.keepOnFile },
+          description: 'White Glove Labs infectious disease screening',
+        });
+        // Recorded on the claim at once, for the record of what this submission did.
+        await db
+          .update(formSubmissions)
+          .set({ paymentId: charge.paymentId })
+          .where(eq(formSubmissions.id, claim.submissionId));
+      }
+
+      const labDocument = labReport
+        ? await storeDocument(db, deps.documentsKey, {
             clientId,
-            type: 'White Glove Labs',
-            closeDate: todayFor(now),
-            purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
-            stageName: 'Closed Won',
-          });
+            kind: 'lab_report',
+            fileName: (body.lab_report_name || 'lab-report.pdf').replace(/[^\w .-]/g, '_').slice(0, 100),
+            contentType: 'application/pdf',
+            content: labReport,
+            now,
+            operationId: claim.operationId,
+          })
+        : null;
+      const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
+      if (option === 'White Glove Labs' && charge && payment) {
+        answers.push(
+          {
+            label: 'Blood draw kit shipping address',
+            value: [
+              body.FirstName,
+              body.LastName,
+              body.Street,
+              body.City,
+              body.State,
+              body.ZipCode,
+              body.Country,
+            ].join(', '),
+          },
+          { label: 'Payment', value: describePayment(payment, charge) },
+          {
+            label: 'Amount charged',
+            value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+          },
+        );
+      } else if (labDocument) {
+        answers.push({
+          label: 'Lab report',
+          value: `${body.lab_report_name || 'lab-report.pdf'}, ${labReport?.length ?? 0} bytes, SHA-256 ${labDocument.sha256}`,
+        });
+      } else if (body.WaiverNotice) {
+        answers.push(
+          { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
+          { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
+        );
+      }
+      answers.push({
+        label: 'Agreement',
+        value: 'I agree to the Infectious Disease Terms and Conditions.',
+      });
+      const sections = agreedSections(body);
+      return await completeSignedForm(
+        deps,
+        { claim, run, client, signer, now },
+        {
+          completedFlag: 'infectiousDiseaseFormCompleted',
+          text: {
+            title: TITLE,
+            version: TEXT_VERSION,
+            subtitle: TEXT_VERSION,
+            sections,
+            signed: sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n\n'),
+          },
+          answers,
+          answersJson: { ...body, Signature: undefined, token: undefined, lab_report_file: undefined },
+          signaturePng: png,
+          fileStem: 'infectious-disease-form',
+          response: {
+            success: true,
+            TransactionId: charge?.transactionId ?? claim.submissionId,
+            page_name: 'Infectious-disease',
+            message: diseaseMessages.submitted,
+          },
+          submission: {
+            submissionOption: option,
+            labReportDocumentId: labDocument?.id ?? null,
+            paymentId: charge?.paymentId ?? null,
+          },
+          alsoInTransaction: async (tx) => {
+            if (!charge) return;
+            await tx.insert(clientActivities).values({
+              clientId,
+              type: 'White Glove Labs',
+              closeDate: todayFor(now),
+              purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
+              stageName: 'Closed Won',
+            });
+          },
+          mail: {
+            subject: 'Client Portal: your infectious disease screening form',
+            paragraphs: [
+              `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+              charge
+                ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
+                : 'Nothing was charged.',
+            ],
+          },
         },
-        mail: {
-          subject: 'Client Portal: your infectious disease screening form',
-          paragraphs: [
-            `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
-            charge
-              ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
-              : 'Nothing was charged.',
-          ],
-        },
-      },
-    );
-  } catch (error) {
-    // The client may correct and submit again at once: a charge already made stands in the
-    // ledger for that submission (standingWhiteGloveCharge), so nothing is charged twice.
-    await releaseClaim(db, claim);
-    throw error;
-  }
+      );
+    },
+  });
 }

@@ -1,120 +1,155 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
-import type { Database } from '../../db/client';
-import { formSubmissions } from '../../db/schema';
+import { documents, formSubmissions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
+import {
+  isHeld,
+  operationById,
+  type Recovered,
+  type RecoveryRun,
+  type Run,
+  type RunOnceDeps,
+  recoverLapsed,
+  runOnce,
+  type Transaction,
+} from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
+import type { PaymentDeps } from '../payments/payment-service';
+
+export interface FormDeps extends PaymentDeps {
+  documentsKey: Buffer;
+}
 
 export type FormName = (typeof formSubmissions.$inferInsert)['form'];
 export type SubmissionRow = typeof formSubmissions.$inferSelect;
 
-const WAIT_MS = 30_000;
-/** A claim left pending this long by a process that died may be taken over. */
-const STALE_MS = 10 * 60_000;
+/** What a form's operation claimed: the client's one submission of that form. */
+export interface FormClaim {
+  operationId: string;
+  submissionId: string;
+  clientId: string;
+  form: FormName;
+}
+
+/** A pending row of the time before operations: given back once it is surely abandoned. */
+const LEGACY_STALE_MS = 10 * 60_000;
+const INTERRUPTED =
+  'This form was interrupted before it was completed, and nothing of it was kept. Please submit it again.';
+
+/** Gives a form back: the pending submission and every document its operation stored. */
+async function releaseForm(tx: Transaction, claim: FormClaim) {
+  await tx
+    .delete(formSubmissions)
+    .where(and(eq(formSubmissions.id, claim.submissionId), eq(formSubmissions.status, 'pending')));
+  await tx.delete(documents).where(eq(documents.operationId, claim.operationId));
+}
+
+/** A signing whose owner died is given back whole; the client submits again. */
+async function recoverForm(
+  run: RecoveryRun<FormSubmissionResponse>,
+  claim: FormClaim | null,
+): Promise<Recovered> {
+  await run.fail(new HttpError(409, 'IDEMPOTENCY_CONFLICT', INTERRUPTED), async (tx) => {
+    if (claim) await releaseForm(tx, claim);
+  });
+  return 'settled';
+}
+
+/** The recoveries of the form kinds, for the reconciliation sweep. */
+export function formRecoveries(_deps: FormDeps) {
+  return { consent: recoverForm, 'infectious-disease': recoverForm };
+}
 
 /**
- * Claims a client's form for one submission before anything is stored or charged: the unique
- * (client, form) key lets exactly one submission through. A repeat of the same submission (same
- * Idempotency-Key and body) answers what the first answered; any other is refused and changes
- * nothing.
+ * Before a new submission: a pending claim whose owner died is settled now (its form given
+ * back), so the client is never blocked by a half-done attempt for longer than a lease.
  */
-export async function claimForm(
-  db: Database,
+async function settleAbandonedClaim(deps: RunOnceDeps, clientId: string, form: FormName) {
+  const [pending] = await deps.db
+    .select()
+    .from(formSubmissions)
+    .where(
+      and(
+        eq(formSubmissions.clientId, clientId),
+        eq(formSubmissions.form, form),
+        eq(formSubmissions.status, 'pending'),
+      ),
+    )
+    .limit(1);
+  if (!pending) return;
+  const op = pending.operationId ? await operationById(deps.db, pending.operationId) : undefined;
+  if (op) {
+    if (!isHeld(op, deps.clock.now())) await recoverLapsed(deps, op.id, recoverForm);
+  } else if (pending.createdAt.getTime() < deps.clock.now().getTime() - LEGACY_STALE_MS) {
+    await deps.db.delete(formSubmissions).where(eq(formSubmissions.id, pending.id));
+  }
+}
+
+/**
+ * Submits a client's form once, through the run-once engine: the (client, form) submission is
+ * claimed with the operation before anything is stored or charged, so exactly one submission
+ * gets through; a repeat of it (same Idempotency-Key and body) answers what it answered; any
+ * other is refused and changes nothing. A failure gives the form and its documents back.
+ */
+export async function submitFormOnce(
+  deps: FormDeps,
   input: {
     clientId: string;
     form: FormName;
+    kind: 'consent' | 'infectious-disease';
     idempotencyKey: string;
     /** The submission's body: the same key with another body is refused (422). */
     body: unknown;
-    now: Date;
     alreadyCompleted: string;
     /** The client record says the form is done already (a paper form, an import). */
     completedOnRecord: boolean;
+    work: (run: Run<FormSubmissionResponse>, claim: FormClaim) => Promise<FormSubmissionResponse>;
   },
-): Promise<{ claim: SubmissionRow } | { replay: FormSubmissionResponse }> {
-  const claimed = await claimOnce(db, input);
-  if ('claim' in claimed && input.completedOnRecord) {
-    await releaseClaim(db, claimed.claim);
-    throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
-  }
-  return claimed;
-}
-
-async function claimOnce(
-  db: Database,
-  input: {
-    clientId: string;
-    form: FormName;
-    idempotencyKey: string;
-    body: unknown;
-    now: Date;
-    alreadyCompleted: string;
-  },
-): Promise<{ claim: SubmissionRow } | { replay: FormSubmissionResponse }> {
-  const { clientId, form, idempotencyKey, now } = input;
-  const requestHash = jsonSha256(input.body);
-  const [claim] = await db
-    .insert(formSubmissions)
-    .values({ clientId, form, status: 'pending', idempotencyKey, requestHash, createdAt: now })
-    .onConflictDoNothing()
-    .returning();
-  if (claim) return { claim };
-
-  const find = async () =>
-    (
-      await db
-        .select()
-        .from(formSubmissions)
-        .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.form, form)))
-        .limit(1)
-    )[0];
-  let existing = await find();
-  const sameSubmission = existing?.idempotencyKey === idempotencyKey;
-  if (sameSubmission && existing?.requestHash !== requestHash) {
-    throw new HttpError(
-      422,
-      'IDEMPOTENCY_CONFLICT',
-      'This submission was already used for different answers.',
-    );
-  }
-  const deadline = Date.now() + WAIT_MS;
-  while (sameSubmission && existing?.status === 'pending' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    existing = await find();
-  }
-  if (existing?.status === 'completed') {
-    if (sameSubmission && existing.responseJson) {
-      return { replay: JSON.parse(existing.responseJson) as FormSubmissionResponse };
-    }
-    throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
-  }
-  if (existing && existing.createdAt.getTime() < now.getTime() - STALE_MS) {
-    const [taken] = await db
-      .update(formSubmissions)
-      .set({ idempotencyKey, requestHash, createdAt: now })
-      .where(
-        and(
-          eq(formSubmissions.id, existing.id),
-          eq(formSubmissions.status, 'pending'),
-          lt(formSubmissions.createdAt, new Date(now.getTime() - STALE_MS)),
-        ),
-      )
-      .returning();
-    if (taken) return { claim: taken };
-  }
-  throw new HttpError(
-    409,
-    'IDEMPOTENCY_CONFLICT',
-    'This form is being submitted already. Please wait a moment and reload the page.',
-  );
-}
-
-/** Gives a claim back after a refusal, so the client can correct and submit again. */
-export async function releaseClaim(db: Database, claim: SubmissionRow) {
-  await db
-    .delete(formSubmissions)
-    .where(and(eq(formSubmissions.id, claim.id), eq(formSubmissions.status, 'pending')));
+): Promise<FormSubmissionResponse> {
+  const { clientId, form } = input;
+  await settleAbandonedClaim(deps, clientId, form);
+  return runOnce<FormClaim, FormSubmissionResponse>(deps, {
+    scope: `client:${clientId}`,
+    key: input.idempotencyKey,
+    kind: input.kind,
+    request: input.body,
+    async claim(tx, operationId) {
+      if (input.completedOnRecord) throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
+      const [claim] = await tx
+        .insert(formSubmissions)
+        .values({
+          clientId,
+          form,
+          status: 'pending',
+          idempotencyKey: input.idempotencyKey,
+          requestHash: jsonSha256(input.body),
+          operationId,
+          createdAt: deps.clock.now(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: formSubmissions.id });
+      if (!claim) {
+        const [existing] = await tx
+          .select({ status: formSubmissions.status })
+          .from(formSubmissions)
+          .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.form, form)))
+          .limit(1);
+        if (existing?.status === 'completed') {
+          throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
+        }
+        throw new HttpError(
+          409,
+          'IDEMPOTENCY_CONFLICT',
+          'This form is being submitted already. Please wait a moment and reload the page.',
+        );
+      }
+      return { operationId, submissionId: claim.id, clientId, form };
+    },
+    release: (tx, claim) => releaseForm(tx, claim),
+    recover: recoverForm,
+    work: input.work,
+  });
 }
 
 /** The PNG inside a signature data URL, checked to be a PNG of a sensible size; null otherwise. */

@@ -1,18 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { AgreementSection } from '../../../domain/consent-agreement';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
-import type { Database } from '../../db/client';
 import { clients, formSubmissions, physicianClients, physicians } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
+import { faultPoint } from '../../lib/faults';
 import { notFound } from '../../lib/http-error';
+import type { Run, Transaction } from '../../lib/run-once';
 import { sha256Hex } from '../../lib/secrets';
-import type { PaymentDeps } from '../payments/payment-service';
-import type { SubmissionRow } from './form-claims';
+import type { FormClaim, FormDeps, SubmissionRow } from './form-claims';
 import { renderSignedPdf } from './signed-pdf';
 
-export interface FormDeps extends PaymentDeps {
-  documentsKey: Buffer;
-}
+export type { FormDeps } from './form-claims';
 
 export interface SignerContext {
   clientId: string;
@@ -33,8 +31,6 @@ export async function signerOf(deps: FormDeps, clientId: string) {
     .limit(1);
   return { client, physician: physician ?? null };
 }
-
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** What a form keeps of one signing, beyond what every signing keeps. */
 export interface SignedRecord {
@@ -62,7 +58,8 @@ export interface SignedRecord {
 export async function completeSignedForm(
   deps: FormDeps,
   context: {
-    claim: SubmissionRow;
+    claim: FormClaim;
+    run: Run<FormSubmissionResponse>;
     client: { id: string; clientActId: string; firstName: string; lastName: string; email: string };
     signer: SignerContext;
     now: Date;
@@ -70,14 +67,24 @@ export async function completeSignedForm(
   record: SignedRecord,
 ): Promise<FormSubmissionResponse> {
   const { db, documentsKey } = deps;
-  const { claim, client, signer, now } = context;
+  const { claim, run, client, signer, now } = context;
+  const isConsent = claim.form === 'consent';
   const signerName = `${client.firstName} ${client.lastName}`;
   const store = (
     kind: 'signature' | 'form_answers' | 'signed_agreement',
     fileName: string,
     contentType: string,
     content: Buffer,
-  ) => storeDocument(db, documentsKey, { clientId: client.id, kind, fileName, contentType, content, now });
+  ) =>
+    storeDocument(db, documentsKey, {
+      clientId: client.id,
+      kind,
+      fileName,
+      contentType,
+      content,
+      now,
+      operationId: claim.operationId,
+    });
 
   const signature = record.signaturePng
     ? await store('signature', `${record.fileStem}-signature.png`, 'image/png', record.signaturePng)
@@ -103,14 +110,15 @@ export async function completeSignedForm(
       userAgent: signer.userAgent,
       textSha256,
       signatureSha256: signature?.sha256 ?? null,
-      reference: claim.id,
+      reference: claim.submissionId,
     },
   });
   const pdfFileName = `${record.fileStem}.pdf`;
   const pdfDocument = await store('signed_agreement', pdfFileName, 'application/pdf', pdf);
+  if (isConsent) faultPoint('consent:after-documents');
   const response: FormSubmissionResponse = { ...record.response, documentId: pdfDocument.id };
 
-  await db.transaction(async (tx) => {
+  await run.succeed(async (tx) => {
     await tx
       .update(formSubmissions)
       .set({
@@ -126,21 +134,27 @@ export async function completeSignedForm(
         responseJson: JSON.stringify(response),
         completedAt: now,
       })
-      .where(eq(formSubmissions.id, claim.id));
+      .where(eq(formSubmissions.id, claim.submissionId));
     await tx
       .update(clients)
       .set({ [record.completedFlag]: true, updatedAt: now })
       .where(eq(clients.id, client.id));
     await record.alsoInTransaction?.(tx);
-  });
-
-  await deps.mailer
-    .send({
-      to: client.email,
-      subject: record.mail.subject,
-      text: [`Dear ${signerName},`, ...record.mail.paragraphs, `Reference ${claim.id}.`].join('\n\n'),
-      attachments: [{ filename: pdfFileName, contentType: 'application/pdf', content: pdf }],
-    })
-    .catch((error: unknown) => deps.log.warn({ err: error }, `${record.fileStem} not e-mailed`));
+    // The signed copy leaves with the commit, once: the PDF is attached from the documents.
+    await deps.mailer.enqueue(
+      tx,
+      {
+        to: client.email,
+        subject: record.mail.subject,
+        text: [`Dear ${signerName},`, ...record.mail.paragraphs, `Reference ${claim.submissionId}.`].join(
+          '\n\n',
+        ),
+        attachments: [{ documentId: pdfDocument.id, filename: pdfFileName, contentType: 'application/pdf' }],
+      },
+      { dedupeKey: `form:${claim.submissionId}` },
+    );
+  }, response);
+  deps.mailer.kick();
+  if (isConsent) faultPoint('consent:after-commit');
   return response;
 }

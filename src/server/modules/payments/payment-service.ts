@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import { addYears } from '../../../domain/dates';
@@ -11,32 +10,33 @@ import {
 } from '../../../domain/payment-info';
 import { cardProcessingFee, hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Mailer } from '../../adapters/mailer';
-import type { DeclineReason, PaymentGateway } from '../../adapters/payments/payment-gateway';
+import type {
+  ChargeLookup,
+  ChargeResult,
+  DeclineReason,
+  PaymentGateway,
+} from '../../adapters/payments/payment-gateway';
 import type { Database } from '../../db/client';
-import { annualStorageFees, clientActivities, clients, payments } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
+import { annualStorageFees, clientActivities, clients, paymentMethods, payments } from '../../db/schema';
+import { faultPoint } from '../../lib/faults';
 import { HttpError } from '../../lib/http-error';
+import {
+  type Recovered,
+  type RecoveryRun,
+  type RunOnceDeps,
+  runOnce,
+  type Transaction,
+} from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
 import { findGatewayCustomer, type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-methods';
 
-export interface PaymentDeps {
-  db: Database;
-  clock: Clock;
+export interface PaymentDeps extends RunOnceDeps {
   gateway: PaymentGateway;
   mailer: Mailer;
   log: { warn(obj: object, msg: string): void };
 }
 
-const IN_PROGRESS_WAIT_MS = 30_000;
-
-/** 20 characters of base32 from a key: the gateway's invoice number. */
-function chargeReference(key: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const digest = createHash('sha256').update(key).digest();
-  let out = '';
-  for (let i = 0; i < 20; i += 1) out += alphabet[(digest[i] as number) % 32];
-  return out;
-}
+type LedgerRow = typeof payments.$inferSelect;
 
 /** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
 function refused(reason: DeclineReason | 'unknown', message: string) {
@@ -45,8 +45,32 @@ function refused(reason: DeclineReason | 'unknown', message: string) {
     : new HttpError(402, 'PAYMENT_DECLINED', message);
 }
 
+/** A charge whose answer does not say whether money moved: only the gateway's records can tell. */
+function outcomeUnknown(charge: ChargeResult): boolean {
+  if (charge.outcome === 'approved') return false;
+  return (
+    charge.reason === 'gateway_unavailable' || (charge.outcome === 'error' && charge.transactionId !== null)
+  );
+}
+
+const CONFIRMING_MESSAGE =
+  'We could not confirm your payment with the card processor yet. We are checking it and will e-mail you the outcome; you will not be charged twice.';
+const INTERRUPTED_MESSAGE = 'The payment did not go through and nothing was charged. Please try again.';
+const NOT_COMPLETED_MESSAGE =
+  'The payment could not be completed and nothing was charged. Please try again or use another card.';
+const DEFAULT_NOT_FOUND_GRACE_MS = 2 * 60_000;
+const RECHECK_AFTER_MS = 60_000;
+
+/**
+ * Our reference for a ledger row's charge: 20 letters and digits from its id, the gateway's
+ * invoice number, by which reconciliation finds the charge again.
+ */
+export function chargeReference(ledgerId: string): string {
+  return ledgerId.replace(/-/g, '').slice(0, 20).toUpperCase();
+}
+
 /** The overdue annual storage fees of a client today: the rows and their total in cents. */
-export async function overdueFees(db: Database, clientId: string, today: string) {
+export async function overdueFees(db: Database | Transaction, clientId: string, today: string) {
   const rows = await db
     .select()
     .from(annualStorageFees)
@@ -60,43 +84,19 @@ export async function overdueFees(db: Database, clientId: string, today: string)
   return { rows, totalCents: rows.reduce((sum, r) => sum + r.amountCents, 0) };
 }
 
-type LedgerRow = typeof payments.$inferSelect;
+async function ledgerRow(db: Database, id: string): Promise<LedgerRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
+  return row;
+}
 
-/** Waits for a concurrent request with the same key to finish, then answers what it answered. */
-async function replay<T = SetPaymentInfoResponse>(
-  db: Database,
-  row: LedgerRow,
-  requestHash: string,
-): Promise<T> {
-  if (row.requestHash !== requestHash) {
-    throw new HttpError(
-      422,
-      'IDEMPOTENCY_CONFLICT',
-      'This submission was already used for different payment details.',
-    );
-  }
-  let current = row;
-  const deadline = Date.now() + IN_PROGRESS_WAIT_MS;
-  while (current.status === 'in_progress' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const [next] = await db.select().from(payments).where(eq(payments.id, row.id)).limit(1);
-    if (!next) break;
-    current = next;
-  }
-  if (current.status === 'approved' || current.status === 'saved') {
-    return JSON.parse(current.responseJson ?? '{}') as T;
-  }
-  if (current.status === 'in_progress') {
-    throw new HttpError(
-      409,
-      'IDEMPOTENCY_CONFLICT',
-      'This payment is still being processed. Please wait a moment.',
-    );
-  }
-  throw refused(
-    current.status === 'error' ? 'processing_error' : 'unknown',
-    current.message ?? 'The payment was declined.',
-  );
+async function clientContact(db: Database, clientId: string) {
+  const [client] = await db
+    .select({ actId: clients.clientActId, email: clients.email, paidUntil: clients.annualStoragePaidUntil })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  return client;
 }
 
 /** Exchanges a browser token for a stored method at the gateway, in this client's customer profile. */
@@ -125,23 +125,129 @@ async function saveAtGateway(
   });
 }
 
+/** Gives a claim's overdue years back and records how its ledger row ended. */
+async function releaseLedger(tx: Transaction, ledgerId: string, error: unknown) {
+  await tx
+    .update(annualStorageFees)
+    .set({ paymentId: null })
+    .where(and(eq(annualStorageFees.paymentId, ledgerId), isNull(annualStorageFees.paidAt)));
+  const declined = error instanceof HttpError && error.statusCode === 402;
+  await tx
+    .update(payments)
+    .set({
+      status: declined ? 'declined' : 'error',
+      message: error instanceof Error ? error.message.slice(0, 300) : 'Failed',
+      completedAt: new Date(),
+    })
+    .where(and(eq(payments.id, ledgerId), eq(payments.status, 'in_progress')));
+}
+
+/** What a payment-method submission claimed: its ledger row, and the overdue years it pays. */
+interface MethodClaim {
+  ledgerId: string;
+  clientId: string;
+  source: string;
+  kind: 'card' | 'ach';
+  feeIds: string[];
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+}
+
+function describeMethod(method: { kind: 'card' | 'ach'; brand: string | null; last4: string }) {
+  return method.kind === 'card'
+    ? `${method.brand ?? 'Card'} ending in ${method.last4}`
+    : `bank account ending in ${method.last4}`;
+}
+
+function methodResponse(claim: MethodClaim, transactionId: string | null): SetPaymentInfoResponse {
+  return {
+    success: true,
+    message: PAYMENT_INFO_UPDATED,
+    page_name: claim.source,
+    TransactionId: transactionId,
+    amountCharged: centsToAmount(claim.totalCents),
+    processingFee: centsToAmount(claim.feeCents),
+  };
+}
+
 /**
- * Opens the ledger row of a submission, or finds the one its idempotency key already opened:
- * then the first submission's answer is replayed (after it finishes) instead of charging again.
+ * The effects of a paid overdue total, in the transaction that records it: the years paid, the
+ * paid-until date, the Client Activity row, the ledger row approved and the receipt e-mail.
+ * The same whether the payment finished normally or reconciliation found it at the gateway.
  */
-async function openLedgerRow<T>(
-  db: Database,
-  values: typeof payments.$inferInsert,
-): Promise<{ started: LedgerRow } | { replayed: T }> {
-  const [started] = await db.insert(payments).values(values).onConflictDoNothing().returning();
-  if (started) return { started };
-  const [existing] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.clientId, values.clientId), eq(payments.idempotencyKey, values.idempotencyKey)))
+async function applyOverduePayment(
+  tx: Transaction,
+  deps: Pick<PaymentDeps, 'mailer' | 'clock'>,
+  claim: MethodClaim,
+  outcome: {
+    transactionId: string | null;
+    method: { kind: 'card' | 'ach'; brand: string | null; last4: string };
+  },
+  response: SetPaymentInfoResponse,
+) {
+  const now = deps.clock.now();
+  const [client] = await tx
+    .select({ email: clients.email, paidUntil: clients.annualStoragePaidUntil })
+    .from(clients)
+    .where(eq(clients.id, claim.clientId))
     .limit(1);
-  if (!existing) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
-  return { replayed: await replay<T>(db, existing, values.requestHash) };
+  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  const charged = claim.totalCents > 0;
+  if (charged) {
+    const paid = await tx
+      .update(annualStorageFees)
+      .set({ paidAt: now })
+      .where(and(eq(annualStorageFees.paymentId, claim.ledgerId), isNull(annualStorageFees.paidAt)))
+      .returning({ dueDate: annualStorageFees.dueDate });
+    const lastDue = paid
+      .map((r) => r.dueDate)
+      .sort()
+      .at(-1);
+    if (lastDue) {
+      const paidUntil = addYears(lastDue, 1);
+      if (!client.paidUntil || client.paidUntil < paidUntil) {
+        await tx
+          .update(clients)
+          .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
+          .where(eq(clients.id, claim.clientId));
+      }
+    }
+    const years = claim.feeIds.length;
+    await tx.insert(clientActivities).values({
+      clientId: claim.clientId,
+      type: 'Annual Storage Fee',
+      closeDate: todayFor(now),
+      purchasedPlanName: `Annual Storage (${years} year${years === 1 ? '' : 's'})`,
+      stageName: 'Closed Won',
+      paymentId: claim.ledgerId,
+      amountCents: claim.totalCents,
+    });
+  }
+  await tx
+    .update(payments)
+    .set({
+      status: charged ? 'approved' : 'saved',
+      gatewayTransactionId: outcome.transactionId,
+      responseJson: JSON.stringify(response),
+      completedAt: now,
+    })
+    .where(eq(payments.id, claim.ledgerId));
+  await deps.mailer.enqueue(
+    tx,
+    {
+      to: client.email,
+      subject: 'Client Portal: your payment information was updated',
+      text: [
+        `The payment method on file for your annual storage is now the ${describeMethod(outcome.method)}.`,
+        charged
+          ? `We charged ${formatUsd(claim.totalCents)} to it for your overdue annual storage fees${claim.feeCents > 0 ? ` (including a ${formatUsd(claim.feeCents)} card processing fee)` : ''}. Transaction ${outcome.transactionId}.`
+          : 'Nothing was charged today.',
+        'If you did not make this change, please contact us right away.',
+      ].join('\n\n'),
+    },
+    { dedupeKey: `payment:${claim.ledgerId}` },
+  );
 }
 
 /**
@@ -162,12 +268,11 @@ export async function savePaymentMethod(
     chargeOverdue?: boolean;
   },
 ): Promise<SetPaymentInfoResponse> {
-  const { db, clock, gateway, mailer, log } = deps;
-  const { clientId, source, idempotencyKey, request } = input;
+  const { db, clock, gateway } = deps;
+  const { clientId, source, request } = input;
   const now = clock.now();
   const today = todayFor(now);
   const kind = request.Payment_Type === 'CC' ? 'card' : 'ach';
-  const requestHash = jsonSha256({ source, request });
 
   // The card rules hold here too, whatever the browser checked.
   if (
@@ -178,175 +283,236 @@ export async function savePaymentMethod(
       Year_of_Expiry: paymentMessages.oneYearRemaining,
     });
   }
-  const overdue =
-    input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(db, clientId, today);
-  if (input.expectedTotalCents !== undefined) {
-    const quoted = overdue.totalCents + cardProcessingFee(overdue.totalCents, kind);
-    if (quoted !== input.expectedTotalCents) {
-      throw new HttpError(
-        409,
-        'AMOUNT_CHANGED',
-        `The amount due is now ${formatUsd(quoted)}. Please review it and save again.`,
-      );
-    }
-  }
-  const feeCents = cardProcessingFee(overdue.totalCents, kind);
-  const totalCents = overdue.totalCents + feeCents;
 
-  const opened = await openLedgerRow<SetPaymentInfoResponse>(db, {
-    clientId,
-    idempotencyKey,
-    requestHash,
-    source,
-    purpose: 'annual_storage_overdue',
-    methodKind: kind,
-    amountCents: overdue.totalCents,
-    feeCents,
-    totalCents,
-    status: 'in_progress',
-    createdAt: now,
-  });
-  if ('replayed' in opened) return opened.replayed;
-  const { started } = opened;
-
-  const finish = (values: Partial<typeof payments.$inferInsert>) =>
-    db
-      .update(payments)
-      .set({ ...values, completedAt: clock.now() })
-      .where(eq(payments.id, started.id));
-
-  // Claim the overdue years for this submission before any gateway call: a second submission
-  // (another tab, the public link) finds them taken and charges nothing.
-  const feeIds = overdue.rows.map((r) => r.id);
-  const releaseFees = () =>
-    db.update(annualStorageFees).set({ paymentId: null }).where(eq(annualStorageFees.paymentId, started.id));
-  if (feeIds.length > 0) {
-    const claimed = await db
-      .update(annualStorageFees)
-      .set({ paymentId: started.id })
-      .where(
-        and(
-          inArray(annualStorageFees.id, feeIds),
-          isNull(annualStorageFees.paymentId),
-          isNull(annualStorageFees.paidAt),
-        ),
-      )
-      .returning({ id: annualStorageFees.id });
-    if (claimed.length < feeIds.length) {
-      await releaseFees();
-      await finish({ status: 'error', message: 'Another payment for these fees is in progress.' });
-      throw new HttpError(
-        409,
-        'IDEMPOTENCY_CONFLICT',
-        'A payment for these fees is already in progress. Please wait a moment and reload.',
-      );
-    }
-  }
-
-  const [client] = await db
-    .select({ actId: clients.clientActId, email: clients.email, paidUntil: clients.annualStoragePaidUntil })
-    .from(clients)
-    .where(eq(clients.id, clientId))
-    .limit(1);
-  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
-
-  const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
-  if (saved.outcome !== 'saved') {
-    await releaseFees();
-    await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
-    throw refused(saved.reason, saved.message);
-  }
-  const method = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
-
-  let transactionId: string | null = null;
-  if (totalCents > 0) {
-    const charge = await gateway.charge({
-      customerRef: saved.method.customerRef,
-      paymentRef: saved.method.paymentRef,
-      amountCents: totalCents,
-      // Keyed by the years it pays, so a retry for the same fees meets the gateway's duplicate check.
-      reference: chargeReference(`${clientId}:fees:${jsonSha256([...feeIds].sort()).slice(0, 24)}`),
-      description: `Annual storage, ${overdue.rows.length} overdue year(s)`,
-    });
-    if (charge.outcome !== 'approved') {
-      await removeMethod(db, method);
-      await releaseFees();
-      await finish({
-        status: charge.outcome === 'declined' ? 'declined' : 'error',
-        message: charge.message,
-        gatewayTransactionId: charge.transactionId,
-        paymentMethodId: null,
-      });
-      throw refused(charge.reason, charge.message);
-    }
-    transactionId = charge.transactionId;
-  }
-
-  const response: SetPaymentInfoResponse = {
-    success: true,
-    message: PAYMENT_INFO_UPDATED,
-    page_name: source,
-    TransactionId: transactionId,
-    amountCharged: centsToAmount(totalCents),
-    processingFee: centsToAmount(feeCents),
-  };
-
-  await db.transaction(async (tx) => {
-    if (totalCents > 0) {
-      await tx
-        .update(annualStorageFees)
-        .set({ paidAt: now, paymentId: started.id })
-        .where(eq(annualStorageFees.paymentId, started.id));
-      const lastDue = overdue.rows
-        .map((r) => r.dueDate)
-        .sort()
-        .at(-1) as string;
-      const paidUntil = addYears(lastDue, 1);
-      if (!client.paidUntil || client.paidUntil < paidUntil) {
-        await tx
-          .update(clients)
-          .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
-          .where(eq(clients.id, clientId));
+  const response = await runOnce<MethodClaim, SetPaymentInfoResponse>(deps, {
+    scope: `client:${clientId}`,
+    key: input.idempotencyKey,
+    kind: 'payment-method',
+    request: { source, request, expectedTotalCents: input.expectedTotalCents ?? null },
+    async claim(tx, operationId) {
+      const overdue =
+        input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(tx, clientId, today);
+      const feeCents = cardProcessingFee(overdue.totalCents, kind);
+      const totalCents = overdue.totalCents + feeCents;
+      if (input.expectedTotalCents !== undefined && totalCents !== input.expectedTotalCents) {
+        throw new HttpError(
+          409,
+          'AMOUNT_CHANGED',
+          `The amount due is now ${formatUsd(totalCents)}. Please review it and save again.`,
+        );
       }
-      await tx.insert(clientActivities).values({
+      const [ledger] = await tx
+        .insert(payments)
+        .values({
+          clientId,
+          idempotencyKey: input.idempotencyKey,
+          requestHash: jsonSha256({ source, request }),
+          operationId,
+          source,
+          purpose: 'annual_storage_overdue',
+          methodKind: kind,
+          amountCents: overdue.totalCents,
+          feeCents,
+          totalCents,
+          status: 'in_progress',
+          createdAt: now,
+        })
+        .returning({ id: payments.id });
+      if (!ledger) throw new Error('the ledger row was not written');
+      // Claim the overdue years for this submission before any gateway call: a second submission
+      // (another tab, the public link) finds them taken and charges nothing.
+      const feeIds = overdue.rows.map((r) => r.id);
+      if (feeIds.length > 0) {
+        const claimed = await tx
+          .update(annualStorageFees)
+          .set({ paymentId: ledger.id })
+          .where(
+            and(
+              inArray(annualStorageFees.id, feeIds),
+              isNull(annualStorageFees.paymentId),
+              isNull(annualStorageFees.paidAt),
+            ),
+          )
+          .returning({ id: annualStorageFees.id });
+        if (claimed.length < feeIds.length) {
+          throw new HttpError(
+            409,
+            'IDEMPOTENCY_CONFLICT',
+            'A payment for these fees is already in progress. Please wait a moment and reload.',
+          );
+        }
+      }
+      return {
+        ledgerId: ledger.id,
         clientId,
-        type: 'Annual Storage Fee',
-        closeDate: today,
-        purchasedPlanName: `Annual Storage (${overdue.rows.length} year${overdue.rows.length === 1 ? '' : 's'})`,
-        stageName: 'Closed Won',
+        source,
+        kind,
+        feeIds,
+        amountCents: overdue.totalCents,
+        feeCents,
+        totalCents,
+      };
+    },
+    release: (tx, claim, error) => releaseLedger(tx, claim.ledgerId, error),
+    recover: (run, claim) => recoverMethodPayment(deps, run, claim),
+    async work(run, claim) {
+      faultPoint('payment:after-claim');
+      const client = await clientContact(db, clientId);
+      const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
+      if (saved.outcome !== 'saved') throw refused(saved.reason, saved.message);
+      faultPoint('payment:after-save-method');
+
+      // The method goes on file, and the charge's intent (our reference) is committed, before
+      // the gateway is asked for money.
+      let method: PaymentMethodRow | null = null;
+      await db.transaction(async (tx) => {
+        method = await putMethodOnFile(tx, clientId, gateway.name, saved.method, request);
+        await tx
+          .update(payments)
+          .set({
+            paymentMethodId: method.id,
+            gatewayCustomerRef: saved.method.customerRef,
+            methodBrand: method.brand,
+            methodLast4: method.last4,
+            ...(claim.totalCents > 0
+              ? { reference: chargeReference(claim.ledgerId), chargeStartedAt: clock.now() }
+              : {}),
+          })
+          .where(eq(payments.id, claim.ledgerId));
       });
-    }
-    await tx
-      .update(payments)
-      .set({
-        status: totalCents > 0 ? 'approved' : 'saved',
-        paymentMethodId: method.id,
-        gatewayTransactionId: transactionId,
-        responseJson: JSON.stringify(response),
-        completedAt: clock.now(),
-      })
-      .where(eq(payments.id, started.id));
+      const kept = method as unknown as PaymentMethodRow;
+
+      let transactionId: string | null = null;
+      if (claim.totalCents > 0) {
+        run.setInDoubt(true);
+        faultPoint('payment:before-charge');
+        const charge = await gateway.charge({
+          customerRef: saved.method.customerRef,
+          paymentRef: saved.method.paymentRef,
+          amountCents: claim.totalCents,
+          reference: chargeReference(claim.ledgerId),
+          description: `Annual storage, ${claim.feeIds.length} overdue year(s)`,
+        });
+        faultPoint('payment:after-charge');
+        if (charge.outcome !== 'approved') {
+          if (outcomeUnknown(charge)) throw new HttpError(503, 'PAYMENT_PENDING', CONFIRMING_MESSAGE);
+          run.setInDoubt(false);
+          await removeMethod(db, kept);
+          await db
+            .update(payments)
+            .set({ gatewayTransactionId: charge.transactionId, paymentMethodId: null })
+            .where(eq(payments.id, claim.ledgerId));
+          throw refused(charge.reason, charge.message);
+        }
+        transactionId = charge.transactionId;
+      }
+
+      const answer = methodResponse(claim, transactionId);
+      await run.succeed(
+        (tx) => applyOverduePayment(tx, deps, claim, { transactionId, method: kept }, answer),
+        answer,
+      );
+      deps.mailer.kick();
+      faultPoint('payment:after-commit');
+      return answer;
+    },
   });
-
-  const described =
-    kind === 'card'
-      ? `${method.brand ?? 'Card'} ending in ${method.last4}`
-      : `bank account ending in ${method.last4}`;
-  await mailer
-    .send({
-      to: client.email,
-      subject: 'Client Portal: your payment information was updated',
-      text: [
-        `The payment method on file for your annual storage is now the ${described}.`,
-        totalCents > 0
-          ? `We charged ${formatUsd(totalCents)} to it for your overdue annual storage fees${feeCents > 0 ? ` (including a ${formatUsd(feeCents)} card processing fee)` : ''}. Transaction ${transactionId}.`
-          : 'Nothing was charged today.',
-        'If you did not make this change, please contact us right away.',
-      ].join('\n\n'),
-    })
-    .catch((error: unknown) => log.warn({ err: error }, 'payment method notice not sent'));
-
   return response;
+}
+
+/** The decision on a charge sent whose outcome we never recorded, from the gateway's records. */
+async function lookUp(
+  deps: PaymentDeps,
+  ledger: LedgerRow,
+): Promise<ChargeLookup | { status: 'never_sent' } | { status: 'too_early' }> {
+  if (!ledger.chargeStartedAt || !ledger.reference || !ledger.gatewayCustomerRef)
+    return { status: 'never_sent' };
+  const found = await deps.gateway.lookupCharge({
+    customerRef: ledger.gatewayCustomerRef,
+    reference: ledger.reference,
+  });
+  if (found.status === 'not_found') {
+    const grace = deps.gateway.notFoundGraceMs ?? DEFAULT_NOT_FOUND_GRACE_MS;
+    if (deps.clock.now().getTime() - ledger.chargeStartedAt.getTime() < grace) return { status: 'too_early' };
+  }
+  return found;
+}
+
+/** Settles a payment-method submission whose owner died, from its ledger row and the gateway. */
+async function recoverMethodPayment(
+  deps: PaymentDeps,
+  run: RecoveryRun<SetPaymentInfoResponse>,
+  claim: MethodClaim | null,
+): Promise<Recovered> {
+  const { db } = deps;
+  const giveBack = (error: HttpError) => (tx: Transaction) => releaseLedger(tx, claim?.ledgerId ?? '', error);
+  if (!claim) {
+    await run.fail(new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
+    return 'settled';
+  }
+  const ledger = await ledgerRow(db, claim.ledgerId);
+  if (!ledger) {
+    await run.fail(new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
+    return 'settled';
+  }
+  const method = {
+    kind: claim.kind,
+    brand: ledger.methodBrand,
+    last4: ledger.methodLast4 ?? '',
+  };
+  // Saved with nothing to charge: the method is on file already when its row says so.
+  if (claim.totalCents === 0) {
+    if (ledger.paymentMethodId) {
+      const answer = methodResponse(claim, null);
+      await run.succeed(
+        (tx) => applyOverduePayment(tx, deps, claim, { transactionId: null, method }, answer),
+        answer,
+      );
+      deps.mailer.kick();
+    } else {
+      const error = new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE);
+      await run.fail(error, giveBack(error));
+    }
+    return 'settled';
+  }
+  const found = await lookUp(deps, ledger);
+  switch (found.status) {
+    case 'approved': {
+      const answer = methodResponse(claim, found.transactionId);
+      await run.succeed(
+        (tx) => applyOverduePayment(tx, deps, claim, { transactionId: found.transactionId, method }, answer),
+        answer,
+      );
+      deps.mailer.kick();
+      return 'settled';
+    }
+    case 'never_sent':
+    case 'not_found':
+    case 'failed':
+    case 'returned': {
+      const error =
+        found.status === 'never_sent'
+          ? new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
+          : new HttpError(402, 'PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
+      await run.fail(error, async (tx) => {
+        await releaseLedger(tx, claim.ledgerId, error);
+        // A card that could not pay is not kept as the method on file.
+        if (ledger.paymentMethodId && found.status !== 'never_sent') {
+          const [row] = await tx
+            .select()
+            .from(paymentMethods)
+            .where(eq(paymentMethods.id, ledger.paymentMethodId))
+            .limit(1);
+          if (row) await removeMethod(tx, row);
+        }
+      });
+      return 'settled';
+    }
+    default:
+      // Held for review, the gateway unreachable, or too early to call it missing: keep the fees
+      // claimed (money may have moved) and look again later.
+      return { retryAfterMs: RECHECK_AFTER_MS };
+  }
 }
 
 /** A one-off charge paid with the method on file or a new one, and what was charged. */
@@ -359,6 +525,14 @@ export interface OneOffCharge {
   kind: 'card' | 'ach';
   brand: string | null;
   last4: string;
+}
+
+interface ChargeClaim {
+  ledgerId: string;
+  amountCents: number;
+  feeCents: number;
+  totalCents: number;
+  kind: 'card' | 'ach';
 }
 
 /**
@@ -378,108 +552,172 @@ export async function chargeOnce(
     amountCents: number;
     kind: 'card' | 'ach';
     method: { onFile: PaymentMethodRow } | { token: SetPaymentInfoRequest; keepOnFile: boolean };
-    /**
-     * The key of the gateway's duplicate check, from the stored method charged: the same purchase
-     * retried with the same card (after a timeout, say) is recognised as one by the gateway.
-     */
-    gatewayKey: (paymentRef: string) => string;
     description: string;
   },
 ): Promise<OneOffCharge> {
   const { db, clock, gateway } = deps;
   const { clientId, kind } = input;
-  const requestHash = jsonSha256({ source: input.source, request: input.request });
   const feeCents = cardProcessingFee(input.amountCents, kind);
   const totalCents = input.amountCents + feeCents;
-  const opened = await openLedgerRow<OneOffCharge>(db, {
-    clientId,
-    idempotencyKey: input.idempotencyKey,
-    requestHash,
-    source: input.source,
-    purpose: input.purpose,
-    methodKind: kind,
-    amountCents: input.amountCents,
-    feeCents,
-    totalCents,
-    status: 'in_progress',
-    createdAt: clock.now(),
-  });
-  if ('replayed' in opened) return opened.replayed;
-  const { started } = opened;
-  const finish = (values: Partial<typeof payments.$inferInsert>) =>
-    db
-      .update(payments)
-      .set({ ...values, completedAt: clock.now() })
-      .where(eq(payments.id, started.id));
+  return runOnce<ChargeClaim, OneOffCharge>(deps, {
+    scope: `client:${clientId}`,
+    key: input.idempotencyKey,
+    kind: 'charge',
+    request: { source: input.source, request: input.request },
+    async claim(tx, operationId) {
+      const [ledger] = await tx
+        .insert(payments)
+        .values({
+          clientId,
+          idempotencyKey: input.idempotencyKey,
+          requestHash: jsonSha256({ source: input.source, request: input.request }),
+          operationId,
+          source: input.source,
+          purpose: input.purpose,
+          methodKind: kind,
+          amountCents: input.amountCents,
+          feeCents,
+          totalCents,
+          status: 'in_progress',
+          createdAt: clock.now(),
+        })
+        .returning({ id: payments.id });
+      if (!ledger) throw new Error('the ledger row was not written');
+      return { ledgerId: ledger.id, amountCents: input.amountCents, feeCents, totalCents, kind };
+    },
+    release: (tx, claim, error) => releaseLedger(tx, claim.ledgerId, error),
+    recover: (run, claim) => recoverCharge(deps, run, claim),
+    async work(run, claim) {
+      let ref: { customerRef: string; paymentRef: string; brand: string | null; last4: string };
+      let keptRow: PaymentMethodRow | null = null;
+      if ('onFile' in input.method) {
+        const row = input.method.onFile;
+        if (!row.gatewayCustomerRef || !row.gatewayPaymentRef) {
+          throw new HttpError(409, 'VALIDATION', 'Please enter the payment details again.');
+        }
+        ref = {
+          customerRef: row.gatewayCustomerRef,
+          paymentRef: row.gatewayPaymentRef,
+          brand: row.brand,
+          last4: row.last4,
+        };
+      } else {
+        const request = input.method.token;
+        const client = await clientContact(db, clientId);
+        const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
+        if (saved.outcome !== 'saved') throw refused(saved.reason, saved.message);
+        if (input.method.keepOnFile)
+          keptRow = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
+        ref = {
+          customerRef: saved.method.customerRef,
+          paymentRef: saved.method.paymentRef,
+          brand: saved.method.brand ?? request.Credit_Card_Type ?? null,
+          last4: saved.method.last4,
+        };
+      }
+      const reference = chargeReference(claim.ledgerId);
+      await db
+        .update(payments)
+        .set({
+          reference,
+          chargeStartedAt: clock.now(),
+          gatewayCustomerRef: ref.customerRef,
+          methodBrand: ref.brand,
+          methodLast4: ref.last4,
+          paymentMethodId: 'onFile' in input.method ? input.method.onFile.id : (keptRow?.id ?? null),
+        })
+        .where(eq(payments.id, claim.ledgerId));
 
-  let ref: { customerRef: string; paymentRef: string; brand: string | null; last4: string };
-  let keptRow: PaymentMethodRow | null = null;
-  if ('onFile' in input.method) {
-    const row = input.method.onFile;
-    if (!row.gatewayCustomerRef || !row.gatewayPaymentRef) {
-      await finish({ status: 'error', message: 'The method on file has no gateway reference.' });
-      throw new HttpError(409, 'VALIDATION', 'Please enter the payment details again.');
-    }
-    ref = {
-      customerRef: row.gatewayCustomerRef,
-      paymentRef: row.gatewayPaymentRef,
-      brand: row.brand,
-      last4: row.last4,
-    };
-  } else {
-    const request = input.method.token;
-    const [client] = await db
-      .select({ actId: clients.clientActId, email: clients.email })
-      .from(clients)
-      .where(eq(clients.id, clientId))
-      .limit(1);
-    if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
-    const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
-    if (saved.outcome !== 'saved') {
-      await finish({ status: saved.outcome === 'declined' ? 'declined' : 'error', message: saved.message });
-      throw refused(saved.reason, saved.message);
-    }
-    if (input.method.keepOnFile)
-      keptRow = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
-    ref = {
-      customerRef: saved.method.customerRef,
-      paymentRef: saved.method.paymentRef,
-      brand: saved.method.brand ?? request.Credit_Card_Type ?? null,
-      last4: saved.method.last4,
-    };
-  }
-
-  const charge = await gateway.charge({
-    customerRef: ref.customerRef,
-    paymentRef: ref.paymentRef,
-    amountCents: totalCents,
-    reference: chargeReference(input.gatewayKey(ref.paymentRef)),
-    description: input.description,
+      run.setInDoubt(true);
+      const charge = await gateway.charge({
+        customerRef: ref.customerRef,
+        paymentRef: ref.paymentRef,
+        amountCents: totalCents,
+        reference,
+        description: input.description,
+      });
+      if (charge.outcome !== 'approved') {
+        if (outcomeUnknown(charge)) throw new HttpError(503, 'PAYMENT_PENDING', CONFIRMING_MESSAGE);
+        run.setInDoubt(false);
+        if (keptRow) await removeMethod(db, keptRow);
+        await db
+          .update(payments)
+          .set({ gatewayTransactionId: charge.transactionId })
+          .where(eq(payments.id, claim.ledgerId));
+        throw refused(charge.reason, charge.message);
+      }
+      const result = oneOffCharge(claim, charge.transactionId, ref);
+      await run.succeed((tx) => approveCharge(tx, claim.ledgerId, result, clock.now()), result);
+      return result;
+    },
   });
-  if (charge.outcome !== 'approved') {
-    if (keptRow) await removeMethod(db, keptRow);
-    await finish({
-      status: charge.outcome === 'declined' ? 'declined' : 'error',
-      message: charge.message,
-      gatewayTransactionId: charge.transactionId,
-    });
-    throw refused(charge.reason, charge.message);
-  }
-  const result: OneOffCharge = {
-    paymentId: started.id,
-    transactionId: charge.transactionId,
-    amountCents: input.amountCents,
-    feeCents,
-    totalCents,
-    kind,
-    brand: ref.brand,
-    last4: ref.last4,
+}
+
+function oneOffCharge(
+  claim: ChargeClaim,
+  transactionId: string,
+  method: { brand: string | null; last4: string },
+): OneOffCharge {
+  return {
+    paymentId: claim.ledgerId,
+    transactionId,
+    amountCents: claim.amountCents,
+    feeCents: claim.feeCents,
+    totalCents: claim.totalCents,
+    kind: claim.kind,
+    brand: method.brand,
+    last4: method.last4,
   };
-  await finish({
-    status: 'approved',
-    paymentMethodId: 'onFile' in input.method ? input.method.onFile.id : (keptRow?.id ?? null),
-    gatewayTransactionId: charge.transactionId,
-    responseJson: JSON.stringify(result),
-  });
-  return result;
+}
+
+async function approveCharge(tx: Transaction, ledgerId: string, result: OneOffCharge, now: Date) {
+  await tx
+    .update(payments)
+    .set({
+      status: 'approved',
+      gatewayTransactionId: result.transactionId,
+      responseJson: JSON.stringify(result),
+      completedAt: now,
+    })
+    .where(eq(payments.id, ledgerId));
+}
+
+/** Settles a one-off charge whose owner died: approved at the gateway stands; anything else is given back. */
+async function recoverCharge(
+  deps: PaymentDeps,
+  run: RecoveryRun<OneOffCharge>,
+  claim: ChargeClaim | null,
+): Promise<Recovered> {
+  const ledger = claim ? await ledgerRow(deps.db, claim.ledgerId) : undefined;
+  if (!claim || !ledger) {
+    await run.fail(new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
+    return 'settled';
+  }
+  const found = await lookUp(deps, ledger);
+  if (found.status === 'approved') {
+    const result = oneOffCharge(claim, found.transactionId, {
+      brand: ledger.methodBrand,
+      last4: ledger.methodLast4 ?? '',
+    });
+    await run.succeed((tx) => approveCharge(tx, claim.ledgerId, result, deps.clock.now()), result);
+    return 'settled';
+  }
+  if (['never_sent', 'not_found', 'failed', 'returned'].includes(found.status)) {
+    const error =
+      found.status === 'never_sent'
+        ? new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
+        : new HttpError(402, 'PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
+    await run.fail(error, (tx) => releaseLedger(tx, claim.ledgerId, error));
+    return 'settled';
+  }
+  return { retryAfterMs: RECHECK_AFTER_MS };
+}
+
+/** The recoveries of the payment kinds, for the reconciliation sweep. */
+export function paymentRecoveries(deps: PaymentDeps) {
+  return {
+    'payment-method': (run: RecoveryRun<SetPaymentInfoResponse>, claim: MethodClaim | null) =>
+      recoverMethodPayment(deps, run, claim),
+    charge: (run: RecoveryRun<OneOffCharge>, claim: ChargeClaim | null) => recoverCharge(deps, run, claim),
+  };
 }

@@ -1,0 +1,83 @@
+import PgBoss from 'pg-boss';
+import type { AppDeps } from '../app';
+import type { DatabaseHandle } from '../db/client';
+import { cleanUp, reconcile } from './reconcile';
+
+interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface Jobs {
+  stop(): Promise<void>;
+}
+
+const QUEUES = {
+  reconcile: 'reconcile-operations',
+  mail: 'deliver-mail',
+  cleanUp: 'clean-up',
+} as const;
+
+/**
+ * Background work on the database, through pg-boss (a maintained PostgreSQL job queue), in every
+ * server process: its cron schedules each job once a minute across all processes, and whichever
+ * process is free runs it. The jobs themselves are safe to run in several processes at once.
+ *
+ * - reconciliation of interrupted payments and signings (also once at start);
+ * - delivery of the mail outbox, with retries and backoff (mail is also delivered right after
+ *   each commit; this job sends what a crash or an SMTP failure left behind);
+ * - clean-up of orphaned documents and expired rows, hourly.
+ *
+ * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
+ * adapter; the schedules and retries behave the same.
+ */
+export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Log): Promise<Jobs> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
+    schema: 'pgboss',
+    supervise: true,
+    schedule: true,
+    migrate: true,
+  });
+  boss.on('error', (error: Error) => log.warn({ jobs: { error: error.name } }, 'job queue error'));
+  await boss.start();
+
+  const guarded = (name: string, task: () => Promise<unknown>) => async () => {
+    try {
+      await task();
+    } catch (error) {
+      log.warn({ job: name, error: error instanceof Error ? error.name : 'Error' }, 'job failed');
+      throw error;
+    }
+  };
+  const sweep = guarded(QUEUES.reconcile, () => reconcile(deps, log));
+  const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue(100));
+  const clean = guarded(QUEUES.cleanUp, () => cleanUp(deps));
+
+  for (const queue of Object.values(QUEUES)) await boss.createQueue(queue);
+  await boss.work(QUEUES.reconcile, { pollingIntervalSeconds: 2 }, sweep);
+  await boss.work(QUEUES.mail, { pollingIntervalSeconds: 2 }, deliver);
+  await boss.work(QUEUES.cleanUp, { pollingIntervalSeconds: 10 }, clean);
+  await boss.schedule(QUEUES.reconcile, '* * * * *');
+  await boss.schedule(QUEUES.mail, '* * * * *');
+  await boss.schedule(QUEUES.cleanUp, '17 * * * *');
+  // Whatever a previous process left: settle it now rather than at the next minute.
+  await boss.send(QUEUES.reconcile, {});
+  await boss.send(QUEUES.mail, {});
+
+  // A shorter interval than the cron's minute (tests, the fault suite): this process sweeps too.
+  const timer =
+    deps.config.reconcileIntervalMs < 60_000
+      ? setInterval(() => {
+          void sweep().catch(() => {});
+        }, deps.config.reconcileIntervalMs)
+      : null;
+  timer?.unref();
+
+  return {
+    async stop() {
+      if (timer) clearInterval(timer);
+      await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { and, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import type { AppDeps } from '../app';
+import {
+  documents,
+  operations,
+  passwordResetCodes,
+  paymentVerifications,
+  rateLimits,
+  sandboxTokens,
+  sessions,
+} from '../db/schema';
+import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } from '../lib/run-once';
+import { formRecoveries } from '../modules/forms/form-claims';
+import { paymentRecoveries } from '../modules/payments/payment-service';
+
+type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
+
+interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * The reconciliation sweep: every operation whose owner died (its lease lapsed) is settled by
+ * its kind's recovery: a charge sent without a recorded outcome is looked up at the gateway by
+ * our reference and applied once or given back; a signing cut short gives its form back and
+ * removes what it had stored. Safe in several processes at once: each operation is taken over
+ * by exactly one of them.
+ */
+export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: number }> {
+  const paymentDeps = { ...deps, log };
+  const recoveries: Record<string, Recovery> = {
+    ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...(formRecoveries({ ...paymentDeps }) as unknown as Record<string, Recovery>),
+  };
+  let settled = 0;
+  for (const op of await lapsedOperations(deps)) {
+    const recover = recoveries[op.kind];
+    if (!recover) {
+      log.warn({ operation: { id: op.id, kind: op.kind } }, 'no recovery for this kind of operation');
+      continue;
+    }
+    try {
+      if (await recoverLapsed(deps, op.id, recover)) settled += 1;
+    } catch (error) {
+      log.warn(
+        { operation: { id: op.id, kind: op.kind, error: error instanceof Error ? error.name : 'Error' } },
+        'reconciliation of an operation failed; it is tried again at the next sweep',
+      );
+    }
+  }
+  if (settled > 0) log.info({ settled }, 'reconciliation settled interrupted operations');
+  return { settled };
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Idempotency records answer repeats for a week, then go. */
+const OPERATION_RETENTION_MS = 7 * DAY_MS;
+
+/**
+ * Clean-up: documents stored by operations that failed (a signing given back), and rows that
+ * have expired (sessions, counters, confirmations, tokens, codes, old idempotency records).
+ */
+export async function cleanUp(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<void> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const failedOps = db
+    .select({ id: operations.id })
+    .from(operations)
+    .where(sql`${operations.status} = 'failed'`);
+  await db
+    .delete(documents)
+    .where(and(isNotNull(documents.operationId), inArray(documents.operationId, failedOps)));
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - DAY_MS)));
+  await db.delete(paymentVerifications).where(lt(paymentVerifications.expiresAt, now));
+  await db
+    .delete(sandboxTokens)
+    .where(
+      or(isNotNull(sandboxTokens.usedAt), lt(sandboxTokens.createdAt, new Date(now.getTime() - DAY_MS))),
+    );
+  await db
+    .delete(passwordResetCodes)
+    .where(lt(passwordResetCodes.expiresAt, new Date(now.getTime() - DAY_MS)));
+  await db
+    .delete(operations)
+    .where(
+      and(
+        sql`${operations.status} <> 'running'`,
+        lt(operations.createdAt, new Date(now.getTime() - OPERATION_RETENTION_MS)),
+      ),
+    );
+}

@@ -1,0 +1,346 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, lt } from 'drizzle-orm';
+import type { ErrorCode } from '../../domain/errors';
+import type { Database } from '../db/client';
+import { operations } from '../db/schema';
+import type { Clock } from './clock';
+import { HttpError } from './http-error';
+import { jsonSha256 } from './secrets';
+
+/**
+ * The run-once engine: every submission that must happen once (a payment, a signed form, an
+ * order) runs through it, keyed by its Idempotency-Key within a scope (the client).
+ *
+ * - The claim (the operation row, plus what the caller claims with it: the fees, the form) is
+ *   committed before any side effect.
+ * - The outcome is committed in the same transaction as its effects (`run.succeed`).
+ * - A definite failure gives the claim back at once and is kept, so the same key replays it;
+ *   a failure that may have left an effect outside (a charge sent, no answer) is left to
+ *   reconciliation, which settles it with the caller's `recover`.
+ * - The same key with the same body replays the first answer, success included; with another
+ *   body it is refused (422).
+ * - The owner renews a lease while it works; a claim whose owner died is taken over once the
+ *   lease lapses (seconds), by a retry of the same key or by the reconciliation sweep.
+ */
+
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type OperationRow = typeof operations.$inferSelect;
+
+export interface RunOnceDeps {
+  db: Database;
+  clock: Clock;
+  /** How long a claim stays its owner's without renewal. */
+  leaseMs: number;
+}
+
+/** The work's handle on its operation. */
+export interface Run<T> {
+  readonly id: string;
+  /** Commits the effects and the answer in one transaction; refused if the lease was lost. */
+  succeed(effects: (tx: Transaction) => Promise<void>, response: T): Promise<T>;
+  /**
+   * Marks the stretch where a failure leaves the outcome unknown outside (a charge sent to the
+   * gateway and not yet answered): a failure then is left to reconciliation, not given back.
+   */
+  setInDoubt(inDoubt: boolean): void;
+}
+
+/** What recovery decided for an operation whose owner is gone. */
+export type Recovered = 'settled' | { retryAfterMs: number };
+
+export interface RunOnceSpec<C, T> {
+  scope: string;
+  key: string;
+  kind: string;
+  /** The submission as sent: the same key with another request is refused. */
+  request: unknown;
+  /** Claims made with the operation, in its transaction; a throw refuses with nothing kept. */
+  claim: (tx: Transaction, operationId: string) => Promise<C>;
+  work: (run: Run<T>, claimed: C) => Promise<T>;
+  /** Gives back what the claim took, after a definite failure (nothing happened outside). */
+  release: (tx: Transaction, claimed: C, error: unknown) => Promise<void>;
+  /** Settles an operation whose owner died: look the effect up, apply or give back. */
+  recover: (run: RecoveryRun<T>, claimed: C) => Promise<Recovered>;
+}
+
+/** Recovery's handle: it may succeed with effects, or fail giving the claim back. */
+export interface RecoveryRun<T> {
+  readonly id: string;
+  succeed(effects: (tx: Transaction) => Promise<void>, response: T): Promise<void>;
+  fail(error: HttpError, giveBack: (tx: Transaction) => Promise<void>): Promise<void>;
+}
+
+const WAIT_MS = 20_000;
+const POLL_MS = 100;
+
+class LeaseLost extends Error {}
+
+interface StoredError {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+function storedError(error: HttpError): string {
+  const stored: StoredError = {
+    status: error.statusCode,
+    code: error.code,
+    message: error.message,
+    ...(error.fields ? { fields: error.fields } : {}),
+  };
+  return JSON.stringify(stored);
+}
+
+function replayError(op: OperationRow): HttpError {
+  if (!op.errorJson) {
+    return new HttpError(
+      409,
+      'IDEMPOTENCY_CONFLICT',
+      'This submission did not go through. Please try again.',
+    );
+  }
+  const stored = JSON.parse(op.errorJson) as StoredError;
+  return new HttpError(stored.status, stored.code, stored.message, stored.fields);
+}
+
+const newToken = () => randomBytes(16).toString('hex');
+
+async function findOperation(db: Database, scope: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(operations)
+    .where(and(eq(operations.scope, scope), eq(operations.idempotencyKey, key)))
+    .limit(1);
+  return row;
+}
+
+/** Marks the operation done with its effects, if this token still holds it. */
+async function finishWith(
+  db: Database,
+  clock: Clock,
+  id: string,
+  token: string,
+  effects: (tx: Transaction) => Promise<void>,
+  outcome: Partial<typeof operations.$inferInsert>,
+) {
+  await db.transaction(async (tx) => {
+    const [held] = await tx
+      .update(operations)
+      .set({ ...outcome, completedAt: clock.now() })
+      .where(and(eq(operations.id, id), eq(operations.status, 'running'), eq(operations.leaseToken, token)))
+      .returning({ id: operations.id });
+    // Someone else took the work over (our lease lapsed): our effects must not land twice.
+    if (!held) throw new LeaseLost();
+    await effects(tx);
+  });
+}
+
+/** Takes a lapsed operation over: a new lease and token, or null when it is not lapsed. */
+async function takeOver(deps: RunOnceDeps, id: string): Promise<OperationRow | null> {
+  const now = deps.clock.now();
+  const token = newToken();
+  const [taken] = await deps.db
+    .update(operations)
+    .set({ leaseToken: token, leaseUntil: new Date(now.getTime() + deps.leaseMs) })
+    .where(and(eq(operations.id, id), eq(operations.status, 'running'), lt(operations.leaseUntil, now)))
+    .returning();
+  return taken ?? null;
+}
+
+/**
+ * Settles one lapsed operation with its kind's recovery; false when someone else holds it.
+ * Used by a retry of the same key and by the reconciliation sweep.
+ */
+export async function recoverLapsed<C, T>(
+  deps: RunOnceDeps,
+  id: string,
+  recover: (run: RecoveryRun<T>, claimed: C) => Promise<Recovered>,
+): Promise<boolean> {
+  const op = await takeOver(deps, id);
+  if (!op) return false;
+  const { db, clock } = deps;
+  const run: RecoveryRun<T> = {
+    id: op.id,
+    succeed: (effects, response) =>
+      finishWith(db, clock, op.id, op.leaseToken, effects, {
+        status: 'succeeded',
+        responseJson: JSON.stringify(response),
+      }),
+    fail: (error, giveBack) =>
+      finishWith(db, clock, op.id, op.leaseToken, giveBack, {
+        status: 'failed',
+        errorJson: storedError(error),
+      }),
+  };
+  const claimed = JSON.parse(op.stateJson ?? 'null') as C;
+  const decided = await recover(run, claimed);
+  if (decided !== 'settled') {
+    // Still in doubt (the gateway could not say): look again later; the claim stays held.
+    await db
+      .update(operations)
+      .set({ leaseUntil: new Date(clock.now().getTime() + decided.retryAfterMs) })
+      .where(and(eq(operations.id, op.id), eq(operations.leaseToken, op.leaseToken)));
+  }
+  return true;
+}
+
+/** The lapsed operations to settle, oldest first. */
+export async function lapsedOperations(deps: RunOnceDeps, limit = 50): Promise<OperationRow[]> {
+  return deps.db
+    .select()
+    .from(operations)
+    .where(and(eq(operations.status, 'running'), lt(operations.leaseUntil, deps.clock.now())))
+    .orderBy(operations.leaseUntil)
+    .limit(limit);
+}
+
+/** True when a live owner holds the operation (its lease has not lapsed). */
+export function isHeld(op: Pick<OperationRow, 'status' | 'leaseUntil'>, now: Date): boolean {
+  return op.status === 'running' && op.leaseUntil.getTime() >= now.getTime();
+}
+
+/** The operation of an id, for callers that keep the id with what it claimed. */
+export async function operationById(db: Database, id: string): Promise<OperationRow | undefined> {
+  const [row] = await db.select().from(operations).where(eq(operations.id, id)).limit(1);
+  return row;
+}
+
+export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>): Promise<T> {
+  const { db, clock } = deps;
+  const requestHash = jsonSha256(spec.request);
+
+  const answerExisting = async (found: OperationRow): Promise<T> => {
+    if (found.requestHash !== requestHash || found.kind !== spec.kind) {
+      throw new HttpError(
+        422,
+        'IDEMPOTENCY_CONFLICT',
+        'This submission was already used for a different request. Please reload the page and try again.',
+      );
+    }
+    let op: OperationRow | undefined = found;
+    const deadline = Date.now() + WAIT_MS;
+    while (op) {
+      if (op.status === 'succeeded') return JSON.parse(op.responseJson ?? 'null') as T;
+      if (op.status === 'failed') throw replayError(op);
+      if (!isHeld(op, clock.now())) await recoverLapsed(deps, op.id, spec.recover);
+      else if (Date.now() >= deadline) break;
+      else await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      op = await operationById(db, found.id);
+    }
+    throw new HttpError(
+      409,
+      'IDEMPOTENCY_CONFLICT',
+      'This submission is still being processed. Please wait a moment and reload the page.',
+    );
+  };
+
+  const existing = await findOperation(db, spec.scope, spec.key);
+  if (existing) return answerExisting(existing);
+
+  const token = newToken();
+  const now = clock.now();
+  let started: { op: OperationRow; claimed: C } | null = null;
+  await db.transaction(async (tx) => {
+    const [op] = await tx
+      .insert(operations)
+      .values({
+        scope: spec.scope,
+        idempotencyKey: spec.key,
+        kind: spec.kind,
+        requestHash,
+        status: 'running',
+        leaseToken: token,
+        leaseUntil: new Date(now.getTime() + deps.leaseMs),
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!op) return;
+    const claimed = await spec.claim(tx, op.id);
+    await tx
+      .update(operations)
+      .set({ stateJson: JSON.stringify(claimed ?? null) })
+      .where(eq(operations.id, op.id));
+    started = { op, claimed };
+  });
+  if (!started) {
+    // The same key raced us and won: answer what it answers.
+    const raced = await findOperation(db, spec.scope, spec.key);
+    if (!raced) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    return answerExisting(raced);
+  }
+  const { op, claimed } = started as { op: OperationRow; claimed: C };
+
+  // Renew the lease while the work runs, so nobody takes over a live owner's work.
+  const renewEvery = Math.max(50, Math.floor(deps.leaseMs / 3));
+  const renewal = setInterval(() => {
+    db.update(operations)
+      .set({ leaseUntil: new Date(clock.now().getTime() + deps.leaseMs) })
+      .where(
+        and(eq(operations.id, op.id), eq(operations.status, 'running'), eq(operations.leaseToken, token)),
+      )
+      .catch(() => {});
+  }, renewEvery);
+  renewal.unref?.();
+
+  let inDoubt = false;
+  let succeeded = false;
+  const run: Run<T> = {
+    id: op.id,
+    async succeed(effects, response) {
+      await finishWith(db, clock, op.id, token, effects, {
+        status: 'succeeded',
+        responseJson: JSON.stringify(response),
+      });
+      succeeded = true;
+      inDoubt = false;
+      return response;
+    },
+    setInDoubt(value) {
+      inDoubt = value;
+    },
+  };
+
+  try {
+    const result = await spec.work(run, claimed);
+    if (!succeeded) await run.succeed(async () => {}, result);
+    return result;
+  } catch (error) {
+    if (error instanceof LeaseLost) {
+      const now = await operationById(db, op.id);
+      if (now) return answerExisting(now);
+      throw error;
+    }
+    if (inDoubt) {
+      // The outcome outside is unknown: hand it to reconciliation at once (the lease lapses now).
+      await db
+        .update(operations)
+        .set({ leaseUntil: clock.now() })
+        .where(and(eq(operations.id, op.id), eq(operations.leaseToken, token)))
+        .catch(() => {});
+      throw error;
+    }
+    // Nothing happened outside: give the claim back now, so a corrected retry is not blocked.
+    // If this fails too (the database went away), the lease lapses and reconciliation does it.
+    await db
+      .transaction(async (tx) => {
+        const [held] = await tx
+          .update(operations)
+          .set({
+            status: 'failed',
+            errorJson: error instanceof HttpError ? storedError(error) : null,
+            completedAt: clock.now(),
+          })
+          .where(
+            and(eq(operations.id, op.id), eq(operations.status, 'running'), eq(operations.leaseToken, token)),
+          )
+          .returning({ id: operations.id });
+        if (held) await spec.release(tx, claimed, error);
+      })
+      .catch(() => {});
+    throw error;
+  } finally {
+    clearInterval(renewal);
+  }
+}
