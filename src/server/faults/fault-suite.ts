@@ -34,6 +34,7 @@ import {
 import {
   type CardToken,
   describeAnswer,
+  explainAnswer,
   getClient,
   health,
   type SimulatedClient,
@@ -307,7 +308,7 @@ async function runScenario(
         ok: !submissions.some((s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503),
         details: submissions
           .filter((s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503)
-          .map((s) => `${s.client.actId} ${s.kind}: ${describeAnswer(s.answer)}`),
+          .map((s) => `${s.client.actId} ${s.kind}: ${explainAnswer(s.answer)}`),
       });
       checks.push(...(await attempt('the process is still serving', () => stillServing(server, payers[0]))));
       if (!server.alive()) {

@@ -3,6 +3,7 @@ import { rows, tableExists } from './fault-database';
 import {
   type Answer,
   describeAnswer,
+  explainAnswer,
   type SimulatedClient,
   savePaymentMethod,
   sendConsent,
@@ -253,7 +254,7 @@ export async function owingClientsCanPay(scene: Scene): Promise<Check> {
   );
   const problems = answers
     .filter(({ answer }) => answer.cut || answer.status !== 200)
-    .map(({ client, answer }) => `${client.actId}: a fresh save answered ${describeAnswer(answer)}`);
+    .map(({ client, answer }) => `${client.actId}: a fresh save answered ${explainAnswer(answer)}`);
   return check('3b. every client still owing can pay after the restart', problems, [
     `${clients.length} clients still owed and tried again`,
   ]);

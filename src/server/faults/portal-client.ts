@@ -59,6 +59,12 @@ export function describeAnswer(answer: Answer): string {
   return `${answer.status}${code}`;
 }
 
+/** The status, code and message of an answer, for a failure's details. */
+export function explainAnswer(answer: Answer): string {
+  const message = !answer.cut && typeof answer.body?.error === 'string' ? ` "${answer.body.error}"` : '';
+  return `${describeAnswer(answer)}${message}`;
+}
+
 export async function health(baseUrl: string): Promise<Answer> {
   return call(baseUrl, 'GET', '/api/health', { timeoutMs: 5000 });
 }
