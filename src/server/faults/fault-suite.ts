@@ -32,6 +32,7 @@ import {
   settled,
 } from './invariants';
 import {
+  type Answer,
   type CardToken,
   describeAnswer,
   explainAnswer,
@@ -150,18 +151,18 @@ function sendLoad(
   tokens: CardToken[],
   signers: SimulatedClient[],
   tag: string,
-  onAnswer: () => void,
+  onAnswer: (answer: Answer) => void,
 ): Promise<Submission[]> {
   const payments = payers.map(async (client, i) => {
     const key = `${tag}-pay-${client.actId}`;
     const answer = await savePaymentMethod(baseUrl, client, tokens[i] as CardToken, key);
-    onAnswer();
+    onAnswer(answer);
     return { client, kind: 'payment' as const, key, answer };
   });
   const consents = signers.map(async (client) => {
     const key = `${tag}-consent-${client.actId}`;
     const answer = await sendConsent(baseUrl, client, key);
-    onAnswer();
+    onAnswer(answer);
     return { client, kind: 'consent' as const, key, answer };
   });
   return Promise.all([...payments, ...consents]);
@@ -253,10 +254,11 @@ async function runScenario(
       `  ${PAYERS} payers and ${SIGNERS} signers added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
     );
 
+    // Requests the server answered (a request cut by the kill is no answer).
     let answers = 0;
     let killedAfter = '';
-    let onAnswer = () => {
-      answers += 1;
+    let onAnswer = (answer: Answer) => {
+      if (!answer.cut) answers += 1;
     };
     const started = Date.now();
     let storm: Promise<number[]> | undefined;
@@ -267,20 +269,23 @@ async function runScenario(
       say(`  the suite kills the server after ${afterAnswers} answers or ${afterMs} ms`);
       const target = server;
       const kill = () => {
-        if (!target.alive()) return;
+        if (killedAfter || !target.alive()) return;
         killedAfter = `${answers} answers, ${Date.now() - started} ms`;
         void target.kill();
       };
       killTimer = setTimeout(kill, afterMs);
-      onAnswer = () => {
+      onAnswer = (answer) => {
+        if (answer.cut) return;
         answers += 1;
         if (answers === afterAnswers) kill();
       };
     }
     let loadDone = false;
-    const load = sendLoad(server.baseUrl, payers, tokens, signers, tag, () => onAnswer()).finally(() => {
-      loadDone = true;
-    });
+    const load = sendLoad(server.baseUrl, payers, tokens, signers, tag, (answer) => onAnswer(answer)).finally(
+      () => {
+        loadDone = true;
+      },
+    );
     if (scenario.connectionStorm) {
       storm = (async () => {
         const cut: number[] = [];
