@@ -235,21 +235,7 @@ async function runScenario(
     let server = start(scenario.faultPoint);
     await waitUntilHealthy(server);
     const upAfter = Date.now() - phaseStart;
-    // Two clients sign in through the API; the others get their sessions written directly.
-    const firstPayer = payers[0] as SimulatedClient;
-    const firstSigner = signers[0] as SimulatedClient;
-    await Promise.all([signIn(server.baseUrl, firstPayer), signIn(server.baseUrl, firstSigner)]);
-    const others = [...payers.slice(1), ...signers.slice(1)];
-    const cookies = await openSessions(
-      pool,
-      others.map((c) => c.id),
-    );
-    for (const client of others) client.cookie = cookies.get(client.id);
-    const probe = await getClient(server.baseUrl, others[0] as SimulatedClient);
-    if (probe.cut || probe.status !== 200) {
-      throw new Error(`a session written for the suite is refused: get_Client ${describeAnswer(probe)}`);
-    }
-    const tokens = await inBatches(payers, 8, (client) => tokenizeCard(server.baseUrl, client));
+    const tokens = await signInAndTokenize(pool, server, payers, signers);
     say(
       `  ${PAYERS} payers and ${SIGNERS} signers added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
     );
@@ -303,18 +289,7 @@ async function runScenario(
     if (scenario.connectionStorm) {
       const cut = (await storm) ?? [];
       say(`  connections terminated per round: ${cut.join(', ')}`);
-      checks.push({
-        name: "the storm terminated the server's database connections",
-        ok: cut.some((n) => n > 0),
-        details: cut.some((n) => n > 0) ? [] : ['no connection was open to terminate'],
-      });
-      checks.push({
-        name: 'no 500 during the storm (503 allowed)',
-        ok: !submissions.some((s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503),
-        details: submissions
-          .filter((s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503)
-          .map((s) => `${s.client.actId} ${s.kind}: ${explainAnswer(s.answer)}`),
-      });
+      checks.push(...stormChecks(submissions, cut));
       checks.push(...(await attempt('the process is still serving', () => stillServing(server, payers[0]))));
       if (!server.alive()) {
         // The checks below still say what the crash left: on a restarted process, as after a kill.
@@ -358,19 +333,7 @@ async function runScenario(
       leaseMs: LEASE_MS,
       settleTimeoutMs,
     };
-    const checkStart = Date.now();
-    checks.push(...(await attempt('reconciliation settled', () => settled(scene))));
-    say(`  settling took ${Date.now() - checkStart} ms`);
-    checks.push(...(await attempt('1. acknowledged payments', () => acknowledgedPaymentsInLedger(scene))));
-    checks.push(...(await attempt('3a. fees not blocked', () => feesNotBlocked(scene))));
-    checks.push(...(await attempt('5a. acknowledged consents', () => acknowledgedConsentsCompleted(scene))));
-    checks.push(...(await attempt('3b. owing clients can pay', () => owingClientsCanPay(scene))));
-    checks.push(...(await attempt('2. approved charges recorded', () => approvedChargesRecorded(scene))));
-    checks.push(...(await attempt('4. nothing charged twice', () => nothingChargedTwice(scene))));
-    checks.push(...(await attempt('5b. consents complete once', () => consentsCompleteOnce(scene))));
-    checks.push(...(await attempt('5c. consent e-mailed once', () => consentMailedOnce(scene))));
-    checks.push(...(await attempt('5d. orphaned documents', () => orphanDocumentsCleaned(scene))));
-    say(`  checks took ${Date.now() - checkStart} ms`);
+    checks.push(...(await checksAfterRecovery(scene, say)));
     checks.push({
       name: 'the server stayed up through the checks',
       ok: server.alive(),
@@ -387,6 +350,74 @@ async function runScenario(
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return { title: scenario.title, checks };
+}
+
+/**
+ * Two clients sign in through the API; the others get their sessions written directly. Each
+ * payer's card is tokenized ahead of the load, as the payment page does before it submits.
+ */
+async function signInAndTokenize(
+  pool: pg.Pool,
+  server: ServerProcess,
+  payers: SimulatedClient[],
+  signers: SimulatedClient[],
+): Promise<CardToken[]> {
+  const [firstPayer, ...otherPayers] = payers;
+  const [firstSigner, ...otherSigners] = signers;
+  if (!firstPayer || !firstSigner) throw new Error('no clients to sign in');
+  await Promise.all([signIn(server.baseUrl, firstPayer), signIn(server.baseUrl, firstSigner)]);
+  const others = [...otherPayers, ...otherSigners];
+  const cookies = await openSessions(
+    pool,
+    others.map((c) => c.id),
+  );
+  for (const client of others) client.cookie = cookies.get(client.id);
+  const probe = await getClient(server.baseUrl, others[0] ?? firstPayer);
+  if (probe.cut || probe.status !== 200) {
+    throw new Error(`a session written for the suite is refused: get_Client ${describeAnswer(probe)}`);
+  }
+  return inBatches(payers, 8, (client) => tokenizeCard(server.baseUrl, client));
+}
+
+/** What must hold once reconciliation has settled, in an order where each check reads a stable state. */
+async function checksAfterRecovery(scene: Scene, say: (line: string) => void): Promise<Check[]> {
+  const checkStart = Date.now();
+  const checks = await attempt('reconciliation settled', () => settled(scene));
+  say(`  settling took ${Date.now() - checkStart} ms`);
+  const steps: Array<[string, (scene: Scene) => Promise<Check>]> = [
+    ['1. acknowledged payments', acknowledgedPaymentsInLedger],
+    ['3a. fees not blocked', feesNotBlocked],
+    ['5a. acknowledged consents', acknowledgedConsentsCompleted],
+    // The checks from here on send new payments and consents of their own.
+    ['3b. owing clients can pay', owingClientsCanPay],
+    ['2. approved charges recorded', approvedChargesRecorded],
+    ['4. nothing charged twice', nothingChargedTwice],
+    ['5b. consents complete once', consentsCompleteOnce],
+    ['5c. consent e-mailed once', consentMailedOnce],
+    ['5d. orphaned documents', orphanDocumentsCleaned],
+  ];
+  for (const [name, run] of steps) checks.push(...(await attempt(name, () => run(scene))));
+  say(`  checks took ${Date.now() - checkStart} ms`);
+  return checks;
+}
+
+/** The storm's own checks: it hit open connections, and nothing answered 500 (503 is allowed). */
+function stormChecks(submissions: Submission[], cut: number[]): Check[] {
+  const failed = submissions.filter(
+    (s) => !s.answer.cut && s.answer.status >= 500 && s.answer.status !== 503,
+  );
+  return [
+    {
+      name: "the storm terminated the server's database connections",
+      ok: cut.some((n) => n > 0),
+      details: cut.some((n) => n > 0) ? [] : ['no connection was open to terminate'],
+    },
+    {
+      name: 'no 500 during the storm (503 allowed)',
+      ok: failed.length === 0,
+      details: failed.map((s) => `${s.client.actId} ${s.kind}: ${explainAnswer(s.answer)}`),
+    },
+  ];
 }
 
 /** After the storm: the same process answers health and a signed-in read (its pool recovered). */
