@@ -367,7 +367,7 @@ export async function consentsCompleteOnce(scene: Scene): Promise<Check> {
       const expected = alreadySigned ? '409 ALREADY_COMPLETED' : '200';
       if (describeAnswer(answer) !== expected) {
         problems.push(
-          `${client.actId}: a new submission answered ${describeAnswer(answer)}, not ${expected}`,
+          `${client.actId}: a new submission answered ${explainAnswer(answer)}, not ${expected}`,
         );
       }
       if (!alreadySigned) scene.submissions.push({ client, kind: 'consent', key, answer });
