@@ -366,9 +366,7 @@ export async function consentsCompleteOnce(scene: Scene): Promise<Check> {
       const alreadySigned = answeredIds.has(client.id) || completedBefore.has(client.id);
       const expected = alreadySigned ? '409 ALREADY_COMPLETED' : '200';
       if (describeAnswer(answer) !== expected) {
-        problems.push(
-          `${client.actId}: a new submission answered ${explainAnswer(answer)}, not ${expected}`,
-        );
+        problems.push(`${client.actId}: a new submission answered ${explainAnswer(answer)}, not ${expected}`);
       }
       if (!alreadySigned) scene.submissions.push({ client, kind: 'consent', key, answer });
     }),
