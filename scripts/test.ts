@@ -1,6 +1,7 @@
 /**
  * Everything CI runs, in order: lint, types, unit and API tests on PGlite, the API tests again on
- * PostgreSQL when TEST_DATABASE_URL is set, the web build, the browser journeys in Chromium, and a
+ * PostgreSQL and the fault suite (servers killed and connections cut mid-load) when
+ * TEST_DATABASE_URL is set, the web build, the browser journeys in Chromium, and a
  * scan of what the journeys left (database, server log, e-mails) for any card or account number.
  * The journeys are mandatory in CI; elsewhere a missing Chromium is reported plainly and skipped.
  * Ends with one line "Summary: N passed, N failed".
@@ -35,6 +36,14 @@ function countVitest(file: string) {
   };
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+}
+
+/** The fault suite counts each of its checks (per scenario) as a test. */
+function countFaults(file: string) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as { passed: number; failed: number };
+  passed += report.passed;
+  failed += report.failed;
 }
 
 function countPlaywright(file: string) {
@@ -72,8 +81,18 @@ if (process.env.TEST_DATABASE_URL) {
     `--outputFile.json=${pgReport}`,
   ]);
   countVitest(pgReport);
+
+  const faultReport = path.join(resultsDir, 'faults.json');
+  fs.rmSync(faultReport, { force: true });
+  const faultsTitle = 'fault suite (PostgreSQL: SIGKILL, lost connections)';
+  const faultsRan = run(faultsTitle, 'npm', ['run', 'test:faults'], { FAULT_REPORT: faultReport });
+  // A suite that died before writing its report still counts as one failure.
+  if (!faultsRan && !fs.existsSync(faultReport)) failed += 1;
+  countFaults(faultReport);
 } else {
-  console.log('\nTEST_DATABASE_URL is not set: the API tests ran on PGlite only.');
+  console.log(
+    '\nTEST_DATABASE_URL is not set: the API tests ran on PGlite only, and the fault suite did not run.',
+  );
 }
 
 run('web build', bin('vite'), ['build', '--logLevel', 'warn']);

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
@@ -11,6 +10,7 @@ import type { TestApp } from './test-app';
 
 export { imagesOf, pageText } from './pdf-reading';
 export { type GatewayToken, tokenizeBank, tokenizeCard } from './sandbox-tokens';
+export { pngDataUrl, signaturePng } from './signature-png';
 
 /**
  * What the forms' API tests share: drawn signatures, PDFs to upload, reading a PDF's text back,
@@ -19,34 +19,6 @@ export { type GatewayToken, tokenizeBank, tokenizeCard } from './sandbox-tokens'
 
 export const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
 
-/** A real PNG (RGBA, correct CRCs) of the signature pad's size, with a line drawn across it. */
-export function signaturePng(width = 500, height = 100): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed) >>> 0);
-    return Buffer.concat([length, typed, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const stride = width * 4 + 1;
-  const raw = Buffer.alloc(stride * height);
-  const y = Math.floor(height / 2);
-  for (let x = 0; x < width; x++) raw.writeUInt32BE(0x000000ff, y * stride + 1 + x * 4);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-export const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 export const pdfDataUrl = (pdf: Buffer) => `data:application/pdf;base64,${pdf.toString('base64')}`;
 
 /** A small, real one-page PDF, as a lab would send. */

@@ -1,0 +1,426 @@
+import type pg from 'pg';
+import { rows, tableExists } from './fault-database';
+import {
+  type Answer,
+  describeAnswer,
+  explainAnswer,
+  type SimulatedClient,
+  savePaymentMethod,
+  sendConsent,
+  tokenizeCard,
+} from './portal-client';
+
+/**
+ * What must hold after a crash, a restart and reconciliation, read from the tables and checked
+ * through the API. Each check answers pass or fail with the rows that break it, so a failure
+ * names the client and the row.
+ */
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  details: string[];
+}
+
+export interface Submission {
+  client: SimulatedClient;
+  kind: 'payment' | 'consent';
+  key: string;
+  answer: Answer;
+}
+
+export interface Scene {
+  pool: pg.Pool;
+  baseUrl: string;
+  payers: SimulatedClient[];
+  signers: SimulatedClient[];
+  submissions: Submission[];
+  /** A name for idempotency keys sent by the checks themselves. */
+  tag: string;
+  leaseMs: number;
+  settleTimeoutMs: number;
+}
+
+const acknowledged = (s: Submission) => !s.answer.cut && s.answer.status === 200;
+
+function check(name: string, problems: string[], notes: string[] = []): Check {
+  return { name, ok: problems.length === 0, details: [...problems, ...notes] };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until the query answers no rows or the time is up; answers the rows left. */
+async function pollUntilEmpty<T extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  sql: string,
+  params: unknown[],
+  timeoutMs: number,
+): Promise<T[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = await rows<T>(pool, sql, params);
+    if (left.length === 0 || Date.now() >= deadline) return left;
+    await sleep(250);
+  }
+}
+
+function clientIds(scene: Scene): string[] {
+  return [...scene.payers, ...scene.signers].map((c) => c.id);
+}
+
+/**
+ * Reconciliation settles what the crash left: no ledger row in progress, no run-once operation
+ * running, no consent left pending past the lease.
+ */
+export async function settled(scene: Scene): Promise<Check[]> {
+  const { pool } = scene;
+  const deadline = Date.now() + scene.settleTimeoutMs;
+  const ledger = await pollUntilEmpty<{ act: string; key: string; age: string }>(
+    pool,
+    `select c.client_act_id as act, p.idempotency_key as key, (now() - p.created_at)::text as age
+     from payments p join clients c on c.id = p.client_id where p.status = 'in_progress'`,
+    [],
+    scene.settleTimeoutMs,
+  );
+  const checks = [
+    check(
+      'ledger settled: no payment left in progress',
+      ledger.map((r) => `${r.act}: payment ${r.key} still in progress after ${r.age}`),
+    ),
+  ];
+  if (await tableExists(pool, 'operations')) {
+    const operations = await pollUntilEmpty<{ kind: string; scope: string; key: string }>(
+      pool,
+      `select kind, scope, idempotency_key as key from operations where status = 'running'`,
+      [],
+      Math.max(0, deadline - Date.now()),
+    );
+    checks.push(
+      check(
+        'run-once operations settled: none left running',
+        operations.map((r) => `${r.kind} ${r.scope} ${r.key} still running`),
+      ),
+    );
+  } else {
+    checks.push(check('run-once operations settled: none left running', ['there is no operations table']));
+  }
+  const pending = await pollUntilEmpty<{ act: string; age: string }>(
+    pool,
+    `select c.client_act_id as act, (now() - f.created_at)::text as age
+     from form_submissions f join clients c on c.id = f.client_id
+     where f.status = 'pending' and f.created_at < now() - make_interval(secs => $1::float / 1000)`,
+    [scene.leaseMs],
+    Math.max(0, deadline - Date.now()),
+  );
+  checks.push(
+    check(
+      'no consent left pending past the lease',
+      pending.map((r) => `${r.act}: a consent submission pending for ${r.age}`),
+    ),
+  );
+  return checks;
+}
+
+/** 1. Every payment answered 200 is in the ledger, approved, with the transaction it answered. */
+export async function acknowledgedPaymentsInLedger(scene: Scene): Promise<Check> {
+  const answered = scene.submissions.filter((s) => s.kind === 'payment' && acknowledged(s));
+  const problems: string[] = [];
+  for (const s of answered) {
+    const body = s.answer.cut ? null : s.answer.body;
+    const transactionId = body?.TransactionId;
+    if (typeof transactionId !== 'string') {
+      problems.push(`${s.client.actId}: answered 200 without a transaction id (${JSON.stringify(body)})`);
+      continue;
+    }
+    const [row] = await rows<{ status: string; gateway_transaction_id: string | null }>(
+      scene.pool,
+      'select status, gateway_transaction_id from payments where client_id = $1 and idempotency_key = $2',
+      [s.client.id, s.key],
+    );
+    if (!row) problems.push(`${s.client.actId}: acknowledged transaction ${transactionId} has no ledger row`);
+    else if (row.status !== 'approved' || row.gateway_transaction_id !== transactionId) {
+      problems.push(
+        `${s.client.actId}: acknowledged ${transactionId}, ledger says ${row.status} ${row.gateway_transaction_id}`,
+      );
+    }
+  }
+  return check('1. every acknowledged payment is in the ledger, approved', problems, [
+    `${answered.length} acknowledged`,
+  ]);
+}
+
+/**
+ * 2. Every charge the gateway approved has exactly one ledger row, approved with its transaction,
+ * its fee rows paid, one Client Activity row and one e-mail in the outbox.
+ */
+export async function approvedChargesRecorded(scene: Scene): Promise<Check> {
+  const charges = await rows<{
+    transaction_id: string;
+    reference: string;
+    amount_cents: number;
+    ledger_rows: number;
+    act: string | null;
+    status: string | null;
+    gateway_transaction_id: string | null;
+    purpose: string | null;
+    total_cents: number | null;
+    fee_rows: number;
+    fee_rows_unpaid: number;
+    activities: number;
+    mails: number;
+  }>(
+    scene.pool,
+    `select t.transaction_id, t.reference, t.amount_cents,
+        (select count(*)::int from payments q where q.reference = t.reference) as ledger_rows,
+        c.client_act_id as act, p.status, p.gateway_transaction_id, p.purpose, p.total_cents,
+        (select count(*)::int from annual_storage_fees f where f.payment_id = p.id) as fee_rows,
+        (select count(*)::int from annual_storage_fees f where f.payment_id = p.id and f.paid_at is null)
+          as fee_rows_unpaid,
+        (select count(*)::int from client_activities a where a.payment_id = p.id) as activities,
+        (select count(*)::int from outbox_messages o where o.dedupe_key = 'payment:' || p.id::text) as mails
+     from sandbox_transactions t
+     left join lateral (select * from payments q where q.reference = t.reference order by q.created_at limit 1) p
+       on true
+     left join clients c on c.id = p.client_id
+     where t.status = 'approved'
+     order by c.client_act_id, t.created_at`,
+  );
+  const problems: string[] = [];
+  for (const t of charges) {
+    const who = `${t.act ?? 'no client'}: charge ${t.transaction_id} (${t.reference})`;
+    if (t.ledger_rows !== 1) {
+      problems.push(`${who} has ${t.ledger_rows} ledger rows`);
+      if (t.ledger_rows === 0) continue;
+    }
+    if (t.status !== 'approved' || t.gateway_transaction_id !== t.transaction_id) {
+      problems.push(`${who}: ledger row is ${t.status} with transaction ${t.gateway_transaction_id}`);
+    }
+    if (t.total_cents !== t.amount_cents) {
+      problems.push(`${who}: gateway charged ${t.amount_cents} cents, ledger total ${t.total_cents}`);
+    }
+    if (t.purpose === 'annual_storage_overdue' && (t.fee_rows === 0 || t.fee_rows_unpaid > 0)) {
+      problems.push(`${who}: ${t.fee_rows} fee rows, ${t.fee_rows_unpaid} of them unpaid`);
+    }
+    if (t.activities !== 1) problems.push(`${who}: ${t.activities} Client Activity rows`);
+    if (t.mails !== 1) problems.push(`${who}: ${t.mails} e-mails in the outbox`);
+  }
+  return check('2. every approved charge has one ledger row, its effects and its e-mail', problems, [
+    `${charges.length} approved charges at the gateway`,
+  ]);
+}
+
+/** 3a. No fee row is held by a payment that did not succeed. */
+export async function feesNotBlocked(scene: Scene): Promise<Check> {
+  const held = await rows<{ act: string; due_date: string; status: string | null }>(
+    scene.pool,
+    `select c.client_act_id as act, f.due_date::text, p.status
+     from annual_storage_fees f join clients c on c.id = f.client_id
+     left join payments p on p.id = f.payment_id
+     where f.payment_id is not null and (p.id is null or p.status <> 'approved')
+     order by c.client_act_id, f.due_date`,
+  );
+  return check(
+    '3a. no fee row is held by a payment that did not succeed',
+    held.map((r) => `${r.act}: fee due ${r.due_date} held by a payment that is ${r.status ?? 'missing'}`),
+  );
+}
+
+/** 3b. Every client still owing can pay now: a fresh save with a new key answers 200. */
+export async function owingClientsCanPay(scene: Scene): Promise<Check> {
+  const owing = await rows<{ id: string }>(
+    scene.pool,
+    `select distinct client_id as id from annual_storage_fees
+     where paid_at is null and due_date < current_date and client_id = any($1::uuid[])`,
+    [scene.payers.map((c) => c.id)],
+  );
+  const clients = scene.payers.filter((c) => owing.some((o) => o.id === c.id));
+  const answers = await Promise.all(
+    clients.map(async (client) => {
+      const key = `${scene.tag}-retry-${client.actId}`;
+      let answer: Answer;
+      try {
+        answer = await savePaymentMethod(
+          scene.baseUrl,
+          client,
+          await tokenizeCard(scene.baseUrl, client),
+          key,
+        );
+      } catch (error) {
+        answer = { cut: true, error: (error as Error).message };
+      }
+      scene.submissions.push({ client, kind: 'payment', key, answer });
+      return { client, answer };
+    }),
+  );
+  const problems = answers
+    .filter(({ answer }) => answer.cut || answer.status !== 200)
+    .map(({ client, answer }) => `${client.actId}: a fresh save answered ${explainAnswer(answer)}`);
+  return check('3b. every client still owing can pay after the restart', problems, [
+    `${clients.length} clients still owed and tried again`,
+  ]);
+}
+
+/**
+ * 4. Nothing charged twice: per client, the gateway's approved charges add up to the ledger's
+ * approved totals, and the overdue years paid add up to what the ledger says it charged for them.
+ */
+export async function nothingChargedTwice(scene: Scene): Promise<Check> {
+  const charged = await rows<{ client: string | null; cents: string }>(
+    scene.pool,
+    `select coalesce(
+          (select c.client_act_id from payments p join clients c on c.id = p.client_id
+           where p.reference = t.reference limit 1),
+          (select c.client_act_id from payment_methods m join clients c on c.id = m.client_id
+           where m.gateway_customer_ref = t.customer_ref limit 1)) as client,
+        sum(t.amount_cents)::text as cents
+     from sandbox_transactions t where t.status = 'approved' group by 1`,
+  );
+  const ledger = await rows<{ client: string; cents: string; fee_cents: string; paid_fee_cents: string }>(
+    scene.pool,
+    `select c.client_act_id as client, sum(p.total_cents)::text as cents,
+        sum(case when p.purpose = 'annual_storage_overdue' then p.amount_cents else 0 end)::text as fee_cents,
+        (select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
+         join payments q on q.id = f.payment_id
+         where f.client_id = c.id and f.paid_at is not null and q.status = 'approved'
+           and q.purpose = 'annual_storage_overdue')::text as paid_fee_cents
+     from payments p join clients c on c.id = p.client_id
+     where p.status = 'approved' group by c.id, c.client_act_id`,
+  );
+  const problems: string[] = [];
+  const byClient = new Map(ledger.map((r) => [r.client, r]));
+  for (const r of charged) {
+    if (r.client === null) {
+      problems.push(`${r.cents} cents approved at the gateway for no known client`);
+      continue;
+    }
+    const booked = byClient.get(r.client)?.cents ?? '0';
+    if (booked !== r.cents) {
+      problems.push(`${r.client}: gateway approved ${r.cents} cents, the ledger approved ${booked}`);
+    }
+  }
+  for (const r of ledger) {
+    if (!charged.some((c) => c.client === r.client)) {
+      problems.push(`${r.client}: the ledger approved ${r.cents} cents the gateway never charged`);
+    }
+    if (r.fee_cents !== r.paid_fee_cents) {
+      problems.push(
+        `${r.client}: approved payments for ${r.fee_cents} cents of storage, the years marked paid are ${r.paid_fee_cents}`,
+      );
+    }
+  }
+  return check('4. nothing charged twice: gateway, ledger and paid years agree per client', problems, [
+    `${ledger.length} clients with approved payments`,
+  ]);
+}
+
+/** 5a. Every consent answered 200 is completed, with its signed PDF stored. */
+export async function acknowledgedConsentsCompleted(scene: Scene): Promise<Check> {
+  const answered = scene.submissions.filter((s) => s.kind === 'consent' && acknowledged(s));
+  const problems: string[] = [];
+  for (const s of answered) {
+    const [row] = await rows<{ status: string; pdf: string | null; stored: string | null; signed: boolean }>(
+      scene.pool,
+      `select f.status, f.pdf_document_id as pdf, d.id as stored, c.client_consent_form_completed as signed
+       from form_submissions f join clients c on c.id = f.client_id
+       left join documents d on d.id = f.pdf_document_id
+       where f.client_id = $1 and f.form = 'consent'`,
+      [s.client.id],
+    );
+    const documentId = s.answer.cut ? null : s.answer.body?.documentId;
+    if (!row) problems.push(`${s.client.actId}: acknowledged consent has no submission row`);
+    else if (row.status !== 'completed' || !row.stored || !row.signed) {
+      problems.push(
+        `${s.client.actId}: acknowledged consent is ${row.status}, PDF ${row.pdf ?? 'none'} ${row.stored ? 'stored' : 'missing'}, client flag ${row.signed}`,
+      );
+    } else if (documentId !== row.pdf) {
+      problems.push(`${s.client.actId}: answered document ${String(documentId)}, stored ${row.pdf}`);
+    }
+  }
+  return check('5a. every acknowledged consent is completed with its PDF', problems, [
+    `${answered.length} acknowledged`,
+  ]);
+}
+
+/**
+ * 5b. Each client whose consent was not acknowledged can sign now with a new key (or is told it
+ * is already signed, when the crash came after the commit); an acknowledged one is not signed
+ * twice. Afterwards every signer has exactly one completed consent.
+ */
+export async function consentsCompleteOnce(scene: Scene): Promise<Check> {
+  const answeredIds = new Set(
+    scene.submissions.filter((s) => s.kind === 'consent' && acknowledged(s)).map((s) => s.client.id),
+  );
+  const completedBefore = new Set(
+    (
+      await rows<{ id: string }>(
+        scene.pool,
+        `select client_id as id from form_submissions where form = 'consent' and status = 'completed'`,
+      )
+    ).map((r) => r.id),
+  );
+  const problems: string[] = [];
+  await Promise.all(
+    scene.signers.map(async (client) => {
+      const key = `${scene.tag}-again-${client.actId}`;
+      const answer = await sendConsent(scene.baseUrl, client, key);
+      const alreadySigned = answeredIds.has(client.id) || completedBefore.has(client.id);
+      const expected = alreadySigned ? '409 ALREADY_COMPLETED' : '200';
+      if (describeAnswer(answer) !== expected) {
+        problems.push(`${client.actId}: a new submission answered ${explainAnswer(answer)}, not ${expected}`);
+      }
+      if (!alreadySigned) scene.submissions.push({ client, kind: 'consent', key, answer });
+    }),
+  );
+  const state = await rows<{ act: string; completed: number; signed: boolean }>(
+    scene.pool,
+    `select c.client_act_id as act, c.client_consent_form_completed as signed,
+        (select count(*)::int from form_submissions f
+         where f.client_id = c.id and f.form = 'consent' and f.status = 'completed') as completed
+     from clients c where c.id = any($1::uuid[]) order by c.client_act_id`,
+    [scene.signers.map((c) => c.id)],
+  );
+  for (const r of state) {
+    if (r.completed !== 1 || !r.signed) {
+      problems.push(`${r.act}: ${r.completed} completed consents, client flag ${r.signed}`);
+    }
+  }
+  return check('5b. every signer can complete the consent, and completes it once', problems, [
+    `${scene.signers.length - answeredIds.size} signers without an acknowledgement tried again`,
+  ]);
+}
+
+/** 5c. Every completed consent has exactly one e-mail in the outbox. */
+export async function consentMailedOnce(scene: Scene): Promise<Check> {
+  const completed = await rows<{ act: string; mails: number }>(
+    scene.pool,
+    `select c.client_act_id as act,
+        (select count(*)::int from outbox_messages o where o.dedupe_key = 'form:' || f.id::text) as mails
+     from form_submissions f join clients c on c.id = f.client_id
+     where f.status = 'completed' and f.client_id = any($1::uuid[]) order by c.client_act_id`,
+    [clientIds(scene)],
+  );
+  return check(
+    '5c. every completed consent has exactly one e-mail',
+    completed.filter((r) => r.mails !== 1).map((r) => `${r.act}: ${r.mails} e-mails in the outbox`),
+    [`${completed.length} completed consents`],
+  );
+}
+
+/** 5d. Documents a crash left without a submission are cleaned up within seconds. */
+export async function orphanDocumentsCleaned(scene: Scene): Promise<Check> {
+  const left = await pollUntilEmpty<{ act: string; kind: string; age: string }>(
+    scene.pool,
+    `select c.client_act_id as act, d.kind, (now() - d.created_at)::text as age
+     from documents d join clients c on c.id = d.client_id
+     where d.client_id = any($1::uuid[]) and not exists (
+       select 1 from form_submissions f
+       where d.id in (f.answers_document_id, f.signature_document_id, f.pdf_document_id, f.lab_report_document_id))
+     order by c.client_act_id`,
+    [clientIds(scene)],
+    15_000,
+  );
+  return check(
+    '5d. documents left without a submission are cleaned up',
+    left.map((r) => `${r.act}: an orphaned ${r.kind} document, ${r.age} old`),
+  );
+}

@@ -1,0 +1,161 @@
+import { CONSENT_AGREEMENT_VERSION } from '../../domain/consent-agreement';
+import { DEMO_CLIENT_PASSWORD } from '../db/seed';
+import { pngDataUrl, signaturePng } from '../testing/signature-png';
+
+/**
+ * What a browser sends, over real HTTP: sign-in, a card tokenized at the sandbox gateway, a card
+ * saved (which pays what is overdue) and a consent signed. An answer is its status and body; a
+ * request the server never answered (the process died, the socket was cut) is `cut`.
+ */
+
+export type Answer =
+  | { cut: false; status: number; body: Record<string, unknown> | null; text: string }
+  | { cut: true; error: string };
+
+export interface SimulatedClient {
+  id: string;
+  actId: string;
+  /** The address the client's requests come from (X-Forwarded-For). */
+  ip: string;
+  cookie?: string;
+}
+
+const REQUEST_TIMEOUT_MS = 45_000;
+const SIGNATURE = pngDataUrl(signaturePng());
+
+async function call(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  url: string,
+  options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Answer & { setCookie?: string | null }> {
+  try {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: {
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    let body: Record<string, unknown> | null = null;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = null;
+    }
+    return { cut: false, status: response.status, body, text, setCookie: response.headers.get('set-cookie') };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { cut: true, error: cause?.code ?? cause?.message ?? (error as Error).message };
+  }
+}
+
+export function describeAnswer(answer: Answer): string {
+  if (answer.cut) return `no answer (${answer.error})`;
+  const code = typeof answer.body?.code === 'string' ? ` ${answer.body.code}` : '';
+  return `${answer.status}${code}`;
+}
+
+/** The status, code and message of an answer, for a failure's details. */
+export function explainAnswer(answer: Answer): string {
+  const message = !answer.cut && typeof answer.body?.error === 'string' ? ` "${answer.body.error}"` : '';
+  return `${describeAnswer(answer)}${message}`;
+}
+
+export async function health(baseUrl: string): Promise<Answer> {
+  return call(baseUrl, 'GET', '/api/health', { timeoutMs: 5000 });
+}
+
+/** Signs the client in with the demo password; keeps the session cookie on the client. */
+export async function signIn(baseUrl: string, client: SimulatedClient): Promise<void> {
+  const answer = await call(baseUrl, 'POST', '/api/pay/login', {
+    body: { username: client.actId, password: DEMO_CLIENT_PASSWORD },
+    headers: { 'x-forwarded-for': client.ip },
+  });
+  if (answer.cut || answer.status !== 200 || !answer.setCookie) {
+    throw new Error(`sign-in of ${client.actId} failed: ${describeAnswer(answer)}`);
+  }
+  client.cookie = answer.setCookie.split(';')[0] as string;
+}
+
+export type CardToken = { descriptor: string; value: string };
+
+/** A Visa the sandbox approves, tokenized as the payment page's tokenizer would. */
+export async function tokenizeCard(baseUrl: string, client: SimulatedClient): Promise<CardToken> {
+  const answer = await call(baseUrl, 'POST', '/sandbox-gateway/v1/tokens', {
+    body: {
+      card: {
+        number: '4111111111111111',
+        cvv: '123',
+        expiryMonth: 12,
+        expiryYear: new Date().getUTCFullYear() + 3,
+        zip: '33131',
+      },
+    },
+    headers: { 'x-forwarded-for': client.ip },
+  });
+  const token = answer.cut ? undefined : (answer.body?.token as CardToken | undefined);
+  if (!token) throw new Error(`tokenizing a card for ${client.actId} failed: ${describeAnswer(answer)}`);
+  return token;
+}
+
+function headersOf(client: SimulatedClient, idempotencyKey?: string): Record<string, string> {
+  if (!client.cookie) throw new Error(`${client.actId} is not signed in`);
+  return {
+    cookie: client.cookie,
+    'x-forwarded-for': client.ip,
+    ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+  };
+}
+
+/** Saves the card as the method on file: the overdue annual storage is charged to it. */
+export function savePaymentMethod(
+  baseUrl: string,
+  client: SimulatedClient,
+  token: CardToken,
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/set_PaymentInfo', {
+    headers: headersOf(client, idempotencyKey),
+    body: {
+      Payment_Type: 'CC',
+      token,
+      Credit_Card_Type: 'Visa',
+      Month_of_Expiry: '12',
+      Year_of_Expiry: String(new Date().getUTCFullYear() + 3),
+      Credit_Card_Holder_First_Name: 'Fault',
+      Credit_Card_Holder_Last_Name: 'Client',
+      Credit_Card_Biling_Email_Address: `${client.actId.toLowerCase()}@example.com`,
+      Country: 'United States',
+      Credit_Card_Billing_Zip_Code: '33131',
+      PaymentSource: 'CP Payment Info Page',
+    },
+  });
+}
+
+/** Signs the consent agreement, paying by check (nothing is charged). */
+export function sendConsent(
+  baseUrl: string,
+  client: SimulatedClient,
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/send_ConsentData', {
+    headers: headersOf(client, idempotencyKey),
+    body: {
+      Medications: 'No',
+      Tissue_deliver: 'Destroy any Tissue',
+      sample_type: 'Adipose',
+      PaymentMethod: 'Check',
+      agree: true,
+      Signature: SIGNATURE,
+      agreementVersion: CONSENT_AGREEMENT_VERSION,
+    },
+  });
+}
+
+export function getClient(baseUrl: string, client: SimulatedClient): Promise<Answer> {
+  return call(baseUrl, 'GET', '/api/pay/get_Client', { headers: headersOf(client), timeoutMs: 10_000 });
+}
