@@ -4,7 +4,7 @@ import { createPaymentGateway } from '../adapters/payments';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway';
 import { buildApp, loggerOptions } from '../app';
 import { loadConfig } from '../config';
-import type { Database } from '../db/client';
+import type { Database, DatabaseHandle } from '../db/client';
 import { documents, outboxMessages } from '../db/schema';
 import { DEMO_CLIENT_PASSWORD } from '../db/seed';
 import { ManualClock } from '../lib/clock';
@@ -13,6 +13,8 @@ import { createTestDatabase } from './test-database';
 export interface TestApp {
   app: FastifyInstance;
   db: Database;
+  /** The database handle, for what runs beside the app (the background jobs). */
+  database: DatabaseHandle;
   clock: ManualClock;
   close(): Promise<void>;
   /** Signs in and returns the Cookie header of the new session. */
@@ -63,6 +65,7 @@ export async function startTestApp(
   return {
     app,
     db: database.db,
+    database,
     clock,
     async close() {
       await app.close();
