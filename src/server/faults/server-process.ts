@@ -83,7 +83,7 @@ function serverEnv(settings: ServerSettings): NodeJS.ProcessEnv {
     RATE_LIMIT_VERIFY_PER_IP: '100000',
     RATE_LIMIT_PAYMENT_PER_IP: '100000',
     RATE_LIMIT_PAYMENT_PER_CLIENT: '100000',
-    RUN_ONCE_LEASE_MS: '5000',
+    RUN_ONCE_LEASE_MS: '10000',
     RECONCILE_INTERVAL_MS: '1000',
   };
   if (settings.faultPoint) env.FAULT_POINT = settings.faultPoint;
