@@ -162,6 +162,19 @@ export function sandboxTokenizerRoutes(db: Database, clock: Clock): FastifyPlugi
 
 /** The server side of the sandbox gateway, behind the same port as Authorize.Net. */
 export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway {
+  /** Its record of a charge by our reference, newest first, as a processor's reporting answers. */
+  async function transactionByReference(customerRef: string, reference: string) {
+    const [found] = await db
+      .select()
+      .from(sandboxTransactions)
+      .where(
+        and(eq(sandboxTransactions.customerRef, customerRef), eq(sandboxTransactions.reference, reference)),
+      )
+      .orderBy(desc(sandboxTransactions.createdAt))
+      .limit(1);
+    return found;
+  }
+
   return {
     name: 'sandbox',
     async saveMethod(request) {
@@ -217,17 +230,7 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
     // Its record answers at once and for good: a charge it has no row of was never made.
     notFoundGraceMs: 0,
     async lookupCharge(request) {
-      const [found] = await db
-        .select()
-        .from(sandboxTransactions)
-        .where(
-          and(
-            eq(sandboxTransactions.customerRef, request.customerRef),
-            eq(sandboxTransactions.reference, request.reference),
-          ),
-        )
-        .orderBy(desc(sandboxTransactions.createdAt))
-        .limit(1);
+      const found = await transactionByReference(request.customerRef, request.reference);
       if (!found) return { status: 'not_found' };
       if (found.status === 'approved') {
         return { status: 'approved', transactionId: found.transactionId, amountCents: found.amountCents };
@@ -264,16 +267,7 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
       }
       // Like a processor, a second charge with the same reference is a duplicate: it answers the
       // first one's outcome and moves no money.
-      const [earlier] = await db
-        .select()
-        .from(sandboxTransactions)
-        .where(
-          and(
-            eq(sandboxTransactions.customerRef, request.customerRef),
-            eq(sandboxTransactions.reference, request.reference),
-          ),
-        )
-        .limit(1);
+      const earlier = await transactionByReference(request.customerRef, request.reference);
       if (earlier) {
         return earlier.status === 'approved'
           ? { outcome: 'approved', transactionId: earlier.transactionId, authCode: null }
