@@ -84,6 +84,8 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 const API_BODY_LIMIT = 64 * 1024;
+// A hashed asset's name changes with its content: browsers may keep it for a year unasked.
+const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
 const ACCEPT_JS_ORIGINS = ['https://js.authorize.net', 'https://jstest.authorize.net'];
 const ACCEPT_API_ORIGINS = ['https://api2.authorize.net', 'https://apitest.authorize.net'];
 
@@ -220,11 +222,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const hasWeb = webRoot !== null && fs.existsSync(path.join(webRoot, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      // The build writes a .br and a .gz beside each hashed asset (vite.config.ts).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const hashed = path.relative(webRoot, filePath).split(path.sep)[0] === 'assets';
+        reply.header('cache-control', hashed ? IMMUTABLE_ASSET : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
+    // A missing hashed asset is a 404, not the page: a browser would run the page as a script.
     const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/assets/');
     if (isPage && hasWeb) {
       return reply
         .header('cache-control', 'no-cache')

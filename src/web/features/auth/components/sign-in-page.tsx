@@ -1,8 +1,6 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { loginRequestSchema } from '../../../../domain/auth';
-import { fieldMessages } from '../../../../domain/errors';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
@@ -10,6 +8,10 @@ import { signOutNotice } from '../../../lib/sign-out-notice';
 import { CONTACT_URL, rememberedClientId } from '../../../lib/site';
 import { useLogin } from '../api/login';
 import { useSession } from '../api/session';
+
+// The rules of the form arrive with the first focus on it, not with the page: they bring the
+// validation library, which the first paint does not need (DESIGN.md section 10).
+const loadRules = () => import('../lib/sign-in-rules');
 
 export function SignInPage() {
   const session = useSession();
@@ -24,13 +26,15 @@ export function SignInPage() {
 
   if (session.data) return <Navigate to="/client-information" replace />;
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    const form = event.currentTarget as HTMLElement;
     if (login.isPending) return;
+    const { loginRequestSchema, fieldMessages } = await loadRules();
     const parsed = loginRequestSchema.safeParse({ username: clientId, password });
     if (!parsed.success) {
       setErrors(fieldMessages(parsed.error));
-      focusFirstInvalid(event.currentTarget as HTMLElement);
+      focusFirstInvalid(form);
       return;
     }
     setErrors({});
@@ -52,7 +56,7 @@ export function SignInPage() {
 
   return (
     <PublicShell title="Sign In">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} onFocus={() => void loadRules()} noValidate>
         <Stack>
           {notice && (
             <Alert color="blue" role="status">
