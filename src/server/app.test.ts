@@ -124,6 +124,20 @@ describe('the app shell', () => {
     await app.close();
   });
 
+  it('tells the sign-in page where "Contact us" leads, from CONTACT_URL', async () => {
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', CONTACT_URL: 'https://bank.example.org/help' }),
+      db: database.db,
+      webRoot: null,
+      logger: false,
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/pay/site_config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ contactUrl: 'https://bank.example.org/help' });
+    await app.close();
+    expect(() => loadConfig({ CONTACT_URL: 'javascript:alert(1)' })).toThrow(/CONTACT_URL/);
+  });
+
   it('answers the health check', async () => {
     const app = await buildApp({
       config: loadConfig({ LOG_LEVEL: 'silent' }),

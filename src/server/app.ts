@@ -36,7 +36,7 @@ import { clientRoutes } from './modules/clients/client-routes';
 import { formRoutes } from './modules/forms/form-routes';
 import { paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
-import { healthRoutes, outboxRoutes } from './modules/system/system-routes';
+import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
 import { createSessionService, type SessionService } from './plugins/sessions';
 
 export interface AppDeps {
@@ -209,6 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
+  await app.register(siteRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(authRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(paymentRoutes, { ...deps, prefix: '/api/pay' });

@@ -5,7 +5,7 @@ import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { signOutNotice } from '../../../lib/sign-out-notice';
-import { CONTACT_URL, rememberedClientId } from '../../../lib/site';
+import { rememberedClientId, useSiteConfig } from '../../../lib/site';
 import { useLogin } from '../api/login';
 import { useSession } from '../api/session';
 
@@ -15,6 +15,7 @@ const loadRules = () => import('../lib/sign-in-rules');
 
 export function SignInPage() {
   const session = useSession();
+  const site = useSiteConfig();
   const navigate = useNavigate();
   const [notice] = useState(signOutNotice.peek);
   useEffect(() => signOutNotice.clear(), []);
@@ -101,7 +102,7 @@ export function SignInPage() {
           </Button>
           <Text size="sm" ta="center">
             Need help?{' '}
-            <Anchor href={CONTACT_URL} target="_blank" rel="noopener noreferrer">
+            <Anchor href={site.data?.contactUrl} target="_blank" rel="noopener noreferrer">
               Contact us
             </Anchor>
           </Text>
