@@ -4,7 +4,8 @@
  * scores of the sign-in page and Client Information on mobile and desktop, in /usr/bin/chromium,
  * against the built app served in demo mode on PGlite. It prints figures and never fails on them.
  *
- * Builds the web app first unless BENCH_SKIP_BUILD is set; CHROMIUM_PATH overrides the browser.
+ * Builds the web app first unless BENCH_SKIP_BUILD is set; CHROMIUM_PATH overrides the browser;
+ * BENCH_PAGE ("Sign-in" or "Client Information") measures one page only.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -168,7 +169,9 @@ async function reportLighthouse() {
         const below = m.score !== null && m.score < GOAL[form] ? '  BELOW GOAL' : '';
         console.log(
           `  ${page.name.padEnd(19)} ${form.padEnd(8)} ${String(m.score ?? '-').padStart(3)}` +
-            (m.problem ? `   ${m.problem}` : `   FCP ${m.fcp}  LCP ${m.lcp}  TBT ${m.tbt}  CLS ${m.cls}${below}`),
+            (m.problem
+              ? `   ${m.problem}`
+              : `   FCP ${m.fcp}  LCP ${m.lcp}  TBT ${m.tbt}  CLS ${m.cls}${below}`),
         );
       }
     }
