@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
@@ -34,7 +35,8 @@ export function SignInPage() {
     const { loginRequestSchema, fieldMessages } = await loadRules();
     const parsed = loginRequestSchema.safeParse({ username: clientId, password });
     if (!parsed.success) {
-      setErrors(fieldMessages(parsed.error));
+      // Rendered now: after the await, React would render after the frame that moves the focus.
+      flushSync(() => setErrors(fieldMessages(parsed.error)));
       focusFirstInvalid(form);
       return;
     }
