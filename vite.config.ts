@@ -1,9 +1,50 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const COMPRESSIBLE = /\.(js|css|svg|json|txt|html)$/;
+
+/**
+ * DESIGN.md section 10: the hashed assets are compressed once, at build, as `.br` and `.gz` files
+ * beside them; the server sends the one the browser accepts instead of compressing each request.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'precompress-assets',
+    apply: 'build',
+    // After the files are written: the code is final only then (the preload lists are filled in late).
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? '';
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((fileName) => fileName.startsWith('assets/') && COMPRESSIBLE.test(fileName))
+          .map(async (fileName) => {
+            const file = path.join(outDir, fileName);
+            const bytes = await fs.readFile(file);
+            const [br, gz] = await Promise.all([
+              brotli(bytes, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+                },
+              }),
+              gzip(bytes, { level: zlib.constants.Z_BEST_COMPRESSION }),
+            ]);
+            await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)]);
+          }),
+      );
+    },
+  };
+}
 
 export default defineConfig({
   root: 'src/web',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: { outDir: '../../dist/web', emptyOutDir: true, sourcemap: false },
   server: { proxy: { '/api': 'http://localhost:3000', '/dev': 'http://localhost:3000' } },
 });

@@ -1,7 +1,8 @@
 /**
  * The portal server as `npm run bench` measures it, in its own process: the real app on a fresh
  * database, plus one bare route doing a single primary-key select through the same pool, as the
- * yardstick for what the database round trip alone costs.
+ * yardstick for what the database round trip alone costs. With BENCH_WEB it also serves the built
+ * web app (bench/web.ts).
  */
 
 import fs from 'node:fs';
@@ -15,7 +16,8 @@ import { openPglite, openPostgres } from '../src/server/db/client';
 import { seedDemoData } from '../src/server/db/seed';
 
 const kind = process.env.BENCH_KIND === 'pglite' ? 'pglite' : 'postgres';
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+fs.mkdirSync(dataDir, { recursive: true });
 const database =
   kind === 'postgres' ? openPostgres(process.env.BENCH_DB_URL as string, 10) : await openPglite(dataDir);
 await database.migrate();
@@ -27,7 +29,9 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   RATE_LIMIT_LOGIN_PER_IP: '100000',
 });
-const app = await buildApp({ config, db: database.db, webRoot: null, logger: false });
+// The web part of the bench serves the built web app; the API part measures the API alone.
+const webRoot = process.env.BENCH_WEB ? undefined : null;
+const app = await buildApp({ config, db: database.db, webRoot, logger: false });
 
 const [{ id } = { id: '' }] = (
   (await database.db.execute(sql`select id from clients where client_act_id = 'ACT10001'`)) as unknown as {

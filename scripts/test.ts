@@ -56,7 +56,8 @@ function countPlaywright(file: string) {
 }
 
 run('lint (Biome) and import boundaries', bin('biome'), ['check', '.']) &&
-  run('import boundaries', bin('tsx'), ['scripts/check-boundaries.ts']);
+  run('import boundaries', bin('tsx'), ['scripts/check-boundaries.ts']) &&
+  run('Mantine styles for every component in use', bin('tsx'), ['scripts/check-mantine-styles.ts']);
 run('type check', bin('tsc'), ['--noEmit', '-p', '.']);
 
 const pgliteReport = path.join(resultsDir, 'vitest-pglite.json');

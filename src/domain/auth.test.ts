@@ -152,7 +152,9 @@ describe('otpRequestSchema', () => {
     ['2049-12-31', '2051-01-01', null, 'the last day of 2049 is accepted once past'],
     ['2050-01-01', '2051-01-01', 'Please enter dateOfBirth', 'year 2050 is refused even when past'],
     ['2050-01-01', TODAY, 'Please enter dateOfBirth', 'year 2050 is refused as invalid, not as future'],
-    ['06/15/1980', TODAY, 'Please enter dateOfBirth', 'the US format instead of YYYY-MM-DD'],
+    ['06/15/1980', TODAY, null, 'the MM/DD/YYYY the spec sends is accepted'],
+    ['15/06/1980', TODAY, 'Please enter dateOfBirth', 'day and month swapped'],
+    ['06/15/2026', TODAY, 'Date of birth cannot be in the future', 'a future MM/DD/YYYY date'],
     ['1980-6-15', TODAY, 'Please enter dateOfBirth', 'missing leading zero'],
   ])('date of birth %j with today %s gives %j (%s)', (dateOfBirth, today, message, _why) => {
     const expected = message === null ? {} : { dateOfBirth: message };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from './client';
-import { dateOfBirthProblem, resolveToday, type Today } from './dates';
+import { calendarDateToIso, dateOfBirthProblem, resolveToday, type Today } from './dates';
 import { singleLine } from './text';
 
 export const authMessages = {
@@ -103,13 +103,16 @@ export function otpRequestSchema(today: Today) {
       .string({ error: authMessages.dateOfBirthRequired })
       .trim()
       .min(1, authMessages.dateOfBirthRequired)
-      .superRefine((value, ctx) => {
-        const problem = dateOfBirthProblem(value, resolveToday(today));
+      // The spec's calls send MM/DD/YYYY; the portal's own pages send YYYY-MM-DD. Both become ISO.
+      .transform((value, ctx) => {
+        const iso = calendarDateToIso(value);
+        const problem = iso ? dateOfBirthProblem(iso, resolveToday(today)) : 'invalid';
         if (problem === 'invalid')
           ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthRequired });
         if (problem === 'future') ctx.addIssue({ code: 'custom', message: authMessages.dateOfBirthFuture });
+        return problem || !iso ? z.NEVER : iso;
       })
-      .describe('YYYY-MM-DD'),
+      .describe('MM/DD/YYYY (or YYYY-MM-DD)'),
   });
 }
 

@@ -28,7 +28,31 @@ export const verificationMessages = {
 
 const v = verificationMessages;
 
+/**
+ * The spec's calls send one of two bodies without saying which: ClientId + ClientLastname, or
+ * ClientFirstName + Clientlastname + ClientEmail + ClientDob; a payment link sends `t`. The mode is
+ * read from the fields present when the body does not name it (the portal's pages name it).
+ */
+function withMode(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'mode' in body) return body;
+  const has = (field: string) => field in body;
+  const mode = has('t')
+    ? 'link'
+    : has('ClientId')
+      ? 'id'
+      : ['ClientFirstName', 'Clientlastname', 'ClientEmail', 'ClientDob'].some(has)
+        ? 'contact'
+        : has('ClientLastname')
+          ? 'id'
+          : undefined;
+  return mode ? { ...body, mode } : body;
+}
+
 export function clientVerificationSchema(today: Today) {
+  return z.preprocess(withMode, clientVerificationBodySchema(today));
+}
+
+function clientVerificationBodySchema(today: Today) {
   return z.discriminatedUnion('mode', [
     z.object({
       mode: z.literal('id'),
@@ -67,7 +91,7 @@ export function clientVerificationSchema(today: Today) {
   ]);
 }
 
-export type ClientVerificationRequest = z.infer<ReturnType<typeof clientVerificationSchema>>;
+export type ClientVerificationRequest = z.infer<ReturnType<typeof clientVerificationBodySchema>>;
 
 export const clientVerificationResponseSchema = z.object({
   verified: z.literal(true),

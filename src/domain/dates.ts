@@ -43,6 +43,16 @@ export function usDateToIso(value: string): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
+/**
+ * A calendar date as the spec's calls send it (`MM/DD/YYYY`) or in ISO form (`YYYY-MM-DD`), as
+ * `YYYY-MM-DD`; null when it is neither or not a real calendar date.
+ */
+export function calendarDateToIso(value: string): string | null {
+  const trimmed = value.trim();
+  if (US_DATE.test(trimmed)) return usDateToIso(trimmed);
+  return isIsoDate(trimmed) ? trimmed : null;
+}
+
 /** `YYYY-MM-DD` to `MM/DD/YYYY`. */
 export function isoToUsDate(iso: string): string {
   const parts = parseIsoDate(iso);

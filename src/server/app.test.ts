@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, loggerOptions } from './app';
 import { loadConfig } from './config';
@@ -10,6 +11,8 @@ import { DEMO_CLIENT_PASSWORD } from './db/seed';
 import { createTestDatabase } from './testing/test-database';
 
 let database: DatabaseHandle;
+const HASHED_ASSET = 'sign-in-page-B4x9Qz1a.js';
+const ASSET_SOURCE = `export const signIn = ${JSON.stringify('Client Portal '.repeat(200))};\n`;
 const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
 
 beforeAll(async () => {
@@ -18,6 +21,11 @@ beforeAll(async () => {
     path.join(webRoot, 'index.html'),
     '<!doctype html><title>Client Portal</title><div id="root"></div>',
   );
+  // A hashed asset as the build leaves it: the file and its brotli and gzip copies beside it.
+  fs.mkdirSync(path.join(webRoot, 'assets'));
+  fs.writeFileSync(path.join(webRoot, 'assets', HASHED_ASSET), ASSET_SOURCE);
+  fs.writeFileSync(path.join(webRoot, 'assets', `${HASHED_ASSET}.br`), zlib.brotliCompressSync(ASSET_SOURCE));
+  fs.writeFileSync(path.join(webRoot, 'assets', `${HASHED_ASSET}.gz`), zlib.gzipSync(ASSET_SOURCE));
 });
 afterAll(async () => {
   await database.close();
@@ -50,6 +58,43 @@ describe('the app shell', () => {
     await app.close();
   });
 
+  it('serves hashed assets precompressed and cached for a year, and index.html revalidated every time', async () => {
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent' }),
+      db: database.db,
+      webRoot,
+      logger: false,
+    });
+    const url = `/assets/${HASHED_ASSET}`;
+    const immutable = 'public, max-age=31536000, immutable';
+
+    const br = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe(immutable);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(ASSET_SOURCE);
+
+    const gzip = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['cache-control']).toBe(immutable);
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(ASSET_SOURCE);
+
+    const plain = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['cache-control']).toBe(immutable);
+    expect(plain.body).toBe(ASSET_SOURCE);
+
+    for (const page of ['/', '/client-information', '/index.html']) {
+      const html = await app.inject({ method: 'GET', url: page, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(html.statusCode, page).toBe(200);
+      expect(html.headers['cache-control'], page).toBe('no-cache');
+      expect(html.body, page).toContain('<div id="root">');
+    }
+    await app.close();
+  });
+
   it('publishes the OpenAPI document at /api/docs with each call of the account area and the forms', async () => {
     const app = await buildApp({
       config: loadConfig({ LOG_LEVEL: 'silent' }),
@@ -77,6 +122,20 @@ describe('the app shell', () => {
     expect(doc.paths['/api/pay/set_DiseaseData'].post.requestBody).toBeDefined();
     expect((await app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
     await app.close();
+  });
+
+  it('tells the sign-in page where "Contact us" leads, from CONTACT_URL', async () => {
+    const app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', CONTACT_URL: 'https://bank.example.org/help' }),
+      db: database.db,
+      webRoot: null,
+      logger: false,
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/pay/site_config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ contactUrl: 'https://bank.example.org/help' });
+    await app.close();
+    expect(() => loadConfig({ CONTACT_URL: 'javascript:alert(1)' })).toThrow(/CONTACT_URL/);
   });
 
   it('answers the health check', async () => {

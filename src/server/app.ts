@@ -44,7 +44,7 @@ import { clientRoutes } from './modules/clients/client-routes';
 import { formRoutes } from './modules/forms/form-routes';
 import { paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
-import { healthRoutes, outboxRoutes } from './modules/system/system-routes';
+import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
 import { createSessionService, type SessionService } from './plugins/sessions';
 
 export interface AppDeps {
@@ -108,6 +108,8 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
 
 const API_BODY_LIMIT = 64 * 1024;
 const RETRY_AFTER_SECONDS = 2;
+// A hashed asset's name changes with its content: browsers may keep it for a year unasked.
+const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
 const ACCEPT_JS_ORIGINS = ['https://js.authorize.net', 'https://jstest.authorize.net'];
 const ACCEPT_API_ORIGINS = ['https://api2.authorize.net', 'https://apitest.authorize.net'];
 
@@ -259,6 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
+  await app.register(siteRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(authRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
   await app.register(paymentRoutes, { ...deps, prefix: '/api/pay' });
@@ -272,11 +275,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const hasWeb = webRoot !== null && fs.existsSync(path.join(webRoot, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      // The build writes a .br and a .gz beside each hashed asset (vite.config.ts).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const hashed = path.relative(webRoot, filePath).split(path.sep)[0] === 'assets';
+        reply.header('cache-control', hashed ? IMMUTABLE_ASSET : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
+    // A missing hashed asset is a 404, not the page: a browser would run the page as a script.
     const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !request.url.startsWith('/api/') &&
+      !request.url.startsWith('/assets/');
     if (isPage && hasWeb) {
       return reply
         .header('cache-control', 'no-cache')

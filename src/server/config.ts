@@ -40,6 +40,7 @@ const envSchema = z.object({
     .min(3, 'must be an e-mail address')
     .default('Client Portal <no-reply@portal.localhost>'),
   PUBLIC_URL: urlText(['http:', 'https:']).optional(),
+  CONTACT_URL: urlText(['http:', 'https:']).default('https://www.stemcellbank.example.com/contact-us'),
   DEMO: booleanText.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(50),
@@ -78,6 +79,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
+  /** Where "contact us" leads: the bank's own contact page. */
+  contactUrl: string;
   demo: boolean;
   logLevel: string;
   rateLimits: {
@@ -182,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl,
+    contactUrl: e.CONTACT_URL,
     demo,
     logLevel: e.LOG_LEVEL,
     rateLimits: {

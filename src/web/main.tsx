@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/dates/styles.css';
+import './app/styles/first-paint';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Providers } from './app/providers';

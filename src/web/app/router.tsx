@@ -1,34 +1,76 @@
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { ComingSoonPage } from '../components/coming-soon-page';
 import { LoadingOverlay } from '../components/loading-overlay';
-import { PublicShell } from '../components/public-shell';
-import { ForgotPasswordPage } from '../features/auth/components/forgot-password-page';
+import { useSession } from '../features/auth/api/session';
 import { SignInPage } from '../features/auth/components/sign-in-page';
-import { ClientActivityPage } from '../features/client-activity/components/client-activity-page';
-import { ClientInformationPage } from '../features/client-information/components/client-information-page';
-import { PortalLayout } from './portal-layout';
 
-// The payment and forms screens load on first visit: most visits never open them.
-const PaymentInformationPage = lazy(() =>
-  import('../features/payments/components/payment-information-page').then((m) => ({
-    default: m.PaymentInformationPage,
-  })),
+/**
+ * Every screen but sign-in loads when it is first visited (DESIGN.md section 10), together with
+ * the Mantine styles the sign-in page does not need.
+ */
+function page<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>) {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), import('./styles/pages')]);
+    return { default: pick(module) };
+  });
+}
+
+const ForgotPasswordPage = page(
+  () => import('../features/auth/components/forgot-password-page'),
+  (m) => m.ForgotPasswordPage,
 );
-const FormsPage = lazy(() =>
-  import('../features/forms/components/forms-page').then((m) => ({ default: m.FormsPage })),
+const PublicPaymentPage = page(
+  () => import('../features/payments/components/public-payment-page'),
+  (m) => m.PublicPaymentPage,
 );
-const PublicPaymentPage = lazy(() =>
-  import('../features/payments/components/public-payment-page').then((m) => ({
-    default: m.PublicPaymentPage,
-  })),
+const PortalLayout = page(
+  () => import('./portal-layout'),
+  (m) => m.PortalLayout,
+);
+const ClientInformationPage = page(
+  () => import('../features/client-information/components/client-information-page'),
+  (m) => m.ClientInformationPage,
+);
+const ClientActivityPage = page(
+  () => import('../features/client-activity/components/client-activity-page'),
+  (m) => m.ClientActivityPage,
+);
+const PaymentInformationPage = page(
+  () => import('../features/payments/components/payment-information-page'),
+  (m) => m.PaymentInformationPage,
+);
+const FormsPage = page(
+  () => import('../features/forms/components/forms-page'),
+  (m) => m.FormsPage,
+);
+const ComingSoonPage = page(
+  () => import('../components/coming-soon-page'),
+  (m) => m.ComingSoonPage,
+);
+const PublicComingSoonPage = page(
+  () => import('../components/coming-soon-page'),
+  (m) => m.PublicComingSoonPage,
+);
+const NotFoundPage = page(
+  () => import('../components/not-found-page'),
+  (m) => m.NotFoundPage,
+);
+const PublicNotFoundPage = page(
+  () => import('../components/not-found-page'),
+  (m) => m.PublicNotFoundPage,
 );
 
-function PublicComingSoon({ title }: { title: string }) {
+/** An unknown address: inside the portal for a signed-in client, in the public frame otherwise. */
+function NotFoundRoute() {
+  const session = useSession();
+  if (session.isPending) return <LoadingOverlay force />;
+  if (!session.data) return <PublicNotFoundPage />;
   return (
-    <PublicShell title={title} width={640}>
-      <ComingSoonPage title={title} backTo="/" backLabel="Go to sign-in" />
-    </PublicShell>
+    <Routes>
+      <Route element={<PortalLayout />}>
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
   );
 }
 
@@ -43,7 +85,7 @@ export function AppRoutes() {
         <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
         <Route
           path="/newbornfinanceagreement/:id?"
-          element={<PublicComingSoon title="Newborn Finance Agreement" />}
+          element={<PublicComingSoonPage title="Newborn Finance Agreement" />}
         />
         <Route element={<PortalLayout />}>
           <Route path="/client-information" element={<ClientInformationPage />} />
@@ -62,8 +104,8 @@ export function AppRoutes() {
             element={<ComingSoonPage title="Client Infectious Disease Form" />}
           />
           <Route path="/client-consent" element={<ComingSoonPage title="Client Consent" />} />
-          <Route path="*" element={<ComingSoonPage title="Page not found" />} />
         </Route>
+        <Route path="*" element={<NotFoundRoute />} />
       </Routes>
     </Suspense>
   );

@@ -1,6 +1,7 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { IconTools } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { PublicShell } from './public-shell';
 
 /** What a link to a screen not built yet opens: a clear page, never a blank one. */
 export function ComingSoonPage({
@@ -29,5 +30,14 @@ export function ComingSoonPage({
         </Button>
       </div>
     </Stack>
+  );
+}
+
+/** A public link to a screen not built yet: the same page in the frame of the signed-out pages. */
+export function PublicComingSoonPage({ title }: { title: string }) {
+  return (
+    <PublicShell title={title} width={640}>
+      <ComingSoonPage title={title} backTo="/" backLabel="Go to sign-in" />
+    </PublicShell>
   );
 }

@@ -1,4 +1,4 @@
-import { DateInput } from '@mantine/dates';
+import { DateInput, DatesProvider } from '@mantine/dates';
 import { usDateToIso } from '../../domain/dates';
 
 interface Props {
@@ -31,26 +31,30 @@ export function DateOfBirthInput({
   id,
   variant,
 }: Props) {
+  // The calendar's settings live here, not in the app's providers, so pages without a date field
+  // never load the date library.
   return (
-    <DateInput
-      label={label}
-      id={id}
-      variant={variant}
-      name={name}
-      value={value || null}
-      onChange={(next) => onChange(next ?? '')}
-      valueFormat="MM/DD/YYYY"
-      dateParser={(input) => usDateToIso(input)}
-      placeholder="MM/DD/YYYY"
-      maxDate={maxDate}
-      defaultLevel="decade"
-      error={error}
-      readOnly={readOnly}
-      disabled={disabled}
-      required={required}
-      clearable={!readOnly && !disabled}
-      clearButtonProps={{ 'aria-label': `Clear ${label}` }}
-      popoverProps={{ withinPortal: true }}
-    />
+    <DatesProvider settings={{ locale: 'en', firstDayOfWeek: 0 }}>
+      <DateInput
+        label={label}
+        id={id}
+        variant={variant}
+        name={name}
+        value={value || null}
+        onChange={(next) => onChange(next ?? '')}
+        valueFormat="MM/DD/YYYY"
+        dateParser={(input) => usDateToIso(input)}
+        placeholder="MM/DD/YYYY"
+        maxDate={maxDate}
+        defaultLevel="decade"
+        error={error}
+        readOnly={readOnly}
+        disabled={disabled}
+        required={required}
+        clearable={!readOnly && !disabled}
+        clearButtonProps={{ 'aria-label': `Clear ${label}` }}
+        popoverProps={{ withinPortal: true }}
+      />
+    </DatesProvider>
   );
 }

@@ -1,5 +1,17 @@
-/** Where "contact us" leads: the bank's own website. */
-export const CONTACT_URL = 'https://www.stemcellbank.example.com/contact-us';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SiteConfig } from '../../domain/site';
+import { apiRequest } from './api-client';
+
+/** The portal's public settings, among them where "contact us" leads (CONTACT_URL on the server). */
+export const siteConfigQuery = queryOptions({
+  queryKey: ['site-config'] as const,
+  queryFn: () => apiRequest<SiteConfig>('GET', 'pay/site_config'),
+  staleTime: Infinity,
+});
+
+export function useSiteConfig() {
+  return useQuery(siteConfigQuery);
+}
 
 const REMEMBERED_CLIENT_ID = 'portal.rememberedClientId';
 

@@ -285,6 +285,25 @@ describe('password recovery', () => {
     expect(future.statusCode).toBe(400);
   });
 
+  it('takes the date of birth as the spec sends it, MM/DD/YYYY, as well as YYYY-MM-DD', async () => {
+    const spec = { ...jane, dateOfBirth: '03/14/1975' };
+    const response = await requestCode(spec);
+    expect(response.statusCode).toBe(200);
+    const code = await latestCode();
+    // Reset to the demo password, so the cases after this one still sign in with it.
+    const done = await reset(code, DEMO_CLIENT_PASSWORD, spec);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().message).toBe(authMessages.passwordUpdated);
+    const [notice] = await t.mailTo(jane.email);
+    expect(notice?.subject).toMatch(/password was changed/);
+
+    for (const dateOfBirth of ['14/03/1975', '3/14/1975', '02/30/1975', '1975-3-14']) {
+      const refused = await requestCode({ ...jane, dateOfBirth });
+      expect(refused.statusCode, dateOfBirth).toBe(400);
+      expect(refused.json().fields, dateOfBirth).toEqual({ dateOfBirth: authMessages.dateOfBirthRequired });
+    }
+  });
+
   it('resets the password with the code, once, and ends the client’s other sessions', async () => {
     const otherSession = await t.signIn('ACT10001');
     await requestCode();

@@ -1,6 +1,7 @@
 import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { siteConfigSchema } from '../../../domain/site';
 import type { AppDeps } from '../../app';
 import { pingDatabase } from '../../db/client';
 import { outboxMessages } from '../../db/schema';
@@ -22,6 +23,21 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
       if (await pingDatabase(db)) return { status: 'ok' as const };
       return reply.code(503).send({ status: 'unavailable' as const });
     },
+  );
+};
+
+/** What the pages seen before signing in need from the configuration, and nothing else. */
+export const siteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
+  app.get(
+    '/site_config',
+    {
+      schema: {
+        summary: 'Public settings of the portal the sign-in page shows (the contact link)',
+        tags: ['system'],
+        response: { 200: siteConfigSchema },
+      },
+    },
+    async () => ({ contactUrl: config.contactUrl }),
   );
 };
 

@@ -1,18 +1,22 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { loginRequestSchema } from '../../../../domain/auth';
-import { fieldMessages } from '../../../../domain/errors';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { signOutNotice } from '../../../lib/sign-out-notice';
-import { CONTACT_URL, rememberedClientId } from '../../../lib/site';
+import { rememberedClientId, useSiteConfig } from '../../../lib/site';
 import { useLogin } from '../api/login';
 import { useSession } from '../api/session';
 
+// The rules of the form arrive with the first focus on it, not with the page: they bring the
+// validation library, which the first paint does not need (DESIGN.md section 10).
+const loadRules = () => import('../lib/sign-in-rules');
+
 export function SignInPage() {
   const session = useSession();
+  const site = useSiteConfig();
   const navigate = useNavigate();
   const [notice] = useState(signOutNotice.peek);
   useEffect(() => signOutNotice.clear(), []);
@@ -24,13 +28,16 @@ export function SignInPage() {
 
   if (session.data) return <Navigate to="/client-information" replace />;
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    const form = event.currentTarget as HTMLElement;
     if (login.isPending) return;
+    const { loginRequestSchema, fieldMessages } = await loadRules();
     const parsed = loginRequestSchema.safeParse({ username: clientId, password });
     if (!parsed.success) {
-      setErrors(fieldMessages(parsed.error));
-      focusFirstInvalid(event.currentTarget as HTMLElement);
+      // Rendered now: after the await, React would render after the frame that moves the focus.
+      flushSync(() => setErrors(fieldMessages(parsed.error)));
+      focusFirstInvalid(form);
       return;
     }
     setErrors({});
@@ -52,7 +59,7 @@ export function SignInPage() {
 
   return (
     <PublicShell title="Sign In">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} onFocus={() => void loadRules()} noValidate>
         <Stack>
           {notice && (
             <Alert color="blue" role="status">
@@ -97,7 +104,7 @@ export function SignInPage() {
           </Button>
           <Text size="sm" ta="center">
             Need help?{' '}
-            <Anchor href={CONTACT_URL} target="_blank" rel="noopener noreferrer">
+            <Anchor href={site.data?.contactUrl} target="_blank" rel="noopener noreferrer">
               Contact us
             </Anchor>
           </Text>

@@ -1,0 +1,34 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { PublicShell } from './public-shell';
+
+const EXPLANATION = 'There is no page at this address. It may have been moved, or the link may be mistyped.';
+
+/** An unknown address inside the portal: a plain page with the way back to the client's home. */
+export function NotFoundPage() {
+  return (
+    <Stack maw={640} align="flex-start">
+      <Title order={1} size="h2">
+        Page not found
+      </Title>
+      <Text>{EXPLANATION}</Text>
+      <Button component={Link} to="/client-information" variant="light">
+        Go to Client Information
+      </Button>
+    </Stack>
+  );
+}
+
+/** An unknown address for a visitor who is not signed in: the way home is the sign-in page. */
+export function PublicNotFoundPage() {
+  return (
+    <PublicShell title="Page not found">
+      <Stack align="flex-start">
+        <Text>{EXPLANATION}</Text>
+        <Button component={Link} to="/" variant="light">
+          Go to sign-in
+        </Button>
+      </Stack>
+    </PublicShell>
+  );
+}
