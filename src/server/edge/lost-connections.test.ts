@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConnectionLost } from '../lib/failures';
 import { tokenizeCard } from '../testing/sandbox-tokens';
-import { startTestApp, type TestApp } from '../testing/test-app';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../testing/test-app';
 import { testDatabaseKind } from '../testing/test-database';
 
 /**
@@ -56,7 +56,7 @@ if (testDatabaseKind() === 'postgres') {
     const onUncaught = (error: unknown) => void uncaught.push(error);
 
     beforeAll(async () => {
-      t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000' });
+      t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
       jane = await t.signIn('ACT10001');
       const result = await t.db.execute<{ name: string }>(sql`select current_database() as name`);
       databaseName = (result as unknown as { rows: Array<{ name: string }> }).rows[0]?.name as string;
