@@ -7,7 +7,7 @@ import { loadConfig } from '../config';
 import type { Database } from '../db/client';
 import { documents, outboxMessages } from '../db/schema';
 import { DEMO_CLIENT_PASSWORD } from '../db/seed';
-import { ManualClock } from '../lib/clock';
+import { ManualClock } from './manual-clock';
 import { createTestDatabase } from './test-database';
 
 export interface TestApp {

@@ -16,16 +16,6 @@ import { countPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
 
-export const paymentConfigSchema = z.discriminatedUnion('gateway', [
-  z.object({ gateway: z.literal('sandbox'), tokenizeUrl: z.string() }),
-  z.object({
-    gateway: z.literal('authorize-net'),
-    acceptJsUrl: z.string(),
-    apiLoginId: z.string(),
-    clientKey: z.string(),
-  }),
-]);
-
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db, sessions } = deps;
   app.addHook('preHandler', async (request) => {
