@@ -3,6 +3,7 @@ import { authPolicy } from '../../../domain/auth';
 import type { Database } from '../../db/client';
 import { clients, physicians } from '../../db/schema';
 import type { Session } from '../../plugins/sessions';
+import { physicianActsFor } from '../clients/client-repository';
 
 async function clientName(db: Database, clientId: string) {
   const [client] = await db
@@ -37,7 +38,12 @@ export async function describeSession(db: Database, session: Session) {
     .where(eq(physicians.id, session.physicianId))
     .limit(1);
   if (!physician) return null;
-  const acting = session.actingForClientId ? await clientName(db, session.actingForClientId) : undefined;
+  // Shown only while the client is still linked to the physician, as every client route checks.
+  const actingForId =
+    session.actingForClientId && (await physicianActsFor(db, session.physicianId, session.actingForClientId))
+      ? session.actingForClientId
+      : null;
+  const acting = actingForId ? await clientName(db, actingForId) : undefined;
   return {
     signedIn: true as const,
     role: 'physician' as const,
@@ -45,9 +51,9 @@ export async function describeSession(db: Database, session: Session) {
     physicianACTId: physician.actId,
     physicianLastName: physician.lastName,
     actingFor:
-      acting && session.actingForClientId
+      acting && actingForId
         ? {
-            id: session.actingForClientId,
+            id: actingForId,
             clientACTId: acting.actId,
             name: `${acting.firstName} ${acting.lastName}`,
           }

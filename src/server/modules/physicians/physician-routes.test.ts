@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHYSICIAN_PASSWORD } from '../../db/seed';
+import { storeDocument } from '../../lib/document-store';
 import { newCardFields, tokenizeCard } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -104,6 +105,30 @@ describe('POST /api/pay/set_ActingClient', () => {
     const chosen = await actFor(first?.id as string, maria);
     expect(chosen.statusCode).toBe(200);
     expect(chosen.json().actingFor.id).toBe(first?.id);
+  });
+});
+
+describe('GET /api/pay/documents/:id', () => {
+  it("gives a physician their client's document, and another physician's the same 404 as an unknown id", async () => {
+    const [lucia] = (await get('/api/pay/get_PhysicianClients', david)).json().clients as Array<{
+      id: string;
+    }>;
+    const stored = await storeDocument(t.db, t.app.deps.documentsKey, {
+      clientId: lucia?.id as string,
+      kind: 'lab_report',
+      fileName: 'lab-report.pdf',
+      contentType: 'application/pdf',
+      content: Buffer.from('%PDF-1.4\n%%EOF\n'),
+      now: t.clock.now(),
+    });
+    const own = await get(`/api/pay/documents/${stored.id}`, david);
+    expect(own.statusCode).toBe(200);
+    expect(own.rawPayload.toString()).toContain('%PDF-1.4');
+    const foreign = await get(`/api/pay/documents/${stored.id}`, maria);
+    const unknown = await get('/api/pay/documents/00000000-0000-4000-8000-000000000000', maria);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).toBe(unknown.body);
+    expect((await get(`/api/pay/documents/${stored.id}`, jane)).statusCode).toBe(404);
   });
 });
 
