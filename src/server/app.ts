@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -41,7 +40,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { openApiPlugin } from './plugins/openapi';
 import { protectedScope, publicScope } from './plugins/scopes';
 import { securityPlugin } from './plugins/security';
-import { createSessionService, type SessionService } from './plugins/sessions';
+import { createSessionService, type SessionService, sessionsPlugin } from './plugins/sessions';
 
 export interface AppDeps {
   config: Config;
@@ -148,9 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await mailer.close();
   });
 
-  app.decorateRequest('session', null);
-
-  await app.register(fastifyCookie);
+  await sessionsPlugin(app);
   await securityPlugin(app, config);
   await openApiPlugin(app);
   errorHandlerPlugin(app);

@@ -1,5 +1,6 @@
+import fastifyCookie from '@fastify/cookie';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authPolicy } from '../../domain/auth';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
@@ -68,6 +69,12 @@ function sessionOfRow(id: string, row: SessionRow): Session | null {
     };
   }
   return null;
+}
+
+/** Cookies, and the session slot every request starts with empty (a scope's guard fills it). */
+export async function sessionsPlugin(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('session', null);
+  await app.register(fastifyCookie);
 }
 
 export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
