@@ -255,8 +255,8 @@ export const sessions = pgTable(
 );
 
 /**
- * Consecutive failed sign-ins per Client ID as typed (upper-cased), whether or not it exists,
- * so a lock answers the same for real and unknown IDs.
+ * Consecutive failed sign-ins per Client ID as typed (upper-cased), or `physician:` and the
+ * Physician ID, whether or not it exists, so a lock answers the same for real and unknown IDs.
  */
 export const loginFailures = pgTable('login_failures', {
   loginKey: text().primaryKey(),
