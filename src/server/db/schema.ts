@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   customType,
   date,
   index,
@@ -244,6 +245,8 @@ export const sessions = pgTable(
     role: text({ enum: ['client', 'physician'] }).notNull(),
     clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
     physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
+    /** A physician's session: the client they chose to act for, if any. */
+    actingForClientId: uuid().references(() => clients.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastSeenAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
@@ -252,8 +255,8 @@ export const sessions = pgTable(
 );
 
 /**
- * Consecutive failed sign-ins per Client ID as typed (upper-cased), whether or not it exists,
- * so a lock answers the same for real and unknown IDs.
+ * Consecutive failed sign-ins per Client ID as typed (upper-cased), or `physician:` and the
+ * Physician ID, whether or not it exists, so a lock answers the same for real and unknown IDs.
  */
 export const loginFailures = pgTable('login_failures', {
   loginKey: text().primaryKey(),
@@ -273,16 +276,20 @@ export const passwordResetCodes = pgTable(
   'password_reset_codes',
   {
     id: uuid().primaryKey().defaultRandom(),
-    clientId: uuid()
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    /** Whose code it is: a client's or a physician's (exactly one of the two). */
+    clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
     codeHash: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     attempts: integer().notNull().default(0),
     usedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index().on(t.clientId, t.createdAt)],
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.physicianId, t.createdAt),
+    check('password_reset_codes_one_owner', sql`num_nonnulls(${t.clientId}, ${t.physicianId}) = 1`),
+  ],
 );
 
 /**
