@@ -13,7 +13,7 @@ import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openPglite } from '../src/server/db/client';
 import { seedDemoData } from '../src/server/db/seed';
-import { ManualClock } from '../src/server/lib/clock';
+import { ManualClock } from '../src/server/testing/manual-clock';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-recovery-'));

@@ -7,6 +7,8 @@ export const authMessages = {
   clientIdRequired: 'Please enter Client ID',
   passwordRequired: 'Please enter password',
   loginFailed: 'Client ID or Password not matched, Please try again.',
+  physicianIdRequired: 'Please enter Physician ID',
+  physicianLoginFailed: 'Physician ID or Password not matched, Please try again.',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   emailRequired: 'Please enter email',
   invalidEmail: 'Invalid email.',
@@ -64,22 +66,64 @@ export const loginResponseSchema = z.object({
   }),
 });
 
+export const physicianLoginRequestSchema = z.object({
+  username: singleLine(
+    z
+      .string({ error: authMessages.physicianIdRequired })
+      .trim()
+      .min(1, authMessages.physicianIdRequired)
+      .max(64)
+      .describe('The Physician ID, e.g. PHY20001'),
+  ),
+  password: z
+    .string({ error: authMessages.passwordRequired })
+    .min(1, authMessages.passwordRequired)
+    .max(1024),
+});
+
+export const physicianLoginResponseSchema = z.object({
+  result: z.object({
+    login: z.literal(true),
+    message: z.string(),
+    id: z.string(),
+    physicianACTId: z.string(),
+    physicianLastName: z.string(),
+  }),
+});
+
 const signedInSchema = z.object({
   signedIn: z.literal(true),
-  role: z.enum(['client', 'physician']),
+  role: z.literal('client'),
   id: z.string(),
   clientACTId: z.string(),
   clientLastName: z.string(),
   idleTimeoutMs: z.number().int(),
 });
 
+/** The client a physician acts for in this session. */
+export const actingForSchema = z.object({ id: z.string(), clientACTId: z.string(), name: z.string() });
+
+const physicianSignedInSchema = z.object({
+  signedIn: z.literal(true),
+  role: z.literal('physician'),
+  id: z.string(),
+  physicianACTId: z.string(),
+  physicianLastName: z.string(),
+  actingFor: actingForSchema.nullable(),
+  idleTimeoutMs: z.number().int(),
+});
+
 /** Who is signed in on this browser; a visitor without a session is an answer, not an error. */
 export const sessionResponseSchema = z.discriminatedUnion('signedIn', [
-  signedInSchema,
+  z.discriminatedUnion('role', [signedInSchema, physicianSignedInSchema]),
   z.object({ signedIn: z.literal(false) }),
 ]);
 
+/** A signed-in client's session. */
 export type SessionInfo = z.infer<typeof signedInSchema>;
+/** A signed-in physician's session. */
+export type PhysicianSessionInfo = z.infer<typeof physicianSignedInSchema>;
+export type ActingFor = z.infer<typeof actingForSchema>;
 
 /** The identification step of password recovery; `today` (YYYY-MM-DD) bounds the birth date. */
 export function otpRequestSchema(today: Today) {
@@ -147,6 +191,41 @@ export function updatePasswordRequestSchema(today: Today, isCommon?: (password: 
 }
 
 export type UpdatePasswordRequest = z.infer<ReturnType<typeof updatePasswordRequestSchema>>;
+
+/** A physician's recovery, step 1: the Physician ID and the e-mail of record. */
+export const physicianOtpRequestSchema = z.object({
+  physicianId: singleLine(
+    z
+      .string({ error: authMessages.physicianIdRequired })
+      .trim()
+      .min(1, authMessages.physicianIdRequired)
+      .max(64),
+  ),
+  email: singleLine(
+    z
+      .string({ error: authMessages.emailRequired })
+      .trim()
+      .min(1, authMessages.emailRequired)
+      .max(254, authMessages.invalidEmail)
+      .regex(EMAIL_PATTERN, authMessages.invalidEmail),
+  ),
+});
+
+export type PhysicianOtpRequest = z.infer<typeof physicianOtpRequestSchema>;
+
+/** A physician's recovery, step 2: the same details, the code and the new password. */
+export function updatePhysicianPasswordRequestSchema(isCommon?: (password: string) => boolean) {
+  return physicianOtpRequestSchema.extend({
+    OneTimePassword: z
+      .string({ error: authMessages.otpRequired })
+      .trim()
+      .min(1, authMessages.otpRequired)
+      .regex(/^\d{6}$/, authMessages.otpFormat),
+    UpdatedPassword: newPasswordSchema(isCommon),
+  });
+}
+
+export type UpdatePhysicianPasswordRequest = z.infer<ReturnType<typeof updatePhysicianPasswordRequestSchema>>;
 
 /** The reset form as the web holds it: the request plus the confirmation that must match. */
 export function passwordResetFormSchema(today: Today) {

@@ -179,3 +179,14 @@ export function maskedCardNumber(last4: string): string {
 export function maskedAccountNumber(last4: string): string {
   return `*****${last4}`;
 }
+
+/** Which browser tokenizer the payment forms use, and its public settings. */
+export const paymentConfigSchema = z.discriminatedUnion('gateway', [
+  z.object({ gateway: z.literal('sandbox'), tokenizeUrl: z.string() }),
+  z.object({
+    gateway: z.literal('authorize-net'),
+    acceptJsUrl: z.string(),
+    apiLoginId: z.string(),
+    clientKey: z.string(),
+  }),
+]);

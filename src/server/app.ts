@@ -2,17 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../domain/errors';
 import {
   createMailer,
@@ -34,17 +26,21 @@ import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
 import { refuseControlCharacters } from './lib/control-characters';
 import { documentsKey } from './lib/document-store';
-import { errorSummary, isConnectionLost } from './lib/failures';
-import { HttpError } from './lib/http-error';
+import { errorSummary } from './lib/failures';
 import { linkSecret } from './lib/link-tokens';
 import { refuseRawPaymentNumbers } from './lib/raw-payment-numbers';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
 import { formRoutes } from './modules/forms/form-routes';
-import { paymentRoutes } from './modules/payments/payment-routes';
+import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
+import { physicianRoutes } from './modules/physicians/physician-routes';
 import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
+import { errorHandlerPlugin } from './plugins/error-handler';
+import { openApiPlugin } from './plugins/openapi';
+import { protectedScope, publicScope } from './plugins/scopes';
+import { securityPlugin } from './plugins/security';
 import { createSessionService, type SessionService } from './plugins/sessions';
 
 export interface AppDeps {
@@ -107,11 +103,8 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
 }
 
 const API_BODY_LIMIT = 64 * 1024;
-const RETRY_AFTER_SECONDS = 2;
 // A hashed asset's name changes with its content: browsers may keep it for a year unasked.
 const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
-const ACCEPT_JS_ORIGINS = ['https://js.authorize.net', 'https://jstest.authorize.net'];
-const ACCEPT_API_ORIGINS = ['https://api2.authorize.net', 'https://apitest.authorize.net'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -160,92 +153,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('session', null);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        // Accept.js (Authorize.Net) is the one outside script, and only with that gateway.
-        scriptSrc: ["'self'", ...(config.payments.gateway === 'authorize-net' ? ACCEPT_JS_ORIGINS : [])],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...(config.payments.gateway === 'authorize-net' ? ACCEPT_API_ORIGINS : [])],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: config.secureCookies ? [] : null,
-      },
-    },
-    hsts: config.secureCookies,
-  });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Client Portal API',
-        version: '1.0.0',
-        description: 'The calls of the client and physician portal.',
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await securityPlugin(app, config);
+  await openApiPlugin(app);
+  errorHandlerPlugin(app);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const send = (status: number, body: ErrorBody) =>
-      reply.code(status).header('cache-control', 'no-store').send(body);
-    if (error instanceof HttpError) {
-      if (error.headers) reply.headers(error.headers);
-      return send(error.statusCode, {
-        error: error.message,
-        code: error.code,
-        ...(error.fields ? { fields: error.fields } : {}),
-      });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const key = issue.instancePath.split('/')[1] || '_';
-        if (!(key in fields)) fields[key] = issue.message ?? 'Invalid value';
-      }
-      const first = Object.values(fields)[0] ?? 'The request is not valid.';
-      return send(400, { error: first, code: 'VALIDATION', fields });
-    }
-    const status = error.statusCode ?? 500;
-    if (status === 413) return send(413, { error: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE' });
-    if (status >= 400 && status < 500) {
-      return send(status, { error: 'The request could not be read.', code: 'VALIDATION' });
-    }
-    // The error itself is never logged: its message may hold a query's parameters (personal data).
-    const route = request.routeOptions.url ?? request.url.split('?')[0];
-    const { type, errorCode } = errorSummary(error);
-    if (isConnectionLost(error)) {
-      request.log.warn({ route, errorType: type, errorCode }, 'database connection lost');
-      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return send(503, {
-        error: 'The service is briefly unavailable. Please try again in a moment.',
-        code: 'SERVICE_UNAVAILABLE',
-        requestId: request.id,
-      });
-    }
-    request.log.error({ route, errorType: type, errorCode }, 'request failed');
-    return send(500, {
-      error: 'Something went wrong. Please try again.',
-      code: 'INTERNAL',
-      requestId: request.id,
-    });
-  });
-
-  // Cross-site form posts are refused: a state-changing API call must come from our own origin.
-  app.addHook('onRequest', async (request) => {
-    const guarded = request.url.startsWith('/api/') || request.url.startsWith(SANDBOX_GATEWAY_PREFIX);
-    if (request.method === 'GET' || request.method === 'HEAD' || !guarded) return;
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    let originHost: string | null = null;
-    try {
-      originHost = new URL(origin).host;
-    } catch {}
-    if (originHost !== request.headers.host && origin !== config.publicUrl) {
-      throw new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
-    }
-  });
   // No text holds a control character, and no API call takes a card number, CVV or bank account
   // number (they go to the gateway only): checked here, before validation, for every call.
   app.addHook('preValidation', async (request) => {
@@ -260,13 +171,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       reply.header('cache-control', 'no-store');
   });
 
+  const api = { ...deps, prefix: '/api/pay' };
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
-  await app.register(siteRoutes, { ...deps, prefix: '/api/pay' });
-  await app.register(authRoutes, { ...deps, prefix: '/api/pay' });
-  await app.register(clientRoutes, { ...deps, prefix: '/api/pay' });
-  await app.register(paymentRoutes, { ...deps, prefix: '/api/pay' });
-  await app.register(publicPaymentRoutes, { ...deps, prefix: '/api/pay' });
-  await app.register(formRoutes, { ...deps, prefix: '/api/pay' });
+  await app.register(
+    publicScope(async (scope) => {
+      await scope.register(siteRoutes, api);
+      await scope.register(authRoutes, api);
+      await scope.register(publicPaymentRoutes, api);
+    }),
+  );
+  // Routes about a client, for the client themselves or a physician acting for them.
+  await app.register(
+    protectedScope(sessions, ['client', 'physician'], async (scope) => {
+      await scope.register(clientRoutes, api);
+      await scope.register(paymentRoutes, api);
+    }),
+  );
+  // The client's own forms and payment method: a physician has their own routes for these.
+  await app.register(
+    protectedScope(sessions, ['client'], async (scope) => {
+      await scope.register(clientPaymentRoutes, api);
+      await scope.register(formRoutes, api);
+    }),
+  );
+  await app.register(
+    protectedScope(sessions, ['physician'], async (scope) => {
+      await scope.register(physicianRoutes, api);
+    }),
+  );
   if (config.payments.gateway === 'sandbox') {
     await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });
   }

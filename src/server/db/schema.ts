@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   customType,
   date,
   index,
@@ -244,6 +245,8 @@ export const sessions = pgTable(
     role: text({ enum: ['client', 'physician'] }).notNull(),
     clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
     physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
+    /** A physician's session: the client they chose to act for, if any. */
+    actingForClientId: uuid().references(() => clients.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastSeenAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
@@ -273,16 +276,20 @@ export const passwordResetCodes = pgTable(
   'password_reset_codes',
   {
     id: uuid().primaryKey().defaultRandom(),
-    clientId: uuid()
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    /** Whose code it is: a client's or a physician's (exactly one of the two). */
+    clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
     codeHash: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     attempts: integer().notNull().default(0),
     usedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index().on(t.clientId, t.createdAt)],
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.physicianId, t.createdAt),
+    check('password_reset_codes_one_owner', sql`num_nonnulls(${t.clientId}, ${t.physicianId}) = 1`),
+  ],
 );
 
 /**

@@ -275,6 +275,40 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
       { physicianId: physician.id, clientId: ana.id },
       { physicianId: physician.id, clientId: sam.id },
     ]);
+
+    // A second physician with one client of their own: acting for another physician's client
+    // answers as if it did not exist.
+    const [lucia] = await tx
+      .insert(clients)
+      .values({
+        clientActId: 'ACT10005',
+        passwordHash: clientPassword,
+        firstName: 'Lucia',
+        lastName: 'Moreno',
+        dateOfBirth: '1984-07-21',
+        email: 'lucia.moreno@example.com',
+        phone: '9545550177',
+        street: '410 Las Olas Boulevard',
+        city: 'Fort Lauderdale',
+        state: 'FL',
+        zip: '33301',
+        country: 'United States',
+        clinicName: 'Las Olas Orthopedics',
+        initialProcessingFormCompleted: true,
+      })
+      .returning({ id: clients.id });
+    const [secondPhysician] = await tx
+      .insert(physicians)
+      .values({
+        physicianActId: 'PHY20002',
+        passwordHash: physicianPassword,
+        firstName: 'David',
+        lastName: 'Chen',
+        email: 'david.chen@example.com',
+      })
+      .returning({ id: physicians.id });
+    if (!lucia || !secondPhysician) throw new Error('second demo physician was not created');
+    await tx.insert(physicianClients).values({ physicianId: secondPhysician.id, clientId: lucia.id });
     await tx.insert(systemSettings).values({ key: 'demo_seeded', value: today });
   });
   return true;

@@ -70,6 +70,16 @@ export async function storeDocument(
   return { id: row.id, sha256 };
 }
 
+/** The client a document belongs to; null when there is no such document. */
+export async function documentOwner(db: Database, documentId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ clientId: documents.clientId })
+    .from(documents)
+    .where(eq(documents.id, documentId))
+    .limit(1);
+  return row?.clientId ?? null;
+}
+
 /** A client's own document, decrypted and checked against its hash; null when it is not theirs. */
 export async function readDocument(db: Database, key: Buffer, clientId: string, documentId: string) {
   const [row] = await db

@@ -5,19 +5,35 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { sessions } from '../db/schema';
 import type { Clock } from '../lib/clock';
-import { unauthenticated } from '../lib/http-error';
+import { notFound, unauthenticated } from '../lib/http-error';
 import { randomToken, sha256Hex } from '../lib/secrets';
 
-export interface SessionContext {
+/** A signed-in client: only ever themselves. */
+export interface ClientSession {
+  role: 'client';
   id: string;
-  role: 'client' | 'physician';
-  clientId: string | null;
-  physicianId: string | null;
+  clientId: string;
 }
+
+/** A signed-in physician, and the client they chose to act for (held here, not by the browser). */
+export interface PhysicianSession {
+  role: 'physician';
+  id: string;
+  physicianId: string;
+  actingForClientId: string | null;
+}
+
+/** Who a request is from: one variant per role, each with only what that role has. */
+export type Session = ClientSession | PhysicianSession;
+export type Role = Session['role'];
+export type SessionOf<R extends Role> = Extract<Session, { role: R }>;
+
+/** Who a new session is for. */
+export type SessionOwner = { role: 'client'; clientId: string } | { role: 'physician'; physicianId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    session: SessionContext | null;
+    session: Session | null;
   }
 }
 
@@ -29,10 +45,29 @@ const RECENT_MAX = 10_000;
 
 type SessionRow = typeof sessions.$inferSelect;
 
-/** The session a protected route's hook attached; a 401 if the route was not protected. */
-export function sessionOf(request: FastifyRequest): SessionContext {
-  if (!request.session) throw unauthenticated();
-  return request.session;
+/**
+ * The session a scope's guard attached, as the variant of the roles the scope admits. A request
+ * outside such a scope has none: 401.
+ */
+export function sessionOf<R extends Role>(request: FastifyRequest, ...roles: R[]): SessionOf<R> {
+  const session = request.session;
+  if (!session) throw unauthenticated();
+  if (roles.length > 0 && !(roles as Role[]).includes(session.role)) throw notFound();
+  return session as SessionOf<R>;
+}
+
+/** The session of a row, or null when the row is not a well-formed one of its role. */
+function sessionOfRow(id: string, row: SessionRow): Session | null {
+  if (row.role === 'client' && row.clientId) return { role: 'client', id, clientId: row.clientId };
+  if (row.role === 'physician' && row.physicianId) {
+    return {
+      role: 'physician',
+      id,
+      physicianId: row.physicianId,
+      actingForClientId: row.actingForClientId,
+    };
+  }
+  return null;
 }
 
 export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string {
@@ -40,13 +75,16 @@ export function sessionCookieName(config: Pick<Config, 'secureCookies'>): string
 }
 
 export interface SessionService {
-  start(reply: FastifyReply, who: { role: 'client'; clientId: string }): Promise<void>;
+  start(reply: FastifyReply, who: SessionOwner): Promise<void>;
   /** The live session of this request, or null; `touch: false` reads without extending it. */
-  load(request: FastifyRequest, options?: { touch?: boolean }): Promise<SessionContext | null>;
+  load(request: FastifyRequest, options?: { touch?: boolean }): Promise<Session | null>;
   /** The live session, or a 401. */
-  require(request: FastifyRequest): Promise<SessionContext>;
+  require(request: FastifyRequest): Promise<Session>;
+  /** Sets (or clears) the client a physician's session acts for. */
+  actFor(session: PhysicianSession, clientId: string | null): Promise<void>;
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  endAllForClient(clientId: string): Promise<void>;
+  /** Ends every session of a client or physician (after a password reset). */
+  endAllFor(who: SessionOwner): Promise<void>;
 }
 
 export function createSessionService(db: Database, clock: Clock, config: Config): SessionService {
@@ -104,7 +142,7 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
       row.lastSeenAt = now;
       await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
     }
-    return { id, role: row.role, clientId: row.clientId, physicianId: row.physicianId };
+    return sessionOfRow(id, row);
   }
 
   return {
@@ -114,7 +152,8 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
       await db.insert(sessions).values({
         id: sha256Hex(token),
         role: who.role,
-        clientId: who.clientId,
+        clientId: who.role === 'client' ? who.clientId : null,
+        physicianId: who.role === 'physician' ? who.physicianId : null,
         createdAt: now,
         lastSeenAt: now,
         expiresAt: new Date(now.getTime() + authPolicy.absoluteSessionMs),
@@ -137,9 +176,26 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
       }
       reply.clearCookie(cookieName, cookieOptions);
     },
-    async endAllForClient(clientId) {
-      for (const [id, entry] of recent) if (entry.row.clientId === clientId) recent.delete(id);
-      await db.delete(sessions).where(and(eq(sessions.role, 'client'), eq(sessions.clientId, clientId)));
+    async actFor(session, clientId) {
+      recent.delete(session.id);
+      await db
+        .update(sessions)
+        .set({ actingForClientId: clientId })
+        .where(and(eq(sessions.id, session.id), eq(sessions.role, 'physician')));
+      session.actingForClientId = clientId;
+    },
+    async endAllFor(who) {
+      const owned = (row: SessionRow) =>
+        row.role === who.role &&
+        (who.role === 'client' ? row.clientId === who.clientId : row.physicianId === who.physicianId);
+      for (const [id, entry] of recent) if (owned(entry.row)) recent.delete(id);
+      await db
+        .delete(sessions)
+        .where(
+          who.role === 'client'
+            ? and(eq(sessions.role, 'client'), eq(sessions.clientId, who.clientId))
+            : and(eq(sessions.role, 'physician'), eq(sessions.physicianId, who.physicianId)),
+        );
     },
   };
 }

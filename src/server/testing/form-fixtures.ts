@@ -3,8 +3,7 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expect } from 'vitest';
 import type { Database } from '../db/client';
-import { clients, physicians, sessions } from '../db/schema';
-import { randomToken, sha256Hex } from '../lib/secrets';
+import { clients } from '../db/schema';
 import { type GatewayToken, tokenizeBank, tokenizeCard } from './sandbox-tokens';
 import type { TestApp } from './test-app';
 
@@ -67,29 +66,6 @@ export async function addClient(
     .returning({ id: clients.id, actId: clients.clientActId, email: clients.email });
   if (!row) throw new Error('the test client was not created');
   return row;
-}
-
-/**
- * A physician session for PHY20001, made the way the session service makes one (the portal has
- * no physician sign-in yet): the row holds the SHA-256 of the cookie's token.
- */
-export async function physicianCookie(t: TestApp): Promise<string> {
-  const [physician] = await t.db
-    .select({ id: physicians.id })
-    .from(physicians)
-    .where(eq(physicians.physicianActId, 'PHY20001'));
-  if (!physician) throw new Error('no demo physician');
-  const token = randomToken();
-  const now = t.clock.now();
-  await t.db.insert(sessions).values({
-    id: sha256Hex(token),
-    role: 'physician',
-    physicianId: physician.id,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + 60 * 60_000),
-  });
-  return `portal_session=${token}`;
 }
 
 /** The display fields sent with a new card's token (never its number). */

@@ -6,8 +6,8 @@ import { buildApp, loggerOptions } from '../app';
 import { loadConfig } from '../config';
 import type { Database, DatabaseHandle } from '../db/client';
 import { documents, outboxMessages } from '../db/schema';
-import { DEMO_CLIENT_PASSWORD } from '../db/seed';
-import { ManualClock } from '../lib/clock';
+import { DEMO_CLIENT_PASSWORD, DEMO_PHYSICIAN_PASSWORD } from '../db/seed';
+import { ManualClock } from './manual-clock';
 import { createTestDatabase } from './test-database';
 
 export interface TestApp {
@@ -19,6 +19,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** Signs in and returns the Cookie header of the new session. */
   signIn(clientId?: string, password?: string, ip?: string): Promise<string>;
+  /** Signs a physician in (PHY20001 by default) and returns the Cookie header of the new session. */
+  signInPhysician(physicianId?: string, password?: string, ip?: string): Promise<string>;
   /** E-mails the portal wrote to its outbox for this address, newest first. */
   mailTo(address: string): Promise<Array<{ subject: string; textBody: string }>>;
 }
@@ -28,6 +30,17 @@ export function cookieOf(response: LightMyRequestResponse): string {
   const first = Array.isArray(header) ? header[0] : header;
   if (!first) throw new Error(`no session cookie in the answer (${response.statusCode} ${response.body})`);
   return first.split(';')[0] as string;
+}
+
+async function signInAt(app: FastifyInstance, url: string, username: string, password: string, ip: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    payload: { username, password },
+    remoteAddress: ip,
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  return cookieOf(response);
 }
 
 /** Limits high enough for test files that save and charge many times; their own test proves the limits. */
@@ -71,16 +84,11 @@ export async function startTestApp(
       await app.close();
       await database.close();
     },
-    async signIn(clientId = 'ACT10001', password = DEMO_CLIENT_PASSWORD, ip = '10.1.1.1') {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/pay/login',
-        payload: { username: clientId, password },
-        remoteAddress: ip,
-      });
-      if (response.statusCode !== 200)
-        throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
-      return cookieOf(response);
+    signIn(clientId = 'ACT10001', password = DEMO_CLIENT_PASSWORD, ip = '10.1.1.1') {
+      return signInAt(app, '/api/pay/login', clientId, password, ip);
+    },
+    signInPhysician(physicianId = 'PHY20001', password = DEMO_PHYSICIAN_PASSWORD, ip = '10.1.1.1') {
+      return signInAt(app, '/api/pay/physician_login', physicianId, password, ip);
     },
     async mailTo(address) {
       const rows = await database.db

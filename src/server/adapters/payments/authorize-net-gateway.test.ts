@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthorizeNetGateway } from './authorize-net-gateway';
 import {
   type AuthorizeNetStub,
   authorizeNetStubCredentials,
   startAuthorizeNetStub,
-} from './authorize-net-stub';
+} from '../../testing/authorize-net-stub';
+import { createAuthorizeNetGateway } from './authorize-net-gateway';
 import type { PaymentGateway, SavedMethod, SaveMethodRequest } from './payment-gateway';
 
 const acceptDescriptor = 'COMMON.ACCEPT.INAPP.PAYMENT';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
+import type { paymentConfigSchema } from '../../../domain/payment-info';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import type { paymentConfigSchema } from '../../modules/payments/payment-routes';
 import { createAuthorizeNetGateway } from './authorize-net-gateway';
 import type { PaymentGateway } from './payment-gateway';
 import { createSandboxGateway } from './sandbox-gateway';

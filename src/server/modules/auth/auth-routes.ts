@@ -1,23 +1,31 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authMessages,
-  authPolicy,
   loginRequestSchema,
   loginResponseSchema,
   messageResponseSchema,
   otpRequestSchema,
   otpResponseSchema,
+  physicianLoginRequestSchema,
+  physicianLoginResponseSchema,
+  physicianOtpRequestSchema,
   sessionResponseSchema,
   updatePasswordRequestSchema,
+  updatePhysicianPasswordRequestSchema,
 } from '../../../domain/auth';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
-import { clients } from '../../db/schema';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { isCommonPassword } from '../../lib/secrets';
-import { requestPasswordCode, resetPassword, signIn } from './auth-service';
+import {
+  clientAccounts,
+  physicianAccounts,
+  requestPasswordCode,
+  resetPassword,
+  signIn,
+} from './auth-service';
+import { describeSession } from './session-info';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -51,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       await limitPerIp('login', request.ip, config.rateLimits.loginPerIp);
-      const client = await signIn(serviceDeps, request.body.username, request.body.password);
+      const client = await signIn(serviceDeps, clientAccounts, request.body.username, request.body.password);
       // A new session id at every sign-in; any session this browser had before is ended.
       await sessions.end(request, reply);
       await sessions.start(reply, { role: 'client', clientId: client.id });
@@ -60,8 +68,45 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
           login: true as const,
           message: 'Signed in',
           id: client.id,
-          clientACTId: client.clientActId,
+          clientACTId: client.actId,
           clientLastName: client.lastName,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/physician_login',
+    {
+      schema: {
+        summary: 'Signs a physician in with Physician ID and password; sets the session cookie',
+        tags: ['session'],
+        body: physicianLoginRequestSchema,
+        response: {
+          200: physicianLoginResponseSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await limitPerIp('login', request.ip, config.rateLimits.loginPerIp);
+      const physician = await signIn(
+        serviceDeps,
+        physicianAccounts,
+        request.body.username,
+        request.body.password,
+      );
+      await sessions.end(request, reply);
+      await sessions.start(reply, { role: 'physician', physicianId: physician.id });
+      return {
+        result: {
+          login: true as const,
+          message: 'Signed in',
+          id: physician.id,
+          physicianACTId: physician.actId,
+          physicianLastName: physician.lastName,
         },
       };
     },
@@ -71,7 +116,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/logout',
     {
       schema: {
-        summary: 'Ends the session of this browser',
+        summary: 'Ends the session of this browser, whatever its role',
         tags: ['session'],
         response: { 200: messageResponseSchema },
       },
@@ -92,23 +137,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const signedOut = { signedIn: false as const };
       const session = await sessions.load(request, { touch: false });
-      if (!session?.clientId) return signedOut;
-      const [client] = await db
-        .select({ actId: clients.clientActId, lastName: clients.lastName })
-        .from(clients)
-        .where(eq(clients.id, session.clientId))
-        .limit(1);
-      if (!client) return signedOut;
-      return {
-        signedIn: true as const,
-        role: session.role,
-        id: session.clientId,
-        clientACTId: client.actId,
-        clientLastName: client.lastName,
-        idleTimeoutMs: authPolicy.idleTimeoutMs,
-      };
+      return (session && (await describeSession(db, session))) ?? { signedIn: false as const };
     },
   );
 
@@ -125,7 +155,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       await limitPerIp('recovery', request.ip, config.rateLimits.recoveryPerIp);
-      await requestPasswordCode(serviceDeps, request.query);
+      await requestPasswordCode(serviceDeps, clientAccounts, request.query);
       return { otpSent: true as const, message: authMessages.otpSent };
     },
   );
@@ -142,8 +172,45 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       await limitPerIp('recovery', request.ip, config.rateLimits.recoveryPerIp);
-      const clientId = await resetPassword(serviceDeps, request.body);
-      await sessions.endAllForClient(clientId);
+      const clientId = await resetPassword(serviceDeps, clientAccounts, request.body);
+      await sessions.endAllFor({ role: 'client', clientId });
+      return { message: authMessages.passwordUpdated };
+    },
+  );
+
+  app.get(
+    '/get_physician_otp',
+    {
+      schema: {
+        summary:
+          "Physician password recovery, step 1: e-mails a 6-digit code to the physician's address of record when the Physician ID and e-mail match",
+        tags: ['password recovery'],
+        querystring: physicianOtpRequestSchema,
+        response: { 200: otpResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await limitPerIp('recovery', request.ip, config.rateLimits.recoveryPerIp);
+      await requestPasswordCode(serviceDeps, physicianAccounts, request.query);
+      return { otpSent: true as const, message: authMessages.otpSent };
+    },
+  );
+
+  app.post(
+    '/update_physician_password',
+    {
+      schema: {
+        summary:
+          'Physician password recovery, step 2: the code and the new password; ends every session of the physician',
+        tags: ['password recovery'],
+        body: updatePhysicianPasswordRequestSchema(isCommonPassword),
+        response: { 200: messageResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await limitPerIp('recovery', request.ip, config.rateLimits.recoveryPerIp);
+      const physicianId = await resetPassword(serviceDeps, physicianAccounts, request.body);
+      await sessions.endAllFor({ role: 'physician', physicianId });
       return { message: authMessages.passwordUpdated };
     },
   );

@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { authMessages, authPolicy, type OtpRequest, type UpdatePasswordRequest } from '../../../domain/auth';
+import { authMessages, authPolicy, type OtpRequest, type PhysicianOtpRequest } from '../../../domain/auth';
 import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
-import { clients, loginFailures, passwordResetCodes } from '../../db/schema';
+import { clients, loginFailures, passwordResetCodes, physicians } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import { dummySecretHash, hashSecret, sixDigitCode, verifySecret } from '../../lib/secrets';
@@ -14,36 +14,133 @@ interface Deps {
   log: { warn(obj: object, msg: string): void };
 }
 
-export interface SignedInClient {
+/** Who signed in: the record id, the ID they sign in with, and their last name. */
+export interface SignedInAccount {
   id: string;
-  clientActId: string;
+  actId: string;
   lastName: string;
 }
 
-const invalidCredentials = () => new HttpError(401, 'INVALID_CREDENTIALS', authMessages.loginFailed);
+interface AccountRow extends SignedInAccount {
+  email: string;
+  passwordHash: string | null;
+}
 
 /**
- * Checks a Client ID and password. Unknown IDs, wrong passwords and locked accounts all answer
- * the same, after the same amount of hashing work.
+ * What differs between signing in (and recovering) as a client and as a physician; the policies
+ * (same answers, lockout, one-time codes) are the same code for both.
  */
-export async function signIn(
+export interface AccountKind<Details> {
+  /** The portal's name in the e-mails. */
+  portal: string;
+  loginFailed: string;
+  /** The login_failures key of an ID as typed: a client's and a physician's never collide. */
+  loginKey(actId: string): string;
+  findByActId(db: Database, upperActId: string): Promise<AccountRow | undefined>;
+  /** The account the recovery details name, if they match one. */
+  findByDetails(
+    db: Database,
+    details: Details,
+  ): Promise<Pick<AccountRow, 'id' | 'actId' | 'email'> | undefined>;
+  /** The column of password_reset_codes that names the owner (and its SQL name), and the owner's table. */
+  codeOwner: {
+    column: typeof passwordResetCodes.clientId | typeof passwordResetCodes.physicianId;
+    sqlName: 'client_id' | 'physician_id';
+    table: 'clients' | 'physicians';
+  };
+  setPassword(db: Database, id: string, passwordHash: string, now: Date): Promise<void>;
+}
+
+export const clientAccounts: AccountKind<OtpRequest> = {
+  portal: 'Client Portal',
+  loginFailed: authMessages.loginFailed,
+  loginKey: (actId) => actId.trim().toUpperCase(),
+  async findByActId(db, upperActId) {
+    const [row] = await db
+      .select({
+        id: clients.id,
+        actId: clients.clientActId,
+        lastName: clients.lastName,
+        email: clients.email,
+        passwordHash: clients.passwordHash,
+      })
+      .from(clients)
+      .where(sql`upper(${clients.clientActId}) = ${upperActId}`)
+      .limit(1);
+    return row;
+  },
+  async findByDetails(db, details) {
+    const [row] = await db
+      .select({ id: clients.id, email: clients.email, actId: clients.clientActId })
+      .from(clients)
+      .where(
+        and(
+          sql`lower(${clients.email}) = lower(${details.email})`,
+          sql`lower(${clients.firstName}) = lower(${details.firstName})`,
+          eq(clients.dateOfBirth, details.dateOfBirth),
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+  codeOwner: { column: passwordResetCodes.clientId, sqlName: 'client_id', table: 'clients' },
+  async setPassword(db, id, passwordHash, now) {
+    await db.update(clients).set({ passwordHash, updatedAt: now }).where(eq(clients.id, id));
+  },
+};
+
+export const physicianAccounts: AccountKind<PhysicianOtpRequest> = {
+  portal: 'Physician Portal',
+  loginFailed: authMessages.physicianLoginFailed,
+  loginKey: (actId) => `physician:${actId.trim().toUpperCase()}`,
+  async findByActId(db, upperActId) {
+    const [row] = await db
+      .select({
+        id: physicians.id,
+        actId: physicians.physicianActId,
+        lastName: physicians.lastName,
+        email: physicians.email,
+        passwordHash: physicians.passwordHash,
+      })
+      .from(physicians)
+      .where(sql`upper(${physicians.physicianActId}) = ${upperActId}`)
+      .limit(1);
+    return row;
+  },
+  async findByDetails(db, details) {
+    const [row] = await db
+      .select({ id: physicians.id, email: physicians.email, actId: physicians.physicianActId })
+      .from(physicians)
+      .where(
+        and(
+          sql`upper(${physicians.physicianActId}) = upper(${details.physicianId})`,
+          sql`lower(${physicians.email}) = lower(${details.email})`,
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+  codeOwner: { column: passwordResetCodes.physicianId, sqlName: 'physician_id', table: 'physicians' },
+  async setPassword(db, id, passwordHash) {
+    await db.update(physicians).set({ passwordHash }).where(eq(physicians.id, id));
+  },
+};
+
+const invalidCredentials = (message: string) => new HttpError(401, 'INVALID_CREDENTIALS', message);
+
+/**
+ * Checks an ID and password of one kind of account. Unknown IDs, wrong passwords and locked
+ * accounts all answer the same, after the same amount of hashing work.
+ */
+export async function signIn<D>(
   { db, clock, mailer, log }: Deps,
+  kind: AccountKind<D>,
   username: string,
   password: string,
-): Promise<SignedInClient> {
-  const loginKey = username.trim().toUpperCase();
+): Promise<SignedInAccount> {
+  const loginKey = kind.loginKey(username);
   const now = clock.now();
-  const [client] = await db
-    .select({
-      id: clients.id,
-      clientActId: clients.clientActId,
-      lastName: clients.lastName,
-      email: clients.email,
-      passwordHash: clients.passwordHash,
-    })
-    .from(clients)
-    .where(sql`upper(${clients.clientActId}) = ${loginKey}`)
-    .limit(1);
+  const account = await kind.findByActId(db, username.trim().toUpperCase());
   const [failure] = await db
     .select()
     .from(loginFailures)
@@ -51,12 +148,12 @@ export async function signIn(
     .limit(1);
   const locked = failure?.lockedUntil != null && failure.lockedUntil > now;
 
-  const passwordMatches = await verifySecret(client?.passwordHash ?? (await dummySecretHash()), password);
-  if (client && passwordMatches && !locked) {
+  const passwordMatches = await verifySecret(account?.passwordHash ?? (await dummySecretHash()), password);
+  if (account && passwordMatches && !locked) {
     await db.delete(loginFailures).where(eq(loginFailures.loginKey, loginKey));
-    return { id: client.id, clientActId: client.clientActId, lastName: client.lastName };
+    return { id: account.id, actId: account.actId, lastName: account.lastName };
   }
-  if (locked) throw invalidCredentials();
+  if (locked) throw invalidCredentials(kind.loginFailed);
 
   const [counted] = await db
     .insert(loginFailures)
@@ -71,38 +168,23 @@ export async function signIn(
       .update(loginFailures)
       .set({ failures: 0, lockedUntil: new Date(now.getTime() + authPolicy.lockoutMs) })
       .where(eq(loginFailures.loginKey, loginKey));
-    if (client) {
+    if (account) {
       await mailer
         .send({
-          to: client.email,
-          subject: 'Client Portal: sign-in locked for 15 minutes',
+          to: account.email,
+          subject: `${kind.portal}: sign-in locked for 15 minutes`,
           text: [
-            'There were 10 unsuccessful attempts to sign in to your Client Portal account, so sign-in is paused for 15 minutes.',
+            `There were 10 unsuccessful attempts to sign in to your ${kind.portal} account, so sign-in is paused for 15 minutes.`,
             'If this was not you, please reset your password with the Forgot Your Password link and contact us.',
           ].join('\n\n'),
         })
         .catch((error: unknown) => log.warn({ err: error }, 'lock notification not sent'));
     }
   }
-  throw invalidCredentials();
+  throw invalidCredentials(kind.loginFailed);
 }
 
-async function findClientByDetails(db: Database, details: OtpRequest) {
-  const [client] = await db
-    .select({ id: clients.id, email: clients.email, clientActId: clients.clientActId })
-    .from(clients)
-    .where(
-      and(
-        sql`lower(${clients.email}) = lower(${details.email})`,
-        sql`lower(${clients.firstName}) = lower(${details.firstName})`,
-        eq(clients.dateOfBirth, details.dateOfBirth),
-      ),
-    )
-    .limit(1);
-  return client;
-}
-
-/** Stands for "no client" in the queries both paths of recovery run, so a miss does the same work. */
+/** Stands for "no one" in the queries both paths of recovery run, so a miss does the same work. */
 const NO_ONE = '00000000-0000-0000-0000-000000000000';
 
 /**
@@ -111,39 +193,39 @@ const NO_ONE = '00000000-0000-0000-0000-000000000000';
  * the hourly limit and a miss all run the same queries and hash one code. The e-mail is sent
  * after the answer, not awaited.
  */
-export async function requestPasswordCode(
+export async function requestPasswordCode<D>(
   { db, clock, mailer, log }: Deps,
-  details: OtpRequest,
+  kind: AccountKind<D>,
+  details: D,
 ): Promise<void> {
   const now = clock.now();
-  const client = await findClientByDetails(db, details);
+  const client = await kind.findByDetails(db, details);
   const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
   const [recent] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(passwordResetCodes)
-    .where(
-      and(eq(passwordResetCodes.clientId, client?.id ?? NO_ONE), gt(passwordResetCodes.createdAt, hourAgo)),
-    );
+    .where(and(eq(kind.codeOwner.column, client?.id ?? NO_ONE), gt(passwordResetCodes.createdAt, hourAgo)));
   const code = sixDigitCode();
   const codeHash = await hashSecret(code);
   const recipient = client && (recent?.count ?? 0) < authPolicy.otpPerHourPerAccount ? client : null;
   // Only the newest code is valid: the older ones are retired in the same statement. For no one
   // it changes nothing, in the same time.
   const codeOwner = recipient?.id ?? NO_ONE;
+  const ownerColumn = sql.identifier(kind.codeOwner.sqlName);
   await db.execute(sql`
     with retired as (
       update password_reset_codes set used_at = ${now.toISOString()}
-      where client_id = ${codeOwner}::uuid and used_at is null
+      where ${ownerColumn} = ${codeOwner}::uuid and used_at is null
     )
-    insert into password_reset_codes (client_id, code_hash, created_at, expires_at)
+    insert into password_reset_codes (${ownerColumn}, code_hash, created_at, expires_at)
     select id, ${codeHash}::text, ${now.toISOString()}::timestamptz,
       ${new Date(now.getTime() + authPolicy.otpValidityMs).toISOString()}::timestamptz
-    from clients where id = ${codeOwner}::uuid`);
+    from ${sql.identifier(kind.codeOwner.table)} where id = ${codeOwner}::uuid`);
   if (!recipient) return;
   mailer
     .send({
       to: recipient.email,
-      subject: 'Client Portal: your one time password',
+      subject: `${kind.portal}: your one time password`,
       text: [
         `Your one time password is ${code}`,
         'Enter it on the password recovery page with your new password. It is valid for 10 minutes and can be used once.',
@@ -157,21 +239,22 @@ const invalidCode = () =>
   new HttpError(400, 'INVALID_CODE', authMessages.otpInvalid, { OneTimePassword: authMessages.otpInvalid });
 
 /**
- * Checks the code (5 tries, 10 minutes, once) and sets the new password; returns the client id.
+ * Checks the code (5 tries, 10 minutes, once) and sets the new password; returns the account id.
  * Unknown details, a used, expired or exhausted code and a wrong code all run the same queries and
  * the same hashing (one code verified, one new password hashed), so the time of the answer does
  * not tell whether the details matched a client.
  */
-export async function resetPassword(
+export async function resetPassword<D>(
   { db, clock, mailer, log }: Deps,
-  request: UpdatePasswordRequest,
+  kind: AccountKind<D>,
+  request: D & { OneTimePassword: string; UpdatedPassword: string },
 ): Promise<string> {
   const now = clock.now();
-  const client = await findClientByDetails(db, request);
+  const client = await kind.findByDetails(db, request);
   const [latest] = await db
     .select()
     .from(passwordResetCodes)
-    .where(eq(passwordResetCodes.clientId, client?.id ?? NO_ONE))
+    .where(eq(kind.codeOwner.column, client?.id ?? NO_ONE))
     .orderBy(desc(passwordResetCodes.createdAt))
     .limit(1);
   const usable = latest && !latest.usedAt && latest.expiresAt > now ? latest : null;
@@ -203,14 +286,14 @@ export async function resetPassword(
     .returning({ id: passwordResetCodes.id });
   if (!used) throw invalidCode();
 
-  await db.update(clients).set({ passwordHash, updatedAt: now }).where(eq(clients.id, client.id));
-  await db.delete(loginFailures).where(eq(loginFailures.loginKey, client.clientActId.toUpperCase()));
+  await kind.setPassword(db, client.id, passwordHash, now);
+  await db.delete(loginFailures).where(eq(loginFailures.loginKey, kind.loginKey(client.actId)));
   mailer
     .send({
       to: client.email,
-      subject: 'Client Portal: your password was changed',
+      subject: `${kind.portal}: your password was changed`,
       text: [
-        'The password of your Client Portal account was changed just now, and every signed-in session was signed out.',
+        `The password of your ${kind.portal} account was changed just now, and every signed-in session was signed out.`,
         'If you did not do this, please contact us right away.',
       ].join('\n\n'),
     })

@@ -11,7 +11,7 @@ import {
 import { getClientActivityResponseSchema } from '../../../domain/client-activity';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
-import { readDocument } from '../../lib/document-store';
+import { documentOwner, readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from './client-access';
@@ -19,13 +19,8 @@ import { findClientRecord, listClientActivity, updateClientInformation } from '.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
-  app,
-  { db, clock, sessions, documentsKey },
-) => {
-  app.addHook('preHandler', async (request) => {
-    await sessions.require(request);
-  });
+/** A client's record, activity and documents: for the client, or a physician acting for them. */
+export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, documentsKey }) => {
   const today = () => todayFor(clock.now());
   const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
@@ -40,7 +35,11 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
+      const clientId = await resolveClientAccess(
+        db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.id,
+      );
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
       return { result: { listResponse: [record] } };
@@ -59,7 +58,11 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
+      const clientId = await resolveClientAccess(
+        db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.id,
+      );
       await updateClientInformation(db, clientId, request.body, clock.now());
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
@@ -71,7 +74,8 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     '/documents/:id',
     {
       schema: {
-        summary: "One of the client's documents (signed agreement, lab report), decrypted; the owner only",
+        summary:
+          "One of the client's documents (signed agreement, lab report), decrypted; the owner or their physician only",
         tags: ['documents'],
         params: z.object({ id: z.string().max(64) }),
         response: {
@@ -82,10 +86,14 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       },
     },
     async (request, reply) => {
-      const session = sessionOf(request);
+      const session = sessionOf(request, 'client', 'physician');
       const documentId = request.params.id.toLowerCase();
-      if (!session.clientId || !UUID.test(documentId)) throw notFound();
-      const document = await readDocument(db, documentsKey, session.clientId, documentId);
+      if (!UUID.test(documentId)) throw notFound();
+      // Whose document it is, then whether this session may act for them: the same 404 otherwise.
+      const owner = await documentOwner(db, documentId);
+      if (!owner) throw notFound();
+      const clientId = await resolveClientAccess(db, session, owner);
+      const document = await readDocument(db, documentsKey, clientId, documentId);
       if (!document) throw notFound();
       return reply
         .header('cache-control', 'no-store')
@@ -120,7 +128,11 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
+      const clientId = await resolveClientAccess(
+        db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.id,
+      );
       return { result: await listClientActivity(db, clientId) };
     },
   );

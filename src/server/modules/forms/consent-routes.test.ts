@@ -13,7 +13,6 @@ import {
   imagesOf,
   newCardFields,
   pageText,
-  physicianCookie,
   pngDataUrl,
   sha256,
   signaturePng,
@@ -305,7 +304,7 @@ describe('who may sign', () => {
   });
 
   it('answers a physician session 404 here, with or without a client id (the physician portal is apart)', async () => {
-    const physician = await physicianCookie(t);
+    const physician = await t.signInPhysician();
     for (const id of [undefined, janeId, 'ACT10001']) {
       const response = await send(physician, consentBody(id ? { ClientSFRecordId: id } : {}));
       expect(response.statusCode).toBe(404);

@@ -22,7 +22,6 @@ import {
   pageText,
   pdfDataUrl,
   pdfLikeOfSize,
-  physicianCookie,
   pngDataUrl,
   saveBankOnFile,
   saveCardOnFile,
@@ -391,7 +390,7 @@ describe('the rules of the form, checked again on the server', () => {
   });
 
   it('answers a physician session 404 here', async () => {
-    const physician = await physicianCookie(t);
+    const physician = await t.signInPhysician();
     for (const id of [undefined, janeId]) {
       const response = await submit(physician, waiver(id ? { ClientSFRecordId: id } : {}));
       expect(response.statusCode).toBe(404);

@@ -46,17 +46,10 @@ function signerFacts(request: FastifyRequest, clientId: string) {
 
 /** The consent agreement and the infectious disease screening (spec 2), for the signed-in client. */
 export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { db, sessions } = deps;
-  app.addHook('preHandler', async (request) => {
-    await sessions.require(request);
-  });
-
-  /** The client's own forms: a physician acts for clients in the physician portal, not here. */
-  const ownClient = async (request: FastifyRequest, requestedId?: string) => {
-    const session = sessionOf(request);
-    if (session.role !== 'client') throw notFound();
-    return resolveClientAccess(db, session, requestedId);
-  };
+  const { db } = deps;
+  /** The client's own forms (a client scope): a physician has the physician variants. */
+  const ownClient = (request: FastifyRequest, requestedId?: string) =>
+    resolveClientAccess(db, sessionOf(request, 'client'), requestedId);
 
   app.get(
     '/get_FormDocuments',

@@ -16,22 +16,9 @@ import { countPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
 
-export const paymentConfigSchema = z.discriminatedUnion('gateway', [
-  z.object({ gateway: z.literal('sandbox'), tokenizeUrl: z.string() }),
-  z.object({
-    gateway: z.literal('authorize-net'),
-    acceptJsUrl: z.string(),
-    apiLoginId: z.string(),
-    clientKey: z.string(),
-  }),
-]);
-
+/** The payment method on file of a client: for the client, or a physician acting for them. */
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const { db, sessions } = deps;
-  app.addHook('preHandler', async (request) => {
-    await sessions.require(request);
-  });
-  const errors = { 400: errorBodySchema, 401: errorBodySchema, 402: errorBodySchema, 404: errorBodySchema };
+  const { db } = deps;
 
   app.get(
     '/get_PaymentInfo',
@@ -44,11 +31,21 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(db, sessionOf(request), request.query.id);
+      const clientId = await resolveClientAccess(
+        db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.id,
+      );
       const overdue = await overdueFees(db, clientId, todayFor(deps.clock.now()));
       return { result: await paymentInfoOf(db, clientId, overdue.totalCents) };
     },
   );
+};
+
+/** The client's own payment method (a client scope). */
+export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db } = deps;
+  const errors = { 400: errorBodySchema, 401: errorBodySchema, 402: errorBodySchema, 404: errorBodySchema };
 
   app.post(
     '/set_PaymentInfo',
@@ -73,7 +70,11 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     },
     async (request) => {
       const idempotencyKey = idempotencyKeyOf(request.headers);
-      const clientId = await resolveClientAccess(db, sessionOf(request), request.body.ClientSFRecordId);
+      const clientId = await resolveClientAccess(
+        db,
+        sessionOf(request, 'client'),
+        request.body.ClientSFRecordId,
+      );
       await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
       return savePaymentMethod(
         { ...deps, log: request.log },

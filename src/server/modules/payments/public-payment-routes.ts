@@ -11,6 +11,7 @@ import { usDateToIso } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   PAYMENT_SOURCES,
+  paymentConfigSchema,
   setPaymentInfoResponseSchema,
   setPublicPaymentInfoRequestSchema,
 } from '../../../domain/payment-info';
@@ -23,7 +24,6 @@ import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/secrets';
 import { countPaymentAttempt } from './payment-attempts';
-import { paymentConfigSchema } from './payment-routes';
 import { savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;

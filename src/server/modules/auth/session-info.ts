@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { authPolicy } from '../../../domain/auth';
+import type { Database } from '../../db/client';
+import { clients, physicians } from '../../db/schema';
+import type { Session } from '../../plugins/sessions';
+
+async function clientName(db: Database, clientId: string) {
+  const [client] = await db
+    .select({
+      actId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+    })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  return client;
+}
+
+/** What GET /session answers for a live session; null when its person is gone. */
+export async function describeSession(db: Database, session: Session) {
+  if (session.role === 'client') {
+    const client = await clientName(db, session.clientId);
+    if (!client) return null;
+    return {
+      signedIn: true as const,
+      role: 'client' as const,
+      id: session.clientId,
+      clientACTId: client.actId,
+      clientLastName: client.lastName,
+      idleTimeoutMs: authPolicy.idleTimeoutMs,
+    };
+  }
+  const [physician] = await db
+    .select({ actId: physicians.physicianActId, lastName: physicians.lastName })
+    .from(physicians)
+    .where(eq(physicians.id, session.physicianId))
+    .limit(1);
+  if (!physician) return null;
+  const acting = session.actingForClientId ? await clientName(db, session.actingForClientId) : undefined;
+  return {
+    signedIn: true as const,
+    role: 'physician' as const,
+    id: session.physicianId,
+    physicianACTId: physician.actId,
+    physicianLastName: physician.lastName,
+    actingFor:
+      acting && session.actingForClientId
+        ? {
+            id: session.actingForClientId,
+            clientACTId: acting.actId,
+            name: `${acting.firstName} ${acting.lastName}`,
+          }
+        : null,
+    idleTimeoutMs: authPolicy.idleTimeoutMs,
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../../domain/errors';
+import { errorSummary, isConnectionLost } from '../lib/failures';
+import { HttpError } from '../lib/http-error';
+
+const RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Every error answers `{ error, code, fields? }`: an HttpError as it says, a validation failure
+ * as 400 with its fields, a lost database as 503, anything else as 500 with a request id. The
+ * error itself is never logged: its message may hold a query's parameters (personal data).
+ */
+export function errorHandlerPlugin(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const send = (status: number, body: ErrorBody) =>
+      reply.code(status).header('cache-control', 'no-store').send(body);
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return send(error.statusCode, {
+        error: error.message,
+        code: error.code,
+        ...(error.fields ? { fields: error.fields } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const key = issue.instancePath.split('/')[1] || '_';
+        if (!(key in fields)) fields[key] = issue.message ?? 'Invalid value';
+      }
+      const first = Object.values(fields)[0] ?? 'The request is not valid.';
+      return send(400, { error: first, code: 'VALIDATION', fields });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return send(413, { error: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE' });
+    if (status >= 400 && status < 500) {
+      return send(status, { error: 'The request could not be read.', code: 'VALIDATION' });
+    }
+    const route = request.routeOptions.url ?? request.url.split('?')[0];
+    const { type, errorCode } = errorSummary(error);
+    if (isConnectionLost(error)) {
+      request.log.warn({ route, errorType: type, errorCode }, 'database connection lost');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return send(503, {
+        error: 'The service is briefly unavailable. Please try again in a moment.',
+        code: 'SERVICE_UNAVAILABLE',
+        requestId: request.id,
+      });
+    }
+    request.log.error({ route, errorType: type, errorCode }, 'request failed');
+    return send(500, {
+      error: 'Something went wrong. Please try again.',
+      code: 'INTERNAL',
+      requestId: request.id,
+    });
+  });
+}
