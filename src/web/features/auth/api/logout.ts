@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { sessionQueryKey } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
-import { sessionQueryKey } from './session';
 
 export function logout(): Promise<{ message: string }> {
   return apiRequest('POST', 'pay/logout', { expectUnauthenticated: true });
