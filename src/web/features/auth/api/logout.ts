@@ -14,7 +14,9 @@ export function useLogout() {
     mutationFn: (_notice: string | null) => logout(),
     onSettled: (_data, _error, notice) => {
       signOutNotice.set(notice);
-      queryClient.clear();
+      // The session query stays and turns null, so the session gate watching it hears the change
+      // and sends the visitor to sign-in; every other answer goes.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
       queryClient.setQueryData(sessionQueryKey, null);
     },
   });
