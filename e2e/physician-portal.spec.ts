@@ -87,6 +87,14 @@ test.describe('physician portal', () => {
     await page.goto('/physician');
     await expect(page.getByRole('heading', { name: 'Physician Sign In' })).toBeVisible();
     await expectAccessible(page);
+    await page.getByRole('link', { name: 'Forgot Your Password?' }).click();
+    await expect(page).toHaveURL(/\/physician\/forgot-password$/);
+    await page.getByRole('button', { name: 'Send One Time Password' }).click();
+    await expect(page.getByText('Please enter Physician ID')).toBeVisible();
+    await expect(page.getByText('Please enter email')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Physician Login' }).click();
+    await expect(page.getByRole('link', { name: 'Client sign-in' })).toHaveAttribute('href', '/');
     await physicianSignIn(page, 'PHY20001');
     await expect(page.locator('tr[data-client]').first()).toBeVisible();
     await expectAccessible(page);
