@@ -97,6 +97,9 @@ test.describe('physician portal', () => {
     await expect(page.getByRole('link', { name: 'Client sign-in' })).toHaveAttribute('href', '/');
     await physicianSignIn(page, 'PHY20001');
     await expect(page.locator('tr[data-client]').first()).toBeVisible();
+    // With a client chosen: the chosen row's mark must be readable too.
+    await page.locator('tr[data-client="ACT10002"]').getByRole('button', { name: /^Choose/ }).click();
+    await expect(page.locator('tr[data-client="ACT10002"]')).toHaveAttribute('data-chosen', 'true');
     await expectAccessible(page);
     await page.setViewportSize({ width: 375, height: 740 });
     await expect(page.locator('[data-client="ACT10001"]').filter({ visible: true })).toBeVisible();

@@ -12,7 +12,6 @@ import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/AppShell.css';
 import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/Avatar.css';
-import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Breadcrumbs.css';
 import '@mantine/core/styles/Burger.css';
 import '@mantine/core/styles/Card.css';

@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Box,
   Button,
   Card,
@@ -34,9 +33,12 @@ export function MyClientsPage() {
 
   const chooseButton = (client: PhysicianClient) =>
     client.id === actingId ? (
-      <Badge color="green" leftSection={<IconCheck size={12} aria-hidden />}>
-        Chosen
-      </Badge>
+      <Group gap={4} wrap="nowrap">
+        <IconCheck size={16} color="var(--mantine-color-green-9)" aria-hidden />
+        <Text size="sm" fw={600}>
+          Chosen
+        </Text>
+      </Group>
     ) : (
       <Button
         size="xs"
@@ -68,7 +70,8 @@ export function MyClientsPage() {
       {clients.data?.length === 0 && <Text>You have no clients in the portal yet.</Text>}
       {clients.data && clients.data.length > 0 && (
         <>
-          <Box visibleFrom="md">
+          {/* Nine columns need the width of a desktop; narrower screens get a card per client. */}
+          <Table.ScrollContainer minWidth={900} visibleFrom="lg">
             <Table striped highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
@@ -109,8 +112,8 @@ export function MyClientsPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Box>
-          <Stack hiddenFrom="md" gap="sm">
+          </Table.ScrollContainer>
+          <Stack hiddenFrom="lg" gap="sm">
             {clients.data.map((client) => (
               <Card
                 key={client.id}
@@ -135,9 +138,12 @@ export function MyClientsPage() {
                   <Fact term="Screening Done" value={yesNo(client.screeningDone)} />
                   <Fact term="Storage Paid Until" value={storageUntil(client)} />
                 </Box>
-                <Box mt="xs">
+                <Group mt="xs" gap={6} align="flex-start" wrap="nowrap">
+                  <Text size="sm" c="gray.7">
+                    Signed Documents:
+                  </Text>
                   <Documents client={client} />
-                </Box>
+                </Group>
               </Card>
             ))}
           </Stack>
