@@ -98,7 +98,10 @@ test.describe('physician portal', () => {
     await physicianSignIn(page, 'PHY20001');
     await expect(page.locator('tr[data-client]').first()).toBeVisible();
     // With a client chosen: the chosen row's mark must be readable too.
-    await page.locator('tr[data-client="ACT10002"]').getByRole('button', { name: /^Choose/ }).click();
+    await page
+      .locator('tr[data-client="ACT10002"]')
+      .getByRole('button', { name: /^Choose/ })
+      .click();
     await expect(page.locator('tr[data-client="ACT10002"]')).toHaveAttribute('data-chosen', 'true');
     await expectAccessible(page);
     await page.setViewportSize({ width: 375, height: 740 });
