@@ -81,6 +81,8 @@ export const physicianLoginRequestSchema = z.object({
     .max(1024),
 });
 
+export type PhysicianLoginRequest = z.infer<typeof physicianLoginRequestSchema>;
+
 export const physicianLoginResponseSchema = z.object({
   result: z.object({
     login: z.literal(true),
@@ -226,6 +228,20 @@ export function updatePhysicianPasswordRequestSchema(isCommon?: (password: strin
 }
 
 export type UpdatePhysicianPasswordRequest = z.infer<ReturnType<typeof updatePhysicianPasswordRequestSchema>>;
+
+/** The physician's reset form as the web holds it: the request plus the confirmation that must match. */
+export function physicianPasswordResetFormSchema() {
+  return updatePhysicianPasswordRequestSchema()
+    .extend({
+      ConfirmPassword: z
+        .string({ error: authMessages.confirmPasswordRequired })
+        .min(1, authMessages.confirmPasswordRequired),
+    })
+    .refine((form) => form.UpdatedPassword === form.ConfirmPassword, {
+      message: authMessages.passwordMismatch,
+      path: ['ConfirmPassword'],
+    });
+}
 
 /** The reset form as the web holds it: the request plus the confirmation that must match. */
 export function passwordResetFormSchema(today: Today) {

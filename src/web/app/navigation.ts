@@ -13,3 +13,11 @@ export const navigation = {
   store: { label: 'Store', to: '/store' },
   paymentInformation: { label: 'Payment Information', to: '/payment-information' },
 } as const;
+
+/** The physician's menu (issue 8): their clients first, then the steps they do for a client. */
+export const physicianNavigation = {
+  myClients: { label: 'My Clients', to: '/my-clients' },
+  initialProcessing: { label: 'Initial Sample Processing', to: '/initial-processing' },
+  clientConsent: { label: 'Client Consent', to: '/client-consent' },
+  infectiousDisease: { label: 'Client Infectious Disease Form', to: '/infectious-disease' },
+} as const;

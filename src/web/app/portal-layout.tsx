@@ -10,79 +10,30 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconFlag, IconLogout, IconPencil, IconUser } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
-import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { Link, Outlet } from 'react-router';
+import type { SessionInfo } from '../../domain/auth';
 import { formsIncomplete } from '../../domain/client';
 import { LoadingOverlay } from '../components/loading-overlay';
-import { useLogout } from '../features/auth/api/logout';
-import { sessionQueryKey, useSession } from '../features/auth/api/session';
-import { apiRequest, onUnauthenticated } from '../lib/api-client';
 import { useClient } from '../lib/client-record';
-import { signOutNotice } from '../lib/sign-out-notice';
 import { formLinks, navigation } from './navigation';
-import { useIdleSignOut } from './use-idle-sign-out';
+import { usePortalSession } from './use-portal-session';
 
-const IDLE_NOTICE = 'You were signed out after 5 minutes without activity. Please sign in again.';
-const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
-const KEEPALIVE_EVERY_MS = 60_000;
 // The header menu of spec 1 shows from 1200 px (lg). Up to 1408 px (xl) its links are set a
 // little tighter and the profile menu shows the initial without the name, so the header fits.
 const HEADER_LINK_PX = { base: 8, xl: 'xs' } as const;
 const HEADER_LINK_FZ = { base: 'xs', xl: 'sm' } as const;
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block', lg: 'none', xl: 'block' } as const;
 
-/** The signed-in frame: header, menus, left navigation. Without a session it returns to sign-in. */
-export function PortalLayout() {
-  const session = useSession();
-  // Only once someone is signed in: a visitor without a session is sent to sign-in, not told
-  // that a session ended.
-  const client = useClient({ enabled: Boolean(session.data) });
-  const logout = useLogout();
-  const queryClient = useQueryClient();
-  const location = useLocation();
-  const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
-
-  // Once the session is gone this layout renders its redirect to sign-in, which shows the notice.
-  const signOut = useCallback((notice: string | null = null) => logout.mutate(notice), [logout]);
-
-  useEffect(
-    () =>
-      onUnauthenticated(() => {
-        signOutNotice.set(ENDED_NOTICE);
-        // Everything but the session query goes: clearing that one too would leave this layout
-        // watching a query no longer in the cache, pending for ever, when the 401 of another call
-        // arrives while the session is still being read.
-        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
-        queryClient.setQueryData(sessionQueryKey, null);
-      }),
-    [queryClient],
-  );
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
-  useEffect(() => closeNav(), [location.pathname, closeNav]);
-
-  // The server only sees API calls: while someone types into a long form, tell it once a minute
-  // that they are still here, so their session does not idle out under them.
-  const lastKeepAlive = useRef(Date.now());
-  const keepAlive = useCallback(() => {
-    if (Date.now() - lastKeepAlive.current < KEEPALIVE_EVERY_MS) return;
-    lastKeepAlive.current = Date.now();
-    void apiRequest('POST', 'pay/keepalive').catch(() => {});
-  }, []);
-
-  useIdleSignOut(() => signOut(IDLE_NOTICE), Boolean(session.data), keepAlive);
-
-  if (session.isPending) return <LoadingOverlay force />;
-  if (!session.data) return <Navigate to="/" replace />;
+/** The signed-in client's frame: header, menus, left navigation. The session gate chose it. */
+export function PortalLayout({ session }: { session: SessionInfo }) {
+  const client = useClient();
+  const { signOut, navOpen, toggleNav, isActive } = usePortalSession();
 
   const record = client.data;
   const formsRed = record ? formsIncomplete(record) : false;
   const noCard = record ? !record.creditCardNumber : false;
-  const displayName = record ? `${record.firstName} ${record.lastName}` : session.data.clientACTId;
-  const isActive = (to: string) => location.pathname.toLowerCase() === to.toLowerCase();
+  const displayName = record ? `${record.firstName} ${record.lastName}` : session.clientACTId;
 
   return (
     <AppShell

@@ -1,8 +1,8 @@
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
-import { useSession } from '../features/auth/api/session';
 import { SignInPage } from '../features/auth/components/sign-in-page';
+import { type Role, useSession } from '../lib/session';
 
 /**
  * Every screen but sign-in loads when it is first visited (DESIGN.md section 10), together with
@@ -19,13 +19,21 @@ const ForgotPasswordPage = page(
   () => import('../features/auth/components/forgot-password-page'),
   (m) => m.ForgotPasswordPage,
 );
+const PhysicianForgotPasswordPage = page(
+  () => import('../features/auth/components/physician-forgot-password-page'),
+  (m) => m.PhysicianForgotPasswordPage,
+);
 const PublicPaymentPage = page(
   () => import('../features/payments/components/public-payment-page'),
   (m) => m.PublicPaymentPage,
 );
-const PortalLayout = page(
-  () => import('./portal-layout'),
-  (m) => m.PortalLayout,
+const SessionGate = page(
+  () => import('./session-gate'),
+  (m) => m.SessionGate,
+);
+const MyClientsPage = page(
+  () => import('../features/physicians/components/my-clients-page'),
+  (m) => m.MyClientsPage,
 );
 const ClientInformationPage = page(
   () => import('../features/client-information/components/client-information-page'),
@@ -60,17 +68,31 @@ const PublicNotFoundPage = page(
   (m) => m.PublicNotFoundPage,
 );
 
-/** An unknown address: inside the portal for a signed-in client, in the public frame otherwise. */
+const CLIENT: readonly Role[] = ['client'];
+const PHYSICIAN: readonly Role[] = ['physician'];
+const EVERYONE: readonly Role[] = ['client', 'physician'];
+
+/** An unknown address: inside the portal for someone signed in, in the public frame otherwise. */
 function NotFoundRoute() {
   const session = useSession();
   if (session.isPending) return <LoadingOverlay force />;
   if (!session.data) return <PublicNotFoundPage />;
   return (
     <Routes>
-      <Route element={<PortalLayout />}>
+      <Route element={<SessionGate roles={EVERYONE} />}>
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
+  );
+}
+
+/** A screen not built yet, with the way back to the start page of whoever is signed in. */
+function RoleComingSoon({ title }: { title: string }) {
+  const session = useSession();
+  return session.data?.role === 'physician' ? (
+    <ComingSoonPage title={title} backTo="/my-clients" backLabel="Back to My Clients" />
+  ) : (
+    <ComingSoonPage title={title} />
   );
 }
 
@@ -79,15 +101,17 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<LoadingOverlay force />}>
       <Routes>
-        <Route path="/" element={<SignInPage />} />
+        <Route path="/" element={<SignInPage key="client" />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/physician" element={<SignInPage key="physician" portal="physician" />} />
+        <Route path="/physician/forgot-password" element={<PhysicianForgotPasswordPage />} />
         <Route path="/updatepaymentinfo" element={<PublicPaymentPage page="sms" />} />
         <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
         <Route
           path="/newbornfinanceagreement/:id?"
           element={<PublicComingSoonPage title="Newborn Finance Agreement" />}
         />
-        <Route element={<PortalLayout />}>
+        <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />
           <Route path="/client-activity" element={<ClientActivityPage />} />
           <Route path="/form-document/:id" element={<FormsPage />} />
@@ -98,12 +122,17 @@ export function AppRoutes() {
             element={<ComingSoonPage title="Banking and Storage Plans" />}
           />
           <Route path="/store" element={<ComingSoonPage title="Store" />} />
-          <Route path="/initial-processing" element={<ComingSoonPage title="Initial Sample Processing" />} />
+        </Route>
+        <Route element={<SessionGate roles={PHYSICIAN} />}>
+          <Route path="/my-clients" element={<MyClientsPage />} />
+        </Route>
+        <Route element={<SessionGate roles={EVERYONE} />}>
+          <Route path="/initial-processing" element={<RoleComingSoon title="Initial Sample Processing" />} />
           <Route
             path="/infectious-disease"
-            element={<ComingSoonPage title="Client Infectious Disease Form" />}
+            element={<RoleComingSoon title="Client Infectious Disease Form" />}
           />
-          <Route path="/client-consent" element={<ComingSoonPage title="Client Consent" />} />
+          <Route path="/client-consent" element={<RoleComingSoon title="Client Consent" />} />
         </Route>
         <Route path="*" element={<NotFoundRoute />} />
       </Routes>

@@ -13,23 +13,29 @@ export function useSiteConfig() {
   return useQuery(siteConfigQuery);
 }
 
-const REMEMBERED_CLIENT_ID = 'portal.rememberedClientId';
+/** An ID "Remember me" keeps on this device under `key`, never the password. */
+function rememberedId(key: string) {
+  return {
+    get(): string {
+      try {
+        return localStorage.getItem(key) ?? '';
+      } catch {
+        return '';
+      }
+    },
+    set(id: string | null): void {
+      try {
+        if (id) localStorage.setItem(key, id);
+        else localStorage.removeItem(key);
+      } catch {
+        // Private browsing without storage: nothing to remember.
+      }
+    },
+  };
+}
 
-/** "Remember me" keeps the Client ID on this device, never the password. */
-export const rememberedClientId = {
-  get(): string {
-    try {
-      return localStorage.getItem(REMEMBERED_CLIENT_ID) ?? '';
-    } catch {
-      return '';
-    }
-  },
-  set(clientId: string | null): void {
-    try {
-      if (clientId) localStorage.setItem(REMEMBERED_CLIENT_ID, clientId);
-      else localStorage.removeItem(REMEMBERED_CLIENT_ID);
-    } catch {
-      // Private browsing without storage: nothing to remember.
-    }
-  },
-};
+/** The client sign-in's "Remember me": the Client ID. */
+export const rememberedClientId = rememberedId('portal.rememberedClientId');
+
+/** The physician sign-in's "Remember me": the Physician ID. */
+export const rememberedPhysicianId = rememberedId('portal.rememberedPhysicianId');

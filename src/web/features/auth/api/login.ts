@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest } from '../../../../domain/auth';
 import { apiRequest } from '../../../lib/api-client';
-import { sessionQueryKey } from './session';
+import { sessionQueryKey } from '../../../lib/session';
 
 interface LoginResponse {
   result: { login: true; message: string; id: string; clientACTId: string; clientLastName: string };

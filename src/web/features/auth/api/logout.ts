@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { sessionQueryKey } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
-import { sessionQueryKey } from './session';
 
 export function logout(): Promise<{ message: string }> {
   return apiRequest('POST', 'pay/logout', { expectUnauthenticated: true });
@@ -14,7 +14,9 @@ export function useLogout() {
     mutationFn: (_notice: string | null) => logout(),
     onSettled: (_data, _error, notice) => {
       signOutNotice.set(notice);
-      queryClient.clear();
+      // The session query stays and turns null, so the session gate watching it hears the change
+      // and sends the visitor to sign-in; every other answer goes.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
       queryClient.setQueryData(sessionQueryKey, null);
     },
   });

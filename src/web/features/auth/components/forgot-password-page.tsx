@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { otpRequestSchema, passwordResetFormSchema } from '../../../../domain/auth';
@@ -10,16 +10,14 @@ import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { useRequestOneTimePassword } from '../api/get-otp';
 import { useUpdatePassword } from '../api/update-password';
+import { emptyNewPassword, NewPasswordFields, type Outcome, OutcomeAlert } from './new-password-fields';
 
 const emptyIdentity = { email: '', firstName: '', dateOfBirth: '' };
-const emptyReset = { OneTimePassword: '', UpdatedPassword: '', ConfirmPassword: '' };
-
-type Outcome = { kind: 'message' | 'error'; text: string } | null;
 
 export function ForgotPasswordPage() {
   const today = todayFor(new Date());
   const [identity, setIdentity] = useState(emptyIdentity);
-  const [reset, setReset] = useState(emptyReset);
+  const [reset, setReset] = useState(emptyNewPassword);
   const [codeSent, setCodeSent] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -64,12 +62,12 @@ export function ForgotPasswordPage() {
     updatePassword.mutate(request, {
       onSuccess: (data) => {
         setIdentity(emptyIdentity);
-        setReset(emptyReset);
+        setReset(emptyNewPassword);
         setCodeSent(false);
         setOutcome({ kind: 'message', text: data.message });
       },
       onError: (error) => {
-        setReset(emptyReset);
+        setReset(emptyNewPassword);
         if (error instanceof ApiError && error.code === 'VALIDATION') {
           setErrors(error.fields);
           setOutcome(null);
@@ -88,14 +86,7 @@ export function ForgotPasswordPage() {
             Enter the email, first name and date of birth we have on file. We will email you a one time
             password to set a new password.
           </Text>
-          {outcome && (
-            <Alert
-              color={outcome.kind === 'error' ? 'red' : 'green'}
-              role={outcome.kind === 'error' ? 'alert' : 'status'}
-            >
-              {outcome.text}
-            </Alert>
-          )}
+          <OutcomeAlert outcome={outcome} />
           <TextInput
             label="Email"
             name="email"
@@ -134,36 +125,7 @@ export function ForgotPasswordPage() {
           )}
           {codeSent && (
             <>
-              <TextInput
-                label="One Time Password"
-                name="OneTimePassword"
-                autoComplete="one-time-code"
-                inputMode="numeric"
-                maxLength={6}
-                value={reset.OneTimePassword}
-                onChange={(e) => setReset({ ...reset, OneTimePassword: e.currentTarget.value })}
-                error={errors.OneTimePassword}
-                required
-              />
-              <PasswordInput
-                label="New Password"
-                name="UpdatedPassword"
-                autoComplete="new-password"
-                description="At least 12 characters. A long phrase is easy to remember and hard to guess."
-                value={reset.UpdatedPassword}
-                onChange={(e) => setReset({ ...reset, UpdatedPassword: e.currentTarget.value })}
-                error={errors.UpdatedPassword}
-                required
-              />
-              <PasswordInput
-                label="Confirm Password"
-                name="ConfirmPassword"
-                autoComplete="new-password"
-                value={reset.ConfirmPassword}
-                onChange={(e) => setReset({ ...reset, ConfirmPassword: e.currentTarget.value })}
-                error={errors.ConfirmPassword}
-                required
-              />
+              <NewPasswordFields values={reset} onChange={setReset} errors={errors} />
               <Button type="submit" loading={updatePassword.isPending}>
                 Submit
               </Button>

@@ -5,46 +5,71 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
+import { homeOf, type Role, useSession } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
-import { rememberedClientId, useSiteConfig } from '../../../lib/site';
+import { rememberedClientId, rememberedPhysicianId, useSiteConfig } from '../../../lib/site';
 import { useLogin } from '../api/login';
-import { useSession } from '../api/session';
+import { usePhysicianLogin } from '../api/physician-login';
 
 // The rules of the form arrive with the first focus on it, not with the page: they bring the
 // validation library, which the first paint does not need (DESIGN.md section 10).
 const loadRules = () => import('../lib/sign-in-rules');
 
-export function SignInPage() {
+/** What differs between the client's and the physician's sign-in; the page is otherwise one. */
+const signInOf = {
+  client: {
+    title: 'Sign In',
+    idLabel: 'Client ID',
+    remembered: rememberedClientId,
+    forgotPassword: '/forgot-password',
+    other: { to: '/physician', label: 'Physician sign-in' },
+  },
+  physician: {
+    title: 'Physician Sign In',
+    idLabel: 'Physician ID',
+    remembered: rememberedPhysicianId,
+    forgotPassword: '/physician/forgot-password',
+    other: { to: '/', label: 'Client sign-in' },
+  },
+} as const;
+
+/** The sign-in page of a role (the client's at `/`, the physician's at `/physician`). */
+export function SignInPage({ portal = 'client' }: { portal?: Role }) {
+  const config = signInOf[portal];
   const session = useSession();
   const site = useSiteConfig();
   const navigate = useNavigate();
   const [notice] = useState(signOutNotice.peek);
   useEffect(() => signOutNotice.clear(), []);
-  const login = useLogin();
-  const [clientId, setClientId] = useState(rememberedClientId.get);
+  // Both hooks are called so the order of hooks never depends on the role; one of them is used.
+  const clientLogin = useLogin();
+  const physicianLogin = usePhysicianLogin();
+  const login = portal === 'physician' ? physicianLogin : clientLogin;
+  const [userId, setUserId] = useState(config.remembered.get);
   const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(() => rememberedClientId.get() !== '');
+  const [remember, setRemember] = useState(() => config.remembered.get() !== '');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  if (session.data) return <Navigate to="/client-information" replace />;
+  if (session.data) return <Navigate to={homeOf[session.data.role]} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLElement;
     if (login.isPending) return;
-    const { loginRequestSchema, fieldMessages } = await loadRules();
-    const parsed = loginRequestSchema.safeParse({ username: clientId, password });
+    const rules = await loadRules();
+    const schema = portal === 'physician' ? rules.physicianLoginRequestSchema : rules.loginRequestSchema;
+    const parsed = schema.safeParse({ username: userId, password });
     if (!parsed.success) {
       // Rendered now: after the await, React would render after the frame that moves the focus.
-      flushSync(() => setErrors(fieldMessages(parsed.error)));
+      flushSync(() => setErrors(rules.fieldMessages(parsed.error)));
       focusFirstInvalid(form);
       return;
     }
     setErrors({});
     login.mutate(parsed.data, {
       onSuccess: () => {
-        rememberedClientId.set(remember ? parsed.data.username : null);
-        navigate('/client-information', { replace: true });
+        config.remembered.set(remember ? parsed.data.username : null);
+        navigate(homeOf[portal], { replace: true });
       },
       onError: () => setPassword(''),
     });
@@ -58,7 +83,7 @@ export function SignInPage() {
         : null;
 
   return (
-    <PublicShell title="Sign In">
+    <PublicShell title={config.title}>
       <form onSubmit={onSubmit} onFocus={() => void loadRules()} noValidate>
         <Stack>
           {notice && (
@@ -72,11 +97,11 @@ export function SignInPage() {
             </Alert>
           )}
           <TextInput
-            label="Client ID"
+            label={config.idLabel}
             name="username"
             autoComplete="username"
-            value={clientId}
-            onChange={(e) => setClientId(e.currentTarget.value)}
+            value={userId}
+            onChange={(e) => setUserId(e.currentTarget.value)}
             error={errors.username}
             required
           />
@@ -95,13 +120,18 @@ export function SignInPage() {
               checked={remember}
               onChange={(e) => setRemember(e.currentTarget.checked)}
             />
-            <Anchor component={Link} to="/forgot-password" size="sm">
+            <Anchor component={Link} to={config.forgotPassword} size="sm">
               Forgot Your Password?
             </Anchor>
           </Group>
           <Button type="submit" loading={login.isPending} fullWidth>
             Sign In
           </Button>
+          <Text size="sm" ta="center">
+            <Anchor component={Link} to={config.other.to}>
+              {config.other.label}
+            </Anchor>
+          </Text>
           <Text size="sm" ta="center">
             Need help?{' '}
             <Anchor href={site.data?.contactUrl} target="_blank" rel="noopener noreferrer">

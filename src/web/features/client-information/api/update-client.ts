@@ -17,6 +17,6 @@ export function useUpdateClient() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateClient,
-    onSuccess: (data) => queryClient.setQueryData(clientQueryKey, data.client),
+    onSuccess: (data) => queryClient.setQueryData(clientQueryKey(data.client.clientRecordId), data.client),
   });
 }
