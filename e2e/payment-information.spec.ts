@@ -117,7 +117,7 @@ test('the page, its card form with errors and the red overdue total pass axe and
     await expectNoSidewaysScroll(page);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.getByRole('button', { name: 'Edit ACH payment' }).click();
+    await page.getByRole('button', { name: 'Add bank account' }).click();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Please enter account number')).toBeVisible();
     await expectAccessible(page);
@@ -133,9 +133,10 @@ test('a card is refused until every rule holds, then saved once however often Sa
   const nav = page.getByRole('navigation', { name: 'Portal sections' });
   await expect(nav.getByRole('link', { name: 'Payment Information No card on file' })).toBeVisible();
   await openPaymentInformation(page);
-  await expect(page.getByText('Credit Card ending in NA')).toBeVisible();
+  await expect(page.getByRole('main').getByText('No card on file')).toBeVisible();
+  await expect(page.getByRole('main').getByText('No bank account on file')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Edit credit card' }).click();
+  await page.getByRole('button', { name: 'Add card' }).click();
   const number = page.getByRole('textbox', { name: 'Credit Card Number' });
   const save = page.getByRole('button', { name: 'Save' });
   // The billing address starts as Jane's address of record (the gateway's address check needs it).
@@ -254,7 +255,7 @@ test('a card the gateway declines keeps the form filled and leaves the card on f
 test('a bank account is refused with a wrong ABA routing number, then saved by ACH', async ({ page }) => {
   await signIn(page, 'ACT10001');
   await openPaymentInformation(page);
-  await page.getByRole('button', { name: 'Edit ACH payment' }).click();
+  await page.getByRole('button', { name: 'Add bank account' }).click();
   await page.getByRole('textbox', { name: 'Name on Account' }).fill('Jane Doe');
   await page.getByRole('textbox', { name: 'Account Number' }).fill(testBankAccount.accountNumber);
   const routing = page.getByRole('textbox', { name: 'ABA Routing Number' });

@@ -98,23 +98,28 @@ export function PaymentInformationPage() {
               </Title>
               <Group gap="md" align="center" wrap="nowrap">
                 <CardLogo brand={data.Credit_Card_Type} />
-                <Stack gap={2}>
-                  <Text fw={600}>
-                    Credit Card ending in {data.Credit_Card_Number ? data.Credit_Card_Number.slice(-4) : 'NA'}
-                  </Text>
-                  <Text size="sm">
-                    Name on card:{' '}
-                    {data.Credit_Card_Holder_First_Name
-                      ? `${data.Credit_Card_Holder_First_Name} ${data.Credit_Card_Holder_Last_Name ?? ''}`.trim()
-                      : 'NA'}
-                  </Text>
-                  <Text size="sm">
-                    Expires:{' '}
-                    {data.Month_of_Expiry && data.Year_of_Expiry
-                      ? `${data.Month_of_Expiry} / ${data.Year_of_Expiry}`
-                      : 'NA'}
-                  </Text>
-                </Stack>
+                {data.Credit_Card_Number ? (
+                  <Stack gap={2}>
+                    <Text fw={600}>Credit Card ending in {data.Credit_Card_Number.slice(-4)}</Text>
+                    <Text size="sm">
+                      Name on card:{' '}
+                      {data.Credit_Card_Holder_First_Name
+                        ? `${data.Credit_Card_Holder_First_Name} ${data.Credit_Card_Holder_Last_Name ?? ''}`.trim()
+                        : 'NA'}
+                    </Text>
+                    <Text size="sm">
+                      Expires:{' '}
+                      {data.Month_of_Expiry && data.Year_of_Expiry
+                        ? `${data.Month_of_Expiry} / ${data.Year_of_Expiry}`
+                        : 'NA'}
+                    </Text>
+                  </Stack>
+                ) : (
+                  <Stack gap={2}>
+                    <Text fw={600}>No card on file</Text>
+                    <Text size="sm">Add a card to pay your annual storage.</Text>
+                  </Stack>
+                )}
               </Group>
               {editing === 'card' ? (
                 <Stack mt="md">
@@ -127,9 +132,13 @@ export function PaymentInformationPage() {
                 </Stack>
               ) : (
                 <Group mt="md">
-                  <Button onClick={() => setEditing('card')} aria-label="Edit credit card">
-                    Edit
-                  </Button>
+                  {data.Credit_Card_Number ? (
+                    <Button onClick={() => setEditing('card')} aria-label="Edit credit card">
+                      Edit
+                    </Button>
+                  ) : (
+                    <Button onClick={() => setEditing('card')}>Add card</Button>
+                  )}
                 </Group>
               )}
             </Card>
@@ -140,11 +149,18 @@ export function PaymentInformationPage() {
               </Title>
               <Group gap="md" align="center" wrap="nowrap">
                 <IconBuildingBank size={40} aria-hidden />
-                <Stack gap={2}>
-                  <Text fw={600}>Account Number Ending in {data.Account_Number ?? 'NA'}</Text>
-                  <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
-                  <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
-                </Stack>
+                {data.Account_Number ? (
+                  <Stack gap={2}>
+                    <Text fw={600}>Account Number Ending in {data.Account_Number}</Text>
+                    <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
+                    <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
+                  </Stack>
+                ) : (
+                  <Stack gap={2}>
+                    <Text fw={600}>No bank account on file</Text>
+                    <Text size="sm">ACH payments carry no processing fee.</Text>
+                  </Stack>
+                )}
               </Group>
               {editing === 'ach' ? (
                 <Stack mt="md">
@@ -157,9 +173,13 @@ export function PaymentInformationPage() {
                 </Stack>
               ) : (
                 <Group mt="md">
-                  <Button onClick={() => setEditing('ach')} aria-label="Edit ACH payment">
-                    Edit
-                  </Button>
+                  {data.Account_Number ? (
+                    <Button onClick={() => setEditing('ach')} aria-label="Edit ACH payment">
+                      Edit
+                    </Button>
+                  ) : (
+                    <Button onClick={() => setEditing('ach')}>Add bank account</Button>
+                  )}
                 </Group>
               )}
             </Card>
