@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, lte } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Database } from '../db/client';
 import { outboxMessages } from '../db/schema';
@@ -83,7 +83,7 @@ export interface Mailer {
 
 const MAX_ATTEMPTS = 10;
 /** 30 s, 1 min, 2 min ... capped at 1 hour between attempts. */
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
 }
 
@@ -215,10 +215,4 @@ export function createMailer(deps: OutboxDeps): Mailer {
     },
   };
   return mailer;
-}
-
-/** Ids of outbox rows, for tests that wait for delivery. */
-export async function pendingMail(db: Database, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db.select().from(outboxMessages).where(inArray(outboxMessages.id, ids));
 }

@@ -31,7 +31,7 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
   const paymentDeps = { ...deps, log };
   const recoveries: Record<string, Recovery> = {
     ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(formRecoveries({ ...paymentDeps }) as unknown as Record<string, Recovery>),
+    ...(formRecoveries as unknown as Record<string, Recovery>),
   };
   let settled = 0;
   for (const op of await lapsedOperations(deps)) {

@@ -57,9 +57,7 @@ async function recoverForm(
 }
 
 /** The recoveries of the form kinds, for the reconciliation sweep. */
-export function formRecoveries(_deps: FormDeps) {
-  return { consent: recoverForm, 'infectious-disease': recoverForm };
-}
+export const formRecoveries = { consent: recoverForm, 'infectious-disease': recoverForm };
 
 /**
  * Before a new submission: a pending claim whose owner died is settled now (its form given
