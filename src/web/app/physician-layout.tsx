@@ -2,7 +2,6 @@ import {
   Anchor,
   AppShell,
   Avatar,
-  Burger,
   Group,
   Menu,
   NavLink,
@@ -11,10 +10,10 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconChevronDown, IconLogout } from '@tabler/icons-react';
-import { Link, Outlet } from 'react-router';
+import { Link } from 'react-router';
 import type { PhysicianSessionInfo } from '../../domain/auth';
-import { LoadingOverlay } from '../components/loading-overlay';
 import { physicianNavigation } from './navigation';
+import { PortalShell } from './portal-shell';
 import { usePortalSession } from './use-portal-session';
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;
@@ -26,85 +25,60 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
   const acting = session.actingFor;
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 270, breakpoint: 'md', collapsed: { mobile: !navOpen } }}
-      padding={{ base: 'sm', sm: 'lg' }}
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={navOpen}
-              onClick={toggleNav}
-              hiddenFrom="md"
-              size="sm"
-              aria-label="Toggle navigation"
-            />
-            <Text
-              component={Link}
-              to={physicianNavigation.myClients.to}
-              fw={700}
-              size="lg"
-              c="red.9"
-              style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}
-            >
-              Physician Portal
-            </Text>
+    <PortalShell
+      title="Physician Portal"
+      home={physicianNavigation.myClients.to}
+      navOpen={navOpen}
+      toggleNav={toggleNav}
+      headerEnd={
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <Group gap={6} wrap="nowrap" miw={0} data-testid="acting-for" visibleFrom="xs">
+            <ActingFor acting={acting} />
           </Group>
-          <Group gap="sm" wrap="nowrap" miw={0}>
-            <Group gap={6} wrap="nowrap" miw={0} data-testid="acting-for" visibleFrom="xs">
-              <ActingFor acting={acting} />
-            </Group>
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <UnstyledButton aria-label="Profile menu">
-                  <Group gap={6} wrap="nowrap">
-                    <Avatar color="red" radius="xl" size="sm">
-                      {session.physicianLastName.slice(0, 1)}
-                    </Avatar>
-                    <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
-                      {displayName}
-                    </Text>
-                    <IconChevronDown size={14} aria-hidden />
-                  </Group>
-                </UnstyledButton>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Label>{session.physicianACTId}</Menu.Label>
-                <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => signOut()}>
-                  Sign Out
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          </Group>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <UnstyledButton aria-label="Profile menu">
+                <Group gap={6} wrap="nowrap">
+                  <Avatar color="red" radius="xl" size="sm">
+                    {session.physicianLastName.slice(0, 1)}
+                  </Avatar>
+                  <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
+                    {displayName}
+                  </Text>
+                  <IconChevronDown size={14} aria-hidden />
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{session.physicianACTId}</Menu.Label>
+              <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => signOut()}>
+                Sign Out
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
         </Group>
-      </AppShell.Header>
-
-      <AppShell.Navbar p="xs" aria-label="Portal navigation">
-        <AppShell.Section hiddenFrom="xs" p="xs">
-          <ActingFor acting={acting} />
-        </AppShell.Section>
-        <AppShell.Section grow component={ScrollArea}>
-          <nav aria-label="Portal sections">
-            {Object.values(physicianNavigation).map((link) => (
-              <NavLink
-                key={link.to}
-                component={Link}
-                to={link.to}
-                label={link.label}
-                active={isActive(link.to)}
-              />
-            ))}
-          </nav>
-        </AppShell.Section>
-      </AppShell.Navbar>
-
-      <AppShell.Main>
-        <LoadingOverlay />
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+      }
+      navbar={
+        <>
+          <AppShell.Section hiddenFrom="xs" p="xs">
+            <ActingFor acting={acting} />
+          </AppShell.Section>
+          <AppShell.Section grow component={ScrollArea}>
+            <nav aria-label="Portal sections">
+              {Object.values(physicianNavigation).map((link) => (
+                <NavLink
+                  key={link.to}
+                  component={Link}
+                  to={link.to}
+                  label={link.label}
+                  active={isActive(link.to)}
+                />
+              ))}
+            </nav>
+          </AppShell.Section>
+        </>
+      }
+    />
   );
 }
 

@@ -1,7 +1,6 @@
 import {
   AppShell,
   Avatar,
-  Burger,
   Group,
   Menu,
   NavLink,
@@ -11,12 +10,12 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconChevronDown, IconFlag, IconLogout, IconPencil, IconUser } from '@tabler/icons-react';
-import { Link, Outlet } from 'react-router';
+import { Link } from 'react-router';
 import type { SessionInfo } from '../../domain/auth';
 import { formsIncomplete } from '../../domain/client';
-import { LoadingOverlay } from '../components/loading-overlay';
 import { useClient } from '../lib/client-record';
 import { formLinks, navigation } from './navigation';
+import { PortalShell } from './portal-shell';
 import { usePortalSession } from './use-portal-session';
 
 // The header menu of spec 1 shows from 1200 px (lg). Up to 1408 px (xl) its links are set a
@@ -36,32 +35,13 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
   const displayName = record ? `${record.firstName} ${record.lastName}` : session.clientACTId;
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 270, breakpoint: 'md', collapsed: { mobile: !navOpen } }}
-      padding={{ base: 'sm', sm: 'lg' }}
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={navOpen}
-              onClick={toggleNav}
-              hiddenFrom="md"
-              size="sm"
-              aria-label="Toggle navigation"
-            />
-            <Text
-              component={Link}
-              to="/client-information"
-              fw={700}
-              size="lg"
-              c="red.9"
-              style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}
-            >
-              Client Portal
-            </Text>
-          </Group>
+    <PortalShell
+      title="Client Portal"
+      home="/client-information"
+      navOpen={navOpen}
+      toggleNav={toggleNav}
+      headerEnd={
+        <>
           <Group gap={0} visibleFrom="lg" component="nav" aria-label="Main menu" wrap="nowrap">
             <HeaderLink to={navigation.clientInformation.to} label={navigation.clientInformation.label} />
             <HeaderLink to={navigation.clientActivity.to} label={navigation.clientActivity.label} />
@@ -127,10 +107,9 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
               </Menu.Item>
             </Menu.Dropdown>
           </Menu>
-        </Group>
-      </AppShell.Header>
-
-      <AppShell.Navbar p="xs" aria-label="Portal navigation">
+        </>
+      }
+      navbar={
         <AppShell.Section grow component={ScrollArea}>
           <nav aria-label="Portal sections">
             <SideLink
@@ -196,13 +175,8 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
             />
           </nav>
         </AppShell.Section>
-      </AppShell.Navbar>
-
-      <AppShell.Main>
-        <LoadingOverlay />
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+      }
+    />
   );
 }
 

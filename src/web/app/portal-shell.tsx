@@ -1,0 +1,59 @@
+import { AppShell, Burger, Group, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, Outlet } from 'react-router';
+import { LoadingOverlay } from '../components/loading-overlay';
+
+/**
+ * The frame every signed-in portal shares: the header with the phone menu's burger and the
+ * portal's name (a link home), the left navigation, and the page with its loading overlay.
+ * Each role's layout fills in its own menus.
+ */
+export function PortalShell(props: {
+  title: string;
+  home: string;
+  navOpen: boolean;
+  toggleNav: () => void;
+  /** What the header shows after the portal's name: menus, the profile. */
+  headerEnd: ReactNode;
+  navbar: ReactNode;
+}) {
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 270, breakpoint: 'md', collapsed: { mobile: !props.navOpen } }}
+      padding={{ base: 'sm', sm: 'lg' }}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={props.navOpen}
+              onClick={props.toggleNav}
+              hiddenFrom="md"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <Text
+              component={Link}
+              to={props.home}
+              fw={700}
+              size="lg"
+              c="red.9"
+              style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}
+            >
+              {props.title}
+            </Text>
+          </Group>
+          {props.headerEnd}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Portal navigation">
+        {props.navbar}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <LoadingOverlay />
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
