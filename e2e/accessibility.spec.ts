@@ -35,7 +35,10 @@ test.describe('accessibility and phone width', () => {
       await page.getByRole('button', { name: 'Cancel' }).click();
 
       await page.goto('/client-activity');
-      await expect(page.getByRole('table', { name: 'Client Activity' })).toBeVisible();
+      // A table on a desktop, a list of cards on a phone.
+      await expect(
+        page.getByRole(viewport === phone ? 'list' : 'table', { name: 'Client Activity' }),
+      ).toBeVisible();
       await expectAccessible(page);
       await expectNoSidewaysScroll(page);
     }

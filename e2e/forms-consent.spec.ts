@@ -129,7 +129,9 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await expect(page.getByRole('form', { name: 'Client Consent Form' })).toHaveCount(0);
 });
 
-test('on a phone Ana signs with a new Mastercard kept on file: the card goes to the gateway, the page fits the screen', async ({
+// Ana's consent is left unsigned here: e2e/forms-physician-consent.spec.ts (next in the "forms"
+// project) has Dr. Alvarez submit it for her in the clinic, with a new card kept on her file.
+test('on a phone Ana fills her consent with a new Mastercard: the spec messages, a 500 x 100 pad, the page fits the screen', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 375, height: 740 });
@@ -178,11 +180,5 @@ test('on a phone Ana signs with a new Mastercard kept on file: the card goes to 
   await drawSignature(page);
   await form.getByRole('button', { name: 'Accept' }).click();
   await expect(form.getByText('Signature accepted successfully.')).toBeVisible();
-  await form.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByText(SUBMITTED)).toBeVisible();
-
-  // The card is now the one on file, by its last 4 digits; nothing was charged.
-  await page.goto('/payment-information');
-  await expect(page.getByText('Credit Card ending in 4444')).toBeVisible();
-  await expect(page.getByText(testCards.mastercard)).toHaveCount(0);
+  await expectNoSidewaysScroll(page);
 });

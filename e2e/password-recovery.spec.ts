@@ -64,10 +64,42 @@ test('a wrong code is refused in red and the code fields are cleared', async ({ 
   await page.getByRole('textbox', { name: 'Confirm Password' }).fill('a new and long passphrase');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('alert')).toHaveText(
-    'The one time password is invalid or has expired. Please request a new one.',
+    'The one time password is invalid or has expired. Please request a new one. This code has 4 tries left.',
   );
   await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveValue('');
   await expect(page.getByRole('textbox', { name: 'New Password' })).toHaveValue('');
+
+  // A new code restores the tries, and the page says it was sent.
+  await page.getByRole('button', { name: 'Resend code' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'If the details match our records' }),
+  ).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('recovery starts over after a wrong identity, with the fields editable again', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.org');
+  await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
+  await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
+  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'If the details match our records' }),
+  ).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly', '');
+
+  // The code will not come (a typo in the address): start over instead of being stuck.
+  await page.getByRole('button', { name: 'Start over' }).click();
+  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
+  await expect(page.getByRole('textbox', { name: 'Email' })).not.toHaveAttribute('readonly', '');
+  await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.com');
+  await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
+  await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
+  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+  await expect(page.getByRole('textbox', { name: 'One Time Password' })).toBeVisible();
 });
 
 test('the date picker offers no date after today', async ({ page }) => {

@@ -9,7 +9,10 @@
  * file") sorts after it, so playwright.config.ts runs this file in the "payments" project, listed last.
  * The server's data folder is emptied at each start, so every run begins from the seed.
  */
+import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
+import { pageText } from '../src/server/testing/pdf-reading';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { testBankAccount, testCards } from './support/test-numbers';
 
@@ -305,13 +308,23 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
     .getByRole('navigation', { name: 'Portal sections' })
     .getByRole('link', { name: 'Client Activity' })
     .click();
-  const usToday = `${twoDigits(thisMonth)}-${twoDigits(thisDay)}-${thisYear}`;
+  const usToday = `${twoDigits(thisMonth)}/${twoDigits(thisDay)}/${thisYear}`;
   const paid = page
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')
-    .filter({ hasText: usToday });
+    .filter({ hasText: usToday })
+    .filter({ hasText: 'Annual Storage' });
   await expect(paid).toHaveCount(1);
   await expect(paid.getByRole('cell').nth(4)).toHaveText('Annual Storage');
+  await expect(paid.getByRole('cell').nth(6)).toHaveText('$700.01');
+  await expect(paid.getByRole('cell').nth(7)).toHaveText('Paid');
+  // The receipt is a PDF the server draws from the ledger: the total and the card's last 4.
+  const download = page.waitForEvent('download');
+  await paid.getByRole('link', { name: `Download the receipt of $700.01 paid on ${usToday}` }).click();
+  const receipt = await readFile((await (await download).path()) as string);
+  const text = pageText(await PDFDocument.load(receipt), 0);
+  expect(text).toContain('$700.01');
+  expect(text).toContain(`ending in ${testCards.otherVisa.slice(-4)}`);
 
   await page
     .getByRole('navigation', { name: 'Portal sections' })

@@ -52,10 +52,10 @@ test.describe('public payment pages', () => {
     await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveAttribute('readonly', '');
 
     await fillCard(page);
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save card' }).click();
     await expect(page.getByText('Please Check', { exact: true })).toBeVisible();
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save card' }).click();
     await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
   });
 
@@ -81,7 +81,7 @@ test.describe('public payment pages', () => {
     await page.getByRole('textbox', { name: 'Account Number' }).fill('000123456789');
     await page.getByRole('textbox', { name: 'ABA Routing Number' }).fill('110000000');
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save bank account' }).click();
     await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
   });
 
@@ -122,6 +122,49 @@ test.describe('public payment pages', () => {
     await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
   });
 
+  test('the confirmed client sees the overdue bill, the card fee and the total before paying, then the amount charged', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/updatepaymentinformation');
+    await page.getByRole('radio', { name: 'Client ID and Last Name' }).check();
+    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10006');
+    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Haddad');
+    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+
+    const due = page.getByRole('group', { name: 'Amount Due' });
+    await expect(due).toContainText('Annual storage due');
+    await expect(due).toContainText('$339.81');
+    await expect(due).toContainText('Card processing fee (3%)$10.19');
+    await expect(due).toContainText('Total charged when you save$350.00');
+    await page.getByRole('radio', { name: 'ACH Payment' }).check();
+    await expect(due).toContainText('Total charged when you save$339.81');
+    await expect(page.getByRole('button', { name: 'Pay $339.81 and save bank account' })).toBeVisible();
+    await page.getByRole('radio', { name: 'Credit Card' }).check();
+
+    // A declined card: the reason shows next to the button, in view, and nothing is charged.
+    await fillCard(page, '4000000000000002');
+    await page.getByRole('checkbox', { name: /I am the owner/ }).check();
+    await page.getByRole('button', { name: 'Pay $350.00 and save card' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: /declined/i });
+    await expect(refusal).toBeInViewport();
+
+    await page.getByRole('textbox', { name: 'Credit Card Number' }).fill('4242424242424242');
+    await page.getByRole('textbox', { name: 'CVV' }).fill('123');
+    await page.getByRole('button', { name: 'Pay $350.00 and save card' }).click();
+    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+    await expect(
+      page.getByText(
+        /We charged \$350\.00, including the \$10\.19 card processing fee\. Transaction number: \S+\./,
+      ),
+    ).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
   test('a signed link opens the page already identified, and leaves the address bar clean', async ({
     page,
   }) => {
@@ -132,7 +175,7 @@ test.describe('public payment pages', () => {
     expect(page.url()).not.toContain('t=');
     await fillCard(page, '4111111111111111');
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save card' }).click();
     await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
   });
 });

@@ -125,19 +125,6 @@ test.describe('navigation', () => {
     await expect(nav.getByText('No card on file')).toBeAttached();
   });
 
-  test('shows neither mark for a client with both forms done and a card on file', async ({ page }) => {
-    await signIn(page, 'ACT10002');
-    const nav = page.getByRole('navigation', { name: 'Portal sections' });
-    await expect(nav.getByRole('link', { name: 'Consent Form' })).not.toHaveAttribute(
-      'data-incomplete',
-      'true',
-    );
-    await expect(nav.getByRole('link', { name: /Payment Information/ })).not.toHaveAttribute(
-      'data-flagged',
-      'true',
-    );
-  });
-
   test('opens a clear coming-soon page for screens not built yet', async ({ page }) => {
     await signIn(page);
     await page

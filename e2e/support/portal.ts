@@ -21,10 +21,30 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
-/** Nothing on the page is wider than the screen (no sideways scrolling). */
+/**
+ * Nothing on the page is wider than the screen (no sideways scrolling). Polled, because right after a
+ * viewport change the layout's transitions (the navigation sliding away) are still under way; a real
+ * overflow stays and fails with the elements that stick out.
+ */
 export async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
+  let widest: string[] = [];
+  const settled = expect
+    .poll(
+      async () => {
+        const seen = await page.evaluate(() => {
+          const width = document.documentElement.clientWidth;
+          const beyond = [...document.querySelectorAll<HTMLElement>('body *')]
+            .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+            .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 80));
+          return { overflow: document.documentElement.scrollWidth - width, widest: beyond.slice(0, 6) };
+        });
+        widest = seen.widest;
+        return seen.overflow;
+      },
+      { message: 'nothing wider than the screen' },
+    )
+    .toBeLessThanOrEqual(0);
+  await settled.catch((error: Error) => {
+    throw new Error(`${error.message}\nSticking out: ${widest.join(' | ')}`);
+  });
 }

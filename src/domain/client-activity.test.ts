@@ -19,6 +19,8 @@ function activity(overrides: Partial<ClientActivityRecord> = {}): ClientActivity
     Type: 'Dose Retrieval Fee',
     Purchased_Plan_Name: 'Annual Storage Plan',
     StageName: 'Closed Won',
+    Amount: null,
+    ReceiptId: null,
     Cell_Request_Approved_By_Practitioner: true,
     ...overrides,
   };
@@ -91,11 +93,13 @@ describe('toClientActivityRow', () => {
       clientId: 'ACT-1001',
       clientName: 'Jane Doe',
       cellVialsOrdered: '2',
-      date: '03-15-2022',
+      date: '03/15/2022',
       type: 'Dose Retrieval',
       planPurchased: 'Annual Storage Plan',
-      status: 'Closed Won',
+      status: 'Paid',
       approval: 'approved',
+      amount: 'NA',
+      receiptId: null,
     });
   });
 
@@ -124,6 +128,8 @@ describe('toClientActivityRow', () => {
       planPurchased: 'NA',
       status: 'NA',
       approval: 'NA',
+      amount: 'NA',
+      receiptId: null,
     });
   });
 
@@ -138,14 +144,14 @@ describe('toClientActivityRow', () => {
   });
 
   it.each([
-    ['2022-03-15', '03-15-2022'],
-    ['2021-12-01', '12-01-2021'],
-    ['2024-02-29', '02-29-2024'],
-    ['2024-12-31', '12-31-2024'],
-    ['2025-01-01', '01-01-2025'],
+    ['2022-03-15', '03/15/2022'],
+    ['2021-12-01', '12/01/2021'],
+    ['2024-02-29', '02/29/2024'],
+    ['2024-12-31', '12/31/2024'],
+    ['2025-01-01', '01/01/2025'],
     [null, 'NA'],
     ['', 'NA'],
-  ])('shows close date %j as %j (MM-DD-YYYY)', (closeDate, shown) => {
+  ])('shows close date %j as %j (MM/DD/YYYY, the portal-wide date format)', (closeDate, shown) => {
     expect(toClientActivityRow(activity({ CloseDate: closeDate })).date).toBe(shown);
   });
 
@@ -160,12 +166,15 @@ describe('toClientActivityRow', () => {
   });
 
   it.each([
-    ['Closed Won', 'Closed Won'],
+    ['Closed Won', 'Paid'],
+    ['closed lost', 'Not completed'],
+    ['Shipped', 'Shipped'],
+    ['Cancelled', 'Cancelled'],
     [' Pending ', 'Pending'],
     ['   ', 'NA'],
     ['', 'NA'],
     [null, 'NA'],
-  ])('shows status %j as %j', (stage, shown) => {
+  ])("shows status %j as %j, in the client's words rather than CRM stages", (stage, shown) => {
     expect(toClientActivityRow(activity({ StageName: stage })).status).toBe(shown);
   });
 
@@ -198,5 +207,17 @@ describe('CELL_REQUEST_NOTICE', () => {
     expect(CELL_REQUEST_NOTICE).toBe(
       '3 weeks notice is required on Cell Request Orders if no cells are available for immediate use.',
     );
+  });
+});
+
+describe('the Amount column', () => {
+  it.each([
+    [null, 'NA'],
+    ['0.00', '$0.00'],
+    ['2575.00', '$2,575.00'],
+    ['700.01', '$700.01'],
+    ['410.97', '$410.97'],
+  ])('shows %j as %j', (amount, shown) => {
+    expect(toClientActivityRow(activity({ Amount: amount })).amount).toBe(shown);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isoToActivityDate } from './dates';
+import { isoToUsDate } from './dates';
+import { formatUsd } from './money';
 
 /** One activity record as the server answers it (spec 1, section 3). */
 export const clientActivityRecordSchema = z.object({
@@ -12,6 +13,11 @@ export const clientActivityRecordSchema = z.object({
   Purchased_Plan_Name: z.string().nullable(),
   StageName: z.string().nullable(),
   Cell_Request_Approved_By_Practitioner: z.boolean().nullable(),
+  Amount: z.string().nullable().describe('What the row cost, in dollars ("2575.00"), when it records one'),
+  ReceiptId: z
+    .string()
+    .nullable()
+    .describe('The payment whose receipt PDF is at /api/pay/receipts/:id, when the row records a payment'),
 });
 
 export type ClientActivityRecord = z.infer<typeof clientActivityRecordSchema>;
@@ -38,6 +44,29 @@ export interface ClientActivityRow {
   planPurchased: string;
   status: string;
   approval: ApprovalMark;
+  /** "$2,575.00", or NA. */
+  amount: string;
+  receiptId: string | null;
+}
+
+/**
+ * The bank's records carry CRM stage names; the client reads what happened. A stage this list
+ * does not know is shown as it is.
+ */
+const STATUS_WORDS: Record<string, string> = {
+  'closed won': 'Paid',
+  'closed lost': 'Not completed',
+  prospecting: 'Requested',
+  qualification: 'Requested',
+  'needs analysis': 'In review',
+  proposal: 'In review',
+  negotiation: 'In review',
+};
+
+export function activityStatusLabel(stageName: string | null): string {
+  const stage = stageName?.trim() ?? '';
+  if (!stage) return NOT_APPLICABLE;
+  return STATUS_WORDS[stage.toLowerCase()] ?? stage;
 }
 
 /** "Dose Retrieval Fee" becomes "Dose Retrieval": the word Fee is removed from the type. */
@@ -64,11 +93,13 @@ export function toClientActivityRow(record: ClientActivityRecord): ClientActivit
     clientName: record.ClientName,
     cellVialsOrdered:
       record.Dose_Amount && record.Dose_Amount > 0 ? String(record.Dose_Amount) : NOT_APPLICABLE,
-    date: record.CloseDate ? isoToActivityDate(record.CloseDate) : NOT_APPLICABLE,
+    date: record.CloseDate ? isoToUsDate(record.CloseDate) : NOT_APPLICABLE,
     type: activityTypeLabel(record.Type) || NOT_APPLICABLE,
     planPurchased: record.Purchased_Plan_Name?.trim() || NOT_APPLICABLE,
-    status: record.StageName?.trim() || NOT_APPLICABLE,
+    status: activityStatusLabel(record.StageName),
     approval: practitionerApproval(record),
+    amount: record.Amount === null ? NOT_APPLICABLE : formatUsd(Math.round(Number(record.Amount) * 100)),
+    receiptId: record.ReceiptId,
   };
 }
 

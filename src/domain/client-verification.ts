@@ -93,10 +93,24 @@ function clientVerificationBodySchema(today: Today) {
 
 export type ClientVerificationRequest = z.infer<ReturnType<typeof clientVerificationBodySchema>>;
 
+/**
+ * What saving a method will charge the confirmed client: their own bill, shown before they pay,
+ * as every hosted invoice page shows it to whoever holds the link.
+ */
+export const amountDueSchema = z.object({
+  overdueYears: z
+    .array(z.object({ dueDate: z.string().describe('YYYY-MM-DD'), amountCents: z.number().int() }))
+    .describe('The unpaid annual storage years, oldest first'),
+  overdueCents: z.number().int().describe('Their total; a card adds the 3% processing fee, ACH nothing'),
+});
+
+export type AmountDue = z.infer<typeof amountDueSchema>;
+
 export const clientVerificationResponseSchema = z.object({
   verified: z.literal(true),
   message: z.string(),
   verification: z
     .string()
     .describe('Lets this page save a payment method for the confirmed client for 15 minutes'),
+  amountDue: amountDueSchema,
 });

@@ -1,15 +1,21 @@
 import { z } from 'zod';
-import { DOB_YEAR_LIMIT, usDateToIso } from './dates';
+import { EMAIL_PATTERN, tooLong } from './client';
+import { DOB_YEAR_LIMIT, dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
+import { paymentInfoSchema } from './payment-info';
 import { priceBook } from './price-book';
 import { freeText, singleLine } from './text';
 
 /**
  * The client consent form (spec 2, sections 2 to 5): page 1 answers (Addendum A, medications),
  * page 2 choices (tissue type, payment method, agreement, signature). The same rules check the
- * page in the browser and the submission on the server.
+ * page in the browser and the submission on the server. Two variants: the client signs in the
+ * Client Portal, or a physician submits it for a client signing in the clinic, with the client's
+ * personal details.
  */
+
+export type ConsentVariant = 'client' | 'physician';
 
 export const TISSUE_DELIVER_OPTIONS = [
   'Destroy any Tissue',
@@ -57,6 +63,25 @@ export const consentMessages = {
 } as const;
 
 const c = consentMessages;
+
+/** The physician variant's own messages (spec 2, section 5; DESIGN.md section 8, item 10). */
+export const physicianConsentMessages = {
+  phoneNumeric: 'Invalid PhoneNumber',
+  FirstName: 'Please enter first name',
+  LastName: 'Please enter last name',
+  Email: 'Please enter email address',
+  invalidEmail: 'Invalid email.',
+  PhoneNumber: 'Please enter phone number',
+  Address: 'Please enter address',
+  City: 'Please enter City',
+  State: 'Please enter State',
+  zipcode: 'Please enter zipcode',
+  Country: 'Please enter Country',
+  dobFuture: 'Date of birth cannot be in the future',
+  submitted: 'Please check your email for order confirmation',
+} as const;
+
+const p = physicianConsentMessages;
 
 /** The card messages of the consent page where they differ from the payment page (spec 2, section 5). */
 export const consentCardEmptyMessages = {
@@ -119,7 +144,10 @@ export type ConsentPageOne = {
 };
 
 /** Why page 1 cannot be left yet, by field (Next Page and the final submit both check it). */
-export function consentPageOneProblems(answers: ConsentPageOne): Record<string, string> {
+export function consentPageOneProblems(
+  answers: ConsentPageOne,
+  variant: ConsentVariant = 'client',
+): Record<string, string> {
   // Read defensively: the server runs this on bodies whose other fields may have failed their types.
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
   const problems: Record<string, string> = {};
@@ -137,7 +165,9 @@ export function consentPageOneProblems(answers: ConsentPageOne): Record<string, 
     if (!text(answers.Addendum_address)) problems.Addendum_address = c.empty;
     const phone = text(answers.Addendum_phone);
     if (!phone) problems.Addendum_phone = c.empty;
-    else if (!/^\d+$/.test(phone)) problems.Addendum_phone = c.phoneNumeric;
+    else if (!/^\d+$/.test(phone)) {
+      problems.Addendum_phone = variant === 'physician' ? p.phoneNumeric : c.phoneNumeric;
+    }
     if (!text(answers.Relationship)) problems.Relationship = c.empty;
   }
   return problems;
@@ -145,6 +175,18 @@ export function consentPageOneProblems(answers: ConsentPageOne): Record<string, 
 
 /** The order fields appear in on page 1, for focusing the first one that fails. */
 export const consentPageOneOrder = Object.keys(consentPageOneFields);
+
+/** Page 2's own fields, the same in both variants. */
+const consentSigningFields = {
+  sample_type: z.enum(SAMPLE_TYPES, { error: c.selectOne }),
+  ...formPaymentFields,
+  agree: z.literal(true, { error: c.agree }),
+  Signature: signatureSchema(c.signature),
+  agreementVersion: z
+    .string()
+    .max(40)
+    .describe('The version of the agreement text the page showed; a different one is refused (409)'),
+};
 
 /**
  * send_ConsentData: the answers, the choices, the confirmed signature and, for a new card or
@@ -154,14 +196,7 @@ export const consentPageOneOrder = Object.keys(consentPageOneFields);
 export const sendConsentDataRequestSchema = z
   .object({
     ...consentPageOneFields,
-    sample_type: z.enum(SAMPLE_TYPES, { error: c.selectOne }),
-    ...formPaymentFields,
-    agree: z.literal(true, { error: c.agree }),
-    Signature: signatureSchema(c.signature),
-    agreementVersion: z
-      .string()
-      .max(40)
-      .describe('The version of the agreement text the page showed; a different one is refused (409)'),
+    ...consentSigningFields,
     ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
     PhysicianFirstName: z.string().max(80).optional().describe('Ignored: read from the record'),
     PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
@@ -173,6 +208,124 @@ export const sendConsentDataRequestSchema = z
   }, everyFieldAtOnce);
 
 export type SendConsentDataRequest = z.infer<typeof sendConsentDataRequestSchema>;
+
+function required(message: string, max: number) {
+  return singleLine(z.string({ error: message }).trim().min(1, message).max(max, tooLong(max)));
+}
+
+/** A calendar date typed as MM/DD/YYYY: "Cannot be empty", "Invalid date" (not real, or 2050 on). */
+function usDate(problem?: (iso: string) => string | null) {
+  return singleLine(z.string({ error: c.empty }).trim().min(1, c.empty).max(10, c.invalidDate)).superRefine(
+    (value, ctx) => {
+      const iso = usDateToIso(value);
+      const message =
+        !iso || Number(iso.slice(0, 4)) >= DOB_YEAR_LIMIT ? c.invalidDate : (problem?.(iso) ?? null);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    },
+  );
+}
+
+/**
+ * The client's personal details the physician variant edits (spec 2, "Client information"),
+ * prefilled from the client's record and saved to it on submit. `today` bounds the birth date.
+ */
+export function physicianConsentClientFields(today: Today) {
+  return {
+    FirstName: required(p.FirstName, 80),
+    LastName: required(p.LastName, 80),
+    Dob: usDate((iso) => {
+      const problem = dateOfBirthProblem(iso, resolveToday(today));
+      return problem === 'future' ? p.dobFuture : problem === 'invalid' ? c.invalidDate : null;
+    }).describe('MM/DD/YYYY, not in the future'),
+    Email: singleLine(
+      z
+        .string({ error: p.Email })
+        .trim()
+        .min(1, p.Email)
+        .max(254, tooLong(254))
+        .regex(EMAIL_PATTERN, p.invalidEmail),
+    ),
+    PhoneNumber: singleLine(
+      z
+        .string({ error: p.PhoneNumber })
+        .trim()
+        .min(1, p.PhoneNumber)
+        .regex(/^\d+$/, p.phoneNumeric)
+        .max(15, 'Phone number must be at most 15 digits'),
+    ),
+    Address: required(p.Address, 200),
+    City: required(p.City, 80),
+    State: required(p.State, 80),
+    zipcode: required(p.zipcode, 20),
+    Country: required(p.Country, 80),
+    Enrollment_Date: usDate().describe('MM/DD/YYYY: the anniversaries of annual storage count from it'),
+  };
+}
+
+export type PhysicianConsentClient = {
+  [K in keyof ReturnType<typeof physicianConsentClientFields>]: string;
+};
+
+/** The client fields in the order page 2 shows them, for focusing the first one that fails. */
+export const physicianConsentClientOrder = Object.keys(
+  physicianConsentClientFields('2000-01-01'),
+) as (keyof PhysicianConsentClient)[];
+
+/**
+ * send_PhysicianConsentData: the consent a physician submits for the client they act for, signed
+ * by the client in the clinic, with the client's personal details to save on the client's record.
+ * The client and the physician come from the session; the physician fields sent are ignored.
+ */
+export function sendPhysicianConsentDataRequestSchema(today: Today) {
+  return z
+    .object({
+      ...consentPageOneFields,
+      ...physicianConsentClientFields(today),
+      ...consentSigningFields,
+      PhysicianId: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
+      Id: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
+      PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
+    })
+    .superRefine((body, ctx) => {
+      for (const [path, message] of Object.entries(consentPageOneProblems(body, 'physician'))) {
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      }
+    }, everyFieldAtOnce);
+}
+
+export type SendPhysicianConsentDataRequest = z.infer<
+  ReturnType<typeof sendPhysicianConsentDataRequestSchema>
+>;
+
+/**
+ * get_PhysicianConsent: what the physician's consent page needs of the client they act for: the
+ * state of the consent, the client's details to prefill, the physician, and the client's own
+ * payment methods (the client pays their annual storage).
+ */
+export const getPhysicianConsentResponseSchema = z.object({
+  initialProcessingFormCompleted: z.boolean(),
+  completed: z.boolean(),
+  signedAt: z.string().nullable().describe('ISO instant of the signature'),
+  documentId: z.string().nullable().describe('The signed agreement PDF'),
+  clientACTId: z.string(),
+  client: z.object({
+    FirstName: z.string(),
+    LastName: z.string(),
+    Dob: z.string().describe('MM/DD/YYYY'),
+    Email: z.string(),
+    PhoneNumber: z.string(),
+    Address: z.string(),
+    City: z.string(),
+    State: z.string(),
+    zipcode: z.string(),
+    Country: z.string(),
+    Enrollment_Date: z.string().describe('MM/DD/YYYY; today when the record has none yet'),
+  }),
+  physician: z.object({ PhysicianId: z.string(), PhysicianLastName: z.string() }),
+  pay_info: paymentInfoSchema.describe("The client's card and bank account on file (display data only)"),
+});
+
+export type PhysicianConsent = z.infer<typeof getPhysicianConsentResponseSchema>;
 
 export const formSubmissionResponseSchema = z.object({
   success: z.literal(true),

@@ -6,7 +6,6 @@ import {
   dateOfBirthProblem,
   isIsoDate,
   isoDateOf,
-  isoToActivityDate,
   isoToUsDate,
   parseIsoDate,
   resolveToday,
@@ -78,18 +77,6 @@ describe('isoToUsDate shows birth dates as MM/DD/YYYY', () => {
     ['not a date', ''],
   ])('%s is shown as %j', (iso, shown) => {
     expect(isoToUsDate(iso)).toBe(shown);
-  });
-});
-
-describe('isoToActivityDate shows Client Activity dates as MM-DD-YYYY', () => {
-  it.each([
-    ['2021-12-02', '12-02-2021'],
-    ['2024-02-29', '02-29-2024'],
-    ['2025-01-01', '01-01-2025'],
-    ['2023-02-29', ''],
-    ['', ''],
-  ])('%j is shown as %j', (iso, shown) => {
-    expect(isoToActivityDate(iso)).toBe(shown);
   });
 });
 

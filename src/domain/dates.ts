@@ -60,13 +60,6 @@ export function isoToUsDate(iso: string): string {
   return `${pad(parts.month)}/${pad(parts.day)}/${parts.year}`;
 }
 
-/** `YYYY-MM-DD` to `MM-DD-YYYY`, the Client Activity format. */
-export function isoToActivityDate(iso: string): string {
-  const parts = parseIsoDate(iso);
-  if (!parts) return '';
-  return `${pad(parts.month)}-${pad(parts.day)}-${parts.year}`;
-}
-
 // Building an Intl formatter is costly; one per time zone is kept.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -21,6 +21,8 @@ export const errorCodes = [
   'AGREEMENT_CHANGED',
   'PAYMENT_PENDING',
   'SERVICE_UNAVAILABLE',
+  'ADDRESS_NOT_VERIFIED',
+  'CARRIER_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { consentMessages, signatureSchema } from './consent-form';
+import { actingForSchema } from './auth';
+import { EMAIL_PATTERN } from './client';
+import { verificationMessages } from './client-verification';
+import { consentMessages, formSubmissionResponseSchema, signatureSchema } from './consent-form';
+import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { documentMessages } from './documents';
 import { requireEach } from './errors';
 import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './form-payment';
@@ -128,14 +132,60 @@ const LAB_REPORT_MAX_CHARS = 800_000;
 const optionalText = (max: number) =>
   singleLine(z.string().trim().max(max, `Must be at most ${max} characters`)).optional();
 
+/** What every variant of the form sends for the route chosen: the route, the terms, the report or the waiver. */
+const screeningRouteFields = {
+  submissionOption: z.enum(SUBMISSION_OPTIONS, { error: d.selectOption }),
+  agree: z.literal(true, { error: d.agree }),
+  // Local Lab Submission.
+  lab_report_file: z
+    .string()
+    .max(LAB_REPORT_MAX_CHARS, documentMessages.tooBig)
+    .optional()
+    .describe('The PDF as a base64 data URL'),
+  lab_report_name: optionalText(200),
+  // Waiver Submission.
+  WaiverNotice: z.enum(['negative', 'positive'], { error: d.waiverNotice }).optional(),
+  Signature: z.string().optional(),
+  InfectiousDisease: freeText(z.string().trim().max(2000, 'Must be at most 2000 characters')).optional(),
+  termsVersion: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('The version of the terms the page showed; a different one is refused (409)'),
+  expectedTotalCents: z.number().int().min(0).optional().describe('The total the page showed, in cents'),
+};
+
+type ScreeningRoute = {
+  submissionOption: SubmissionOption;
+  lab_report_file?: string;
+  WaiverNotice?: 'negative' | 'positive';
+  Signature?: string;
+};
+
+/** The section of a lab report or a waiver; White Glove Labs is each variant's own. */
+function screeningRouteProblems(body: ScreeningRoute, ctx: z.RefinementCtx) {
+  if (body.submissionOption === 'Local Lab Submission') {
+    requireEach(body, ctx, { lab_report_file: documentMessages.required });
+  } else if (body.submissionOption === 'Waiver Submission') {
+    requireEach(body, ctx, { WaiverNotice: d.waiverNotice });
+    const signature = signatureSchema(d.signature).safeParse(body.Signature);
+    if (!signature.success) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['Signature'],
+        message: signature.error.issues[0]?.message ?? d.signature,
+      });
+    }
+  }
+}
+
 /**
  * set_DiseaseData: the chosen route with its section. Amounts are the server's: legacy amount
  * fields, when sent, must equal its quote or nothing is charged.
  */
 export const setDiseaseDataRequestSchema = z
   .object({
-    submissionOption: z.enum(SUBMISSION_OPTIONS, { error: d.selectOption }),
-    agree: z.literal(true, { error: d.agree }),
+    ...screeningRouteFields,
     // White Glove Labs: the kit's shipping address and the payment.
     FirstName: optionalText(80),
     LastName: optionalText(80),
@@ -152,23 +202,6 @@ export const setDiseaseDataRequestSchema = z
       .describe('Legacy: the total shown, in dollars; must equal the server quote'),
     WhiteGloveLabFee: z.number().optional().describe('Legacy: must equal the price book'),
     CreditCardProcessingFee: z.number().optional().describe('Legacy: must equal the server quote'),
-    expectedTotalCents: z.number().int().min(0).optional().describe('The total the page showed, in cents'),
-    // Local Lab Submission.
-    lab_report_file: z
-      .string()
-      .max(LAB_REPORT_MAX_CHARS, documentMessages.tooBig)
-      .optional()
-      .describe('The PDF as a base64 data URL'),
-    lab_report_name: optionalText(200),
-    // Waiver Submission.
-    WaiverNotice: z.enum(['negative', 'positive'], { error: d.waiverNotice }).optional(),
-    Signature: z.string().optional(),
-    InfectiousDisease: freeText(z.string().trim().max(2000, 'Must be at most 2000 characters')).optional(),
-    termsVersion: z
-      .string()
-      .max(40)
-      .optional()
-      .describe('The version of the terms the page showed; a different one is refused (409)'),
     Source: z.string().max(60).optional().describe('Set by the server'),
     ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
   })
@@ -184,22 +217,184 @@ export const setDiseaseDataRequestSchema = z
         Country: d.country,
         PaymentMethod: d.selectOption,
       });
-    } else if (body.submissionOption === 'Local Lab Submission') {
-      requireEach(body, ctx, { lab_report_file: documentMessages.required });
-    } else if (body.submissionOption === 'Waiver Submission') {
-      requireEach(body, ctx, { WaiverNotice: d.waiverNotice });
-      const signature = signatureSchema(d.signature).safeParse(body.Signature);
-      if (!signature.success) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['Signature'],
-          message: signature.error.issues[0]?.message ?? d.signature,
-        });
-      }
     }
+    screeningRouteProblems(body, ctx);
   }, everyFieldAtOnce);
 
 export type SetDiseaseDataRequest = z.infer<typeof setDiseaseDataRequestSchema>;
+
+/**
+ * The physician variant (spec 2, sections 2 to 5): the physician names the client, by Client ID
+ * and last name or by full contact, confirms them, and pays White Glove Labs with their own card.
+ */
+export const CLIENT_INFO_CHOICES = {
+  client_id: 'Client ID and Last Name',
+  full_contact: 'Client Full Contact Information',
+} as const;
+export type ClientInfoChoice = keyof typeof CLIENT_INFO_CHOICES;
+
+export const physicianDiseaseMessages = {
+  chooseClientInfo: consentMessages.agree,
+  confirmFirst: verificationMessages.confirmFirst,
+  clientId: verificationMessages.clientIdRequired,
+  clientLastName: verificationMessages.lastNameRequired,
+  clientFirstName: verificationMessages.firstNameRequired,
+  clientEmail: verificationMessages.emailRequired,
+  clientEmailInvalid: verificationMessages.emailInvalid,
+  clientDob: verificationMessages.dobRequired,
+  clientDobInvalid: verificationMessages.dobInvalid,
+  clientDobFuture: verificationMessages.dobFuture,
+  verifyFailed: 'Please enter valid client id or last name',
+  confirmed: verificationMessages.confirmed,
+} as const;
+
+const p = physicianDiseaseMessages;
+
+/** The line the physician variant shows above the itemised amount. */
+export const WHITE_GLOVE_TOTAL_LINE = `White Glove Labs Total: ${formatUsd(priceBook.whiteGloveLabFee)}`;
+
+/** The client identification, flat, as the legacy body carries it beside the form's fields. */
+const clientIdentificationFields = {
+  ClientInfo: z.enum(['client_id', 'full_contact'], { error: p.chooseClientInfo }),
+  ClientId: optionalText(64),
+  ClientLastname: optionalText(80),
+  ClientFirstName: optionalText(80),
+  Clientlastname: optionalText(80),
+  ClientEmail: optionalText(254),
+  ClientDob: optionalText(10).describe('MM/DD/YYYY'),
+};
+
+type ClientIdentificationInput = {
+  ClientInfo: ClientInfoChoice;
+  ClientId?: string;
+  ClientLastname?: string;
+  ClientFirstName?: string;
+  Clientlastname?: string;
+  ClientEmail?: string;
+  ClientDob?: string;
+};
+
+/** The fields the chosen identification needs (the Confirm Client Details button checks them too). */
+function clientIdentificationProblems(body: ClientIdentificationInput, ctx: z.RefinementCtx, today: Today) {
+  if (body.ClientInfo === 'client_id') {
+    requireEach(body, ctx, { ClientId: p.clientId, ClientLastname: p.clientLastName });
+  }
+  if (body.ClientInfo !== 'full_contact') return;
+  requireEach(body, ctx, {
+    ClientFirstName: p.clientFirstName,
+    Clientlastname: p.clientLastName,
+    ClientEmail: p.clientEmail,
+    ClientDob: p.clientDob,
+  });
+  // Runs even when a field failed its own type check (everyFieldAtOnce): only strings are read.
+  const email = body.ClientEmail;
+  if (typeof email === 'string' && email && !(email.length <= 254 && EMAIL_PATTERN.test(email))) {
+    ctx.addIssue({ code: 'custom', path: ['ClientEmail'], message: p.clientEmailInvalid });
+  }
+  if (typeof body.ClientDob === 'string' && body.ClientDob) {
+    const iso = usDateToIso(body.ClientDob);
+    const problem = iso ? dateOfBirthProblem(iso, resolveToday(today)) : 'invalid';
+    if (problem) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ClientDob'],
+        message: problem === 'future' ? p.clientDobFuture : p.clientDobInvalid,
+      });
+    }
+  }
+}
+
+/** set_verifyPhysicianClientData: one of the physician's own clients, by either identification. */
+export function verifyPhysicianClientRequestSchema(today: Today) {
+  return z
+    .object(clientIdentificationFields)
+    .superRefine((body, ctx) => clientIdentificationProblems(body, ctx, today), everyFieldAtOnce);
+}
+
+export type VerifyPhysicianClientRequest = z.infer<ReturnType<typeof verifyPhysicianClientRequestSchema>>;
+export type ClientIdentification = Pick<
+  VerifyPhysicianClientRequest,
+  keyof typeof clientIdentificationFields
+>;
+
+export const verifyPhysicianClientResponseSchema = z.object({
+  verified: z.literal(true),
+  message: z.string(),
+  ClientId: z.string().describe("The client's Client ID"),
+  ClientName: z.string(),
+  infectiousDiseaseFormCompleted: z.boolean(),
+  actingFor: actingForSchema.describe('The confirmation also makes them the client this session acts for'),
+});
+
+export type VerifyPhysicianClientResponse = z.infer<typeof verifyPhysicianClientResponseSchema>;
+
+const legacyIgnored = (what: string) =>
+  singleLine(z.string().max(64)).optional().describe(`Legacy: ignored, ${what}`);
+
+/**
+ * set_PhysicianDiseaseData: the client identification, the route and its section. White Glove
+ * Labs is paid by card only, with the physician's card on file or a new one; the kit's Street is
+ * not required (spec 2, section 5). Amounts are the server's.
+ */
+export function setPhysicianDiseaseDataRequestSchema(today: Today) {
+  return z
+    .object({
+      ...clientIdentificationFields,
+      ...screeningRouteFields,
+      agree: z.union([z.literal(true), z.literal('yes')], { error: d.agree }),
+      // White Glove Labs: the kit's shipping address (legacy names) and the physician's card.
+      FirstName: optionalText(80),
+      LastName: optionalText(80),
+      street: optionalText(200),
+      city: optionalText(80),
+      state: optionalText(80),
+      ZipCode: optionalText(20),
+      country: optionalText(80),
+      ...formPaymentFields,
+      PaymentMethod: z.literal('Credit Card', { error: d.selectOption }).optional(),
+      Amount: z
+        .number()
+        .optional()
+        .describe('Legacy (default 399): ignored, the server charges its price book'),
+      PhysicianId: legacyIgnored('the physician is the signed-in one'),
+      Id: legacyIgnored('the physician is the signed-in one'),
+      PhysicianLastName: legacyIgnored('the physician is the signed-in one'),
+    })
+    .superRefine((body, ctx) => {
+      clientIdentificationProblems(body, ctx, today);
+      if (body.submissionOption === 'White Glove Labs') {
+        requireEach(body, ctx, {
+          FirstName: d.firstName,
+          LastName: d.lastName,
+          city: d.city,
+          state: d.state,
+          ZipCode: d.zip,
+          country: d.country,
+        });
+      }
+      screeningRouteProblems(body, ctx);
+    }, everyFieldAtOnce);
+}
+
+export type SetPhysicianDiseaseDataRequest = z.infer<ReturnType<typeof setPhysicianDiseaseDataRequestSchema>>;
+
+/** The physician variant's answer: the client it was for, and what was charged to whose card. */
+export const physicianDiseaseResponseSchema = formSubmissionResponseSchema.extend({
+  ClientId: z.string(),
+  ClientName: z.string(),
+  charged: z
+    .object({
+      labFee: z.number().describe('Dollars'),
+      processingFee: z.number().describe('Dollars'),
+      total: z.number().describe('Dollars'),
+      brand: z.string().nullable(),
+      last4: z.string(),
+    })
+    .nullable()
+    .describe("White Glove Labs: what was charged to the physician's card"),
+});
+
+export type PhysicianDiseaseResponse = z.infer<typeof physicianDiseaseResponseSchema>;
 
 /** The base64 content of a data URL, or null when it is not one. */
 export function dataUrlBytes(dataUrl: string): Uint8Array | null {

@@ -10,6 +10,8 @@ export const PAYMENT_SOURCES = {
   email: 'Email Single Payment Page',
   sms: 'SMS Single Payment Page',
   consentForm: 'CP Consent Form',
+  /** A new card or account a physician entered for the client on the physician's consent. */
+  physicianConsentForm: 'Physician Portal Consent Form',
   /** The legacy source tag of the infectious disease form. */
   infectiousDisease: 'ACT Client Portal',
 } as const;

@@ -114,12 +114,15 @@ describe('the app shell', () => {
       'send_ConsentData',
       'set_DiseaseData',
       'get_FormDocuments',
+      'set_verifyPhysicianClientData',
+      'set_PhysicianDiseaseData',
     ]) {
       expect(Object.keys(doc.paths), route).toContain(`/api/pay/${route}`);
     }
     expect(doc.paths['/api/pay/update_Client'].post.requestBody).toBeDefined();
     expect(doc.paths['/api/pay/send_ConsentData'].post.requestBody).toBeDefined();
     expect(doc.paths['/api/pay/set_DiseaseData'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/pay/set_PhysicianDiseaseData'].post.requestBody).toBeDefined();
     expect((await app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
     await app.close();
   });

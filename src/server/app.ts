@@ -5,6 +5,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../domain/errors';
+import { createCarrier } from './adapters/carrier';
+import type { CarrierAdapter } from './adapters/carrier/carrier-adapter';
 import {
   createMailer,
   type Mailer,
@@ -32,10 +34,23 @@ import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
 import { formRoutes } from './modules/forms/form-routes';
+import { physicianConsentRoutes } from './modules/forms/physician-consent-routes';
+import { physicianDiseaseRoutes } from './modules/forms/physician-disease-routes';
+import { sampleRoutes, welcomeRoutes } from './modules/initial-processing/sample-routes';
+import { cellRequestRoutes } from './modules/ordering/cell-request-routes';
+import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
+import { staffAdminRoutes } from './modules/staff/staff-admin-routes';
+import {
+  staffLoginRoutes,
+  staffSecondFactorRoutes,
+  staffSessionRoutes,
+} from './modules/staff/staff-auth-routes';
+import { staffClientRoutes } from './modules/staff/staff-client-routes';
 import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
+import { createAuditTrail } from './plugins/audit';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { openApiPlugin } from './plugins/openapi';
 import { protectedScope, publicScope } from './plugins/scopes';
@@ -49,6 +64,8 @@ export interface AppDeps {
   mailer: Mailer;
   sessions: SessionService;
   gateway: PaymentGateway;
+  /** Address validation and shipping quotes (FedEx, or the offline table). */
+  carrier: CarrierAdapter;
   paymentConfig: PaymentConfig;
   linkSecret: Buffer;
   documentsKey: Buffer;
@@ -70,6 +87,7 @@ export interface BuildAppOptions {
   /** Where mail leaves: SMTP_URL's server, or the outbox alone (tests may pass their own). */
   mailTransport?: MailTransport;
   gateway?: PaymentGateway;
+  carrier?: CarrierAdapter;
   /** Where the built web app is; when absent or not built, only the API is served. */
   webRoot?: string | null;
   logger?: FastifyServerOptions['logger'];
@@ -132,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sessions = createSessionService(db, clock, config);
   const gateway = options.gateway ?? createPaymentGateway(config, db, clock);
   const paymentConfig = paymentConfigFor(config);
+  const carrier = options.carrier ?? createCarrier(config);
   const deps: AppDeps = {
     config,
     db,
@@ -139,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer,
     sessions,
     gateway,
+    carrier,
     paymentConfig,
     linkSecret: linkSecret(config.dataDir, config.linkSecret),
     documentsKey: documentsKeyBytes,
@@ -169,32 +189,89 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const api = { ...deps, prefix: '/api/pay' };
+  const staffApi = { ...deps, prefix: '/api/staff' };
+  // Every scope that reads or changes a client's data records it through this one trail.
+  const audit = createAuditTrail(db, clock);
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
   await app.register(
     publicScope(async (scope) => {
       await scope.register(siteRoutes, api);
       await scope.register(authRoutes, api);
       await scope.register(publicPaymentRoutes, api);
+      await scope.register(welcomeRoutes, api);
+      await scope.register(staffLoginRoutes, staffApi);
     }),
   );
   // Routes about a client, for the client themselves or a physician acting for them.
   await app.register(
-    protectedScope(sessions, ['client', 'physician'], async (scope) => {
-      await scope.register(clientRoutes, api);
-      await scope.register(paymentRoutes, api);
-    }),
+    protectedScope(
+      sessions,
+      ['client', 'physician'],
+      async (scope) => {
+        await scope.register(clientRoutes, api);
+        await scope.register(paymentRoutes, api);
+        await scope.register(orderingRoutes, api);
+        await scope.register(cellRequestRoutes, api);
+      },
+      { audit },
+    ),
   );
   // The client's own forms and payment method: a physician has their own routes for these.
   await app.register(
-    protectedScope(sessions, ['client'], async (scope) => {
-      await scope.register(clientPaymentRoutes, api);
-      await scope.register(formRoutes, api);
+    protectedScope(
+      sessions,
+      ['client'],
+      async (scope) => {
+        await scope.register(clientPaymentRoutes, api);
+        await scope.register(formRoutes, api);
+      },
+      { audit },
+    ),
+  );
+  await app.register(
+    protectedScope(
+      sessions,
+      ['physician'],
+      async (scope) => {
+        await scope.register(physicianRoutes, api);
+        await scope.register(physicianConsentRoutes, api);
+        await scope.register(sampleRoutes, api);
+        await scope.register(physicianDiseaseRoutes, api);
+      },
+      { audit },
+    ),
+  );
+  // The back office: a half staff session (password passed) reaches only the second factor;
+  // everything else needs both factors, and the admin scope the admin level.
+  await app.register(
+    protectedScope(sessions, ['staff_pending'], async (scope) => {
+      await scope.register(staffSecondFactorRoutes, staffApi);
     }),
   );
   await app.register(
-    protectedScope(sessions, ['physician'], async (scope) => {
-      await scope.register(physicianRoutes, api);
+    protectedScope(sessions, ['staff_pending', 'staff'], async (scope) => {
+      await scope.register(staffSessionRoutes, staffApi);
     }),
+  );
+  await app.register(
+    protectedScope(
+      sessions,
+      ['staff'],
+      async (scope) => {
+        await scope.register(staffClientRoutes, staffApi);
+      },
+      { audit },
+    ),
+  );
+  await app.register(
+    protectedScope(
+      sessions,
+      ['staff'],
+      async (scope) => {
+        await scope.register(staffAdminRoutes, staffApi);
+      },
+      { audit, admits: (session) => session.role === 'staff' && session.level === 'admin' },
+    ),
   );
   if (config.payments.gateway === 'sandbox') {
     await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });

@@ -39,6 +39,7 @@ describe('configuration from the environment', () => {
       loadConfig({
         DATABASE_URL: 'postgres://localhost/portal',
         PAYMENT_GATEWAY: 'sandbox',
+        CARRIER: 'offline',
         LINK_SECRET,
         DOCUMENTS_KEY,
       }).warnings,
@@ -70,6 +71,42 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'authorize-net' })).toThrow(
       /ANET_API_LOGIN_ID: must be set/,
     );
+  });
+
+  it('uses the offline carrier by default, and FedEx only with all of its credentials', () => {
+    expect(loadConfig({}).carrier).toEqual({ kind: 'offline' });
+    expect(() => loadConfig({ CARRIER: 'fedex', FEDEX_CLIENT_ID: 'key' })).toThrow(
+      /FEDEX_CLIENT_SECRET: must be set when CARRIER=fedex/,
+    );
+    expect(() => loadConfig({ CARRIER: 'ups' })).toThrow(/CARRIER="ups": must be offline or fedex/);
+    expect(() =>
+      loadConfig({
+        CARRIER: 'fedex',
+        FEDEX_CLIENT_ID: 'key',
+        FEDEX_CLIENT_SECRET: 'secret',
+        FEDEX_ACCOUNT_NUMBER: '12345',
+      }),
+    ).toThrow(/FEDEX_ACCOUNT_NUMBER="12345": must be the 9-digit FedEx account number/);
+    expect(
+      loadConfig({
+        CARRIER: 'fedex',
+        FEDEX_CLIENT_ID: 'key',
+        FEDEX_CLIENT_SECRET: 'secret',
+        FEDEX_ACCOUNT_NUMBER: '740561073',
+      }).carrier,
+    ).toEqual({
+      kind: 'fedex',
+      baseUrl: 'https://apis-sandbox.fedex.com',
+      clientId: 'key',
+      clientSecret: 'secret',
+      accountNumber: '740561073',
+    });
+  });
+
+  it('warns outside demo mode when the carrier was not chosen', () => {
+    const production = { DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY };
+    expect(loadConfig(production).warnings).toEqual([expect.stringMatching(/CARRIER is not set/)]);
+    expect(loadConfig({ ...production, CARRIER: 'offline' }).warnings).toEqual([]);
   });
 
   it('outside demo mode, needs the documents key, and refuses one of the wrong length', () => {

@@ -69,6 +69,14 @@ const envSchema = z.object({
   ANET_ENVIRONMENT: z
     .enum(['sandbox', 'production'], { error: 'must be sandbox or production' })
     .default('sandbox'),
+  CARRIER: z.enum(['offline', 'fedex'], { error: 'must be offline or fedex' }).optional(),
+  FEDEX_BASE_URL: urlText(['https:', 'http:']).default('https://apis-sandbox.fedex.com'),
+  FEDEX_CLIENT_ID: z.string().min(1).optional(),
+  FEDEX_CLIENT_SECRET: z.string().min(1).optional(),
+  FEDEX_ACCOUNT_NUMBER: z
+    .string()
+    .regex(/^\d{9}$/, 'must be the 9-digit FedEx account number')
+    .optional(),
 });
 
 export interface Config {
@@ -120,6 +128,10 @@ export interface Config {
         clientKey: string;
         environment: 'sandbox' | 'production';
       };
+  /** Address validation and rate quotes: the offline table (default) or FedEx's REST API. */
+  carrier:
+    | { kind: 'offline' }
+    | { kind: 'fedex'; baseUrl: string; clientId: string; clientSecret: string; accountNumber: string };
 }
 
 export class ConfigError extends Error {
@@ -150,6 +162,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError(missing.map((k) => `${k}: must be set when PAYMENT_GATEWAY=authorize-net`));
     }
   }
+  if (e.CARRIER === 'fedex') {
+    const missing = (['FEDEX_CLIENT_ID', 'FEDEX_CLIENT_SECRET', 'FEDEX_ACCOUNT_NUMBER'] as const).filter(
+      (k) => !e[k],
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map((k) => `${k}: must be set when CARRIER=fedex`));
+    }
+  }
   const demo = e.DEMO ?? !e.DATABASE_URL;
   // Outside demo mode the gateway is a choice, never a default: the sandbox approves without money moving.
   if (!demo && !e.PAYMENT_GATEWAY) {
@@ -175,6 +195,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (demo && e.DATABASE_URL) {
     warnings.push(
       'Demo mode is on with DATABASE_URL: demo accounts with published passwords are seeded into that database. Never use it for real clients (unset DEMO).',
+    );
+  }
+  // Outside demo mode the offline carrier is allowed (a test installation) but should be a choice.
+  if (!demo && !e.CARRIER) {
+    warnings.push(
+      'CARRIER is not set outside demo mode: addresses are not checked with FedEx and FedEx shipping is priced from the offline rate table (set CARRIER=fedex, or CARRIER=offline for a test installation).',
     );
   }
   return {
@@ -214,5 +240,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             environment: e.ANET_ENVIRONMENT,
           }
         : { gateway: 'sandbox' },
+    carrier:
+      e.CARRIER === 'fedex'
+        ? {
+            kind: 'fedex',
+            baseUrl: e.FEDEX_BASE_URL,
+            clientId: e.FEDEX_CLIENT_ID as string,
+            clientSecret: e.FEDEX_CLIENT_SECRET as string,
+            accountNumber: e.FEDEX_ACCOUNT_NUMBER as string,
+          }
+        : { kind: 'offline' },
   };
 }

@@ -2,7 +2,7 @@ import { todayFor } from '../domain/client';
 import { buildApp, loggerOptions } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { seedDemoData } from './db/seed';
+import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
 import { type Jobs, startJobs } from './jobs/jobs';
 
 async function main() {
@@ -22,6 +22,10 @@ async function main() {
   if (config.demo) await seedDemoData(database.db, todayFor(new Date()));
 
   const app = await buildApp({ config, db: database.db, logger: loggerOptions(config.logLevel) });
+  if (config.demo) {
+    await seedDemoStaff(database.db, app.deps.documentsKey);
+    await seedDemoDocuments(database.db, app.deps.documentsKey, new Date());
+  }
   app.log.info(
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },
     'starting the Client Portal',

@@ -50,6 +50,8 @@ export const clients = pgTable(
     arbSubscribed: boolean().notNull().default(false),
     physicianFormAgreement: boolean().notNull().default(false),
     dateBankedIn: date({ mode: 'string' }),
+    /** The Enrollment Date of the consent agreement (the physician consent sets it). */
+    enrollmentDate: date({ mode: 'string' }),
     lastBioInsurancePurchasedDate: date({ mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
@@ -94,9 +96,9 @@ export const paymentMethods = pgTable(
   'payment_methods',
   {
     id: uuid().primaryKey().defaultRandom(),
-    clientId: uuid()
-      .notNull()
-      .references(() => clients.id, { onDelete: 'cascade' }),
+    /** The owner: a client, or a physician who keeps a card on file to pay for their clients. */
+    clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
     kind: text({ enum: ['card', 'ach'] }).notNull(),
     brand: text(),
     last4: text().notNull(),
@@ -116,7 +118,11 @@ export const paymentMethods = pgTable(
     isDefault: boolean().notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.clientId)],
+  (t) => [
+    index().on(t.clientId),
+    index().on(t.physicianId),
+    check('payment_methods_one_owner', sql`num_nonnulls(${t.clientId}, ${t.physicianId}) = 1`),
+  ],
 );
 
 /** One year of annual storage: due on its date, overdue while unpaid past it. */
@@ -153,6 +159,8 @@ export const payments = pgTable(
     purpose: text().notNull(),
     methodKind: text({ enum: ['card', 'ach'] }).notNull(),
     paymentMethodId: uuid(),
+    /** Set when a physician paid for the client with the physician's own card. */
+    paidByPhysicianId: uuid().references(() => physicians.id, { onDelete: 'set null' }),
     amountCents: integer().notNull(),
     feeCents: integer().notNull(),
     totalCents: integer().notNull(),
@@ -242,16 +250,19 @@ export const sessions = pgTable(
   'sessions',
   {
     id: text().primaryKey(),
-    role: text({ enum: ['client', 'physician'] }).notNull(),
+    /** `staff_pending`: a staff member past the password who has not yet passed the second factor. */
+    role: text({ enum: ['client', 'physician', 'staff_pending', 'staff'] }).notNull(),
     clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
     physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
+    staffId: uuid().references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    staffLevel: text({ enum: ['staff', 'admin'] }),
     /** A physician's session: the client they chose to act for, if any. */
     actingForClientId: uuid().references(() => clients.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastSeenAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
   },
-  (t) => [index().on(t.clientId), index().on(t.physicianId)],
+  (t) => [index().on(t.clientId), index().on(t.physicianId), index().on(t.staffId)],
 );
 
 /**
@@ -403,6 +414,8 @@ export const formSubmissions = pgTable(
     operationId: uuid(),
     signerIp: text(),
     userAgent: text(),
+    /** The physician who submitted the form for the client (the physician variants). */
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'set null' }),
     responseJson: text(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     completedAt: timestamp({ withTimezone: true }),
@@ -459,4 +472,181 @@ export const sandboxTransactions = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [index().on(t.customerRef, t.reference)],
+);
+
+/**
+ * A new sample sent by a physician (initial sample processing, send_ProcessData): it registers the
+ * client and pays the up-front banking fee by card, or waits for the check in the shipment.
+ */
+export const sampleSubmissions = pgTable(
+  'sample_submissions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid()
+      .notNull()
+      .references(() => physicians.id, { onDelete: 'cascade' }),
+    tissue: text({ enum: ['Adipose', 'Bone_marrow'] }).notNull(),
+    shipDate: date({ mode: 'string' }).notNull(),
+    paymentKind: text({ enum: ['card', 'check'] }).notNull(),
+    /** pending while the submission runs; paid by card; awaiting_check until the bank records it. */
+    status: text({ enum: ['pending', 'paid', 'awaiting_check'] }).notNull(),
+    amountCents: integer().notNull(),
+    feeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    paymentId: uuid(),
+    billingName: text(),
+    billingEmail: text(),
+    operationId: uuid(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.physicianId, t.createdAt), index().on(t.clientId), index().on(t.status)],
+);
+
+/** A single-use link, valid 7 days, for a new client to set their password (stored hashed). */
+export const welcomeLinks = pgTable(
+  'welcome_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    tokenHash: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('welcome_links_token_hash_key').on(t.tokenHash), index().on(t.clientId)],
+);
+
+/**
+ * A client's order of vials shipped to a clinic (the Stem Cell Request Form): what was ordered,
+ * where and when it goes, what it cost and how it was paid, and its timeline. A row is claimed
+ * (pending, the pre-paid vials reserved) before anything is charged, and confirmed (requested)
+ * with the charge; a declined charge deletes it and gives the vials back.
+ */
+export const vialRequests = pgTable(
+  'vial_requests',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'requested', 'approved', 'shipped', 'delivered'] }).notNull(),
+    vials: integer().notNull(),
+    bioInsuranceVialsUsed: integer().notNull(),
+    longevityVialsUsed: integer().notNull(),
+    cpp: boolean().notNull(),
+    tissue: text().notNull(),
+    infectiousDisease: text().notNull(),
+    infectiousDiseaseName: text().notNull().default(''),
+    clinicName: text().notNull().default(''),
+    shippingMethod: text({ enum: ['FedEx', 'ACT VIP'] }).notNull(),
+    shipmentDate: date({ mode: 'string' }).notNull(),
+    contactFirstName: text().notNull(),
+    contactLastName: text().notNull(),
+    shippingEmail: text().notNull(),
+    phone: text().notNull(),
+    street: text().notNull(),
+    city: text().notNull(),
+    state: text().notNull(),
+    zip: text().notNull(),
+    country: text().notNull(),
+    addressVerified: boolean().notNull(),
+    saveAddress: boolean().notNull().default(false),
+    vialsCents: integer().notNull(),
+    cppCents: integer().notNull(),
+    shippingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    /** ACT VIP: the bank confirms the shipping price later; it is not charged with the order. */
+    shippingPriceToBeConfirmed: boolean().notNull(),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    requestedAt: timestamp({ withTimezone: true }),
+    approvedByPractitionerAt: timestamp({ withTimezone: true }),
+    vipPriceConfirmedAt: timestamp({ withTimezone: true }),
+    shippedAt: timestamp({ withTimezone: true }),
+    trackingNumber: text(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    uniqueIndex('vial_requests_operation_key').on(t.operationId),
+    check('vial_requests_vials_check', sql`${t.vials} between 1 and 10`),
+  ],
+);
+
+/**
+ * The bank's staff: e-mail (unique whatever its case), password, level, and a TOTP second factor
+ * whose secret is encrypted at rest (AES-256-GCM under the documents key), null until enrolled.
+ */
+export const staffAccounts = pgTable(
+  'staff_accounts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    name: text().notNull(),
+    passwordHash: text().notNull(),
+    level: text({ enum: ['staff', 'admin'] }).notNull(),
+    /** The enrolled TOTP secret, sealed (iv, tag and ciphertext, base64); null until enrolment. */
+    totpSecretSealed: text(),
+    /** A secret offered at enrolment, sealed, until a code from it confirms it. */
+    pendingTotpSecretSealed: text(),
+    /** The time step of the last code accepted: a code is good once. */
+    lastTotpTimeStep: integer(),
+    disabledAt: timestamp({ withTimezone: true }),
+    createdBy: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('staff_accounts_email_key').on(sql`lower(${t.email})`)],
+);
+
+/** A staff member's recovery codes: keyed hashes (HMAC-SHA-256), each good once. */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    staffId: uuid()
+      .notNull()
+      .references(() => staffAccounts.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.staffId)],
+);
+
+/**
+ * Who read or changed a client's personal data, payment display data or documents: appended by
+ * one hook per scope, never updated or deleted by the portal. Never a password, code, token or
+ * card number: the action, the route pattern and the ids only. No foreign keys, so the trail
+ * outlives what it tells of.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    at: timestamp({ withTimezone: true }).notNull(),
+    actorRole: text({ enum: ['client', 'physician', 'staff'] }).notNull(),
+    actorId: uuid().notNull(),
+    clientId: uuid(),
+    action: text().notNull(),
+    /** The method and route pattern, e.g. `GET /api/staff/documents/:id`. */
+    route: text().notNull(),
+    /** The document read, when the action reads one. */
+    documentId: uuid(),
+    ip: text().notNull(),
+    statusCode: integer().notNull(),
+  },
+  (t) => [index().on(t.clientId, t.at), index().on(t.at)],
 );

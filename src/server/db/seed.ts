@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { addDays, addYears } from '../../domain/dates';
 import { priceBook } from '../../domain/price-book';
+import { storeDocument } from '../lib/document-store';
+import { sealText } from '../lib/sealed-text';
 import { hashSecret } from '../lib/secrets';
 import type { Database } from './client';
 import {
@@ -11,11 +13,36 @@ import {
   physicianClients,
   physicians,
   sandboxPaymentMethods,
+  staffAccounts,
   systemSettings,
 } from './schema';
 
 export const DEMO_CLIENT_PASSWORD = 'DemoClient#2026';
 export const DEMO_PHYSICIAN_PASSWORD = 'DemoPhysician#2026';
+export const DEMO_STAFF_EMAIL = 'staff@example.com';
+export const DEMO_STAFF_PASSWORD = 'DemoStaff#2026';
+/** The demo admin's TOTP secret (base32), printed in the README: `npm run totp` shows its code. */
+export const DEMO_STAFF_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+
+/**
+ * The demo admin of the back office, already enrolled with the fixed secret above (sealed under
+ * this server's documents key, so it is seeded beside the app rather than in the template
+ * database). Adds the account when it is missing; returns whether it did.
+ */
+export async function seedDemoStaff(db: Database, documentsKey: Buffer): Promise<boolean> {
+  const added = await db
+    .insert(staffAccounts)
+    .values({
+      email: DEMO_STAFF_EMAIL,
+      name: 'Demo Admin',
+      passwordHash: await hashSecret(DEMO_STAFF_PASSWORD),
+      level: 'admin',
+      totpSecretSealed: sealText(documentsKey, DEMO_STAFF_TOTP_SECRET),
+    })
+    .onConflictDoNothing()
+    .returning({ id: staffAccounts.id });
+  return added.length > 0;
+}
 
 /**
  * The demo accounts listed in the README. Dates are relative to `today` so the story stays true
@@ -96,7 +123,8 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         bioInsuranceVialsAvailable: 0,
         initialProcessingFormCompleted: true,
         clientConsentFormCompleted: true,
-        infectiousDiseaseFormCompleted: true,
+        // His screening is to do: his physician, Dr. Alvarez, submits it in the Physician Portal.
+        infectiousDiseaseFormCompleted: false,
         physicianFormAgreement: true,
         dateBankedIn: addDays(addYears(today, -5), -30),
       })
@@ -195,6 +223,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         type: 'Initial Processing Fee',
         closeDate: `${thisYear - 3}-06-20`,
         stageName: 'Closed Won',
+        amountCents: 250_000,
       },
       {
         clientId: jane.id,
@@ -202,6 +231,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         closeDate: `${thisYear}-06-10`,
         purchasedPlanName: 'Annual Storage',
         stageName: 'Closed Won',
+        amountCents: 35_000,
       },
       {
         clientId: jane.id,
@@ -210,6 +240,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         doseAmount: 4,
         purchasedPlanName: 'Bio-Insurance 10 Vials',
         stageName: 'Closed Won',
+        amountCents: 425_000,
       },
       {
         clientId: jane.id,
@@ -217,6 +248,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         closeDate: `${thisYear - 1}-02-11`,
         doseAmount: 2,
         stageName: 'Shipped',
+        amountCents: 100_000,
         cellRequestApprovedByPractitioner: true,
       },
       {
@@ -225,6 +257,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         closeDate: '2021-05-04',
         doseAmount: 1,
         stageName: 'Shipped',
+        amountCents: 50_000,
         cellRequestApprovedByPractitioner: true,
       },
       {
@@ -232,6 +265,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         type: 'Initial Processing Fee',
         closeDate: addYears(today, -5),
         stageName: 'Closed Won',
+        amountCents: 300_000,
       },
       {
         clientId: john.id,
@@ -247,6 +281,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         closeDate: '2023-08-29',
         doseAmount: 2,
         stageName: 'Shipped',
+        amountCents: 100_000,
         cellRequestApprovedByPractitioner: true,
       },
       {
@@ -309,7 +344,75 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
       .returning({ id: physicians.id });
     if (!lucia || !secondPhysician) throw new Error('second demo physician was not created');
     await tx.insert(physicianClients).values({ physicianId: secondPhysician.id, clientId: lucia.id });
+
+    // Omar, reached only by the e-mailed payment link: one yearly fee is overdue and no method is
+    // on file. The public page shows his bill before he pays it.
+    const [omar] = await tx
+      .insert(clients)
+      .values({
+        clientActId: 'ACT10006',
+        passwordHash: clientPassword,
+        firstName: 'Omar',
+        lastName: 'Haddad',
+        dateOfBirth: '1979-04-02',
+        email: 'omar.haddad@example.com',
+        phone: '7865550144',
+        street: '88 SW 7th Street',
+        city: 'Miami',
+        state: 'FL',
+        zip: '33130',
+        country: 'United States',
+        initialProcessingFormCompleted: true,
+        clientConsentFormCompleted: true,
+        infectiousDiseaseFormCompleted: true,
+        annualStoragePaidUntil: addDays(today, -20),
+        dateBankedIn: addDays(addYears(today, -1), -20),
+      })
+      .returning({ id: clients.id });
+    if (!omar) throw new Error('demo client ACT10006 was not created');
+    await tx.insert(annualStorageFees).values({
+      clientId: omar.id,
+      dueDate: addDays(today, -20),
+      amountCents: priceBook.annualMaintenanceFee,
+    });
     await tx.insert(systemSettings).values({ key: 'demo_seeded', value: today });
   });
+  return true;
+}
+
+/** A one-page PDF: the demo lab report the back office shows on John's record. */
+const DEMO_LAB_REPORT = Buffer.from(
+  [
+    '%PDF-1.4',
+    '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+    '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj',
+    'trailer << /Root 1 0 R >>',
+    '%%EOF',
+    '',
+  ].join('\n'),
+);
+
+/**
+ * Demo documents, encrypted under this server's key (so beside the app, not in the template
+ * database): a lab report on John's (ACT10002) record for the back office to download. Once.
+ */
+export async function seedDemoDocuments(db: Database, documentsKey: Buffer, now: Date): Promise<boolean> {
+  const [john] = await db.select({ id: clients.id }).from(clients).where(eq(clients.clientActId, 'ACT10002'));
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_documents_seeded'))
+    .limit(1);
+  if (!john || done) return false;
+  await storeDocument(db, documentsKey, {
+    clientId: john.id,
+    kind: 'lab_report',
+    fileName: 'John Roe lab report.pdf',
+    contentType: 'application/pdf',
+    content: DEMO_LAB_REPORT,
+    now,
+  });
+  await db.insert(systemSettings).values({ key: 'demo_documents_seeded', value: now.toISOString() });
   return true;
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../domain/errors';
-import { clients, sessions } from '../db/schema';
+import { clients, physicians, sessions, staffAccounts } from '../db/schema';
 import { randomToken, sha256Hex } from '../lib/secrets';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
@@ -288,20 +288,53 @@ function bodySchemaOf(t: TestApp, route: string): JsonSchema | undefined {
 const logLines: string[] = [];
 let t: TestApp;
 let janeId: string;
+let staffId: string;
 
-/** A client session made the way the session service makes one: no sign-in (and its hashing) per body. */
-async function clientCookie(): Promise<string> {
+type CookieRole = 'client' | 'staff' | 'staff_pending';
+
+/**
+ * A session made the way the session service makes one: no sign-in (and its hashing) per body.
+ * A client's, or for the back office's calls the demo admin's (half for the second-factor calls).
+ */
+async function clientCookie(role: CookieRole = 'client'): Promise<string> {
   const token = randomToken();
   const now = t.clock.now();
   await t.db.insert(sessions).values({
     id: sha256Hex(token),
-    role: 'client',
-    clientId: janeId,
+    role,
+    clientId: role === 'client' ? janeId : null,
+    staffId: role === 'client' ? null : staffId,
+    staffLevel: role === 'staff' ? 'admin' : null,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + 60 * 60_000),
   });
   return `portal_session=${token}`;
+}
+
+/** A physician session (Dr. Alvarez), for the routes of the physician scope. */
+async function physicianCookie(): Promise<string> {
+  const token = randomToken();
+  const now = t.clock.now();
+  const [alvarez] = await t.db
+    .select({ id: physicians.id })
+    .from(physicians)
+    .where(eq(physicians.physicianActId, 'PHY20001'));
+  await t.db.insert(sessions).values({
+    id: sha256Hex(token),
+    role: 'physician',
+    physicianId: alvarez?.id as string,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + 60 * 60_000),
+  });
+  return `portal_session=${token}`;
+}
+
+/** Who the fuzz signs in as for a route: staff calls need a staff session to reach their bodies. */
+function roleFor(route: string): CookieRole {
+  if (!route.startsWith('/api/staff/')) return 'client';
+  return /verify_totp|verify_recovery_code|enrol_totp/.test(route) ? 'staff_pending' : 'staff';
 }
 
 beforeAll(async () => {
@@ -319,6 +352,8 @@ beforeAll(async () => {
     .from(clients)
     .where(eq(clients.clientActId, 'ACT10001'));
   janeId = jane?.id as string;
+  const [staff] = await t.db.select({ id: staffAccounts.id }).from(staffAccounts).limit(1);
+  staffId = staff?.id as string;
 });
 afterAll(() => t.close());
 
@@ -335,15 +370,19 @@ describe('hostile bodies at every POST route', () => {
     const started = Date.now();
     const timings: string[] = [];
     const problems: string[] = [];
-    let cookie = await clientCookie();
+    // Every other body to the portal's routes comes from a physician: the physician scope's handlers
+    // get hostile bodies too.
+    let physician = await physicianCookie();
     let sent = 0;
     for (const route of postRoutes(t)) {
+      const role = roleFor(route);
+      let cookie = await clientCookie(role);
       const schema = bodySchemaOf(t, route);
       const url = route.replace(/:\w+/g, () =>
         rng.pick(['1', 'abc', '%00', '00000000-0000-4000-8000-000000000000']),
       );
       // Sign-out ends the session it is sent with: it gets its own, ended after the first body.
-      const sessionCookie = /logout/.test(route) ? await clientCookie() : undefined;
+      const sessionCookie = /logout/.test(route) ? await clientCookie(role) : undefined;
       const routeStarted = Date.now();
       // The third party's stand-in (the sandbox tokenizer) answers in its own error shape.
       const ours = route.startsWith('/api/');
@@ -359,7 +398,9 @@ describe('hostile bodies at every POST route', () => {
             headers: {
               'content-type': 'application/json',
               'idempotency-key': `fuzz-${route.length}-${n}-${rng.int(1e9)}`,
-              ...(anonymous ? {} : { cookie: sessionCookie ?? cookie }),
+              ...(anonymous
+                ? {}
+                : { cookie: sessionCookie ?? (role === 'client' && n % 2 === 1 ? physician : cookie) }),
             },
             payload,
           });
@@ -378,7 +419,10 @@ describe('hostile bodies at every POST route', () => {
               : typeof (parsed as { error?: unknown } | undefined)?.error === 'string';
             if (!shaped) problems.push(`not an error body: ${sample}`);
           }
-          if (response.statusCode === 401 && !anonymous && !sessionCookie) cookie = await clientCookie();
+          if (response.statusCode === 401 && !anonymous && !sessionCookie) {
+            if (role === 'client' && n % 2 === 1) physician = await physicianCookie();
+            else cookie = await clientCookie(role);
+          }
         });
         await Promise.all(requests);
       }

@@ -11,6 +11,8 @@ import {
 } from '../db/schema';
 import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } from '../lib/run-once';
 import { formRecoveries } from '../modules/forms/form-claims';
+import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
+import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 
 type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
@@ -32,6 +34,11 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
   const recoveries: Record<string, Recovery> = {
     ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
     ...(formRecoveries as unknown as Record<string, Recovery>),
+    ...(initialProcessingRecoveries({
+      ...paymentDeps,
+      publicUrl: deps.config.publicUrl,
+    }) as unknown as Record<string, Recovery>),
+    ...(cellRequestRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
   };
   let settled = 0;
   for (const op of await lapsedOperations(deps)) {

@@ -109,7 +109,8 @@ function replayError(op: OperationRow): HttpError {
 
 const newToken = () => randomBytes(16).toString('hex');
 
-async function findOperation(db: Database, scope: string, key: string) {
+/** The operation of a key within a scope, for a caller that nests one operation in another. */
+export async function findOperation(db: Database, scope: string, key: string) {
   const [row] = await db
     .select()
     .from(operations)

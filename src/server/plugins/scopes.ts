@@ -1,22 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../lib/http-error';
-import type { Role, SessionService } from './sessions';
+import type { AuditTrail } from './audit';
+import type { Role, Session, SessionService } from './sessions';
+
+export interface ScopeOptions {
+  /** The scope's audit hook: routes with `config.audit` leave a row per answer. */
+  audit?: AuditTrail;
+  /** A further condition on the session (an admin-only scope): otherwise the same 404. */
+  admits?: (session: Session) => boolean;
+}
 
 /**
  * A protected scope: every route registered inside needs a live session of one of `roles`, checked
  * once, here. No session answers 401; a session of another role answers 404, as a route that does
- * not exist for it. Handlers read the session with `sessionOf(request, ...roles)`.
+ * not exist for it. Handlers read the session with `sessionOf(request, ...roles)`. The scope's one
+ * audit hook records the answers of the routes that declare `config: { audit }`.
  */
 export function protectedScope(
   sessions: SessionService,
   roles: readonly Role[],
   routes: (scope: FastifyInstance) => Promise<void>,
+  options: ScopeOptions = {},
 ) {
   return async (scope: FastifyInstance) => {
-    scope.addHook('preHandler', async (request) => {
+    // Before validation: a session of another role learns nothing of a route's body, not even its 400.
+    scope.addHook('preValidation', async (request) => {
       const session = await sessions.require(request);
       if (!roles.includes(session.role)) throw notFound();
+      if (options.admits && !options.admits(session)) throw notFound();
     });
+    const audit = options.audit;
+    if (audit) {
+      scope.addHook('onSend', async (request, reply, payload) => {
+        await audit.record(request, reply);
+        return payload;
+      });
+    }
     await routes(scope);
   };
 }

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authPolicy } from '../../domain/auth';
+import { staffPolicy } from '../../domain/staff';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { sessions } from '../db/schema';
@@ -24,13 +25,40 @@ export interface PhysicianSession {
   actingForClientId: string | null;
 }
 
+/** A staff member who has passed the password but not yet the second factor: nothing staff-only answers. */
+export interface StaffPendingSession {
+  role: 'staff_pending';
+  id: string;
+  staffId: string;
+}
+
+/** A staff member past both factors, at their level. */
+export interface StaffSession {
+  role: 'staff';
+  id: string;
+  staffId: string;
+  level: StaffLevel;
+}
+
+export type StaffLevel = 'staff' | 'admin';
+
 /** Who a request is from: one variant per role, each with only what that role has. */
-export type Session = ClientSession | PhysicianSession;
+export type Session = ClientSession | PhysicianSession | StaffPendingSession | StaffSession;
 export type Role = Session['role'];
 export type SessionOf<R extends Role> = Extract<Session, { role: R }>;
 
 /** Who a new session is for. */
-export type SessionOwner = { role: 'client'; clientId: string } | { role: 'physician'; physicianId: string };
+export type SessionOwner =
+  | { role: 'client'; clientId: string }
+  | { role: 'physician'; physicianId: string }
+  | { role: 'staff_pending'; staffId: string }
+  | { role: 'staff'; staffId: string; level: StaffLevel };
+
+/** Whose sessions end together (all of a staff member's, half or whole). */
+export type AccountRef =
+  | { role: 'client'; clientId: string }
+  | { role: 'physician'; physicianId: string }
+  | { role: 'staff'; staffId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,6 +73,11 @@ const RECENT_MS = 1_000;
 const RECENT_MAX = 10_000;
 
 type SessionRow = typeof sessions.$inferSelect;
+
+/** Staff sessions idle out after 15 minutes; clients' and physicians' after 5. */
+function idleTimeoutOf(role: SessionRow['role']): number {
+  return role === 'staff' || role === 'staff_pending' ? staffPolicy.idleTimeoutMs : authPolicy.idleTimeoutMs;
+}
 
 /**
  * The session a scope's guard attached, as the variant of the roles the scope admits. A request
@@ -68,6 +101,10 @@ function sessionOfRow(id: string, row: SessionRow): Session | null {
       actingForClientId: row.actingForClientId,
     };
   }
+  if (row.role === 'staff_pending' && row.staffId) return { role: 'staff_pending', id, staffId: row.staffId };
+  if (row.role === 'staff' && row.staffId && row.staffLevel) {
+    return { role: 'staff', id, staffId: row.staffId, level: row.staffLevel };
+  }
   return null;
 }
 
@@ -90,8 +127,8 @@ export interface SessionService {
   /** Sets (or clears) the client a physician's session acts for. */
   actFor(session: PhysicianSession, clientId: string | null): Promise<void>;
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Ends every session of a client or physician (after a password reset). */
-  endAllFor(who: SessionOwner): Promise<void>;
+  /** Ends every session of an account (after a password reset, or a staff account disabled). */
+  endAllFor(who: AccountRef): Promise<void>;
 }
 
 export function createSessionService(db: Database, clock: Clock, config: Config): SessionService {
@@ -140,7 +177,7 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
     const row = await readSession(id, now.getTime());
     if (!row) return null;
     const idleFor = now.getTime() - row.lastSeenAt.getTime();
-    if (idleFor > authPolicy.idleTimeoutMs || now >= row.expiresAt) {
+    if (idleFor > idleTimeoutOf(row.role) || now >= row.expiresAt) {
       recent.delete(id);
       await db.delete(sessions).where(eq(sessions.id, id));
       return null;
@@ -156,14 +193,17 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
     async start(reply, who) {
       const token = randomToken();
       const now = clock.now();
+      const lasts = who.role === 'staff_pending' ? staffPolicy.halfSessionMs : authPolicy.absoluteSessionMs;
       await db.insert(sessions).values({
         id: sha256Hex(token),
         role: who.role,
         clientId: who.role === 'client' ? who.clientId : null,
         physicianId: who.role === 'physician' ? who.physicianId : null,
+        staffId: who.role === 'staff' || who.role === 'staff_pending' ? who.staffId : null,
+        staffLevel: who.role === 'staff' ? who.level : null,
         createdAt: now,
         lastSeenAt: now,
-        expiresAt: new Date(now.getTime() + authPolicy.absoluteSessionMs),
+        expiresAt: new Date(now.getTime() + lasts),
       });
       reply.setCookie(cookieName, token, cookieOptions);
     },
@@ -193,15 +233,20 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
     },
     async endAllFor(who) {
       const owned = (row: SessionRow) =>
-        row.role === who.role &&
-        (who.role === 'client' ? row.clientId === who.clientId : row.physicianId === who.physicianId);
+        who.role === 'client'
+          ? row.role === 'client' && row.clientId === who.clientId
+          : who.role === 'physician'
+            ? row.role === 'physician' && row.physicianId === who.physicianId
+            : row.staffId === who.staffId;
       for (const [id, entry] of recent) if (owned(entry.row)) recent.delete(id);
       await db
         .delete(sessions)
         .where(
           who.role === 'client'
             ? and(eq(sessions.role, 'client'), eq(sessions.clientId, who.clientId))
-            : and(eq(sessions.role, 'physician'), eq(sessions.physicianId, who.physicianId)),
+            : who.role === 'physician'
+              ? and(eq(sessions.role, 'physician'), eq(sessions.physicianId, who.physicianId))
+              : eq(sessions.staffId, who.staffId),
         );
     },
   };

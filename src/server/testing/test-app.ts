@@ -1,12 +1,14 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createCarrier } from '../adapters/carrier';
+import type { CarrierAdapter } from '../adapters/carrier/carrier-adapter';
 import { createPaymentGateway } from '../adapters/payments';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway';
 import { buildApp, loggerOptions } from '../app';
 import { loadConfig } from '../config';
 import type { Database, DatabaseHandle } from '../db/client';
 import { documents, outboxMessages } from '../db/schema';
-import { DEMO_CLIENT_PASSWORD, DEMO_PHYSICIAN_PASSWORD } from '../db/seed';
+import { DEMO_CLIENT_PASSWORD, DEMO_PHYSICIAN_PASSWORD, seedDemoStaff } from '../db/seed';
 import { ManualClock } from './manual-clock';
 import { createTestDatabase } from './test-database';
 
@@ -58,6 +60,8 @@ export async function startTestApp(
   options: {
     /** Wraps the gateway the app would use (the sandbox), to make it fail the way a test needs. */
     gateway?: (real: PaymentGateway) => PaymentGateway;
+    /** Wraps the carrier the app would use (the offline one), to make it fail the way a test needs. */
+    carrier?: (real: CarrierAdapter) => CarrierAdapter;
     logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestApp> {
@@ -65,6 +69,7 @@ export async function startTestApp(
   const clock = new ManualClock();
   const config = loadConfig({ DEMO: 'true', LOG_LEVEL: 'silent', DATA_DIR: '.tmp/test-data', ...env });
   const gateway = options.gateway?.(createPaymentGateway(config, database.db, clock));
+  const carrier = options.carrier?.(createCarrier(config));
   const logger = options.logStream ? loggerOptions('info', options.logStream) : false;
   const app = await buildApp({
     config,
@@ -73,8 +78,10 @@ export async function startTestApp(
     webRoot: null,
     logger,
     ...(gateway ? { gateway } : {}),
+    ...(carrier ? { carrier } : {}),
   });
   await app.ready();
+  await seedDemoStaff(database.db, app.deps.documentsKey);
   return {
     app,
     db: database.db,

@@ -20,4 +20,5 @@ export const physicianNavigation = {
   initialProcessing: { label: 'Initial Sample Processing', to: '/initial-processing' },
   clientConsent: { label: 'Client Consent', to: '/client-consent' },
   infectiousDisease: { label: 'Client Infectious Disease Form', to: '/infectious-disease' },
+  cellRequests: { label: 'Cell Requests', to: '/cell-requests' },
 } as const;

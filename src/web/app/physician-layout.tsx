@@ -39,7 +39,7 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
             <Menu.Target>
               <UnstyledButton aria-label="Profile menu">
                 <Group gap={6} wrap="nowrap">
-                  <Avatar color="red" radius="xl" size="sm">
+                  <Avatar color="blue" radius="xl" size="sm">
                     {session.physicianLastName.slice(0, 1)}
                   </Avatar>
                   <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>

@@ -76,7 +76,7 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
             <Menu.Target>
               <UnstyledButton aria-label="Profile menu">
                 <Group gap={6} wrap="nowrap">
-                  <Avatar color="red" radius="xl" size="sm">
+                  <Avatar color="blue" radius="xl" size="sm">
                     {displayName.slice(0, 1)}
                   </Avatar>
                   <Text size="sm" display={PROFILE_NAME_DISPLAY}>

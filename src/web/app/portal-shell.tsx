@@ -38,7 +38,7 @@ export function PortalShell(props: {
               to={props.home}
               fw={700}
               size="lg"
-              c="red.9"
+              c="blue.9"
               style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}
             >
               {props.title}

@@ -5,16 +5,17 @@ import { BrowserRouter } from 'react-router';
 import { queryClient } from '../lib/query-client';
 
 const theme = createTheme({
-  primaryColor: 'red',
-  primaryShade: 9,
+  // Red is kept for problems (errors, overdue amounts, forms still to do); actions are blue.
+  primaryColor: 'blue',
+  primaryShade: 8,
   components: {
-    // The open page's link: dark red on the palest red, so its label stays readable (WCAG AA).
+    // The open page's link: dark blue on the palest blue, so its label stays readable (WCAG AA).
     NavLink: NavLink.extend({
       vars: () => ({
         root: {
-          '--nl-bg': 'var(--mantine-color-red-0)',
-          '--nl-hover': 'var(--mantine-color-red-0)',
-          '--nl-color': 'var(--mantine-color-red-9)',
+          '--nl-bg': 'var(--mantine-color-blue-0)',
+          '--nl-hover': 'var(--mantine-color-blue-0)',
+          '--nl-color': 'var(--mantine-color-blue-9)',
         },
         children: {},
       }),

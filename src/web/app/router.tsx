@@ -51,6 +51,30 @@ const FormsPage = page(
   () => import('../features/forms/components/forms-page'),
   (m) => m.FormsPage,
 );
+const PhysicianConsentPage = page(
+  () => import('../features/forms/components/physician-consent-page'),
+  (m) => m.PhysicianConsentPage,
+);
+const InitialProcessingPage = page(
+  () => import('../features/initial-processing/components/initial-processing-page'),
+  (m) => m.InitialProcessingPage,
+);
+const WelcomePage = page(
+  () => import('../features/auth/components/welcome-page'),
+  (m) => m.WelcomePage,
+);
+const PhysicianDiseasePage = page(
+  () => import('../features/forms/components/physician-disease-page'),
+  (m) => m.PhysicianDiseasePage,
+);
+const StemCellRequestPage = page(
+  () => import('../features/cell-request/components/stem-cell-request-page'),
+  (m) => m.StemCellRequestPage,
+);
+const PhysicianCellRequestsPage = page(
+  () => import('../features/cell-request/components/physician-cell-requests-page'),
+  (m) => m.PhysicianCellRequestsPage,
+);
 const ComingSoonPage = page(
   () => import('../components/coming-soon-page'),
   (m) => m.ComingSoonPage,
@@ -58,6 +82,26 @@ const ComingSoonPage = page(
 const PublicComingSoonPage = page(
   () => import('../components/coming-soon-page'),
   (m) => m.PublicComingSoonPage,
+);
+const StaffSignInPage = page(
+  () => import('../features/staff/components/staff-sign-in-page'),
+  (m) => m.StaffSignInPage,
+);
+const StaffLayout = page(
+  () => import('./staff-layout'),
+  (m) => m.StaffLayout,
+);
+const StaffHomePage = page(
+  () => import('../features/staff/components/staff-home-page'),
+  (m) => m.StaffHomePage,
+);
+const StaffClientsPage = page(
+  () => import('../features/staff/components/staff-clients-page'),
+  (m) => m.StaffClientsPage,
+);
+const StaffClientPage = page(
+  () => import('../features/staff/components/staff-client-page'),
+  (m) => m.StaffClientPage,
 );
 const NotFoundPage = page(
   () => import('../components/not-found-page'),
@@ -86,16 +130,6 @@ function NotFoundRoute() {
   );
 }
 
-/** A screen not built yet, with the way back to the start page of whoever is signed in. */
-function RoleComingSoon({ title }: { title: string }) {
-  const session = useSession();
-  return session.data?.role === 'physician' ? (
-    <ComingSoonPage title={title} backTo="/my-clients" backLabel="Back to My Clients" />
-  ) : (
-    <ComingSoonPage title={title} />
-  );
-}
-
 /** The route table of spec 1, section 2. Screens not built yet open a "coming soon" page. */
 export function AppRoutes() {
   return (
@@ -105,18 +139,25 @@ export function AppRoutes() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/physician" element={<SignInPage key="physician" portal="physician" />} />
         <Route path="/physician/forgot-password" element={<PhysicianForgotPasswordPage />} />
+        <Route path="/welcome/:token" element={<WelcomePage />} />
         <Route path="/updatepaymentinfo" element={<PublicPaymentPage page="sms" />} />
         <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
         <Route
           path="/newbornfinanceagreement/:id?"
           element={<PublicComingSoonPage title="Newborn Finance Agreement" />}
         />
+        <Route path="/staff" element={<StaffSignInPage />} />
+        <Route element={<StaffLayout />}>
+          <Route path="/staff/home" element={<StaffHomePage />} />
+          <Route path="/staff/clients" element={<StaffClientsPage />} />
+          <Route path="/staff/clients/:id" element={<StaffClientPage />} />
+        </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />
           <Route path="/client-activity" element={<ClientActivityPage />} />
           <Route path="/form-document/:id" element={<FormsPage />} />
           <Route path="/payment-information" element={<PaymentInformationPage />} />
-          <Route path="/stem-cell-request/:id?" element={<ComingSoonPage title="Stem Cell Request Form" />} />
+          <Route path="/stem-cell-request/:id?" element={<StemCellRequestPage />} />
           <Route
             path="/ACT-banking-storage-plans"
             element={<ComingSoonPage title="Banking and Storage Plans" />}
@@ -125,15 +166,12 @@ export function AppRoutes() {
         </Route>
         <Route element={<SessionGate roles={PHYSICIAN} />}>
           <Route path="/my-clients" element={<MyClientsPage />} />
+          <Route path="/client-consent" element={<PhysicianConsentPage />} />
+          <Route path="/initial-processing" element={<InitialProcessingPage />} />
+          <Route path="/infectious-disease" element={<PhysicianDiseasePage />} />
+          <Route path="/cell-requests" element={<PhysicianCellRequestsPage />} />
         </Route>
-        <Route element={<SessionGate roles={EVERYONE} />}>
-          <Route path="/initial-processing" element={<RoleComingSoon title="Initial Sample Processing" />} />
-          <Route
-            path="/infectious-disease"
-            element={<RoleComingSoon title="Client Infectious Disease Form" />}
-          />
-          <Route path="/client-consent" element={<RoleComingSoon title="Client Consent" />} />
-        </Route>
+        <Route element={<SessionGate roles={EVERYONE} />}></Route>
         <Route path="*" element={<NotFoundRoute />} />
       </Routes>
     </Suspense>

@@ -4,10 +4,16 @@ import { authPolicy } from '../../domain/auth';
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
 
 /**
- * Calls `onIdle` after 5 minutes without keyboard, pointer or scroll activity. Activity is
- * noticed at most every 250 ms (the spec's debounce) to keep mouse moves cheap.
+ * Calls `onIdle` after 5 minutes (or `idleMs`: the back office's 15) without keyboard, pointer or
+ * scroll activity. Activity is noticed at most every 250 ms (the spec's debounce) to keep mouse
+ * moves cheap.
  */
-export function useIdleSignOut(onIdle: () => void, enabled = true, onActive?: () => void) {
+export function useIdleSignOut(
+  onIdle: () => void,
+  enabled = true,
+  onActive?: () => void,
+  idleMs: number = authPolicy.idleTimeoutMs,
+) {
   const onIdleRef = useRef(onIdle);
   onIdleRef.current = onIdle;
   const onActiveRef = useRef(onActive);
@@ -15,14 +21,14 @@ export function useIdleSignOut(onIdle: () => void, enabled = true, onActive?: ()
 
   useEffect(() => {
     if (!enabled) return;
-    let idleTimer = setTimeout(() => onIdleRef.current(), authPolicy.idleTimeoutMs);
+    let idleTimer = setTimeout(() => onIdleRef.current(), idleMs);
     let debounceTimer: ReturnType<typeof setTimeout> | null = null;
 
     const restart = () => {
       debounceTimer = null;
       onActiveRef.current?.();
       clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => onIdleRef.current(), authPolicy.idleTimeoutMs);
+      idleTimer = setTimeout(() => onIdleRef.current(), idleMs);
     };
     const onActivity = () => {
       if (debounceTimer === null) debounceTimer = setTimeout(restart, authPolicy.idleDebounceMs);
@@ -34,5 +40,5 @@ export function useIdleSignOut(onIdle: () => void, enabled = true, onActive?: ()
       if (debounceTimer !== null) clearTimeout(debounceTimer);
       for (const name of ACTIVITY_EVENTS) window.removeEventListener(name, onActivity, { capture: true });
     };
-  }, [enabled]);
+  }, [enabled, idleMs]);
 }

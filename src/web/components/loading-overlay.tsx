@@ -27,7 +27,7 @@ export function LoadingOverlay({ force = false }: { force?: boolean }) {
       inset={0}
       style={{ zIndex: 400, display: 'grid', placeItems: 'center', background: 'rgba(255,255,255,0.55)' }}
     >
-      <Loader color="red" />
+      <Loader />
       <VisuallyHidden>Loading</VisuallyHidden>
     </Box>
   );

@@ -128,33 +128,30 @@ export const physicianAccounts: AccountKind<PhysicianOtpRequest> = {
 
 const invalidCredentials = (message: string) => new HttpError(401, 'INVALID_CREDENTIALS', message);
 
-/**
- * Checks an ID and password of one kind of account. Unknown IDs, wrong passwords and locked
- * accounts all answer the same, after the same amount of hashing work.
- */
-export async function signIn<D>(
-  { db, clock, mailer, log }: Deps,
-  kind: AccountKind<D>,
-  username: string,
-  password: string,
-): Promise<SignedInAccount> {
-  const loginKey = kind.loginKey(username);
-  const now = clock.now();
-  const account = await kind.findByActId(db, username.trim().toUpperCase());
+/** What signing in needs of a kind of account (staff accounts have no password recovery here). */
+export type SignInKind = Pick<AccountKind<never>, 'portal' | 'loginFailed' | 'loginKey' | 'findByActId'>;
+
+/** Whether sign-in under this key is locked now. */
+export async function signInLocked(db: Database, loginKey: string, now: Date): Promise<boolean> {
   const [failure] = await db
     .select()
     .from(loginFailures)
     .where(eq(loginFailures.loginKey, loginKey))
     .limit(1);
-  const locked = failure?.lockedUntil != null && failure.lockedUntil > now;
+  return failure?.lockedUntil != null && failure.lockedUntil > now;
+}
 
-  const passwordMatches = await verifySecret(account?.passwordHash ?? (await dummySecretHash()), password);
-  if (account && passwordMatches && !locked) {
-    await db.delete(loginFailures).where(eq(loginFailures.loginKey, loginKey));
-    return { id: account.id, actId: account.actId, lastName: account.lastName };
-  }
-  if (locked) throw invalidCredentials(kind.loginFailed);
-
+/**
+ * Counts one failed attempt under the key; the tenth locks it for 15 minutes and tells the
+ * account's owner, when there is one. Returns whether this failure locked it.
+ */
+export async function countSignInFailure(
+  { db, clock, mailer, log }: Deps,
+  kind: Pick<SignInKind, 'portal'>,
+  loginKey: string,
+  email: string | null,
+): Promise<boolean> {
+  const now = clock.now();
   const [counted] = await db
     .insert(loginFailures)
     .values({ loginKey, failures: 1, lastFailureAt: now })
@@ -163,24 +160,49 @@ export async function signIn<D>(
       set: { failures: sql`${loginFailures.failures} + 1`, lastFailureAt: now },
     })
     .returning({ failures: loginFailures.failures });
-  if (counted && counted.failures >= authPolicy.lockoutFailures) {
-    await db
-      .update(loginFailures)
-      .set({ failures: 0, lockedUntil: new Date(now.getTime() + authPolicy.lockoutMs) })
-      .where(eq(loginFailures.loginKey, loginKey));
-    if (account) {
-      await mailer
-        .send({
-          to: account.email,
-          subject: `${kind.portal}: sign-in locked for 15 minutes`,
-          text: [
-            `There were 10 unsuccessful attempts to sign in to your ${kind.portal} account, so sign-in is paused for 15 minutes.`,
-            'If this was not you, please reset your password with the Forgot Your Password link and contact us.',
-          ].join('\n\n'),
-        })
-        .catch((error: unknown) => log.warn({ err: error }, 'lock notification not sent'));
-    }
+  if (!counted || counted.failures < authPolicy.lockoutFailures) return false;
+  await db
+    .update(loginFailures)
+    .set({ failures: 0, lockedUntil: new Date(now.getTime() + authPolicy.lockoutMs) })
+    .where(eq(loginFailures.loginKey, loginKey));
+  if (email) {
+    await mailer
+      .send({
+        to: email,
+        subject: `${kind.portal}: sign-in locked for 15 minutes`,
+        text: [
+          `There were 10 unsuccessful attempts to sign in to your ${kind.portal} account, so sign-in is paused for 15 minutes.`,
+          'If this was not you, please reset your password with the Forgot Your Password link and contact us.',
+        ].join('\n\n'),
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'lock notification not sent'));
   }
+  return true;
+}
+
+/**
+ * Checks an ID and password of one kind of account. Unknown IDs, wrong passwords and locked
+ * accounts all answer the same, after the same amount of hashing work.
+ */
+export async function signIn(
+  deps: Deps,
+  kind: SignInKind,
+  username: string,
+  password: string,
+): Promise<SignedInAccount> {
+  const { db, clock } = deps;
+  const loginKey = kind.loginKey(username);
+  const now = clock.now();
+  const account = await kind.findByActId(db, username.trim().toUpperCase());
+  const locked = await signInLocked(db, loginKey, now);
+
+  const passwordMatches = await verifySecret(account?.passwordHash ?? (await dummySecretHash()), password);
+  if (account && passwordMatches && !locked) {
+    await db.delete(loginFailures).where(eq(loginFailures.loginKey, loginKey));
+    return { id: account.id, actId: account.actId, lastName: account.lastName };
+  }
+  if (locked) throw invalidCredentials(kind.loginFailed);
+  await countSignInFailure(deps, kind, loginKey, account?.email ?? null);
   throw invalidCredentials(kind.loginFailed);
 }
 

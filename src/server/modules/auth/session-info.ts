@@ -32,6 +32,8 @@ export async function describeSession(db: Database, session: Session) {
       idleTimeoutMs: authPolicy.idleTimeoutMs,
     };
   }
+  // A staff session is described by GET /api/staff/session: the portals' session call does not know it.
+  if (session.role !== 'physician') return null;
   const [physician] = await db
     .select({ actId: physicians.physicianActId, lastName: physicians.lastName })
     .from(physicians)

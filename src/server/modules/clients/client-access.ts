@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client';
 import { notFound } from '../../lib/http-error';
+import { noteResolvedClient } from '../../plugins/audit';
 import type { Session } from '../../plugins/sessions';
 import { findClientIdByAnyId, physicianActsFor } from './client-repository';
 
@@ -13,6 +14,13 @@ export async function resolveClientAccess(
   session: Session,
   requestedId?: string,
 ): Promise<string> {
+  const clientId = await resolve(db, session, requestedId);
+  // The audit hook of the scope records the answer against this client.
+  noteResolvedClient(session, clientId);
+  return clientId;
+}
+
+async function resolve(db: Database, session: Session, requestedId?: string): Promise<string> {
   const named = requestedId === undefined || requestedId === '' ? null : requestedId;
   if (session.role === 'client') {
     if (named === null || named.toLowerCase() === session.clientId) return session.clientId;
@@ -20,6 +28,7 @@ export async function resolveClientAccess(
     if (target === session.clientId) return target;
     throw notFound();
   }
+  if (session.role !== 'physician') throw notFound();
   const target = named === null ? session.actingForClientId : await findClientIdByAnyId(db, named);
   if (target && (await physicianActsFor(db, session.physicianId, target))) return target;
   throw notFound();

@@ -2,10 +2,11 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { ClientInformation, ClientRecord } from '../../../domain/client';
 import type { ClientActivityRecord } from '../../../domain/client-activity';
 import { isoToUsDate, usDateToIso } from '../../../domain/dates';
+import type { ClientIdentification } from '../../../domain/infectious-disease';
 import { centsToAmount } from '../../../domain/money';
 import { maskedCardNumber } from '../../../domain/payment-info';
 import type { Database } from '../../db/client';
-import { clientActivities, clients, physicianClients } from '../../db/schema';
+import { clientActivities, clients, payments, physicianClients } from '../../db/schema';
 
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
@@ -128,12 +129,14 @@ export async function listClientActivity(db: Database, clientId: string): Promis
     .select({
       activity: clientActivities,
       client: { actId: clients.clientActId, first: clients.firstName, last: clients.lastName },
+      payment: { id: payments.id, status: payments.status, totalCents: payments.totalCents },
     })
     .from(clientActivities)
     .innerJoin(clients, eq(clients.id, clientActivities.clientId))
+    .leftJoin(payments, eq(payments.id, clientActivities.paymentId))
     .where(eq(clientActivities.clientId, clientId))
     .orderBy(desc(clientActivities.closeDate), asc(clientActivities.createdAt));
-  return rows.map(({ activity, client }) => ({
+  return rows.map(({ activity, client, payment }) => ({
     Id: activity.id,
     ClientId: client.actId,
     ClientName: `${client.first} ${client.last}`,
@@ -143,6 +146,13 @@ export async function listClientActivity(db: Database, clientId: string): Promis
     Purchased_Plan_Name: activity.purchasedPlanName,
     StageName: activity.stageName,
     Cell_Request_Approved_By_Practitioner: activity.cellRequestApprovedByPractitioner,
+    Amount:
+      payment?.status === 'approved'
+        ? centsToAmount(payment.totalCents).toFixed(2)
+        : activity.amountCents === null
+          ? null
+          : centsToAmount(activity.amountCents).toFixed(2),
+    ReceiptId: payment?.status === 'approved' ? payment.id : null,
   }));
 }
 
@@ -168,4 +178,68 @@ export async function physicianActsFor(
     .where(and(eq(physicianClients.physicianId, physicianId), eq(physicianClients.clientId, clientId)))
     .limit(1);
   return row !== undefined;
+}
+
+/** What a vial release reads of a client: pre-paid vials and the dates its notice counts from. */
+export interface ClientVialHoldings {
+  bioInsuranceVials: number;
+  longevityVials: number;
+  dateBankedIn: string | null;
+  lastBioInsurancePurchasedDate: string | null;
+}
+
+export async function findClientVialHoldings(
+  db: Database,
+  clientId: string,
+): Promise<ClientVialHoldings | null> {
+  const [row] = await db
+    .select({
+      bioInsuranceVials: clients.bioInsuranceVialsAvailable,
+      longevityVials: clients.longevityVialsAvailable,
+      dateBankedIn: clients.dateBankedIn,
+      lastBioInsurancePurchasedDate: clients.lastBioInsurancePurchasedDate,
+    })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * One of the physician's own clients, named by Client ID and last name or by full contact (first
+ * and last name, e-mail, date of birth), matched without regard to case; null for another
+ * physician's client and for one that does not exist alike.
+ */
+export async function findLinkedClientByIdentification(
+  db: Database,
+  physicianId: string,
+  identification: ClientIdentification,
+) {
+  const byId = identification.ClientInfo === 'client_id';
+  const dateOfBirth = byId ? null : usDateToIso(identification.ClientDob ?? '');
+  if (!byId && !dateOfBirth) return null;
+  const condition = byId
+    ? and(
+        sql`upper(${clients.clientActId}) = upper(${identification.ClientId ?? ''})`,
+        sql`lower(${clients.lastName}) = lower(${identification.ClientLastname ?? ''})`,
+      )
+    : and(
+        sql`lower(${clients.firstName}) = lower(${identification.ClientFirstName ?? ''})`,
+        sql`lower(${clients.lastName}) = lower(${identification.Clientlastname ?? ''})`,
+        sql`lower(${clients.email}) = lower(${identification.ClientEmail ?? ''})`,
+        eq(clients.dateOfBirth, dateOfBirth ?? ''),
+      );
+  const [row] = await db
+    .select({
+      id: clients.id,
+      clientActId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      infectiousDiseaseFormCompleted: clients.infectiousDiseaseFormCompleted,
+    })
+    .from(physicianClients)
+    .innerJoin(clients, eq(clients.id, physicianClients.clientId))
+    .where(and(eq(physicianClients.physicianId, physicianId), condition))
+    .limit(1);
+  return row ?? null;
 }

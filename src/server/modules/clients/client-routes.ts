@@ -27,6 +27,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
   app.get(
     '/get_Client',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary: 'The signed-in client (or a client the physician acts for)',
         tags: ['client'],
@@ -49,6 +50,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
   app.post(
     '/update_Client',
     {
+      config: { audit: 'change-client' },
       schema: {
         summary: "Saves the Client Information form's fields for the signed-in client",
         tags: ['client'],
@@ -73,6 +75,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
   app.get(
     '/documents/:id',
     {
+      config: { audit: 'read-document' },
       schema: {
         summary:
           "One of the client's documents (signed agreement, lab report), decrypted; the owner or their physician only",
@@ -120,6 +123,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
   app.get(
     '/get_ClientActivity',
     {
+      config: { audit: 'read-activity' },
       schema: {
         summary: "The client's activity records",
         tags: ['client'],

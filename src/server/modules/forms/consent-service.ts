@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import {
   CONSENT_AGREEMENT_VERSION,
@@ -10,32 +11,84 @@ import {
   consentMessages,
   type FormSubmissionResponse,
   MEDICATIONS_QUESTION,
+  physicianConsentMessages,
   RELEASE_TO_INDIVIDUAL,
   type SendConsentDataRequest,
+  type SendPhysicianConsentDataRequest,
 } from '../../../domain/consent-form';
+import { usDateToIso } from '../../../domain/dates';
 import { PAYMENT_SOURCES } from '../../../domain/payment-info';
+import { clients } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
-import { HttpError } from '../../lib/http-error';
+import { HttpError, notFound } from '../../lib/http-error';
+import type { Transaction } from '../../lib/run-once';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { savePaymentMethod } from '../payments/payment-service';
+import { findPhysician } from '../physicians/physician-repository';
 import { readSignature, submitFormOnce } from './form-claims';
 import { describePayment, resolveFormPayment } from './form-payment';
 import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
 
 /**
- * send_ConsentData: checks everything again, claims the form, keeps a new method on file when
- * asked (nothing is charged today), stores the answers, the signature and the signed PDF
- * (encrypted), sets the consent flag and e-mails the PDF.
+ * Who submits a consent: the client themselves (send_ConsentData), or a physician for the client
+ * they act for, signing in the clinic (send_PhysicianConsentData), whose body also carries the
+ * client's personal details.
+ */
+export type ConsentSubmission =
+  | { variant: 'client'; body: SendConsentDataRequest }
+  | { variant: 'physician'; body: SendPhysicianConsentDataRequest; physicianId: string };
+
+type ClientRow = typeof clients.$inferSelect;
+
+/** The client's details the physician variant saves on the client's record. */
+function detailsOf(body: SendPhysicianConsentDataRequest) {
+  return {
+    firstName: body.FirstName,
+    lastName: body.LastName,
+    dateOfBirth: usDateToIso(body.Dob) as string,
+    email: body.Email,
+    phone: body.PhoneNumber,
+    street: body.Address,
+    city: body.City,
+    state: body.State,
+    zip: body.zipcode,
+    country: body.Country,
+    enrollmentDate: usDateToIso(body.Enrollment_Date) as string,
+  };
+}
+
+/** The physician who submits a physician-variant consent, as its PDF and e-mails name them. */
+async function submittingPhysician(deps: FormDeps, physicianId: string) {
+  const physician = await findPhysician(deps.db, physicianId);
+  if (!physician) throw notFound();
+  return { ...physician, name: `${physician.firstName} ${physician.lastName}` };
+}
+
+/**
+ * send_ConsentData and send_PhysicianConsentData: checks everything again, claims the form,
+ * keeps a new method on the client's file when asked (nothing is charged today), stores the
+ * answers, the signature and the signed PDF (encrypted), sets the consent flag and e-mails the
+ * PDF. The physician variant also saves the client's details, in the same transaction as the
+ * signing, and the certificate names the physician in whose presence the client signed.
  */
 export async function submitConsent(
   deps: FormDeps,
   signer: SignerContext,
-  body: SendConsentDataRequest,
+  submission: ConsentSubmission,
 ): Promise<FormSubmissionResponse> {
   const { db, clock } = deps;
   const { clientId } = signer;
+  const { body } = submission;
   const now = clock.now();
-  const { client, physician } = await signerOf(deps, clientId);
+  const { client: onRecord, physician: clientPhysician } = await signerOf(deps, clientId);
+  const submitter =
+    submission.variant === 'physician' ? await submittingPhysician(deps, submission.physicianId) : null;
+  const details = submission.variant === 'physician' ? detailsOf(submission.body) : null;
+  // The PDF and the e-mail name the client as the details now read.
+  const client: ClientRow = details ? { ...onRecord, ...details } : onRecord;
+  const physician = submitter
+    ? { first: submitter.firstName, last: submitter.lastName, actId: submitter.physicianActId }
+    : clientPhysician;
   if (!client.initialProcessingFormCompleted) {
     throw new HttpError(409, 'INITIAL_PROCESSING_REQUIRED', consentMessages.initialProcessingFirst);
   }
@@ -48,6 +101,7 @@ export async function submitConsent(
       Signature: consentMessages.signature,
     });
   }
+  // The client pays their own annual storage, in both variants: the method is the client's.
   const payment = await resolveFormPayment(
     db,
     clientId,
@@ -75,7 +129,7 @@ export async function submitConsent(
       if ('token' in payment && payment.keepOnFile) {
         await savePaymentMethod(deps, {
           clientId,
-          source: PAYMENT_SOURCES.consentForm,
+          source: submitter ? PAYMENT_SOURCES.physicianConsentForm : PAYMENT_SOURCES.consentForm,
           idempotencyKey: `${signer.idempotencyKey}:method`,
           request: payment.token,
           chargeOverdue: false,
@@ -110,6 +164,9 @@ export async function submitConsent(
           label: 'Client',
           value: `${signerName}, Client ID ${client.clientActId}, born ${client.dateOfBirth}, ${client.email}, ${client.phone}, ${[client.street, client.city, client.state, client.zip, client.country].filter(Boolean).join(', ')}`,
         },
+        ...(submission.variant === 'physician'
+          ? [{ label: 'Enrollment Date', value: submission.body.Enrollment_Date }]
+          : []),
         { label: 'Tissue type', value: body.sample_type },
         { label: 'Payment method for annual storage', value: paymentLine },
         {
@@ -138,13 +195,31 @@ export async function submitConsent(
           response: {
             success: true,
             TransactionId: claim.submissionId,
-            page_name: 'Consent-form',
-            message: consentMessages.submitted,
+            page_name: submitter ? 'client-consent' : 'Consent-form',
+            message: submitter ? physicianConsentMessages.submitted : consentMessages.submitted,
           },
+          ...(submitter && {
+            inPresenceOf: {
+              physicianId: submitter.id,
+              physicianActId: submitter.physicianActId,
+              name: submitter.name,
+            },
+            alsoInTransaction: (tx: Transaction) =>
+              physicianVariantEffects(deps, tx, {
+                submissionId: claim.submissionId,
+                onRecord,
+                client,
+                submitter,
+                details: details as ReturnType<typeof detailsOf>,
+                now,
+              }),
+          }),
           mail: {
             subject: 'Client Portal: your signed consent agreement',
             paragraphs: [
-              `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+              submitter
+                ? `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}) in the presence of your physician, ${submitter.name}. A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`
+                : `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
               `Tissue type: ${body.sample_type}. Payment method for annual storage: ${paymentLine}. Nothing was charged today.`,
               'If you did not sign this agreement, please contact us right away.',
             ],
@@ -153,4 +228,59 @@ export async function submitConsent(
       );
     },
   });
+}
+
+/**
+ * What a physician-variant signing changes beside the signing itself, in its transaction: the
+ * client's details saved on the record, a notice to the physician, and, when the e-mail address
+ * changed, a notice to the address it replaced (the one password recovery used until now).
+ */
+async function physicianVariantEffects(
+  deps: FormDeps,
+  tx: Transaction,
+  input: {
+    submissionId: string;
+    onRecord: ClientRow;
+    client: ClientRow;
+    submitter: { email: string; name: string; physicianActId: string };
+    details: ReturnType<typeof detailsOf>;
+    now: Date;
+  },
+) {
+  const { submissionId, onRecord, client, submitter, details, now } = input;
+  await tx
+    .update(clients)
+    .set({ ...details, updatedAt: now })
+    .where(eq(clients.id, client.id));
+  const clientName = `${client.firstName} ${client.lastName}`;
+  await deps.mailer.enqueue(
+    tx,
+    {
+      to: submitter.email,
+      subject: `Physician Portal: consent signed by ${clientName} (${client.clientActId})`,
+      text: [
+        `Dear ${submitter.name},`,
+        `The ${consentAgreement.title} of ${clientName} (Client ID ${client.clientActId}), signed in your presence, was submitted from the Physician Portal. The signed agreement was e-mailed to the client at ${client.email}; you can download it from My Clients.`,
+        "The client's details you entered are now on the client's record.",
+        `Reference ${submissionId}.`,
+      ].join('\n\n'),
+    },
+    { dedupeKey: `form:${submissionId}:physician` },
+  );
+  if (onRecord.email.toLowerCase() !== client.email.toLowerCase()) {
+    await deps.mailer.enqueue(
+      tx,
+      {
+        to: onRecord.email,
+        subject: 'Client Portal: your e-mail address was changed',
+        text: [
+          `Dear ${clientName},`,
+          `Your physician, ${submitter.name}, changed the e-mail address on your record to ${client.email} with your consent agreement. Messages from the Client Portal now go there.`,
+          'If you did not ask for this change, please contact us right away.',
+          `Reference ${submissionId}.`,
+        ].join('\n\n'),
+      },
+      { dedupeKey: `form:${submissionId}:email-changed` },
+    );
+  }
 }

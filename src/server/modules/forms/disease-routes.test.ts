@@ -42,7 +42,7 @@ import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing
  * POST /api/pay/set_DiseaseData (spec 2, sections 2 to 5 and 9; DESIGN.md sections 4, 5 and 7):
  * the three screening routes, the White Glove Labs charge through the payment ledger, the lab
  * report checked by content and stored encrypted, and that a screening is submitted (and charged)
- * once. Jane (ACT10001) uploads a lab report; John (ACT10002, his flag reset here) pays with his
+ * once. Jane (ACT10001) uploads a lab report; John (ACT10002) pays with his
  * card on file; the other cases use clients added here.
  */
 
@@ -571,7 +571,7 @@ describe('White Glove Labs with the card on file (John)', () => {
   let first: { TransactionId: string };
 
   it('charges $399.00 + 3% once to the saved card and completes the form', async () => {
-    // John's screening was done before the portal; reset it so he can submit it here.
+    // The demo leaves John's screening to his physician; here he submits it himself.
     await t.db.update(clients).set({ infectiousDiseaseFormCompleted: false }).where(eq(clients.id, johnId));
     const [card] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, johnId));
 

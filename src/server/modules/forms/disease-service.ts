@@ -13,7 +13,7 @@ import {
   WAIVER_TEXT,
   whiteGloveQuote,
 } from '../../../domain/infectious-disease';
-import { formatUsd } from '../../../domain/money';
+import { centsToAmount, formatUsd } from '../../../domain/money';
 import { CARD_FEE_PERCENT } from '../../../domain/payments';
 import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
@@ -84,21 +84,64 @@ function agreedSections(body: SetDiseaseDataRequest) {
   return sections;
 }
 
+/** A physician who submits the form for their client and pays White Glove Labs with their own card. */
+export interface SubmittingPhysician {
+  id: string;
+  actId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** The answer of both variants: the client route shows the spec's fields, the physician's all of them. */
+export type DiseaseSubmissionResponse = FormSubmissionResponse & {
+  ClientId: string;
+  ClientName: string;
+  charged: {
+    labFee: number;
+    processingFee: number;
+    total: number;
+    brand: string | null;
+    last4: string;
+  } | null;
+};
+
+/** The physician's receipt for a White Glove Labs charge to their card, sent with the form's commit. */
+function physicianReceipt(
+  physician: SubmittingPhysician,
+  client: { clientActId: string; firstName: string; lastName: string },
+  charge: OneOffCharge,
+  payment: ResolvedPayment,
+) {
+  return {
+    to: physician.email,
+    subject: `Physician Portal: White Glove Labs receipt for ${client.firstName} ${client.lastName} (${client.clientActId})`,
+    text: [
+      `Dear Dr. ${physician.lastName},`,
+      `You submitted the infectious disease screening form of ${client.firstName} ${client.lastName} (Client ID ${client.clientActId}) by White Glove Labs.`,
+      `We charged ${formatUsd(charge.totalCents)} (White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)}) to your ${describePayment(payment, charge)}. Transaction ${charge.transactionId}.`,
+    ].join('\n\n'),
+  };
+}
+
 /**
- * set_DiseaseData: one of the three screening routes. White Glove Labs is charged through the
- * payment ledger for the server's amount; a lab report is checked by content and stored
- * encrypted; a waiver keeps its signature. The form is claimed first, so a second submission
- * changes nothing and charges nothing.
+ * set_DiseaseData and set_PhysicianDiseaseData: one of the three screening routes. White Glove
+ * Labs is charged through the payment ledger for the server's amount, to the client's method or,
+ * when a physician submits, to the physician's own card; a lab report is checked by content and
+ * stored encrypted; a waiver keeps its signature. The form is claimed first, so a second
+ * submission changes nothing and charges nothing.
  */
 export async function submitDiseaseForm(
   deps: FormDeps,
   signer: SignerContext,
   body: SetDiseaseDataRequest,
-): Promise<FormSubmissionResponse> {
+  physician?: SubmittingPhysician,
+): Promise<DiseaseSubmissionResponse> {
   const { db, clock } = deps;
   const { clientId } = signer;
   const now = clock.now();
   const { client } = await signerOf(deps, clientId);
+  const payer = physician ? { physicianId: physician.id } : undefined;
   const option = body.submissionOption;
   if (body.termsVersion !== undefined && body.termsVersion !== INFECTIOUS_DISEASE_TERMS_VERSION) {
     throw new HttpError(409, 'AGREEMENT_CHANGED', diseaseMessages.termsChanged);
@@ -114,7 +157,7 @@ export async function submitDiseaseForm(
     checkQuotedAmounts(body, quote);
     payment = await resolveFormPayment(
       db,
-      clientId,
+      payer ?? clientId,
       body,
       {
         first: diseaseMessages.firstName,
@@ -145,8 +188,9 @@ export async function submitDiseaseForm(
     }
   }
 
-  return submitFormOnce(deps, {
+  const response = await submitFormOnce(deps, {
     clientId,
+    physicianId: physician?.id ?? null,
     form: 'infectious_disease',
     kind: 'infectious-disease',
     idempotencyKey: signer.idempotencyKey,
@@ -178,6 +222,7 @@ export async function submitDiseaseForm(
               ? { onFile: payment.onFile }
               : { token: payment.token, keepOnFile: payment.keepOnFile },
           description: 'White Glove Labs infectious disease screening',
+          payer,
         });
         // Recorded on the claim at once, for the record of what this submission did.
         await db
@@ -210,7 +255,9 @@ export async function submitDiseaseForm(
               body.State,
               body.ZipCode,
               body.Country,
-            ].join(', '),
+            ]
+              .filter(Boolean)
+              .join(', '),
           },
           { label: 'Payment', value: describePayment(payment, charge) },
           {
@@ -233,6 +280,32 @@ export async function submitDiseaseForm(
         label: 'Agreement',
         value: 'I agree to the Infectious Disease Terms and Conditions.',
       });
+      if (physician) {
+        answers.push({
+          label: 'Submitted by',
+          value: `Dr. ${physician.firstName} ${physician.lastName} (Physician ID ${physician.actId}), for the client`,
+        });
+      }
+      const clientName = `${client.firstName} ${client.lastName}`;
+      // The physician variant's answer carries the client and the amount charged; the client's
+      // route lists only the spec's fields.
+      const answer: Omit<DiseaseSubmissionResponse, 'documentId'> = {
+        success: true,
+        TransactionId: charge?.transactionId ?? claim.submissionId,
+        page_name: 'Infectious-disease',
+        message: diseaseMessages.submitted,
+        ClientId: client.clientActId,
+        ClientName: clientName,
+        charged: charge
+          ? {
+              labFee: centsToAmount(charge.amountCents),
+              processingFee: centsToAmount(charge.feeCents),
+              total: centsToAmount(charge.totalCents),
+              brand: charge.brand,
+              last4: charge.last4,
+            }
+          : null,
+      };
       const sections = agreedSections(body);
       return await completeSignedForm(
         deps,
@@ -250,12 +323,7 @@ export async function submitDiseaseForm(
           answersJson: { ...body, Signature: undefined, token: undefined, lab_report_file: undefined },
           signaturePng: png,
           fileStem: 'infectious-disease-form',
-          response: {
-            success: true,
-            TransactionId: charge?.transactionId ?? claim.submissionId,
-            page_name: 'Infectious-disease',
-            message: diseaseMessages.submitted,
-          },
+          response: answer,
           submission: {
             submissionOption: option,
             labReportDocumentId: labDocument?.id ?? null,
@@ -263,6 +331,11 @@ export async function submitDiseaseForm(
           },
           alsoInTransaction: async (tx) => {
             if (!charge) return;
+            if (physician && payment) {
+              await deps.mailer.enqueue(tx, physicianReceipt(physician, client, charge, payment), {
+                dedupeKey: `form-receipt:${claim.submissionId}`,
+              });
+            }
             await tx.insert(clientActivities).values({
               clientId,
               type: 'White Glove Labs',
@@ -274,14 +347,28 @@ export async function submitDiseaseForm(
           mail: {
             subject: 'Client Portal: your infectious disease screening form',
             paragraphs: [
-              `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+              physician
+                ? `Dr. ${physician.firstName} ${physician.lastName} submitted your infectious disease screening form (${option}) for you. A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`
+                : `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
               charge
-                ? `We charged ${formatUsd(charge.totalCents)} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${body.Street}, ${body.City}, ${body.State} ${body.ZipCode}.`
-                : 'Nothing was charged.',
+                ? `${physician ? `Your physician paid ${formatUsd(charge.totalCents)}` : `We charged ${formatUsd(charge.totalCents)}`} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${kitAddressLine(body)}.`
+                : physician
+                  ? 'Nothing was charged to you.'
+                  : 'Nothing was charged.',
             ],
           },
         },
       );
     },
   });
+  // completeSignedForm keeps and answers the whole response object it is given: the fields above.
+  return response as DiseaseSubmissionResponse;
+}
+
+/** Where the kit goes, as one line: the physician variant may leave the street out. */
+function kitAddressLine(body: SetDiseaseDataRequest): string {
+  const cityLine = [body.City, [body.State, body.ZipCode].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
+  return [body.Street, cityLine].filter(Boolean).join(', ');
 }

@@ -94,6 +94,8 @@ export async function submitFormOnce(
   deps: FormDeps,
   input: {
     clientId: string;
+    /** The physician who submits the form for the client (the physician variants). */
+    physicianId?: string | null;
     form: FormName;
     kind: 'consent' | 'infectious-disease';
     idempotencyKey: string;
@@ -118,6 +120,7 @@ export async function submitFormOnce(
         .insert(formSubmissions)
         .values({
           clientId,
+          physicianId: input.physicianId ?? null,
           form,
           status: 'pending',
           idempotencyKey: input.idempotencyKey,

@@ -3,7 +3,7 @@ import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
 import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
-import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
+import { findMethodsOnFile, type MethodOwner, type PaymentMethodRow } from '../payments/payment-methods';
 
 /** The payment part of a form body, as the domain's form-payment fields carry it. */
 export interface FormPaymentBody {
@@ -34,15 +34,18 @@ export type ResolvedPayment =
   | { kind: 'card' | 'ach'; token: SetPaymentInfoRequest; keepOnFile: boolean }
   | { kind: 'check' };
 
-/** Refuses a payment choice the spec's rules refuse (400 with the failing fields). */
+/**
+ * Refuses a payment choice the spec's rules refuse (400 with the failing fields), against the
+ * methods its owner (the client, or a physician paying for them) has on file.
+ */
 export async function resolveFormPayment(
   db: Database,
-  clientId: string,
+  owner: MethodOwner,
   body: FormPaymentBody,
   cardEmpty: { first: string; last: string; month: string; year: string },
   today: string,
 ): Promise<ResolvedPayment> {
-  const methods = await findMethodsOnFile(db, clientId);
+  const methods = await findMethodsOnFile(db, owner);
   const onFile: MethodsOnFile = { card: Boolean(methods.card), ach: Boolean(methods.ach) };
   const method = body.PaymentMethod ?? 'Check';
   const problems = formPaymentProblems({ ...body, PaymentMethod: method }, onFile, cardEmpty);

@@ -32,10 +32,10 @@ const errors = {
 };
 
 /** A drawn signature fits in 200 KB; a lab report of 500 KB is about 680 KB as base64. */
-const CONSENT_BODY_LIMIT = 320 * 1024;
+export const CONSENT_BODY_LIMIT = 320 * 1024;
 const DISEASE_BODY_LIMIT = 1024 * 1024;
 
-function signerFacts(request: FastifyRequest, clientId: string) {
+export function signerFacts(request: FastifyRequest, clientId: string) {
   return {
     clientId,
     idempotencyKey: idempotencyKeyOf(request.headers),
@@ -115,11 +115,10 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const signer = signerFacts(request, clientId);
       // A new card or account goes to the gateway to be kept on file: a payment attempt.
       if (request.body.token) await countPaymentAttempt(deps, signer);
-      return submitConsent(
-        { ...deps, log: request.log, documentsKey: deps.documentsKey },
-        signer,
-        request.body,
-      );
+      return submitConsent({ ...deps, log: request.log, documentsKey: deps.documentsKey }, signer, {
+        variant: 'client',
+        body: request.body,
+      });
     },
   );
 

@@ -21,6 +21,8 @@ export interface SignedPdfInput {
     textSha256: string;
     signatureSha256: string | null;
     reference: string;
+    /** The physician variants: the physician in whose presence the client signed, who submitted it. */
+    inPresenceOf?: { physicianActId: string; name: string };
   };
 }
 
@@ -175,6 +177,14 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
     ['Version', input.subtitle],
     ['Reference', certificate.reference],
     ['Signer', `${certificate.signer} (Client ID ${certificate.clientActId})`],
+    ...(certificate.inPresenceOf
+      ? ([
+          [
+            'Signed in the presence of',
+            `${certificate.inPresenceOf.name} (Physician ID ${certificate.inPresenceOf.physicianActId})`,
+          ],
+        ] as [string, string][])
+      : []),
     ['Signed at (UTC)', certificate.signedAt.toISOString()],
     ['IP address', certificate.ip],
     ['User agent', certificate.userAgent || 'not given'],
@@ -187,8 +197,11 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
     w.gap(4);
   }
   w.gap(LEADING);
+  const how = certificate.inPresenceOf
+    ? `The signature was drawn by the signer in the clinic, in the presence of the physician ${certificate.inPresenceOf.name} (Physician ID ${certificate.inPresenceOf.physicianActId}), and confirmed before submission; the physician submitted it in the Physician Portal after an authenticated sign-in.`
+    : 'The signature was drawn by the signer in the Client Portal after an authenticated sign-in and confirmed by them before submission.';
   w.text(
-    'The signature was drawn by the signer in the Client Portal after an authenticated sign-in and confirmed by them before submission. The bank keeps this document, the signature image and the answers encrypted, each with its SHA-256.',
+    `${how} The bank keeps this document, the signature image and the answers encrypted, each with its SHA-256.`,
     { color: GREY },
   );
   return Buffer.from(await doc.save({ useObjectStreams: false }));

@@ -44,6 +44,8 @@ export interface SignedRecord {
   /** The stem of the stored files' names: `<stem>.pdf`, `<stem>-signature.png`, `<stem>-answers.json`. */
   fileStem: string;
   response: Omit<FormSubmissionResponse, 'documentId'>;
+  /** The physician variants: the physician who submitted the form, the client signing in their presence. */
+  inPresenceOf?: { physicianId: string; physicianActId: string; name: string };
   /** Facts of this form's row: the route chosen, the lab report, the payment. */
   submission?: Partial<Pick<SubmissionRow, 'submissionOption' | 'labReportDocumentId' | 'paymentId'>>;
   alsoInTransaction?: (tx: Transaction) => Promise<void>;
@@ -111,6 +113,7 @@ export async function completeSignedForm(
       textSha256,
       signatureSha256: signature?.sha256 ?? null,
       reference: claim.submissionId,
+      inPresenceOf: record.inPresenceOf,
     },
   });
   const pdfFileName = `${record.fileStem}.pdf`;
@@ -123,6 +126,8 @@ export async function completeSignedForm(
       .update(formSubmissions)
       .set({
         ...record.submission,
+        // The claim already names a submitting physician (the screening); a signing in one's presence says so too.
+        ...(record.inPresenceOf ? { physicianId: record.inPresenceOf.physicianId } : {}),
         status: 'completed',
         agreementVersion: record.text.version,
         agreementSha256: textSha256,

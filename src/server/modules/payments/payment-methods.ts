@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { centsToAmount } from '../../../domain/money';
 import {
   maskedAccountNumber,
@@ -12,12 +12,32 @@ import { paymentMethods, physicianClients, physicians } from '../../db/schema';
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
-/** The default card and bank account on file for a client. */
-export async function findMethodsOnFile(db: Database, clientId: string) {
+/**
+ * Whose methods: a client's (the default), or a physician's own card, which pays for the
+ * physician's clients. A bare string is a client's record id.
+ */
+export type MethodOwner = string | { physicianId: string };
+
+function ownedBy(owner: MethodOwner): SQL {
+  return typeof owner === 'string'
+    ? eq(paymentMethods.clientId, owner)
+    : eq(paymentMethods.physicianId, owner.physicianId);
+}
+
+function ownerOf(row: PaymentMethodRow): MethodOwner {
+  return row.clientId ?? { physicianId: row.physicianId as string };
+}
+
+function ownerColumns(owner: MethodOwner) {
+  return typeof owner === 'string' ? { clientId: owner } : { physicianId: owner.physicianId };
+}
+
+/** The default card and bank account on file for a client, or for a physician. */
+export async function findMethodsOnFile(db: Database, owner: MethodOwner) {
   const rows = await db
     .select()
     .from(paymentMethods)
-    .where(and(eq(paymentMethods.clientId, clientId), eq(paymentMethods.isDefault, true)))
+    .where(and(ownedBy(owner), eq(paymentMethods.isDefault, true)))
     .orderBy(desc(paymentMethods.createdAt));
   return {
     card: rows.find((r) => r.kind === 'card') ?? null,
@@ -25,16 +45,16 @@ export async function findMethodsOnFile(db: Database, clientId: string) {
   };
 }
 
-/** The gateway customer this client already has, so new methods join the same profile. */
+/** The gateway customer this owner already has, so new methods join the same profile. */
 export async function findGatewayCustomer(
   db: Database,
-  clientId: string,
+  owner: MethodOwner,
   gateway: string,
 ): Promise<string | null> {
   const [row] = await db
     .select({ ref: paymentMethods.gatewayCustomerRef })
     .from(paymentMethods)
-    .where(and(eq(paymentMethods.clientId, clientId), eq(paymentMethods.gateway, gateway)))
+    .where(and(ownedBy(owner), eq(paymentMethods.gateway, gateway)))
     .orderBy(desc(paymentMethods.createdAt))
     .limit(1);
   return row?.ref ?? null;
@@ -43,7 +63,7 @@ export async function findGatewayCustomer(
 /** Puts a newly saved method on file as the default of its kind; returns its row. */
 export async function putMethodOnFile(
   db: Database,
-  clientId: string,
+  owner: MethodOwner,
   gateway: string,
   saved: SavedMethod,
   display: SetPaymentInfoRequest,
@@ -52,12 +72,12 @@ export async function putMethodOnFile(
     await tx
       .update(paymentMethods)
       .set({ isDefault: false })
-      .where(and(eq(paymentMethods.clientId, clientId), eq(paymentMethods.kind, saved.kind)));
+      .where(and(ownedBy(owner), eq(paymentMethods.kind, saved.kind)));
     const isCard = saved.kind === 'card';
     const [row] = await tx
       .insert(paymentMethods)
       .values({
-        clientId,
+        ...ownerColumns(owner),
         kind: saved.kind,
         brand: isCard ? (saved.brand ?? display.Credit_Card_Type ?? null) : null,
         last4: saved.last4,
@@ -88,7 +108,7 @@ export async function removeMethod(db: Database, method: PaymentMethodRow) {
     const [previous] = await tx
       .select({ id: paymentMethods.id })
       .from(paymentMethods)
-      .where(and(eq(paymentMethods.clientId, method.clientId), eq(paymentMethods.kind, method.kind)))
+      .where(and(ownedBy(ownerOf(method)), eq(paymentMethods.kind, method.kind)))
       .orderBy(desc(paymentMethods.createdAt))
       .limit(1);
     if (previous)
@@ -99,22 +119,36 @@ export async function removeMethod(db: Database, method: PaymentMethodRow) {
 /** get_PaymentInfo's answer: display data of what is on file, never more than the last 4 digits. */
 export async function paymentInfoOf(
   db: Database,
-  clientId: string,
+  owner: MethodOwner,
   overdueCents: number,
 ): Promise<PaymentInfo> {
-  const { card, ach } = await findMethodsOnFile(db, clientId);
-  const [physician] = await db
-    .select({ actId: physicians.physicianActId, first: physicians.firstName, last: physicians.lastName })
-    .from(physicianClients)
-    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
-    .where(eq(physicianClients.clientId, clientId))
-    .limit(1);
+  const { card, ach } = await findMethodsOnFile(db, owner);
+  const physicianColumns = {
+    actId: physicians.physicianActId,
+    first: physicians.firstName,
+    last: physicians.lastName,
+  };
+  // A client's answer names their physician; a physician's own answer names the physician.
+  const [physician] =
+    typeof owner === 'string'
+      ? await db
+          .select(physicianColumns)
+          .from(physicianClients)
+          .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
+          .where(eq(physicianClients.clientId, owner))
+          .limit(1)
+      : await db
+          .select(physicianColumns)
+          .from(physicians)
+          .where(eq(physicians.id, owner.physicianId))
+          .limit(1);
+  const id = typeof owner === 'string' ? owner : owner.physicianId;
   const cardNumber = card ? maskedCardNumber(card.last4) : null;
   const month = card?.expiryMonth ? String(card.expiryMonth).padStart(2, '0') : null;
   const year = card?.expiryYear ? String(card.expiryYear) : null;
   const accountNumber = ach ? maskedAccountNumber(ach.last4) : null;
   return {
-    Id: clientId,
+    Id: id,
     Credit_Card_Number: cardNumber,
     Credit_Card_Type: card?.brand ?? null,
     Month_of_Expiry: month,

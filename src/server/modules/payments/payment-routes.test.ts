@@ -1,7 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_INFO_UPDATED } from '../../../domain/payment-info';
 import { clients, paymentMethods, payments } from '../../db/schema';
+import { pageText } from '../../testing/pdf-reading';
 import {
   tokenizeBank as tokenizeBankFor,
   tokenizeCard as tokenizeCardFor,
@@ -250,6 +252,52 @@ describe('saving a method while annual storage is overdue', () => {
     expect(mail?.textBody).toContain('$700.01');
   });
 
+  it("shows the payment's amount in Client Activity with a receipt only its owner and their physician can open", async () => {
+    const activity = (
+      await t.app.inject({ method: 'GET', url: '/api/pay/get_ClientActivity', headers: { cookie: john } })
+    ).json().result as Array<{
+      Type: string;
+      Amount: string | null;
+      ReceiptId: string | null;
+      StageName: string;
+    }>;
+    const paid = activity.find((a) => a.Type === 'Annual Storage Fee' && a.ReceiptId !== null);
+    expect(paid).toMatchObject({ Amount: '700.01' });
+    const receiptUrl = `/api/pay/receipts/${paid?.ReceiptId}`;
+
+    const pdf = await t.app.inject({ method: 'GET', url: receiptUrl, headers: { cookie: john } });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const text = pageText(await PDFDocument.load(pdf.rawPayload), 0);
+    for (const line of ['Receipt', 'ACT10002', '$679.62', '$20.39', '$700.01', 'ending in 1111']) {
+      expect(text).toContain(line);
+    }
+    const [ledger] = await t.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, paid?.ReceiptId as string));
+    expect(text).toContain(ledger?.gatewayTransactionId as string);
+
+    // Jane, a physician of other clients, and nobody at all get the same answer as an unknown id.
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/receipts/00000000-0000-4000-8000-000000000000',
+      headers: { cookie: john },
+    });
+    expect(unknown.statusCode).toBe(404);
+    const other = await t.signInPhysician('PHY20002', undefined, '10.9.9.9');
+    for (const cookie of [jane, other]) {
+      const refused = await t.app.inject({ method: 'GET', url: receiptUrl, headers: { cookie } });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.body).toBe(unknown.body);
+    }
+    expect((await t.app.inject({ method: 'GET', url: receiptUrl })).statusCode).toBe(401);
+    const own = await t.signInPhysician('PHY20001', undefined, '10.9.9.8');
+    expect(
+      (await t.app.inject({ method: 'GET', url: receiptUrl, headers: { cookie: own } })).statusCode,
+    ).toBe(200);
+  });
+
   it('charges the overdue years once when two different submissions race for them', async () => {
     await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null`);
     const body = async () =>
@@ -280,7 +328,7 @@ describe('saving a method while annual storage is overdue', () => {
     expect(response.json()).toMatchObject({ code: 'AMOUNT_CHANGED' });
     expect(response.json().error).toContain('$700.01');
     const unpaid = (await t.db.execute(
-      sql`select count(*)::int as n from annual_storage_fees where paid_at is null`,
+      sql`select count(*)::int as n from annual_storage_fees where paid_at is null and client_id = ${johnId}`,
     )) as unknown as {
       rows: Array<{ n: number }>;
     };

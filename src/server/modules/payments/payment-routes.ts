@@ -9,20 +9,24 @@ import {
   setPaymentInfoResponseSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app';
+import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { countPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
+import { renderReceiptPdf } from './receipt-pdf';
+import { findReceipt } from './receipts';
 
-/** The payment method on file of a client: for the client, or a physician acting for them. */
+/** The payment method on file: a client's own, or in physician pages the physician's own card. */
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps;
 
   app.get(
     '/get_PaymentInfo',
     {
+      config: { audit: 'read-payment' },
       schema: {
         summary: 'The card and bank account on file: display data and the last 4 digits only',
         tags: ['payments'],
@@ -31,16 +35,56 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(
-        db,
-        sessionOf(request, 'client', 'physician'),
-        request.query.id,
-      );
+      const session = sessionOf(request, 'client', 'physician');
+      // In physician pages the answer is the physician's own card, which pays for their clients.
+      if (session.role === 'physician') {
+        const named = request.query.id;
+        if (named && named !== session.physicianId) throw notFound();
+        return { result: await paymentInfoOf(db, { physicianId: session.physicianId }, 0) };
+      }
+      const clientId = await resolveClientAccess(db, session, request.query.id);
       const overdue = await overdueFees(db, clientId, todayFor(deps.clock.now()));
       return { result: await paymentInfoOf(db, clientId, overdue.totalCents) };
     },
   );
+
+  app.get(
+    '/receipts/:id',
+    {
+      schema: {
+        summary:
+          'The receipt PDF of an approved payment (Client Activity links to it), drawn from the ledger',
+        tags: ['payments'],
+        params: z.object({ id: z.string().max(64) }),
+        response: {
+          200: z.instanceof(Buffer).describe('The receipt (PDF)'),
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request, 'client', 'physician');
+      const paymentId = request.params.id.toLowerCase();
+      if (!UUID.test(paymentId)) throw notFound();
+      const found = await findReceipt(db, paymentId);
+      if (!found) throw notFound();
+      // Another client's payment answers the same 404 as one that does not exist.
+      await resolveClientAccess(db, session, found.clientId);
+      const pdf = await renderReceiptPdf(found.receipt, deps.clock.now());
+      return reply
+        .header('cache-control', 'no-store')
+        .header(
+          'content-disposition',
+          `attachment; filename="receipt-${found.receipt.clientActId}-${paymentId.slice(0, 8)}.pdf"`,
+        )
+        .type('application/pdf')
+        .send(pdf);
+    },
+  );
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The client's own payment method (a client scope). */
 export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -50,6 +94,7 @@ export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
   app.post(
     '/set_PaymentInfo',
     {
+      config: { audit: 'change-payment' },
       schema: {
         summary:
           'Saves a tokenized card or bank account as the method on file; charges any overdue annual storage to it',

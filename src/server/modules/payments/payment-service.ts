@@ -17,7 +17,14 @@ import type {
   PaymentGateway,
 } from '../../adapters/payments/payment-gateway';
 import type { Database } from '../../db/client';
-import { annualStorageFees, clientActivities, clients, paymentMethods, payments } from '../../db/schema';
+import {
+  annualStorageFees,
+  clientActivities,
+  clients,
+  paymentMethods,
+  payments,
+  physicians,
+} from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
 import { HttpError } from '../../lib/http-error';
 import {
@@ -28,7 +35,13 @@ import {
   type Transaction,
 } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
-import { findGatewayCustomer, type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-methods';
+import {
+  findGatewayCustomer,
+  type MethodOwner,
+  type PaymentMethodRow,
+  putMethodOnFile,
+  removeMethod,
+} from './payment-methods';
 
 export interface PaymentDeps extends RunOnceDeps {
   gateway: PaymentGateway;
@@ -99,18 +112,35 @@ async function clientContact(db: Database, clientId: string) {
   return client;
 }
 
-/** Exchanges a browser token for a stored method at the gateway, in this client's customer profile. */
+/** Whose gateway customer profile a new method joins: its owner, and how the gateway knows them. */
+interface GatewayCustomer {
+  owner: MethodOwner;
+  actId: string;
+  email: string;
+}
+
+async function physicianContact(db: Database, physicianId: string): Promise<GatewayCustomer> {
+  const [physician] = await db
+    .select({ actId: physicians.physicianActId, email: physicians.email })
+    .from(physicians)
+    .where(eq(physicians.id, physicianId))
+    .limit(1);
+  if (!physician) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  return { owner: { physicianId }, ...physician };
+}
+
+/** Exchanges a browser token for a stored method at the gateway, in its owner's customer profile. */
 async function saveAtGateway(
   db: Database,
   gateway: PaymentGateway,
-  client: { id: string; actId: string; email: string },
+  customer: GatewayCustomer,
   kind: 'card' | 'ach',
   request: SetPaymentInfoRequest,
 ) {
   return gateway.saveMethod({
-    customerRef: await findGatewayCustomer(db, client.id, gateway.name),
-    merchantCustomerId: client.actId,
-    email: request.Credit_Card_Biling_Email_Address || client.email,
+    customerRef: await findGatewayCustomer(db, customer.owner, gateway.name),
+    merchantCustomerId: customer.actId,
+    email: request.Credit_Card_Biling_Email_Address || customer.email,
     kind,
     token: request.token,
     billTo:
@@ -361,7 +391,7 @@ export async function savePaymentMethod(
     async work(run, claim) {
       faultPoint('payment:after-claim');
       const client = await clientContact(db, clientId);
-      const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
+      const saved = await saveAtGateway(db, gateway, { owner: clientId, ...client }, kind, request);
       if (saved.outcome !== 'saved') throw refused(saved.reason, saved.message);
       faultPoint('payment:after-save-method');
 
@@ -556,6 +586,11 @@ export async function chargeOnce(
     kind: 'card' | 'ach';
     method: { onFile: PaymentMethodRow } | { token: SetPaymentInfoRequest; keepOnFile: boolean };
     description: string;
+    /**
+     * A physician paying for their client with the physician's own card: a method on file must be
+     * theirs, and a new card joins (and, when kept, stays on) the physician's file, not the client's.
+     */
+    payer?: { physicianId: string };
   },
 ): Promise<OneOffCharge> {
   const { db, clock, gateway } = deps;
@@ -578,6 +613,7 @@ export async function chargeOnce(
           source: input.source,
           purpose: input.purpose,
           methodKind: kind,
+          paidByPhysicianId: input.payer?.physicianId ?? null,
           amountCents: input.amountCents,
           feeCents,
           totalCents,
@@ -595,6 +631,8 @@ export async function chargeOnce(
       let keptRow: PaymentMethodRow | null = null;
       if ('onFile' in input.method) {
         const row = input.method.onFile;
+        const owned = input.payer ? row.physicianId === input.payer.physicianId : row.clientId === clientId;
+        if (!owned) throw new Error('a method on file was offered to a charge its owner does not pay');
         if (!row.gatewayCustomerRef || !row.gatewayPaymentRef) {
           throw new HttpError(409, 'VALIDATION', 'Please enter the payment details again.');
         }
@@ -606,11 +644,13 @@ export async function chargeOnce(
         };
       } else {
         const request = input.method.token;
-        const client = await clientContact(db, clientId);
-        const saved = await saveAtGateway(db, gateway, { id: clientId, ...client }, kind, request);
+        const customer = input.payer
+          ? await physicianContact(db, input.payer.physicianId)
+          : { owner: clientId, ...(await clientContact(db, clientId)) };
+        const saved = await saveAtGateway(db, gateway, customer, kind, request);
         if (saved.outcome !== 'saved') throw refused(saved.reason, saved.message);
         if (input.method.keepOnFile)
-          keptRow = await putMethodOnFile(db, clientId, gateway.name, saved.method, request);
+          keptRow = await putMethodOnFile(db, customer.owner, gateway.name, saved.method, request);
         ref = {
           customerRef: saved.method.customerRef,
           paymentRef: saved.method.paymentRef,

@@ -26,6 +26,15 @@ function verify(body: Record<string, unknown>, ip = '10.3.0.1') {
 
 const tokenizeCard = (number: string) => tokenizeCardFor(t, number);
 
+/** John by his full contact: the tests that count attempts by Client ID use his Client ID. */
+const johnByContact = {
+  mode: 'contact',
+  ClientFirstName: 'John',
+  Clientlastname: 'Roe',
+  ClientEmail: 'john.roe@example.com',
+  ClientDob: '11/02/1968',
+};
+
 async function savePublic(verification: string, extra: Record<string, unknown> = {}) {
   seq += 1;
   return t.app.inject({
@@ -58,9 +67,22 @@ describe('POST /api/pay/set_verifyClientData', () => {
   it('confirms by Client ID and last name, revealing nothing about the client', async () => {
     const response = await verify({ mode: 'id', ClientId: 'act10001', ClientLastname: 'doe' });
     expect(response.statusCode).toBe(200);
-    expect(Object.keys(response.json()).sort()).toEqual(['message', 'verification', 'verified']);
+    expect(Object.keys(response.json()).sort()).toEqual(['amountDue', 'message', 'verification', 'verified']);
     expect(response.json().message).toBe(v.confirmed);
+    expect(response.json().amountDue).toEqual({ overdueYears: [], overdueCents: 0 });
     expect(response.body).not.toMatch(/Jane|jane\.doe|1975/);
+  });
+
+  it("shows the confirmed client's overdue years before anything is charged", async () => {
+    const response = await verify(johnByContact);
+    const { amountDue } = response.json();
+    expect(amountDue.overdueCents).toBe(67_962);
+    expect(amountDue.overdueYears.length).toBeGreaterThan(0);
+    expect(
+      amountDue.overdueYears.reduce((sum: number, y: { amountCents: number }) => sum + y.amountCents, 0),
+    ).toBe(67_962);
+    const dates = amountDue.overdueYears.map((y: { dueDate: string }) => y.dueDate);
+    expect(dates).toEqual([...dates].sort());
   });
 
   it('confirms by full contact', async () => {
@@ -151,6 +173,23 @@ describe('POST /api/pay/set_PublicPaymentInfo', () => {
     expect(row?.source).toBe('Email Single Payment Page');
     const [mail] = await t.mailTo('jane.doe@example.com');
     expect(mail?.subject).toMatch(/payment information was updated/);
+  });
+
+  it('charges nothing when the total the page showed is no longer the bill', async () => {
+    const confirmed = await verify(johnByContact);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const { verification } = confirmed.json();
+    const stale = await savePublic(verification, { expectedTotalCents: 100 });
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect(stale.json().error).toBe('The amount due is now $700.01. Please review it and save again.');
+    const johns = await t.db.select().from(payments).where(eq(payments.status, 'approved'));
+    expect(johns.filter((p) => p.totalCents === 70_001)).toHaveLength(0);
+
+    const { verification: again } = (await verify(johnByContact)).json();
+    const paid = await savePublic(again, { expectedTotalCents: 70_001 });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ amountCharged: 700.01, processingFee: 20.39 });
+    expect(paid.json().TransactionId).toBeTruthy();
   });
 
   it('tags the text-message page', async () => {

@@ -24,7 +24,7 @@ import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { randomToken, sha256Hex } from '../../lib/secrets';
 import { countPaymentAttempt } from './payment-attempts';
-import { savePaymentMethod } from './payment-service';
+import { overdueFees, savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -131,7 +131,18 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         createdAt: now,
         expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_MS),
       });
-      return { verified: true as const, message: v.confirmed, verification };
+      const overdue = await overdueFees(db, client.id, today());
+      return {
+        verified: true as const,
+        message: v.confirmed,
+        verification,
+        amountDue: {
+          overdueYears: overdue.rows
+            .map((row) => ({ dueDate: row.dueDate, amountCents: row.amountCents }))
+            .sort((a, b) => a.dueDate.localeCompare(b.dueDate)),
+          overdueCents: overdue.totalCents,
+        },
+      };
     },
   );
 
@@ -189,7 +200,14 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
       const response = await savePaymentMethod(
         { ...deps, log: request.log },
-        { clientId: verification.clientId, source, idempotencyKey, request: request.body },
+        {
+          clientId: verification.clientId,
+          source,
+          idempotencyKey,
+          request: request.body,
+          // The page showed a total: if the bill changed since, nothing is charged (409).
+          expectedTotalCents: request.body.expectedTotalCents,
+        },
       );
       // Its job is done: a further change needs a new confirmation.
       await db

@@ -10,6 +10,7 @@ export async function findPhysician(db: Database, physicianId: string) {
       physicianActId: physicians.physicianActId,
       firstName: physicians.firstName,
       lastName: physicians.lastName,
+      email: physicians.email,
     })
     .from(physicians)
     .where(eq(physicians.id, physicianId))

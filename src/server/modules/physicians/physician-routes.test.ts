@@ -89,7 +89,15 @@ describe('POST /api/pay/set_ActingClient', () => {
     const client = await get('/api/pay/get_Client', cookie);
     expect(client.statusCode).toBe(200);
     expect(client.json().result.listResponse[0].clientACTId).toBe('ACT10005');
-    expect((await get('/api/pay/get_PaymentInfo', cookie)).statusCode).toBe(200);
+    // Payment information in physician pages is the physician's own card, not the client's.
+    const own = await get('/api/pay/get_PaymentInfo', cookie);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().result).toMatchObject({
+      Physician_ID: 'PHY20002',
+      Credit_Card_Number: null,
+      Account_Number: null,
+      Total_Amount_Overdue: 0,
+    });
     expect((await get('/api/pay/get_ClientActivity', cookie)).statusCode).toBe(200);
     // Naming another physician's client is still the same 404, acting-for or not.
     const foreign = await get('/api/pay/get_Client?id=ACT10001', cookie);

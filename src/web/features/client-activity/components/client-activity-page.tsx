@@ -1,8 +1,9 @@
-import { Alert, Stack, Table, Text, Title } from '@mantine/core';
-import { IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
+import { Alert, Anchor, Box, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { IconCheck, IconDownload, IconInfoCircle, IconX } from '@tabler/icons-react';
 import {
   type ApprovalMark,
   CELL_REQUEST_NOTICE,
+  type ClientActivityRow,
   toClientActivityRow,
 } from '../../../../domain/client-activity';
 import { useClientActivity } from '../api/get-client-activity';
@@ -14,8 +15,10 @@ const columns = [
   'Date',
   'Type',
   'Plan Purchased',
+  'Amount',
   'Status',
   'Cell Request Approved By Practitioner',
+  'Receipt',
 ] as const;
 
 function Approval({ mark }: { mark: ApprovalMark }) {
@@ -24,6 +27,36 @@ function Approval({ mark }: { mark: ApprovalMark }) {
   if (mark === 'not-approved')
     return <IconX color="var(--mantine-color-red-9)" aria-label="Not approved" role="img" />;
   return <>NA</>;
+}
+
+/** A payment's receipt PDF, drawn by the server from its ledger row. */
+function ReceiptLink({ row }: { row: ClientActivityRow }) {
+  if (!row.receiptId) return <>NA</>;
+  return (
+    <Anchor
+      href={`/api/pay/receipts/${encodeURIComponent(row.receiptId)}`}
+      download
+      size="sm"
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+      aria-label={`Download the receipt of ${row.amount} paid on ${row.date}`}
+    >
+      <IconDownload size={14} aria-hidden />
+      Receipt
+    </Anchor>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <Group gap={6} wrap="nowrap" align="flex-start">
+      <Text component="dt" size="sm" c="gray.7" style={{ flexShrink: 0 }}>
+        {term}:
+      </Text>
+      <Text component="dd" size="sm" m={0}>
+        {children}
+      </Text>
+    </Group>
+  );
 }
 
 export function ClientActivityPage() {
@@ -46,45 +79,91 @@ export function ClientActivityPage() {
       {activity.isPending ? (
         <Text role="status">Loading…</Text>
       ) : (
-        <Table.ScrollContainer
-          minWidth={880}
-          type="native"
-          tabIndex={0}
-          aria-label="Client Activity table, scrolls sideways"
-        >
-          <Table striped highlightOnHover withTableBorder verticalSpacing="sm" aria-label="Client Activity">
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th key={column} scope="col">
-                    {column}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.length === 0 && (
+        <>
+          {/* Ten columns need a desktop's width; a phone gets a card per row instead. */}
+          <Table.ScrollContainer
+            minWidth={960}
+            type="native"
+            visibleFrom="md"
+            tabIndex={0}
+            aria-label="Client Activity table, scrolls sideways"
+          >
+            <Table striped highlightOnHover withTableBorder verticalSpacing="sm" aria-label="Client Activity">
+              <Table.Thead>
                 <Table.Tr>
-                  <Table.Td colSpan={columns.length}>No activity yet.</Table.Td>
+                  {columns.map((column) => (
+                    <Table.Th key={column} scope="col">
+                      {column}
+                    </Table.Th>
+                  ))}
                 </Table.Tr>
-              )}
-              {rows.map((row) => (
-                <Table.Tr key={row.id}>
-                  <Table.Td>{row.clientId}</Table.Td>
-                  <Table.Td>{row.clientName}</Table.Td>
-                  <Table.Td>{row.cellVialsOrdered}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.date}</Table.Td>
-                  <Table.Td>{row.type}</Table.Td>
-                  <Table.Td>{row.planPurchased}</Table.Td>
-                  <Table.Td>{row.status}</Table.Td>
-                  <Table.Td>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={columns.length}>No activity yet.</Table.Td>
+                  </Table.Tr>
+                )}
+                {rows.map((row) => (
+                  <Table.Tr key={row.id}>
+                    <Table.Td>{row.clientId}</Table.Td>
+                    <Table.Td>{row.clientName}</Table.Td>
+                    <Table.Td>{row.cellVialsOrdered}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.date}</Table.Td>
+                    <Table.Td>{row.type}</Table.Td>
+                    <Table.Td>{row.planPurchased}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>{row.amount}</Table.Td>
+                    <Table.Td>{row.status}</Table.Td>
+                    <Table.Td>
+                      <Approval mark={row.approval} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ReceiptLink row={row} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Stack
+            hiddenFrom="md"
+            gap="sm"
+            component="ul"
+            p={0}
+            m={0}
+            aria-label="Client Activity"
+            style={{ listStyle: 'none' }}
+          >
+            {rows.length === 0 && <Text component="li">No activity yet.</Text>}
+            {rows.map((row) => (
+              <Card key={row.id} component="li" withBorder padding="sm">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <div>
+                    <Text fw={600}>{row.type}</Text>
+                    <Text size="sm">{row.date}</Text>
+                  </div>
+                  <Text fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    {row.amount}
+                  </Text>
+                </Group>
+                <Box component="dl" mt="xs" mb={0} style={{ display: 'grid', gap: 2 }}>
+                  <Fact term="Status">{row.status}</Fact>
+                  <Fact term="Plan Purchased">{row.planPurchased}</Fact>
+                  <Fact term="Cell Vials Ordered">{row.cellVialsOrdered}</Fact>
+                  <Fact term="Cell Request Approved By Practitioner">
                     <Approval mark={row.approval} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </Fact>
+                  <Fact term="Client">{`${row.clientName} (${row.clientId})`}</Fact>
+                </Box>
+                {row.receiptId && (
+                  <Box mt="xs">
+                    <ReceiptLink row={row} />
+                  </Box>
+                )}
+              </Card>
+            ))}
+          </Stack>
+        </>
       )}
     </Stack>
   );

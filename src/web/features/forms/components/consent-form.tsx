@@ -1,25 +1,28 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { todayFor } from '../../../../domain/client';
+import { type ClientRecord, todayFor } from '../../../../domain/client';
 import { CONSENT_AGREEMENT_VERSION } from '../../../../domain/consent-agreement';
 import {
   type ConsentPageOne,
+  type ConsentVariant,
   consentCardEmptyMessages,
   consentPageOneOrder,
   consentPageOneProblems,
   type FormSubmissionResponse,
+  type PhysicianConsentClient,
   RELEASE_TO_INDIVIDUAL,
   sendConsentDataRequestSchema,
+  sendPhysicianConsentDataRequestSchema,
 } from '../../../../domain/consent-form';
 import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
+import type { PaymentInfo } from '../../../../domain/payment-info';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { useClient } from '../../../lib/client-record';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useSendConsentData } from '../api/send-consent-data';
+import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
 import {
   checkPaymentChoice,
   initialPaymentChoice,
@@ -27,9 +30,11 @@ import {
   withSavedCardByDefault,
 } from '../lib/payment-choice';
 import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
+import { ClientSummary } from './client-summary';
 import { ConsentPageOneFields } from './consent-page-one';
 import { type ConsentPageTwo, ConsentPageTwoFields } from './consent-page-two';
 import { FormFailure } from './form-failure';
+import { PhysicianClientFields } from './physician-client-fields';
 
 /** The page 1 answers as sent: the addendum and the medication list only where they apply. */
 function pageOneRequest(answers: ConsentPageOne) {
@@ -48,19 +53,63 @@ function pageOneRequest(answers: ConsentPageOne) {
 
 const pageOneFields = new Set(consentPageOneOrder);
 
+/** The keys whose values differ between two versions of a flat record. */
+function changedKeys(before: object, after: object): string[] {
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => a[key] !== b[key]);
+}
+
+/** The fields of page 2 that an edit touched, by the names their errors carry. */
+function pageTwoEdits(before: ConsentPageTwo, after: ConsentPageTwo): string[] {
+  const fields: string[] = [];
+  if (before.sampleType !== after.sampleType) fields.push('sample_type');
+  if (before.agree !== after.agree) fields.push('agree');
+  if (before.signature !== after.signature) fields.push('Signature');
+  if (before.payment.method !== after.payment.method) fields.push('PaymentMethod');
+  if (before.payment.useAnotherCard !== after.payment.useAnotherCard) fields.push('update_card');
+  if (before.payment.useAnotherAch !== after.payment.useAnotherAch) fields.push('update_ach');
+  return [
+    ...fields,
+    ...changedKeys(before.payment.card, after.payment.card),
+    ...changedKeys(before.payment.ach, after.payment.ach),
+  ];
+}
+
+/**
+ * Who fills the form in: the client in the Client Portal, with their details of record shown; or
+ * a physician for the client they act for, signing in the clinic, with the client's details to
+ * edit (prefilled from the record). Either way the annual storage is paid by the client's own
+ * method, so `paymentInfo` is the client's.
+ */
+export type ConsentFormVariant =
+  | { kind: 'client'; client: ClientRecord | undefined }
+  | { kind: 'physician'; clientDetails: PhysicianConsentClient };
+
+interface Props {
+  variant: ConsentFormVariant;
+  physician: { id: string; lastName: string };
+  paymentInfo: PaymentInfo | undefined;
+  onSubmitted(response: FormSubmissionResponse): void;
+}
+
 /**
  * The Client Consent Form in two pages (spec 2, sections 2, 4 and 5). Answers are kept while
  * moving between the pages; the submission is checked by the same rules as on the server.
  */
-export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmissionResponse): void }) {
+export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Props) {
   const today = todayFor(new Date());
-  const client = useClient();
-  const paymentInfo = usePaymentInfo();
+  const kind: ConsentVariant = variant.kind;
   const config = usePaymentConfig();
-  const send = useSendConsentData();
+  const sendClient = useSendConsentData();
+  const sendPhysician = useSendPhysicianConsentData();
   const queryClient = useQueryClient();
   const [page, setPage] = useState<1 | 2>(1);
-  const [answers, setAnswers] = useState<ConsentPageOne>({});
+  // The physician variant starts with Medications at No (spec 2).
+  const [answers, setAnswers] = useState<ConsentPageOne>(kind === 'physician' ? { Medications: 'No' } : {});
+  const [details, setDetails] = useState<PhysicianConsentClient | null>(
+    variant.kind === 'physician' ? variant.clientDetails : null,
+  );
   const [pageTwo, setPageTwo] = useState<ConsentPageTwo>({
     sampleType: '',
     payment: initialPaymentChoice(true),
@@ -70,10 +119,31 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SubmissionFailure | null>(null);
   const submitting = useRef(false);
-  const cardOnFile = Boolean(paymentInfo.data?.Credit_Card_Number);
+  const cardOnFile = Boolean(paymentInfo?.Credit_Card_Number);
   useEffect(() => {
     setPageTwo((values) => ({ ...values, payment: withSavedCardByDefault(values.payment, cardOnFile) }));
   }, [cardOnFile]);
+  // A field's message goes once the field is changed; the next check marks what still fails.
+  const forget = (fields: string[]) =>
+    fields.length > 0 &&
+    setErrors((current) => {
+      if (!fields.some((field) => field in current)) return current;
+      const rest = { ...current };
+      for (const field of fields) delete rest[field];
+      return rest;
+    });
+  const editAnswers = (next: ConsentPageOne) => {
+    forget(changedKeys(answers, next));
+    setAnswers(next);
+  };
+  const editDetails = (next: PhysicianConsentClient) => {
+    if (details) forget(changedKeys(details, next));
+    setDetails(next);
+  };
+  const editPageTwo = (next: ConsentPageTwo) => {
+    forget(pageTwoEdits(pageTwo, next));
+    setPageTwo(next);
+  };
   const formRef = useRef<HTMLFormElement>(null);
   const topRef = useRef<HTMLHeadingElement>(null);
 
@@ -93,7 +163,7 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
   };
 
   const nextPage = () => {
-    const problems = consentPageOneProblems(answers);
+    const problems = consentPageOneProblems(answers, kind);
     if (Object.keys(problems).length > 0) {
       refuse(problems);
       return;
@@ -110,8 +180,8 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
       return;
     }
     if (submitting.current || !config.data) return;
-    const onFile = methodsOnFileOf(paymentInfo.data ?? null);
-    const body = {
+    const onFile = methodsOnFileOf(paymentInfo ?? null);
+    const common = {
       ...pageOneRequest(answers),
       sample_type: pageTwo.sampleType || undefined,
       PaymentMethod: pageTwo.payment.method || undefined,
@@ -119,10 +189,13 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
       Signature: pageTwo.signature ?? undefined,
       agreementVersion: CONSENT_AGREEMENT_VERSION,
     };
-    const checked = sendConsentDataRequestSchema.safeParse(body);
+    const checked =
+      details === null
+        ? sendConsentDataRequestSchema.safeParse(common)
+        : sendPhysicianConsentDataRequestSchema(today).safeParse({ ...common, ...details });
     const payment = checkPaymentChoice(pageTwo.payment, onFile, today, consentCardEmptyMessages);
     const problems = {
-      ...consentPageOneProblems(answers),
+      ...consentPageOneProblems(answers, kind),
       ...(checked.success ? {} : fieldMessages(checked.error)),
       ...payment.problems,
     };
@@ -136,13 +209,24 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
     submitting.current = true;
     try {
       const tokenizer = tokenizerFor(config.data);
-      const response = await send.mutateAsync({
-        buildRequest: async () => ({
-          ...checked.data,
-          ...(await paymentRequestFields(method, payment, pageTwo.payment, tokenizer)),
-        }),
-        idempotencyKey: crypto.randomUUID(),
-      });
+      const paymentFields = () => paymentRequestFields(method, payment, pageTwo.payment, tokenizer);
+      const idempotencyKey = crypto.randomUUID();
+      const response =
+        details === null
+          ? await sendClient.mutateAsync({
+              buildRequest: async () => ({
+                ...sendConsentDataRequestSchema.parse(common),
+                ...(await paymentFields()),
+              }),
+              idempotencyKey,
+            })
+          : await sendPhysician.mutateAsync({
+              buildRequest: async () => ({
+                ...sendPhysicianConsentDataRequestSchema(today).parse({ ...common, ...details }),
+                ...(await paymentFields()),
+              }),
+              idempotencyKey,
+            });
       onSubmitted(response);
     } catch (error) {
       // Done meanwhile (another tab) or not yet possible: the refreshed flags show the tab's notice.
@@ -158,7 +242,7 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
     }
   };
 
-  const busy = send.isPending;
+  const busy = sendClient.isPending || sendPhysician.isPending;
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Client Consent Form">
@@ -168,14 +252,27 @@ export function ConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmiss
         </Title>
         <FormFailure failure={failure} reloadLabel="Load the updated agreement" />
         {page === 1 ? (
-          <ConsentPageOneFields answers={answers} onChange={setAnswers} errors={errors} />
+          <ConsentPageOneFields answers={answers} onChange={editAnswers} errors={errors} />
         ) : (
           <ConsentPageTwoFields
+            variant={kind}
             values={pageTwo}
-            onChange={setPageTwo}
+            onChange={editPageTwo}
             errors={errors}
-            client={client.data}
-            paymentInfo={paymentInfo.data}
+            physician={physician}
+            clientInformation={
+              details === null ? (
+                variant.kind === 'client' && <ClientSummary client={variant.client} />
+              ) : (
+                <PhysicianClientFields
+                  values={details}
+                  onChange={editDetails}
+                  errors={errors}
+                  disabled={busy}
+                />
+              )
+            }
+            paymentInfo={paymentInfo}
             today={today}
             disabled={busy}
           />

@@ -1,11 +1,10 @@
 import { Checkbox, Group, Radio, Stack, Title } from '@mantine/core';
-import type { ClientRecord } from '../../../../domain/client';
-import { SAMPLE_TYPES } from '../../../../domain/consent-form';
+import type { ReactNode } from 'react';
+import { type ConsentVariant, SAMPLE_TYPES } from '../../../../domain/consent-form';
 import { FORM_PAYMENT_METHODS } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import type { PaymentChoice } from '../lib/payment-choice';
 import { AnnualStorageCommitment } from './annual-storage-commitment';
-import { ClientSummary } from './client-summary';
 import { FormPaymentChoice } from './form-payment-choice';
 import { ReadOnlyFacts } from './read-only-facts';
 import { SignaturePadField } from './signature-pad';
@@ -18,21 +17,34 @@ export interface ConsentPageTwo {
 }
 
 interface Props {
+  variant: ConsentVariant;
   values: ConsentPageTwo;
   onChange(values: ConsentPageTwo): void;
   errors: Record<string, string>;
-  client: ClientRecord | undefined;
+  /** Physician Information: the client's physician, or in the physician variant the one signed in. */
+  physician: { id: string; lastName: string };
+  /** Client Information: the summary of record, or in the physician variant the details to edit. */
+  clientInformation: ReactNode;
+  /** The client's own card and bank account on file: the client pays the annual storage. */
   paymentInfo: PaymentInfo | undefined;
   today: string;
   disabled: boolean;
 }
 
+const CHECK_NOTES: Record<ConsentVariant, string> = {
+  client: 'You pay the annual storage fee by check. We will send you a reminder before each anniversary.',
+  physician:
+    'The client pays the annual storage fee by check. We will send the client a reminder before each anniversary.',
+};
+
 /** Page 2: who is involved, tissue type, payment and the yearly commitment, agreement and signature. */
 export function ConsentPageTwoFields({
+  variant,
   values,
   onChange,
   errors,
-  client,
+  physician,
+  clientInformation,
   paymentInfo,
   today,
   disabled,
@@ -46,8 +58,8 @@ export function ConsentPageTwoFields({
         </Title>
         <ReadOnlyFacts
           facts={[
-            { label: 'Physician ID', value: paymentInfo?.Physician_ID ?? '' },
-            { label: 'Physician Last Name', value: paymentInfo?.Physician_Last_Name ?? '' },
+            { label: 'Physician ID', value: physician.id },
+            { label: 'Physician Last Name', value: physician.lastName },
           ]}
         />
       </Stack>
@@ -56,7 +68,7 @@ export function ConsentPageTwoFields({
         <Title order={2} size="h4">
           Client Information
         </Title>
-        <ClientSummary client={client} />
+        {clientInformation}
       </Stack>
 
       <Stack gap="xs">
@@ -97,7 +109,7 @@ export function ConsentPageTwoFields({
           errors={errors}
           today={today}
           disabled={disabled}
-          checkNote="You pay the annual storage fee by check. We will send you a reminder before each anniversary."
+          checkNote={CHECK_NOTES[variant]}
         />
       </Stack>
 

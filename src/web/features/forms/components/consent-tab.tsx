@@ -5,6 +5,8 @@ import {
   type FormDocuments,
   type FormSubmissionResponse,
 } from '../../../../domain/consent-form';
+import { useClient } from '../../../lib/client-record';
+import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { bankDate, CompletedNotice } from './completed-notice';
 import { ConsentForm } from './consent-form';
 import { DocumentLink } from './document-link';
@@ -43,5 +45,22 @@ export function ConsentTab({ documents }: { documents: FormDocuments }) {
       </Alert>
     );
   }
-  return <ConsentForm onSubmitted={setSubmitted} />;
+  return <ClientConsentForm onSubmitted={setSubmitted} />;
+}
+
+/** The client's own consent: their record summarised, their physician and their methods on file. */
+function ClientConsentForm({ onSubmitted }: { onSubmitted(response: FormSubmissionResponse): void }) {
+  const client = useClient();
+  const paymentInfo = usePaymentInfo();
+  return (
+    <ConsentForm
+      variant={{ kind: 'client', client: client.data }}
+      physician={{
+        id: paymentInfo.data?.Physician_ID ?? '',
+        lastName: paymentInfo.data?.Physician_Last_Name ?? '',
+      }}
+      paymentInfo={paymentInfo.data}
+      onSubmitted={onSubmitted}
+    />
+  );
 }

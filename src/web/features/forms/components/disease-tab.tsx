@@ -36,5 +36,5 @@ export function DiseaseTab({ documents }: { documents: FormDocuments }) {
       </CompletedNotice>
     );
   }
-  return <DiseaseForm onSubmitted={setSubmitted} />;
+  return <DiseaseForm variant={{ kind: 'client', onSubmitted: setSubmitted }} />;
 }

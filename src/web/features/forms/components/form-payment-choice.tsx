@@ -2,7 +2,13 @@ import { Alert, Checkbox, Group, Radio, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { type FormPaymentMethod, methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
-import { AchFields, CardFields, cardPrefilledFrom, emptyAch } from '../../../components/payment/card-fields';
+import {
+  AchFields,
+  CardFields,
+  cardPrefilledFrom,
+  emptyAch,
+  emptyCard,
+} from '../../../components/payment/card-fields';
 import { useClient } from '../../../lib/client-record';
 import { type PaymentChoice, usesNewCard } from '../lib/payment-choice';
 import { SavedAch, SavedCard } from './saved-method';
@@ -18,6 +24,11 @@ interface Props {
   disabled?: boolean;
   /** What paying by check means on this form. */
   checkNote?: ReactNode;
+  /**
+   * The physician variant: the card is the physician's own, so a new one starts blank rather than
+   * with the client's address, and saving it keeps it on the physician's file.
+   */
+  payer?: 'client' | 'physician';
 }
 
 /**
@@ -34,10 +45,11 @@ export function FormPaymentChoice({
   today,
   disabled,
   checkNote,
+  payer = 'client',
 }: Props) {
   const onFile = methodsOnFileOf(info ?? null);
   const client = useClient();
-  const newCard = () => cardPrefilledFrom(client.data);
+  const newCard = () => (payer === 'client' ? cardPrefilledFrom(client.data) : emptyCard);
   const set = (patch: Partial<PaymentChoice>) => onChange({ ...value, ...patch });
   const invalid = Boolean(errors.PaymentMethod) || undefined;
 
@@ -94,7 +106,11 @@ export function FormPaymentChoice({
                 disabled={disabled}
               />
               <Checkbox
-                label="Save this card on file for future payments"
+                label={
+                  payer === 'client'
+                    ? 'Save this card on file for future payments'
+                    : 'Save this credit card on file for future payments'
+                }
                 checked={value.saveCard}
                 onChange={(e) => set({ saveCard: e.currentTarget.checked })}
                 disabled={disabled}

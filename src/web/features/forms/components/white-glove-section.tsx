@@ -1,5 +1,5 @@
 import { Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { whiteGloveQuote } from '../../../../domain/infectious-disease';
+import { WHITE_GLOVE_TOTAL_LINE, whiteGloveQuote } from '../../../../domain/infectious-disease';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { CARD_FEE_PERCENT } from '../../../../domain/payments';
@@ -20,6 +20,8 @@ export const KIT_ADDRESS_FIELDS = [
 export type KitAddress = Record<(typeof KIT_ADDRESS_FIELDS)[number]['field'], string>;
 
 const WHITE_GLOVE_METHODS = ['Credit Card', 'ACH Payment'] as const;
+/** A physician pays with their own card (spec 2: "saved card with Use Another Credit Card"). */
+const PHYSICIAN_METHODS = ['Credit Card'] as const;
 
 interface Props {
   address: KitAddress;
@@ -30,10 +32,18 @@ interface Props {
   errors: Record<string, string>;
   today: string;
   disabled: boolean;
+  /** The physician variant: their own card only, the street not required, the spec's total line. */
+  variant?: 'client' | 'physician';
 }
 
 /** The itemised amount: the lab fee, the card fee (none by ACH) and the total that is charged. */
-function WhiteGloveAmount({ method }: { method: PaymentChoice['method'] }) {
+function WhiteGloveAmount({
+  method,
+  variant,
+}: {
+  method: PaymentChoice['method'];
+  variant: 'client' | 'physician';
+}) {
   if (method !== 'Credit Card' && method !== 'ACH Payment') {
     return (
       <Text size="sm">
@@ -46,11 +56,14 @@ function WhiteGloveAmount({ method }: { method: PaymentChoice['method'] }) {
   return (
     <Paper withBorder p="md" radius="md" bg="gray.0" aria-live="polite">
       <Stack gap={4}>
+        {variant === 'physician' && <Text fw={600}>{WHITE_GLOVE_TOTAL_LINE}</Text>}
         <Text size="sm">White Glove Labs fee: {formatUsd(quote.labFee)}</Text>
         <Text size="sm">
           Credit card processing fee ({CARD_FEE_PERCENT}): {formatUsd(quote.processingFee)}
         </Text>
-        <Text fw={700}>Total: {formatUsd(quote.total)}</Text>
+        <Text fw={700}>
+          {variant === 'physician' ? 'Total charged to your card' : 'Total'}: {formatUsd(quote.total)}
+        </Text>
       </Stack>
     </Paper>
   );
@@ -66,6 +79,7 @@ export function WhiteGloveSection({
   errors,
   today,
   disabled,
+  variant = 'client',
 }: Props) {
   return (
     <Stack gap="lg">
@@ -84,7 +98,7 @@ export function WhiteGloveSection({
               onChange={(e) => onAddressChange({ ...address, [field]: e.currentTarget.value })}
               error={errors[field]}
               disabled={disabled}
-              required
+              required={variant === 'client' || field !== 'Street'}
             />
           ))}
         </SimpleGrid>
@@ -94,7 +108,8 @@ export function WhiteGloveSection({
           Payment
         </Title>
         <FormPaymentChoice
-          methods={WHITE_GLOVE_METHODS}
+          methods={variant === 'client' ? WHITE_GLOVE_METHODS : PHYSICIAN_METHODS}
+          payer={variant}
           value={payment}
           onChange={onPaymentChange}
           info={paymentInfo}
@@ -102,7 +117,7 @@ export function WhiteGloveSection({
           today={today}
           disabled={disabled}
         />
-        <WhiteGloveAmount method={payment.method} />
+        <WhiteGloveAmount method={payment.method} variant={variant} />
       </Stack>
     </Stack>
   );

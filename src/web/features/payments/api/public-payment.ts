@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ClientVerificationRequest } from '../../../../domain/client-verification';
+import type { AmountDue, ClientVerificationRequest } from '../../../../domain/client-verification';
 import type { SetPaymentInfoResponse, SetPublicPaymentInfoRequest } from '../../../../domain/payment-info';
 import { apiRequest } from '../../../lib/api-client';
 
 export function verifyClient(request: ClientVerificationRequest) {
-  return apiRequest<{ verified: true; message: string; verification: string }>(
+  return apiRequest<{ verified: true; message: string; verification: string; amountDue: AmountDue }>(
     'POST',
     'pay/set_verifyClientData',
     {

@@ -13,10 +13,20 @@ import {
 import { IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
-import { clientVerificationSchema, verificationMessages as v } from '../../../../domain/client-verification';
+import {
+  type AmountDue,
+  clientVerificationSchema,
+  verificationMessages as v,
+} from '../../../../domain/client-verification';
 import { isoToUsDate } from '../../../../domain/dates';
 import { fieldMessages } from '../../../../domain/errors';
-import { achFormSchema, CARD_FEE_PERCENT, cardFormSchema } from '../../../../domain/payments';
+import { formatUsd } from '../../../../domain/money';
+import {
+  achFormSchema,
+  CARD_FEE_PERCENT,
+  cardFormSchema,
+  cardProcessingFee,
+} from '../../../../domain/payments';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import {
@@ -65,9 +75,16 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const [agree, setAgree] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ message: string; charged: string | null } | null>(null);
+  const [amountDue, setAmountDue] = useState<AmountDue | null>(null);
   const [working, setWorking] = useState(false);
   const linkChecked = useRef(false);
+  const failureRef = useRef<HTMLDivElement>(null);
+
+  // A refusal shows beside the button that caused it; bring it into view (a phone may be scrolled away).
+  useEffect(() => {
+    if (failure) failureRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [failure]);
 
   // A signed link identifies the client; it is then taken out of the address bar.
   useEffect(() => {
@@ -81,6 +98,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       {
         onSuccess: (data) => {
           setVerification(data.verification);
+          setAmountDue(data.amountDue);
           setByLink(true);
         },
         onError: (error) => setVerifyError(error.message),
@@ -114,7 +132,10 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     }
     setErrors({});
     verifyClient.mutate(parsed.data, {
-      onSuccess: (data) => setVerification(data.verification),
+      onSuccess: (data) => {
+        setVerification(data.verification);
+        setAmountDue(data.amountDue);
+      },
       onError: (error) => {
         setIdentity(emptyIdentity);
         setVerifyError(error.message);
@@ -157,7 +178,14 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     setWorking(true);
     try {
       const tokenizer = tokenizerFor(config.data);
-      const common = { verification, agree: true as const, page, ClientSFRecordId: undefined };
+      const common = {
+        verification,
+        agree: true as const,
+        page,
+        ClientSFRecordId: undefined,
+        // The total this page showed: if the bill changed meanwhile, the server charges nothing.
+        ...(amountDue ? { expectedTotalCents: totalFor(amountDue, method) } : {}),
+      };
       const idempotencyKey = crypto.randomUUID();
       const data = parsed.data;
       const request =
@@ -176,12 +204,19 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
               ABA_Routing_Number: data.ABA_Routing_Number,
             }));
       const response = await save.mutateAsync({ request: await request, idempotencyKey });
-      setDone(response.message);
+      setDone({
+        message: response.message,
+        charged:
+          response.amountCharged > 0
+            ? `We charged ${formatUsd(Math.round(response.amountCharged * 100))}${response.processingFee > 0 ? `, including the ${formatUsd(Math.round(response.processingFee * 100))} card processing fee` : ''}. Transaction number: ${response.TransactionId}.`
+            : null,
+      });
     } catch (error) {
       if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
       // The confirmation expired (15 minutes): ask for it again.
       if (error instanceof ApiError && error.fields.verify) {
         setVerification(null);
+        setAmountDue(null);
         setByLink(false);
       }
       setFailure(submissionFailureMessage(error));
@@ -191,21 +226,26 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   };
 
   const confirmed = verification !== null;
+  const total = amountDue && method ? totalFor(amountDue, method) : 0;
+  const saveLabel =
+    total > 0
+      ? `Pay ${formatUsd(total)} and save ${method === 'card' ? 'card' : 'bank account'}`
+      : method === 'card'
+        ? 'Save card'
+        : method === 'ach'
+          ? 'Save bank account'
+          : 'Save';
 
   return (
     <PublicShell title="Update Payment Information" width={760}>
       {done ? (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={done}>
-          Thank you. A confirmation has been e-mailed to the address we have on file.
+        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={done.message}>
+          {done.charged && <Text mb="xs">{done.charged}</Text>}
+          <Text>Thank you. A confirmation has been e-mailed to the address we have on file.</Text>
         </Alert>
       ) : (
         <form onSubmit={onSave} noValidate aria-label="Update payment information">
           <Stack gap="lg">
-            {failure && (
-              <Text c="red.9" fw={600} role="alert">
-                {failure}
-              </Text>
-            )}
             <Fieldset legend="Client Identification" radius="md">
               {byLink ? (
                 <Text c="teal.9" fw={600} role="status">
@@ -342,23 +382,86 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
               </Stack>
             </Fieldset>
 
+            {amountDue && <AmountDueSummary amountDue={amountDue} method={method} />}
+
             <Checkbox
               checked={agree}
               onChange={(e) => setAgree(e.currentTarget.checked)}
               error={errors.agree}
               label="I am the owner of this card or bank account, and I authorize the bank to store this payment information and use it for overdue and future annual storage fees."
             />
-            <Group>
-              <Button type="submit" loading={working}>
-                Save
-              </Button>
-              <Button variant="default" onClick={onCancel} disabled={working}>
-                Cancel
-              </Button>
-            </Group>
+            <Stack gap="xs">
+              <Group>
+                <Button type="submit" loading={working}>
+                  {saveLabel}
+                </Button>
+                <Button variant="default" onClick={onCancel} disabled={working}>
+                  Cancel
+                </Button>
+              </Group>
+              <div ref={failureRef}>
+                {failure && (
+                  <Text c="red.9" fw={600} role="alert">
+                    {failure}
+                  </Text>
+                )}
+              </div>
+            </Stack>
           </Stack>
         </form>
       )}
     </PublicShell>
+  );
+}
+
+function totalFor(amountDue: AmountDue, method: 'card' | 'ach' | ''): number {
+  const kind = method === 'card' ? 'card' : 'ach';
+  return amountDue.overdueCents + cardProcessingFee(amountDue.overdueCents, kind);
+}
+
+/** What saving will charge, before it charges: the overdue years, the card fee, the total. */
+function AmountDueSummary({ amountDue, method }: { amountDue: AmountDue; method: 'card' | 'ach' | '' }) {
+  if (amountDue.overdueCents === 0) {
+    return (
+      <Text role="status">
+        Nothing is due today. Saving stores this payment method for future annual storage fees.
+      </Text>
+    );
+  }
+  const fee = method === 'card' ? cardProcessingFee(amountDue.overdueCents, 'card') : 0;
+  return (
+    <Fieldset legend="Amount Due" radius="md">
+      <Stack gap={4} component="dl" m={0} aria-label="Amount due">
+        {amountDue.overdueYears.map((year) => (
+          <Group key={year.dueDate} justify="space-between" wrap="nowrap">
+            <Text component="dt">Annual storage due {isoToUsDate(year.dueDate)}</Text>
+            <Text component="dd" m={0}>
+              {formatUsd(year.amountCents)}
+            </Text>
+          </Group>
+        ))}
+        {method === 'card' && (
+          <Group justify="space-between" wrap="nowrap">
+            <Text component="dt">Card processing fee ({CARD_FEE_PERCENT})</Text>
+            <Text component="dd" m={0}>
+              {formatUsd(fee)}
+            </Text>
+          </Group>
+        )}
+        <Group justify="space-between" wrap="nowrap">
+          <Text component="dt" fw={700}>
+            Total charged when you save
+          </Text>
+          <Text component="dd" m={0} fw={700}>
+            {formatUsd(amountDue.overdueCents + fee)}
+          </Text>
+        </Group>
+        {method === '' && (
+          <Text size="sm" c="gray.7">
+            A card adds the {CARD_FEE_PERCENT} processing fee; ACH does not.
+          </Text>
+        )}
+      </Stack>
+    </Fieldset>
   );
 }

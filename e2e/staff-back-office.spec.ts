@@ -1,0 +1,112 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+
+// The demo admin of the README; the secret is the fixed demo one (`npm run totp` prints its code).
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+
+/** Checks a screen as it is: axe, then no sideways scroll on a 375 px phone, then back to wide. */
+async function checkScreen(page: Page, name: string) {
+  await expectAccessible(page);
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  // The shell's navigation slides away on a phone: measure once the layout has settled.
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/staff-${name}-375.png`, fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+async function signInAsAdmin(page: Page) {
+  await page.goto('/staff');
+  await expect(page.getByRole('heading', { name: 'Staff Sign In' })).toBeVisible();
+  await checkScreen(page, 'sign-in');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  await expect(codeBox).toBeVisible();
+  await checkScreen(page, 'second-factor');
+  await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET }));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/staff\/home$/);
+  await expect(page.getByRole('banner').getByText('Back Office')).toBeVisible();
+}
+
+async function newMemberSignsIn(browser: Browser, email: string, password: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const secret = page.getByTestId('totp-secret');
+  await expect(secret).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR code of the authenticator key' })).toBeVisible();
+  await checkScreen(page, 'enrolment');
+  const code = await generate({ secret: (await secret.textContent()) ?? '' });
+  await page.getByRole('textbox', { name: 'Authentication code' }).fill(code);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('heading', { name: 'Recovery Codes' })).toBeVisible();
+  await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await checkScreen(page, 'recovery-codes');
+  const continueButton = page.getByRole('button', { name: 'Continue to the Back Office' });
+  await expect(continueButton).toBeDisabled();
+  await page.getByLabel('I have saved these codes').check();
+  await continueButton.click();
+  await expect(page).toHaveURL(/\/staff\/home$/);
+  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  await context.close();
+}
+
+test.describe('back office', () => {
+  test('the demo admin signs in with TOTP, finds John, downloads his document and sees the download in the audit trail; a new member enrols', async ({
+    page,
+    browser,
+  }) => {
+    await signInAsAdmin(page);
+    await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+    await checkScreen(page, 'home');
+
+    await page
+      .getByRole('navigation', { name: 'Back office sections' })
+      .getByRole('link', { name: 'Clients' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Clients', level: 1 })).toBeVisible();
+    await page.getByRole('textbox', { name: 'Client ID, name, email or date of birth' }).fill('John');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const john = page.getByRole('link', { name: 'ACT10002' });
+    await expect(john).toBeVisible();
+    await checkScreen(page, 'clients');
+    await john.click();
+
+    await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
+    const document = page.getByRole('link', { name: /Lab report: John Roe lab report\.pdf/ });
+    await expect(document).toBeVisible();
+    await checkScreen(page, 'client');
+    const [download] = await Promise.all([page.waitForEvent('download'), document.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+
+    await page.reload();
+    const trail = page.getByTestId('audit-trail');
+    await expect(trail.getByRole('row').filter({ hasText: 'read-document' })).toContainText(ADMIN_EMAIL);
+    await expect(trail.getByRole('row').filter({ hasText: 'read-client' }).first()).toContainText('staff');
+
+    // The admin creates an account (the API answers its initial password, once); the member enrols.
+    const created = await page.request.post('/api/staff/create_staff', {
+      data: { email: `new.member.${Date.now()}@example.com`, name: 'New Member', level: 'staff' },
+    });
+    expect(created.status()).toBe(200);
+    const { staff, initialPassword } = (await created.json()) as {
+      staff: { email: string };
+      initialPassword: string;
+    };
+    await newMemberSignsIn(browser, staff.email, initialPassword);
+  });
+});

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
+import { EMAIL_PATTERN } from './client';
+import { calendarDateToIso } from './dates';
+import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { priceBook } from './price-book';
+import { singleLine } from './text';
+
+/**
+ * The Stem Cell Request Form (spec 3 sections 2-9): the order of vials shipped to a clinic, its
+ * messages, its payload in the spec's names and the request as the client sees it afterwards.
+ */
+
+export const cellRequestMessages = {
+  consentRequired: 'Alert! Please complete the client consent before ordering vials!!.',
+  paymentInfoRequired:
+    'Please update your payment information before ordering vials: no credit card or bank account is on file.',
+  vipNote:
+    'If you choose the ACT VIP courier service, ACT will contact you directly to confirm the shipping price.',
+  submitted: 'Please check your email for order confirmation',
+  country: 'Please enter country',
+  state: 'Please enter state',
+  zipCode: 'Please enter ZipCode',
+  city: 'Please enter city',
+  street: 'Please enter street',
+  firstName: 'Please enter firstName',
+  lastName: 'Please enter lastName',
+  shippingEmail: 'Please enter ShippingEmail',
+  phone: 'Please enter phone',
+  phoneNumeric: 'Please insert only number',
+  invalidEmail: 'Invalid email.',
+  stateFormat: 'Please enter the two-letter state abbreviation',
+  savedAddress: 'Please select shipping address',
+  savedAddressEmail: 'Please enter valid Shipping Email from client information page.',
+  sampleType: 'Please select sample type',
+  infectiousDisease: 'Please select Infectious Disease',
+  infectiousDiseaseName: 'Please enter the name of the infectious disease',
+  cpp: 'Please Select',
+  dose: 'Please Select Dose',
+  authorize: 'Please Check ',
+  paymentMethod: 'Please Choose Payment Method ',
+  clinicName: 'Clinic name must be at most 100 characters',
+  shippingMethod: 'Please select shipping method',
+  cardEmpty: 'Cannot be empty',
+  holderFirst: 'Please enter first name',
+  holderLast: 'Please enter last name',
+  vialsChanged:
+    'Your pre-paid vials changed while you were ordering. Please review the order summary and submit again.',
+  vipToBeConfirmed: 'To be confirmed',
+  cancellationPolicy:
+    'Cancellation policy: please notify ACT by 2:00 PM Eastern two business days before the delivery date. A later cancellation costs a replacement fee of $250.00 per vial, or the vials are forfeited. No cancellation is possible once the vials have shipped.',
+} as const;
+
+const m = cellRequestMessages;
+
+export const TISSUE_TYPES = ['Adipose', 'Bone Marrow', 'NB'] as const;
+export type TissueType = (typeof TISSUE_TYPES)[number];
+export const tissueLabels: Record<TissueType, string> = {
+  Adipose: 'Adipose',
+  'Bone Marrow': 'Bone Marrow',
+  NB: 'NewBorn',
+};
+
+export const INFECTIOUS_DISEASE_CHOICES = ['not treated', 'treated'] as const;
+/** Which address the vials go to: the client's preferred shipping address, or one typed in. */
+export const SHIPPING_INFO_CHOICES = ['Preferred', 'New'] as const;
+
+function required(message: string, max: number) {
+  return singleLine(
+    z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`),
+  );
+}
+
+const shipmentDate = singleLine(z.string({ error: shipmentDateMessages.required }).trim().max(10))
+  .min(1, shipmentDateMessages.required)
+  .transform((value, ctx) => {
+    const iso = calendarDateToIso(value);
+    if (iso === null) {
+      ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
+      return z.NEVER;
+    }
+    return iso;
+  });
+
+const { min: MIN_VIALS, max: MAX_VIALS } = priceBook.vialsPerRequest;
+
+/** send_CellRequest: what the client chose, never an amount to charge (a shown total is checked). */
+export const sendCellRequestSchema = z
+  .object({
+    Client_id: singleLine(z.string().trim().max(64)).optional(),
+    NumberOfVials: z.number({ error: m.dose }).int(m.dose).min(MIN_VIALS, m.dose).max(MAX_VIALS, m.dose),
+    CPP: z.enum(['Yes', 'No'], { error: m.cpp }),
+    shipping_method: z.enum(SHIPPING_METHODS, { error: m.shippingMethod }),
+    ShipmentDate: shipmentDate,
+    ShippingInfo: z.enum(SHIPPING_INFO_CHOICES, { error: m.savedAddress }).default('New'),
+    saveAddressForFuture: z.boolean().default(false),
+    AddressFedExVerified: z.boolean().default(false),
+    clinicName: singleLine(z.string().trim().max(100, m.clinicName)).default(''),
+    firstName: required(m.firstName, 80),
+    lastName: required(m.lastName, 80),
+    ShippingEmail: required(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
+    phone: singleLine(
+      z
+        .string({ error: m.phone })
+        .trim()
+        .min(1, m.phone)
+        .max(15, m.phoneNumeric)
+        .regex(/^\d+$/, m.phoneNumeric),
+    ),
+    street: required(m.street, 200),
+    city: required(m.city, 80),
+    state: singleLine(
+      z
+        .string({ error: m.state })
+        .trim()
+        .min(1, m.state)
+        .regex(/^[A-Za-z]{2}$/, m.stateFormat),
+    ).transform((v) => v.toUpperCase()),
+    country: required(m.country, 80),
+    ZipCode: required(m.zipCode, 10),
+    Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
+    Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES, { error: m.infectiousDisease }),
+    Infectious_Disease_Name: singleLine(z.string().trim().max(200)).default(''),
+    authorize: z.literal(true, { error: m.authorize }),
+    ...formPaymentFields,
+    PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
+    amount: z
+      .number()
+      .optional()
+      .describe('Legacy: the total shown, in dollars; must equal the server quote'),
+    expectedTotalCents: z
+      .number()
+      .int()
+      .optional()
+      .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
+    // Legacy amount fields the page may send: ignored, the server computes every amount.
+    CPPAmountCharged: z.number().optional(),
+    ShippingFeeCharged: z.number().optional(),
+    CreditCardProcessingFee: z.number().optional(),
+    AmountForDoseCharged: z.number().optional(),
+    PrePaidVials: z.number().optional(),
+  })
+  .refine((b) => b.Infectious_Disease !== 'treated' || b.Infectious_Disease_Name.length > 0, {
+    message: m.infectiousDiseaseName,
+    path: ['Infectious_Disease_Name'],
+    ...everyFieldAtOnce,
+  });
+export type SendCellRequest = z.infer<typeof sendCellRequestSchema>;
+export type SendCellRequestInput = z.input<typeof sendCellRequestSchema>;
+
+export const CELL_REQUEST_STATUSES = ['pending', 'requested', 'approved', 'shipped', 'delivered'] as const;
+
+/** One vial request as its client (or the physician acting for them) sees it. */
+export const cellRequestSchema = z.object({
+  id: z.string(),
+  status: z.enum(CELL_REQUEST_STATUSES),
+  NumberOfVials: z.number().int(),
+  BioInsuranceVialsUsed: z.number().int(),
+  LongevityVialsUsed: z.number().int(),
+  CPP: z.boolean(),
+  Tissue_Info: z.enum(TISSUE_TYPES),
+  Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES),
+  Infectious_Disease_Name: z.string(),
+  clinicName: z.string(),
+  shipping_method: z.enum(SHIPPING_METHODS),
+  ShipmentDate: z.string(),
+  ShippingContactName: z.string(),
+  ShippingEmail: z.string(),
+  phone: z.string(),
+  street: z.string(),
+  city: z.string(),
+  state: z.string(),
+  ZipCode: z.string(),
+  country: z.string(),
+  AddressFedExVerified: z.boolean(),
+  vialsCents: z.number().int(),
+  cppCents: z.number().int(),
+  shippingCents: z.number().int(),
+  processingFeeCents: z.number().int(),
+  totalCents: z.number().int(),
+  PaymentMethod: z.string(),
+  paymentDescription: z.string(),
+  TransactionId: z.string().nullable(),
+  shippingPriceToBeConfirmed: z.boolean(),
+  requestedAt: z.string(),
+  approvedByPractitionerAt: z.string().nullable(),
+  vipPriceConfirmedAt: z.string().nullable(),
+  shippedAt: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+export type CellRequest = z.infer<typeof cellRequestSchema>;
+
+export const cellRequestListSchema = z.object({ requests: z.array(cellRequestSchema) });
+export type CellRequestList = z.infer<typeof cellRequestListSchema>;
+
+export const sendCellRequestResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  id: z.string(),
+  TransactionId: z.string().nullable(),
+  amountCharged: z.number(),
+  amountChargedCents: z.number().int(),
+  request: cellRequestSchema,
+});
+export type SendCellRequestResponse = z.infer<typeof sendCellRequestResponseSchema>;
+
+export const cellRequestIdSchema = z.object({ id: z.uuid({ error: 'Not found' }) });
+export const cellRequestListQuerySchema = z.object({
+  Client_id: singleLine(z.string().trim().max(64)).optional(),
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { consentPageOneProblems, physicianConsentClientFields } from './consent-form';
+
+/** The physician variant's own rules (spec 2, section 5), from their edges; "today" is passed in. */
+describe('the date of birth of the physician consent', () => {
+  const dob = physicianConsentClientFields('2028-02-29').Dob;
+  const message = (value: string) => {
+    const parsed = dob.safeParse(value);
+    return parsed.success ? null : parsed.error.issues[0]?.message;
+  };
+  it.each([
+    ['today, a leap day', '02/29/2028', null],
+    ['the day after today', '03/01/2028', 'Date of birth cannot be in the future'],
+    ['a leap day of a common year', '02/29/2027', 'Invalid date'],
+    ['the year 2050', '01/01/2050', 'Invalid date'],
+    ['the last day of 1899', '12/31/1899', 'Invalid date'],
+    ['another format', '1980-01-01', 'Invalid date'],
+    ['empty', '  ', 'Cannot be empty'],
+  ])('%s (%s): %s', (_case, value, expected) => {
+    expect(message(value)).toBe(expected);
+  });
+});
+
+describe('the Addendum phone in each variant', () => {
+  const individual = {
+    Medications: 'No',
+    Tissue_deliver: 'Release any Tissue to the following individual',
+    Addendum_name: 'Mary Doe',
+    Addendum_dob: '04/12/1980',
+    Addendum_address: '12 Ocean Drive',
+    Addendum_phone: '305-555-0123',
+    Relationship: 'Sister',
+  };
+  it('is "Please insert only number" for the client and "Invalid PhoneNumber" for the physician', () => {
+    expect(consentPageOneProblems(individual)).toEqual({ Addendum_phone: 'Please insert only number' });
+    expect(consentPageOneProblems(individual, 'physician')).toEqual({
+      Addendum_phone: 'Invalid PhoneNumber',
+    });
+  });
+  it('puts an invalid Addendum date of birth on the date of birth in both variants (DESIGN.md 8.10)', () => {
+    const body = { ...individual, Addendum_phone: '3055550123', Addendum_dob: '13/40/1980' };
+    expect(consentPageOneProblems(body, 'physician')).toEqual({ Addendum_dob: 'Invalid date' });
+  });
+});

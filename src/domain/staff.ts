@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { clientRecordSchema, EMAIL_PATTERN } from './client';
+import { clientActivityRecordSchema } from './client-activity';
+import { singleLine } from './text';
+
+/** The back office's words (the spec shows no staff role: DESIGN.md section 3 names them). */
+export const staffMessages = {
+  emailRequired: 'Please enter email',
+  invalidEmail: 'Invalid email.',
+  passwordRequired: 'Please enter password',
+  loginFailed: 'Email or Password not matched, Please try again.',
+  codeRequired: 'Please enter the 6-digit code',
+  codeFormat: 'The code is the 6 digits your authenticator app shows',
+  codeInvalid: 'The code is not valid. Please enter the current code from your authenticator app.',
+  recoveryCodeRequired: 'Please enter a recovery code',
+  recoveryCodeInvalid: 'The recovery code is not valid or has already been used.',
+  nameRequired: 'Please enter name',
+  emailTaken: 'A staff account with this email already exists.',
+  staffDisabled: 'The staff account is disabled and its sessions have ended.',
+  queryRequired: 'Please enter a Client ID, name, email or date of birth',
+} as const;
+
+/** Staff session constants (DESIGN.md section 3). */
+export const staffPolicy = {
+  idleTimeoutMs: 15 * 60 * 1000,
+  /** How long the half session between the password and the second factor lasts. */
+  halfSessionMs: 10 * 60 * 1000,
+  recoveryCodeCount: 10,
+  totpIssuer: 'Stem Cell Bank Back Office',
+} as const;
+
+export const staffLevelSchema = z.enum(['staff', 'admin']);
+export type StaffLevel = z.infer<typeof staffLevelSchema>;
+
+const emailField = singleLine(
+  z
+    .string({ error: staffMessages.emailRequired })
+    .trim()
+    .min(1, staffMessages.emailRequired)
+    .max(254, staffMessages.invalidEmail)
+    .regex(EMAIL_PATTERN, staffMessages.invalidEmail),
+);
+
+export const staffLoginRequestSchema = z.object({
+  email: emailField,
+  password: z
+    .string({ error: staffMessages.passwordRequired })
+    .min(1, staffMessages.passwordRequired)
+    .max(1024),
+});
+export type StaffLoginRequest = z.infer<typeof staffLoginRequestSchema>;
+
+/** After the password: the second factor to give, or the enrolment to do first. */
+export const staffLoginResponseSchema = z.object({
+  next: z.enum(['totp', 'enrol']),
+});
+
+export const totpCodeRequestSchema = z.object({
+  code: singleLine(
+    z
+      .string({ error: staffMessages.codeRequired })
+      .trim()
+      .min(1, staffMessages.codeRequired)
+      .regex(/^\d{6}$/, staffMessages.codeFormat),
+  ),
+});
+
+export const recoveryCodeRequestSchema = z.object({
+  code: singleLine(
+    z
+      .string({ error: staffMessages.recoveryCodeRequired })
+      .trim()
+      .min(1, staffMessages.recoveryCodeRequired)
+      .max(32, staffMessages.recoveryCodeInvalid),
+  ),
+});
+
+/** The secret offered at enrolment: as a QR code (SVG) and as text to type. */
+export const enrolmentResponseSchema = z.object({
+  secret: z.string(),
+  otpauthUri: z.string(),
+  qrSvg: z.string(),
+});
+
+export const enrolTotpResponseSchema = z.object({
+  recoveryCodes: z.array(z.string()).describe('Shown once: only their hashes are kept'),
+});
+
+export const staffMemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  level: staffLevelSchema,
+  enrolled: z.boolean(),
+  disabledAt: z.string().nullable(),
+});
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+
+export const staffSessionResponseSchema = z.discriminatedUnion('stage', [
+  z.object({
+    stage: z.literal('signed-in'),
+    staff: staffMemberSchema,
+    idleTimeoutMs: z.number().int(),
+  }),
+  z.object({ stage: z.literal('second-factor'), next: z.enum(['totp', 'enrol']) }),
+]);
+export type StaffSessionInfo = z.infer<typeof staffSessionResponseSchema>;
+
+export const createStaffRequestSchema = z.object({
+  email: emailField,
+  name: singleLine(
+    z.string({ error: staffMessages.nameRequired }).trim().min(1, staffMessages.nameRequired).max(120),
+  ),
+  level: staffLevelSchema,
+});
+export type CreateStaffRequest = z.infer<typeof createStaffRequestSchema>;
+
+export const createStaffResponseSchema = z.object({
+  staff: staffMemberSchema,
+  initialPassword: z
+    .string()
+    .describe('Shown to the admin once, to hand to the new member; only its hash is kept'),
+});
+
+export const disableStaffRequestSchema = z.object({ id: z.uuid() });
+
+export const staffListResponseSchema = z.object({ staff: z.array(staffMemberSchema) });
+
+export const clientSearchQuerySchema = z.object({
+  q: singleLine(
+    z.string({ error: staffMessages.queryRequired }).trim().min(1, staffMessages.queryRequired).max(120),
+  ),
+});
+
+export const clientSummarySchema = z.object({
+  id: z.string(),
+  clientACTId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  dateOfBirth: z.string().describe('YYYY-MM-DD'),
+});
+export type ClientSummary = z.infer<typeof clientSummarySchema>;
+
+export const clientSearchResponseSchema = z.object({ clients: z.array(clientSummarySchema) });
+
+export const staffClientQuerySchema = z.object({ id: singleLine(z.string().trim().min(1).max(64)) });
+
+export const staffDocumentSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['lab_report', 'signed_agreement', 'signature', 'form_answers']),
+  fileName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  createdAt: z.string(),
+});
+export type StaffDocument = z.infer<typeof staffDocumentSchema>;
+
+export const staffFormSchema = z.object({
+  form: z.enum(['consent', 'infectious_disease']),
+  status: z.enum(['pending', 'completed']),
+  completedAt: z.string().nullable(),
+  pdfDocumentId: z.string().nullable(),
+  labReportDocumentId: z.string().nullable(),
+  submittedByPhysician: z.boolean(),
+});
+
+/** Display data of a method on file: never more than the last 4 digits. */
+export const staffPaymentMethodSchema = z.object({
+  kind: z.enum(['card', 'ach']),
+  brand: z.string().nullable(),
+  last4: z.string(),
+  expiry: z.string().nullable(),
+  holder: z.string().nullable(),
+  routingNumber: z.string().nullable(),
+});
+
+export const staffClientResponseSchema = z.object({
+  client: clientRecordSchema,
+  physician: z.object({ physicianACTId: z.string(), name: z.string() }).nullable(),
+  forms: z.array(staffFormSchema),
+  documents: z.array(staffDocumentSchema),
+  paymentMethods: z.array(staffPaymentMethodSchema),
+  activity: z.array(clientActivityRecordSchema),
+});
+export type StaffClientRecord = z.infer<typeof staffClientResponseSchema>;
+
+export const auditEventSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorRole: z.enum(['client', 'physician', 'staff']),
+  actor: z.string().describe('Client ID, Physician ID or staff e-mail'),
+  clientACTId: z.string().nullable(),
+  action: z.string(),
+  route: z.string(),
+  documentId: z.string().nullable(),
+  ip: z.string(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+export const auditQuerySchema = z.object({ clientId: singleLine(z.string().trim().min(1).max(64)) });
+
+export const auditSearchQuerySchema = z.object({
+  q: singleLine(z.string().trim().max(120)).optional(),
+});
+
+export const auditResponseSchema = z.object({ events: z.array(auditEventSchema) });
+
+/** What the audit trail records: one word per kind of read or change. */
+export const auditActions = {
+  'read-client': "Read the client's record",
+  'change-client': "Changed the client's record",
+  'read-payment': 'Read payment display data',
+  'change-payment': 'Changed payment data',
+  'read-document': 'Downloaded a document',
+  'read-activity': "Read the client's activity",
+  'search-clients': 'Searched clients',
+  'read-audit': 'Read the audit trail',
+} as const;
+export type AuditAction = keyof typeof auditActions;

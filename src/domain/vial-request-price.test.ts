@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { fedexShippingCharge, prePaidVialUse, priceVialRequest } from './vial-request-price';
+
+describe('FedEx shipping is max($50, net charge x 1.20), half up to the cent', () => {
+  it.each([
+    [0, 5_000, 'a free quote still costs the $50 minimum'],
+    [4_166, 5_000, '$41.66 x 1.2 = $49.992, under the minimum'],
+    [4_167, 5_000, '$41.67 x 1.2 = $50.004, rounds to exactly $50.00'],
+    [4_168, 5_002, '$41.68 x 1.2 = $50.016, just over the minimum'],
+    [9_180, 11_016, 'the offline zone 5 quote, $91.80'],
+    [10_001, 12_001, '$100.01 x 1.2 = $120.012, rounds down'],
+    [10_004, 12_005, '$100.04 x 1.2 = $120.048, rounds up'],
+    [12_345, 14_814, '$123.45 x 1.2 = $148.14 exactly'],
+  ])('%i cents net is %i cents (%s)', (net, charged) => {
+    expect(fedexShippingCharge(net)).toBe(charged);
+  });
+
+  it.each([
+    [10_002, 12_002, '$120.024 rounds down'],
+    [10_003, 12_004, '$120.036 rounds up'],
+  ])('%i cents net is %i cents (%s; x 1.2 of whole cents never ends in half a cent)', (net, charged) => {
+    expect(fedexShippingCharge(net)).toBe(charged);
+  });
+});
+
+describe('pre-paid vials are used first, bio-insurance before longevity', () => {
+  it.each([
+    [3, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 3, longevity: 0, payable: 0 }, true],
+    [4, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 0, payable: 0 }, true],
+    [5, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 1, payable: 0 }, false],
+    [6, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 2, payable: 0 }, false],
+    [7, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 2, payable: 1 }, false],
+    [10, { bioInsurance: 0, longevity: 0 }, { bioInsurance: 0, longevity: 0, payable: 10 }, false],
+    [2, { bioInsurance: 0, longevity: 5 }, { bioInsurance: 0, longevity: 2, payable: 0 }, false],
+    [1, { bioInsurance: -3, longevity: 0 }, { bioInsurance: 0, longevity: 0, payable: 1 }, false],
+  ])('%i vials from %o', (vials, available, use, covered) => {
+    expect(prePaidVialUse(vials, available)).toEqual({ ...use, coveredByBioInsurance: covered });
+  });
+});
+
+describe('the price of a vial request', () => {
+  const none = { bioInsurance: 0, longevity: 0 };
+
+  it('one vial by card, FedEx at the minimum, no CPP: $500 + $50 + 3% = $566.50', () => {
+    expect(
+      priceVialRequest({
+        vials: 1,
+        prePaid: none,
+        cpp: false,
+        shipping: { method: 'FedEx', carrierNetChargeCents: 3_000 },
+        paymentMethod: 'card',
+      }),
+    ).toMatchObject({
+      vialsCents: 50_000,
+      cppCents: 0,
+      shippingCents: 5_000,
+      processingFeeCents: 1_650,
+      totalCents: 56_650,
+      shippingConfirmedLater: false,
+    });
+  });
+
+  it('ten vials by ACH with CPP: no processing fee', () => {
+    expect(
+      priceVialRequest({
+        vials: 10,
+        prePaid: none,
+        cpp: true,
+        shipping: { method: 'FedEx', carrierNetChargeCents: 9_180 },
+        paymentMethod: 'ach',
+      }),
+    ).toMatchObject({
+      vialsCents: 500_000,
+      cppCents: 25_000,
+      shippingCents: 11_016,
+      processingFeeCents: 0,
+      totalCents: 536_016,
+    });
+  });
+
+  it('CPP is charged on pre-paid vials too, and the card fee on CPP and shipping alone', () => {
+    expect(
+      priceVialRequest({
+        vials: 3,
+        prePaid: { bioInsurance: 4, longevity: 0 },
+        cpp: true,
+        shipping: { method: 'FedEx', carrierNetChargeCents: 9_180 },
+        paymentMethod: 'card',
+      }),
+    ).toMatchObject({
+      vialsCents: 0,
+      cppCents: 7_500,
+      shippingCents: 11_016,
+      // 3% of $185.16 = $5.5548 -> $5.55
+      processingFeeCents: 555,
+      totalCents: 19_071,
+    });
+  });
+
+  it.each([
+    [5_125, 6_150, 1_685, 57_835, '3% of $561.50 = $16.845, half a cent rounds up'],
+    [5_124, 6_149, 1_684, 57_833, '3% of $561.49 = $16.8447, rounds down'],
+  ])('a net charge of %i cents: shipping %i, card fee %i, total %i (%s)', (net, shipping, fee, total) => {
+    const price = priceVialRequest({
+      vials: 1,
+      prePaid: none,
+      cpp: false,
+      shipping: { method: 'FedEx', carrierNetChargeCents: net },
+      paymentMethod: 'card',
+    });
+    expect(price).toMatchObject({ shippingCents: shipping, processingFeeCents: fee, totalCents: total });
+  });
+
+  it('ACT VIP costs nothing now, its price confirmed later by staff', () => {
+    expect(
+      priceVialRequest({
+        vials: 2,
+        prePaid: { bioInsurance: 0, longevity: 2 },
+        cpp: false,
+        shipping: { method: 'ACT VIP' },
+        paymentMethod: 'card',
+      }),
+    ).toMatchObject({
+      vialsCents: 0,
+      shippingCents: 0,
+      shippingConfirmedLater: true,
+      processingFeeCents: 0,
+      totalCents: 0,
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import type { ShippingMethod } from './carrier-calendar';
+import type { Cents } from './money';
+import { cardProcessingFee, type PaymentMethodType } from './payments';
+import { priceBook } from './price-book';
+
+/**
+ * The price of a vial release (the Stem Cell Request Form). The client's pre-paid vials are used
+ * first, bio-insurance before longevity (a release fully covered by bio-insurance ships sooner);
+ * the rest cost the vial price. The cell protection plan is per vial shipped, pre-paid or not. A
+ * card pays 3% on vials + shipping + CPP; ACH and check pay none. Integer cents throughout.
+ */
+
+/** FedEx shipping charged to the client: max($50, the carrier's net charge x 1.20), half up to the cent. */
+export function fedexShippingCharge(carrierNetChargeCents: Cents): Cents {
+  const marked = Math.floor(
+    (carrierNetChargeCents * priceBook.fedexShippingMarkupBasisPoints + 5_000) / 10_000,
+  );
+  return Math.max(priceBook.fedexShippingMinimum, marked);
+}
+
+export type VialShipping =
+  | { method: Extract<ShippingMethod, 'FedEx'>; carrierNetChargeCents: Cents }
+  | { method: Extract<ShippingMethod, 'ACT VIP'> };
+
+/** The shipping the order charges: FedEx from the carrier's quote; ACT VIP nothing now. */
+export function shippingCharge(shipping: VialShipping): Cents {
+  return shipping.method === 'FedEx'
+    ? fedexShippingCharge(shipping.carrierNetChargeCents)
+    : priceBook.actVipShipping;
+}
+
+export interface PrePaidVials {
+  bioInsurance: number;
+  longevity: number;
+}
+
+export interface PrePaidVialUse {
+  bioInsurance: number;
+  longevity: number;
+  /** Vials paid at the vial price. */
+  payable: number;
+  /** Every vial is covered by bio-insurance vials (the release may ship 2 days ahead). */
+  coveredByBioInsurance: boolean;
+}
+
+/** Which of the client's pre-paid vials a release of `vials` uses. */
+export function prePaidVialUse(vials: number, available: PrePaidVials): PrePaidVialUse {
+  const bioInsurance = Math.min(vials, Math.max(0, available.bioInsurance));
+  const longevity = Math.min(vials - bioInsurance, Math.max(0, available.longevity));
+  return {
+    bioInsurance,
+    longevity,
+    payable: vials - bioInsurance - longevity,
+    coveredByBioInsurance: vials > 0 && bioInsurance === vials,
+  };
+}
+
+export interface VialRequestOrder {
+  vials: number;
+  prePaid: PrePaidVials;
+  cpp: boolean;
+  shipping: VialShipping;
+  paymentMethod: PaymentMethodType;
+}
+
+export interface VialRequestPrice {
+  vials: number;
+  prePaidVials: PrePaidVialUse;
+  /** The dose: payable vials at the vial price (AmountForDoseCharged). */
+  vialsCents: Cents;
+  cppCents: Cents;
+  shippingCents: Cents;
+  /** Whether the shipping price is still to be confirmed by staff (ACT VIP). */
+  shippingConfirmedLater: boolean;
+  processingFeeCents: Cents;
+  totalCents: Cents;
+}
+
+export function priceVialRequest(order: VialRequestOrder): VialRequestPrice {
+  const prePaidVials = prePaidVialUse(order.vials, order.prePaid);
+  const vialsCents = prePaidVials.payable * priceBook.vialPrice;
+  const cppCents = order.cpp ? order.vials * priceBook.cppPerVial : 0;
+  const shippingCents = shippingCharge(order.shipping);
+  const subtotal = vialsCents + cppCents + shippingCents;
+  const processingFeeCents = cardProcessingFee(subtotal, order.paymentMethod);
+  return {
+    vials: order.vials,
+    prePaidVials,
+    vialsCents,
+    cppCents,
+    shippingCents,
+    shippingConfirmedLater: order.shipping.method === 'ACT VIP',
+    processingFeeCents,
+    totalCents: subtotal + processingFeeCents,
+  };
+}

@@ -1,0 +1,150 @@
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  initialProcessingMessages as m,
+  type SendProcessDataRequest,
+} from '../../../domain/initial-processing';
+import type { Database } from '../../db/client';
+import { clients, physicianClients, sampleSubmissions } from '../../db/schema';
+import { HttpError } from '../../lib/http-error';
+import type { Transaction } from '../../lib/run-once';
+
+/** Client IDs the bank gives new clients: ACT followed by a 1 and four digits (ACT10001, ...). */
+const NEW_CLIENT_ID = '^ACT1[0-9]{4}$';
+const FIRST_NUMBER = 10_001;
+/** Concurrent registrations that took the number we tried: try the next ones, this many times. */
+const ALLOCATION_TRIES = 20;
+
+/** The clients with this e-mail address and date of birth, and whether they are this physician's. */
+async function samePerson(
+  tx: Database | Transaction,
+  physicianId: string,
+  email: string,
+  dateOfBirth: string,
+) {
+  return tx
+    .select({
+      id: clients.id,
+      actId: clients.clientActId,
+      linkedTo: physicianClients.physicianId,
+    })
+    .from(clients)
+    .leftJoin(
+      physicianClients,
+      and(eq(physicianClients.clientId, clients.id), eq(physicianClients.physicianId, physicianId)),
+    )
+    .where(and(sql`lower(${clients.email}) = lower(${email})`, eq(clients.dateOfBirth, dateOfBirth)));
+}
+
+/**
+ * A registration of the same person that has not finished (its operation may have died): its
+ * operation id, so the caller can settle it before deciding whether this one is a duplicate.
+ */
+export async function pendingRegistrationOf(
+  db: Database,
+  physicianId: string,
+  body: Pick<SendProcessDataRequest, 'Email' | 'Dob'>,
+): Promise<string | null> {
+  const people = await samePerson(db, physicianId, body.Email, body.Dob);
+  for (const person of people) {
+    const [pending] = await db
+      .select({ operationId: sampleSubmissions.operationId })
+      .from(sampleSubmissions)
+      .where(and(eq(sampleSubmissions.clientId, person.id), eq(sampleSubmissions.status, 'pending')))
+      .limit(1);
+    if (pending?.operationId) return pending.operationId;
+  }
+  return null;
+}
+
+/**
+ * A new sample is for a new client. The same person (e-mail and date of birth) already with this
+ * physician is named by their Client ID; with another physician or on their own, the answer says
+ * only that the bank knows them, without their Client ID or anything else of their record.
+ */
+export async function refuseDuplicate(
+  tx: Transaction,
+  physicianId: string,
+  body: Pick<SendProcessDataRequest, 'Email' | 'Dob'>,
+) {
+  const people = await samePerson(tx, physicianId, body.Email, body.Dob);
+  const mine = people.find((p) => p.linkedTo);
+  if (mine) {
+    const [pending] = await tx
+      .select({ id: sampleSubmissions.id })
+      .from(sampleSubmissions)
+      .where(and(eq(sampleSubmissions.clientId, mine.id), eq(sampleSubmissions.status, 'pending')))
+      .limit(1);
+    const message = pending ? m.inProgress : m.alreadyRegistered(mine.actId);
+    throw new HttpError(409, 'ALREADY_COMPLETED', message, { Email: message });
+  }
+  if (people.length > 0) {
+    throw new HttpError(409, 'ALREADY_COMPLETED', m.registeredElsewhere, { Email: m.registeredElsewhere });
+  }
+}
+
+/**
+ * Registers the client under the next free Client ID: the highest ACT1xxxx number plus one. The
+ * unique index on Client IDs is the guard: a number another registration took meanwhile is
+ * skipped (the insert does nothing), and the next one is tried.
+ */
+export async function registerClient(
+  tx: Transaction,
+  physicianId: string,
+  body: SendProcessDataRequest,
+  now: Date,
+): Promise<{ id: string; actId: string }> {
+  const [highest] = await tx
+    .select({ number: sql<number | null>`max(substring(${clients.clientActId} from 4)::int)` })
+    .from(clients)
+    .where(sql`${clients.clientActId} ~ ${NEW_CLIENT_ID}`);
+  let candidate = Math.max(FIRST_NUMBER, Number(highest?.number ?? 0) + 1);
+  for (let tries = 0; tries < ALLOCATION_TRIES; tries++, candidate++) {
+    const [row] = await tx
+      .insert(clients)
+      .values({
+        clientActId: `ACT${candidate}`,
+        passwordHash: null,
+        firstName: body.FirstName,
+        lastName: body.LastName,
+        dateOfBirth: body.Dob,
+        email: body.Email,
+        phone: body.PhoneNumber,
+        street: body.Address,
+        city: body.City,
+        state: body.State,
+        zip: body.zipcode,
+        country: body.Country,
+        initialProcessingFormCompleted: false,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: clients.id, actId: clients.clientActId });
+    if (row) {
+      await tx.insert(physicianClients).values({ physicianId, clientId: row.id, createdAt: now });
+      return row;
+    }
+  }
+  throw new HttpError(
+    409,
+    'IDEMPOTENCY_CONFLICT',
+    'Many clients are being registered at this moment. Please try again.',
+  );
+}
+
+/**
+ * Gives back a registration that did not complete: the client it created goes, with its link to
+ * the physician, its pending sample and any declined ledger row (cascade). Only while the sample
+ * is still pending, so a completed registration is never undone.
+ */
+export async function removeUnfinishedRegistration(tx: Transaction, sampleId: string, clientId: string) {
+  const [pending] = await tx
+    .select({ id: sampleSubmissions.id })
+    .from(sampleSubmissions)
+    .where(and(eq(sampleSubmissions.id, sampleId), eq(sampleSubmissions.status, 'pending')))
+    .limit(1);
+  if (!pending) return;
+  await tx
+    .delete(clients)
+    .where(and(eq(clients.id, clientId), eq(clients.initialProcessingFormCompleted, false)));
+}

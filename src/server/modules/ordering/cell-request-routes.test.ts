@@ -1,0 +1,316 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../../../domain/carrier-calendar';
+import { cellRequestMessages } from '../../../domain/cell-request';
+import { todayFor } from '../../../domain/client';
+import { addDays } from '../../../domain/dates';
+import { clientActivities, clients, payments, vialRequests } from '../../db/schema';
+import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
+
+let t: TestApp;
+let jane: string;
+let john: string;
+let maria: string;
+let david: string;
+let today: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
+  jane = await t.signIn('ACT10001');
+  john = await t.signIn('ACT10002');
+  maria = await t.signInPhysician('PHY20001');
+  david = await t.signInPhysician('PHY20002');
+  today = todayFor(t.clock.now());
+});
+afterAll(() => t.close());
+
+let keySeq = 0;
+const newKey = () => `cell-request-${Date.now()}-${++keySeq}`;
+
+const send = (cookie: string, body: Record<string, unknown>, key = newKey()) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/pay/send_CellRequest',
+    headers: { cookie, 'idempotency-key': key },
+    payload: body,
+  });
+
+/** The first date on or after `from` that falls on this weekday (0 Sunday ... 6 Saturday). */
+function weekdayFrom(from: string, weekday: number): string {
+  let date = from;
+  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
+  return date;
+}
+
+/** A Tuesday at least four weeks out that is not the day after a holiday. */
+function validTuesday(): string {
+  let date = weekdayFrom(addDays(today, 28), 2);
+  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
+  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
+  return date;
+}
+
+function order(overrides: Record<string, unknown> = {}) {
+  return {
+    NumberOfVials: 2,
+    CPP: 'Yes',
+    shipping_method: 'FedEx',
+    ShipmentDate: validTuesday(),
+    ShippingInfo: 'New',
+    clinicName: 'Hudson Orthopedic Associates',
+    firstName: 'Samuel',
+    lastName: 'Okafor',
+    ShippingEmail: 'receiving@hudson-ortho.example.com',
+    phone: '2125550188',
+    street: '160 East 56th Street',
+    city: 'New York',
+    state: 'NY',
+    country: 'United States',
+    ZipCode: '10022',
+    Tissue_Info: 'Adipose',
+    Infectious_Disease: 'not treated',
+    authorize: true,
+    PaymentMethod: 'Credit Card',
+    ...overrides,
+  };
+}
+
+// John: one pre-paid longevity vial. 2 vials = 1 pre-paid + $500, CPP 2 x $25, FedEx to New York
+// $118.38 (the offline carrier's $98.65 x 1.20), 3% card fee on $668.38 = $20.05: $688.43.
+const JOHN_TOTAL = 68_843;
+
+async function ledgerOf(clientId: string) {
+  return t.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.clientId, clientId), eq(payments.purpose, 'vial_request')));
+}
+
+async function clientRow(actId: string) {
+  const [row] = await t.db.select().from(clients).where(eq(clients.clientActId, actId));
+  if (!row) throw new Error(`no client ${actId}`);
+  return row;
+}
+
+describe('send_CellRequest', () => {
+  it('refuses a client whose consent is not signed, with the spec alert', async () => {
+    const response = await send(jane, order());
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toBe(cellRequestMessages.consentRequired);
+  });
+
+  it('needs an Idempotency-Key', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/send_CellRequest',
+      headers: { cookie: john },
+      payload: order(),
+    });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('is the client’s own: a physician cannot order', async () => {
+    expect((await send(maria, order())).statusCode).toBe(404);
+  });
+
+  it('refuses FedEx dates on a Monday, a holiday, the day after one and before the earliest date', async () => {
+    const nextYear = Number(today.slice(0, 4)) + 1;
+    const thanksgiving = fedexHolidays(nextYear).find((h) => h.name === 'Thanksgiving')?.date as string;
+    const cases: [string, string][] = [
+      [weekdayFrom(addDays(today, 28), 1), shipmentDateMessages.weekday],
+      [thanksgiving, shipmentDateMessages.holiday],
+      [addDays(thanksgiving, 1), shipmentDateMessages.dayAfterHoliday],
+      [weekdayFrom(addDays(today, 3), 3), shipmentDateMessages.tooEarly],
+      ['02/30/2030', shipmentDateMessages.invalid],
+    ];
+    for (const [date, message] of cases) {
+      const response = await send(john, order({ ShipmentDate: date }));
+      expect(response.statusCode, date).toBe(400);
+      expect(response.json().fields?.ShipmentDate ?? response.json().error, date).toBe(message);
+    }
+    expect(await ledgerOf((await clientRow('ACT10002')).id)).toHaveLength(0);
+  });
+
+  it('allows ACT VIP any day from the earliest date, shipping to be confirmed', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    // Covered by bio-insurance vials: the earliest date is two days ahead; a Monday is fine for VIP.
+    const monday = weekdayFrom(addDays(today, 3), 1);
+    const response = await send(
+      cookie,
+      order({
+        NumberOfVials: 1,
+        CPP: 'No',
+        shipping_method: 'ACT VIP',
+        ShipmentDate: monday,
+        expectedTotalCents: 0,
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.amountChargedCents).toBe(0);
+    expect(body.TransactionId).toBeNull();
+    expect(body.request.shippingPriceToBeConfirmed).toBe(true);
+    expect(await ledgerOf(client.id)).toHaveLength(0);
+  });
+
+  it('charges the server amount once for 20 concurrent submissions with the same key; forged amounts change nothing', async () => {
+    const key = newKey();
+    const forged = order({
+      CPPAmountCharged: 0,
+      ShippingFeeCharged: 0,
+      AmountForDoseCharged: 0,
+      CreditCardProcessingFee: 0,
+    });
+    const responses = await Promise.all(Array.from({ length: 20 }, () => send(john, forged, key)));
+    for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+    const ids = new Set(responses.map((r) => r.json().id));
+    expect(ids.size).toBe(1);
+    const body = responses[0]?.json();
+    expect(body.amountChargedCents).toBe(JOHN_TOTAL);
+    expect(body.message).toBe(cellRequestMessages.submitted);
+    expect(body.request).toMatchObject({
+      vialsCents: 50_000,
+      cppCents: 5_000,
+      shippingCents: 11_838,
+      processingFeeCents: 2_005,
+      LongevityVialsUsed: 1,
+    });
+
+    const johnRow = await clientRow('ACT10002');
+    const ledger = await ledgerOf(johnRow.id);
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatchObject({ status: 'approved', totalCents: JOHN_TOTAL });
+    expect(johnRow.longevityVialsAvailable).toBe(0);
+    const requests = await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, johnRow.id));
+    expect(requests).toHaveLength(1);
+
+    const [activity] = await t.db
+      .select()
+      .from(clientActivities)
+      .where(eq(clientActivities.paymentId, ledger[0]?.id as string));
+    expect(activity).toMatchObject({
+      type: 'Dose Retrieval Fee',
+      doseAmount: 2,
+      stageName: 'Requested',
+      amountCents: JOHN_TOTAL,
+      cellRequestApprovedByPractitioner: false,
+    });
+
+    const [mail] = await t.mailTo('john.roe@example.com');
+    expect(mail?.subject).toBe('Client Portal: your stem cell request');
+    expect(mail?.textBody).toContain('Total charged: $688.43');
+    expect(mail?.textBody).toContain('Cancellation policy');
+    const [clinicMail] = await t.mailTo('receiving@hudson-ortho.example.com');
+    expect(clinicMail?.textBody).toContain('Total charged: $688.43');
+  });
+
+  it('refuses a shown total that differs from the server’s (409) and charges nothing', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    const response = await send(cookie, order({ expectedTotalCents: 100 }));
+    expect(response.statusCode).toBe(409);
+    expect(response.json().code).toBe('AMOUNT_CHANGED');
+    expect(await ledgerOf(client.id)).toHaveLength(0);
+  });
+
+  it('uses each of the last pre-paid vials once when two requests race', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 1 });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    const covered = order({
+      NumberOfVials: 1,
+      CPP: 'No',
+      shipping_method: 'ACT VIP',
+      ShipmentDate: addDays(today, 5),
+      expectedTotalCents: 0,
+    });
+    const [a, b] = await Promise.all([send(cookie, covered), send(cookie, covered)]);
+    const refused = a?.statusCode === 200 ? b : a;
+    expect([a?.statusCode, b?.statusCode]).toContain(200);
+    // The loser either lost the guarded reservation (409) or, checked after the winner's claim,
+    // is no longer covered by bio-insurance vials and so too early for its date (400).
+    expect([cellRequestMessages.vialsChanged, shipmentDateMessages.tooEarly]).toContain(
+      refused?.json().fields?.ShipmentDate ?? refused?.json().error,
+    );
+    const row = await t.db.select().from(clients).where(eq(clients.id, client.id));
+    expect(row[0]?.bioInsuranceVialsAvailable).toBe(0);
+    const requests = await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, client.id));
+    expect(requests.map((r) => r.bioInsuranceVialsUsed)).toEqual([1]);
+  });
+
+  it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true, longevityVialsAvailable: 1 });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey(), '4000000000000341');
+    const response = await send(cookie, order());
+    expect(response.statusCode, response.body).toBe(402);
+    const [row] = await t.db.select().from(clients).where(eq(clients.id, client.id));
+    expect(row?.longevityVialsAvailable).toBe(1);
+    expect(await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, client.id))).toHaveLength(
+      0,
+    );
+    const activities = await t.db
+      .select()
+      .from(clientActivities)
+      .where(eq(clientActivities.clientId, client.id));
+    expect(activities.filter((a) => a.type === 'Dose Retrieval Fee')).toHaveLength(0);
+  });
+});
+
+describe('get_CellRequest and set_CellRequestApproval', () => {
+  async function johnsRequestId(): Promise<string> {
+    const johnRow = await clientRow('ACT10002');
+    const [row] = await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, johnRow.id));
+    if (!row) throw new Error('John has no request yet');
+    return row.id;
+  }
+
+  it('shows the client’s own request, and answers another client’s id as an unknown one', async () => {
+    const id = await johnsRequestId();
+    const own = await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_CellRequest?id=${id}`,
+      headers: { cookie: john },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ id, NumberOfVials: 2, status: 'requested' });
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_CellRequest?id=${id}`,
+      headers: { cookie: jane },
+    });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_CellRequest?id=00000000-0000-4000-8000-000000000000',
+      headers: { cookie: jane },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).toBe(unknown.body);
+  });
+
+  it('lets only the client’s linked physician approve, and Client Activity shows it', async () => {
+    const id = await johnsRequestId();
+    const approve = (cookie: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_CellRequestApproval',
+        headers: { cookie },
+        payload: { id },
+      });
+    expect((await approve(david)).statusCode).toBe(404);
+    expect((await approve(john)).statusCode).toBe(404);
+    const response = await approve(maria);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().approvedByPractitionerAt).not.toBeNull();
+    const [request] = await t.db.select().from(vialRequests).where(eq(vialRequests.id, id));
+    const [activity] = await t.db
+      .select()
+      .from(clientActivities)
+      .where(eq(clientActivities.id, request?.clientActivityId as string));
+    expect(activity?.cellRequestApprovedByPractitioner).toBe(true);
+  });
+});

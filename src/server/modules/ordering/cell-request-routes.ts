@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  cellRequestIdSchema,
+  cellRequestListQuerySchema,
+  cellRequestListSchema,
+  cellRequestSchema,
+  sendCellRequestResponseSchema,
+  sendCellRequestSchema,
+} from '../../../domain/cell-request';
+import { errorBodySchema } from '../../../domain/errors';
+import type { AppDeps } from '../../app';
+import { idempotencyKeyOf } from '../../lib/idempotency';
+import { sessionOf } from '../../plugins/sessions';
+import { resolveClientAccess } from '../clients/client-access';
+import { countPaymentAttempt } from '../payments/payment-attempts';
+import {
+  approveCellRequest,
+  findCellRequest,
+  listCellRequests,
+  sendCellRequest,
+} from './cell-request-service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  402: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  422: errorBodySchema,
+  429: errorBodySchema,
+  503: errorBodySchema,
+};
+
+/**
+ * The Stem Cell Request Form's order (send_CellRequest, the client's own), the requests of a
+ * client (the client, or the physician acting for them) and the physician's approval.
+ */
+export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.post(
+    '/send_CellRequest',
+    {
+      schema: {
+        summary: 'Orders vials shipped to a clinic: pre-paid vials first, the rest charged the server amount',
+        description:
+          'Client only; needs an Idempotency-Key header. The server prices the order (vials, CPP, a fresh carrier quote, 3% by card); a shown total that differs answers 409 and nothing is charged. A decline leaves nothing ordered.',
+        tags: ['ordering'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: sendCellRequestSchema,
+        response: { 200: sendCellRequestResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client'),
+        request.body.Client_id,
+      );
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
+      return sendCellRequest({ ...deps, log: request.log }, { clientId, idempotencyKey, body: request.body });
+    },
+  );
+
+  app.get(
+    '/get_CellRequest',
+    {
+      schema: {
+        summary: "One of the client's vial requests: what was ordered and paid, and its timeline",
+        tags: ['ordering'],
+        querystring: cellRequestIdSchema.extend(cellRequestListQuerySchema.shape),
+        response: { 200: cellRequestSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.Client_id,
+      );
+      return findCellRequest(deps.db, clientId, request.query.id);
+    },
+  );
+
+  app.get(
+    '/get_CellRequests',
+    {
+      schema: {
+        summary: "The client's vial requests, newest first",
+        tags: ['ordering'],
+        querystring: cellRequestListQuerySchema,
+        response: { 200: cellRequestListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.Client_id,
+      );
+      return listCellRequests(deps.db, clientId);
+    },
+  );
+
+  app.post(
+    '/set_CellRequestApproval',
+    {
+      schema: {
+        summary: "The physician approves a vial request of one of the physician's clients",
+        description: 'Physician only; a request of a client the physician is not linked to answers 404.',
+        tags: ['ordering'],
+        body: cellRequestIdSchema,
+        response: { 200: cellRequestSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'physician');
+      return approveCellRequest(deps, session.physicianId, request.body.id);
+    },
+  );
+};

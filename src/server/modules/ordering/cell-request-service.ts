@@ -1,0 +1,552 @@
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { earliestVialShipmentDate, shipmentDateProblem } from '../../../domain/carrier-calendar';
+import {
+  type CellRequest,
+  cellRequestMessages,
+  type SendCellRequest,
+  type SendCellRequestResponse,
+  tissueLabels,
+} from '../../../domain/cell-request';
+import { todayFor } from '../../../domain/client';
+import { isoToUsDate } from '../../../domain/dates';
+import { centsToAmount, formatUsd } from '../../../domain/money';
+import { shippingMessages } from '../../../domain/shipping';
+import { priceVialRequest, type VialRequestPrice } from '../../../domain/vial-request-price';
+import type { AppDeps } from '../../app';
+import { clientActivities, clients, operations, physicianClients, vialRequests } from '../../db/schema';
+import { HttpError, notFound } from '../../lib/http-error';
+import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
+import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
+import { shipmentBlackoutDates } from './shipment-calendar-repository';
+import { shippingAmount } from './shipping-service';
+
+/**
+ * send_CellRequest: a client's order of vials. Everything is checked first (consent, the date
+ * rules, the payment choice, the server's own quote against the total the page showed); then, on
+ * the run-once engine, the claim records the request and reserves the pre-paid vials (a guarded
+ * decrement, so two requests never use the same vial), the ledger charges the server's amount
+ * once, and the request is confirmed with its Client Activity row and e-mails. A decline gives
+ * the vials back and leaves nothing ordered.
+ */
+
+export type CellRequestDeps = PaymentDeps & Pick<AppDeps, 'carrier'>;
+
+const m = cellRequestMessages;
+const SOURCE = 'ACT Client Portal';
+const KIND = 'vial-request';
+const RECHECK_AFTER_MS = 60_000;
+
+type RequestRow = typeof vialRequests.$inferSelect;
+
+interface VialClaim {
+  requestId: string;
+  clientId: string;
+  bioInsurance: number;
+  longevity: number;
+  chargeKey: string;
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+export function cellRequestView(row: RequestRow): CellRequest {
+  return {
+    id: row.id,
+    status: row.status,
+    NumberOfVials: row.vials,
+    BioInsuranceVialsUsed: row.bioInsuranceVialsUsed,
+    LongevityVialsUsed: row.longevityVialsUsed,
+    CPP: row.cpp,
+    Tissue_Info: row.tissue as CellRequest['Tissue_Info'],
+    Infectious_Disease: row.infectiousDisease as CellRequest['Infectious_Disease'],
+    Infectious_Disease_Name: row.infectiousDiseaseName,
+    clinicName: row.clinicName,
+    shipping_method: row.shippingMethod,
+    ShipmentDate: row.shipmentDate,
+    ShippingContactName: `${row.contactFirstName} ${row.contactLastName}`,
+    ShippingEmail: row.shippingEmail,
+    phone: row.phone,
+    street: row.street,
+    city: row.city,
+    state: row.state,
+    ZipCode: row.zip,
+    country: row.country,
+    AddressFedExVerified: row.addressVerified,
+    vialsCents: row.vialsCents,
+    cppCents: row.cppCents,
+    shippingCents: row.shippingCents,
+    processingFeeCents: row.processingFeeCents,
+    totalCents: row.totalCents,
+    PaymentMethod: row.paymentMethod,
+    paymentDescription: row.paymentDescription,
+    TransactionId: row.transactionId,
+    shippingPriceToBeConfirmed: row.shippingPriceToBeConfirmed,
+    requestedAt: (row.requestedAt ?? row.createdAt).toISOString(),
+    approvedByPractitionerAt: iso(row.approvedByPractitionerAt),
+    vipPriceConfirmedAt: iso(row.vipPriceConfirmedAt),
+    shippedAt: iso(row.shippedAt),
+    trackingNumber: row.trackingNumber,
+    deliveredAt: iso(row.deliveredAt),
+  };
+}
+
+async function requestRow(db: CellRequestDeps['db'] | Transaction, id: string) {
+  const [row] = await db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
+  return row;
+}
+
+/** The page's shown amounts must be the server's: a different total answers 409, nothing charged. */
+function checkShownTotal(body: SendCellRequest, price: VialRequestPrice) {
+  const shown = [
+    body.expectedTotalCents,
+    body.amount === undefined ? undefined : Math.round(body.amount * 100),
+  ];
+  if (shown.some((sent) => sent !== undefined && sent !== price.totalCents)) {
+    throw new HttpError(
+      409,
+      'AMOUNT_CHANGED',
+      `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
+    );
+  }
+}
+
+function dateRefused(message: string): HttpError {
+  return new HttpError(400, 'VALIDATION', message, { ShipmentDate: message });
+}
+
+function summaryLines(row: RequestRow): string[] {
+  const prePaid = row.bioInsuranceVialsUsed + row.longevityVialsUsed;
+  return [
+    `Vials: ${row.vials} (${prePaid} pre-paid), ${formatUsd(row.vialsCents)}`,
+    `Cell Protection Plan: ${row.cpp ? formatUsd(row.cppCents) : 'No'}`,
+    `Shipping (${row.shippingMethod}): ${row.shippingPriceToBeConfirmed ? 'to be confirmed by ACT' : formatUsd(row.shippingCents)}`,
+    `Processing fee: ${formatUsd(row.processingFeeCents)}`,
+    `Total charged: ${formatUsd(row.totalCents)}`,
+    `Sample type: ${tissueLabels[row.tissue as keyof typeof tissueLabels] ?? row.tissue}`,
+    `Shipment arrival date: ${isoToUsDate(row.shipmentDate)}`,
+    `Ship to: ${row.clinicName ? `${row.clinicName}, ` : ''}${row.contactFirstName} ${row.contactLastName}, ${row.street}, ${row.city}, ${row.state} ${row.zip}, ${row.country}`,
+  ];
+}
+
+/** The effects of a confirmed request, whether it finished normally or recovery found its charge. */
+async function confirmRequest(
+  tx: Transaction,
+  deps: Pick<CellRequestDeps, 'mailer' | 'clock'>,
+  claim: VialClaim,
+  charge: OneOffCharge | null,
+) {
+  const now = deps.clock.now();
+  const row = await requestRow(tx, claim.requestId);
+  if (!row) throw notFound();
+  const [activity] = await tx
+    .insert(clientActivities)
+    .values({
+      clientId: claim.clientId,
+      type: 'Dose Retrieval Fee',
+      doseAmount: row.vials,
+      closeDate: todayFor(now),
+      purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}`,
+      stageName: 'Requested',
+      cellRequestApprovedByPractitioner: false,
+      paymentId: charge?.paymentId ?? null,
+      amountCents: row.totalCents,
+    })
+    .returning({ id: clientActivities.id });
+  const [updated] = await tx
+    .update(vialRequests)
+    .set({
+      status: 'requested',
+      requestedAt: now,
+      paymentId: charge?.paymentId ?? null,
+      transactionId: charge?.transactionId ?? null,
+      clientActivityId: activity?.id ?? null,
+    })
+    .where(eq(vialRequests.id, claim.requestId))
+    .returning();
+  if (!updated) throw notFound();
+  const [client] = await tx
+    .select({ email: clients.email, clinicEmail: clients.shippingClinicEmail, first: clients.firstName })
+    .from(clients)
+    .where(eq(clients.id, claim.clientId))
+    .limit(1);
+  if (row.saveAddress) {
+    await tx
+      .update(clients)
+      .set({
+        preferredAddressContactFullName: `${row.contactFirstName} ${row.contactLastName}`,
+        preferredAddressPhone: row.phone,
+        preferredAddressStreet: row.street,
+        preferredAddressCity: row.city,
+        preferredAddressState: row.state,
+        preferredAddressZip: row.zip,
+        preferredAddressCountry: row.country,
+        shippingClinicEmail: row.shippingEmail,
+        ...(row.clinicName ? { clinicName: row.clinicName } : {}),
+        updatedAt: now,
+      })
+      .where(eq(clients.id, claim.clientId));
+  }
+  const text = [
+    `We received your stem cell request ${row.id}.`,
+    ...summaryLines(updated),
+    charge
+      ? `Paid with ${row.paymentDescription}. Transaction ${charge.transactionId}.`
+      : 'Nothing was charged: your pre-paid vials cover this order.',
+    ...(row.shippingPriceToBeConfirmed ? [m.vipNote] : []),
+    m.cancellationPolicy,
+  ].join('\n\n');
+  const recipients = new Set(
+    [client?.email, client?.clinicEmail, row.shippingEmail].filter(Boolean) as string[],
+  );
+  for (const to of recipients) {
+    await deps.mailer.enqueue(
+      tx,
+      { to, subject: 'Client Portal: your stem cell request', text },
+      { dedupeKey: `vial-request:${row.id}:${to.toLowerCase()}` },
+    );
+  }
+  return updated;
+}
+
+/** Gives the request back: the row goes, the pre-paid vials return. */
+async function releaseRequest(tx: Transaction, claim: VialClaim) {
+  const deleted = await tx
+    .delete(vialRequests)
+    .where(and(eq(vialRequests.id, claim.requestId), eq(vialRequests.status, 'pending')))
+    .returning({ id: vialRequests.id });
+  if (deleted.length === 0) return;
+  await tx
+    .update(clients)
+    .set({
+      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} + ${claim.bioInsurance}`,
+      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} + ${claim.longevity}`,
+    })
+    .where(eq(clients.id, claim.clientId));
+}
+
+function responseOf(row: RequestRow): SendCellRequestResponse {
+  return {
+    success: true,
+    message: m.submitted,
+    id: row.id,
+    TransactionId: row.transactionId,
+    amountCharged: centsToAmount(row.totalCents),
+    amountChargedCents: row.totalCents,
+    request: cellRequestView(row),
+  };
+}
+
+/** A request whose owner died: its charge decides (approved: confirmed; failed or never sent: given back). */
+async function recoverRequest(
+  deps: CellRequestDeps,
+  run: RecoveryRun<SendCellRequestResponse>,
+  claim: VialClaim | null,
+): Promise<Recovered> {
+  const giveBack = (error: HttpError) =>
+    run.fail(error, async (tx) => {
+      if (claim) await releaseRequest(tx, claim);
+    });
+  if (!claim) {
+    await giveBack(
+      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The request was interrupted. Please submit it again.'),
+    );
+    return 'settled';
+  }
+  const [chargeOp] = await deps.db
+    .select()
+    .from(operations)
+    .where(
+      and(eq(operations.scope, `client:${claim.clientId}`), eq(operations.idempotencyKey, claim.chargeKey)),
+    )
+    .limit(1);
+  const row = await requestRow(deps.db, claim.requestId);
+  if (chargeOp?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
+  if (chargeOp?.status === 'succeeded' || (!chargeOp && row && row.totalCents === 0)) {
+    const charge = chargeOp ? (JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge) : null;
+    if (!row) return { retryAfterMs: RECHECK_AFTER_MS };
+    await run.succeed(
+      async (tx) => {
+        await confirmRequest(tx, deps, claim, charge);
+      },
+      // The answer is rebuilt from the row, as the effects leave it.
+      responseOf({ ...row, status: 'requested', transactionId: charge?.transactionId ?? null }),
+    );
+    return 'settled';
+  }
+  await giveBack(
+    new HttpError(
+      402,
+      'PAYMENT_DECLINED',
+      'The payment did not go through and nothing was ordered. Please try again.',
+    ),
+  );
+  return 'settled';
+}
+
+/** The recoveries of the vial request kind, for the reconciliation sweep. */
+export function cellRequestRecoveries(deps: CellRequestDeps) {
+  return {
+    [KIND]: (run: RecoveryRun<SendCellRequestResponse>, claim: VialClaim | null) =>
+      recoverRequest(deps, run, claim),
+  };
+}
+
+export async function sendCellRequest(
+  deps: CellRequestDeps,
+  input: { clientId: string; idempotencyKey: string; body: SendCellRequest },
+): Promise<SendCellRequestResponse> {
+  const { db, clock } = deps;
+  const { clientId, body } = input;
+  const today = todayFor(clock.now());
+  const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  if (!client) throw notFound();
+  if (!client.clientConsentFormCompleted) throw new HttpError(409, 'VALIDATION', m.consentRequired);
+
+  // The date rules, against the client's holdings now (the claim re-checks the vials).
+  const prePaid = {
+    bioInsurance: client.bioInsuranceVialsAvailable,
+    longevity: client.longevityVialsAvailable,
+  };
+  const paymentMethod = body.PaymentMethod === 'Credit Card' ? 'card' : 'ach';
+  const draft = priceVialRequest({
+    vials: body.NumberOfVials,
+    prePaid,
+    cpp: body.CPP === 'Yes',
+    shipping: { method: 'ACT VIP' },
+    paymentMethod,
+  });
+  const earliest = earliestVialShipmentDate({
+    today,
+    coveredByBioInsurance: draft.prePaidVials.coveredByBioInsurance,
+    dateBankedIn: client.dateBankedIn,
+    lastBioInsurancePurchasedDate: client.lastBioInsurancePurchasedDate,
+  });
+  const problem = shipmentDateProblem(body.ShipmentDate, {
+    method: body.shipping_method,
+    earliest,
+    blackoutDates: body.shipping_method === 'FedEx' ? await shipmentBlackoutDates(db) : [],
+  });
+  if (problem) throw dateRefused(problem.message);
+
+  // The server's own quote, from the carrier now.
+  const quote = await shippingAmount(
+    deps,
+    {
+      shipping_method: body.shipping_method,
+      Country: body.country,
+      Street: body.street,
+      City: body.city,
+      State: body.state,
+      ZipCode: body.ZipCode,
+      Phone: body.phone,
+      ShipmentDate: body.ShipmentDate,
+    },
+    shippingMessages.quoteFailed,
+  );
+  const price = priceVialRequest({
+    vials: body.NumberOfVials,
+    prePaid,
+    cpp: body.CPP === 'Yes',
+    shipping:
+      body.shipping_method === 'FedEx'
+        ? { method: 'FedEx', carrierNetChargeCents: Math.round((quote.totalNetCharge ?? 0) * 100) }
+        : { method: 'ACT VIP' },
+    paymentMethod,
+  });
+  checkShownTotal(body, price);
+
+  const payment: ResolvedPayment = await resolveFormPayment(
+    db,
+    clientId,
+    body,
+    { first: m.holderFirst, last: m.holderLast, month: m.cardEmpty, year: m.cardEmpty },
+    today,
+  );
+  const paymentDescription = describePayment(payment);
+  const use = price.prePaidVials;
+  const chargeKey = `${input.idempotencyKey}:charge`;
+
+  return runOnce<VialClaim, SendCellRequestResponse>(deps, {
+    scope: `client:${clientId}`,
+    key: input.idempotencyKey,
+    kind: KIND,
+    request: body,
+    async claim(tx, operationId) {
+      // The pre-paid vials are reserved with a guard: two requests never use the same vial.
+      if (use.bioInsurance > 0 || use.longevity > 0) {
+        const [reserved] = await tx
+          .update(clients)
+          .set({
+            bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} - ${use.bioInsurance}`,
+            longevityVialsAvailable: sql`${clients.longevityVialsAvailable} - ${use.longevity}`,
+          })
+          .where(
+            and(
+              eq(clients.id, clientId),
+              gte(clients.bioInsuranceVialsAvailable, use.bioInsurance),
+              gte(clients.longevityVialsAvailable, use.longevity),
+            ),
+          )
+          .returning({ id: clients.id });
+        if (!reserved) throw new HttpError(409, 'AMOUNT_CHANGED', m.vialsChanged);
+      }
+      const [row] = await tx
+        .insert(vialRequests)
+        .values({
+          clientId,
+          operationId,
+          idempotencyKey: input.idempotencyKey,
+          status: 'pending',
+          vials: body.NumberOfVials,
+          bioInsuranceVialsUsed: use.bioInsurance,
+          longevityVialsUsed: use.longevity,
+          cpp: body.CPP === 'Yes',
+          tissue: body.Tissue_Info,
+          infectiousDisease: body.Infectious_Disease,
+          infectiousDiseaseName: body.Infectious_Disease === 'treated' ? body.Infectious_Disease_Name : '',
+          clinicName: body.clinicName,
+          shippingMethod: body.shipping_method,
+          shipmentDate: body.ShipmentDate,
+          contactFirstName: body.firstName,
+          contactLastName: body.lastName,
+          shippingEmail: body.ShippingEmail,
+          phone: body.phone,
+          street: body.street,
+          city: body.city,
+          state: body.state,
+          zip: body.ZipCode,
+          country: body.country,
+          addressVerified: body.AddressFedExVerified,
+          saveAddress: body.saveAddressForFuture,
+          vialsCents: price.vialsCents,
+          cppCents: price.cppCents,
+          shippingCents: price.shippingCents,
+          processingFeeCents: price.processingFeeCents,
+          totalCents: price.totalCents,
+          paymentMethod: body.PaymentMethod,
+          paymentDescription,
+          shippingPriceToBeConfirmed: price.shippingConfirmedLater,
+          createdAt: clock.now(),
+        })
+        .returning({ id: vialRequests.id });
+      if (!row) throw new Error('the vial request was not written');
+      return {
+        requestId: row.id,
+        clientId,
+        bioInsurance: use.bioInsurance,
+        longevity: use.longevity,
+        chargeKey,
+      };
+    },
+    release: (tx, claim) => releaseRequest(tx, claim),
+    recover: (run, claim) => recoverRequest(deps, run, claim),
+    async work(run: Run<SendCellRequestResponse>, claim) {
+      let charge: OneOffCharge | null = null;
+      const subtotal = price.vialsCents + price.cppCents + price.shippingCents;
+      if (subtotal > 0 && payment.kind !== 'check') {
+        // From here a failure may leave a charge outside: recovery asks the charge's operation.
+        run.setInDoubt(true);
+        try {
+          charge = await chargeOnce(deps, {
+            clientId,
+            source: SOURCE,
+            purpose: 'vial_request',
+            idempotencyKey: claim.chargeKey,
+            request: body,
+            amountCents: subtotal,
+            kind: payment.kind,
+            method:
+              'onFile' in payment
+                ? { onFile: payment.onFile }
+                : { token: payment.token, keepOnFile: payment.keepOnFile },
+            description: `Stem cell request: ${body.NumberOfVials} vials`,
+          });
+        } catch (error) {
+          // A definite refusal (a decline, a stale token): nothing moved; the claim is given back.
+          if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
+          throw error;
+        }
+      }
+      const pendingRow = await requestRow(db, claim.requestId);
+      if (!pendingRow) throw notFound();
+      const response = responseOf({
+        ...pendingRow,
+        status: 'requested',
+        requestedAt: clock.now(),
+        paymentId: charge?.paymentId ?? null,
+        transactionId: charge?.transactionId ?? null,
+      });
+      const answer = await run.succeed(async (tx) => {
+        await confirmRequest(tx, deps, claim, charge);
+      }, response);
+      // The confirmations are in the outbox: send them now rather than at the next sweep.
+      deps.mailer.kick();
+      return answer;
+    },
+  });
+}
+
+/** One request of a client: another client's id answers the same 404 as an unknown one. */
+export async function findCellRequest(db: CellRequestDeps['db'], clientId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(vialRequests)
+    .where(and(eq(vialRequests.id, id), eq(vialRequests.clientId, clientId)))
+    .limit(1);
+  if (!row || row.status === 'pending') throw notFound();
+  return cellRequestView(row);
+}
+
+export async function listCellRequests(db: CellRequestDeps['db'], clientId: string) {
+  const rows = await db
+    .select()
+    .from(vialRequests)
+    .where(eq(vialRequests.clientId, clientId))
+    .orderBy(desc(vialRequests.createdAt));
+  return { requests: rows.filter((r) => r.status !== 'pending').map(cellRequestView) };
+}
+
+/** set_CellRequestApproval: only the physician linked to the request's client; others 404. */
+export async function approveCellRequest(
+  deps: Pick<CellRequestDeps, 'db' | 'clock'>,
+  physicianId: string,
+  id: string,
+): Promise<CellRequest> {
+  const { db, clock } = deps;
+  const [row] = await db
+    .select({ request: vialRequests })
+    .from(vialRequests)
+    .innerJoin(
+      physicianClients,
+      and(
+        eq(physicianClients.clientId, vialRequests.clientId),
+        eq(physicianClients.physicianId, physicianId),
+      ),
+    )
+    .where(eq(vialRequests.id, id))
+    .limit(1);
+  if (!row || row.request.status === 'pending') throw notFound();
+  const request = row.request;
+  if (request.approvedByPractitionerAt) return cellRequestView(request);
+  const updated = await db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(vialRequests)
+      .set({
+        approvedByPractitionerAt: clock.now(),
+        ...(request.status === 'requested' ? { status: 'approved' as const } : {}),
+      })
+      .where(eq(vialRequests.id, id))
+      .returning();
+    if (request.clientActivityId) {
+      await tx
+        .update(clientActivities)
+        .set({ cellRequestApprovedByPractitioner: true, stageName: 'Approved' })
+        .where(eq(clientActivities.id, request.clientActivityId));
+    }
+    return done;
+  });
+  if (!updated) throw notFound();
+  return cellRequestView(updated);
+}

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  clientVialsRequestSchema,
+  clientVialsResponseSchema,
+  shipmentDatesQuerySchema,
+  shipmentDatesResponseSchema,
+  shippingAmountResponseSchema,
+  shippingMessages,
+  shippingQuoteRequestSchema,
+  verifyAddressRequestSchema,
+  verifyAddressResponseSchema,
+} from '../../../domain/shipping';
+import type { AppDeps } from '../../app';
+import { sessionOf } from '../../plugins/sessions';
+import { resolveClientAccess } from '../clients/client-access';
+import { clientVials, shipmentDates, shippingAmount, verifyAddress } from './shipping-service';
+
+/**
+ * The shipping calls of the Stem Cell Request Form, for a client or a physician acting for one:
+ * address verification, the shipping quote, the client's pre-paid vials and the shipment dates.
+ * None changes anything; the carrier's outages answer 503 with the spec's sentence, never a 500.
+ */
+export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const errors = {
+    400: errorBodySchema,
+    401: errorBodySchema,
+    404: errorBodySchema,
+    422: errorBodySchema,
+    503: errorBodySchema,
+  };
+
+  app.post(
+    '/get_verifyAddressWithFedex',
+    {
+      schema: {
+        summary: "Verifies a US shipping address with FedEx, or answers FedEx's standardized form of it",
+        description:
+          "AddressFedExVerified true: 'Address Successfully Verified'. False: the address in output.resolvedAddresses is FedEx's suggestion, to accept or bypass. 422 when FedEx cannot deliver to it; 503 when FedEx cannot be reached.",
+        tags: ['ordering'],
+        body: verifyAddressRequestSchema,
+        response: { 200: verifyAddressResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'client', 'physician');
+      return verifyAddress(deps, request.body);
+    },
+  );
+
+  app.post(
+    '/get_FedexShipQuote',
+    {
+      schema: {
+        summary: 'The shipping the order charges: FedEx max($50, net charge x 1.20), ACT VIP $0 now',
+        tags: ['ordering'],
+        body: shippingQuoteRequestSchema,
+        response: { 200: shippingAmountResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'client', 'physician');
+      return shippingAmount(deps, request.body, shippingMessages.quoteFailed);
+    },
+  );
+
+  app.post(
+    '/get_shipping_amount',
+    {
+      schema: {
+        summary: 'The shipping the order charges (the same amount as get_FedexShipQuote)',
+        tags: ['ordering'],
+        body: shippingQuoteRequestSchema,
+        response: { 200: shippingAmountResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'client', 'physician');
+      return shippingAmount(deps, request.body, shippingMessages.shippingAmountFailed);
+    },
+  );
+
+  app.post(
+    '/get_ClientVialsService',
+    {
+      schema: {
+        summary:
+          "The client's pre-paid vials a release of NumberOfVials uses, what the other vials cost, and its earliest shipment date",
+        tags: ['ordering'],
+        body: clientVialsRequestSchema,
+        response: { 200: clientVialsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client', 'physician'),
+        request.body.Client_id,
+      );
+      return clientVials(deps, clientId, request.body.NumberOfVials);
+    },
+  );
+
+  app.get(
+    '/get_ShipmentDates',
+    {
+      schema: {
+        summary: 'The shipment arrival dates the server accepts between two dates (at most 366 days)',
+        description:
+          'purpose vialRequest (default): from the earliest date of a release of NumberOfVials for the client (Client_id, or the client acted for). purpose store: from 3 days ahead. FedEx: Tuesday to Saturday, no holiday nor the day after one, no staff blackout date; ACT VIP: any day from the earliest.',
+        tags: ['ordering'],
+        querystring: shipmentDatesQuerySchema,
+        response: { 200: shipmentDatesResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'client', 'physician');
+      const clientId =
+        request.query.purpose === 'vialRequest'
+          ? await resolveClientAccess(deps.db, session, request.query.Client_id)
+          : null;
+      return shipmentDates(deps, request.query, clientId);
+    },
+  );
+};

@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import { isIsoDate } from '../../../domain/dates';
+import type { Database } from '../../db/client';
+import { systemSettings } from '../../db/schema';
+
+/** Where staff blackout dates are kept: a JSON list of `YYYY-MM-DD` (staff screens will edit it). */
+export const BLACKOUT_DATES_SETTING = 'shipment_blackout_dates';
+
+/** The staff blackout dates: no FedEx shipment arrives on them. A malformed setting counts as none. */
+export async function shipmentBlackoutDates(db: Database): Promise<string[]> {
+  const [row] = await db
+    .select({ value: systemSettings.value })
+    .from(systemSettings)
+    .where(eq(systemSettings.key, BLACKOUT_DATES_SETTING))
+    .limit(1);
+  if (!row) return [];
+  try {
+    const dates: unknown = JSON.parse(row.value);
+    return Array.isArray(dates)
+      ? dates.filter((d): d is string => typeof d === 'string' && isIsoDate(d))
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function setShipmentBlackoutDates(db: Database, dates: readonly string[]): Promise<void> {
+  const value = JSON.stringify([...new Set(dates.filter(isIsoDate))].sort());
+  await db
+    .insert(systemSettings)
+    .values({ key: BLACKOUT_DATES_SETTING, value })
+    .onConflictDoUpdate({ target: systemSettings.key, set: { value } });
+}

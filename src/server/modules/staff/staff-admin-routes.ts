@@ -1,0 +1,100 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  auditResponseSchema,
+  auditSearchQuerySchema,
+  createStaffRequestSchema,
+  createStaffResponseSchema,
+  disableStaffRequestSchema,
+  staffListResponseSchema,
+  staffMemberSchema,
+  staffMessages,
+} from '../../../domain/staff';
+import type { AppDeps } from '../../app';
+import { staffAccounts } from '../../db/schema';
+import { HttpError, notFound } from '../../lib/http-error';
+import { sessionOf } from '../../plugins/sessions';
+import { createStaff, findStaff, staffMemberOf } from './staff-accounts';
+import { listAuditEvents, listStaff } from './staff-client-repository';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+/**
+ * What only admins do (the scope admits admins only; a `staff` member gets the 404 of a route
+ * that does not exist for them): staff accounts, and the whole audit trail.
+ */
+export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, sessions }) => {
+  app.get(
+    '/staff',
+    {
+      schema: {
+        summary: 'Admins: the staff accounts',
+        tags: ['staff admin'],
+        response: { 200: staffListResponseSchema, ...errors },
+      },
+    },
+    async () => ({ staff: (await listStaff(db)).map(staffMemberOf) }),
+  );
+
+  app.post(
+    '/create_staff',
+    {
+      schema: {
+        summary:
+          'Admins: creates a staff account; answers its initial password once, for the admin to hand over (the member enrols TOTP at first sign-in)',
+        tags: ['staff admin'],
+        body: createStaffRequestSchema,
+        response: { 200: createStaffResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = sessionOf(request, 'staff');
+      const created = await createStaff(db, { ...request.body, createdBy: admin.staffId, now: clock.now() });
+      if (!created) {
+        throw new HttpError(400, 'VALIDATION', staffMessages.emailTaken, { email: staffMessages.emailTaken });
+      }
+      return { staff: staffMemberOf(created.row), initialPassword: created.password };
+    },
+  );
+
+  app.post(
+    '/disable_staff',
+    {
+      schema: {
+        summary: 'Admins: disables a staff account; its sessions end at once',
+        tags: ['staff admin'],
+        body: disableStaffRequestSchema,
+        response: { 200: staffMemberSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = sessionOf(request, 'staff');
+      const { id } = request.body;
+      if (id === admin.staffId) {
+        throw new HttpError(400, 'VALIDATION', 'You cannot disable your own account.');
+      }
+      await db
+        .update(staffAccounts)
+        .set({ disabledAt: clock.now() })
+        .where(and(eq(staffAccounts.id, id), isNull(staffAccounts.disabledAt)));
+      const staff = await findStaff(db, id);
+      if (!staff) throw notFound();
+      await sessions.endAllFor({ role: 'staff', staffId: id });
+      return staffMemberOf(staff);
+    },
+  );
+
+  app.get(
+    '/audit_search',
+    {
+      schema: {
+        summary: 'Admins: the whole audit trail, newest first, filtered by Client ID, actor or action',
+        tags: ['staff admin'],
+        querystring: auditSearchQuerySchema,
+        response: { 200: auditResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ events: await listAuditEvents(db, { q: request.query.q }) }),
+  );
+};

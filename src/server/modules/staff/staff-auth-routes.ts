@@ -1,0 +1,242 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authMessages } from '../../../domain/auth';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  enrolmentResponseSchema,
+  enrolTotpResponseSchema,
+  recoveryCodeRequestSchema,
+  staffLoginRequestSchema,
+  staffLoginResponseSchema,
+  staffPolicy,
+  staffSessionResponseSchema,
+  totpCodeRequestSchema,
+} from '../../../domain/staff';
+import type { AppDeps } from '../../app';
+import { notFound, unauthenticated } from '../../lib/http-error';
+import { enforceRateLimits } from '../../lib/rate-limit';
+import { sessionOf } from '../../plugins/sessions';
+import { countSignInFailure, signIn, signInLocked } from '../auth/auth-service';
+import {
+  completeEnrolment,
+  enrolmentOffer,
+  findStaff,
+  invalidCode,
+  invalidRecoveryCode,
+  spendRecoveryCode,
+  spendTotpCode,
+  staffKind,
+  staffMemberOf,
+} from './staff-accounts';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+
+function perIp(deps: AppDeps, bucket: string, ip: string) {
+  return enforceRateLimits(
+    deps.db,
+    deps.clock.now(),
+    [{ key: `${bucket}:ip:${ip}`, limit: deps.config.rateLimits.loginPerIp, windowMs: FIFTEEN_MINUTES }],
+    authMessages.tooManyAttempts,
+  );
+}
+
+/** Step 1 (public): e-mail and password; the session is half until the second factor passes. */
+export const staffLoginRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, clock, mailer, sessions } = deps;
+  app.post(
+    '/login',
+    {
+      schema: {
+        summary:
+          'Staff sign-in, step 1: e-mail and password; starts a half session that needs the second factor',
+        tags: ['staff'],
+        body: staffLoginRequestSchema,
+        response: { 200: staffLoginResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await perIp(deps, 'staff-login', request.ip);
+      const account = await signIn(
+        { db, clock, mailer, log: app.log },
+        staffKind,
+        request.body.email,
+        request.body.password,
+      );
+      const staff = await findStaff(db, account.id);
+      if (!staff) throw unauthenticated();
+      await sessions.end(request, reply);
+      await sessions.start(reply, { role: 'staff_pending', staffId: staff.id });
+      return { next: staff.totpSecretSealed ? ('totp' as const) : ('enrol' as const) };
+    },
+  );
+};
+
+/** Step 2 (a half session only): the TOTP code, a recovery code, or the enrolment of first sign-in. */
+export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, clock, mailer, sessions, documentsKey, linkSecret } = deps;
+  const serviceDeps = { db, clock, mailer, log: app.log };
+
+  /** The half session's account, when it may still try (not disabled, not locked). */
+  async function pendingAccount(request: FastifyRequest, reply: FastifyReply) {
+    const session = sessionOf(request, 'staff_pending');
+    await perIp(deps, 'staff-2fa', request.ip);
+    const staff = await findStaff(db, session.staffId);
+    if (
+      !staff ||
+      staff.disabledAt ||
+      (await signInLocked(db, staffKind.loginKey(staff.email), clock.now()))
+    ) {
+      await sessions.end(request, reply);
+      throw unauthenticated(staffKind.loginFailed);
+    }
+    return staff;
+  }
+
+  /** A wrong code counts toward the account's lock; the tenth ends the half session. */
+  async function refuse(request: FastifyRequest, reply: FastifyReply, email: string, error: Error) {
+    const locked = await countSignInFailure(serviceDeps, staffKind, staffKind.loginKey(email), email);
+    if (locked) await sessions.end(request, reply);
+    return error;
+  }
+
+  /** Both factors passed: a new session id, now a whole staff session. */
+  async function promote(request: FastifyRequest, reply: FastifyReply, staffId: string) {
+    const staff = await findStaff(db, staffId);
+    if (!staff) throw unauthenticated();
+    await sessions.end(request, reply);
+    await sessions.start(reply, { role: 'staff', staffId: staff.id, level: staff.level });
+  }
+
+  app.post(
+    '/verify_totp',
+    {
+      schema: {
+        summary: 'Staff sign-in, step 2: the current TOTP code (each code is good once)',
+        tags: ['staff'],
+        body: totpCodeRequestSchema,
+        response: { 200: z.object({ signedIn: z.literal(true) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const staff = await pendingAccount(request, reply);
+      if (!staff.totpSecretSealed) throw notFound();
+      if (!(await spendTotpCode(db, documentsKey, staff, request.body.code, clock.now()))) {
+        throw await refuse(request, reply, staff.email, invalidCode());
+      }
+      await promote(request, reply, staff.id);
+      return { signedIn: true as const };
+    },
+  );
+
+  app.post(
+    '/verify_recovery_code',
+    {
+      schema: {
+        summary: 'Staff sign-in, step 2 without the authenticator: one recovery code, good once',
+        tags: ['staff'],
+        body: recoveryCodeRequestSchema,
+        response: { 200: z.object({ signedIn: z.literal(true) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const staff = await pendingAccount(request, reply);
+      if (!staff.totpSecretSealed) throw notFound();
+      if (!(await spendRecoveryCode(db, linkSecret, staff.id, request.body.code, clock.now()))) {
+        throw await refuse(request, reply, staff.email, invalidRecoveryCode());
+      }
+      await promote(request, reply, staff.id);
+      return { signedIn: true as const };
+    },
+  );
+
+  app.get(
+    '/enrolment',
+    {
+      schema: {
+        summary:
+          'First sign-in: the TOTP secret offered to a member not yet enrolled, as a QR code and as text',
+        tags: ['staff'],
+        response: { 200: enrolmentResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const staff = await pendingAccount(request, reply);
+      if (staff.totpSecretSealed) throw notFound();
+      return enrolmentOffer(db, documentsKey, staff);
+    },
+  );
+
+  app.post(
+    '/enrol_totp',
+    {
+      schema: {
+        summary:
+          'First sign-in: a code from the offered secret confirms the enrolment; answers the ten recovery codes, once',
+        tags: ['staff'],
+        body: totpCodeRequestSchema,
+        response: { 200: enrolTotpResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const staff = await pendingAccount(request, reply);
+      if (staff.totpSecretSealed || !staff.pendingTotpSecretSealed) throw notFound();
+      const codes = await completeEnrolment(
+        db,
+        { documentsKey, linkSecret },
+        staff,
+        request.body.code,
+        clock.now(),
+      );
+      if (!codes) throw await refuse(request, reply, staff.email, invalidCode());
+      await promote(request, reply, staff.id);
+      return { recoveryCodes: codes };
+    },
+  );
+};
+
+/** For a staff session, half or whole: who it is, and sign-out. */
+export const staffSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+  app.get(
+    '/session',
+    {
+      schema: {
+        summary: 'The staff session of this browser: signed in, or waiting for the second factor',
+        tags: ['staff'],
+        response: { 200: staffSessionResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff', 'staff_pending');
+      const staff = await findStaff(db, session.staffId);
+      if (!staff) throw unauthenticated();
+      if (session.role === 'staff_pending') {
+        return {
+          stage: 'second-factor' as const,
+          next: staff.totpSecretSealed ? ('totp' as const) : ('enrol' as const),
+        };
+      }
+      return {
+        stage: 'signed-in' as const,
+        staff: staffMemberOf(staff),
+        idleTimeoutMs: staffPolicy.idleTimeoutMs,
+      };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      schema: {
+        summary: 'Ends the staff session of this browser',
+        tags: ['staff'],
+        response: { 200: z.object({ message: z.string() }), 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await sessions.end(request, reply);
+      return { message: 'Signed out' };
+    },
+  );
+};

@@ -1,0 +1,155 @@
+import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { calendarDateToIso } from '../../../domain/dates';
+import type { AuditEvent, ClientSummary, StaffClientRecord } from '../../../domain/staff';
+import type { Database } from '../../db/client';
+import {
+  auditEvents,
+  clients,
+  documents,
+  formSubmissions,
+  type paymentMethods,
+  physicianClients,
+  physicians,
+  staffAccounts,
+} from '../../db/schema';
+import { findClientRecord, listClientActivity } from '../clients/client-repository';
+import { findMethodsOnFile } from '../payments/payment-methods';
+
+const SEARCH_LIMIT = 50;
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Clients whose Client ID, name or e-mail holds the text, or born on the date it names. */
+export async function searchClients(db: Database, q: string): Promise<ClientSummary[]> {
+  const pattern = likePattern(q);
+  const dob = calendarDateToIso(q);
+  const rows = await db
+    .select({
+      id: clients.id,
+      clientACTId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      email: clients.email,
+      dateOfBirth: clients.dateOfBirth,
+    })
+    .from(clients)
+    .where(
+      or(
+        ilike(clients.clientActId, pattern),
+        ilike(clients.email, pattern),
+        sql`(${clients.firstName} || ' ' || ${clients.lastName}) ilike ${pattern}`,
+        sql`(${clients.lastName} || ', ' || ${clients.firstName}) ilike ${pattern}`,
+        ...(dob ? [eq(clients.dateOfBirth, dob)] : []),
+      ),
+    )
+    .orderBy(clients.lastName, clients.firstName)
+    .limit(SEARCH_LIMIT);
+  return rows;
+}
+
+/** Everything the back office shows of one client; null when there is no such client. */
+export async function staffClientRecord(
+  db: Database,
+  clientId: string,
+  today: string,
+): Promise<StaffClientRecord | null> {
+  const client = await findClientRecord(db, clientId, today);
+  if (!client) return null;
+  const [physician] = await db
+    .select({ actId: physicians.physicianActId, first: physicians.firstName, last: physicians.lastName })
+    .from(physicianClients)
+    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
+    .where(eq(physicianClients.clientId, clientId))
+    .limit(1);
+  const forms = await db.select().from(formSubmissions).where(eq(formSubmissions.clientId, clientId));
+  const docs = await db
+    .select({
+      id: documents.id,
+      kind: documents.kind,
+      fileName: documents.fileName,
+      contentType: documents.contentType,
+      sizeBytes: documents.sizeBytes,
+      createdAt: documents.createdAt,
+    })
+    .from(documents)
+    .where(and(eq(documents.clientId, clientId), inArray(documents.kind, ['signed_agreement', 'lab_report'])))
+    .orderBy(desc(documents.createdAt));
+  const { card, ach } = await findMethodsOnFile(db, clientId);
+  const methods = [card, ach].filter((m): m is typeof paymentMethods.$inferSelect => m !== null);
+  return {
+    client,
+    physician: physician
+      ? { physicianACTId: physician.actId, name: `${physician.first} ${physician.last}` }
+      : null,
+    forms: forms.map((f) => ({
+      form: f.form,
+      status: f.status,
+      completedAt: f.completedAt?.toISOString() ?? null,
+      pdfDocumentId: f.pdfDocumentId,
+      labReportDocumentId: f.labReportDocumentId,
+      submittedByPhysician: f.physicianId !== null,
+    })),
+    documents: docs.map((d) => ({ ...d, createdAt: d.createdAt.toISOString() })),
+    paymentMethods: methods.map((m) => ({
+      kind: m.kind,
+      brand: m.brand,
+      last4: m.last4,
+      expiry:
+        m.expiryMonth && m.expiryYear ? `${String(m.expiryMonth).padStart(2, '0')}/${m.expiryYear}` : null,
+      holder:
+        m.kind === 'card'
+          ? [m.holderFirstName, m.holderLastName].filter(Boolean).join(' ') || null
+          : m.nameOnAccount,
+      routingNumber: m.routingNumber,
+    })),
+    activity: await listClientActivity(db, clientId),
+  };
+}
+
+const AUDIT_LIMIT = 200;
+
+/** Audit rows, newest first: of one client, or (admins) matching a Client ID, actor or action. */
+export async function listAuditEvents(
+  db: Database,
+  filter: { clientId: string } | { q: string | undefined },
+): Promise<AuditEvent[]> {
+  const actor = sql<string>`coalesce(
+    (select c.client_act_id from clients c where ${auditEvents.actorRole} = 'client' and c.id = ${auditEvents.actorId}),
+    (select p.physician_act_id from physicians p where ${auditEvents.actorRole} = 'physician' and p.id = ${auditEvents.actorId}),
+    (select s.email from ${staffAccounts} s where ${auditEvents.actorRole} = 'staff' and s.id = ${auditEvents.actorId}),
+    ${auditEvents.actorId}::text)`;
+  const where =
+    'clientId' in filter
+      ? eq(auditEvents.clientId, filter.clientId)
+      : filter.q
+        ? or(
+            ilike(clients.clientActId, likePattern(filter.q)),
+            ilike(auditEvents.action, likePattern(filter.q)),
+            sql`${actor} ilike ${likePattern(filter.q)}`,
+          )
+        : undefined;
+  const rows = await db
+    .select({
+      id: auditEvents.id,
+      at: auditEvents.at,
+      actorRole: auditEvents.actorRole,
+      actor,
+      clientACTId: clients.clientActId,
+      action: auditEvents.action,
+      route: auditEvents.route,
+      documentId: auditEvents.documentId,
+      ip: auditEvents.ip,
+    })
+    .from(auditEvents)
+    .leftJoin(clients, eq(clients.id, auditEvents.clientId))
+    .where(where)
+    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+    .limit(AUDIT_LIMIT);
+  return rows.map((r) => ({ ...r, at: r.at.toISOString(), clientACTId: r.clientACTId ?? null }));
+}
+
+export async function listStaff(db: Database) {
+  return db.select().from(staffAccounts).orderBy(staffAccounts.email);
+}

@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { todayFor } from '../../../domain/client';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  auditQuerySchema,
+  auditResponseSchema,
+  clientSearchQuerySchema,
+  clientSearchResponseSchema,
+  staffClientQuerySchema,
+  staffClientResponseSchema,
+} from '../../../domain/staff';
+import type { AppDeps } from '../../app';
+import type { Database } from '../../db/client';
+import { documentOwner, readDocument } from '../../lib/document-store';
+import { notFound } from '../../lib/http-error';
+import { noteResolvedClient } from '../../plugins/audit';
+import { type StaffSession, sessionOf } from '../../plugins/sessions';
+import { findClientIdByAnyId } from '../clients/client-repository';
+import { listAuditEvents, searchClients, staffClientRecord } from './staff-client-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+/** Staff may look up any client: by record id or Client ID; unknown is 404. */
+async function resolveStaffClient(db: Database, session: StaffSession, id: string): Promise<string> {
+  const clientId = await findClientIdByAnyId(db, id);
+  if (!clientId) throw notFound();
+  noteResolvedClient(session, clientId);
+  return clientId;
+}
+
+/** The back office's reads of clients (a whole staff session, either level); audited by the scope. */
+export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, documentsKey }) => {
+  app.get(
+    '/clients',
+    {
+      config: { audit: 'search-clients' },
+      schema: {
+        summary: 'Searches clients by Client ID, name, e-mail or date of birth (MM/DD/YYYY or YYYY-MM-DD)',
+        tags: ['staff'],
+        querystring: clientSearchQuerySchema,
+        response: { 200: clientSearchResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'staff');
+      return { clients: await searchClients(db, request.query.q) };
+    },
+  );
+
+  app.get(
+    '/client',
+    {
+      config: { audit: 'read-client' },
+      schema: {
+        summary:
+          "A client's record for the back office: profile, physician, forms and documents, payment display data, storage, vials, activity",
+        tags: ['staff'],
+        querystring: staffClientQuerySchema,
+        response: { 200: staffClientResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveStaffClient(db, sessionOf(request, 'staff'), request.query.id);
+      const record = await staffClientRecord(db, clientId, todayFor(clock.now()));
+      if (!record) throw notFound();
+      return record;
+    },
+  );
+
+  app.get(
+    '/documents/:id',
+    {
+      config: { audit: 'read-document' },
+      schema: {
+        summary: "One of a client's documents (signed agreement, lab report), decrypted, for staff",
+        tags: ['staff'],
+        params: z.object({ id: z.string().max(64) }),
+        response: {
+          200: z.instanceof(Buffer).describe('The document itself (PDF or PNG)'),
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request, 'staff');
+      const documentId = request.params.id.toLowerCase();
+      if (!UUID.test(documentId)) throw notFound();
+      const owner = await documentOwner(db, documentId);
+      if (!owner) throw notFound();
+      const clientId = await resolveStaffClient(db, session, owner);
+      const document = await readDocument(db, documentsKey, clientId, documentId);
+      if (!document) throw notFound();
+      return reply
+        .header('content-disposition', `attachment; filename="${document.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .header('x-content-sha256', document.sha256)
+        .type(document.contentType)
+        .send(document.content);
+    },
+  );
+
+  app.get(
+    '/audit',
+    {
+      schema: {
+        summary: "A client's audit trail: who read or changed their data, when, from where",
+        tags: ['staff'],
+        querystring: auditQuerySchema,
+        response: { 200: auditResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveStaffClient(db, sessionOf(request, 'staff'), request.query.clientId);
+      return { events: await listAuditEvents(db, { clientId }) };
+    },
+  );
+
+  app.post(
+    '/keepalive',
+    {
+      schema: {
+        summary: 'The staff member is active in the page: keeps the session from idling out',
+        tags: ['staff'],
+        response: { 200: z.object({ ok: z.literal(true) }), 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async () => ({ ok: true as const }),
+  );
+};

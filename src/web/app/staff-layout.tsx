@@ -1,0 +1,120 @@
+import { AppShell, Avatar, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { staffPolicy } from '../../domain/staff';
+import { LoadingOverlay } from '../components/loading-overlay';
+import { staffSessionQueryKey, useStaffSession } from '../features/staff/api/staff-session';
+import { useStaffLogout } from '../features/staff/api/staff-sign-in';
+import { apiRequest, onUnauthenticated } from '../lib/api-client';
+import { signOutNotice } from '../lib/sign-out-notice';
+import { PortalShell } from './portal-shell';
+import { useIdleSignOut } from './use-idle-sign-out';
+
+const IDLE_NOTICE = 'You were signed out after 15 minutes without activity. Please sign in again.';
+const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
+const KEEPALIVE_EVERY_MS = 60_000;
+
+/** The back office's sections; the work queues join Home in a later round. */
+export const staffNavigation = {
+  home: { to: '/staff/home', label: 'Home' },
+  clients: { to: '/staff/clients', label: 'Clients' },
+} as const;
+
+const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;
+
+/** The back office's frame over the shared shell: only for a staff session past both factors. */
+export function StaffLayout() {
+  const session = useStaffSession();
+  const logout = useStaffLogout();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
+  const signedIn = session.data?.stage === 'signed-in';
+
+  const signOut = useCallback(
+    (notice: string | null) =>
+      logout.mutate(undefined, {
+        onSettled: () => {
+          signOutNotice.set(notice);
+          navigate('/staff', { replace: true });
+        },
+      }),
+    [logout, navigate],
+  );
+  // A staff call answered 401: the session ended on the server (idle, disabled, signed out elsewhere).
+  useEffect(
+    () =>
+      onUnauthenticated(() => {
+        signOutNotice.set(ENDED_NOTICE);
+        queryClient.removeQueries({ queryKey: ['client'] });
+        queryClient.setQueryData(staffSessionQueryKey, null);
+      }),
+    [queryClient],
+  );
+  const lastKeepAlive = useRef(Date.now());
+  const keepAlive = useCallback(() => {
+    if (Date.now() - lastKeepAlive.current < KEEPALIVE_EVERY_MS) return;
+    lastKeepAlive.current = Date.now();
+    void apiRequest('POST', 'staff/keepalive').catch(() => {});
+  }, []);
+  useIdleSignOut(() => signOut(IDLE_NOTICE), signedIn, keepAlive, staffPolicy.idleTimeoutMs);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
+  useEffect(() => closeNav(), [location.pathname, closeNav]);
+
+  if (session.isPending) return <LoadingOverlay force />;
+  if (session.data?.stage !== 'signed-in') return <Navigate to="/staff" replace />;
+  const staff = session.data.staff;
+
+  return (
+    <PortalShell
+      title="Back Office"
+      home={staffNavigation.home.to}
+      navOpen={navOpen}
+      toggleNav={toggleNav}
+      headerEnd={
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <UnstyledButton aria-label="Profile menu">
+              <Group gap={6} wrap="nowrap">
+                <Avatar color="blue" radius="xl" size="sm">
+                  {staff.name.slice(0, 1)}
+                </Avatar>
+                <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
+                  {staff.name}
+                </Text>
+                <IconChevronDown size={14} aria-hidden />
+              </Group>
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>
+              {staff.email} ({staff.level})
+            </Menu.Label>
+            <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => signOut(null)}>
+              Sign Out
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      }
+      navbar={
+        <AppShell.Section grow component={ScrollArea}>
+          <nav aria-label="Back office sections">
+            {Object.values(staffNavigation).map((link) => (
+              <NavLink
+                key={link.to}
+                component={Link}
+                to={link.to}
+                label={link.label}
+                active={location.pathname.startsWith(link.to)}
+              />
+            ))}
+          </nav>
+        </AppShell.Section>
+      }
+    />
+  );
+}

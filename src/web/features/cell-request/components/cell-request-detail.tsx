@@ -1,0 +1,108 @@
+import { Alert, Anchor, Card, Loader, SimpleGrid, Stack, Table, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { type CellRequest, cellRequestMessages, tissueLabels } from '../../../../domain/cell-request';
+import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
+import { formatUsd } from '../../../../domain/money';
+import { subjectClientId, useSession } from '../../../lib/session';
+import { useCellRequest } from '../api/get-cell-request';
+
+const when = (instant: string | null) => (instant ? isoToUsDate(isoDateOf(new Date(instant))) : 'Not yet');
+
+function Facts({ caption, rows }: { caption: string; rows: [string, string][] }) {
+  return (
+    <Card withBorder padding="md">
+      <Title order={2} size="h4" mb="xs">
+        {caption}
+      </Title>
+      <Table layout="fixed">
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th scope="row" fw={400} w="40%">
+                {label}
+              </Table.Th>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
+export function timelineOf(request: CellRequest): [string, string][] {
+  return [
+    ['Requested', when(request.requestedAt)],
+    ['Approved by the practitioner', when(request.approvedByPractitionerAt)],
+    ...(request.shippingPriceToBeConfirmed
+      ? [['ACT VIP price confirmed', when(request.vipPriceConfirmedAt)] as [string, string]]
+      : []),
+    [
+      'Shipped',
+      request.shippedAt
+        ? `${when(request.shippedAt)}${request.trackingNumber ? `, tracking number ${request.trackingNumber}` : ''}`
+        : 'Not yet',
+    ],
+    ['Delivered', when(request.deliveredAt)],
+  ];
+}
+
+/** One request of the client: what was ordered and paid, and where it stands. */
+export function CellRequestDetail({ id }: { id: string }) {
+  const session = useSession();
+  const request = useCellRequest(subjectClientId(session.data), id);
+  if (request.isError) {
+    return (
+      <Alert color="red" role="alert">
+        This request was not found.{' '}
+        <Anchor component={Link} to="/stem-cell-request">
+          Back to the form
+        </Anchor>
+      </Alert>
+    );
+  }
+  if (!request.data) return <Loader aria-label="Loading" />;
+  const r = request.data;
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Facts
+          caption="What was ordered"
+          rows={[
+            ['Vials', `${r.NumberOfVials} (${r.BioInsuranceVialsUsed + r.LongevityVialsUsed} pre-paid)`],
+            ['Sample type', tissueLabels[r.Tissue_Info]],
+            [
+              'Infectious disease',
+              r.Infectious_Disease === 'treated' ? `Treated: ${r.Infectious_Disease_Name}` : 'Not treated',
+            ],
+            ['Cell Protection Plan', r.CPP ? 'Yes' : 'No'],
+            ['Shipping method', r.shipping_method],
+            ['Shipment arrival date', isoToUsDate(r.ShipmentDate)],
+            [
+              'Ship to',
+              `${r.clinicName ? `${r.clinicName}, ` : ''}${r.ShippingContactName}, ${r.street}, ${r.city}, ${r.state} ${r.ZipCode}`,
+            ],
+          ]}
+        />
+        <Facts
+          caption="What was paid"
+          rows={[
+            ['Vials', formatUsd(r.vialsCents)],
+            ['Cell Protection Plan', formatUsd(r.cppCents)],
+            [
+              'Shipping',
+              r.shippingPriceToBeConfirmed
+                ? cellRequestMessages.vipToBeConfirmed
+                : formatUsd(r.shippingCents),
+            ],
+            ['Processing fee', formatUsd(r.processingFeeCents)],
+            ['Total charged', formatUsd(r.totalCents)],
+            ['Payment', r.paymentDescription],
+            ['Transaction', r.TransactionId ?? 'None'],
+          ]}
+        />
+      </SimpleGrid>
+      <Facts caption="Timeline" rows={timelineOf(r)} />
+    </Stack>
+  );
+}

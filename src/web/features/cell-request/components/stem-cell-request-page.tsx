@@ -1,0 +1,97 @@
+import { Alert, Anchor, Card, Loader, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { cellRequestMessages, type SendCellRequestResponse } from '../../../../domain/cell-request';
+import { todayFor } from '../../../../domain/client';
+import { formatUsd } from '../../../../domain/money';
+import { useClient } from '../../../lib/client-record';
+import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
+import { subjectClientId, useSession } from '../../../lib/session';
+import { CellRequestDetail } from './cell-request-detail';
+import { CellRequestForm } from './cell-request-form';
+
+/** /stem-cell-request (the form) and /stem-cell-request/{id} (one request and its timeline). */
+export function StemCellRequestPage() {
+  const { id } = useParams();
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        Stem Cell Request Form
+      </Title>
+      {id ? <CellRequestDetail id={id} /> : <OrderArea />}
+    </Stack>
+  );
+}
+
+function OrderArea() {
+  const session = useSession();
+  const clientId = subjectClientId(session.data);
+  const client = useClient();
+  const paymentInfo = usePaymentInfo();
+  const [done, setDone] = useState<SendCellRequestResponse | null>(null);
+
+  if (done) {
+    return (
+      <Card withBorder padding="md" role="status">
+        <Stack gap="xs">
+          <Text fw={700} c="teal.9">
+            {cellRequestMessages.submitted}
+          </Text>
+          <Text>
+            {done.amountChargedCents > 0
+              ? `We charged ${formatUsd(done.amountChargedCents)}${done.TransactionId ? ` (transaction ${done.TransactionId})` : ''}.`
+              : 'Nothing was charged today.'}
+            {done.request.shippingPriceToBeConfirmed
+              ? ' The ACT VIP shipping price is to be confirmed: ACT will contact you.'
+              : ''}
+          </Text>
+          <Anchor component={Link} to={`/stem-cell-request/${done.id}`}>
+            View your request
+          </Anchor>
+        </Stack>
+      </Card>
+    );
+  }
+  if (!client.data || !paymentInfo.data || !clientId) {
+    if (client.isError || paymentInfo.isError) {
+      return (
+        <Alert color="red" role="alert">
+          The form could not be loaded. Please reload the page.
+        </Alert>
+      );
+    }
+    return <Loader aria-label="Loading" />;
+  }
+  if (!client.data.clientConsentFormCompleted) {
+    return (
+      <Alert color="red" role="alert" title="Alert!">
+        <Text>{cellRequestMessages.consentRequired}</Text>
+        <Anchor component={Link} to="/form-document/Consent-form">
+          Complete the client consent
+        </Anchor>
+      </Alert>
+    );
+  }
+  if (!paymentInfo.data.Credit_Card_Number && !paymentInfo.data.Account_Number) {
+    return (
+      <Alert color="red" role="alert" title="No payment information on file">
+        <Text>{cellRequestMessages.paymentInfoRequired}</Text>
+        <Anchor component={Link} to="/payment-information">
+          Update payment information
+        </Anchor>
+      </Alert>
+    );
+  }
+  return (
+    <CellRequestForm
+      client={client.data}
+      paymentInfo={paymentInfo.data}
+      clientId={clientId}
+      today={todayFor(new Date())}
+      onSubmitted={(response) => {
+        setDone(response);
+        window.scrollTo({ top: 0 });
+      }}
+    />
+  );
+}

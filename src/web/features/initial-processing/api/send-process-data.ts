@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  SendProcessDataResponse,
+  sendProcessDataRequestSchema,
+} from '../../../../domain/initial-processing';
+import { apiRequest } from '../../../lib/api-client';
+
+export type SendProcessDataBody = z.input<ReturnType<typeof sendProcessDataRequestSchema>>;
+
+/** Sends the new sample form; the key makes a double click or a retry one client and one charge. */
+export function sendProcessData(
+  request: SendProcessDataBody,
+  idempotencyKey: string,
+): Promise<SendProcessDataResponse> {
+  return apiRequest('POST', 'pay/send_ProcessData', {
+    body: request,
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+}
+
+export function useSendProcessData() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // Built inside the mutation, so the loading overlay also covers the card's tokenizing.
+    mutationFn: async ({
+      buildRequest,
+      idempotencyKey,
+    }: {
+      buildRequest: () => Promise<SendProcessDataBody>;
+      idempotencyKey: string;
+    }) => sendProcessData(await buildRequest(), idempotencyKey),
+    // A new client in My Clients, and perhaps a card newly on the physician's file.
+    onSuccess: () => void queryClient.invalidateQueries(),
+  });
+}

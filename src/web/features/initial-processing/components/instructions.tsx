@@ -1,0 +1,25 @@
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { INITIAL_PROCESSING_INSTRUCTIONS } from '../../../../domain/initial-processing';
+
+/** Page 1: banking, shipping and payment instructions, and the reminders (spec 2, section 9). */
+export function Instructions({ onNext }: { onNext(): void }) {
+  return (
+    <Stack gap="lg">
+      {INITIAL_PROCESSING_INSTRUCTIONS.map((section) => (
+        <Stack key={section.heading} gap="xs">
+          <Title order={2} size="h4">
+            {section.heading}
+          </Title>
+          {section.paragraphs.map((paragraph) => (
+            <Text key={paragraph} size="sm">
+              {paragraph}
+            </Text>
+          ))}
+        </Stack>
+      ))}
+      <Group justify="flex-end">
+        <Button onClick={onNext}>Next Page</Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { StaffLoginRequest } from '../../../../domain/staff';
+import { apiRequest } from '../../../lib/api-client';
+import { staffSessionQueryKey } from './staff-session';
+
+/** Step 1: e-mail and password; answers what the second step is. */
+export function useStaffLogin() {
+  return useMutation({
+    mutationFn: (body: StaffLoginRequest) =>
+      apiRequest<{ next: 'totp' | 'enrol' }>('POST', 'staff/login', { body, expectUnauthenticated: true }),
+  });
+}
+
+/** Step 2: a TOTP code or a recovery code; the session becomes whole. */
+export function useSecondFactor(kind: 'verify_totp' | 'verify_recovery_code') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) =>
+      apiRequest<{ signedIn: true }>('POST', `staff/${kind}`, {
+        body: { code },
+        expectUnauthenticated: true,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffSessionQueryKey }),
+  });
+}
+
+export function useStaffLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('POST', 'staff/logout', { expectUnauthenticated: true }).catch(() => null),
+    onSettled: () => {
+      queryClient.removeQueries({ queryKey: ['staff'] });
+      queryClient.setQueryData(staffSessionQueryKey, null);
+    },
+  });
+}

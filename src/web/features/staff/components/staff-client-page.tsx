@@ -1,0 +1,205 @@
+import { Alert, Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { activityTypeLabel } from '../../../../domain/client-activity';
+import { ApiError } from '../../../lib/api-client';
+import { useClientAudit } from '../api/client-audit';
+import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
+
+const FORM_NAMES = {
+  consent: 'Client Consent',
+  infectious_disease: 'Client Infectious Disease Form',
+} as const;
+const DOCUMENT_KINDS = {
+  signed_agreement: 'Signed agreement',
+  lab_report: 'Lab report',
+  signature: 'Signature',
+  form_answers: 'Form answers',
+} as const;
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Title order={2} size="h4" mb="xs">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
+  return (
+    <Table variant="vertical" layout="fixed" withRowBorders={false}>
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={{ base: 120, sm: 180 }}>{label}</Table.Th>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              {value === null || value === '' ? '—' : value}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** One client's record in the back office: every read of it is in the audit trail shown below. */
+export function StaffClientPage() {
+  const { id = '' } = useParams();
+  const record = useStaffClient(id);
+  if (record.error) {
+    return (
+      <Alert color="red" role="alert">
+        {record.error instanceof ApiError && record.error.status === 404
+          ? 'No client has this ID.'
+          : 'Something went wrong. Please try again.'}
+      </Alert>
+    );
+  }
+  if (!record.data) return null;
+  const { client, physician, forms, documents, paymentMethods, activity } = record.data;
+  return (
+    <Stack>
+      <Anchor component={Link} to="/staff/clients" size="sm">
+        Back to Clients
+      </Anchor>
+      <Title order={1} size="h2">
+        {client.firstName} {client.lastName} ({client.clientACTId})
+      </Title>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Section title="Profile">
+          <Facts
+            rows={[
+              ['Client ID', client.clientACTId],
+              ['Date of birth', client.clientDob],
+              ['Email', client.email],
+              ['Phone', client.phone],
+              [
+                'Address',
+                [client.street, client.city, client.state, client.zip, client.country]
+                  .filter(Boolean)
+                  .join(', '),
+              ],
+              ['Clinic', client.clinicName],
+            ]}
+          />
+        </Section>
+        <Section title="Physician and storage">
+          <Facts
+            rows={[
+              ['Physician', physician ? `${physician.name} (${physician.physicianACTId})` : 'None'],
+              ['Storage paid until', client.annualStoragePaidUntil],
+              ['Overdue amount', `$${client.totalAnnualOverdueAmount.toFixed(2)}`],
+              ['Longevity vials', String(client.longevityVialsAvailable)],
+              ['Bio-insurance vials', String(client.freeBioInsuranceVialsAvailble)],
+              ['Banked in', client.dateBankedin],
+            ]}
+          />
+        </Section>
+        <Section title="Forms and documents">
+          <Stack gap="xs">
+            {forms.length === 0 && <Text size="sm">No forms submitted.</Text>}
+            {forms.map((f) => (
+              <Text size="sm" key={f.form}>
+                {FORM_NAMES[f.form]}:{' '}
+                {f.status === 'completed' ? `signed ${f.completedAt?.slice(0, 10)}` : 'pending'}
+                {f.submittedByPhysician ? ' (by the physician)' : ''}
+              </Text>
+            ))}
+            {documents.length === 0 && <Text size="sm">No documents.</Text>}
+            {documents.map((d) => (
+              <Text size="sm" key={d.id}>
+                <Anchor href={staffDocumentUrl(d.id)} download={d.fileName}>
+                  {DOCUMENT_KINDS[d.kind]}: {d.fileName}
+                </Anchor>{' '}
+                ({Math.ceil(d.sizeBytes / 1024)} KB, {d.createdAt.slice(0, 10)})
+              </Text>
+            ))}
+          </Stack>
+        </Section>
+        <Section title="Payment methods">
+          {paymentMethods.length === 0 && <Text size="sm">None on file.</Text>}
+          {paymentMethods.map((m) => (
+            <Text size="sm" key={m.kind}>
+              {m.kind === 'card'
+                ? `${m.brand ?? 'Card'} ending ${m.last4}${m.expiry ? `, expires ${m.expiry}` : ''}`
+                : `Bank account ending ${m.last4}${m.routingNumber ? `, routing ${m.routingNumber}` : ''}`}
+              {m.holder ? ` — ${m.holder}` : ''}
+            </Text>
+          ))}
+        </Section>
+      </SimpleGrid>
+      <Section title="Client Activity">
+        {activity.length === 0 ? (
+          <Text size="sm">No activity.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={480}>
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Date</Table.Th>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Plan</Table.Th>
+                  <Table.Th>Amount</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {activity.map((a) => (
+                  <Table.Tr key={a.Id}>
+                    <Table.Td>{a.CloseDate ?? '—'}</Table.Td>
+                    <Table.Td>{activityTypeLabel(a.Type)}</Table.Td>
+                    <Table.Td>{a.Purchased_Plan_Name ?? '—'}</Table.Td>
+                    <Table.Td>{a.Amount ? `$${a.Amount}` : '—'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Section>
+      <AuditTrail clientId={client.clientRecordId} />
+    </Stack>
+  );
+}
+
+function AuditTrail({ clientId }: { clientId: string }) {
+  const audit = useClientAudit(clientId);
+  return (
+    <Section title="Audit trail">
+      {audit.data?.length === 0 && <Text size="sm">No reads or changes recorded.</Text>}
+      {audit.data && audit.data.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped data-testid="audit-trail">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>What</Table.Th>
+                <Table.Th>IP</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {audit.data.map((e) => (
+                <Table.Tr key={e.id}>
+                  <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                  <Table.Td>
+                    {e.actor} ({e.actorRole})
+                  </Table.Td>
+                  <Table.Td>
+                    {e.action}{' '}
+                    <Text span size="xs" c="gray.7">
+                      {e.route}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{e.ip}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Section>
+  );
+}
