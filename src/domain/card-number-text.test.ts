@@ -14,6 +14,8 @@ describe('card-number-shaped text', () => {
     ['inside free text with punctuation', 'Taking aspirin (card:5555555555554444).'],
     ['after a phone number on the same line', 'call 305-555-1234 4111-1111-1111-1111'],
     ['on its own line of free text', 'Aspirin\n4111111111111111\nIbuprofen'],
+    ['a Mastercard of the 2-series', '2223003122003222'],
+    ['a Discover card', '6011111111111117'],
   ])('finds %s', (_, text) => {
     expect(containsCardNumber(text)).toBe(true);
   });
@@ -34,6 +36,8 @@ describe('card-number-shaped text', () => {
     ['digits inside a hex digest', 'ab4111111111111111cd'],
     ['a street address', '1200 Brickell Ave Suite 1800'],
     ['empty text', ''],
+    ['a millisecond clock reading that passes the Luhn check', 'new.member.1795397649496@example.com'],
+    ['a 22-digit carrier tracking number', '9612019059803563051884'],
   ])('leaves %s alone', (_, text) => {
     expect(containsCardNumber(text)).toBe(false);
   });

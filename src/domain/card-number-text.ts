@@ -8,8 +8,15 @@ export const CARD_NUMBER_IN_TEXT =
 // of something else (a hex id, a reference), not a number a person typed.
 const DIGIT_RUN = /(?<![A-Za-z0-9])\d+(?:[ -]\d+)*(?![A-Za-z0-9])/g;
 
+// A card number's first digit names its industry (ISO/IEC 7812): 2 to 6 are the card networks
+// (Mastercard's 2-series, Amex/JCB/Diners, Visa, Mastercard, Discover/UnionPay). A run starting
+// with 0, 1, 7, 8 or 9 (a clock reading, a carrier's tracking number) is no card.
+const cardLike = (digits: string) =>
+  digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && luhnValid(digits);
+
 /**
- * Whether the text holds something shaped like a card number: 13 to 19 digits passing the Luhn
+ * Whether the text holds something shaped like a card number: 13 to 19 digits of a card network
+ * (first digit 2 to 6) passing the Luhn
  * check, written in one piece or in the groups cards are printed in (a first group of 4, then
  * groups of 4 to 6, the last one possibly shorter: 4-4-4-4, 4-6-5, 4-4-4-4-3), with spaces or
  * dashes. Phone numbers (10 digits), routing numbers (9), zip codes and dates are too short or not
@@ -20,7 +27,7 @@ export function containsCardNumber(text: string): boolean {
     const groups = match[0].split(/[ -]/);
     for (let start = 0; start < groups.length; start++) {
       const first = groups[start] as string;
-      if (first.length >= 13 && first.length <= 19 && luhnValid(first)) return true;
+      if (cardLike(first)) return true;
       if (first.length !== 4) continue;
       let digits = first;
       for (let next = start + 1; next < groups.length; next++) {
@@ -28,7 +35,7 @@ export function containsCardNumber(text: string): boolean {
         if (group.length > 6) break;
         digits += group;
         if (digits.length > 19) break;
-        if (digits.length >= 13 && luhnValid(digits)) return true;
+        if (cardLike(digits)) return true;
         if (group.length < 4) break;
       }
     }
