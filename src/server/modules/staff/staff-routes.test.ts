@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, gte } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, clients, staffAccounts, staffRecoveryCodes } from '../../db/schema';
@@ -245,7 +245,7 @@ describe('staff sign-in', () => {
 
 describe('the audit trail', () => {
   it("records who read a client's record and document, as staff, client or physician, with the IP and nothing secret", async () => {
-    await t.db.delete(auditEvents);
+    const since = t.clock.now();
     const admin = await adminSignIn();
     expect((await get(`/api/staff/client?id=ACT10001`, admin, '10.7.7.1')).statusCode).toBe(200);
     t.clock.advance(1_000);
@@ -266,7 +266,9 @@ describe('the audit trail', () => {
 
     const trail = await get(`/api/staff/audit?clientId=ACT10001`, admin);
     expect(trail.statusCode).toBe(200);
-    const events = trail.json<{ events: Array<Record<string, unknown>> }>().events;
+    const events = trail
+      .json<{ events: Array<Record<string, unknown>> }>()
+      .events.filter((e) => new Date(e.at as string) >= since);
     expect(events.map((e) => [e.actorRole, e.actor, e.action, e.route, e.ip])).toEqual([
       ['physician', 'PHY20001', 'read-document', 'GET /api/pay/documents/:id', '10.7.7.3'],
       ['client', 'ACT10001', 'read-client', 'GET /api/pay/get_Client', '10.7.7.2'],
@@ -276,7 +278,7 @@ describe('the audit trail', () => {
     expect(events.every((e) => e.clientACTId === 'ACT10001')).toBe(true);
     expect(events[0]?.documentId).toBe(janeDocument);
 
-    const rows = await t.db.select().from(auditEvents);
+    const rows = await t.db.select().from(auditEvents).where(gte(auditEvents.at, since));
     expect(rows).toHaveLength(4);
     const stored = JSON.stringify(rows);
     for (const secret of [
@@ -289,6 +291,20 @@ describe('the audit trail', () => {
     }
     // Admins search the whole trail.
     const search = await get('/api/staff/audit_search?q=PHY20001', admin);
-    expect(search.json<{ events: unknown[] }>().events).toHaveLength(1);
+    expect(
+      search.json<{ events: Array<{ at: string }> }>().events.filter((e) => new Date(e.at) >= since),
+    ).toHaveLength(1);
+  });
+
+  it('refuses any UPDATE or DELETE of a recorded event, by the database itself', async () => {
+    const [event] = await t.db.select().from(auditEvents).limit(1);
+    expect(event).toBeDefined();
+    const id = event?.id as string;
+    await expect(
+      t.db.update(auditEvents).set({ ip: '0.0.0.0' }).where(eq(auditEvents.id, id)),
+    ).rejects.toThrow();
+    await expect(t.db.delete(auditEvents).where(eq(auditEvents.id, id))).rejects.toThrow();
+    const [after] = await t.db.select().from(auditEvents).where(eq(auditEvents.id, id));
+    expect(after).toEqual(event);
   });
 });
