@@ -216,5 +216,6 @@ export const auditActions = {
   'read-activity': "Read the client's activity",
   'search-clients': 'Searched clients',
   'read-audit': 'Read the audit trail',
+  'change-staff': 'Changed a staff account',
 } as const;
 export type AuditAction = keyof typeof auditActions;

@@ -7,8 +7,11 @@ import type { Session } from './sessions';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** This route reads or changes a client's personal data, payment data or documents: audit it. */
-    audit?: AuditAction;
+    /**
+     * This route reads or changes a client's personal data, payment data or documents: audit it.
+     * null: the route touches no client's data. Required in every audited scope.
+     */
+    audit?: AuditAction | null;
   }
 }
 
@@ -62,7 +65,8 @@ export function createAuditTrail(db: Database, clock: Clock): AuditTrail {
       await db.insert(auditEvents).values({
         at: clock.now(),
         ...actor,
-        clientId: resolvedClients.get(session) ?? null,
+        // A client's own call is about themselves, whatever the route resolved.
+        clientId: resolvedClients.get(session) ?? (session.role === 'client' ? session.clientId : null),
         action,
         route: `${request.method} ${request.routeOptions.url ?? ''}`,
         documentId,

@@ -14,7 +14,8 @@ export interface ScopeOptions {
  * A protected scope: every route registered inside needs a live session of one of `roles`, checked
  * once, here. No session answers 401; a session of another role answers 404, as a route that does
  * not exist for it. Handlers read the session with `sessionOf(request, ...roles)`. The scope's one
- * audit hook records the answers of the routes that declare `config: { audit }`.
+ * audit hook records the answers of the routes that declare `config: { audit }`; every route of an
+ * audited scope must declare it (null: no client data).
  */
 export function protectedScope(
   sessions: SessionService,
@@ -31,6 +32,15 @@ export function protectedScope(
     });
     const audit = options.audit;
     if (audit) {
+      // Every route of an audited scope says whether it is audited: an action, or null when it
+      // touches no client's data. A route added without deciding stops the server at boot.
+      scope.addHook('onRoute', (route) => {
+        if (route.config?.audit === undefined) {
+          throw new Error(
+            `${route.method} ${route.url}: declare config.audit (an audit action, or null when the route touches no client's data)`,
+          );
+        }
+      });
       scope.addHook('onSend', async (request, reply, payload) => {
         await audit.record(request, reply);
         return payload;

@@ -110,6 +110,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
   app.post(
     '/keepalive',
     {
+      config: { audit: null },
       schema: {
         summary: 'The person is active in the page (typing, scrolling): keeps the session from idling out',
         tags: ['session'],

@@ -54,6 +54,7 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/get_FormDocuments',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary: 'Which forms are completed, with the signed PDFs to download',
         tags: ['forms'],
@@ -99,6 +100,7 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/send_ConsentData',
     {
+      config: { audit: 'change-client' },
       bodyLimit: CONSENT_BODY_LIMIT,
       schema: {
         summary: 'Signs the consent agreement: answers, choices and the drawn signature; nothing is charged',
@@ -125,6 +127,7 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/set_DiseaseData',
     {
+      config: { audit: 'change-client' },
       bodyLimit: DISEASE_BODY_LIMIT,
       schema: {
         summary:

@@ -49,6 +49,7 @@ export const physicianConsentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
   app.get(
     '/get_PhysicianConsent',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary:
           "The consent of the client the physician acts for: its state, the client's details and the client's payment methods",
@@ -104,6 +105,7 @@ export const physicianConsentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
   app.post(
     '/send_PhysicianConsentData',
     {
+      config: { audit: 'change-client' },
       bodyLimit: CONSENT_BODY_LIMIT,
       schema: {
         summary:

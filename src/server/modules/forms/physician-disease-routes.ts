@@ -125,6 +125,7 @@ export const physicianDiseaseRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
   app.post(
     '/set_verifyPhysicianClientData',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary:
           "Physician disease form: confirms one of the physician's own clients by Client ID and last name, or by full contact",
@@ -154,6 +155,7 @@ export const physicianDiseaseRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
   app.post(
     '/set_PhysicianDiseaseData',
     {
+      config: { audit: 'change-client' },
       bodyLimit: DISEASE_BODY_LIMIT,
       schema: {
         summary:

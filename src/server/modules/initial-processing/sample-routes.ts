@@ -27,6 +27,7 @@ export const sampleRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
   app.post(
     '/send_ProcessData',
     {
+      config: { audit: 'change-client' },
       schema: {
         summary:
           "Initial sample processing: registers a new client of the physician with their sample, and pays the up-front banking fee by the physician's card or by a check in the shipment",

@@ -40,6 +40,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/send_CellRequest',
     {
+      config: { audit: 'change-client' },
       schema: {
         summary: 'Orders vials shipped to a clinic: pre-paid vials first, the rest charged the server amount',
         description:
@@ -65,6 +66,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.get(
     '/get_CellRequest',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary: "One of the client's vial requests: what was ordered and paid, and its timeline",
         tags: ['ordering'],
@@ -85,6 +87,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.get(
     '/get_CellRequests',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary: "The client's vial requests, newest first",
         tags: ['ordering'],
@@ -105,6 +108,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/set_CellRequestApproval',
     {
+      config: { audit: 'change-client' },
       schema: {
         summary: "The physician approves a vial request of one of the physician's clients",
         description: 'Physician only; a request of a client the physician is not linked to answers 404.',

@@ -33,6 +33,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_verifyAddressWithFedex',
     {
+      config: { audit: null },
       schema: {
         summary: "Verifies a US shipping address with FedEx, or answers FedEx's standardized form of it",
         description:
@@ -51,6 +52,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_FedexShipQuote',
     {
+      config: { audit: null },
       schema: {
         summary: 'The shipping the order charges: FedEx max($50, net charge x 1.20), ACT VIP $0 now',
         tags: ['ordering'],
@@ -67,6 +69,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_shipping_amount',
     {
+      config: { audit: null },
       schema: {
         summary: 'The shipping the order charges (the same amount as get_FedexShipQuote)',
         tags: ['ordering'],
@@ -83,6 +86,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_ClientVialsService',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary:
           "The client's pre-paid vials a release of NumberOfVials uses, what the other vials cost, and its earliest shipment date",
@@ -104,6 +108,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.get(
     '/get_ShipmentDates',
     {
+      config: { audit: null },
       schema: {
         summary: 'The shipment arrival dates the server accepts between two dates (at most 366 days)',
         description:

@@ -51,6 +51,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.get(
     '/receipts/:id',
     {
+      config: { audit: 'read-payment' },
       schema: {
         summary:
           'The receipt PDF of an approved payment (Client Activity links to it), drawn from the ledger',

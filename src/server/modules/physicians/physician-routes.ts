@@ -19,6 +19,7 @@ export const physicianRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
   app.get(
     '/get_Physician',
     {
+      config: { audit: null },
       schema: {
         summary: 'The signed-in physician',
         tags: ['physician'],
@@ -39,6 +40,7 @@ export const physicianRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
   app.get(
     '/get_PhysicianClients',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary: "The signed-in physician's clients, with what each has paid and signed",
         tags: ['physician'],
@@ -53,6 +55,7 @@ export const physicianRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
   app.post(
     '/set_ActingClient',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary:
           'Chooses the client the physician acts for in this session; client routes called without an id are about them',

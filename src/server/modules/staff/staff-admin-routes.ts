@@ -28,6 +28,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
   app.get(
     '/staff',
     {
+      config: { audit: null },
       schema: {
         summary: 'Admins: the staff accounts',
         tags: ['staff admin'],
@@ -40,6 +41,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
   app.post(
     '/create_staff',
     {
+      config: { audit: 'change-staff' },
       schema: {
         summary:
           'Admins: creates a staff account; answers its initial password once, for the admin to hand over (the member enrols TOTP at first sign-in)',
@@ -61,6 +63,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
   app.post(
     '/disable_staff',
     {
+      config: { audit: 'change-staff' },
       schema: {
         summary: 'Admins: disables a staff account; its sessions end at once',
         tags: ['staff admin'],
@@ -88,6 +91,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
   app.get(
     '/audit_search',
     {
+      config: { audit: 'read-audit' },
       schema: {
         summary: 'Admins: the whole audit trail, newest first, filtered by Client ID, actor or action',
         tags: ['staff admin'],

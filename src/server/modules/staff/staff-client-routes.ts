@@ -104,6 +104,7 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
   app.get(
     '/audit',
     {
+      config: { audit: 'read-audit' },
       schema: {
         summary: "A client's audit trail: who read or changed their data, when, from where",
         tags: ['staff'],
@@ -120,6 +121,7 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
   app.post(
     '/keepalive',
     {
+      config: { audit: null },
       schema: {
         summary: 'The staff member is active in the page: keeps the session from idling out',
         tags: ['staff'],
