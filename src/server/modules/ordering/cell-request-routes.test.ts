@@ -5,7 +5,13 @@ import { cellRequestMessages } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { clientActivities, clients, payments, vialRequests } from '../../db/schema';
-import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import {
+  addClient,
+  newCardFields,
+  saveCardOnFile,
+  tokenizeBank,
+  tokenizeCard,
+} from '../../testing/form-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -240,6 +246,56 @@ describe('send_CellRequest', () => {
     expect(row[0]?.bioInsuranceVialsAvailable).toBe(0);
     const requests = await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, client.id));
     expect(requests.map((r) => r.bioInsuranceVialsUsed)).toEqual([1]);
+  });
+
+  it('charges another card (a new token) with the 3% fee, and another bank account with none', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey(), '4000000000000341');
+    // 2 vials $1,000 + CPP $50 + FedEx to New York $118.38 = $1,168.38; by card + $35.05.
+    const card = await send(
+      cookie,
+      order({
+        ...newCardFields(t, await tokenizeCard(t, '4111111111111111')),
+        update_card: true,
+        expectedTotalCents: 120_343,
+      }),
+    );
+    expect(card.statusCode, card.body).toBe(200);
+    expect(card.json().amountChargedCents).toBe(120_343);
+    expect(card.json().request).toMatchObject({
+      processingFeeCents: 3_505,
+      paymentDescription: 'Visa ending in 1111',
+    });
+    // The declining card on file was never asked.
+    const bank = await send(
+      cookie,
+      order({
+        PaymentMethod: 'ACH Payment',
+        update_ach: true,
+        token: await tokenizeBank(t),
+        Name_On_Account: 'Test Client',
+        ABA_Routing_Number: '110000000',
+        expectedTotalCents: 116_838,
+      }),
+    );
+    expect(bank.statusCode, bank.body).toBe(200);
+    expect(bank.json().request).toMatchObject({ processingFeeCents: 0, totalCents: 116_838 });
+    const ledger = await ledgerOf(client.id);
+    expect(ledger.map((row) => row.totalCents).sort()).toEqual([116_838, 120_343]);
+    expect(ledger.every((row) => row.status === 'approved')).toBe(true);
+  });
+
+  it('refuses ACH with no account on file and none entered, with the spec message', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    const response = await send(cookie, order({ PaymentMethod: 'ACH Payment' }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe(
+      'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+    );
+    expect(await ledgerOf(client.id)).toHaveLength(0);
   });
 
   it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {

@@ -130,6 +130,15 @@ function summaryLines(row: RequestRow): string[] {
   ];
 }
 
+/** A new card or account reads as the gateway's charge names it: brand and last 4 digits only. */
+function paidWith(described: string, charge: OneOffCharge | null): string {
+  if (!charge || described.endsWith('(on file)')) return described;
+  const kept = described.endsWith('(not kept on file)') ? '' : ' (now on file)';
+  return charge.kind === 'card'
+    ? `${charge.brand ?? 'Card'} ending in ${charge.last4}${kept}`
+    : `Bank account ending in ${charge.last4}${kept}`;
+}
+
 /** The effects of a confirmed request, whether it finished normally or recovery found its charge. */
 async function confirmRequest(
   tx: Transaction,
@@ -159,6 +168,7 @@ async function confirmRequest(
     .set({
       status: 'requested',
       requestedAt: now,
+      paymentDescription: paidWith(row.paymentDescription, charge),
       paymentId: charge?.paymentId ?? null,
       transactionId: charge?.transactionId ?? null,
       clientActivityId: activity?.id ?? null,
@@ -192,7 +202,7 @@ async function confirmRequest(
     `We received your stem cell request ${row.id}.`,
     ...summaryLines(updated),
     charge
-      ? `Paid with ${row.paymentDescription}. Transaction ${charge.transactionId}.`
+      ? `Paid with ${updated.paymentDescription}. Transaction ${charge.transactionId}.`
       : 'Nothing was charged: your pre-paid vials cover this order.',
     ...(row.shippingPriceToBeConfirmed ? [m.vipNote] : []),
     m.cancellationPolicy,
@@ -271,7 +281,12 @@ async function recoverRequest(
         await confirmRequest(tx, deps, claim, charge);
       },
       // The answer is rebuilt from the row, as the effects leave it.
-      responseOf({ ...row, status: 'requested', transactionId: charge?.transactionId ?? null }),
+      responseOf({
+        ...row,
+        status: 'requested',
+        paymentDescription: paidWith(row.paymentDescription, charge),
+        transactionId: charge?.transactionId ?? null,
+      }),
     );
     return 'settled';
   }
@@ -364,7 +379,11 @@ export async function sendCellRequest(
     { first: m.holderFirst, last: m.holderLast, month: m.cardEmpty, year: m.cardEmpty },
     today,
   );
-  const paymentDescription = describePayment(payment);
+  // Until the gateway names the new card (brand, last 4), it reads as typed; kept on file when asked.
+  const paymentDescription =
+    'token' in payment && payment.keepOnFile
+      ? describePayment(payment).replace(/ \(not kept on file\)$/, ' (to be kept on file)')
+      : describePayment(payment);
   const use = price.prePaidVials;
   const chargeKey = `${input.idempotencyKey}:charge`;
 
@@ -475,6 +494,7 @@ export async function sendCellRequest(
         ...pendingRow,
         status: 'requested',
         requestedAt: clock.now(),
+        paymentDescription: paidWith(pendingRow.paymentDescription, charge),
         paymentId: charge?.paymentId ?? null,
         transactionId: charge?.transactionId ?? null,
       });
