@@ -185,6 +185,11 @@ describe('send_CellRequest', () => {
       LongevityVialsUsed: 1,
     });
 
+    // A retry after the order is done (his pre-paid vial used by then) gets the same answer.
+    const late = await send(john, forged, key);
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json()).toEqual(body);
+
     const johnRow = await clientRow('ACT10002');
     const ledger = await ledgerOf(johnRow.id);
     expect(ledger).toHaveLength(1);

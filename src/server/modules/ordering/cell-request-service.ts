@@ -15,7 +15,14 @@ import { priceVialRequest, type VialRequestPrice } from '../../../domain/vial-re
 import type { AppDeps } from '../../app';
 import { clientActivities, clients, operations, physicianClients, vialRequests } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
-import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import {
+  findOperation,
+  type Recovered,
+  type RecoveryRun,
+  type Run,
+  runOnce,
+  type Transaction,
+} from '../../lib/run-once';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
@@ -314,6 +321,26 @@ export async function sendCellRequest(
 ): Promise<SendCellRequestResponse> {
   const { db, clock } = deps;
   const { clientId, body } = input;
+  const scope = `client:${clientId}`;
+
+  // A retry of a submission already made is answered as it was (or settled if its owner died),
+  // before anything is priced again: its pre-paid vials are used by then, its date may be past.
+  if (await findOperation(db, scope, input.idempotencyKey)) {
+    const alreadyMade = () => {
+      throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    };
+    return runOnce<VialClaim, SendCellRequestResponse>(deps, {
+      scope,
+      key: input.idempotencyKey,
+      kind: KIND,
+      request: body,
+      claim: async () => alreadyMade(),
+      release: async () => {},
+      recover: (run, claim) => recoverRequest(deps, run, claim),
+      work: async () => alreadyMade(),
+    });
+  }
+
   const today = todayFor(clock.now());
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
@@ -388,7 +415,7 @@ export async function sendCellRequest(
   const chargeKey = `${input.idempotencyKey}:charge`;
 
   return runOnce<VialClaim, SendCellRequestResponse>(deps, {
-    scope: `client:${clientId}`,
+    scope,
     key: input.idempotencyKey,
     kind: KIND,
     request: body,
