@@ -4,7 +4,7 @@ import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../../../domain/
 import { cellRequestMessages } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
-import { clientActivities, clients, payments, vialRequests } from '../../db/schema';
+import { auditEvents, clientActivities, clients, payments, vialRequests } from '../../db/schema';
 import {
   addClient,
   newCardFields,
@@ -373,5 +373,57 @@ describe('get_CellRequest and set_CellRequestApproval', () => {
       .from(clientActivities)
       .where(eq(clientActivities.id, request?.clientActivityId as string));
     expect(activity?.cellRequestApprovedByPractitioner).toBe(true);
+  });
+
+  it('leaves an audit row for each read of a client’s requests and for the approval, naming the client', async () => {
+    const id = await johnsRequestId();
+    const johnId = (await clientRow('ACT10002')).id;
+    const auditedFor = async (route: string) =>
+      t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.route, route), eq(auditEvents.clientId, johnId)));
+    const before = (await auditedFor('GET /api/pay/get_CellRequest')).length;
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_CellRequest?id=${id}`,
+      headers: { cookie: john },
+    });
+    const reads = await auditedFor('GET /api/pay/get_CellRequest');
+    expect(reads).toHaveLength(before + 1);
+    expect(reads.at(-1)).toMatchObject({ action: 'read-order', actorRole: 'client', statusCode: 200 });
+
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_CellRequests?Client_id=ACT10002',
+      headers: { cookie: maria },
+    });
+    expect(list.statusCode).toBe(200);
+    const listed = await auditedFor('GET /api/pay/get_CellRequests');
+    expect(listed.at(-1)).toMatchObject({ action: 'read-order', actorRole: 'physician' });
+
+    const vials = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/get_ClientVialsService',
+      headers: { cookie: john },
+      payload: { NumberOfVials: 1 },
+    });
+    expect(vials.statusCode, vials.body).toBe(200);
+    expect((await auditedFor('POST /api/pay/get_ClientVialsService')).at(-1)?.action).toBe('read-client');
+
+    expect((await auditedFor('POST /api/pay/set_CellRequestApproval')).at(-1)).toMatchObject({
+      action: 'change-order',
+      actorRole: 'physician',
+    });
+    expect((await auditedFor('POST /api/pay/send_CellRequest')).length).toBeGreaterThan(0);
+
+    // A refused read (another client's request) leaves none.
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_CellRequest?id=${id}`,
+      headers: { cookie: jane },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(await auditedFor('GET /api/pay/get_CellRequest')).toHaveLength(before + 1);
   });
 });

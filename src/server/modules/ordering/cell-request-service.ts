@@ -560,7 +560,7 @@ export async function approveCellRequest(
   deps: Pick<CellRequestDeps, 'db' | 'clock'>,
   physicianId: string,
   id: string,
-): Promise<CellRequest> {
+): Promise<{ clientId: string; request: CellRequest }> {
   const { db, clock } = deps;
   const [row] = await db
     .select({ request: vialRequests })
@@ -576,7 +576,8 @@ export async function approveCellRequest(
     .limit(1);
   if (!row || row.request.status === 'pending') throw notFound();
   const request = row.request;
-  if (request.approvedByPractitionerAt) return cellRequestView(request);
+  if (request.approvedByPractitionerAt)
+    return { clientId: request.clientId, request: cellRequestView(request) };
   const updated = await db.transaction(async (tx) => {
     const [done] = await tx
       .update(vialRequests)
@@ -595,5 +596,5 @@ export async function approveCellRequest(
     return done;
   });
   if (!updated) throw notFound();
-  return cellRequestView(updated);
+  return { clientId: request.clientId, request: cellRequestView(updated) };
 }

@@ -83,6 +83,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_ClientVialsService',
     {
+      config: { audit: 'read-client' },
       schema: {
         summary:
           "The client's pre-paid vials a release of NumberOfVials uses, what the other vials cost, and its earliest shipment date",
