@@ -276,8 +276,16 @@ test("Dr. Alvarez approves John's request on Cell Requests; his request and Clie
   await expect(fedex).toContainText('FedEx');
   await expect(table.getByRole('row').filter({ hasText: 'ACT VIP' })).toHaveCount(1);
   await expectAccessible(page);
+  await expect(table.getByRole('row').filter({ hasText: 'ACT VIP' })).toContainText('price to be confirmed');
+  // On a phone each request is a card with its Approve button in reach.
   await page.setViewportSize({ width: 375, height: 800 });
   await expectNoSidewaysScroll(page);
+  const card = page
+    .getByRole('list', { name: 'Cell requests' })
+    .getByRole('listitem')
+    .filter({ hasText: JOHN_FEDEX_TOTAL });
+  await expect(card.getByRole('button', { name: /^Approve the request for/ })).toBeInViewport();
+  await expectAccessible(page);
   await page.screenshot({ path: 'test-results/physician-cell-requests-375.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await fedex.getByRole('button', { name: /^Approve the request for/ }).click();
