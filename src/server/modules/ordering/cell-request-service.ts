@@ -491,6 +491,15 @@ export async function sendCellRequest(
     async work(run: Run<SendCellRequestResponse>, claim) {
       let charge: OneOffCharge | null = null;
       const subtotal = price.vialsCents + price.cppCents + price.shippingCents;
+      // An owner stalled past its lease may find its claim given back by recovery: then it must
+      // not charge for a request that no longer exists.
+      if (!(await requestRow(db, claim.requestId))) {
+        throw new HttpError(
+          409,
+          'IDEMPOTENCY_CONFLICT',
+          'The request was interrupted. Please submit it again.',
+        );
+      }
       if (subtotal > 0 && payment.kind !== 'check') {
         // From here a failure may leave a charge outside: recovery asks the charge's operation.
         run.setInDoubt(true);
