@@ -42,6 +42,7 @@ export const cellRequestMessages = {
   clinicName: 'Clinic name must be at most 100 characters',
   shippingMethod: 'Please select shipping method',
   cardEmpty: 'Cannot be empty',
+  billingEmail: 'Please enter billing email',
   holderFirst: 'Please enter first name',
   holderLast: 'Please enter last name',
   vialsChanged:
@@ -52,6 +53,15 @@ export const cellRequestMessages = {
 } as const;
 
 const m = cellRequestMessages;
+
+/** The new card's messages on the request form where they differ from the payment page (spec 3, section 5). */
+export const cellRequestCardEmptyMessages = {
+  Credit_Card_Holder_First_Name: m.holderFirst,
+  Credit_Card_Holder_Last_Name: m.holderLast,
+  Month_of_Expiry: m.cardEmpty,
+  Year_of_Expiry: m.cardEmpty,
+  Credit_Card_Biling_Email_Address: m.billingEmail,
+} as const;
 
 export const TISSUE_TYPES = ['Adipose', 'Bone Marrow', 'NB'] as const;
 export type TissueType = (typeof TISSUE_TYPES)[number];

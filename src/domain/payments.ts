@@ -144,7 +144,8 @@ export type CardEmptyMessages = Partial<
     | 'Month_of_Expiry'
     | 'Year_of_Expiry'
     | 'Credit_Card_Holder_First_Name'
-    | 'Credit_Card_Holder_Last_Name',
+    | 'Credit_Card_Holder_Last_Name'
+    | 'Credit_Card_Biling_Email_Address',
     string
   >
 >;
@@ -191,9 +192,9 @@ export function cardFormSchema(today: Today, whenEmpty: CardEmptyMessages = {}) 
       Credit_Card_Holder_First_Name: holderName('Credit_Card_Holder_First_Name'),
       Credit_Card_Holder_Last_Name: holderName('Credit_Card_Holder_Last_Name'),
       Credit_Card_Biling_Email_Address: z
-        .string({ error: m.emailRequired })
+        .string({ error: emptyOr('Credit_Card_Biling_Email_Address', m.emailRequired) })
         .trim()
-        .min(1, m.emailRequired)
+        .min(1, emptyOr('Credit_Card_Biling_Email_Address', m.emailRequired))
         .max(254, m.emailInvalid)
         .regex(EMAIL_PATTERN, m.emailInvalid),
       Country: requiredText(),

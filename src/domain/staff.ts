@@ -214,6 +214,8 @@ export const auditActions = {
   'change-payment': 'Changed payment data',
   'read-document': 'Downloaded a document',
   'read-activity': "Read the client's activity",
+  'read-order': "Read the client's orders",
+  'change-order': 'Placed or approved an order',
   'search-clients': 'Searched clients',
   'read-audit': 'Read the audit trail',
   'change-staff': 'Changed a staff account',

@@ -4,8 +4,14 @@ import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../../../domain/
 import { cellRequestMessages } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
-import { clientActivities, clients, payments, vialRequests } from '../../db/schema';
-import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import { auditEvents, clientActivities, clients, payments, vialRequests } from '../../db/schema';
+import {
+  addClient,
+  newCardFields,
+  saveCardOnFile,
+  tokenizeBank,
+  tokenizeCard,
+} from '../../testing/form-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -179,6 +185,11 @@ describe('send_CellRequest', () => {
       LongevityVialsUsed: 1,
     });
 
+    // A retry after the order is done (his pre-paid vial used by then) gets the same answer.
+    const late = await send(john, forged, key);
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json()).toEqual(body);
+
     const johnRow = await clientRow('ACT10002');
     const ledger = await ledgerOf(johnRow.id);
     expect(ledger).toHaveLength(1);
@@ -240,6 +251,56 @@ describe('send_CellRequest', () => {
     expect(row[0]?.bioInsuranceVialsAvailable).toBe(0);
     const requests = await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, client.id));
     expect(requests.map((r) => r.bioInsuranceVialsUsed)).toEqual([1]);
+  });
+
+  it('charges another card (a new token) with the 3% fee, and another bank account with none', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey(), '4000000000000341');
+    // 2 vials $1,000 + CPP $50 + FedEx to New York $118.38 = $1,168.38; by card + $35.05.
+    const card = await send(
+      cookie,
+      order({
+        ...newCardFields(t, await tokenizeCard(t, '4111111111111111')),
+        update_card: true,
+        expectedTotalCents: 120_343,
+      }),
+    );
+    expect(card.statusCode, card.body).toBe(200);
+    expect(card.json().amountChargedCents).toBe(120_343);
+    expect(card.json().request).toMatchObject({
+      processingFeeCents: 3_505,
+      paymentDescription: 'Visa ending in 1111',
+    });
+    // The declining card on file was never asked.
+    const bank = await send(
+      cookie,
+      order({
+        PaymentMethod: 'ACH Payment',
+        update_ach: true,
+        token: await tokenizeBank(t),
+        Name_On_Account: 'Test Client',
+        ABA_Routing_Number: '110000000',
+        expectedTotalCents: 116_838,
+      }),
+    );
+    expect(bank.statusCode, bank.body).toBe(200);
+    expect(bank.json().request).toMatchObject({ processingFeeCents: 0, totalCents: 116_838 });
+    const ledger = await ledgerOf(client.id);
+    expect(ledger.map((row) => row.totalCents).sort()).toEqual([116_838, 120_343]);
+    expect(ledger.every((row) => row.status === 'approved')).toBe(true);
+  });
+
+  it('refuses ACH with no account on file and none entered, with the spec message', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    const response = await send(cookie, order({ PaymentMethod: 'ACH Payment' }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe(
+      'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+    );
+    expect(await ledgerOf(client.id)).toHaveLength(0);
   });
 
   it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {
@@ -312,5 +373,57 @@ describe('get_CellRequest and set_CellRequestApproval', () => {
       .from(clientActivities)
       .where(eq(clientActivities.id, request?.clientActivityId as string));
     expect(activity?.cellRequestApprovedByPractitioner).toBe(true);
+  });
+
+  it('leaves an audit row for each read of a client’s requests and for the approval, naming the client', async () => {
+    const id = await johnsRequestId();
+    const johnId = (await clientRow('ACT10002')).id;
+    const auditedFor = async (route: string) =>
+      t.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.route, route), eq(auditEvents.clientId, johnId)));
+    const before = (await auditedFor('GET /api/pay/get_CellRequest')).length;
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_CellRequest?id=${id}`,
+      headers: { cookie: john },
+    });
+    const reads = await auditedFor('GET /api/pay/get_CellRequest');
+    expect(reads).toHaveLength(before + 1);
+    expect(reads.at(-1)).toMatchObject({ action: 'read-order', actorRole: 'client', statusCode: 200 });
+
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_CellRequests?Client_id=ACT10002',
+      headers: { cookie: maria },
+    });
+    expect(list.statusCode).toBe(200);
+    const listed = await auditedFor('GET /api/pay/get_CellRequests');
+    expect(listed.at(-1)).toMatchObject({ action: 'read-order', actorRole: 'physician' });
+
+    const vials = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/get_ClientVialsService',
+      headers: { cookie: john },
+      payload: { NumberOfVials: 1 },
+    });
+    expect(vials.statusCode, vials.body).toBe(200);
+    expect((await auditedFor('POST /api/pay/get_ClientVialsService')).at(-1)?.action).toBe('read-client');
+
+    expect((await auditedFor('POST /api/pay/set_CellRequestApproval')).at(-1)).toMatchObject({
+      action: 'change-order',
+      actorRole: 'physician',
+    });
+    expect((await auditedFor('POST /api/pay/send_CellRequest')).length).toBeGreaterThan(0);
+
+    // A refused read (another client's request) leaves none.
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_CellRequest?id=${id}`,
+      headers: { cookie: jane },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(await auditedFor('GET /api/pay/get_CellRequest')).toHaveLength(before + 1);
   });
 });

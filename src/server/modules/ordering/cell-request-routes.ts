@@ -11,6 +11,7 @@ import {
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app';
 import { idempotencyKeyOf } from '../../lib/idempotency';
+import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { countPaymentAttempt } from '../payments/payment-attempts';
@@ -40,7 +41,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/send_CellRequest',
     {
-      config: { audit: 'change-client' },
+      config: { audit: 'change-order' },
       schema: {
         summary: 'Orders vials shipped to a clinic: pre-paid vials first, the rest charged the server amount',
         description:
@@ -66,7 +67,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.get(
     '/get_CellRequest',
     {
-      config: { audit: 'read-client' },
+      config: { audit: 'read-order' },
       schema: {
         summary: "One of the client's vial requests: what was ordered and paid, and its timeline",
         tags: ['ordering'],
@@ -87,7 +88,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.get(
     '/get_CellRequests',
     {
-      config: { audit: 'read-client' },
+      config: { audit: 'read-order' },
       schema: {
         summary: "The client's vial requests, newest first",
         tags: ['ordering'],
@@ -108,7 +109,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/set_CellRequestApproval',
     {
-      config: { audit: 'change-client' },
+      config: { audit: 'change-order' },
       schema: {
         summary: "The physician approves a vial request of one of the physician's clients",
         description: 'Physician only; a request of a client the physician is not linked to answers 404.',
@@ -119,7 +120,9 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     },
     async (request) => {
       const session = sessionOf(request, 'physician');
-      return approveCellRequest(deps, session.physicianId, request.body.id);
+      const approved = await approveCellRequest(deps, session.physicianId, request.body.id);
+      noteResolvedClient(session, approved.clientId);
+      return approved.request;
     },
   );
 };

@@ -15,7 +15,14 @@ import { priceVialRequest, type VialRequestPrice } from '../../../domain/vial-re
 import type { AppDeps } from '../../app';
 import { clientActivities, clients, operations, physicianClients, vialRequests } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
-import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import {
+  findOperation,
+  type Recovered,
+  type RecoveryRun,
+  type Run,
+  runOnce,
+  type Transaction,
+} from '../../lib/run-once';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
@@ -130,6 +137,15 @@ function summaryLines(row: RequestRow): string[] {
   ];
 }
 
+/** A new card or account reads as the gateway's charge names it: brand and last 4 digits only. */
+function paidWith(described: string, charge: OneOffCharge | null): string {
+  if (!charge || described.endsWith('(on file)')) return described;
+  const kept = described.endsWith('(not kept on file)') ? '' : ' (now on file)';
+  return charge.kind === 'card'
+    ? `${charge.brand ?? 'Card'} ending in ${charge.last4}${kept}`
+    : `Bank account ending in ${charge.last4}${kept}`;
+}
+
 /** The effects of a confirmed request, whether it finished normally or recovery found its charge. */
 async function confirmRequest(
   tx: Transaction,
@@ -159,6 +175,7 @@ async function confirmRequest(
     .set({
       status: 'requested',
       requestedAt: now,
+      paymentDescription: paidWith(row.paymentDescription, charge),
       paymentId: charge?.paymentId ?? null,
       transactionId: charge?.transactionId ?? null,
       clientActivityId: activity?.id ?? null,
@@ -192,7 +209,7 @@ async function confirmRequest(
     `We received your stem cell request ${row.id}.`,
     ...summaryLines(updated),
     charge
-      ? `Paid with ${row.paymentDescription}. Transaction ${charge.transactionId}.`
+      ? `Paid with ${updated.paymentDescription}. Transaction ${charge.transactionId}.`
       : 'Nothing was charged: your pre-paid vials cover this order.',
     ...(row.shippingPriceToBeConfirmed ? [m.vipNote] : []),
     m.cancellationPolicy,
@@ -271,7 +288,12 @@ async function recoverRequest(
         await confirmRequest(tx, deps, claim, charge);
       },
       // The answer is rebuilt from the row, as the effects leave it.
-      responseOf({ ...row, status: 'requested', transactionId: charge?.transactionId ?? null }),
+      responseOf({
+        ...row,
+        status: 'requested',
+        paymentDescription: paidWith(row.paymentDescription, charge),
+        transactionId: charge?.transactionId ?? null,
+      }),
     );
     return 'settled';
   }
@@ -299,6 +321,26 @@ export async function sendCellRequest(
 ): Promise<SendCellRequestResponse> {
   const { db, clock } = deps;
   const { clientId, body } = input;
+  const scope = `client:${clientId}`;
+
+  // A retry of a submission already made is answered as it was (or settled if its owner died),
+  // before anything is priced again: its pre-paid vials are used by then, its date may be past.
+  if (await findOperation(db, scope, input.idempotencyKey)) {
+    const alreadyMade = () => {
+      throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    };
+    return runOnce<VialClaim, SendCellRequestResponse>(deps, {
+      scope,
+      key: input.idempotencyKey,
+      kind: KIND,
+      request: body,
+      claim: async () => alreadyMade(),
+      release: async () => {},
+      recover: (run, claim) => recoverRequest(deps, run, claim),
+      work: async () => alreadyMade(),
+    });
+  }
+
   const today = todayFor(clock.now());
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
@@ -364,12 +406,16 @@ export async function sendCellRequest(
     { first: m.holderFirst, last: m.holderLast, month: m.cardEmpty, year: m.cardEmpty },
     today,
   );
-  const paymentDescription = describePayment(payment);
+  // Until the gateway names the new card (brand, last 4), it reads as typed; kept on file when asked.
+  const paymentDescription =
+    'token' in payment && payment.keepOnFile
+      ? describePayment(payment).replace(/ \(not kept on file\)$/, ' (to be kept on file)')
+      : describePayment(payment);
   const use = price.prePaidVials;
   const chargeKey = `${input.idempotencyKey}:charge`;
 
   return runOnce<VialClaim, SendCellRequestResponse>(deps, {
-    scope: `client:${clientId}`,
+    scope,
     key: input.idempotencyKey,
     kind: KIND,
     request: body,
@@ -445,6 +491,15 @@ export async function sendCellRequest(
     async work(run: Run<SendCellRequestResponse>, claim) {
       let charge: OneOffCharge | null = null;
       const subtotal = price.vialsCents + price.cppCents + price.shippingCents;
+      // An owner stalled past its lease may find its claim given back by recovery: then it must
+      // not charge for a request that no longer exists.
+      if (!(await requestRow(db, claim.requestId))) {
+        throw new HttpError(
+          409,
+          'IDEMPOTENCY_CONFLICT',
+          'The request was interrupted. Please submit it again.',
+        );
+      }
       if (subtotal > 0 && payment.kind !== 'check') {
         // From here a failure may leave a charge outside: recovery asks the charge's operation.
         run.setInDoubt(true);
@@ -475,6 +530,7 @@ export async function sendCellRequest(
         ...pendingRow,
         status: 'requested',
         requestedAt: clock.now(),
+        paymentDescription: paidWith(pendingRow.paymentDescription, charge),
         paymentId: charge?.paymentId ?? null,
         transactionId: charge?.transactionId ?? null,
       });
@@ -513,7 +569,7 @@ export async function approveCellRequest(
   deps: Pick<CellRequestDeps, 'db' | 'clock'>,
   physicianId: string,
   id: string,
-): Promise<CellRequest> {
+): Promise<{ clientId: string; request: CellRequest }> {
   const { db, clock } = deps;
   const [row] = await db
     .select({ request: vialRequests })
@@ -529,7 +585,8 @@ export async function approveCellRequest(
     .limit(1);
   if (!row || row.request.status === 'pending') throw notFound();
   const request = row.request;
-  if (request.approvedByPractitionerAt) return cellRequestView(request);
+  if (request.approvedByPractitionerAt)
+    return { clientId: request.clientId, request: cellRequestView(request) };
   const updated = await db.transaction(async (tx) => {
     const [done] = await tx
       .update(vialRequests)
@@ -548,5 +605,5 @@ export async function approveCellRequest(
     return done;
   });
   if (!updated) throw notFound();
-  return cellRequestView(updated);
+  return { clientId: request.clientId, request: cellRequestView(updated) };
 }

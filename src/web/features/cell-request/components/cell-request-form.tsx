@@ -22,6 +22,7 @@ import {
   shipmentDateProblem,
 } from '../../../../domain/carrier-calendar';
 import {
+  cellRequestCardEmptyMessages,
   cellRequestMessages as m,
   type SendCellRequestInput,
   type SendCellRequestResponse,
@@ -31,12 +32,24 @@ import {
 } from '../../../../domain/cell-request';
 import type { ClientRecord } from '../../../../domain/client';
 import { addDays, isoToUsDate, usDateToIso } from '../../../../domain/dates';
+import { FORM_PAYMENT_METHODS, methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { priceBook } from '../../../../domain/price-book';
 import { type ResolvedAddress, shippingMessages } from '../../../../domain/shipping';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
 import { ApiError } from '../../../lib/api-client';
+import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { submissionFailureMessage } from '../../../lib/payment/failure-message';
+import {
+  checkPaymentChoice,
+  fieldsOnPage,
+  initialPaymentChoice,
+  type PaymentChoice,
+  paymentRequestFields,
+} from '../../../lib/payment/payment-choice';
+import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { useClientVials } from '../api/get-client-vials';
 import { useFedexShipQuote } from '../api/get-fedex-ship-quote';
 import { useShipmentDates } from '../api/get-shipment-dates';
@@ -103,6 +116,40 @@ function hasPreferredAddress(client: ClientRecord): boolean {
 
 const newKey = () => crypto.randomUUID();
 
+/** The fields of the payment choice whose messages a new choice clears. */
+const PAYMENT_FIELDS = [
+  'PaymentMethod',
+  'update_card',
+  'update_ach',
+  'Credit_Card_Number',
+  'Credit_Card_Type',
+  'CVV',
+  'Month_of_Expiry',
+  'Year_of_Expiry',
+  'Credit_Card_Holder_First_Name',
+  'Credit_Card_Holder_Last_Name',
+  'Credit_Card_Biling_Email_Address',
+  'Country',
+  'Credit_Card_Billing_Street',
+  'Credit_Card_Billing_City',
+  'Credit_Card_Billing_State',
+  'Credit_Card_Billing_Zip_Code',
+  'Name_On_Account',
+  'Account_Number',
+  'ABA_Routing_Number',
+];
+
+/** The request form pays by card or ACH (spec 3): the saved one, or another entered here. */
+const REQUEST_PAYMENT_METHODS = FORM_PAYMENT_METHODS.filter((method) => method !== 'Check');
+
+/** A submission as sent: a retry of the same key must send the same body (one token, one charge). */
+interface Sent {
+  key: string;
+  /** What the client had chosen, card numbers included, to tell a retry from a changed form. */
+  form: string;
+  body: SendCellRequestInput;
+}
+
 /** The Stem Cell Request Form itself, for a client whose consent is signed and who has a method on file. */
 export function CellRequestForm({
   client,
@@ -117,8 +164,8 @@ export function CellRequestForm({
   today: string;
   onSubmitted(response: SendCellRequestResponse): void;
 }) {
-  const cardOnFile = Boolean(paymentInfo.Credit_Card_Number);
-  const achOnFile = Boolean(paymentInfo.Account_Number);
+  const onFile = methodsOnFileOf(paymentInfo);
+  const config = usePaymentConfig();
   const preferred = hasPreferredAddress(client);
   const [shipTo, setShipTo] = useState<'Preferred' | 'New'>(preferred ? 'Preferred' : 'New');
   const [address, setAddress] = useState<Address>(preferred ? preferredAddressOf(client) : emptyAddress);
@@ -136,9 +183,13 @@ export function CellRequestForm({
   const [method, setMethod] = useState<ShippingMethod>('FedEx');
   const [shipmentDate, setShipmentDate] = useState('');
   const [typedDate, setTypedDate] = useState('');
-  const [paymentMethod, setPaymentMethod] = useState<'' | 'Credit Card' | 'ACH Payment'>(
-    cardOnFile ? 'Credit Card' : achOnFile ? 'ACH Payment' : '',
-  );
+  // The saved card by default, else the saved account (spec 3: "shows the saved card or saved ACH").
+  const [payment, setPayment] = useState<PaymentChoice>(() => ({
+    ...initialPaymentChoice(false),
+    method: onFile.card ? 'Credit Card' : onFile.ach ? 'ACH Payment' : '',
+  }));
+  const [tokenizing, setTokenizing] = useState(false);
+  const sentRef = useRef<Sent | null>(null);
   const [authorize, setAuthorize] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<string | null>(null);
@@ -154,7 +205,8 @@ export function CellRequestForm({
   const verify = useVerifyAddress();
   const quote = useFedexShipQuote();
   const send = useSendCellRequest();
-  const busy = send.isPending || verify.isPending || quote.isPending;
+  const submitting = send.isPending || tokenizing;
+  const busy = submitting || verify.isPending || quote.isPending;
 
   const summary =
     vialCount > 0 && clientVials.data
@@ -165,7 +217,7 @@ export function CellRequestForm({
           cpp: cpp === 'Yes',
           shippingCents,
           actVip: method === 'ACT VIP',
-          card: paymentMethod === 'Credit Card',
+          card: payment.method === 'Credit Card',
         })
       : null;
 
@@ -335,7 +387,7 @@ export function CellRequestForm({
       Infectious_Disease: disease || undefined,
       Infectious_Disease_Name: diseaseName,
       authorize,
-      PaymentMethod: paymentMethod || undefined,
+      PaymentMethod: payment.method === 'Check' ? undefined : payment.method || undefined,
       ...(summary?.totalCents != null ? { expectedTotalCents: summary.totalCents } : {}),
     }) as SendCellRequestInput;
 
@@ -357,6 +409,8 @@ export function CellRequestForm({
         problems[field] ??= issue.message;
       }
     }
+    const checkedPayment = checkPaymentChoice(payment, onFile, today, cellRequestCardEmptyMessages);
+    Object.assign(problems, checkedPayment.problems);
     if (shipTo === 'Preferred' && !address.ShippingEmail) problems.ShippingEmail = m.savedAddressEmail;
     if (shipmentDate && !problems.ShipmentDate && errors.ShipmentDate)
       problems.ShipmentDate = errors.ShipmentDate;
@@ -369,19 +423,44 @@ export function CellRequestForm({
       if (problems.shipping && Object.keys(problems).length === 1) showServerError(problems.shipping);
       return;
     }
+    const payMethod = payment.method;
+    if (!payMethod || !config.data) return;
+    // The same key again (after no answer) resends the same body; a changed form is a new submission.
+    const form = JSON.stringify({ request, payment });
+    if (sentRef.current && (sentRef.current.key !== keyRef.current || sentRef.current.form !== form)) {
+      keyRef.current = newKey();
+      sentRef.current = null;
+    }
+    const idempotencyKey = keyRef.current;
     try {
-      const response = await send.mutateAsync({ body: request, idempotencyKey: keyRef.current });
+      let sent = sentRef.current;
+      if (!sent) {
+        setTokenizing(true);
+        const paymentFields = await paymentRequestFields(
+          payMethod,
+          checkedPayment,
+          payment,
+          tokenizerFor(config.data),
+        ).finally(() => setTokenizing(false));
+        sent = { key: idempotencyKey, form, body: { ...request, ...paymentFields } as SendCellRequestInput };
+        sentRef.current = sent;
+      }
+      const response = await send.mutateAsync({ body: sent.body, idempotencyKey });
       onSubmitted(response);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : null;
-      // A refused submission is final for its key: the next press is a new submission.
-      if (apiError && apiError.status !== 503) keyRef.current = newKey();
-      if (apiError?.fields) setErrors((e) => ({ ...e, ...apiError.fields }));
+      // A refused submission is final for its key: the next press is a new submission. Without an
+      // answer (a network failure, 503) the next press repeats this one, charged at most once.
+      if (apiError && apiError.status !== 503) {
+        keyRef.current = newKey();
+        sentRef.current = null;
+      }
+      if (apiError?.fields) setErrors((e) => ({ ...e, ...fieldsOnPage(apiError.fields, payMethod) }));
       if (apiError?.code === 'AMOUNT_CHANGED') {
         void clientVials.refetch();
         if (method === 'FedEx') void requestQuote(address);
       }
-      showServerError(apiError?.message ?? 'The request could not be sent. Please try again.');
+      showServerError(apiError ? apiError.message : submissionFailureMessage(error));
     }
   };
 
@@ -580,45 +659,33 @@ export function CellRequestForm({
               <Title order={2} size="h4">
                 Payment
               </Title>
-              <Radio.Group
-                label="Payment Method"
-                value={paymentMethod}
-                onChange={(v) => {
-                  setPaymentMethod(v === 'ACH Payment' ? 'ACH Payment' : 'Credit Card');
-                  clearError('PaymentMethod');
+              <FormPaymentChoice
+                methods={REQUEST_PAYMENT_METHODS}
+                value={payment}
+                onChange={(next) => {
+                  setPayment(next);
+                  setErrors((current) => {
+                    // A changed choice drops the payment messages it answered.
+                    const kept = { ...current };
+                    for (const field of PAYMENT_FIELDS) delete kept[field];
+                    return kept;
+                  });
                 }}
-                error={errors.PaymentMethod ?? errors.update_card}
-              >
-                <Stack mt="xs" gap="xs">
-                  <Radio
-                    value="Credit Card"
-                    disabled={!cardOnFile}
-                    label={
-                      cardOnFile
-                        ? `Credit Card: ${paymentInfo.Credit_Card_Type ?? 'Card'} ending in ${paymentInfo.Credit_Card_Number?.slice(-4)}, ${paymentInfo.Credit_Card_Holder_First_Name ?? ''} ${paymentInfo.Credit_Card_Holder_Last_Name ?? ''}, expires ${paymentInfo.Month_of_Expiry}/${paymentInfo.Year_of_Expiry}`
-                        : 'Credit Card (no card on file)'
-                    }
-                  />
-                  <Radio
-                    value="ACH Payment"
-                    disabled={!achOnFile}
-                    label={
-                      achOnFile
-                        ? `ACH Payment: ${paymentInfo.Name_On_Account ?? ''}, account ending in ${paymentInfo.Account_Number?.slice(-4)}, routing ${paymentInfo.ABA_Routing_Number}`
-                        : 'ACH Payment (no bank account on file)'
-                    }
-                  />
-                </Stack>
-              </Radio.Group>
-              {!achOnFile && (
+                info={paymentInfo}
+                errors={errors}
+                today={today}
+                disabled={submitting}
+              />
+              {!onFile.ach && (
                 <Text size="sm">
                   To pay by ACH,{' '}
                   <Anchor component={Link} to="/payment-information">
                     store your ACH details on the payment information page
                   </Anchor>
-                  . A 3% processing fee applies to card payments; ACH has none.
+                  .
                 </Text>
               )}
+              <Text size="sm">A 3% processing fee applies to card payments; ACH has none.</Text>
               <Text size="sm">{m.cancellationPolicy}</Text>
               <Checkbox
                 label={`I authorize ACT to charge the total of this order to the payment method above${summary?.totalCents != null ? ` (${formatUsd(summary.totalCents)})` : ''}.`}
@@ -637,7 +704,7 @@ export function CellRequestForm({
               </Alert>
             )}
             <Group justify="flex-end">
-              <Button type="submit" loading={send.isPending} disabled={busy && !send.isPending}>
+              <Button type="submit" loading={submitting} disabled={busy && !submitting}>
                 {summary?.totalCents != null ? `Submit and pay ${formatUsd(summary.totalCents)}` : 'Submit'}
               </Button>
             </Group>

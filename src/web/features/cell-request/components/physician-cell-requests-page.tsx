@@ -1,10 +1,32 @@
-import { Alert, Button, Card, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import type { CellRequest } from '../../../../domain/cell-request';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { ApiError } from '../../../lib/api-client';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequests } from '../api/get-cell-requests';
 import { useSetCellRequestApproval } from '../api/set-cell-request-approval';
+
+type Approve = ReturnType<typeof useSetCellRequestApproval>;
+
+/** ACT VIP's price is confirmed by the bank later. */
+function shippingOf(r: CellRequest): string {
+  return r.shippingPriceToBeConfirmed ? `${r.shipping_method} (price to be confirmed)` : r.shipping_method;
+}
+
+function Approval({ request, approve }: { request: CellRequest; approve: Approve }) {
+  if (request.approvedByPractitionerAt) return <Text size="sm">Approved</Text>;
+  return (
+    <Button
+      size="xs"
+      loading={approve.isPending && approve.variables === request.id}
+      onClick={() => approve.mutate(request.id)}
+      aria-label={`Approve the request for ${isoToUsDate(request.ShipmentDate)}`}
+    >
+      Approve
+    </Button>
+  );
+}
 
 /** The physician's view of the acting-for client's vial requests, each to approve. */
 export function PhysicianCellRequestsPage() {
@@ -28,8 +50,9 @@ export function PhysicianCellRequestsPage() {
       ) : requests.data.requests.length === 0 ? (
         <Text>This client has no cell requests.</Text>
       ) : (
-        <Card withBorder padding="md">
-          <Table.ScrollContainer minWidth={0}>
+        <>
+          {/* A table on a wide screen; a phone gets a card per request, the Approve button in reach. */}
+          <Card withBorder padding="md" visibleFrom="sm">
             <Table aria-label="Cell requests">
               <Table.Thead>
                 <Table.Tr>
@@ -45,28 +68,45 @@ export function PhysicianCellRequestsPage() {
                   <Table.Tr key={r.id}>
                     <Table.Td>{isoToUsDate(r.ShipmentDate)}</Table.Td>
                     <Table.Td>{r.NumberOfVials}</Table.Td>
-                    <Table.Td>{r.shipping_method}</Table.Td>
+                    <Table.Td>{shippingOf(r)}</Table.Td>
                     <Table.Td>{formatUsd(r.totalCents)}</Table.Td>
                     <Table.Td>
-                      {r.approvedByPractitionerAt ? (
-                        'Approved'
-                      ) : (
-                        <Button
-                          size="xs"
-                          loading={approve.isPending && approve.variables === r.id}
-                          onClick={() => approve.mutate(r.id)}
-                          aria-label={`Approve the request for ${isoToUsDate(r.ShipmentDate)}`}
-                        >
-                          Approve
-                        </Button>
-                      )}
+                      <Approval request={r} approve={approve} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
-        </Card>
+          </Card>
+          <Stack
+            gap="sm"
+            component="ul"
+            p={0}
+            m={0}
+            hiddenFrom="sm"
+            aria-label="Cell requests"
+            style={{ listStyle: 'none' }}
+          >
+            {requests.data.requests.map((r) => (
+              <Card key={r.id} component="li" withBorder padding="sm">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <div>
+                    <Text fw={600}>
+                      {r.NumberOfVials} vial{r.NumberOfVials === 1 ? '' : 's'}, {shippingOf(r)}
+                    </Text>
+                    <Text size="sm">Shipment date {isoToUsDate(r.ShipmentDate)}</Text>
+                  </div>
+                  <Text fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    {formatUsd(r.totalCents)}
+                  </Text>
+                </Group>
+                <Group mt="xs">
+                  <Approval request={r} approve={approve} />
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+        </>
       )}
       {approve.error && (
         <Alert color="red" role="alert">

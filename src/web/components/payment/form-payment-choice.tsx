@@ -1,16 +1,10 @@
 import { Alert, Checkbox, Group, Radio, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { type FormPaymentMethod, methodsOnFileOf } from '../../../../domain/form-payment';
-import type { PaymentInfo } from '../../../../domain/payment-info';
-import {
-  AchFields,
-  CardFields,
-  cardPrefilledFrom,
-  emptyAch,
-  emptyCard,
-} from '../../../components/payment/card-fields';
-import { useClient } from '../../../lib/client-record';
-import { type PaymentChoice, usesNewCard } from '../lib/payment-choice';
+import { type FormPaymentMethod, methodsOnFileOf } from '../../../domain/form-payment';
+import type { PaymentInfo } from '../../../domain/payment-info';
+import { useClient } from '../../lib/client-record';
+import { type PaymentChoice, usesNewCard } from '../../lib/payment/payment-choice';
+import { AchFields, CardFields, cardPrefilledFrom, emptyAch, emptyCard } from './card-fields';
 import { SavedAch, SavedCard } from './saved-method';
 
 interface Props {
@@ -32,7 +26,8 @@ interface Props {
 }
 
 /**
- * Payment Method of the forms (spec 2, sections 2 and 4): the saved card or account by default,
+ * Payment Method of the forms (spec 2, sections 2 and 4) and the Stem Cell Request Form (spec 3,
+ * section 4): the saved card or account by default,
  * or a new one after "Use Another Credit Card" / "Use Another ACH", which start blank but for the
  * card's billing address, taken from the client's address of record.
  */
