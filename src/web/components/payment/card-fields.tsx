@@ -100,6 +100,8 @@ export function CardFields({ values, onChange, errors, today, disabled }: Props)
         label="Card Type"
         name="Credit_Card_Type"
         data={[...CARD_BRANDS]}
+        // Set from the number as it is typed; choosing it again keeps it rather than clearing it.
+        allowDeselect={false}
         value={values.Credit_Card_Type || null}
         onChange={(value) => set('Credit_Card_Type')(value ?? '')}
         error={errors.Credit_Card_Type}
