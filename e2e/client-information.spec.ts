@@ -92,7 +92,18 @@ test('changes not saved survive a reload, and leaving them asks first', async ({
   await expect(page).toHaveURL(/\/client-information/);
   await expect(city).toHaveValue('Somewhere Else');
 
+  // Signing out is never held up by the question, and forgets the unsaved change.
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).toBe('{}');
+  await signIn(page, 'ACT10002');
+  await expect(city).toHaveValue('New York');
+
   // Cancelled, nothing is left to lose: the page is left without a question, and comes back as saved.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await city.fill('Somewhere Else');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await nav.getByRole('link', { name: 'Client Activity' }).click();
   await expect(page).toHaveURL(/\/client-activity/);
