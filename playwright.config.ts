@@ -73,6 +73,8 @@ export default defineConfig({
       RATE_LIMIT_VERIFY_PER_IP: '10000',
       RATE_LIMIT_PAYMENT_PER_IP: '10000',
       RATE_LIMIT_PAYMENT_PER_CLIENT: '10000',
+      // Not the default, so e2e/portal-frame.spec.ts shows the link comes from the configuration.
+      CONTACT_URL: 'https://bank.example.org/contact-us',
       // The same key e2e/public-payment-pages.spec.ts signs its link with.
       LINK_SECRET: 'e2e-link-secret-with-at-least-32-characters',
     },

@@ -65,6 +65,54 @@ test('Cancel puts back what was saved', async ({ page }) => {
   await expect(page.getByText('Total Amount Overdue = $679.62')).toBeVisible();
 });
 
+test('changes not saved survive a reload, and leaving them asks first', async ({ page }) => {
+  await signIn(page, 'ACT10002');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const city = page.getByRole('textbox', { name: 'City' }).first();
+  await city.fill('Somewhere Else');
+
+  // The browser asks before a reload; the reloaded page is in edit mode with the change.
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
+  await page.reload();
+  await expect(city).toHaveValue('Somewhere Else');
+  expect(asked).toEqual(['beforeunload']);
+  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+
+  // Another page of the portal asks too; staying keeps the change.
+  const nav = page.getByRole('navigation', { name: 'Portal sections' });
+  await nav.getByRole('link', { name: 'Client Activity' }).click();
+  const leave = page.getByRole('dialog', { name: 'Leave this page?' });
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(leave).toHaveCount(0);
+  await expect(page).toHaveURL(/\/client-information/);
+  await expect(city).toHaveValue('Somewhere Else');
+
+  // Signing out is never held up by the question, and forgets the unsaved change.
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).toBe('{}');
+  await signIn(page, 'ACT10002');
+  await expect(city).toHaveValue('New York');
+
+  // Cancelled, nothing is left to lose: the page is left without a question, and comes back as saved.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await city.fill('Somewhere Else');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await nav.getByRole('link', { name: 'Client Activity' }).click();
+  await expect(page).toHaveURL(/\/client-activity/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.goto('/client-information');
+  await expect(city).toHaveValue('New York');
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+});
+
 test('Edit Profile in the profile menu opens the form in edit mode', async ({ page }) => {
   await signIn(page, 'ACT10001');
   await page.getByRole('button', { name: 'Profile menu' }).click();

@@ -63,11 +63,47 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await form.getByRole('button', { name: 'Previous Page' }).click();
   await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Robert Doe');
   await form.getByRole('button', { name: 'Next Page' }).click();
+  // The page is in the address: Back shows page 1 with its answers, Forward page 2 again.
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+  await page.goBack();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 1 of 2' })).toBeVisible();
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Robert Doe');
+  await page.goForward();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+
   // A look at the other tab loses nothing.
   await page.getByRole('tab', { name: 'Infectious Disease Form' }).click();
   await expect(page).toHaveURL(/\/form-document\/Infectious-disease$/);
   await page.getByRole('tab', { name: 'Client Consent Form' }).click();
   await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+
+  // A reload asks first, then keeps the answers of both pages for the session.
+  await form.getByRole('radio', { name: 'Adipose' }).check();
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
+  await page.reload();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  expect(asked).toEqual(['beforeunload']);
+  await expect(form.getByRole('radio', { name: 'Adipose' })).toBeChecked();
+  await form.getByRole('button', { name: 'Previous Page' }).click();
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Robert Doe');
+  await expect(form.getByRole('textbox', { name: 'Relationship' })).toHaveValue('Brother');
+  await expect(form.getByRole('textbox', { name: 'Medications you are taking' })).toHaveValue(
+    'Atorvastatin 10 mg daily',
+  );
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+
+  // Leaving for another page asks first; staying keeps the form as it was.
+  await nav.getByRole('link', { name: 'Client Activity' }).click();
+  const leave = page.getByRole('dialog', { name: 'Leave this page?' });
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+  await expect(form.getByRole('radio', { name: 'Adipose' })).toBeChecked();
 
   // Page 2: the physician, the client, the saved card shown by default, $0.00 today.
   await expect(form.getByText('PHY20001')).toBeVisible();
@@ -181,4 +217,10 @@ test('on a phone Ana fills her consent with a new Mastercard: the spec messages,
   await form.getByRole('button', { name: 'Accept' }).click();
   await expect(form.getByText('Signature accepted successfully.')).toBeVisible();
   await expectNoSidewaysScroll(page);
+
+  // What a reload would keep is in the tab's storage: the answers, never the card or the signature.
+  const kept = await page.evaluate(() => Object.values(sessionStorage).join('\n'));
+  expect(kept).toContain('Destroy any Tissue');
+  expect(kept.replace(/\D/g, '')).not.toContain(testCards.mastercard);
+  expect(kept).not.toContain('data:image');
 });

@@ -1,8 +1,13 @@
 import './app/styles/first-paint';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { Providers } from './app/providers';
 import { AppRoutes } from './app/router';
+
+// A data router, for its blocker (a form with unsaved changes asks before it is left); the
+// routes themselves stay declared in AppRoutes.
+const router = createBrowserRouter([{ path: '*', element: <AppRoutes /> }]);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('the page has no #root element');
@@ -10,7 +15,7 @@ if (!root) throw new Error('the page has no #root element');
 createRoot(root).render(
   <StrictMode>
     <Providers>
-      <AppRoutes />
+      <RouterProvider router={router} />
     </Providers>
   </StrictMode>,
 );

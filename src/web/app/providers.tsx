@@ -1,7 +1,6 @@
 import { type CSSVariablesResolver, createTheme, MantineProvider, NavLink } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { BrowserRouter } from 'react-router';
 import { queryClient } from '../lib/query-client';
 
 const theme = createTheme({
@@ -34,9 +33,7 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>{children}</BrowserRouter>
-      </QueryClientProvider>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useLogout } from '../features/auth/api/logout';
 import { apiRequest, onUnauthenticated } from '../lib/api-client';
+import { forgetAllDrafts } from '../lib/form-draft';
 import { sessionQueryKey } from '../lib/session';
 import { signOutNotice } from '../lib/sign-out-notice';
 import { useIdleSignOut } from './use-idle-sign-out';
@@ -30,6 +31,7 @@ export function usePortalSession() {
     () =>
       onUnauthenticated(() => {
         signOutNotice.set(ENDED_NOTICE);
+        forgetAllDrafts();
         // Everything but the session query goes: clearing that one too would leave the gate
         // watching a query no longer in the cache, pending for ever, when the 401 of another call
         // arrives while the session is still being read.

@@ -1,6 +1,7 @@
-import { Alert, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { IconTools } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { useSiteConfig } from '../lib/site';
 import { PublicShell } from './public-shell';
 
 /** What a link to a screen not built yet opens: a clear page, never a blank one. */
@@ -13,6 +14,7 @@ export function ComingSoonPage({
   backTo?: string;
   backLabel?: string;
 }) {
+  const site = useSiteConfig();
   return (
     <Stack maw={640}>
       <Title order={1} size="h2">
@@ -21,7 +23,11 @@ export function ComingSoonPage({
       <Alert icon={<IconTools aria-hidden />} color="blue" title="Coming soon">
         <Text size="sm">
           This part of the portal is being prepared and will open here soon. For anything urgent in the
-          meantime, please contact us.
+          meantime, please{' '}
+          <Anchor href={site.data?.contactUrl} target="_blank" rel="noopener noreferrer" inherit>
+            contact us
+          </Anchor>
+          .
         </Text>
       </Alert>
       <div>

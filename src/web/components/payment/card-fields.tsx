@@ -1,5 +1,7 @@
 import { PasswordInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { cardBrandWhileTyping, groupCardNumber } from '../../../domain/card-number-input';
 import { CARD_BRANDS, EXPIRY_MONTHS, expiryYearsOffered } from '../../../domain/payments';
+import { CardBrandMark } from './card-brand-mark';
 
 export type CardFormValues = {
   Credit_Card_Number: string;
@@ -56,6 +58,16 @@ export function cardPrefilledFrom(address: AddressOfRecord | undefined): CardFor
   };
 }
 
+/**
+ * The card with a newly typed number: grouped as the brand prints it, and the Card Type set to the
+ * brand the number shows (the person can still choose another; the form then says they differ).
+ */
+export function withCardNumber(values: CardFormValues, typed: string): CardFormValues {
+  const number = groupCardNumber(typed);
+  const brand = cardBrandWhileTyping(number);
+  return { ...values, Credit_Card_Number: number, Credit_Card_Type: brand ?? values.Credit_Card_Type };
+}
+
 interface Props {
   values: CardFormValues;
   onChange(values: CardFormValues): void;
@@ -74,9 +86,12 @@ export function CardFields({ values, onChange, errors, today, disabled }: Props)
         name="Credit_Card_Number"
         autoComplete="cc-number"
         inputMode="numeric"
-        maxLength={16}
+        maxLength={19}
         value={values.Credit_Card_Number}
-        onChange={(e) => set('Credit_Card_Number')(e.currentTarget.value.replace(/\D/g, ''))}
+        onChange={(e) => onChange(withCardNumber(values, e.currentTarget.value))}
+        rightSection={<CardBrandMark brand={cardBrandWhileTyping(values.Credit_Card_Number)} size={32} />}
+        rightSectionWidth={44}
+        rightSectionPointerEvents="none"
         error={errors.Credit_Card_Number}
         disabled={disabled}
         required
@@ -85,6 +100,8 @@ export function CardFields({ values, onChange, errors, today, disabled }: Props)
         label="Card Type"
         name="Credit_Card_Type"
         data={[...CARD_BRANDS]}
+        // Set from the number as it is typed; choosing it again keeps it rather than clearing it.
+        allowDeselect={false}
         value={values.Credit_Card_Type || null}
         onChange={(value) => set('Credit_Card_Type')(value ?? '')}
         error={errors.Credit_Card_Type}

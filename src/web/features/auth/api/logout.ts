@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { forgetAllDrafts } from '../../../lib/form-draft';
 import { sessionQueryKey } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
 
@@ -14,6 +15,7 @@ export function useLogout() {
     mutationFn: (_notice: string | null) => logout(),
     onSettled: (_data, _error, notice) => {
       signOutNotice.set(notice);
+      forgetAllDrafts();
       // The session query stays and turns null, so the session gate watching it hears the change
       // and sends the visitor to sign-in; every other answer goes.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });

@@ -30,8 +30,11 @@ import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { fieldMessages } from '../../../../domain/errors';
 import { US_STATES } from '../../../../domain/us-states';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { LeaveGuard } from '../../../components/leave-guard';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
+import { readDraft, useFormDraft } from '../../../lib/form-draft';
+import { subjectClientId, useSession } from '../../../lib/session';
 import { useUpdateClient } from '../api/update-client';
 
 type FormValues = Record<keyof ClientInformation, string>;
@@ -141,8 +144,13 @@ function ClientInformationView({
 }) {
   const today = todayFor(new Date());
   const update = useUpdateClient();
-  const [editing, setEditing] = useState(startEditing);
-  const [values, setValues] = useState<FormValues>(() => valuesOf(client));
+  const session = useSession();
+  const clientId = subjectClientId(session.data);
+  const [draftKey] = useState(() => (clientId ? `client-information:${clientId}` : null));
+  // Changes not saved yet survive a reload for the session; the page opens in edit mode with them.
+  const [restored] = useState(() => (draftKey ? readDraft<Partial<FormValues>>(draftKey) : null));
+  const [editing, setEditing] = useState(startEditing || restored !== null);
+  const [values, setValues] = useState<FormValues>(() => ({ ...valuesOf(client), ...restored }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [confirming, setConfirming] = useState<ClientInformation | null>(null);
   const [saved, setSaved] = useState(false);
@@ -158,6 +166,9 @@ function ClientInformationView({
   useEffect(() => {
     if (!editing) setValues(valuesOf(client));
   }, [client, editing]);
+
+  const dirty = editing && JSON.stringify(values) !== JSON.stringify(valuesOf(client));
+  useFormDraft<FormValues>(draftKey, dirty ? values : null);
 
   const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today);
   const alerts = clientAlerts(client);
@@ -380,6 +391,7 @@ function ClientInformationView({
         </form>
       )}
 
+      <LeaveGuard when={dirty && !update.isPending} />
       <Modal
         opened={confirming !== null}
         onClose={() => setConfirming(null)}

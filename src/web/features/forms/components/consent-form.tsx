@@ -1,6 +1,7 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { type ClientRecord, todayFor } from '../../../../domain/client';
 import { CONSENT_AGREEMENT_VERSION } from '../../../../domain/consent-agreement';
 import {
@@ -19,14 +20,18 @@ import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import { LeaveGuard } from '../../../components/leave-guard';
+import { readDraft, useFormDraft } from '../../../lib/form-draft';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import {
   checkPaymentChoice,
   initialPaymentChoice,
+  type PaymentChoice,
   paymentRequestFields,
   withSavedCardByDefault,
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { subjectClientId, useSession } from '../../../lib/session';
 import { useSendConsentData } from '../api/send-consent-data';
 import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
 import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
@@ -53,6 +58,17 @@ function pageOneRequest(answers: ConsentPageOne) {
 
 const pageOneFields = new Set(consentPageOneOrder);
 
+function readConsentDraft(key: string): ConsentDraft | null {
+  const saved = readDraft<Partial<ConsentDraft>>(key);
+  if (!saved || typeof saved !== 'object' || typeof saved.answers !== 'object') return null;
+  return {
+    answers: saved.answers ?? {},
+    details: saved.details ?? null,
+    sampleType: saved.sampleType ?? '',
+    payment: { ...initialPaymentChoice(true), ...saved.payment },
+  } as ConsentDraft;
+}
+
 /** The keys whose values differ between two versions of a flat record. */
 function changedKeys(before: object, after: object): string[] {
   const a = before as Record<string, unknown>;
@@ -74,6 +90,42 @@ function pageTwoEdits(before: ConsentPageTwo, after: ConsentPageTwo): string[] {
     ...changedKeys(before.payment.card, after.payment.card),
     ...changedKeys(before.payment.ach, after.payment.ach),
   ];
+}
+
+/**
+ * What a reload keeps of the form (for the session, in sessionStorage): the answers and choices.
+ * Not the new card's or account's numbers, never sent anywhere but the gateway; not the drawn
+ * signature nor the "I agree" box, which are the act of signing and are done again after a reload.
+ */
+interface ConsentDraft {
+  answers: ConsentPageOne;
+  details: PhysicianConsentClient | null;
+  sampleType: ConsentPageTwo['sampleType'];
+  payment: Pick<PaymentChoice, 'method' | 'useAnotherCard' | 'useAnotherAch' | 'saveCard' | 'saveAch'>;
+}
+
+/**
+ * The form's page in the address (`?page=2`), so Back and Forward move between its pages. While the
+ * address is another one (the page's other tab, the form kept mounted behind it), the page stays.
+ */
+function usePageInAddress() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const [ownPath] = useState(() => pathname.toLowerCase());
+  const lastPage = useRef<1 | 2>(1);
+  const page: 1 | 2 =
+    pathname.toLowerCase() === ownPath ? (searchParams.get('page') === '2' ? 2 : 1) : lastPage.current;
+  lastPage.current = page;
+  const goTo = (next: 1 | 2, { replace = false } = {}) =>
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        params.set('page', String(next));
+        return params;
+      },
+      { replace },
+    );
+  return [page, goTo] as const;
 }
 
 /**
@@ -104,18 +156,43 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
   const sendClient = useSendConsentData();
   const sendPhysician = useSendPhysicianConsentData();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState<1 | 2>(1);
+  const [page, goToPage] = usePageInAddress();
+  const session = useSession();
+  const clientId = subjectClientId(session.data);
+  const [dirty, setDirty] = useState(false);
+  const [draftKey] = useState(() => (clientId ? `consent:${kind}:${clientId}` : null));
+  const [restored] = useState(() => (draftKey ? readConsentDraft(draftKey) : null));
   // The physician variant starts with Medications at No (spec 2).
-  const [answers, setAnswers] = useState<ConsentPageOne>(kind === 'physician' ? { Medications: 'No' } : {});
-  const [details, setDetails] = useState<PhysicianConsentClient | null>(
-    variant.kind === 'physician' ? variant.clientDetails : null,
+  const [answers, setAnswers] = useState<ConsentPageOne>(
+    restored?.answers ?? (kind === 'physician' ? { Medications: 'No' } : {}),
   );
-  const [pageTwo, setPageTwo] = useState<ConsentPageTwo>({
-    sampleType: '',
-    payment: initialPaymentChoice(true),
+  const [details, setDetails] = useState<PhysicianConsentClient | null>(
+    variant.kind === 'physician' ? (restored?.details ?? variant.clientDetails) : null,
+  );
+  const [pageTwo, setPageTwo] = useState<ConsentPageTwo>(() => ({
+    sampleType: restored?.sampleType ?? '',
+    payment: { ...initialPaymentChoice(true), ...restored?.payment },
     agree: false,
     signature: null,
-  });
+  }));
+  const changed = dirty || restored !== null;
+  const draft = useFormDraft<ConsentDraft>(
+    draftKey,
+    changed
+      ? {
+          answers,
+          details,
+          sampleType: pageTwo.sampleType,
+          payment: {
+            method: pageTwo.payment.method,
+            useAnotherCard: pageTwo.payment.useAnotherCard,
+            useAnotherAch: pageTwo.payment.useAnotherAch,
+            saveCard: pageTwo.payment.saveCard,
+            saveAch: pageTwo.payment.saveAch,
+          },
+        }
+      : null,
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<SubmissionFailure | null>(null);
   const submitting = useRef(false);
@@ -133,32 +210,47 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
       return rest;
     });
   const editAnswers = (next: ConsentPageOne) => {
+    setDirty(true);
     forget(changedKeys(answers, next));
     setAnswers(next);
   };
   const editDetails = (next: PhysicianConsentClient) => {
+    setDirty(true);
     if (details) forget(changedKeys(details, next));
     setDetails(next);
   };
   const editPageTwo = (next: ConsentPageTwo) => {
+    setDirty(true);
     forget(pageTwoEdits(pageTwo, next));
     setPageTwo(next);
   };
   const formRef = useRef<HTMLFormElement>(null);
   const topRef = useRef<HTMLHeadingElement>(null);
 
-  const showPage = (next: 1 | 2) => {
-    setPage(next);
+  // A new page, by its buttons or by Back and Forward, starts at its heading.
+  const shownPage = useRef(page);
+  useEffect(() => {
+    if (shownPage.current === page) return;
+    shownPage.current = page;
     requestAnimationFrame(() => {
       topRef.current?.focus();
       topRef.current?.scrollIntoView({ block: 'start' });
     });
-  };
+  }, [page]);
+
+  // Page 2 only once page 1 is answered (an address with ?page=2 opened afresh, or a stale one).
+  const pageOneAnswered = Object.keys(consentPageOneProblems(answers, kind)).length === 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked when the page or the answers change
+  useEffect(() => {
+    if (page === 2 && !pageOneAnswered) goToPage(1, { replace: true });
+  }, [page, pageOneAnswered]);
+
+  const showPage = (next: 1 | 2) => goToPage(next);
 
   const refuse = (problems: Record<string, string>) => {
     setErrors(problems);
     const onPageOne = Object.keys(problems).some((field) => pageOneFields.has(field));
-    if (onPageOne && page !== 1) setPage(1);
+    if (onPageOne && page !== 1) goToPage(1);
     focusFirstInvalid(formRef.current);
   };
 
@@ -227,6 +319,8 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
               }),
               idempotencyKey,
             });
+      setDirty(false);
+      draft.forget();
       onSubmitted(response);
     } catch (error) {
       // Done meanwhile (another tab) or not yet possible: the refreshed flags show the tab's notice.
@@ -235,7 +329,7 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
       const { fields } = refused;
       setErrors(fields);
       setFailure(refused);
-      if (Object.keys(fields).some((field) => pageOneFields.has(field))) setPage(1);
+      if (Object.keys(fields).some((field) => pageOneFields.has(field))) goToPage(1);
       if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
     } finally {
       submitting.current = false;
@@ -246,6 +340,7 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Client Consent Form">
+      <LeaveGuard when={changed && !busy} />
       <Stack gap="lg">
         <Title order={2} size="h3" ref={topRef} tabIndex={-1}>
           Client Consent Form, page {page} of 2

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useFormDocuments } from '../api/get-form-documents';
 import { ConsentTab } from './consent-tab';
 import { DiseaseTab } from './disease-tab';
@@ -21,9 +21,13 @@ export function FormsPage() {
   const navigate = useNavigate();
   const documents = useFormDocuments();
   const tab = tabOf(id);
+  // The consent form's page (`?page=2`) is kept for the way back from the other tab.
+  const { search } = useLocation();
+  const consentSearch = useRef('');
+  if (tab === TABS.consent) consentSearch.current = search;
 
   useEffect(() => {
-    if (id !== tab) navigate(`/form-document/${tab}`, { replace: true });
+    if (id !== tab) navigate(`/form-document/${tab}${window.location.search}`, { replace: true });
   }, [id, tab, navigate]);
 
   return (
@@ -46,7 +50,13 @@ export function FormsPage() {
 
       {/* Both tabs stay mounted (the hidden one out of sight and of the accessibility tree), so a
           look at the other form loses nothing typed or drawn on this one. */}
-      <Tabs value={tab} onChange={(value) => value && navigate(`/form-document/${value}`)} keepMounted>
+      <Tabs
+        value={tab}
+        onChange={(value) =>
+          value && navigate(`/form-document/${value}${value === TABS.consent ? consentSearch.current : ''}`)
+        }
+        keepMounted
+      >
         <Tabs.List>
           <Tabs.Tab value={TABS.consent}>Client Consent Form</Tabs.Tab>
           <Tabs.Tab value={TABS.disease}>Infectious Disease Form</Tabs.Tab>

@@ -1,38 +1,36 @@
 import { Alert, Anchor, Breadcrumbs, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import {
-  IconBrandMastercard,
-  IconBrandVisa,
-  IconBuildingBank,
-  IconCircleCheck,
-  IconCreditCard,
-} from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { IconBuildingBank, IconCircleCheck } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../../domain/money';
 import { PAYMENT_INFO_UPDATED, type SetPaymentInfoResponse } from '../../../../domain/payment-info';
 import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { CardBrandMark } from '../../../components/payment/card-brand-mark';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { PaymentMethodEditor } from './payment-method-editor';
 
-const RELOAD_AFTER_MS = 5_000;
-
-function CardLogo({ brand }: { brand: string | null }) {
-  const label = brand ?? 'Card';
-  if (brand === 'Visa') return <IconBrandVisa size={40} aria-label={label} role="img" />;
-  if (brand === 'Mastercard') return <IconBrandMastercard size={40} aria-label={label} role="img" />;
-  return <IconCreditCard size={40} aria-label={label} role="img" />;
-}
-
+/**
+ * The card and the bank account on file, each with its own editor: opening one keeps what was typed
+ * in the other. A save refreshes what the portal shows (the mutation invalidates the queries), with
+ * no reload of the page.
+ */
 export function PaymentInformationPage() {
   const info = usePaymentInfo();
-  const [editing, setEditing] = useState<'card' | 'ach' | null>(null);
+  const [editingCard, setEditingCard] = useState(false);
+  const [editingAch, setEditingAch] = useState(false);
   const [saved, setSaved] = useState<SetPaymentInfoResponse | null>(null);
-
-  useEffect(() => {
-    if (!saved) return;
-    const timer = setTimeout(() => window.location.reload(), RELOAD_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [saved]);
+  const savedWith = (close: () => void) => (response: SetPaymentInfoResponse) => {
+    close();
+    setSaved(response);
+  };
+  const openCard = () => {
+    setSaved(null);
+    setEditingCard(true);
+  };
+  const openAch = () => {
+    setSaved(null);
+    setEditingAch(true);
+  };
 
   const data = info.data;
   const overdue = data?.Total_Amount_Overdue ?? 0;
@@ -71,7 +69,7 @@ export function PaymentInformationPage() {
         </Alert>
       )}
 
-      {saved ? (
+      {saved && (
         <Alert
           color="green"
           icon={<IconCircleCheck aria-hidden />}
@@ -87,107 +85,105 @@ export function PaymentInformationPage() {
               . Transaction {saved.TransactionId}.
             </Text>
           )}
-          <Text size="sm">This page will refresh in a few seconds.</Text>
         </Alert>
-      ) : (
-        data && (
-          <>
-            <Card withBorder radius="md" component="section" aria-labelledby="card-on-file">
-              <Title order={2} size="h4" id="card-on-file" mb="sm">
-                Current Payment Method Secured For Annual Banking
-              </Title>
-              <Group gap="md" align="center" wrap="nowrap">
-                <CardLogo brand={data.Credit_Card_Type} />
+      )}
+      {data && (
+        <>
+          <Card withBorder radius="md" component="section" aria-labelledby="card-on-file">
+            <Title order={2} size="h4" id="card-on-file" mb="sm">
+              Current Payment Method Secured For Annual Banking
+            </Title>
+            <Group gap="md" align="center" wrap="nowrap">
+              <CardBrandMark brand={data.Credit_Card_Type} />
+              {data.Credit_Card_Number ? (
+                <Stack gap={2}>
+                  <Text fw={600}>Credit Card ending in {data.Credit_Card_Number.slice(-4)}</Text>
+                  <Text size="sm">
+                    Name on card:{' '}
+                    {data.Credit_Card_Holder_First_Name
+                      ? `${data.Credit_Card_Holder_First_Name} ${data.Credit_Card_Holder_Last_Name ?? ''}`.trim()
+                      : 'NA'}
+                  </Text>
+                  <Text size="sm">
+                    Expires:{' '}
+                    {data.Month_of_Expiry && data.Year_of_Expiry
+                      ? `${data.Month_of_Expiry} / ${data.Year_of_Expiry}`
+                      : 'NA'}
+                  </Text>
+                </Stack>
+              ) : (
+                <Stack gap={2}>
+                  <Text fw={600}>No card on file</Text>
+                  <Text size="sm">Add a card to pay your annual storage.</Text>
+                </Stack>
+              )}
+            </Group>
+            {editingCard ? (
+              <Stack mt="md">
+                <PaymentMethodEditor
+                  kind="card"
+                  overdueAmount={overdue}
+                  onCancel={() => setEditingCard(false)}
+                  onSaved={savedWith(() => setEditingCard(false))}
+                />
+              </Stack>
+            ) : (
+              <Group mt="md">
                 {data.Credit_Card_Number ? (
-                  <Stack gap={2}>
-                    <Text fw={600}>Credit Card ending in {data.Credit_Card_Number.slice(-4)}</Text>
-                    <Text size="sm">
-                      Name on card:{' '}
-                      {data.Credit_Card_Holder_First_Name
-                        ? `${data.Credit_Card_Holder_First_Name} ${data.Credit_Card_Holder_Last_Name ?? ''}`.trim()
-                        : 'NA'}
-                    </Text>
-                    <Text size="sm">
-                      Expires:{' '}
-                      {data.Month_of_Expiry && data.Year_of_Expiry
-                        ? `${data.Month_of_Expiry} / ${data.Year_of_Expiry}`
-                        : 'NA'}
-                    </Text>
-                  </Stack>
+                  <Button onClick={openCard} aria-label="Edit credit card">
+                    Edit
+                  </Button>
                 ) : (
-                  <Stack gap={2}>
-                    <Text fw={600}>No card on file</Text>
-                    <Text size="sm">Add a card to pay your annual storage.</Text>
-                  </Stack>
+                  <Button onClick={openCard}>Add card</Button>
                 )}
               </Group>
-              {editing === 'card' ? (
-                <Stack mt="md">
-                  <PaymentMethodEditor
-                    kind="card"
-                    overdueAmount={overdue}
-                    onCancel={() => setEditing(null)}
-                    onSaved={setSaved}
-                  />
-                </Stack>
-              ) : (
-                <Group mt="md">
-                  {data.Credit_Card_Number ? (
-                    <Button onClick={() => setEditing('card')} aria-label="Edit credit card">
-                      Edit
-                    </Button>
-                  ) : (
-                    <Button onClick={() => setEditing('card')}>Add card</Button>
-                  )}
-                </Group>
-              )}
-            </Card>
+            )}
+          </Card>
 
-            <Card withBorder radius="md" component="section" aria-labelledby="ach-on-file">
-              <Title order={2} size="h4" id="ach-on-file" mb="sm">
-                ACH Payment
-              </Title>
-              <Group gap="md" align="center" wrap="nowrap">
-                <IconBuildingBank size={40} aria-hidden />
-                {data.Account_Number ? (
-                  <Stack gap={2}>
-                    <Text fw={600}>Account Number Ending in {data.Account_Number}</Text>
-                    <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
-                    <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
-                  </Stack>
-                ) : (
-                  <Stack gap={2}>
-                    <Text fw={600}>No bank account on file</Text>
-                    <Text size="sm">ACH payments carry no processing fee.</Text>
-                  </Stack>
-                )}
-              </Group>
-              {editing === 'ach' ? (
-                <Stack mt="md">
-                  <PaymentMethodEditor
-                    kind="ach"
-                    overdueAmount={overdue}
-                    onCancel={() => setEditing(null)}
-                    onSaved={setSaved}
-                  />
+          <Card withBorder radius="md" component="section" aria-labelledby="ach-on-file">
+            <Title order={2} size="h4" id="ach-on-file" mb="sm">
+              ACH Payment
+            </Title>
+            <Group gap="md" align="center" wrap="nowrap">
+              <IconBuildingBank size={40} aria-hidden />
+              {data.Account_Number ? (
+                <Stack gap={2}>
+                  <Text fw={600}>Account Number Ending in {data.Account_Number}</Text>
+                  <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
+                  <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
                 </Stack>
               ) : (
-                <Group mt="md">
-                  {data.Account_Number ? (
-                    <Button onClick={() => setEditing('ach')} aria-label="Edit ACH payment">
-                      Edit
-                    </Button>
-                  ) : (
-                    <Button onClick={() => setEditing('ach')}>Add bank account</Button>
-                  )}
-                </Group>
+                <Stack gap={2}>
+                  <Text fw={600}>No bank account on file</Text>
+                  <Text size="sm">ACH payments carry no processing fee.</Text>
+                </Stack>
               )}
-            </Card>
-            <Text size="xs" c="gray.7">
-              A {CARD_FEE_PERCENT} processing fee applies to card payments; ACH payments have none.
-            </Text>
-          </>
-        )
+            </Group>
+            {editingAch ? (
+              <Stack mt="md">
+                <PaymentMethodEditor
+                  kind="ach"
+                  overdueAmount={overdue}
+                  onCancel={() => setEditingAch(false)}
+                  onSaved={savedWith(() => setEditingAch(false))}
+                />
+              </Stack>
+            ) : (
+              <Group mt="md">
+                {data.Account_Number ? (
+                  <Button onClick={openAch} aria-label="Edit ACH payment">
+                    Edit
+                  </Button>
+                ) : (
+                  <Button onClick={openAch}>Add bank account</Button>
+                )}
+              </Group>
+            )}
+          </Card>
+          <Text size="xs" c="gray.7">
+            A {CARD_FEE_PERCENT} processing fee applies to card payments; ACH payments have none.
+          </Text>
+        </>
       )}
     </Stack>
   );

@@ -1,0 +1,67 @@
+/**
+ * The frame around the screens: an unknown address, the contact-us link from the configuration,
+ * and spec 1's header menu from an ordinary laptop's width. Reads only; changes nothing.
+ */
+import { expect, test } from '@playwright/test';
+import { expectAccessible, signIn } from './support/portal';
+
+// playwright.config.ts starts the server with this CONTACT_URL.
+const CONTACT_URL = 'https://bank.example.org/contact-us';
+
+test('an unknown address says "Page not found" with the way home, signed out and signed in', async ({
+  page,
+}) => {
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { name: 'Page not found', level: 1 })).toBeVisible();
+  await expect(page.getByText(/Coming soon/i)).toHaveCount(0);
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Go to sign-in' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await signIn(page, 'ACT10002');
+  await page.goto('/client-informaton');
+  await expect(page.getByRole('heading', { name: 'Page not found', level: 1 })).toBeVisible();
+  await expect(page.getByText(/Coming soon/i)).toHaveCount(0);
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Go to Client Information' }).click();
+  await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
+
+  // A screen of the spec not built yet still says it is coming, with the contact link.
+  await page.goto('/store');
+  await expect(page.getByRole('heading', { name: 'Store', level: 1 })).toBeVisible();
+  await expect(page.getByText('Coming soon')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'contact us' })).toHaveAttribute('href', CONTACT_URL);
+});
+
+test('the contact-us link of the sign-in pages comes from CONTACT_URL', async ({ page }) => {
+  for (const path of ['/', '/physician']) {
+    await page.goto(path);
+    await expect(page.getByRole('link', { name: 'Contact us' })).toHaveAttribute('href', CONTACT_URL);
+  }
+});
+
+test("spec 1's header menu shows from 1200 px; below, the navigation is the side menu", async ({ page }) => {
+  await page.setViewportSize({ width: 1200, height: 800 });
+  await signIn(page, 'ACT10002');
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu).toBeVisible();
+  for (const label of [
+    'Client Information',
+    'Client Activity',
+    'Stem Cell Request Form',
+    'Banking and Storage Plans',
+    'Payment Information',
+  ]) {
+    await expect(menu.getByRole('link', { name: label })).toBeVisible();
+  }
+  await expect(menu.getByRole('button', { name: 'Forms and Other Documents' })).toBeVisible();
+  // The header's menu and the profile menu fit in the header at this width.
+  const header = await page.getByRole('banner').boundingBox();
+  const profile = await page.getByRole('button', { name: 'Profile menu' }).boundingBox();
+  expect((profile?.x ?? 0) + (profile?.width ?? 0)).toBeLessThanOrEqual(header?.width ?? 0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1200);
+
+  await page.setViewportSize({ width: 1199, height: 800 });
+  await expect(menu).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Portal sections' })).toBeVisible();
+});
