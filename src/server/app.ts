@@ -49,6 +49,8 @@ import {
   staffSessionRoutes,
 } from './modules/staff/staff-auth-routes';
 import { staffClientRoutes } from './modules/staff/staff-client-routes';
+import { labReportRoutes } from './modules/staff/queues/lab-reports';
+import { sampleCheckRoutes } from './modules/staff/queues/sample-checks';
 import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
 import { createAuditTrail } from './plugins/audit';
 import { errorHandlerPlugin } from './plugins/error-handler';
@@ -259,6 +261,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ['staff'],
       async (scope) => {
         await scope.register(staffClientRoutes, staffApi);
+        await scope.register(sampleCheckRoutes, staffApi);
+        await scope.register(labReportRoutes, staffApi);
       },
       { audit },
     ),

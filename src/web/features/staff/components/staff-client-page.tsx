@@ -101,10 +101,14 @@ export function StaffClientPage() {
         <Section title="Forms and documents">
           <Stack gap="xs">
             {forms.length === 0 && <Text size="sm">No forms submitted.</Text>}
-            {forms.map((f) => (
-              <Text size="sm" key={f.form}>
+            {forms.map((f, i) => (
+              <Text size="sm" key={`${f.form}-${i}`}>
                 {FORM_NAMES[f.form]}:{' '}
-                {f.status === 'completed' ? `signed ${f.completedAt?.slice(0, 10)}` : 'pending'}
+                {f.status === 'completed'
+                  ? `signed ${f.completedAt?.slice(0, 10)}`
+                  : f.status === 'rejected'
+                    ? `lab report rejected (submitted ${f.completedAt?.slice(0, 10)})`
+                    : 'pending'}
                 {f.submittedByPhysician ? ' (by the physician)' : ''}
               </Text>
             ))}
