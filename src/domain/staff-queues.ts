@@ -13,12 +13,12 @@ export const staffQueueMessages = {
   checkNumberInvalid: 'The check number is 1 to 15 digits.',
   checkAmountRequired: 'Please enter check amount',
   checkAmountInvalid: 'Please enter an amount in dollars and cents, such as 3000.00',
-  checkAmountMismatch: (dueCents: number) =>
-    `The check must be for the amount due, ${formatUsd(dueCents)}.`,
+  checkAmountMismatch: (dueCents: number) => `The check must be for the amount due, ${formatUsd(dueCents)}.`,
   checkDateRequired: 'Please enter check date',
   checkDateInvalid: 'Please enter the date as MM/DD/YYYY',
   checkDateFuture: 'The check date cannot be in the future.',
-  checkRecorded: 'Check recorded. Initial processing is paid and the client can now sign the consent agreement.',
+  checkRecorded:
+    'Check recorded. Initial processing is paid and the client can now sign the consent agreement.',
   checkAlreadyRecorded: (by: string, on: string) => `This check was already recorded by ${by} on ${on}.`,
   sampleGone: 'This sample is not waiting for a check any more.',
   reasonRequired: 'Please enter the reason',
@@ -131,11 +131,7 @@ export const acceptLabReportRequestSchema = z.object({ submissionId: z.uuid() })
 export const rejectLabReportRequestSchema = z.object({
   submissionId: z.uuid(),
   reason: freeText(
-    z
-      .string({ error: m.reasonRequired })
-      .trim()
-      .min(1, m.reasonRequired)
-      .max(1000, m.reasonTooLong),
+    z.string({ error: m.reasonRequired }).trim().min(1, m.reasonRequired).max(1000, m.reasonTooLong),
   ),
 });
 export type RejectLabReportRequest = z.infer<typeof rejectLabReportRequestSchema>;

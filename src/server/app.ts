@@ -42,6 +42,8 @@ import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
+import { labReportRoutes } from './modules/staff/queues/lab-reports';
+import { sampleCheckRoutes } from './modules/staff/queues/sample-checks';
 import { staffAdminRoutes } from './modules/staff/staff-admin-routes';
 import {
   staffLoginRoutes,
@@ -49,8 +51,6 @@ import {
   staffSessionRoutes,
 } from './modules/staff/staff-auth-routes';
 import { staffClientRoutes } from './modules/staff/staff-client-routes';
-import { labReportRoutes } from './modules/staff/queues/lab-reports';
-import { sampleCheckRoutes } from './modules/staff/queues/sample-checks';
 import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
 import { createAuditTrail } from './plugins/audit';
 import { errorHandlerPlugin } from './plugins/error-handler';

@@ -200,7 +200,8 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       config: { audit: 'review-lab-report' },
       schema: {
         summary: 'Accepts an uploaded lab report; the client is e-mailed',
-        description: 'Once per report: a repeat by the same staff member answers the same; anyone else gets 409.',
+        description:
+          'Once per report: a repeat by the same staff member answers the same; anyone else gets 409.',
         tags: ['staff'],
         body: acceptLabReportRequestSchema,
         response: { 200: reviewLabReportResponseSchema, ...errors },
@@ -208,8 +209,12 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      return reviewLabReport(deps, session.staffId, request.body.submissionId, { outcome: 'accepted' }, (id) =>
-        noteResolvedClient(session, id),
+      return reviewLabReport(
+        deps,
+        session.staffId,
+        request.body.submissionId,
+        { outcome: 'accepted' },
+        (id) => noteResolvedClient(session, id),
       );
     },
   );
@@ -221,7 +226,8 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       schema: {
         summary:
           "Rejects an uploaded lab report with a reason: the client's screening form opens again and shows the reason; the client is e-mailed",
-        description: 'Once per report: a repeat by the same staff member answers the same; anyone else gets 409.',
+        description:
+          'Once per report: a repeat by the same staff member answers the same; anyone else gets 409.',
         tags: ['staff'],
         body: rejectLabReportRequestSchema,
         response: { 200: reviewLabReportResponseSchema, ...errors },

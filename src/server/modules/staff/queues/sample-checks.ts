@@ -8,13 +8,13 @@ import { formatUsd } from '../../../../domain/money';
 import {
   amountToCents,
   checkEntryProblems,
+  staffQueueMessages as m,
   type RecordCheckRequest,
   type RecordCheckResponse,
   recordCheckRequestSchema,
   recordCheckResponseSchema,
   type SampleAwaitingCheck,
   sampleChecksResponseSchema,
-  staffQueueMessages as m,
 } from '../../../../domain/staff-queues';
 import type { AppDeps } from '../../../app';
 import type { Database } from '../../../db/client';

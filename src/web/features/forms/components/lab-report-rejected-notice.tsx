@@ -3,7 +3,11 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { bankDate } from './completed-notice';
 
 /** Above the screening form when the bank rejected the last lab report: why, and what to do. */
-export function LabReportRejectedNotice({ rejection }: { rejection: { reason: string; rejectedAt: string } }) {
+export function LabReportRejectedNotice({
+  rejection,
+}: {
+  rejection: { reason: string; rejectedAt: string };
+}) {
   const on = bankDate(rejection.rejectedAt);
   return (
     <Alert

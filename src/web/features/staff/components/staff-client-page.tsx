@@ -101,8 +101,8 @@ export function StaffClientPage() {
         <Section title="Forms and documents">
           <Stack gap="xs">
             {forms.length === 0 && <Text size="sm">No forms submitted.</Text>}
-            {forms.map((f, i) => (
-              <Text size="sm" key={`${f.form}-${i}`}>
+            {forms.map((f) => (
+              <Text size="sm" key={`${f.form}-${f.status}-${f.completedAt}`}>
                 {FORM_NAMES[f.form]}:{' '}
                 {f.status === 'completed'
                   ? `signed ${f.completedAt?.slice(0, 10)}`
