@@ -101,7 +101,7 @@ export async function recordCheck(
     .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
     .where(eq(sampleSubmissions.id, body.sampleId))
     .limit(1);
-  if (!found || found.sample.paymentKind !== 'check') throw notFound();
+  if (found?.sample.paymentKind !== 'check') throw notFound();
   onClient(found.client.id);
   const problems = checkEntryProblems(body, { dueCents: found.sample.totalCents, today: todayFor(now) });
   const firstProblem = Object.values(problems)[0];
@@ -160,7 +160,7 @@ export async function recordCheck(
 
   // Someone got there first (or this is the same click again).
   const [current] = await db.select().from(sampleSubmissions).where(eq(sampleSubmissions.id, body.sampleId));
-  if (!current || current.status !== 'paid' || !current.checkRecordedAt) {
+  if (current?.status !== 'paid' || !current.checkRecordedAt) {
     throw new HttpError(409, 'ALREADY_COMPLETED', m.sampleGone);
   }
   const same =

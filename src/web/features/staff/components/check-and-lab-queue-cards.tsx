@@ -18,8 +18,8 @@ function QueueCard({ to, title, text, count }: { to: string; title: string; text
           </Anchor>
         </Title>
         {count !== undefined && (
-          <Badge size="lg" variant={count > 0 ? 'filled' : 'light'} aria-label={`${count} waiting`}>
-            {count}
+          <Badge size="lg" variant={count > 0 ? 'filled' : 'light'} style={{ flexShrink: 0 }}>
+            {count} waiting
           </Badge>
         )}
       </Group>
