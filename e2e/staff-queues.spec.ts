@@ -42,11 +42,15 @@ async function checkScreen(page: Page, name: string) {
   await page.setViewportSize(wide);
 }
 
-/** MM/DD/YYYY of today plus some days, on this machine's calendar. */
+/** MM/DD/YYYY of today plus some days, on the bank's calendar (New York). */
 function usDate(days = 0) {
   const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getMonth() + 1)}/${pad(date.getDate())}/${date.getFullYear()}`;
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(date);
 }
 
 async function labReport(text: string): Promise<Buffer> {

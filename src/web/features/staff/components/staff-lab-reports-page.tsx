@@ -87,6 +87,7 @@ function LabReportCard({
             <Textarea
               label="Reason for rejection"
               description="The client sees this on their screening form and in the e-mail."
+              styles={{ description: { color: 'var(--mantine-color-text)' } }}
               autosize
               minRows={2}
               maxLength={1000}
@@ -146,7 +147,14 @@ export function StaffLabReportsPage() {
         reason, and the client is told by e-mail.
       </Text>
       {done && (
-        <Alert color="green" variant="light" role="status" withCloseButton onClose={() => setDone(null)}>
+        <Alert
+          color="green"
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setDone(null)}
+        >
           {done}
         </Alert>
       )}

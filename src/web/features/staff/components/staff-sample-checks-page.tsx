@@ -135,7 +135,14 @@ export function StaffSampleChecksPage() {
         consent agreement opens, and they are told by e-mail.
       </Text>
       {done && (
-        <Alert color="green" variant="light" role="status" withCloseButton onClose={() => setDone(null)}>
+        <Alert
+          color="green"
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setDone(null)}
+        >
           {done}
         </Alert>
       )}
