@@ -94,7 +94,6 @@ function SampleCheckCard({
               label="Check amount"
               inputMode="decimal"
               autoComplete="off"
-              placeholder={(sample.amountDueCents / 100).toFixed(2)}
               {...field('checkAmount')}
             />
             <TextInput
