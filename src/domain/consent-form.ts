@@ -351,6 +351,10 @@ export const formDocumentsResponseSchema = z.object({
     submittedAt: z.string().nullable(),
     documentId: z.string().nullable().describe('The signed form PDF'),
     labReportId: z.string().nullable().describe('The uploaded lab report, for Local Lab Submission'),
+    rejection: z
+      .object({ reason: z.string(), rejectedAt: z.string() })
+      .nullable()
+      .describe('The bank rejected the last lab report: why; the form is open again'),
   }),
 });
 

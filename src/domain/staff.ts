@@ -158,7 +158,7 @@ export type StaffDocument = z.infer<typeof staffDocumentSchema>;
 
 export const staffFormSchema = z.object({
   form: z.enum(['consent', 'infectious_disease']),
-  status: z.enum(['pending', 'completed']),
+  status: z.enum(['pending', 'completed', 'rejected']),
   completedAt: z.string().nullable(),
   pdfDocumentId: z.string().nullable(),
   labReportDocumentId: z.string().nullable(),
@@ -219,5 +219,8 @@ export const auditActions = {
   'search-clients': 'Searched clients',
   'read-audit': 'Read the audit trail',
   'change-staff': 'Changed a staff account',
+  'read-queue': 'Read a work queue',
+  'record-check': 'Recorded a check',
+  'review-lab-report': 'Reviewed a lab report',
 } as const;
 export type AuditAction = keyof typeof auditActions;

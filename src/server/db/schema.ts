@@ -400,7 +400,8 @@ export const formSubmissions = pgTable(
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
     form: text({ enum: ['consent', 'infectious_disease'] }).notNull(),
-    status: text({ enum: ['pending', 'completed'] }).notNull(),
+    /** rejected: staff refused its lab report; the client's screening is open again. */
+    status: text({ enum: ['pending', 'completed', 'rejected'] }).notNull(),
     idempotencyKey: text().notNull(),
     requestHash: text().notNull(),
     submissionOption: text(),
@@ -417,10 +418,21 @@ export const formSubmissions = pgTable(
     /** The physician who submitted the form for the client (the physician variants). */
     physicianId: uuid().references(() => physicians.id, { onDelete: 'set null' }),
     responseJson: text(),
+    /** Staff's review of the uploaded lab report (null: awaiting review), by whom, when, why not. */
+    labReportReview: text({ enum: ['accepted', 'rejected'] }),
+    labReportReviewedBy: uuid(),
+    labReportReviewedAt: timestamp({ withTimezone: true }),
+    labReportRejectionReason: text(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     completedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('form_submissions_client_form_key').on(t.clientId, t.form)],
+  (t) => [
+    // A rejected submission stays as history; the client may submit the form again.
+    uniqueIndex('form_submissions_client_form_key')
+      .on(t.clientId, t.form)
+      .where(sql`${t.status} <> 'rejected'`),
+    index().on(t.form, t.status, t.completedAt),
+  ],
 );
 
 /**
@@ -500,6 +512,12 @@ export const sampleSubmissions = pgTable(
     billingName: text(),
     billingEmail: text(),
     operationId: uuid(),
+    /** The check staff recorded when it arrived: its number, amount, date, who and when. */
+    checkNumber: text(),
+    checkAmountCents: integer(),
+    checkDate: date({ mode: 'string' }),
+    checkRecordedBy: uuid(),
+    checkRecordedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     completedAt: timestamp({ withTimezone: true }),
   },

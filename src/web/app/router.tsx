@@ -103,6 +103,14 @@ const StaffClientPage = page(
   () => import('../features/staff/components/staff-client-page'),
   (m) => m.StaffClientPage,
 );
+const StaffSampleChecksPage = page(
+  () => import('../features/staff/components/staff-sample-checks-page'),
+  (m) => m.StaffSampleChecksPage,
+);
+const StaffLabReportsPage = page(
+  () => import('../features/staff/components/staff-lab-reports-page'),
+  (m) => m.StaffLabReportsPage,
+);
 const NotFoundPage = page(
   () => import('../components/not-found-page'),
   (m) => m.NotFoundPage,
@@ -151,6 +159,8 @@ export function AppRoutes() {
           <Route path="/staff/home" element={<StaffHomePage />} />
           <Route path="/staff/clients" element={<StaffClientsPage />} />
           <Route path="/staff/clients/:id" element={<StaffClientPage />} />
+          <Route path="/staff/queues/checks" element={<StaffSampleChecksPage />} />
+          <Route path="/staff/queues/lab-reports" element={<StaffLabReportsPage />} />
         </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />

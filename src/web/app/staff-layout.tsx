@@ -21,6 +21,8 @@ const KEEPALIVE_EVERY_MS = 60_000;
 export const staffNavigation = {
   home: { to: '/staff/home', label: 'Home' },
   clients: { to: '/staff/clients', label: 'Clients' },
+  checks: { to: '/staff/queues/checks', label: 'Checks' },
+  labReports: { to: '/staff/queues/lab-reports', label: 'Lab Reports' },
 } as const;
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;

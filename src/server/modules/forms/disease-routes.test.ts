@@ -458,6 +458,7 @@ describe('Local Lab Submission (Jane)', () => {
       submittedAt: t.clock.now().toISOString(),
       documentId: answer.documentId,
       labReportId: expect.any(String),
+      rejection: null,
     });
     const download = await t.app.inject({
       method: 'GET',

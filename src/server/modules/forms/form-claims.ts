@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
 import { documents, formSubmissions } from '../../db/schema';
@@ -134,7 +134,13 @@ export async function submitFormOnce(
         const [existing] = await tx
           .select({ status: formSubmissions.status })
           .from(formSubmissions)
-          .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.form, form)))
+          .where(
+            and(
+              eq(formSubmissions.clientId, clientId),
+              eq(formSubmissions.form, form),
+              ne(formSubmissions.status, 'rejected'),
+            ),
+          )
           .limit(1);
         if (existing?.status === 'completed') {
           throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);

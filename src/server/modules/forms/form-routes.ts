@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -79,6 +79,24 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.status, 'completed')));
       const consent = rows.find((r) => r.form === 'consent');
       const disease = rows.find((r) => r.form === 'infectious_disease');
+      // The bank rejected the last lab report: the form is open again, with the reason.
+      const [rejected] = disease
+        ? []
+        : await db
+            .select({
+              reason: formSubmissions.labReportRejectionReason,
+              at: formSubmissions.labReportReviewedAt,
+            })
+            .from(formSubmissions)
+            .where(
+              and(
+                eq(formSubmissions.clientId, clientId),
+                eq(formSubmissions.form, 'infectious_disease'),
+                eq(formSubmissions.status, 'rejected'),
+              ),
+            )
+            .orderBy(desc(formSubmissions.labReportReviewedAt))
+            .limit(1);
       return {
         initialProcessingFormCompleted: client.initial,
         consent: {
@@ -92,6 +110,10 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
           submittedAt: disease?.completedAt?.toISOString() ?? null,
           documentId: disease?.pdfDocumentId ?? null,
           labReportId: disease?.labReportDocumentId ?? null,
+          rejection:
+            !client.disease && rejected?.at
+              ? { reason: rejected.reason ?? '', rejectedAt: rejected.at.toISOString() }
+              : null,
         },
       };
     },

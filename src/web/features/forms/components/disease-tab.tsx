@@ -5,6 +5,7 @@ import { diseaseMessages } from '../../../../domain/infectious-disease';
 import { bankDate, CompletedNotice } from './completed-notice';
 import { DiseaseForm } from './disease-form';
 import { DocumentLink } from './document-link';
+import { LabReportRejectedNotice } from './lab-report-rejected-notice';
 
 /** The Infectious Disease Form tab: what was submitted, or the form. */
 export function DiseaseTab({ documents }: { documents: FormDocuments }) {
@@ -36,5 +37,10 @@ export function DiseaseTab({ documents }: { documents: FormDocuments }) {
       </CompletedNotice>
     );
   }
-  return <DiseaseForm variant={{ kind: 'client', onSubmitted: setSubmitted }} />;
+  return (
+    <>
+      {screening.rejection && <LabReportRejectedNotice rejection={screening.rejection} />}
+      <DiseaseForm variant={{ kind: 'client', onSubmitted: setSubmitted }} />
+    </>
+  );
 }

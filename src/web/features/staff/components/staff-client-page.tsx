@@ -102,9 +102,13 @@ export function StaffClientPage() {
           <Stack gap="xs">
             {forms.length === 0 && <Text size="sm">No forms submitted.</Text>}
             {forms.map((f) => (
-              <Text size="sm" key={f.form}>
+              <Text size="sm" key={`${f.form}-${f.status}-${f.completedAt}`}>
                 {FORM_NAMES[f.form]}:{' '}
-                {f.status === 'completed' ? `signed ${f.completedAt?.slice(0, 10)}` : 'pending'}
+                {f.status === 'completed'
+                  ? `signed ${f.completedAt?.slice(0, 10)}`
+                  : f.status === 'rejected'
+                    ? `lab report rejected (submitted ${f.completedAt?.slice(0, 10)})`
+                    : 'pending'}
                 {f.submittedByPhysician ? ' (by the physician)' : ''}
               </Text>
             ))}

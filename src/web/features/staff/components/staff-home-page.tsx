@@ -1,5 +1,6 @@
 import { Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { CheckAndLabQueueCards } from './check-and-lab-queue-cards';
 
 /**
  * The back office's start page. Each work queue (checks, lab reports, vial requests, store orders,
@@ -32,6 +33,7 @@ export function StaffHomePage() {
             </Text>
           </Card>
         ))}
+        <CheckAndLabQueueCards />
       </SimpleGrid>
     </Stack>
   );

@@ -1,0 +1,238 @@
+import fs from 'node:fs';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+
+/**
+ * Two work queues of the back office (issue 11). Dr. Alvarez sends a new sample with a check in the
+ * shipment for a new client of this run; the client sets a password and uploads a lab report. The
+ * demo admin records the check (the client's consent opens) and rejects the lab report with a
+ * reason (the client's screening opens again and shows it). Only this run's new client is touched.
+ */
+
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+const NEW_PASSWORD = 'Harbor lights at dusk 2049';
+const REASON = 'The report does not show the hepatitis B result. Please send the full panel from your lab.';
+const wide = { width: 1280, height: 900 };
+const phone = { width: 375, height: 800 };
+const slow = { timeout: 30_000 };
+// Letters and digits: a long run of digits would read as a card number, which no field takes.
+const run = Date.now().toString(36);
+
+/** axe and no sideways scroll at 1280 and 375 px, with a screenshot of each to look at. */
+async function checkScreen(page: Page, name: string) {
+  for (const viewport of [wide, phone]) {
+    await page.setViewportSize(viewport);
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      )
+      .toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
+    await expectAccessible(page);
+    await page.screenshot({
+      path: `test-results/staff-queues/${name}-${viewport.width}.png`,
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize(wide);
+}
+
+/** MM/DD/YYYY of today plus some days, on the bank's calendar (New York). */
+function usDate(days = 0) {
+  const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(date);
+}
+
+async function labReport(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText(text, { x: 72, y: 700, size: 12, font });
+  return Buffer.from(await doc.save());
+}
+
+/**
+ * The demo admin signs in. Each TOTP code is good once and other journeys sign in as the demo
+ * admin too: a code already spent is followed by the next step's code (accepted one step early).
+ */
+async function staffSignIn(page: Page) {
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  await expect(codeBox).toBeVisible();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
+    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
+      page
+        .getByText('The code is not valid', { exact: false })
+        .waitFor()
+        .then(() => 'refused' as const),
+    ]);
+    if (outcome === 'in') return;
+    if (attempt === 1) await page.waitForTimeout(30_000);
+  }
+  throw new Error('the demo admin could not sign in');
+}
+
+/** Dr. Alvarez registers a new client whose sample comes with a check; returns their Client ID. */
+async function newClientByCheck(browser: Browser, person: { first: string; last: string; email: string }) {
+  const context = await browser.newContext();
+  const request = context.request;
+  const login = await request.post('/api/pay/physician_login', {
+    data: { username: 'PHY20001', password: 'DemoPhysician#2026' },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  const sent = await request.post('/api/pay/send_ProcessData', {
+    headers: { 'idempotency-key': `staff-queues-${run}` },
+    data: {
+      FirstName: person.first,
+      LastName: person.last,
+      Dob: '05/17/1981',
+      Ship_date: usDate(5),
+      Email: person.email,
+      PhoneNumber: '3055550100',
+      Address: '200 Biscayne Boulevard',
+      City: 'Miami',
+      State: 'FL',
+      zipcode: '33131',
+      Country: 'United States',
+      Tissue: 'Bone_marrow',
+      CreditCard: false,
+      BillingName: 'Clinic Accounts',
+      BillingEmail: `accounts.${run}@clinic.example.com`,
+    },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const { ClientId } = (await sent.json()) as { ClientId: string };
+  await context.close();
+  return ClientId;
+}
+
+test.describe('back office work queues', () => {
+  test('staff record the check of a new sample (the consent opens) and reject a lab report (the screening opens again with the reason)', async ({
+    page,
+    browser,
+  }) => {
+    const since = Date.now();
+    const person = { first: 'Vera', last: `Queue${run}`, email: `vera.queue.${run}@example.com` };
+    const name = `${person.first} ${person.last}`;
+    const clientId = await newClientByCheck(browser, person);
+
+    // The new client sets a password from the welcome e-mail, and uploads a lab report.
+    const clientContext = await browser.newContext();
+    const client = await clientContext.newPage();
+    const welcome = await waitForMail(person.email, /welcome/i, since);
+    const link = /https?:\/\/\S+\/welcome\/[A-Za-z0-9_-]+/.exec(welcome.text)?.[0];
+    if (!link) throw new Error('no welcome link in the e-mail');
+    await client.goto(new URL(link).pathname);
+    await client.getByRole('textbox', { name: 'New Password' }).fill(NEW_PASSWORD);
+    await client.getByRole('textbox', { name: 'Confirm Password' }).fill(NEW_PASSWORD);
+    await client.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(client.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible(slow);
+    await client.goto('/form-document/Consent-form');
+    await expect(
+      client.getByText('Please complete Initial Processing payment to proceed with consent form.'),
+    ).toBeVisible(slow);
+    const report = await labReport('Infectious disease panel: partial');
+    const uploaded = await client.request.post('/api/pay/set_DiseaseData', {
+      headers: { 'idempotency-key': `staff-queues-lab-${run}` },
+      data: {
+        submissionOption: 'Local Lab Submission',
+        agree: true,
+        lab_report_file: `data:application/pdf;base64,${report.toString('base64')}`,
+        lab_report_name: 'partial-panel.pdf',
+      },
+    });
+    expect(uploaded.status(), await uploaded.text()).toBe(200);
+
+    // Staff: both queues on the home page, with what waits in each.
+    await page.setViewportSize(wide);
+    await staffSignIn(page);
+    const home = page.getByRole('main');
+    await expect(home.getByRole('link', { name: 'New Samples Paid by Check' })).toBeVisible();
+    await expect(home.getByRole('link', { name: 'Lab Reports' })).toBeVisible();
+    await expect(home.getByText(/^\d+ waiting$/).first()).toBeVisible();
+    await checkScreen(page, 'home');
+
+    // The check arrives with the sample.
+    await home.getByRole('link', { name: 'New Samples Paid by Check' }).click();
+    await expect(page.getByRole('heading', { name: 'New Samples Paid by Check', level: 1 })).toBeVisible();
+    const sample = page.getByRole('article', { name: new RegExp(name) });
+    await expect(sample).toContainText('Amount due: $3,000.00');
+    await expect(sample).toContainText(clientId);
+    await sample.getByRole('button', { name: 'Record check' }).click();
+    await expect(sample.getByText('Please enter check number')).toBeVisible();
+    await expect(sample.getByText('Please enter check amount')).toBeVisible();
+    await expect(sample.getByText('Please enter check date')).toBeVisible();
+    await checkScreen(page, 'checks-errors');
+    await sample.getByRole('textbox', { name: 'Check number' }).fill('20418');
+    await sample.getByRole('textbox', { name: 'Check amount' }).fill('2500');
+    await sample.getByRole('textbox', { name: 'Check date' }).fill(usDate(0));
+    await sample.getByRole('button', { name: 'Record check' }).click();
+    await expect(sample.getByText('The check must be for the amount due, $3,000.00.')).toBeVisible();
+    await sample.getByRole('textbox', { name: 'Check amount' }).fill('3,000.00');
+    await sample.getByRole('button', { name: 'Record check' }).click();
+    const recorded = page.getByRole('status').filter({ hasText: clientId });
+    await expect(recorded).toContainText('Check recorded. Initial processing is paid');
+    await expect(page.getByRole('article', { name: new RegExp(name) })).toHaveCount(0);
+    await checkScreen(page, 'checks-recorded');
+    const paid = await waitForMail(person.email, /payment for your initial processing/, since);
+    expect(paid.text).toContain('check no. 20418 of $3,000.00');
+
+    // The client's consent is open now.
+    await client.goto('/form-document/Consent-form');
+    await expect(client.getByRole('form', { name: 'Client Consent Form' })).toBeVisible(slow);
+    await expect(
+      client.getByText('Please complete Initial Processing payment to proceed with consent form.'),
+    ).toHaveCount(0);
+
+    // The lab report: read it, then reject it with a reason.
+    await page
+      .getByRole('navigation', { name: 'Back office sections' })
+      .getByRole('link', { name: 'Lab Reports' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Lab Reports', level: 1 })).toBeVisible();
+    const item = page.getByRole('article', { name: new RegExp(name) });
+    await expect(item).toContainText('by the client');
+    await checkScreen(page, 'lab-reports');
+    const download = page.waitForEvent('download');
+    await item.getByRole('link', { name: /View the lab report \(partial-panel\.pdf/ }).click();
+    const file = fs.readFileSync((await (await download).path()) as string);
+    expect(file.equals(report)).toBe(true);
+    await item.getByRole('button', { name: 'Reject…' }).click();
+    await item.getByRole('button', { name: 'Reject lab report' }).click();
+    await expect(item.getByText('Please enter the reason')).toBeVisible();
+    await item.getByRole('textbox', { name: 'Reason for rejection' }).fill(REASON);
+    await checkScreen(page, 'lab-report-reject');
+    await item.getByRole('button', { name: 'Reject lab report' }).click();
+    await expect(page.getByRole('status').filter({ hasText: clientId })).toContainText(
+      "Lab report rejected. The client's screening form is open again.",
+    );
+    await expect(page.getByRole('article', { name: new RegExp(name) })).toHaveCount(0);
+    const rejectedMail = await waitForMail(person.email, /screening again/, since);
+    expect(rejectedMail.text).toContain(REASON);
+
+    // The client finds the screening open again, with the reason.
+    await client.goto('/form-document/Infectious-disease');
+    const notice = client.getByTestId('lab-report-rejected');
+    await expect(notice).toContainText('Your lab report was not accepted', slow);
+    await expect(notice).toContainText(REASON);
+    await expect(client.getByRole('form', { name: 'Infectious Disease Form' })).toBeVisible();
+    await checkScreen(client, 'client-screening-reopened');
+    await clientContext.close();
+  });
+});

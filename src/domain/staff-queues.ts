@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { addDays, calendarDateToIso } from './dates';
+import { formatUsd } from './money';
+import { freeText, singleLine } from './text';
+
+/**
+ * Two work queues of the back office (issue 11): new samples paid by check (record the check, so
+ * the client's initial processing is paid and their consent opens) and uploaded lab reports
+ * (accept, or reject with a reason, which opens the client's screening form again).
+ */
+export const staffQueueMessages = {
+  checkNumberRequired: 'Please enter check number',
+  checkNumberInvalid: 'The check number is 1 to 15 digits.',
+  checkAmountRequired: 'Please enter check amount',
+  checkAmountInvalid: 'Please enter an amount in dollars and cents, such as 3000.00',
+  checkAmountMismatch: (dueCents: number) => `The check must be for the amount due, ${formatUsd(dueCents)}.`,
+  checkDateRequired: 'Please enter check date',
+  checkDateInvalid: 'Please enter the date as MM/DD/YYYY',
+  checkDateFuture: 'The check date cannot be in the future.',
+  checkRecorded:
+    'Check recorded. Initial processing is paid and the client can now sign the consent agreement.',
+  checkAlreadyRecorded: (by: string, on: string) => `This check was already recorded by ${by} on ${on}.`,
+  sampleGone: 'This sample is not waiting for a check any more.',
+  reasonRequired: 'Please enter the reason',
+  reasonTooLong: 'Please keep the reason under 1,000 characters',
+  labReportAccepted: 'Lab report accepted.',
+  labReportRejected: "Lab report rejected. The client's screening form is open again.",
+  labReportAlreadyReviewed: (outcome: 'accepted' | 'rejected', by: string, on: string) =>
+    `This lab report was already ${outcome} by ${by} on ${on}.`,
+  noSamples: 'No new samples are waiting for a check.',
+  noLabReports: 'No lab reports are waiting for review.',
+} as const;
+
+const m = staffQueueMessages;
+
+/** Dollars and cents as typed ("3000", "3,000.00", "$3000.5") in cents; null when it is not one. */
+export function amountToCents(value: string): number | null {
+  const trimmed = value.trim().replace(/^\$/, '');
+  if (!/^(\d{1,3}(,\d{3})+|\d{1,9})(\.\d{1,2})?$/.test(trimmed)) return null;
+  const [whole = '0', fraction = ''] = trimmed.replace(/,/g, '').split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+export interface CheckEntry {
+  checkNumber: string;
+  checkAmount: string;
+  checkDate: string;
+}
+
+/**
+ * What is wrong with a check as typed, by field (empty when nothing): a number of 1 to 15 digits,
+ * the amount due exactly, a real date not after today (the bank's). Shared by the form and the server.
+ */
+export function checkEntryProblems(
+  entry: CheckEntry,
+  context: { dueCents: number; today: string },
+): Partial<Record<keyof CheckEntry, string>> {
+  const problems: Partial<Record<keyof CheckEntry, string>> = {};
+  const number = entry.checkNumber.trim();
+  if (!number) problems.checkNumber = m.checkNumberRequired;
+  else if (!/^\d{1,15}$/.test(number)) problems.checkNumber = m.checkNumberInvalid;
+  const amount = entry.checkAmount.trim();
+  const cents = amountToCents(amount);
+  if (!amount) problems.checkAmount = m.checkAmountRequired;
+  else if (cents === null) problems.checkAmount = m.checkAmountInvalid;
+  else if (cents !== context.dueCents) problems.checkAmount = m.checkAmountMismatch(context.dueCents);
+  const date = entry.checkDate.trim();
+  const iso = calendarDateToIso(date);
+  if (!date) problems.checkDate = m.checkDateRequired;
+  else if (!iso || Number(iso.slice(0, 4)) < 2000) problems.checkDate = m.checkDateInvalid;
+  // A day of slack: the bank's calendar is New York's, and a staff member may be ahead of it.
+  else if (iso > addDays(context.today, 1)) problems.checkDate = m.checkDateFuture;
+  return problems;
+}
+
+export const sampleAwaitingCheckSchema = z.object({
+  sampleId: z.uuid(),
+  clientId: z.uuid().describe("The client's record id (for the client page)"),
+  clientActId: z.string(),
+  clientName: z.string(),
+  physicianName: z.string(),
+  tissue: z.string(),
+  shipDate: z.string().describe('MM/DD/YYYY'),
+  submittedAt: z.string().describe('ISO instant the physician sent the form'),
+  amountDueCents: z.number().int(),
+  billingName: z.string().nullable(),
+  billingEmail: z.string().nullable(),
+});
+export type SampleAwaitingCheck = z.infer<typeof sampleAwaitingCheckSchema>;
+
+export const sampleChecksResponseSchema = z.object({ samples: z.array(sampleAwaitingCheckSchema) });
+
+const entryText = (max: number) => singleLine(z.string().max(max));
+
+export const recordCheckRequestSchema = z.object({
+  sampleId: z.uuid(),
+  checkNumber: entryText(40),
+  checkAmount: entryText(40),
+  checkDate: entryText(40),
+});
+export type RecordCheckRequest = z.infer<typeof recordCheckRequestSchema>;
+
+export const recordCheckResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  sampleId: z.uuid(),
+  clientActId: z.string(),
+  checkNumber: z.string(),
+  checkAmountCents: z.number().int(),
+  checkDate: z.string().describe('YYYY-MM-DD'),
+  recordedAt: z.string(),
+});
+export type RecordCheckResponse = z.infer<typeof recordCheckResponseSchema>;
+
+export const labReportAwaitingSchema = z.object({
+  submissionId: z.uuid(),
+  clientId: z.uuid(),
+  clientActId: z.string(),
+  clientName: z.string(),
+  submittedAt: z.string().describe('ISO instant of the upload'),
+  submittedBy: z.string().describe('"Client" or the physician who submitted it'),
+  documentId: z.uuid().describe('The lab report PDF (GET /api/staff/documents/{id})'),
+  fileName: z.string(),
+  sizeBytes: z.number().int(),
+});
+export type LabReportAwaiting = z.infer<typeof labReportAwaitingSchema>;
+
+export const labReportsResponseSchema = z.object({ reports: z.array(labReportAwaitingSchema) });
+
+export const acceptLabReportRequestSchema = z.object({ submissionId: z.uuid() });
+
+export const rejectLabReportRequestSchema = z.object({
+  submissionId: z.uuid(),
+  reason: freeText(
+    z.string({ error: m.reasonRequired }).trim().min(1, m.reasonRequired).max(1000, m.reasonTooLong),
+  ),
+});
+export type RejectLabReportRequest = z.infer<typeof rejectLabReportRequestSchema>;
+
+export const reviewLabReportResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  submissionId: z.uuid(),
+  outcome: z.enum(['accepted', 'rejected']),
+  reviewedAt: z.string(),
+});
+export type ReviewLabReportResponse = z.infer<typeof reviewLabReportResponseSchema>;

@@ -1,0 +1,223 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { todayFor } from '../../../../domain/client';
+import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../../domain/dates';
+import { errorBodySchema } from '../../../../domain/errors';
+import { tissueLabels } from '../../../../domain/initial-processing';
+import { formatUsd } from '../../../../domain/money';
+import {
+  amountToCents,
+  checkEntryProblems,
+  staffQueueMessages as m,
+  type RecordCheckRequest,
+  type RecordCheckResponse,
+  recordCheckRequestSchema,
+  recordCheckResponseSchema,
+  type SampleAwaitingCheck,
+  sampleChecksResponseSchema,
+} from '../../../../domain/staff-queues';
+import type { AppDeps } from '../../../app';
+import type { Database } from '../../../db/client';
+import { clientActivities, clients, physicians, sampleSubmissions, staffAccounts } from '../../../db/schema';
+import { HttpError, notFound } from '../../../lib/http-error';
+import { noteResolvedClient } from '../../../plugins/audit';
+import { sessionOf } from '../../../plugins/sessions';
+
+/** New samples whose physician chose a check in the shipment, still unpaid: oldest first. */
+export async function samplesAwaitingCheck(db: Database): Promise<SampleAwaitingCheck[]> {
+  const rows = await db
+    .select({
+      sample: sampleSubmissions,
+      clientActId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      physicianFirst: physicians.firstName,
+      physicianLast: physicians.lastName,
+    })
+    .from(sampleSubmissions)
+    .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
+    .innerJoin(physicians, eq(physicians.id, sampleSubmissions.physicianId))
+    .where(eq(sampleSubmissions.status, 'awaiting_check'))
+    .orderBy(asc(sampleSubmissions.completedAt), asc(sampleSubmissions.createdAt))
+    .limit(500);
+  return rows.map((row) => ({
+    sampleId: row.sample.id,
+    clientId: row.sample.clientId,
+    clientActId: row.clientActId,
+    clientName: `${row.firstName} ${row.lastName}`,
+    physicianName: `Dr. ${row.physicianFirst} ${row.physicianLast}`,
+    tissue: tissueLabels[row.sample.tissue],
+    shipDate: isoToUsDate(row.sample.shipDate),
+    submittedAt: (row.sample.completedAt ?? row.sample.createdAt).toISOString(),
+    amountDueCents: row.sample.totalCents,
+    billingName: row.sample.billingName,
+    billingEmail: row.sample.billingEmail,
+  }));
+}
+
+async function staffName(db: Database, staffId: string | null): Promise<string> {
+  if (!staffId) return 'another staff member';
+  const [row] = await db
+    .select({ name: staffAccounts.name })
+    .from(staffAccounts)
+    .where(eq(staffAccounts.id, staffId))
+    .limit(1);
+  return row?.name ?? 'another staff member';
+}
+
+type SampleRow = typeof sampleSubmissions.$inferSelect;
+
+function answerOf(sample: SampleRow, clientActId: string): RecordCheckResponse {
+  return {
+    success: true,
+    message: m.checkRecorded,
+    sampleId: sample.id,
+    clientActId,
+    checkNumber: sample.checkNumber ?? '',
+    checkAmountCents: sample.checkAmountCents ?? 0,
+    checkDate: sample.checkDate ?? '',
+    recordedAt: (sample.checkRecordedAt ?? new Date(0)).toISOString(),
+  };
+}
+
+/**
+ * Records the check of a new sample: in one transaction, the sample becomes paid only if it is
+ * still awaiting its check (the conditional update decides between two staff members), the
+ * client's initial processing is marked paid (their consent opens), the payment goes on Client
+ * Activity and the client is e-mailed. The same staff member sending the same check again (a
+ * double click) gets the same answer; anyone else is told who recorded it.
+ */
+export async function recordCheck(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'mailer'>,
+  staffId: string,
+  body: RecordCheckRequest,
+  onClient: (clientId: string) => void,
+): Promise<RecordCheckResponse> {
+  const { db, clock, mailer } = deps;
+  const now = clock.now();
+  const [found] = await db
+    .select({ sample: sampleSubmissions, client: clients })
+    .from(sampleSubmissions)
+    .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
+    .where(eq(sampleSubmissions.id, body.sampleId))
+    .limit(1);
+  if (found?.sample.paymentKind !== 'check') throw notFound();
+  onClient(found.client.id);
+  const problems = checkEntryProblems(body, { dueCents: found.sample.totalCents, today: todayFor(now) });
+  const firstProblem = Object.values(problems)[0];
+  if (firstProblem) throw new HttpError(400, 'VALIDATION', firstProblem, problems);
+  const checkNumber = body.checkNumber.trim();
+  const checkAmountCents = amountToCents(body.checkAmount) ?? 0;
+  const checkDate = calendarDateToIso(body.checkDate) ?? '';
+
+  const recorded = await db.transaction(async (tx) => {
+    const [sample] = await tx
+      .update(sampleSubmissions)
+      .set({
+        status: 'paid',
+        checkNumber,
+        checkAmountCents,
+        checkDate,
+        checkRecordedBy: staffId,
+        checkRecordedAt: now,
+      })
+      .where(and(eq(sampleSubmissions.id, body.sampleId), eq(sampleSubmissions.status, 'awaiting_check')))
+      .returning();
+    if (!sample) return null;
+    const client = found.client;
+    await tx
+      .update(clients)
+      .set({ initialProcessingFormCompleted: true, updatedAt: now })
+      .where(eq(clients.id, client.id));
+    const tissue = tissueLabels[sample.tissue];
+    await tx.insert(clientActivities).values({
+      clientId: client.id,
+      type: 'Initial Processing',
+      closeDate: todayFor(now),
+      purchasedPlanName: `Initial sample processing, ${tissue} (${formatUsd(checkAmountCents)} by check no. ${checkNumber})`,
+      stageName: 'Closed Won',
+      amountCents: checkAmountCents,
+    });
+    await mailer.enqueue(
+      tx,
+      {
+        to: client.email,
+        subject: 'Client Portal: we received the payment for your initial processing',
+        text: [
+          `Dear ${client.firstName},`,
+          `We received check no. ${checkNumber} of ${formatUsd(checkAmountCents)}, dated ${isoToUsDate(checkDate)}, for the initial processing of your ${tissue.toLowerCase()} sample (Client ID ${client.clientActId}).`,
+          'Your initial processing is paid. Please sign in to the Client Portal and sign the consent agreement under Forms and Other Documents.',
+        ].join('\n\n'),
+      },
+      { dedupeKey: `sample:${sample.id}:check-recorded` },
+    );
+    return sample;
+  });
+  if (recorded) {
+    mailer.kick();
+    return answerOf(recorded, found.client.clientActId);
+  }
+
+  // Someone got there first (or this is the same click again).
+  const [current] = await db.select().from(sampleSubmissions).where(eq(sampleSubmissions.id, body.sampleId));
+  if (current?.status !== 'paid' || !current.checkRecordedAt) {
+    throw new HttpError(409, 'ALREADY_COMPLETED', m.sampleGone);
+  }
+  const same =
+    current.checkRecordedBy === staffId &&
+    current.checkNumber === checkNumber &&
+    current.checkAmountCents === checkAmountCents &&
+    current.checkDate === checkDate;
+  if (same) return answerOf(current, found.client.clientActId);
+  throw new HttpError(
+    409,
+    'ALREADY_COMPLETED',
+    m.checkAlreadyRecorded(
+      await staffName(db, current.checkRecordedBy),
+      isoToUsDate(isoDateOf(current.checkRecordedAt)),
+    ),
+  );
+}
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+
+/** The queue of new samples paid by check (either staff level); audited by the scope. */
+export const sampleCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/sample_checks',
+    {
+      config: { audit: 'read-queue' },
+      schema: {
+        summary: 'New samples sent with a check in the shipment, waiting for the check: oldest first',
+        tags: ['staff'],
+        response: { 200: sampleChecksResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'staff');
+      return { samples: await samplesAwaitingCheck(deps.db) };
+    },
+  );
+
+  app.post(
+    '/record_check',
+    {
+      config: { audit: 'record-check' },
+      schema: {
+        summary:
+          "Records a new sample's check (number, amount, date): initial processing paid, the client's consent opens, the client is e-mailed",
+        description:
+          'Once per sample: the same staff member sending the same check again gets the same answer; anyone else gets 409 with who recorded it.',
+        tags: ['staff'],
+        body: recordCheckRequestSchema,
+        response: { 200: recordCheckResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      return recordCheck(deps, session.staffId, request.body, (clientId) =>
+        noteResolvedClient(session, clientId),
+      );
+    },
+  );
+};
