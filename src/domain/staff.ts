@@ -216,5 +216,8 @@ export const auditActions = {
   'read-activity': "Read the client's activity",
   'search-clients': 'Searched clients',
   'read-audit': 'Read the audit trail',
+  'read-queue': 'Read a work queue',
+  'change-vial-request': 'Changed a vial request',
+  'settle-payment': 'Settled a payment in doubt',
 } as const;
 export type AuditAction = keyof typeof auditActions;

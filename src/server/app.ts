@@ -42,6 +42,7 @@ import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
+import { staffQueueRoutes } from './modules/staff/queues';
 import { staffAdminRoutes } from './modules/staff/staff-admin-routes';
 import {
   staffLoginRoutes,
@@ -259,6 +260,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ['staff'],
       async (scope) => {
         await scope.register(staffClientRoutes, staffApi);
+        await scope.register(staffQueueRoutes, staffApi);
       },
       { audit },
     ),
