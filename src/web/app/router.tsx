@@ -99,6 +99,10 @@ const StaffClientsPage = page(
   () => import('../features/staff/components/staff-clients-page'),
   (m) => m.StaffClientsPage,
 );
+const StaffQueuePage = page(
+  () => import('../features/staff/components/staff-queue-page'),
+  (m) => m.StaffQueuePage,
+);
 const StaffClientPage = page(
   () => import('../features/staff/components/staff-client-page'),
   (m) => m.StaffClientPage,
@@ -151,6 +155,7 @@ export function AppRoutes() {
           <Route path="/staff/home" element={<StaffHomePage />} />
           <Route path="/staff/clients" element={<StaffClientsPage />} />
           <Route path="/staff/clients/:id" element={<StaffClientPage />} />
+          <Route path="/staff/queues/:key" element={<StaffQueuePage />} />
         </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />

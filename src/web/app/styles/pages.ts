@@ -16,6 +16,7 @@ import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/Avatar.css';
 import '@mantine/core/styles/Breadcrumbs.css';
 import '@mantine/core/styles/Burger.css';
+import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Card.css';
 import '@mantine/core/styles/Fieldset.css';
 import '@mantine/core/styles/Grid.css';
