@@ -22,6 +22,10 @@ export function useSettlePayment(paymentId: string) {
       apiRequest<SettlePaymentResponse>('POST', `staff/payments/${encodeURIComponent(paymentId)}/settle`, {
         body: {},
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queuesQueryKey }),
+    // The home page's counts only: the settled payment stays on this page with its answer
+    // until the page is opened again.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queuesQueryKey, exact: true });
+    },
   });
 }

@@ -36,6 +36,9 @@ export function useVialRequestAction(requestId: string) {
           headers: { 'idempotency-key': idempotencyKey },
         },
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queuesQueryKey }),
+    // Not awaited: the caller's own callbacks run first, while its form is still on the page.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queuesQueryKey });
+    },
   });
 }

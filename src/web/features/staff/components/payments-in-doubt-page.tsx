@@ -42,6 +42,7 @@ function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
       <Stack gap={4} align="flex-start">
         <Button
           loading={settle.isPending}
+          disabled={answer !== null && !answer.problem}
           onClick={() =>
             settle.mutate(undefined, {
               onSuccess: (result) => setAnswer({ text: result.message, problem: false }),

@@ -42,9 +42,12 @@ function ActionForm({
   label,
   children,
   build,
+  onDone,
 }: {
   requestId: string;
   label: string;
+  /** The answer's message: shown by the card, since the form goes once its step is done. */
+  onDone: (message: string) => void;
   children?: ReactNode;
   /** The action to send, or the message of the field that stops it. */
   build: () => VialRequestAction | { problem: string };
@@ -52,7 +55,6 @@ function ActionForm({
   const action = useVialRequestAction(requestId);
   const key = useRef(newKey());
   const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (action.isPending) return;
@@ -62,11 +64,10 @@ function ActionForm({
       return;
     }
     setProblem(null);
-    setDone(null);
     action.mutate(
       { request, idempotencyKey: key.current },
       {
-        onSuccess: (answer) => setDone(answer.message),
+        onSuccess: (answer) => onDone(answer.message),
         onError: (error) =>
           setProblem(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.'),
         onSettled: () => {
@@ -89,47 +90,50 @@ function ActionForm({
             {problem}
           </Text>
         )}
-        {done && (
-          <Text size="sm" role="status">
-            {done}
-          </Text>
-        )}
       </Stack>
     </form>
   );
 }
 
-function VipPriceForm({ request }: { request: VialQueueItem }) {
+function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
   const [price, setPrice] = useState('');
+  const method = request.paymentMethod === 'ACH Payment' ? 'bank account' : 'card';
   return (
-    <ActionForm
-      requestId={request.id}
-      label="Confirm price and charge"
-      build={() => {
-        if (!price.trim()) return { problem: queueMessages.amountRequired };
-        const amountCents = dollarsToCents(price);
-        if (amountCents === null || amountCents < 1) return { problem: queueMessages.amountInvalid };
-        return { action: 'confirm_vip_price', body: { amountCents } };
-      }}
-    >
-      <TextInput
-        label="ACT VIP price ($)"
-        inputMode="decimal"
-        value={price}
-        onChange={(e) => setPrice(e.currentTarget.value)}
-        style={{ flex: '1 1 160px' }}
-        description={`Charged once to the ${request.paymentMethod === 'ACH Payment' ? 'bank account' : 'card'} on file${request.paymentMethod === 'Credit Card' ? ', plus the 3% card processing fee' : ''}`}
-      />
-    </ActionForm>
+    <Stack gap={4}>
+      <Text size="sm">
+        The price is charged once to the {method} on file
+        {request.paymentMethod === 'Credit Card' ? ', plus the 3% card processing fee' : ''}.
+      </Text>
+      <ActionForm
+        requestId={request.id}
+        label="Confirm price and charge"
+        onDone={onDone}
+        build={() => {
+          if (!price.trim()) return { problem: queueMessages.amountRequired };
+          const amountCents = dollarsToCents(price);
+          if (amountCents === null || amountCents < 1) return { problem: queueMessages.amountInvalid };
+          return { action: 'confirm_vip_price', body: { amountCents } };
+        }}
+      >
+        <TextInput
+          label="ACT VIP price ($)"
+          inputMode="decimal"
+          value={price}
+          onChange={(e) => setPrice(e.currentTarget.value)}
+          style={{ flex: '1 1 160px' }}
+        />
+      </ActionForm>
+    </Stack>
   );
 }
 
-function ShipForm({ request }: { request: VialQueueItem }) {
+function ShipForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
   const [tracking, setTracking] = useState('');
   return (
     <ActionForm
       requestId={request.id}
       label="Mark shipped"
+      onDone={onDone}
       build={() => {
         const parsed = trackingNumberSchema.safeParse(tracking);
         if (!parsed.success)
@@ -149,6 +153,7 @@ function ShipForm({ request }: { request: VialQueueItem }) {
 
 function VialRequestCard({ request }: { request: VialQueueItem }) {
   const headingId = useId();
+  const [done, setDone] = useState<string | null>(null);
   const vipPrice = request.shippingPriceToBeConfirmed
     ? request.vipPriceConfirmedAt
       ? `${formatUsd(request.vipPriceCents ?? 0)}, confirmed ${when(request.vipPriceConfirmedAt)}${request.vipTransactionId ? `, transaction ${request.vipTransactionId}` : ''}`
@@ -193,15 +198,26 @@ function VialRequestCard({ request }: { request: VialQueueItem }) {
           <ActionForm
             requestId={request.id}
             label="Record practitioner approval"
+            onDone={setDone}
             build={() => ({ action: 'approve' })}
           />
         )}
         {request.shippingPriceToBeConfirmed && !request.vipPriceConfirmedAt && (
-          <VipPriceForm request={request} />
+          <VipPriceForm request={request} onDone={setDone} />
         )}
-        {!request.shippedAt && <ShipForm request={request} />}
+        {!request.shippedAt && <ShipForm request={request} onDone={setDone} />}
         {request.shippedAt && !request.deliveredAt && (
-          <ActionForm requestId={request.id} label="Mark delivered" build={() => ({ action: 'deliver' })} />
+          <ActionForm
+            requestId={request.id}
+            label="Mark delivered"
+            onDone={setDone}
+            build={() => ({ action: 'deliver' })}
+          />
+        )}
+        {done && (
+          <Text size="sm" role="status">
+            {done}
+          </Text>
         )}
       </Stack>
     </Card>
