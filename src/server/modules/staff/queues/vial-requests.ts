@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../../domain/errors';
@@ -426,6 +427,14 @@ const errors = {
   503: errorBodySchema,
 };
 
+/** Who acts on which request, with which submission. */
+interface Actor {
+  deps: Deps;
+  staffId: string;
+  key: string;
+  requestId: string;
+}
+
 const idempotencyHeaders = z.object({ 'idempotency-key': z.string().optional() });
 
 const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -444,32 +453,15 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   /** Each action: the staff member's session, the request's client on the audit row, the key. */
   const act =
-    (
-      run: (
-        paymentDeps: Deps,
-        staffId: string,
-        key: string,
-        id: string,
-        body: never,
-      ) => Promise<{ message: string }>,
-    ) =>
-    async (request: {
-      params: { id: string };
-      body?: unknown;
-      headers: Record<string, unknown>;
-      log: Deps['log'];
-    }) => {
-      const session = sessionOf(request as never, 'staff');
+    <B>(run: (actor: Actor, body: B) => Promise<{ message: string }>) =>
+    async (request: FastifyRequest) => {
+      const session = sessionOf(request, 'staff');
       const key = idempotencyKeyOf(request.headers);
-      const row = await requestRow(deps.db, request.params.id);
+      const { id } = request.params as { id: string };
+      const row = await requestRow(deps.db, id);
       noteResolvedClient(session, row.clientId);
-      const { message } = await run(
-        { ...deps, log: request.log },
-        session.staffId,
-        key,
-        row.id,
-        (request.body ?? {}) as never,
-      );
+      const actor = { deps: { ...deps, log: request.log }, staffId: session.staffId, key, requestId: row.id };
+      const { message } = await run(actor, (request.body ?? {}) as B);
       const [item] = await queueItems(deps.db, row.id);
       if (!item) throw notFound();
       return { message, request: item };
@@ -491,7 +483,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/vial_requests/:id/approve',
     action("Records the practitioner's approval of a vial request, when it came another way"),
-    act((d, staffId, key, id) => recordApproval(d, staffId, key, id)),
+    act((a) => recordApproval(a.deps, a.staffId, a.key, a.requestId)),
   );
   app.post(
     '/vial_requests/:id/confirm_vip_price',
@@ -499,21 +491,21 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       'Confirms the ACT VIP price of a vial request and charges it once (plus 3% by card) to the method chosen on it',
       confirmVipPriceRequestSchema,
     ),
-    act((d, staffId, key, id, body: { amountCents: number }) =>
-      confirmVipPrice(d, staffId, key, id, body.amountCents),
+    act((a, body: { amountCents: number }) =>
+      confirmVipPrice(a.deps, a.staffId, a.key, a.requestId, body.amountCents),
     ),
   );
   app.post(
     '/vial_requests/:id/ship',
     action("Marks a vial request shipped with the carrier's tracking number", shipRequestSchema),
-    act((d, staffId, key, id, body: { trackingNumber: string }) =>
-      markShipped(d, staffId, key, id, body.trackingNumber),
+    act((a, body: { trackingNumber: string }) =>
+      markShipped(a.deps, a.staffId, a.key, a.requestId, body.trackingNumber),
     ),
   );
   app.post(
     '/vial_requests/:id/deliver',
     action('Marks a shipped vial request delivered'),
-    act((d, staffId, key, id) => markDelivered(d, staffId, key, id)),
+    act((a) => markDelivered(a.deps, a.staffId, a.key, a.requestId)),
   );
 };
 
