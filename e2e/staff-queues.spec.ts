@@ -18,6 +18,12 @@ async function checkScreen(page: Page, name: string) {
   await expectAccessible(page);
   const wide = page.viewportSize();
   await page.setViewportSize({ width: 375, height: 800 });
+  // The shell's navigation slides away on a phone: measure once the layout has settled.
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `test-results/staff-queues-${name}-375.png`, fullPage: true });
   if (wide) await page.setViewportSize(wide);
@@ -94,10 +100,14 @@ test('staff confirm a VIP price and ship with a tracking number; the client sees
   await page.goto('/staff/home');
   await page.getByTestId('queue-payments-in-doubt').getByRole('link', { name: 'Payments in doubt' }).click();
   await expect(page.getByRole('heading', { name: 'Payments in doubt', level: 1 })).toBeVisible();
-  await expect(
-    page.getByRole('status').or(page.getByRole('button', { name: 'Look up and settle' }).first()),
-  ).toBeVisible();
+  // Grace's errored attempt never reached the gateway: looked up, it is settled as failed.
+  const errored = page.getByRole('region', { name: /\$515\.00 from Grace Park \(ACT10007\)/ });
+  await expect(errored).toBeVisible();
   await checkScreen(page, 'payments-in-doubt');
+  await errored.getByRole('button', { name: 'Look up and settle' }).click();
+  await expect(errored.getByRole('status')).toHaveText(
+    'The gateway has no approved charge: it is settled as failed, nothing was charged.',
+  );
 
   // Grace sees the confirmed price and the tracking number on her request's timeline.
   const context = await browser.newContext();

@@ -8,6 +8,7 @@ import {
   clientActivities,
   clients,
   paymentMethods,
+  payments,
   sandboxPaymentMethods,
   systemSettings,
   vialRequests,
@@ -18,7 +19,8 @@ import { DEMO_CLIENT_PASSWORD } from './seed';
  * Demo work for the back office's vial requests queue (beside the app in demo mode, like the demo
  * documents): Grace Park (ACT10007) has a Visa ending 4444 on file and ordered one vial by ACT
  * VIP three days ago, covered by a pre-paid vial; the bank has to confirm its price (charged to
- * her card), ship it and mark it delivered. No other demo story uses her. Once.
+ * her card), ship it and mark it delivered. An earlier attempt of hers errored: a payment in
+ * doubt to settle. No other demo story uses her. Once.
  */
 export async function seedDemoVialRequest(db: Database, now: Date): Promise<boolean> {
   const [done] = await db
@@ -131,6 +133,24 @@ export async function seedDemoVialRequest(db: Database, now: Date): Promise<bool
       clientActivityId: activity?.id ?? null,
       requestedAt,
       createdAt: requestedAt,
+    });
+    // An earlier attempt whose charge errored before it reached the gateway: a payment in doubt
+    // for the back office to settle (the gateway has no such charge: settled as failed).
+    await tx.insert(payments).values({
+      clientId: grace.id,
+      idempotencyKey: 'demo-errored-payment-act10007',
+      requestHash: 'demo',
+      source: 'ACT Client Portal',
+      purpose: 'vial_request',
+      methodKind: 'card',
+      methodBrand: 'Visa',
+      methodLast4: '4444',
+      amountCents: 50_000,
+      feeCents: 1_500,
+      totalCents: 51_500,
+      status: 'error',
+      message: 'The payment could not be processed. Please try again in a few minutes.',
+      createdAt: new Date(requestedAt.getTime() - 60 * 60_000),
     });
     await tx.insert(systemSettings).values({ key: 'demo_vial_request_seeded', value: now.toISOString() });
   });
