@@ -14,7 +14,7 @@ import {
 } from '../../../../domain/staff-queues';
 import type { AppDeps } from '../../../app';
 import type { Database } from '../../../db/client';
-import { clients, payments } from '../../../db/schema';
+import { clients, operations, payments } from '../../../db/schema';
 import { type Log, recoveriesByKind } from '../../../jobs/reconcile';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { isHeld, operationById, recoverLapsed, type Transaction } from '../../../lib/run-once';
@@ -33,6 +33,8 @@ import type { StaffQueue } from './queue';
 
 type LedgerRow = typeof payments.$inferSelect;
 const IN_DOUBT = ['in_progress', 'error'] as const;
+/** Longer than any live submission holds its payment (the engine waits 20 s for a repeat). */
+const LIVE_OWNER_MS = 5 * 60_000;
 
 async function inDoubtRows(db: Database, id?: string): Promise<PaymentInDoubt[]> {
   const rows = await db
@@ -139,8 +141,24 @@ async function settle(deps: AppDeps, log: Log, row: LedgerRow) {
   if (row.status === 'in_progress' && row.operationId) {
     const op = await operationById(deps.db, row.operationId);
     if (op && op.status === 'running') {
-      if (isHeld(op, deps.clock.now()))
-        throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.beingProcessed);
+      const now = deps.clock.now();
+      if (isHeld(op, now)) {
+        // A live owner finishes in seconds; an older payment is held only by the sweep's wait
+        // between two looks at the gateway: staff may look now (the engine's takeover is safe).
+        if (now.getTime() - row.createdAt.getTime() < LIVE_OWNER_MS) {
+          throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.beingProcessed);
+        }
+        await deps.db
+          .update(operations)
+          .set({ leaseUntil: new Date(now.getTime() - 1) })
+          .where(
+            and(
+              eq(operations.id, op.id),
+              eq(operations.status, 'running'),
+              eq(operations.leaseToken, op.leaseToken),
+            ),
+          );
+      }
       const recover = recoveriesByKind(deps, log)[op.kind];
       if (!recover) throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.stillInDoubt);
       const took = await recoverLapsed(deps, op.id, recover);

@@ -5,7 +5,7 @@ import { weekdayOf } from '../../../../domain/carrier-calendar';
 import { todayFor } from '../../../../domain/client';
 import { addDays } from '../../../../domain/dates';
 import { queueMessages } from '../../../../domain/staff-queues';
-import type { PaymentGateway } from '../../../adapters/payments/payment-gateway';
+import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/payment-gateway';
 import { auditEvents, operations, payments, vialRequests } from '../../../db/schema';
 import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../../db/seed';
 import { reconcile } from '../../../jobs/reconcile';
@@ -20,6 +20,7 @@ import { cookieOf, MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../
  */
 
 let lostAfterApproval = false;
+let lookupOverride: ChargeLookup | null = null;
 function faulty(real: PaymentGateway): PaymentGateway {
   return {
     name: real.name,
@@ -30,7 +31,7 @@ function faulty(real: PaymentGateway): PaymentGateway {
       if (lostAfterApproval) throw new Error('the connection to the gateway was lost');
       return result;
     },
-    lookupCharge: (request) => real.lookupCharge(request),
+    lookupCharge: async (request) => lookupOverride ?? real.lookupCharge(request),
   };
 }
 
@@ -121,6 +122,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => {
   lostAfterApproval = false;
+  lookupOverride = null;
 });
 
 describe('the work queues', () => {
@@ -314,6 +316,34 @@ describe('the work queues', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.clientId, order.id), eq(auditEvents.action, 'settle-payment')));
     expect(audit).toHaveLength(1);
+  });
+
+  it('settles a charge held for review once the gateway decides, though the sweep keeps looking', async () => {
+    const order = await vipRequest();
+    lostAfterApproval = true;
+    const confirm = await post(`/api/staff/vial_requests/${order.requestId}/confirm_vip_price`, staff, {
+      amountCents: 8_000,
+    });
+    lostAfterApproval = false;
+    expect(confirm.statusCode, confirm.body).toBe(503);
+    const [ledger] = await vipCharges(order.id);
+    const settleUrl = `/api/staff/payments/${ledger?.id}/settle`;
+
+    // Held for review: the sweep looks and waits a minute before looking again.
+    lookupOverride = { status: 'pending', transactionId: 'held-1' };
+    t.clock.advance(10 * 60_000);
+    await reconcile(t.app.deps, log);
+    const held = await post(settleUrl, staff, {}, null);
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json()).toEqual({ outcome: 'in_doubt', message: queueMessages.stillInDoubt });
+    expect((await vipCharges(order.id))[0]?.status).toBe('in_progress');
+
+    // The gateway has decided (declined after review): staff settle it now, not after the wait.
+    lookupOverride = { status: 'failed', transactionId: 'held-1' };
+    const settled = await post(settleUrl, staff, {}, null);
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json().outcome).toBe('failed');
+    expect((await vipCharges(order.id))[0]?.status).toBe('declined');
   });
 
   it('settles an errored payment that never reached the gateway as failed', async () => {
