@@ -222,5 +222,7 @@ export const auditActions = {
   'read-queue': 'Read a work queue',
   'record-check': 'Recorded a check',
   'review-lab-report': 'Reviewed a lab report',
+  'change-vial-request': 'Changed a vial request',
+  'settle-payment': 'Settled a payment in doubt',
 } as const;
 export type AuditAction = keyof typeof auditActions;

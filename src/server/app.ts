@@ -42,8 +42,7 @@ import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
-import { labReportRoutes } from './modules/staff/queues/lab-reports';
-import { sampleCheckRoutes } from './modules/staff/queues/sample-checks';
+import { staffQueueRoutes } from './modules/staff/queues';
 import { staffAdminRoutes } from './modules/staff/staff-admin-routes';
 import {
   staffLoginRoutes,
@@ -261,8 +260,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ['staff'],
       async (scope) => {
         await scope.register(staffClientRoutes, staffApi);
-        await scope.register(sampleCheckRoutes, staffApi);
-        await scope.register(labReportRoutes, staffApi);
+        await scope.register(staffQueueRoutes, staffApi);
       },
       { audit },
     ),

@@ -592,6 +592,10 @@ export const vialRequests = pgTable(
     requestedAt: timestamp({ withTimezone: true }),
     approvedByPractitionerAt: timestamp({ withTimezone: true }),
     vipPriceConfirmedAt: timestamp({ withTimezone: true }),
+    /** ACT VIP: the price staff confirmed, the staff submission charging it, and its ledger row. */
+    vipPriceCents: integer(),
+    vipPriceOperationId: uuid(),
+    vipPaymentId: uuid(),
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
     deliveredAt: timestamp({ withTimezone: true }),

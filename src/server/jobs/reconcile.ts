@@ -14,12 +14,28 @@ import { formRecoveries } from '../modules/forms/form-claims';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { paymentRecoveries } from '../modules/payments/payment-service';
+import { staffQueueRecoveries } from '../modules/staff/queues';
 
 type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
 
-interface Log {
+export interface Log {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+}
+
+/** Each kind of run-once operation's recovery: the sweep's, and the payments-in-doubt queue's. */
+export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recovery> {
+  const paymentDeps = { ...deps, log };
+  return {
+    ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...(formRecoveries as unknown as Record<string, Recovery>),
+    ...(initialProcessingRecoveries({
+      ...paymentDeps,
+      publicUrl: deps.config.publicUrl,
+    }) as unknown as Record<string, Recovery>),
+    ...(cellRequestRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...staffQueueRecoveries(paymentDeps),
+  };
 }
 
 /**
@@ -30,16 +46,7 @@ interface Log {
  * by exactly one of them.
  */
 export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: number }> {
-  const paymentDeps = { ...deps, log };
-  const recoveries: Record<string, Recovery> = {
-    ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(formRecoveries as unknown as Record<string, Recovery>),
-    ...(initialProcessingRecoveries({
-      ...paymentDeps,
-      publicUrl: deps.config.publicUrl,
-    }) as unknown as Record<string, Recovery>),
-    ...(cellRequestRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-  };
+  const recoveries = recoveriesByKind(deps, log);
   let settled = 0;
   for (const op of await lapsedOperations(deps)) {
     const recover = recoveries[op.kind];

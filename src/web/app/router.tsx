@@ -99,17 +99,13 @@ const StaffClientsPage = page(
   () => import('../features/staff/components/staff-clients-page'),
   (m) => m.StaffClientsPage,
 );
+const StaffQueuePage = page(
+  () => import('../features/staff/components/staff-queue-page'),
+  (m) => m.StaffQueuePage,
+);
 const StaffClientPage = page(
   () => import('../features/staff/components/staff-client-page'),
   (m) => m.StaffClientPage,
-);
-const StaffSampleChecksPage = page(
-  () => import('../features/staff/components/staff-sample-checks-page'),
-  (m) => m.StaffSampleChecksPage,
-);
-const StaffLabReportsPage = page(
-  () => import('../features/staff/components/staff-lab-reports-page'),
-  (m) => m.StaffLabReportsPage,
 );
 const NotFoundPage = page(
   () => import('../components/not-found-page'),
@@ -159,8 +155,7 @@ export function AppRoutes() {
           <Route path="/staff/home" element={<StaffHomePage />} />
           <Route path="/staff/clients" element={<StaffClientsPage />} />
           <Route path="/staff/clients/:id" element={<StaffClientPage />} />
-          <Route path="/staff/queues/checks" element={<StaffSampleChecksPage />} />
-          <Route path="/staff/queues/lab-reports" element={<StaffLabReportsPage />} />
+          <Route path="/staff/queues/:key" element={<StaffQueuePage />} />
         </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />

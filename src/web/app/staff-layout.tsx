@@ -17,12 +17,14 @@ const IDLE_NOTICE = 'You were signed out after 15 minutes without activity. Plea
 const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
 const KEEPALIVE_EVERY_MS = 60_000;
 
-/** The back office's sections; the work queues join Home in a later round. */
+/** The back office's sections: Home (a card per work queue), Clients, and each queue. */
 export const staffNavigation = {
   home: { to: '/staff/home', label: 'Home' },
   clients: { to: '/staff/clients', label: 'Clients' },
   checks: { to: '/staff/queues/checks', label: 'Checks' },
   labReports: { to: '/staff/queues/lab-reports', label: 'Lab Reports' },
+  vialRequests: { to: '/staff/queues/vial-requests', label: 'Vial Requests' },
+  paymentsInDoubt: { to: '/staff/queues/payments-in-doubt', label: 'Payments in Doubt' },
 } as const;
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;

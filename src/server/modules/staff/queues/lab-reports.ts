@@ -17,6 +17,7 @@ import { clients, documents, formSubmissions, physicians, staffAccounts } from '
 import { HttpError, notFound } from '../../../lib/http-error';
 import { noteResolvedClient } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
+import type { StaffQueue } from './queue';
 
 /** Screening forms submitted with a lab report that nobody has reviewed yet: oldest first. */
 export async function labReportsAwaitingReview(db: Database): Promise<LabReportAwaiting[]> {
@@ -244,4 +245,12 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       );
     },
   );
+};
+
+/** The queue's entry on the staff home page (its count) and its routes. */
+export const labReportsQueue: StaffQueue = {
+  key: 'lab-reports',
+  title: 'Lab Reports',
+  count: async (db) => (await labReportsAwaitingReview(db)).length,
+  routes: labReportRoutes,
 };

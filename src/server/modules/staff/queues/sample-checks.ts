@@ -22,6 +22,7 @@ import { clientActivities, clients, physicians, sampleSubmissions, staffAccounts
 import { HttpError, notFound } from '../../../lib/http-error';
 import { noteResolvedClient } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
+import type { StaffQueue } from './queue';
 
 /** New samples whose physician chose a check in the shipment, still unpaid: oldest first. */
 export async function samplesAwaitingCheck(db: Database): Promise<SampleAwaitingCheck[]> {
@@ -220,4 +221,12 @@ export const sampleCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       );
     },
   );
+};
+
+/** The queue's entry on the staff home page (its count) and its routes. */
+export const sampleChecksQueue: StaffQueue = {
+  key: 'checks',
+  title: 'New Samples Paid by Check',
+  count: async (db) => (await samplesAwaitingCheck(db)).length,
+  routes: sampleCheckRoutes,
 };

@@ -92,7 +92,9 @@ export function CellRequestDetail({ id }: { id: string }) {
             [
               'Shipping',
               r.shippingPriceToBeConfirmed
-                ? cellRequestMessages.vipToBeConfirmed
+                ? r.vipPriceConfirmedAt
+                  ? `${formatUsd(r.shippingCents)} (ACT VIP price, charged when confirmed)`
+                  : cellRequestMessages.vipToBeConfirmed
                 : formatUsd(r.shippingCents),
             ],
             ['Processing fee', formatUsd(r.processingFeeCents)],

@@ -1,0 +1,122 @@
+import { expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+
+/**
+ * The back office's work queues. Grace Park (ACT10007, seeded at start in demo mode for this
+ * queue only; no other journey uses her) ordered one vial by ACT VIP: the demo admin confirms
+ * its price (charged once to her Visa on file) and marks it shipped with a tracking number, and
+ * Grace sees both on the request's timeline.
+ */
+
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+const TRACKING = '7712 3456 7890';
+
+async function checkScreen(page: Page, name: string) {
+  await expectAccessible(page);
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  // The shell's navigation slides away on a phone: measure once the layout has settled.
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/staff-queues-${name}-375.png`, fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+/** Both factors; a code is single use in its window, so a refused one waits for the next window. */
+async function signInAsAdmin(page: Page) {
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
+      page
+        .getByRole('alert')
+        .first()
+        .waitFor()
+        .then(() => 'refused' as const),
+    ]);
+    if (outcome === 'in') return;
+    await page.waitForTimeout(31_000 - (Date.now() % 30_000));
+  }
+  await expect(page).toHaveURL(/\/staff\/home$/);
+}
+
+test('staff confirm a VIP price and ship with a tracking number; the client sees it on the timeline', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await signInAsAdmin(page);
+  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  const vialCard = page.getByTestId('queue-vial-requests');
+  await expect(vialCard).toContainText(/[1-9]\d* waiting/);
+  await expect(page.getByTestId('queue-payments-in-doubt')).toContainText(/\d+ waiting/);
+  await checkScreen(page, 'home');
+
+  await vialCard.getByRole('link', { name: 'Vial requests' }).click();
+  await expect(page.getByRole('heading', { name: 'Vial requests', level: 1 })).toBeVisible();
+  const grace = page.getByRole('region', { name: /Grace Park \(ACT10007\)/ });
+  await expect(grace).toBeVisible();
+  await checkScreen(page, 'vial-requests');
+
+  // A wrong price is refused next to its button; then $150.00 is confirmed with a double click.
+  const confirm = grace.getByRole('button', { name: 'Confirm price and charge' });
+  await grace.getByRole('textbox', { name: /ACT VIP price/ }).fill('abc');
+  await confirm.click();
+  await expect(grace.getByRole('alert')).toHaveText('Enter the price in dollars, e.g. 150.00');
+  await grace.getByRole('textbox', { name: /ACT VIP price/ }).fill('150');
+  await confirm.dblclick();
+  await expect(grace.getByRole('status')).toHaveText('The ACT VIP price was confirmed and charged.');
+  await expect(grace.getByRole('row', { name: /ACT VIP price/ })).toContainText('$150.00, confirmed');
+  await expect(confirm).toHaveCount(0);
+
+  // Shipped with the carrier's tracking number.
+  await grace.getByRole('textbox', { name: 'Tracking number' }).fill(TRACKING);
+  await grace.getByRole('button', { name: 'Mark shipped' }).click();
+  await expect(grace.getByRole('status')).toHaveText('The request was marked shipped.');
+  await expect(grace.getByRole('row', { name: /Shipped/ })).toContainText(`tracking number ${TRACKING}`);
+  await expect(grace.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
+  await checkScreen(page, 'vial-requests-shipped');
+
+  // One charge for the double click: $150.00 plus the 3% card fee.
+  const queue = await page.request.get('/api/staff/queues/vial-requests');
+  const request = (
+    (await queue.json()) as { requests: Array<{ id: string; clientActId: string; vipPriceCents: number }> }
+  ).requests.find((r) => r.clientActId === 'ACT10007');
+  expect(request?.vipPriceCents).toBe(15_000);
+
+  await page.goto('/staff/home');
+  await page.getByTestId('queue-payments-in-doubt').getByRole('link', { name: 'Payments in doubt' }).click();
+  await expect(page.getByRole('heading', { name: 'Payments in doubt', level: 1 })).toBeVisible();
+  // Grace's errored attempt never reached the gateway: looked up, it is settled as failed.
+  const errored = page.getByRole('region', { name: /\$515\.00 from Grace Park \(ACT10007\)/ });
+  await expect(errored).toBeVisible();
+  await checkScreen(page, 'payments-in-doubt');
+  await errored.getByRole('button', { name: 'Look up and settle' }).click();
+  await expect(errored.getByRole('status')).toHaveText(
+    'The gateway has no approved charge: it is settled as failed, nothing was charged.',
+  );
+
+  // Grace sees the confirmed price and the tracking number on her request's timeline.
+  const context = await browser.newContext();
+  const client = await context.newPage();
+  await signIn(client, 'ACT10007');
+  await client.goto(`/stem-cell-request/${request?.id}`);
+  await expect(client.getByRole('row', { name: /^Shipped/ })).toContainText(`tracking number ${TRACKING}`);
+  await expect(client.getByRole('row', { name: /^ACT VIP price confirmed/ })).not.toContainText('Not yet');
+  await expect(client.getByRole('row', { name: /^Shipping \$150\.00/ })).toBeVisible();
+  await expectAccessible(client);
+  await context.close();
+});

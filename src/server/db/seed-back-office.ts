@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { todayFor } from '../../domain/client';
+import { addDays, addYears } from '../../domain/dates';
+import { hashSecret } from '../lib/secrets';
+import type { Database } from './client';
+import {
+  clientActivities,
+  clients,
+  paymentMethods,
+  payments,
+  sandboxPaymentMethods,
+  systemSettings,
+  vialRequests,
+} from './schema';
+import { DEMO_CLIENT_PASSWORD } from './seed';
+
+/**
+ * Demo work for the back office's vial requests queue (beside the app in demo mode, like the demo
+ * documents): Grace Park (ACT10007) has a Visa ending 4444 on file and ordered one vial by ACT
+ * VIP three days ago, covered by a pre-paid vial; the bank has to confirm its price (charged to
+ * her card), ship it and mark it delivered. An earlier attempt of hers errored: a payment in
+ * doubt to settle. No other demo story uses her. Once.
+ */
+export async function seedDemoVialRequest(db: Database, now: Date): Promise<boolean> {
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_vial_request_seeded'))
+    .limit(1);
+  if (done) return false;
+  const today = todayFor(now);
+  const thisYear = Number(today.slice(0, 4));
+  const requestedAt = new Date(now.getTime() - 3 * 24 * 60 * 60_000);
+  await db.transaction(async (tx) => {
+    const [grace] = await tx
+      .insert(clients)
+      .values({
+        clientActId: 'ACT10007',
+        passwordHash: await hashSecret(DEMO_CLIENT_PASSWORD),
+        firstName: 'Grace',
+        lastName: 'Park',
+        dateOfBirth: '1971-08-23',
+        email: 'grace.park@example.com',
+        phone: '3055550177',
+        street: '1450 Brickell Bay Drive',
+        city: 'Miami',
+        state: 'FL',
+        zip: '33131',
+        country: 'United States',
+        annualStoragePaidUntil: addYears(today, 1),
+        initialProcessingFormCompleted: true,
+        clientConsentFormCompleted: true,
+        infectiousDiseaseFormCompleted: true,
+        dateBankedIn: addDays(addYears(today, -4), -10),
+        bioInsuranceVialsAvailable: 2,
+      })
+      .onConflictDoNothing()
+      .returning({ id: clients.id });
+    if (!grace) return;
+    await tx.insert(sandboxPaymentMethods).values({
+      paymentRef: 'sandbox-card-demo-act10007',
+      customerRef: 'sandbox-customer-demo-act10007',
+      kind: 'card',
+      brand: 'Visa',
+      last4: '4444',
+      expiryMonth: 10,
+      expiryYear: thisYear + 3,
+      behavior: 'approve',
+      createdAt: now,
+    });
+    await tx.insert(paymentMethods).values({
+      clientId: grace.id,
+      kind: 'card',
+      brand: 'Visa',
+      last4: '4444',
+      expiryMonth: 10,
+      expiryYear: thisYear + 3,
+      holderFirstName: 'Grace',
+      holderLastName: 'Park',
+      billingEmail: 'grace.park@example.com',
+      billingZip: '33131',
+      country: 'United States',
+      gateway: 'sandbox',
+      gatewayCustomerRef: 'sandbox-customer-demo-act10007',
+      gatewayPaymentRef: 'sandbox-card-demo-act10007',
+    });
+    const [activity] = await tx
+      .insert(clientActivities)
+      .values({
+        clientId: grace.id,
+        type: 'Dose Retrieval Fee',
+        doseAmount: 1,
+        closeDate: todayFor(requestedAt),
+        purchasedPlanName: 'Stem cell request: 1 vial by ACT VIP',
+        stageName: 'Requested',
+        cellRequestApprovedByPractitioner: false,
+        amountCents: 0,
+      })
+      .returning({ id: clientActivities.id });
+    await tx.insert(vialRequests).values({
+      clientId: grace.id,
+      operationId: randomUUID(),
+      idempotencyKey: 'demo-vial-request-act10007',
+      status: 'requested',
+      vials: 1,
+      bioInsuranceVialsUsed: 1,
+      longevityVialsUsed: 0,
+      cpp: false,
+      tissue: 'Adipose',
+      infectiousDisease: 'not treated',
+      clinicName: 'Coral Gables Sports Medicine',
+      shippingMethod: 'ACT VIP',
+      shipmentDate: addDays(today, 14),
+      contactFirstName: 'Elena',
+      contactLastName: 'Ruiz',
+      shippingEmail: 'receiving@coralgables-sports.example.com',
+      phone: '3055550166',
+      street: '2601 Ponce de Leon Boulevard',
+      city: 'Coral Gables',
+      state: 'FL',
+      zip: '33134',
+      country: 'United States',
+      addressVerified: true,
+      vialsCents: 0,
+      cppCents: 0,
+      shippingCents: 0,
+      processingFeeCents: 0,
+      totalCents: 0,
+      paymentMethod: 'Credit Card',
+      paymentDescription: 'Visa ending in 4444 (on file)',
+      shippingPriceToBeConfirmed: true,
+      clientActivityId: activity?.id ?? null,
+      requestedAt,
+      createdAt: requestedAt,
+    });
+    // An earlier attempt whose charge errored before it reached the gateway: a payment in doubt
+    // for the back office to settle (the gateway has no such charge: settled as failed).
+    await tx.insert(payments).values({
+      clientId: grace.id,
+      idempotencyKey: 'demo-errored-payment-act10007',
+      requestHash: 'demo',
+      source: 'ACT Client Portal',
+      purpose: 'vial_request',
+      methodKind: 'card',
+      methodBrand: 'Visa',
+      methodLast4: '4444',
+      amountCents: 50_000,
+      feeCents: 1_500,
+      totalCents: 51_500,
+      status: 'error',
+      message: 'The payment could not be processed. Please try again in a few minutes.',
+      createdAt: new Date(requestedAt.getTime() - 60 * 60_000),
+    });
+    await tx.insert(systemSettings).values({ key: 'demo_vial_request_seeded', value: now.toISOString() });
+  });
+  return true;
+}

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../../../domain/errors';
+import { queuesResponseSchema } from '../../../../domain/staff-queues';
+import type { AppDeps } from '../../../app';
+import type { PaymentDeps } from '../../payments/payment-service';
+import { labReportsQueue } from './lab-reports';
+import { paymentsInDoubtQueue } from './payments-in-doubt';
+import type { QueueRecovery, StaffQueue } from './queue';
+import { sampleChecksQueue } from './sample-checks';
+import { vialRequestsQueue } from './vial-requests';
+
+/** The back office's work queues, in the order of the home page's cards: add a queue here. */
+export const staffQueues: readonly StaffQueue[] = [
+  sampleChecksQueue,
+  labReportsQueue,
+  vialRequestsQueue,
+  paymentsInDoubtQueue,
+];
+
+/** The recoveries of every queue's run-once actions, for the reconciliation sweep. */
+export function staffQueueRecoveries(deps: PaymentDeps): Record<string, QueueRecovery> {
+  return Object.assign({}, ...staffQueues.map((queue) => queue.recoveries?.(deps) ?? {}));
+}
+
+/** `GET /api/staff/queues` (each queue's count), and every queue's own routes. */
+export const staffQueueRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, options) => {
+  // The queues' routes sit under this plugin's prefix: pass them the dependencies without it.
+  const { prefix: _prefix, ...deps } = options as AppDeps & { prefix?: string };
+  app.get(
+    '/queues',
+    {
+      config: { audit: null },
+      schema: {
+        summary: 'The work queues with the number of items waiting in each',
+        tags: ['staff queues'],
+        response: { 200: queuesResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async () => ({
+      queues: await Promise.all(
+        staffQueues.map(async (queue) => ({
+          key: queue.key,
+          title: queue.title,
+          count: await queue.count(deps.db),
+        })),
+      ),
+    }),
+  );
+  for (const queue of staffQueues) await app.register(queue.routes, deps as AppDeps);
+};

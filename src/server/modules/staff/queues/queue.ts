@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../../app';
+import type { Database } from '../../../db/client';
+import type { Recovered, RecoveryRun } from '../../../lib/run-once';
+import type { PaymentDeps } from '../../payments/payment-service';
+
+/** A recovery of the run-once engine, as the reconciliation sweep calls it. */
+export type QueueRecovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
+
+/**
+ * One work queue of the back office. The home page shows each with its count; its routes (its
+ * list, oldest first, and its actions) are registered under `/api/staff` in the staff scope. A
+ * queue whose actions run on the run-once engine gives the sweep its recoveries by kind.
+ */
+export interface StaffQueue {
+  /** Also the web's key for the queue's page: `/staff/queues/<key>`. */
+  key: string;
+  title: string;
+  count(db: Database): Promise<number>;
+  routes: FastifyPluginAsyncZod<AppDeps>;
+  recoveries?: (deps: PaymentDeps) => Record<string, QueueRecovery>;
+}

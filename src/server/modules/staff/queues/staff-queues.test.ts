@@ -1,0 +1,379 @@
+import { and, eq } from 'drizzle-orm';
+import { generate } from 'otplib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { weekdayOf } from '../../../../domain/carrier-calendar';
+import { todayFor } from '../../../../domain/client';
+import { addDays } from '../../../../domain/dates';
+import { queueMessages } from '../../../../domain/staff-queues';
+import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/payment-gateway';
+import { auditEvents, operations, payments, vialRequests } from '../../../db/schema';
+import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../../db/seed';
+import { reconcile } from '../../../jobs/reconcile';
+import { addClient, saveCardOnFile } from '../../../testing/form-fixtures';
+import { cookieOf, MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
+
+/**
+ * The back office's vial requests and payments-in-doubt queues: only a staff session past both
+ * factors reaches them; a VIP price is charged once however many confirmations race; a
+ * double-clicked shipment records once; a payment whose outcome was lost is settled from the
+ * gateway's records.
+ */
+
+let lostAfterApproval = false;
+let lookupOverride: ChargeLookup | null = null;
+function faulty(real: PaymentGateway): PaymentGateway {
+  return {
+    name: real.name,
+    notFoundGraceMs: real.notFoundGraceMs,
+    saveMethod: (request) => real.saveMethod(request),
+    async charge(request) {
+      const result = await real.charge(request);
+      if (lostAfterApproval) throw new Error('the connection to the gateway was lost');
+      return result;
+    },
+    lookupCharge: async (request) => lookupOverride ?? real.lookupCharge(request),
+  };
+}
+
+let t: TestApp;
+let staff: string;
+let client: string;
+let physician: string;
+let keySeq = 0;
+const newKey = () => `staff-queue-${Date.now()}-${++keySeq}`;
+const log = { info() {}, warn() {} };
+
+async function staffSignIn() {
+  const half = await t.app.inject({
+    method: 'POST',
+    url: '/api/staff/login',
+    payload: { email: DEMO_STAFF_EMAIL, password: DEMO_STAFF_PASSWORD },
+  });
+  expect(half.statusCode, half.body).toBe(200);
+  const code = await generate({
+    secret: DEMO_STAFF_TOTP_SECRET,
+    epoch: Math.floor(t.clock.now().getTime() / 1000),
+  });
+  const whole = await t.app.inject({
+    method: 'POST',
+    url: '/api/staff/verify_totp',
+    headers: { cookie: cookieOf(half) },
+    payload: { code },
+  });
+  expect(whole.statusCode, whole.body).toBe(200);
+  return cookieOf(whole);
+}
+
+const post = (url: string, cookie: string, payload: object = {}, key: string | null = newKey()) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie, ...(key ? { 'idempotency-key': key } : {}) },
+    payload,
+  });
+const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+
+/** A new client with pre-paid vials and a Visa on file orders one vial by ACT VIP (nothing charged). */
+async function vipRequest() {
+  const added = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
+  const cookie = await t.signIn(added.actId);
+  await saveCardOnFile(t, cookie, newKey());
+  let monday = addDays(todayFor(t.clock.now()), 3);
+  while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
+  const response = await post('/api/pay/send_CellRequest', cookie, {
+    NumberOfVials: 1,
+    CPP: 'No',
+    shipping_method: 'ACT VIP',
+    ShipmentDate: monday,
+    ShippingInfo: 'New',
+    clinicName: 'Hudson Orthopedic Associates',
+    firstName: 'Samuel',
+    lastName: 'Okafor',
+    ShippingEmail: 'receiving@hudson-ortho.example.com',
+    phone: '2125550188',
+    street: '160 East 56th Street',
+    city: 'New York',
+    state: 'NY',
+    country: 'United States',
+    ZipCode: '10022',
+    Tissue_Info: 'Adipose',
+    Infectious_Disease: 'not treated',
+    authorize: true,
+    PaymentMethod: 'Credit Card',
+    expectedTotalCents: 0,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return { ...added, cookie, requestId: response.json<{ id: string }>().id };
+}
+
+async function vipCharges(clientId: string) {
+  return t.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.clientId, clientId), eq(payments.purpose, 'vial_request_vip_shipping')));
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS }, { gateway: faulty });
+  staff = await staffSignIn();
+  client = await t.signIn('ACT10001');
+  physician = await t.signInPhysician('PHY20001');
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  lostAfterApproval = false;
+  lookupOverride = null;
+});
+
+describe('the work queues', () => {
+  it('are the staff scope’s only: a client or physician session gets 404 on every queue route', async () => {
+    const { requestId } = await vipRequest();
+    const [ledger] = await t.db.select({ id: payments.id }).from(payments).limit(1);
+    for (const cookie of [client, physician]) {
+      for (const url of [
+        '/api/staff/queues',
+        '/api/staff/queues/vial-requests',
+        '/api/staff/queues/payments-in-doubt',
+      ]) {
+        expect((await get(url, cookie)).statusCode, url).toBe(404);
+      }
+      for (const [url, body] of [
+        [`/api/staff/vial_requests/${requestId}/approve`, {}],
+        [`/api/staff/vial_requests/${requestId}/confirm_vip_price`, { amountCents: 15_000 }],
+        [`/api/staff/vial_requests/${requestId}/ship`, { trackingNumber: '7712 3456 7890' }],
+        [`/api/staff/vial_requests/${requestId}/deliver`, {}],
+        [`/api/staff/payments/${ledger?.id}/settle`, {}],
+      ] as const) {
+        expect((await post(url, cookie, body)).statusCode, url).toBe(404);
+      }
+    }
+    const [row] = await t.db.select().from(vialRequests).where(eq(vialRequests.id, requestId));
+    expect(row).toMatchObject({ vipPriceConfirmedAt: null, shippedAt: null, approvedByPractitionerAt: null });
+  });
+
+  it('lists each queue with its count; the vial requests oldest first', async () => {
+    const first = await vipRequest();
+    t.clock.advance(60_000);
+    const second = await vipRequest();
+    const queues = await get('/api/staff/queues', staff);
+    expect(queues.statusCode, queues.body).toBe(200);
+    const byKey = Object.fromEntries(
+      queues.json<{ queues: { key: string; count: number }[] }>().queues.map((q) => [q.key, q]),
+    );
+    expect(byKey['vial-requests']?.count).toBeGreaterThanOrEqual(2);
+    expect(byKey['payments-in-doubt']).toBeDefined();
+    const list = await get('/api/staff/queues/vial-requests', staff);
+    const ids = list.json<{ requests: { id: string }[] }>().requests.map((r) => r.id);
+    expect(ids.indexOf(first.requestId)).toBeLessThan(ids.indexOf(second.requestId));
+  });
+
+  it('charges a VIP price once when two staff confirm at once: one wins, the other is told', async () => {
+    const order = await vipRequest();
+    const url = `/api/staff/vial_requests/${order.requestId}/confirm_vip_price`;
+    const [a, b] = await Promise.all([
+      post(url, staff, { amountCents: 15_000 }),
+      post(url, staff, { amountCents: 15_000 }),
+    ]);
+    const statuses = [a.statusCode, b.statusCode].sort();
+    expect(statuses, `${a.body} ${b.body}`).toEqual([200, 409]);
+    const loser = a.statusCode === 409 ? a : b;
+    expect([queueMessages.alreadyConfirmed, queueMessages.confirming]).toContain(loser.json().error);
+    const winner = a.statusCode === 200 ? a : b;
+    expect(winner.json().message).toBe(queueMessages.priceConfirmed);
+    expect(winner.json().request).toMatchObject({ vipPriceCents: 15_000 });
+
+    const charges = await vipCharges(order.id);
+    expect(charges).toHaveLength(1);
+    // $150.00 plus the 3% card fee, to the Visa on file.
+    expect(charges[0]).toMatchObject({
+      status: 'approved',
+      amountCents: 15_000,
+      feeCents: 450,
+      totalCents: 15_450,
+    });
+
+    // A later confirmation is told too, and charges nothing.
+    const again = await post(url, staff, { amountCents: 20_000 });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(queueMessages.alreadyConfirmed);
+    expect(await vipCharges(order.id)).toHaveLength(1);
+
+    // The client sees it on the request's timeline, and was e-mailed.
+    const mine = await get(`/api/pay/get_CellRequest?id=${order.requestId}`, order.cookie);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().vipPriceConfirmedAt).not.toBeNull();
+    expect(mine.json().shippingCents).toBe(15_000);
+    const mail = await t.mailTo(order.email);
+    expect(
+      mail.some((m) =>
+        m.textBody.includes('The ACT VIP shipping price of your stem cell request is $150.00'),
+      ),
+    ).toBe(true);
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.clientId, order.id), eq(auditEvents.action, 'change-vial-request')));
+    expect(audit.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('charges once for a double click (the same submission twice)', async () => {
+    const order = await vipRequest();
+    const url = `/api/staff/vial_requests/${order.requestId}/confirm_vip_price`;
+    const key = newKey();
+    const [a, b] = await Promise.all([
+      post(url, staff, { amountCents: 9_900 }, key),
+      post(url, staff, { amountCents: 9_900 }, key),
+    ]);
+    expect([a.statusCode, b.statusCode], `${a.body} ${b.body}`).toEqual([200, 200]);
+    expect(await vipCharges(order.id)).toHaveLength(1);
+  });
+
+  it('records a double-clicked shipment once; another shipment is told; delivery follows', async () => {
+    const order = await vipRequest();
+    const ship = `/api/staff/vial_requests/${order.requestId}/ship`;
+    expect((await post(ship, staff, { trackingNumber: 'bad\u0007number' })).statusCode).toBe(400);
+    expect((await post(ship, staff, { trackingNumber: '' })).statusCode).toBe(400);
+    expect((await post(ship, staff, { trackingNumber: '7712 3456 7890' }, null)).statusCode).toBe(400);
+
+    const deliverEarly = await post(`/api/staff/vial_requests/${order.requestId}/deliver`, staff);
+    expect(deliverEarly.statusCode).toBe(409);
+    expect(deliverEarly.json().error).toBe(queueMessages.notShipped);
+
+    const key = newKey();
+    const [a, b] = await Promise.all([
+      post(ship, staff, { trackingNumber: '7712 3456 7890' }, key),
+      post(ship, staff, { trackingNumber: '7712 3456 7890' }, key),
+    ]);
+    expect([a.statusCode, b.statusCode], `${a.body} ${b.body}`).toEqual([200, 200]);
+    expect(a.json().request).toMatchObject({ status: 'shipped', trackingNumber: '7712 3456 7890' });
+    const shippedAt = a.json().request.shippedAt;
+    expect(b.json().request.shippedAt).toBe(shippedAt);
+    const shipMail = (await t.mailTo(order.email)).filter((m) =>
+      m.textBody.includes('Tracking number: 7712 3456 7890'),
+    );
+    expect(shipMail).toHaveLength(1);
+
+    const other = await post(ship, staff, { trackingNumber: '999999999' });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toBe(queueMessages.alreadyShipped);
+    const [row] = await t.db.select().from(vialRequests).where(eq(vialRequests.id, order.requestId));
+    expect(row?.trackingNumber).toBe('7712 3456 7890');
+    expect(row?.shippedAt?.toISOString()).toBe(shippedAt);
+
+    const approve = await post(`/api/staff/vial_requests/${order.requestId}/approve`, staff);
+    expect(approve.statusCode, approve.body).toBe(200);
+    expect(approve.json().request.approvedByPractitionerAt).not.toBeNull();
+    expect((await post(`/api/staff/vial_requests/${order.requestId}/approve`, staff)).json().error).toBe(
+      queueMessages.alreadyApproved,
+    );
+
+    const delivered = await post(`/api/staff/vial_requests/${order.requestId}/deliver`, staff);
+    expect(delivered.statusCode, delivered.body).toBe(200);
+    expect(delivered.json().request).toMatchObject({ status: 'delivered' });
+    const mine = await get(`/api/pay/get_CellRequest?id=${order.requestId}`, order.cookie);
+    expect(mine.json()).toMatchObject({ status: 'delivered', trackingNumber: '7712 3456 7890' });
+    expect(mine.json().deliveredAt).not.toBeNull();
+    // Still in the queue until its VIP price is confirmed.
+    const list = await get('/api/staff/queues/vial-requests', staff);
+    expect(list.json<{ requests: { id: string }[] }>().requests.map((r) => r.id)).toContain(order.requestId);
+  });
+
+  it('settles a payment whose answer was lost from the gateway’s records, once', async () => {
+    const order = await vipRequest();
+    lostAfterApproval = true;
+    const confirm = await post(`/api/staff/vial_requests/${order.requestId}/confirm_vip_price`, staff, {
+      amountCents: 12_500,
+    });
+    lostAfterApproval = false;
+    expect(confirm.statusCode, confirm.body).toBe(503);
+    const [ledger] = await vipCharges(order.id);
+    expect(ledger?.status).toBe('in_progress');
+
+    const queue = await get('/api/staff/queues/payments-in-doubt', staff);
+    expect(queue.json<{ payments: { id: string }[] }>().payments.map((p) => p.id)).toContain(ledger?.id);
+
+    const settled = await post(`/api/staff/payments/${ledger?.id}/settle`, staff, {}, null);
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json()).toEqual({ outcome: 'paid', message: queueMessages.settledPaid });
+    const [after] = await vipCharges(order.id);
+    expect(after).toMatchObject({ status: 'approved', totalCents: 12_875 });
+    const again = await post(`/api/staff/payments/${ledger?.id}/settle`, staff, {}, null);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(queueMessages.alreadySettled);
+    const left = await get('/api/staff/queues/payments-in-doubt', staff);
+    expect(left.json<{ payments: { id: string }[] }>().payments.map((p) => p.id)).not.toContain(ledger?.id);
+    expect(
+      (await t.mailTo(order.email)).some((m) => m.subject === 'Client Portal: the outcome of your payment'),
+    ).toBe(true);
+
+    // The sweep then finishes the confirmation the charge paid for, once.
+    await reconcile(t.app.deps, log);
+    const [row] = await t.db.select().from(vialRequests).where(eq(vialRequests.id, order.requestId));
+    expect(row?.vipPriceConfirmedAt).not.toBeNull();
+    expect(await vipCharges(order.id)).toHaveLength(1);
+    const audit = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.clientId, order.id), eq(auditEvents.action, 'settle-payment')));
+    expect(audit).toHaveLength(1);
+  });
+
+  it('settles a charge held for review once the gateway decides, though the sweep keeps looking', async () => {
+    const order = await vipRequest();
+    lostAfterApproval = true;
+    const confirm = await post(`/api/staff/vial_requests/${order.requestId}/confirm_vip_price`, staff, {
+      amountCents: 8_000,
+    });
+    lostAfterApproval = false;
+    expect(confirm.statusCode, confirm.body).toBe(503);
+    const [ledger] = await vipCharges(order.id);
+    const settleUrl = `/api/staff/payments/${ledger?.id}/settle`;
+
+    // Held for review: the sweep looks and waits a minute before looking again.
+    lookupOverride = { status: 'pending', transactionId: 'held-1' };
+    t.clock.advance(10 * 60_000);
+    await reconcile(t.app.deps, log);
+    const held = await post(settleUrl, staff, {}, null);
+    expect(held.statusCode, held.body).toBe(200);
+    expect(held.json()).toEqual({ outcome: 'in_doubt', message: queueMessages.stillInDoubt });
+    expect((await vipCharges(order.id))[0]?.status).toBe('in_progress');
+
+    // The gateway has decided (declined after review): staff settle it now, not after the wait.
+    lookupOverride = { status: 'failed', transactionId: 'held-1' };
+    const settled = await post(settleUrl, staff, {}, null);
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json().outcome).toBe('failed');
+    expect((await vipCharges(order.id))[0]?.status).toBe('declined');
+  });
+
+  it('settles an errored payment that never reached the gateway as failed', async () => {
+    const order = await vipRequest();
+    const [op] = await t.db.select({ id: operations.id }).from(operations).limit(1);
+    const [row] = await t.db
+      .insert(payments)
+      .values({
+        clientId: order.id,
+        idempotencyKey: newKey(),
+        requestHash: 'x',
+        source: 'ACT Client Portal',
+        purpose: 'vial_request',
+        methodKind: 'card',
+        amountCents: 5_000,
+        feeCents: 150,
+        totalCents: 5_150,
+        status: 'error',
+        operationId: op?.id ?? null,
+        message: 'The payment could not be processed.',
+        createdAt: t.clock.now(),
+      })
+      .returning({ id: payments.id });
+    const settled = await post(`/api/staff/payments/${row?.id}/settle`, staff, {}, null);
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(settled.json().outcome).toBe('failed');
+    const [after] = await t.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, row?.id as string));
+    expect(after?.status).toBe('declined');
+  });
+});

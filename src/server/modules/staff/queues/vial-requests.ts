@@ -1,0 +1,527 @@
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '../../../../domain/errors';
+import { formatUsd } from '../../../../domain/money';
+import {
+  confirmVipPriceRequestSchema,
+  queueMessages,
+  shipRequestSchema,
+  type VialQueueItem,
+  vialQueueActionResponseSchema,
+  vialQueueResponseSchema,
+  vialRequestIdParamsSchema,
+} from '../../../../domain/staff-queues';
+import type { AppDeps } from '../../../app';
+import type { Database } from '../../../db/client';
+import { clientActivities, clients, operations, payments, vialRequests } from '../../../db/schema';
+import { HttpError, notFound } from '../../../lib/http-error';
+import { idempotencyKeyOf } from '../../../lib/idempotency';
+import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
+import { noteResolvedClient } from '../../../plugins/audit';
+import { sessionOf } from '../../../plugins/sessions';
+import { findMethodsOnFile } from '../../payments/payment-methods';
+import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../../payments/payment-service';
+import type { StaffQueue } from './queue';
+
+/**
+ * The vial requests queue: every request not yet delivered, or whose ACT VIP price is still to
+ * confirm, oldest first. Staff record the practitioner's approval when it came another way,
+ * confirm the ACT VIP price (charged once through the ledger to the method chosen on the
+ * request), mark it shipped with the carrier's tracking number and delivered. Each action runs on
+ * the run-once engine keyed by the staff member's submission (a double click answers the first
+ * result), changes the request with a conditional update (when two staff act at once, one wins
+ * and the other is told), and e-mails the client through the outbox in the same transaction.
+ */
+
+const SOURCE = 'ACT Back Office';
+const RECHECK_AFTER_MS = 60_000;
+const KIND = {
+  approve: 'staff-vial-approve',
+  price: 'staff-vial-vip-price',
+  ship: 'staff-vial-ship',
+  deliver: 'staff-vial-deliver',
+} as const;
+
+type RequestRow = typeof vialRequests.$inferSelect;
+type Deps = PaymentDeps;
+
+const inQueue = and(
+  ne(vialRequests.status, 'pending'),
+  or(
+    isNull(vialRequests.deliveredAt),
+    and(eq(vialRequests.shippingPriceToBeConfirmed, true), isNull(vialRequests.vipPriceConfirmedAt)),
+  ),
+);
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+async function queueItems(db: Database, id?: string): Promise<VialQueueItem[]> {
+  const rows = await db
+    .select({
+      request: vialRequests,
+      clientActId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      vipTransactionId: payments.gatewayTransactionId,
+    })
+    .from(vialRequests)
+    .innerJoin(clients, eq(clients.id, vialRequests.clientId))
+    .leftJoin(payments, eq(payments.id, vialRequests.vipPaymentId))
+    .where(id ? and(eq(vialRequests.id, id), ne(vialRequests.status, 'pending')) : inQueue)
+    .orderBy(asc(vialRequests.requestedAt), asc(vialRequests.createdAt));
+  return rows.map(({ request: r, ...client }) => ({
+    id: r.id,
+    clientId: r.clientId,
+    clientActId: client.clientActId,
+    clientName: `${client.firstName} ${client.lastName}`,
+    status: r.status,
+    requestedAt: (r.requestedAt ?? r.createdAt).toISOString(),
+    vials: r.vials,
+    shippingMethod: r.shippingMethod,
+    shipmentDate: r.shipmentDate,
+    shipTo: `${r.clinicName ? `${r.clinicName}, ` : ''}${r.contactFirstName} ${r.contactLastName}, ${r.street}, ${r.city}, ${r.state} ${r.zip}`,
+    paymentMethod: r.paymentMethod,
+    paymentDescription: r.paymentDescription,
+    totalCents: r.totalCents,
+    shippingPriceToBeConfirmed: r.shippingPriceToBeConfirmed,
+    approvedByPractitionerAt: iso(r.approvedByPractitionerAt),
+    vipPriceConfirmedAt: iso(r.vipPriceConfirmedAt),
+    vipPriceCents: r.vipPriceConfirmedAt ? r.vipPriceCents : null,
+    vipTransactionId: r.vipPriceConfirmedAt ? client.vipTransactionId : null,
+    shippedAt: iso(r.shippedAt),
+    trackingNumber: r.trackingNumber,
+    deliveredAt: iso(r.deliveredAt),
+  }));
+}
+
+async function requestRow(db: Database | Transaction, id: string): Promise<RequestRow> {
+  const [row] = await db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
+  if (!row || row.status === 'pending') throw notFound();
+  return row;
+}
+
+const conflict = (message: string) => new HttpError(409, 'ALREADY_COMPLETED', message);
+
+/** The request's e-mail to its client, in the transaction of the change it tells. */
+async function tellClient(
+  tx: Transaction,
+  deps: Pick<Deps, 'mailer'>,
+  row: RequestRow,
+  event: string,
+  lines: string[],
+) {
+  const [client] = await tx
+    .select({ email: clients.email })
+    .from(clients)
+    .where(eq(clients.id, row.clientId))
+    .limit(1);
+  if (!client) return;
+  await deps.mailer.enqueue(
+    tx,
+    {
+      to: client.email,
+      subject: 'Client Portal: your stem cell request',
+      text: [...lines, `You can follow the request in the Client Portal: request ${row.id}.`].join('\n\n'),
+    },
+    { dedupeKey: `vial-request:${row.id}:${event}` },
+  );
+}
+
+async function setActivityStage(
+  tx: Transaction,
+  row: RequestRow,
+  values: Partial<typeof clientActivities.$inferInsert>,
+) {
+  if (!row.clientActivityId) return;
+  await tx.update(clientActivities).set(values).where(eq(clientActivities.id, row.clientActivityId));
+}
+
+interface SimpleClaim {
+  requestId: string;
+}
+
+/** A simple action cut short before it committed: nothing happened; the staff member tries again. */
+async function recoverSimple(run: RecoveryRun<{ message: string }>): Promise<Recovered> {
+  await run.fail(
+    new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
+    async () => {},
+  );
+  return 'settled';
+}
+
+/** An action that changes only our records: one conditional update and its e-mail, one answer. */
+function simpleAction(
+  deps: Deps,
+  input: { staffId: string; key: string; kind: string; requestId: string; body: unknown; message: string },
+  apply: (tx: Transaction) => Promise<void>,
+): Promise<{ message: string }> {
+  return runOnce<SimpleClaim, { message: string }>(deps, {
+    scope: `staff:${input.staffId}`,
+    key: input.key,
+    kind: input.kind,
+    request: { id: input.requestId, body: input.body },
+    claim: async () => ({ requestId: input.requestId }),
+    release: async () => {},
+    recover: (run) => recoverSimple(run),
+    async work(run) {
+      const answer = await run.succeed(apply, { message: input.message });
+      deps.mailer.kick();
+      return answer;
+    },
+  });
+}
+
+/** Records the practitioner's approval when it came another way (a call, a fax, a letter). */
+async function recordApproval(deps: Deps, staffId: string, key: string, requestId: string) {
+  return simpleAction(
+    deps,
+    { staffId, key, kind: KIND.approve, requestId, body: {}, message: queueMessages.approvalRecorded },
+    async (tx) => {
+      const now = deps.clock.now();
+      const before = await requestRow(tx, requestId);
+      const [row] = await tx
+        .update(vialRequests)
+        .set({
+          approvedByPractitionerAt: now,
+          ...(before.status === 'requested' ? { status: 'approved' as const } : {}),
+        })
+        .where(and(eq(vialRequests.id, requestId), isNull(vialRequests.approvedByPractitionerAt)))
+        .returning();
+      if (!row) throw conflict(queueMessages.alreadyApproved);
+      await setActivityStage(tx, row, { cellRequestApprovedByPractitioner: true, stageName: 'Approved' });
+      await tellClient(tx, deps, row, 'approved', [
+        `Your practitioner's approval of your stem cell request was recorded.`,
+      ]);
+    },
+  );
+}
+
+async function markShipped(deps: Deps, staffId: string, key: string, requestId: string, tracking: string) {
+  return simpleAction(
+    deps,
+    {
+      staffId,
+      key,
+      kind: KIND.ship,
+      requestId,
+      body: { trackingNumber: tracking },
+      message: queueMessages.shipped,
+    },
+    async (tx) => {
+      await requestRow(tx, requestId);
+      const [row] = await tx
+        .update(vialRequests)
+        .set({ status: 'shipped', shippedAt: deps.clock.now(), trackingNumber: tracking })
+        .where(
+          and(
+            eq(vialRequests.id, requestId),
+            isNull(vialRequests.shippedAt),
+            inArray(vialRequests.status, ['requested', 'approved']),
+          ),
+        )
+        .returning();
+      if (!row) throw conflict(queueMessages.alreadyShipped);
+      await setActivityStage(tx, row, { stageName: 'Shipped' });
+      await tellClient(tx, deps, row, 'shipped', [
+        `Your stem cell request shipped by ${row.shippingMethod}.`,
+        `Tracking number: ${tracking}`,
+      ]);
+    },
+  );
+}
+
+async function markDelivered(deps: Deps, staffId: string, key: string, requestId: string) {
+  return simpleAction(
+    deps,
+    { staffId, key, kind: KIND.deliver, requestId, body: {}, message: queueMessages.delivered },
+    async (tx) => {
+      const before = await requestRow(tx, requestId);
+      if (!before.shippedAt) throw new HttpError(409, 'VALIDATION', queueMessages.notShipped);
+      const [row] = await tx
+        .update(vialRequests)
+        .set({ status: 'delivered', deliveredAt: deps.clock.now() })
+        .where(
+          and(
+            eq(vialRequests.id, requestId),
+            isNotNull(vialRequests.shippedAt),
+            isNull(vialRequests.deliveredAt),
+          ),
+        )
+        .returning();
+      if (!row) throw conflict(queueMessages.alreadyDelivered);
+      await setActivityStage(tx, row, { stageName: 'Delivered' });
+      await tellClient(tx, deps, row, 'delivered', ['Your stem cell request was delivered.']);
+    },
+  );
+}
+
+interface VipClaim {
+  requestId: string;
+  clientId: string;
+  operationId: string;
+  amountCents: number;
+  chargeKey: string;
+}
+
+/** The confirmed price's effects: the timeline's column, the request's shipping, the e-mail. */
+async function applyVipPrice(tx: Transaction, deps: Deps, claim: VipClaim, charge: OneOffCharge) {
+  const [row] = await tx
+    .update(vialRequests)
+    .set({
+      vipPriceConfirmedAt: deps.clock.now(),
+      vipPaymentId: charge.paymentId,
+      shippingCents: claim.amountCents,
+    })
+    .where(and(eq(vialRequests.id, claim.requestId), eq(vialRequests.vipPriceOperationId, claim.operationId)))
+    .returning();
+  if (!row) throw notFound();
+  const method =
+    charge.kind === 'card'
+      ? `${charge.brand ?? 'card'} ending in ${charge.last4}`
+      : `bank account ending in ${charge.last4}`;
+  await tellClient(tx, deps, row, 'vip-price', [
+    `The ACT VIP shipping price of your stem cell request is ${formatUsd(claim.amountCents)}.`,
+    `We charged ${formatUsd(charge.totalCents)} to your ${method}${charge.feeCents > 0 ? ` (including a ${formatUsd(charge.feeCents)} card processing fee)` : ''}. Transaction ${charge.transactionId}.`,
+  ]);
+}
+
+/** Gives the price claim back (a decline, nothing charged): another confirmation may follow. */
+async function releaseVipPrice(tx: Transaction, claim: VipClaim) {
+  await tx
+    .update(vialRequests)
+    .set({ vipPriceOperationId: null, vipPriceCents: null })
+    .where(
+      and(
+        eq(vialRequests.id, claim.requestId),
+        eq(vialRequests.vipPriceOperationId, claim.operationId),
+        isNull(vialRequests.vipPriceConfirmedAt),
+      ),
+    );
+}
+
+/** A confirmation whose owner died: its charge's operation decides. */
+async function recoverVipPrice(
+  deps: Deps,
+  run: RecoveryRun<{ message: string }>,
+  claim: VipClaim | null,
+): Promise<Recovered> {
+  if (!claim) return recoverSimple(run);
+  const [chargeOp] = await deps.db
+    .select()
+    .from(operations)
+    .where(
+      and(eq(operations.scope, `client:${claim.clientId}`), eq(operations.idempotencyKey, claim.chargeKey)),
+    )
+    .limit(1);
+  if (chargeOp?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
+  if (chargeOp?.status === 'succeeded') {
+    const charge = JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge;
+    await run.succeed((tx) => applyVipPrice(tx, deps, claim, charge), {
+      message: queueMessages.priceConfirmed,
+    });
+    deps.mailer.kick();
+    return 'settled';
+  }
+  await run.fail(
+    new HttpError(402, 'PAYMENT_DECLINED', 'The charge did not go through and nothing was charged.'),
+    (tx) => releaseVipPrice(tx, claim),
+  );
+  return 'settled';
+}
+
+/**
+ * Confirms the ACT VIP price: the request is claimed for this submission with a conditional
+ * update (a second confirmation, by anyone, is told), then the price plus the card fee is
+ * charged once through the ledger to the method the client chose on the request.
+ */
+async function confirmVipPrice(
+  deps: Deps,
+  staffId: string,
+  key: string,
+  requestId: string,
+  amountCents: number,
+) {
+  const row = await requestRow(deps.db, requestId);
+  if (row.shippingMethod !== 'ACT VIP') throw new HttpError(409, 'VALIDATION', queueMessages.notVip);
+  const kind =
+    row.paymentMethod === 'Credit Card' ? 'card' : row.paymentMethod === 'ACH Payment' ? 'ach' : null;
+  if (!kind) throw new HttpError(409, 'VALIDATION', queueMessages.paidByCheck);
+  const onFile = (await findMethodsOnFile(deps.db, row.clientId))[kind];
+  if (!onFile) {
+    const message = queueMessages.noMethodOnFile.replace(
+      '{method}',
+      kind === 'card' ? 'card' : 'bank account',
+    );
+    throw new HttpError(409, 'VALIDATION', message);
+  }
+  return runOnce<VipClaim, { message: string }>(deps, {
+    scope: `staff:${staffId}`,
+    key,
+    kind: KIND.price,
+    request: { id: requestId, amountCents },
+    async claim(tx, operationId) {
+      const [claimed] = await tx
+        .update(vialRequests)
+        .set({ vipPriceOperationId: operationId, vipPriceCents: amountCents })
+        .where(
+          and(
+            eq(vialRequests.id, requestId),
+            eq(vialRequests.shippingMethod, 'ACT VIP'),
+            isNull(vialRequests.vipPriceOperationId),
+            isNull(vialRequests.vipPriceConfirmedAt),
+          ),
+        )
+        .returning({ id: vialRequests.id });
+      if (!claimed) {
+        const now = await requestRow(tx, requestId);
+        throw conflict(now.vipPriceConfirmedAt ? queueMessages.alreadyConfirmed : queueMessages.confirming);
+      }
+      return {
+        requestId,
+        clientId: row.clientId,
+        operationId,
+        amountCents,
+        chargeKey: `vip-price:${operationId}`,
+      };
+    },
+    release: (tx, claim) => releaseVipPrice(tx, claim),
+    recover: (run, claim) => recoverVipPrice(deps, run, claim),
+    async work(run, claim) {
+      run.setInDoubt(true);
+      let charge: OneOffCharge;
+      try {
+        charge = await chargeOnce(deps, {
+          clientId: claim.clientId,
+          source: SOURCE,
+          purpose: 'vial_request_vip_shipping',
+          idempotencyKey: claim.chargeKey,
+          request: { requestId, amountCents },
+          amountCents,
+          kind,
+          method: { onFile },
+          description: 'ACT VIP shipping of a stem cell request',
+        });
+      } catch (error) {
+        // A definite refusal (a decline): nothing moved; the price claim is given back.
+        if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
+        throw error;
+      }
+      const answer = await run.succeed((tx) => applyVipPrice(tx, deps, claim, charge), {
+        message: queueMessages.priceConfirmed,
+      });
+      deps.mailer.kick();
+      return answer;
+    },
+  });
+}
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  402: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  422: errorBodySchema,
+  503: errorBodySchema,
+};
+
+/** Who acts on which request, with which submission. */
+interface Actor {
+  deps: Deps;
+  staffId: string;
+  key: string;
+  requestId: string;
+}
+
+const idempotencyHeaders = z.object({ 'idempotency-key': z.string().optional() });
+
+const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/queues/vial-requests',
+    {
+      config: { audit: 'read-queue' },
+      schema: {
+        summary: 'Vial requests not yet delivered, or whose ACT VIP price is to confirm: oldest first',
+        tags: ['staff queues'],
+        response: { 200: vialQueueResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async () => ({ requests: await queueItems(deps.db) }),
+  );
+
+  /** Each action: the staff member's session, the request's client on the audit row, the key. */
+  const act =
+    <B>(run: (actor: Actor, body: B) => Promise<{ message: string }>) =>
+    async (request: FastifyRequest) => {
+      const session = sessionOf(request, 'staff');
+      const key = idempotencyKeyOf(request.headers);
+      const { id } = request.params as { id: string };
+      const row = await requestRow(deps.db, id);
+      noteResolvedClient(session, row.clientId);
+      const actor = { deps: { ...deps, log: request.log }, staffId: session.staffId, key, requestId: row.id };
+      const { message } = await run(actor, (request.body ?? {}) as B);
+      const [item] = await queueItems(deps.db, row.id);
+      if (!item) throw notFound();
+      return { message, request: item };
+    };
+
+  const action = (summary: string, body?: z.ZodType) => ({
+    config: { audit: 'change-vial-request' as const },
+    schema: {
+      summary,
+      description: 'Needs an Idempotency-Key header: a repeat answers the first result.',
+      tags: ['staff queues'],
+      params: vialRequestIdParamsSchema,
+      headers: idempotencyHeaders,
+      ...(body ? { body } : {}),
+      response: { 200: vialQueueActionResponseSchema, ...errors },
+    },
+  });
+
+  app.post(
+    '/vial_requests/:id/approve',
+    action("Records the practitioner's approval of a vial request, when it came another way"),
+    act((a) => recordApproval(a.deps, a.staffId, a.key, a.requestId)),
+  );
+  app.post(
+    '/vial_requests/:id/confirm_vip_price',
+    action(
+      'Confirms the ACT VIP price of a vial request and charges it once (plus 3% by card) to the method chosen on it',
+      confirmVipPriceRequestSchema,
+    ),
+    act((a, body: { amountCents: number }) =>
+      confirmVipPrice(a.deps, a.staffId, a.key, a.requestId, body.amountCents),
+    ),
+  );
+  app.post(
+    '/vial_requests/:id/ship',
+    action("Marks a vial request shipped with the carrier's tracking number", shipRequestSchema),
+    act((a, body: { trackingNumber: string }) =>
+      markShipped(a.deps, a.staffId, a.key, a.requestId, body.trackingNumber),
+    ),
+  );
+  app.post(
+    '/vial_requests/:id/deliver',
+    action('Marks a shipped vial request delivered'),
+    act((a) => markDelivered(a.deps, a.staffId, a.key, a.requestId)),
+  );
+};
+
+export const vialRequestsQueue: StaffQueue = {
+  key: 'vial-requests',
+  title: 'Vial requests',
+  async count(database) {
+    const [row] = await database.select({ n: count() }).from(vialRequests).where(inQueue);
+    return row?.n ?? 0;
+  },
+  routes: vialRequestRoutes,
+  recoveries: (deps) => ({
+    [KIND.approve]: recoverSimple as never,
+    [KIND.ship]: recoverSimple as never,
+    [KIND.deliver]: recoverSimple as never,
+    [KIND.price]: ((run: RecoveryRun<{ message: string }>, claim: VipClaim | null) =>
+      recoverVipPrice(deps, run, claim)) as never,
+  }),
+};

@@ -1,0 +1,44 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { VialQueueActionResponse, VialQueueItem } from '../../../../domain/staff-queues';
+import { apiRequest } from '../../../lib/api-client';
+import { queuesQueryKey } from './queues';
+
+const vialQueueKey = [...queuesQueryKey, 'vial-requests'] as const;
+
+/** The vial requests waiting for the bank, oldest first. */
+export function useVialRequestsQueue() {
+  return useQuery({
+    queryKey: vialQueueKey,
+    queryFn: async () =>
+      (await apiRequest<{ requests: VialQueueItem[] }>('GET', 'staff/queues/vial-requests')).requests,
+  });
+}
+
+export type VialRequestAction =
+  | { action: 'approve' }
+  | { action: 'confirm_vip_price'; body: { amountCents: number } }
+  | { action: 'ship'; body: { trackingNumber: string } }
+  | { action: 'deliver' };
+
+/**
+ * One action on one request. The key is the submission's: the caller keeps it across a double
+ * click or a retry (the server answers the first result) and takes a new one after an answer.
+ */
+export function useVialRequestAction(requestId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ request, idempotencyKey }: { request: VialRequestAction; idempotencyKey: string }) =>
+      apiRequest<VialQueueActionResponse>(
+        'POST',
+        `staff/vial_requests/${encodeURIComponent(requestId)}/${request.action}`,
+        {
+          body: 'body' in request ? request.body : {},
+          headers: { 'idempotency-key': idempotencyKey },
+        },
+      ),
+    // Not awaited: the caller's own callbacks run first, while its form is still on the page.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queuesQueryKey });
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { type ComponentType, lazy } from 'react';
+
+/**
+ * The web side of each work queue, under the server's key for it (`GET /api/staff/queues`): the
+ * line its home card shows, and its page at `/staff/queues/<key>`. Add a queue here.
+ */
+export const queuePages: Record<string, { description: string; Page: ComponentType }> = {
+  checks: {
+    description: 'New samples sent with a check: record the check, so the initial processing is paid.',
+    Page: lazy(() =>
+      import('./staff-sample-checks-page').then((m) => ({ default: m.StaffSampleChecksPage })),
+    ),
+  },
+  'lab-reports': {
+    description: 'Uploaded lab reports: view the PDF, accept it, or reject it with a reason.',
+    Page: lazy(() => import('./staff-lab-reports-page').then((m) => ({ default: m.StaffLabReportsPage }))),
+  },
+  'vial-requests': {
+    description:
+      "Record the practitioner's approval, confirm the ACT VIP price, mark shipped with the tracking number, mark delivered.",
+    Page: lazy(() =>
+      import('./vial-requests-queue-page').then((m) => ({ default: m.VialRequestsQueuePage })),
+    ),
+  },
+  'payments-in-doubt': {
+    description:
+      'Payments whose outcome is unknown: look each up at the gateway and settle it as paid or failed.',
+    Page: lazy(() => import('./payments-in-doubt-page').then((m) => ({ default: m.PaymentsInDoubtPage }))),
+  },
+};
+
+export const queuePath = (key: string) => `/staff/queues/${key}`;

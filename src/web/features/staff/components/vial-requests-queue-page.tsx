@@ -1,0 +1,249 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { isoToUsDate } from '../../../../domain/dates';
+import { formatUsd } from '../../../../domain/money';
+import {
+  dollarsToCents,
+  queueMessages,
+  trackingNumberSchema,
+  type VialQueueItem,
+} from '../../../../domain/staff-queues';
+import { ApiError } from '../../../lib/api-client';
+import {
+  useVialRequestAction,
+  useVialRequestsQueue,
+  type VialRequestAction,
+} from '../api/vial-requests-queue';
+
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet';
+
+const newKey = () => crypto.randomUUID();
+
+/**
+ * One action's form: its fields, its button, and under it the answer (red only for a problem).
+ * The submission's key is kept until an answer comes, so a double click is one submission.
+ */
+function ActionForm({
+  requestId,
+  label,
+  children,
+  build,
+  onDone,
+}: {
+  requestId: string;
+  label: string;
+  /** The answer's message: shown by the card, since the form goes once its step is done. */
+  onDone: (message: string) => void;
+  children?: ReactNode;
+  /** The action to send, or the message of the field that stops it. */
+  build: () => VialRequestAction | { problem: string };
+}) {
+  const action = useVialRequestAction(requestId);
+  const key = useRef(newKey());
+  const [problem, setProblem] = useState<string | null>(null);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (action.isPending) return;
+    const request = build();
+    if ('problem' in request) {
+      setProblem(request.problem);
+      return;
+    }
+    setProblem(null);
+    action.mutate(
+      { request, idempotencyKey: key.current },
+      {
+        onSuccess: (answer) => onDone(answer.message),
+        onError: (error) =>
+          setProblem(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.'),
+        onSettled: () => {
+          key.current = newKey();
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={onSubmit} aria-label={label} noValidate>
+      <Stack gap={4}>
+        <Group align="flex-end" wrap="wrap" gap="xs">
+          {children}
+          <Button type="submit" loading={action.isPending}>
+            {label}
+          </Button>
+        </Group>
+        {problem && (
+          <Text c="red.8" size="sm" role="alert">
+            {problem}
+          </Text>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
+  const [price, setPrice] = useState('');
+  const method = request.paymentMethod === 'ACH Payment' ? 'bank account' : 'card';
+  return (
+    <Stack gap={4}>
+      <Text size="sm">
+        The price is charged once to the {method} on file
+        {request.paymentMethod === 'Credit Card' ? ', plus the 3% card processing fee' : ''}.
+      </Text>
+      <ActionForm
+        requestId={request.id}
+        label="Confirm price and charge"
+        onDone={onDone}
+        build={() => {
+          if (!price.trim()) return { problem: queueMessages.amountRequired };
+          const amountCents = dollarsToCents(price);
+          if (amountCents === null || amountCents < 1) return { problem: queueMessages.amountInvalid };
+          return { action: 'confirm_vip_price', body: { amountCents } };
+        }}
+      >
+        <TextInput
+          label="ACT VIP price ($)"
+          inputMode="decimal"
+          value={price}
+          onChange={(e) => setPrice(e.currentTarget.value)}
+          style={{ flex: '1 1 160px' }}
+        />
+      </ActionForm>
+    </Stack>
+  );
+}
+
+function ShipForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
+  const [tracking, setTracking] = useState('');
+  return (
+    <ActionForm
+      requestId={request.id}
+      label="Mark shipped"
+      onDone={onDone}
+      build={() => {
+        const parsed = trackingNumberSchema.safeParse(tracking);
+        if (!parsed.success)
+          return { problem: parsed.error.issues[0]?.message ?? queueMessages.trackingInvalid };
+        return { action: 'ship', body: { trackingNumber: parsed.data } };
+      }}
+    >
+      <TextInput
+        label="Tracking number"
+        value={tracking}
+        onChange={(e) => setTracking(e.currentTarget.value)}
+        style={{ flex: '1 1 200px' }}
+      />
+    </ActionForm>
+  );
+}
+
+function VialRequestCard({ request }: { request: VialQueueItem }) {
+  const headingId = useId();
+  const [done, setDone] = useState<string | null>(null);
+  const vipPrice = request.shippingPriceToBeConfirmed
+    ? request.vipPriceConfirmedAt
+      ? `${formatUsd(request.vipPriceCents ?? 0)}, confirmed ${when(request.vipPriceConfirmedAt)}${request.vipTransactionId ? `, transaction ${request.vipTransactionId}` : ''}`
+      : 'To be confirmed'
+    : null;
+  const rows: Array<[string, string]> = [
+    ['Requested', when(request.requestedAt)],
+    ['Vials', String(request.vials)],
+    ['Shipping method', request.shippingMethod],
+    ['Shipment arrival date', isoToUsDate(request.shipmentDate)],
+    ['Ship to', request.shipTo],
+    ['Payment', request.paymentDescription || request.paymentMethod],
+    ['Charged with the order', formatUsd(request.totalCents)],
+    ['Approved by the practitioner', when(request.approvedByPractitionerAt)],
+    ...(vipPrice ? [['ACT VIP price', vipPrice] as [string, string]] : []),
+    [
+      'Shipped',
+      request.shippedAt ? `${when(request.shippedAt)}, tracking number ${request.trackingNumber}` : 'Not yet',
+    ],
+    ['Delivered', when(request.deliveredAt)],
+  ];
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby={headingId}>
+      <Title order={2} size="h4" id={headingId} mb="xs">
+        <Anchor component={Link} to={`/staff/clients/${request.clientActId}`}>
+          {request.clientName} ({request.clientActId})
+        </Anchor>
+        : {request.vials} vial{request.vials === 1 ? '' : 's'} by {request.shippingMethod}
+      </Title>
+      <Table variant="vertical" layout="fixed" withRowBorders={false} mb="sm">
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={{ base: 120, sm: 200 }}>{label}</Table.Th>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Stack gap="sm">
+        {!request.approvedByPractitionerAt && (
+          <ActionForm
+            requestId={request.id}
+            label="Record practitioner approval"
+            onDone={setDone}
+            build={() => ({ action: 'approve' })}
+          />
+        )}
+        {request.shippingPriceToBeConfirmed && !request.vipPriceConfirmedAt && (
+          <VipPriceForm request={request} onDone={setDone} />
+        )}
+        {!request.shippedAt && <ShipForm request={request} onDone={setDone} />}
+        {request.shippedAt && !request.deliveredAt && (
+          <ActionForm
+            requestId={request.id}
+            label="Mark delivered"
+            onDone={setDone}
+            build={() => ({ action: 'deliver' })}
+          />
+        )}
+        {done && (
+          <Text size="sm" role="status">
+            {done}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The vial requests queue: what the bank still has to do for each request, oldest first. */
+export function VialRequestsQueuePage() {
+  const queue = useVialRequestsQueue();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Vial requests
+      </Title>
+      {queue.error && (
+        <Alert color="red" role="alert">
+          {queue.error instanceof ApiError
+            ? queue.error.message
+            : 'Something went wrong. Please reload the page.'}
+        </Alert>
+      )}
+      {queue.isPending && <Loader aria-label="Loading" />}
+      {queue.data?.length === 0 && <Text role="status">No vial requests are waiting.</Text>}
+      {queue.data?.map((request) => (
+        <VialRequestCard key={request.id} request={request} />
+      ))}
+    </Stack>
+  );
+}
