@@ -6,6 +6,7 @@ const PURPOSES: Record<string, string> = {
   white_glove_lab: 'White Glove Labs infectious disease screening',
   initial_processing: 'Initial sample processing',
   vial_request: 'Stem cell vials shipped to a clinic',
+  storage_plan: 'Banking and storage plans',
 };
 
 export function paymentPurposeLabel(purpose: string): string {

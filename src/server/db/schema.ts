@@ -371,7 +371,9 @@ export const documents = pgTable(
     clientId: uuid()
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
-    kind: text({ enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers'] }).notNull(),
+    kind: text({
+      enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt'],
+    }).notNull(),
     fileName: text().notNull(),
     contentType: text().notNull(),
     sizeBytes: integer().notNull(),
@@ -583,6 +585,52 @@ export const vialRequests = pgTable(
     index().on(t.clientId, t.createdAt),
     uniqueIndex('vial_requests_operation_key').on(t.operationId),
     check('vial_requests_vials_check', sql`${t.vials} between 1 and 10`),
+  ],
+);
+
+/**
+ * Banking and Storage Plans orders (send_StoragePlan). A card or ACH order is charged and applied
+ * at once ('paid'): the storage paid-until date moves on by the plan's years, the vials are added.
+ * A check order waits for the check ('awaiting_check') and applies nothing until the bank records
+ * the check ('check_received', checkReceivedAt, by the back office).
+ */
+export const storagePlanOrders = pgTable(
+  'storage_plan_orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'paid', 'awaiting_check', 'check_received'] }).notNull(),
+    annualStoragePlan: text().notNull(),
+    storageYears: integer().notNull(),
+    storageCents: integer().notNull(),
+    plan: text().notNull(),
+    bankingPlanName: text(),
+    bioInsuranceVials: integer().notNull(),
+    longevityVials: integer().notNull(),
+    bankingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    tissue: text().notNull(),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    /** The paid-until date before and after the order was applied (null until applied). */
+    paidUntilBefore: date({ mode: 'string' }),
+    paidUntilAfter: date({ mode: 'string' }),
+    appliedAt: timestamp({ withTimezone: true }),
+    checkReceivedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.status),
+    uniqueIndex('storage_plan_orders_operation_key').on(t.operationId),
   ],
 );
 
