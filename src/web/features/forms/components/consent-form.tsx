@@ -20,15 +20,15 @@ import { methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { usePaymentConfig } from '../../../lib/payment/payment-config';
-import { useSendConsentData } from '../api/send-consent-data';
-import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
 import {
   checkPaymentChoice,
   initialPaymentChoice,
   paymentRequestFields,
   withSavedCardByDefault,
-} from '../lib/payment-choice';
+} from '../../../lib/payment/payment-choice';
+import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { useSendConsentData } from '../api/send-consent-data';
+import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
 import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
 import { ClientSummary } from './client-summary';
 import { ConsentPageOneFields } from './consent-page-one';

@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 import { type ConsentVariant, SAMPLE_TYPES } from '../../../../domain/consent-form';
 import { FORM_PAYMENT_METHODS } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
-import type { PaymentChoice } from '../lib/payment-choice';
+import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
+import type { PaymentChoice } from '../../../lib/payment/payment-choice';
 import { AnnualStorageCommitment } from './annual-storage-commitment';
-import { FormPaymentChoice } from './form-payment-choice';
 import { ReadOnlyFacts } from './read-only-facts';
 import { SignaturePadField } from './signature-pad';
 

@@ -24,18 +24,18 @@ import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { useClient } from '../../../lib/client-record';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
+import {
+  checkPaymentChoice,
+  initialPaymentChoice,
+  paymentRequestFields,
+  withSavedCardByDefault,
+} from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { type SetDiseaseDataBody, useSetDiseaseData } from '../api/set-disease-data';
 import {
   type SetPhysicianDiseaseDataBody,
   useSetPhysicianDiseaseData,
 } from '../api/set-physician-disease-data';
-import {
-  checkPaymentChoice,
-  initialPaymentChoice,
-  paymentRequestFields,
-  withSavedCardByDefault,
-} from '../lib/payment-choice';
 import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
 import { CompletedNotice } from './completed-notice';
 import { FormFailure } from './form-failure';

@@ -4,8 +4,8 @@ import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { CARD_FEE_PERCENT } from '../../../../domain/payments';
 import { priceBook } from '../../../../domain/price-book';
-import type { PaymentChoice } from '../lib/payment-choice';
-import { FormPaymentChoice } from './form-payment-choice';
+import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
+import type { PaymentChoice } from '../../../lib/payment/payment-choice';
 
 export const KIT_ADDRESS_FIELDS = [
   { field: 'FirstName', label: 'First Name', autoComplete: 'given-name' },

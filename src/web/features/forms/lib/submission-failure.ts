@@ -1,7 +1,7 @@
 import type { FormPaymentMethod } from '../../../../domain/form-payment';
 import { ApiError } from '../../../lib/api-client';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
-import { fieldsOnPage } from './payment-choice';
+import { fieldsOnPage } from '../../../lib/payment/payment-choice';
 
 /** A refused submission as the form shows it. */
 export interface SubmissionFailure {

@@ -1,25 +1,25 @@
 import type { z } from 'zod';
-import { fieldMessages } from '../../../../domain/errors';
+import { fieldMessages } from '../../../domain/errors';
 import {
   type FormPaymentMethod,
   type formPaymentFields,
   formPaymentProblems,
   type MethodsOnFile,
-} from '../../../../domain/form-payment';
+} from '../../../domain/form-payment';
 import {
   type AchForm,
   achFormSchema,
   type CardEmptyMessages,
   type CardForm,
   cardFormSchema,
-} from '../../../../domain/payments';
+} from '../../../domain/payments';
 import {
   type AchFormValues,
   type CardFormValues,
   emptyAch,
   emptyCard,
-} from '../../../components/payment/card-fields';
-import type { CardTokenizer } from '../../../lib/payment/card-tokenizer';
+} from '../../components/payment/card-fields';
+import type { CardTokenizer } from './card-tokenizer';
 
 /** The payment part of a form as the person fills it in: numbers stay here until the gateway. */
 export interface PaymentChoice {

@@ -1,6 +1,6 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import { IconBuildingBank, IconCreditCard } from '@tabler/icons-react';
-import type { PaymentInfo } from '../../../../domain/payment-info';
+import type { PaymentInfo } from '../../../domain/payment-info';
 
 /** The card on file as the forms show it: brand, the last 4 digits only, holder and expiry. */
 export function SavedCard({ info }: { info: PaymentInfo }) {

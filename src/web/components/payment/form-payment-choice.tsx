@@ -1,16 +1,10 @@
 import { Alert, Checkbox, Group, Radio, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { type FormPaymentMethod, methodsOnFileOf } from '../../../../domain/form-payment';
-import type { PaymentInfo } from '../../../../domain/payment-info';
-import {
-  AchFields,
-  CardFields,
-  cardPrefilledFrom,
-  emptyAch,
-  emptyCard,
-} from '../../../components/payment/card-fields';
-import { useClient } from '../../../lib/client-record';
-import { type PaymentChoice, usesNewCard } from '../lib/payment-choice';
+import { type FormPaymentMethod, methodsOnFileOf } from '../../../domain/form-payment';
+import type { PaymentInfo } from '../../../domain/payment-info';
+import { useClient } from '../../lib/client-record';
+import { type PaymentChoice, usesNewCard } from '../../lib/payment/payment-choice';
+import { AchFields, CardFields, cardPrefilledFrom, emptyAch, emptyCard } from './card-fields';
 import { SavedAch, SavedCard } from './saved-method';
 
 interface Props {
