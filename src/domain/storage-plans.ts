@@ -285,3 +285,12 @@ export const storagePlanQuoteSchema = z.object({
   processingFeeCents: z.number().int(),
   totalCents: z.number().int(),
 });
+
+/** The card fields' empty messages on this page (spec 3 section 5, Storage plan order submit). */
+export const storagePlanCardEmptyMessages = {
+  Credit_Card_Holder_First_Name: m.holderFirst,
+  Credit_Card_Holder_Last_Name: m.holderLast,
+  Month_of_Expiry: m.cardEmpty,
+  Year_of_Expiry: m.cardEmpty,
+  CVV: m.cardEmpty,
+} as const;

@@ -75,6 +75,10 @@ const PhysicianCellRequestsPage = page(
   () => import('../features/cell-request/components/physician-cell-requests-page'),
   (m) => m.PhysicianCellRequestsPage,
 );
+const BankingStoragePlansPage = page(
+  () => import('../features/plans/components/banking-storage-plans-page'),
+  (m) => m.BankingStoragePlansPage,
+);
 const ComingSoonPage = page(
   () => import('../components/coming-soon-page'),
   (m) => m.ComingSoonPage,
@@ -158,10 +162,7 @@ export function AppRoutes() {
           <Route path="/form-document/:id" element={<FormsPage />} />
           <Route path="/payment-information" element={<PaymentInformationPage />} />
           <Route path="/stem-cell-request/:id?" element={<StemCellRequestPage />} />
-          <Route
-            path="/ACT-banking-storage-plans"
-            element={<ComingSoonPage title="Banking and Storage Plans" />}
-          />
+          <Route path="/ACT-banking-storage-plans" element={<BankingStoragePlansPage />} />
           <Route path="/store" element={<ComingSoonPage title="Store" />} />
         </Route>
         <Route element={<SessionGate roles={PHYSICIAN} />}>
