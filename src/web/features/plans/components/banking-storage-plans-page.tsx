@@ -288,8 +288,10 @@ function OrderForm({ onDone }: { onDone(response: SendStoragePlanResponse): void
                 value={choice.annual}
                 onChange={(value) => value && change({ annual: value as AnnualStoragePlanId })}
                 allowDeselect={false}
-                description="Pay years of storage ahead at a prepaid discount (the list price is $350.00 a year)."
               />
+              <Text size="sm">
+                Pay years of storage ahead at a prepaid discount (the list price is $350.00 a year).
+              </Text>
               <Select
                 label="Plan"
                 data={[...BANKING_PLAN_KINDS]}
@@ -305,8 +307,12 @@ function OrderForm({ onDone }: { onDone(response: SendStoragePlanResponse): void
                   onChange={(value) => value && change({ vials: Number(value) })}
                   allowDeselect={false}
                   searchable
-                  description="10 to 75 vials of 10 million cells: $425 a vial from 10, $400 from 25, $375 from 50."
                 />
+              )}
+              {choice.plan === 'Bio-Insurance Plan' && (
+                <Text size="sm">
+                  10 to 75 vials of 10 million cells: $425 a vial from 10, $400 from 25, $375 from 50.
+                </Text>
               )}
               {choice.plan === 'Longevity Plan' && (
                 <Select
