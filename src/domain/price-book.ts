@@ -22,6 +22,10 @@ export const priceBook = {
   fedexShippingMinimum: 5_000 satisfies Cents,
   /** ACT VIP courier: not charged with the order; staff confirm the price with the client later. */
   actVipShipping: 0 satisfies Cents,
+  /** The store's Stem Cell Face Serum: $225 a bottle, $200 a bottle from 11 (DESIGN.md deviation 5). */
+  serumPrice: 22_500 satisfies Cents,
+  serumBulkPrice: 20_000 satisfies Cents,
+  serumBulkFrom: 11,
   /** Banking and Storage Plans (spec 3 section 9): prepaid years of storage and their discounts. */
   annualStoragePlans: [
     { id: 'No Annual Storage', label: 'No Annual Storage', years: 0, cents: 0, discountPercent: 0 },
