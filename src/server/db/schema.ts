@@ -635,6 +635,58 @@ export const storagePlanOrders = pgTable(
 );
 
 /**
+ * Store orders (send_CP_StoreRequest): Stem Cell Face Serum, charged at once and kept for the bank
+ * to ship ('ordered'; a back-office issue ships it: shippedAt, trackingNumber). A physician may
+ * order for a client they act for (physicianId), paying with the physician's own method.
+ */
+export const storeOrders = pgTable(
+  'store_orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid(),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'ordered', 'shipped'] }).notNull(),
+    item: text().notNull(),
+    quantity: integer().notNull(),
+    perBottleCents: integer().notNull(),
+    itemsCents: integer().notNull(),
+    shippingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    shippingMethod: text().notNull(),
+    shipmentDate: date({ mode: 'string' }).notNull(),
+    contactFirstName: text().notNull(),
+    contactLastName: text().notNull(),
+    shippingEmail: text().notNull(),
+    phone: text().notNull(),
+    street: text().notNull(),
+    city: text().notNull(),
+    state: text().notNull(),
+    zip: text().notNull(),
+    country: text().notNull(),
+    saveAddress: boolean().notNull().default(false),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    orderedAt: timestamp({ withTimezone: true }),
+    shippedAt: timestamp({ withTimezone: true }),
+    trackingNumber: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.status),
+    uniqueIndex('store_orders_operation_key').on(t.operationId),
+  ],
+);
+
+/**
  * The bank's staff: e-mail (unique whatever its case), password, level, and a TOTP second factor
  * whose secret is encrypted at rest (AES-256-GCM under the documents key), null until enrolled.
  */

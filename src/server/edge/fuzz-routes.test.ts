@@ -367,15 +367,18 @@ describe('hostile bodies at every POST route', () => {
     expect(routes).toEqual(
       expect.arrayContaining(
         process.env.FUZZ_ROUTES
-          ? ['/api/pay/send_StoragePlan', '/api/pay/get_StoragePlanQuote'].filter((route) =>
-              new RegExp(process.env.FUZZ_ROUTES as string).test(route),
-            )
+          ? [
+              '/api/pay/send_StoragePlan',
+              '/api/pay/get_StoragePlanQuote',
+              '/api/pay/send_CP_StoreRequest',
+            ].filter((route) => new RegExp(process.env.FUZZ_ROUTES as string).test(route))
           : [
               '/api/pay/login',
               '/api/pay/set_PaymentInfo',
               '/api/pay/send_ConsentData',
               '/api/pay/send_StoragePlan',
               '/api/pay/get_StoragePlanQuote',
+              '/api/pay/send_CP_StoreRequest',
             ],
       ),
     );

@@ -14,6 +14,7 @@ import { formRecoveries } from '../modules/forms/form-claims';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
+import { storeRecoveries } from '../modules/ordering/store-service';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 
 type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
@@ -41,6 +42,7 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
     }) as unknown as Record<string, Recovery>),
     ...(cellRequestRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
     ...(storagePlanRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...(storeRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
   };
   let settled = 0;
   for (const op of await lapsedOperations(deps)) {

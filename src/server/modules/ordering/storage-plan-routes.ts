@@ -13,6 +13,7 @@ import {
   storagePlanQuoteRequestSchema,
   storagePlanQuoteSchema,
 } from '../../../domain/storage-plans';
+import { sendStoreRequestResponseSchema, sendStoreRequestSchema } from '../../../domain/store';
 import type { AppDeps } from '../../app';
 import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
@@ -20,6 +21,7 @@ import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { countPaymentAttempt } from '../payments/payment-attempts';
 import { listStoragePlanOrders, sendStoragePlan } from './storage-plan-service';
+import { sendStoreRequest } from './store-service';
 
 const errors = {
   400: errorBodySchema,
@@ -104,6 +106,37 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     async (request) => {
       const clientId = await resolveClientAccess(deps.db, sessionOf(request, 'client', 'physician'));
       return { orders: await listStoragePlanOrders(deps.db, clientId) };
+    },
+  );
+
+  app.post(
+    '/send_CP_StoreRequest',
+    {
+      schema: {
+        summary:
+          'Orders Stem Cell Face Serum shipped by FedEx, charged once ($225 a bottle, $200 from 11, 3% by card)',
+        description:
+          "A client for themselves, or a physician for the client they act for (Client_id, or the session's client), paying with the physician's own method. Needs an Idempotency-Key header. A shown total that differs answers 409, nothing charged. The order is kept for the bank to ship.",
+        tags: ['ordering'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: sendStoreRequestSchema,
+        response: { 200: sendStoreRequestResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'client', 'physician');
+      const clientId = await resolveClientAccess(deps.db, session, request.body.Client_id);
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
+      return sendStoreRequest(
+        { ...deps, log: request.log },
+        {
+          clientId,
+          physicianId: session.role === 'physician' ? session.physicianId : null,
+          idempotencyKey,
+          body: request.body,
+        },
+      );
     },
   );
 };
