@@ -10,8 +10,8 @@ const desktopChromium = { ...devices['Desktop Chrome'], channel: undefined };
 const savesPaymentMethods = /(payment-information|public-payment-pages)\.spec\.ts$/;
 /** The forms are signed once per client: these run after every journey that expects them unsigned. */
 const signsForms = /forms-[\w-]+\.spec\.ts$/;
-/** Orders that change the demo accounts' holdings for good (Jane's paid-until date and vials). */
-const placesOrders = /banking-storage-plans\.spec\.ts$/;
+/** Orders that change the demo accounts for good (Jane's paid-until date and vials, Client Activity rows). */
+const placesOrders = /(banking-storage-plans|store)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',

@@ -79,9 +79,9 @@ const BankingStoragePlansPage = page(
   () => import('../features/plans/components/banking-storage-plans-page'),
   (m) => m.BankingStoragePlansPage,
 );
-const ComingSoonPage = page(
-  () => import('../components/coming-soon-page'),
-  (m) => m.ComingSoonPage,
+const StorePage = page(
+  () => import('../features/store/components/store-page'),
+  (m) => m.StorePage,
 );
 const PublicComingSoonPage = page(
   () => import('../components/coming-soon-page'),
@@ -163,7 +163,6 @@ export function AppRoutes() {
           <Route path="/payment-information" element={<PaymentInformationPage />} />
           <Route path="/stem-cell-request/:id?" element={<StemCellRequestPage />} />
           <Route path="/ACT-banking-storage-plans" element={<BankingStoragePlansPage />} />
-          <Route path="/store" element={<ComingSoonPage title="Store" />} />
         </Route>
         <Route element={<SessionGate roles={PHYSICIAN} />}>
           <Route path="/my-clients" element={<MyClientsPage />} />
@@ -172,7 +171,9 @@ export function AppRoutes() {
           <Route path="/infectious-disease" element={<PhysicianDiseasePage />} />
           <Route path="/cell-requests" element={<PhysicianCellRequestsPage />} />
         </Route>
-        <Route element={<SessionGate roles={EVERYONE} />}></Route>
+        <Route element={<SessionGate roles={EVERYONE} />}>
+          <Route path="/store" element={<StorePage />} />
+        </Route>
         <Route path="*" element={<NotFoundRoute />} />
       </Routes>
     </Suspense>
