@@ -58,7 +58,7 @@ export const storagePlanMessages = {
   holderLast: 'Please enter last name',
   cardEmpty: 'Cannot be empty',
   accountNumber: 'Please enter account number',
-  fieldEmpty: "Field cann't be empty",
+  fieldEmpty: "Field can't be empty",
   submitted: 'Please check your email for order confirmation',
   checkNote:
     'Please mail your check for the total below to ACT. The plan starts when the check is received; nothing is charged now.',
