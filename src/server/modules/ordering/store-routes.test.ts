@@ -3,10 +3,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fedexHolidays, weekdayOf } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import { clientActivities, clients, payments, storeOrders } from '../../db/schema';
+import { reconcile } from '../../jobs/reconcile';
 import { addClient, newCardFields, saveBankOnFile } from '../../testing/form-fixtures';
 import { tokenizeCard } from '../../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
+
+let lostAfterApproval = false;
+function faulty(real: PaymentGateway): PaymentGateway {
+  return {
+    name: real.name,
+    notFoundGraceMs: real.notFoundGraceMs,
+    saveMethod: (request) => real.saveMethod(request),
+    async charge(request) {
+      const result = await real.charge(request);
+      if (lostAfterApproval) throw new Error('the connection to the gateway was lost');
+      return result;
+    },
+    lookupCharge: (request) => real.lookupCharge(request),
+  };
+}
 
 let t: TestApp;
 let today: string;
@@ -14,7 +31,7 @@ let keySeq = 0;
 const newKey = () => `store-${Date.now()}-${++keySeq}`;
 
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
+  t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS }, { gateway: faulty });
   today = todayFor(t.clock.now());
 });
 afterAll(() => t.close());
@@ -142,5 +159,36 @@ describe('send_CP_StoreRequest', () => {
 
     const other = await addClient(t.db);
     expect((await send(physician, order({ Client_id: other.actId }))).statusCode).toBe(404);
+  });
+
+  it('a declined card orders nothing; an answer lost after approval is settled once by reconciliation', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    const declined = newCardFields(t, await tokenizeCard(t, '4000000000009995'));
+    const refused = await send(
+      cookie,
+      order({ PaymentMethod: 'Credit Card', update_card: true, ...declined }),
+    );
+    expect(refused.statusCode, refused.body).toBe(402);
+    expect((await stateOf(client.id)).orders).toHaveLength(0);
+
+    await saveBankOnFile(t, cookie, newKey());
+    const key = newKey();
+    lostAfterApproval = true;
+    const lost = await send(cookie, order(), key);
+    lostAfterApproval = false;
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect((await stateOf(client.id)).orders.map((o) => o.status)).toEqual(['pending']);
+    for (let i = 0; i < 3; i += 1) {
+      t.clock.advance(120_000);
+      await reconcile(t.app.deps, { info() {}, warn() {} });
+    }
+    const state = await stateOf(client.id);
+    expect(state.orders.map((o) => o.status)).toEqual(['ordered']);
+    expect(state.ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
+    expect(state.activity).toHaveLength(1);
+    const replay = await send(await t.signIn(client.actId), order(), key);
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect((await stateOf(client.id)).ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
   });
 });
