@@ -10,6 +10,8 @@ const desktopChromium = { ...devices['Desktop Chrome'], channel: undefined };
 const savesPaymentMethods = /(payment-information|public-payment-pages)\.spec\.ts$/;
 /** The forms are signed once per client: these run after every journey that expects them unsigned. */
 const signsForms = /forms-[\w-]+\.spec\.ts$/;
+/** Orders that change the demo accounts for good (Jane's paid-until date and vials, Client Activity rows). */
+const placesOrders = /(banking-storage-plans|store)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -39,7 +41,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: [savesPaymentMethods, signsForms], use: desktopChromium },
+    { name: 'chromium', testIgnore: [savesPaymentMethods, signsForms, placesOrders], use: desktopChromium },
     // Last: these journeys save payment methods for the demo accounts for good (Jane gets a card,
     // John's overdue fees are paid) and the journeys above expect the accounts as seeded. Playwright
     // runs the projects in the order listed here and, with one worker, one after the other.
@@ -47,6 +49,9 @@ export default defineConfig({
     // After the payments: Jane signs her consent with the Visa she saved there on file, and pays
     // White Glove Labs with it; Ana and Sam (seeded for this) take the other screening routes.
     { name: 'forms', testMatch: signsForms, use: desktopChromium },
+    // Last of all: these orders move Jane's paid-until date and add vials, which the journeys
+    // above read as seeded.
+    { name: 'orders', testMatch: placesOrders, use: desktopChromium },
   ],
   webServer: {
     // `exec` makes the server the process Playwright stops, so the stop waits for it to close PGlite.

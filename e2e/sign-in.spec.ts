@@ -125,16 +125,18 @@ test.describe('navigation', () => {
     await expect(nav.getByText('No card on file')).toBeAttached();
   });
 
-  test('opens a clear coming-soon page for screens not built yet', async ({ page }) => {
+  test('opens the ACT Store from the menu', async ({ page }) => {
     await signIn(page);
     await page
       .getByRole('navigation', { name: 'Portal sections' })
       .getByRole('link', { name: 'Store' })
       .click();
     await expect(page).toHaveURL(/\/store$/);
-    await expect(page.getByRole('heading', { name: 'Store', level: 1 })).toBeVisible();
-    await expect(page.getByText('Coming soon')).toBeVisible();
-    await page.getByRole('link', { name: 'Back to Client Information' }).click();
+    await expect(page.getByRole('heading', { name: 'ACT Store', level: 1 })).toBeVisible();
+    await page
+      .getByRole('navigation', { name: 'Portal sections' })
+      .getByRole('link', { name: 'Client Information' })
+      .click();
     await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
   });
 });

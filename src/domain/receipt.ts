@@ -6,6 +6,8 @@ const PURPOSES: Record<string, string> = {
   white_glove_lab: 'White Glove Labs infectious disease screening',
   initial_processing: 'Initial sample processing',
   vial_request: 'Stem cell vials shipped to a clinic',
+  storage_plan: 'Banking and storage plans',
+  store_order: 'Store order: Stem Cell Face Serum',
 };
 
 export function paymentPurposeLabel(purpose: string): string {

@@ -39,6 +39,7 @@ import { physicianDiseaseRoutes } from './modules/forms/physician-disease-routes
 import { sampleRoutes, welcomeRoutes } from './modules/initial-processing/sample-routes';
 import { cellRequestRoutes } from './modules/ordering/cell-request-routes';
 import { orderingRoutes } from './modules/ordering/ordering-routes';
+import { storagePlanRoutes } from './modules/ordering/storage-plan-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
@@ -213,6 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scope.register(paymentRoutes, api);
         await scope.register(orderingRoutes, api);
         await scope.register(cellRequestRoutes, api);
+        await scope.register(storagePlanRoutes, api);
       },
       { audit },
     ),

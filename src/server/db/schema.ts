@@ -371,7 +371,9 @@ export const documents = pgTable(
     clientId: uuid()
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
-    kind: text({ enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers'] }).notNull(),
+    kind: text({
+      enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt'],
+    }).notNull(),
     fileName: text().notNull(),
     contentType: text().notNull(),
     sizeBytes: integer().notNull(),
@@ -605,6 +607,104 @@ export const vialRequests = pgTable(
     index().on(t.clientId, t.createdAt),
     uniqueIndex('vial_requests_operation_key').on(t.operationId),
     check('vial_requests_vials_check', sql`${t.vials} between 1 and 10`),
+  ],
+);
+
+/**
+ * Banking and Storage Plans orders (send_StoragePlan). A card or ACH order is charged and applied
+ * at once ('paid'): the storage paid-until date moves on by the plan's years, the vials are added.
+ * A check order waits for the check ('awaiting_check') and applies nothing until the bank records
+ * the check ('check_received', checkReceivedAt, by the back office).
+ */
+export const storagePlanOrders = pgTable(
+  'storage_plan_orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'paid', 'awaiting_check', 'check_received'] }).notNull(),
+    annualStoragePlan: text().notNull(),
+    storageYears: integer().notNull(),
+    storageCents: integer().notNull(),
+    plan: text().notNull(),
+    bankingPlanName: text(),
+    bioInsuranceVials: integer().notNull(),
+    longevityVials: integer().notNull(),
+    bankingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    tissue: text().notNull(),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    /** The paid-until date before and after the order was applied (null until applied). */
+    paidUntilBefore: date({ mode: 'string' }),
+    paidUntilAfter: date({ mode: 'string' }),
+    appliedAt: timestamp({ withTimezone: true }),
+    checkReceivedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.status),
+    uniqueIndex('storage_plan_orders_operation_key').on(t.operationId),
+  ],
+);
+
+/**
+ * Store orders (send_CP_StoreRequest): Stem Cell Face Serum, charged at once and kept for the bank
+ * to ship ('ordered'; a back-office issue ships it: shippedAt, trackingNumber). A physician may
+ * order for a client they act for (physicianId), paying with the physician's own method.
+ */
+export const storeOrders = pgTable(
+  'store_orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid(),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'ordered', 'shipped'] }).notNull(),
+    item: text().notNull(),
+    quantity: integer().notNull(),
+    perBottleCents: integer().notNull(),
+    itemsCents: integer().notNull(),
+    shippingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    shippingMethod: text().notNull(),
+    shipmentDate: date({ mode: 'string' }).notNull(),
+    contactFirstName: text().notNull(),
+    contactLastName: text().notNull(),
+    shippingEmail: text().notNull(),
+    phone: text().notNull(),
+    street: text().notNull(),
+    city: text().notNull(),
+    state: text().notNull(),
+    zip: text().notNull(),
+    country: text().notNull(),
+    saveAddress: boolean().notNull().default(false),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    orderedAt: timestamp({ withTimezone: true }),
+    shippedAt: timestamp({ withTimezone: true }),
+    trackingNumber: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.status),
+    uniqueIndex('store_orders_operation_key').on(t.operationId),
   ],
 );
 

@@ -70,6 +70,12 @@ const reads: Read[] = [
   },
   {
     role: 'client',
+    method: 'GET',
+    url: () => '/api/pay/get_StoragePlanOrders',
+    pattern: '/api/pay/get_StoragePlanOrders',
+  },
+  {
+    role: 'client',
     method: 'POST',
     url: () => '/api/pay/get_ClientVialsService',
     pattern: '/api/pay/get_ClientVialsService',

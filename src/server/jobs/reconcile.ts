@@ -13,6 +13,8 @@ import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } fro
 import { formRecoveries } from '../modules/forms/form-claims';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
+import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
+import { storeRecoveries } from '../modules/ordering/store-service';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 import { staffQueueRecoveries } from '../modules/staff/queues';
 
@@ -34,6 +36,8 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
       publicUrl: deps.config.publicUrl,
     }) as unknown as Record<string, Recovery>),
     ...(cellRequestRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...(storagePlanRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...(storeRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
     ...staffQueueRecoveries(paymentDeps),
   };
 }

@@ -21,4 +21,5 @@ export const physicianNavigation = {
   clientConsent: { label: 'Client Consent', to: '/client-consent' },
   infectiousDisease: { label: 'Client Infectious Disease Form', to: '/infectious-disease' },
   cellRequests: { label: 'Cell Requests', to: '/cell-requests' },
+  store: { label: 'Store', to: '/store' },
 } as const;

@@ -75,9 +75,13 @@ const PhysicianCellRequestsPage = page(
   () => import('../features/cell-request/components/physician-cell-requests-page'),
   (m) => m.PhysicianCellRequestsPage,
 );
-const ComingSoonPage = page(
-  () => import('../components/coming-soon-page'),
-  (m) => m.ComingSoonPage,
+const BankingStoragePlansPage = page(
+  () => import('../features/plans/components/banking-storage-plans-page'),
+  (m) => m.BankingStoragePlansPage,
+);
+const StorePage = page(
+  () => import('../features/store/components/store-page'),
+  (m) => m.StorePage,
 );
 const PublicComingSoonPage = page(
   () => import('../components/coming-soon-page'),
@@ -163,11 +167,7 @@ export function AppRoutes() {
           <Route path="/form-document/:id" element={<FormsPage />} />
           <Route path="/payment-information" element={<PaymentInformationPage />} />
           <Route path="/stem-cell-request/:id?" element={<StemCellRequestPage />} />
-          <Route
-            path="/ACT-banking-storage-plans"
-            element={<ComingSoonPage title="Banking and Storage Plans" />}
-          />
-          <Route path="/store" element={<ComingSoonPage title="Store" />} />
+          <Route path="/ACT-banking-storage-plans" element={<BankingStoragePlansPage />} />
         </Route>
         <Route element={<SessionGate roles={PHYSICIAN} />}>
           <Route path="/my-clients" element={<MyClientsPage />} />
@@ -176,7 +176,9 @@ export function AppRoutes() {
           <Route path="/infectious-disease" element={<PhysicianDiseasePage />} />
           <Route path="/cell-requests" element={<PhysicianCellRequestsPage />} />
         </Route>
-        <Route element={<SessionGate roles={EVERYONE} />}></Route>
+        <Route element={<SessionGate roles={EVERYONE} />}>
+          <Route path="/store" element={<StorePage />} />
+        </Route>
         <Route path="*" element={<NotFoundRoute />} />
       </Routes>
     </Suspense>

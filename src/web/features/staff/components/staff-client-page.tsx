@@ -15,6 +15,7 @@ const DOCUMENT_KINDS = {
   lab_report: 'Lab report',
   signature: 'Signature',
   form_answers: 'Form answers',
+  receipt: 'Receipt',
 } as const;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  choiceOf,
+  planChoiceProblem,
+  priceStoragePlan,
+  type SendStoragePlan,
+  sendStoragePlanResponseSchema,
+  sendStoragePlanSchema,
+  storagePlanMessages,
+  storagePlanOrderSchema,
+  storagePlanQuoteRequestSchema,
+  storagePlanQuoteSchema,
+} from '../../../domain/storage-plans';
+import { sendStoreRequestResponseSchema, sendStoreRequestSchema } from '../../../domain/store';
+import type { AppDeps } from '../../app';
+import { HttpError } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
+import { sessionOf } from '../../plugins/sessions';
+import { resolveClientAccess } from '../clients/client-access';
+import { countPaymentAttempt } from '../payments/payment-attempts';
+import { listStoragePlanOrders, sendStoragePlan } from './storage-plan-service';
+import { sendStoreRequest } from './store-service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  402: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  422: errorBodySchema,
+  429: errorBodySchema,
+  503: errorBodySchema,
+};
+
+/** Banking and Storage Plans: the server's quote, the order (the client's own) and the client's orders. */
+export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.post(
+    '/get_StoragePlanQuote',
+    {
+      config: { audit: 'read-client' },
+      schema: {
+        summary: "The server's price of a Banking and Storage Plans choice: plans, 3% by card, total",
+        description: 'Changes nothing. Card pays 3% of the whole order; ACH and check pay none.',
+        tags: ['ordering'],
+        body: storagePlanQuoteRequestSchema,
+        response: { 200: storagePlanQuoteSchema, ...errors },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'client');
+      const body = request.body;
+      const problem =
+        planChoiceProblem(body.Annual_Storage_Plan, body.Plan) ??
+        (body.Plan === 'Bio-Insurance Plan' && body.Vials === undefined ? storagePlanMessages.vials : null) ??
+        (body.Plan === 'Longevity Plan' && body.Longevity_Banking_Plans === undefined
+          ? storagePlanMessages.longevityPlan
+          : null);
+      if (problem) throw new HttpError(400, 'VALIDATION', problem);
+      const price = priceStoragePlan(choiceOf({ ...body, Tissue_Info: 'Adipose' } as SendStoragePlan));
+      return {
+        storageCents: price.storageCents,
+        bankingCents: price.bankingCents,
+        amountCents: price.amountCents,
+        processingFeeCents: price.processingFeeCents,
+        totalCents: price.totalCents,
+      };
+    },
+  );
+
+  app.post(
+    '/send_StoragePlan',
+    {
+      config: { audit: 'change-order' },
+      schema: {
+        summary: 'Orders an annual storage plan and/or a Bio-Insurance or Longevity plan, charged once',
+        description:
+          'Client only; needs an Idempotency-Key header. The server prices the order from its price book (3% by card); a shown total that differs answers 409 and nothing is charged. Card or ACH: charged and applied at once (paid-until date, vials, Client Activity, e-mail with the receipt). Check: recorded as awaiting the check; nothing applied until the bank records it.',
+        tags: ['ordering'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: sendStoragePlanSchema,
+        response: { 200: sendStoragePlanResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client'),
+        request.body.Client_Id,
+      );
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
+      return sendStoragePlan({ ...deps, log: request.log }, { clientId, idempotencyKey, body: request.body });
+    },
+  );
+
+  app.get(
+    '/get_StoragePlanOrders',
+    {
+      config: { audit: 'read-order' },
+      schema: {
+        summary:
+          "The client's Banking and Storage Plans orders, newest first (a check order shows awaiting_check)",
+        tags: ['ordering'],
+        response: { 200: z.object({ orders: z.array(storagePlanOrderSchema) }), ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(deps.db, sessionOf(request, 'client', 'physician'));
+      return { orders: await listStoragePlanOrders(deps.db, clientId) };
+    },
+  );
+
+  app.post(
+    '/send_CP_StoreRequest',
+    {
+      config: { audit: 'change-order' },
+      schema: {
+        summary:
+          'Orders Stem Cell Face Serum shipped by FedEx, charged once ($225 a bottle, $200 from 11, 3% by card)',
+        description:
+          "A client for themselves, or a physician for the client they act for (Client_id, or the session's client), paying with the physician's own method. Needs an Idempotency-Key header. A shown total that differs answers 409, nothing charged. The order is kept for the bank to ship.",
+        tags: ['ordering'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: sendStoreRequestSchema,
+        response: { 200: sendStoreRequestResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'client', 'physician');
+      const clientId = await resolveClientAccess(deps.db, session, request.body.Client_id);
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
+      return sendStoreRequest(
+        { ...deps, log: request.log },
+        {
+          clientId,
+          physicianId: session.role === 'physician' ? session.physicianId : null,
+          idempotencyKey,
+          body: request.body,
+        },
+      );
+    },
+  );
+};

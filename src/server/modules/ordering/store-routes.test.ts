@@ -1,0 +1,194 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fedexHolidays, weekdayOf } from '../../../domain/carrier-calendar';
+import { todayFor } from '../../../domain/client';
+import { addDays } from '../../../domain/dates';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import { clientActivities, clients, payments, storeOrders } from '../../db/schema';
+import { reconcile } from '../../jobs/reconcile';
+import { addClient, newCardFields, saveBankOnFile } from '../../testing/form-fixtures';
+import { tokenizeCard } from '../../testing/sandbox-tokens';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
+
+let lostAfterApproval = false;
+function faulty(real: PaymentGateway): PaymentGateway {
+  return {
+    name: real.name,
+    notFoundGraceMs: real.notFoundGraceMs,
+    saveMethod: (request) => real.saveMethod(request),
+    async charge(request) {
+      const result = await real.charge(request);
+      if (lostAfterApproval) throw new Error('the connection to the gateway was lost');
+      return result;
+    },
+    lookupCharge: (request) => real.lookupCharge(request),
+  };
+}
+
+let t: TestApp;
+let today: string;
+let keySeq = 0;
+const newKey = () => `store-${Date.now()}-${++keySeq}`;
+
+beforeAll(async () => {
+  t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS }, { gateway: faulty });
+  today = todayFor(t.clock.now());
+});
+afterAll(() => t.close());
+
+const send = (cookie: string, body: Record<string, unknown>, key = newKey()) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/pay/send_CP_StoreRequest',
+    headers: { cookie, 'idempotency-key': key },
+    payload: body,
+  });
+
+/** A Tuesday at least a week out that is not the day after a holiday. */
+function validTuesday(): string {
+  let date = addDays(today, 7);
+  while (weekdayOf(date) !== 2) date = addDays(date, 1);
+  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
+  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
+  return date;
+}
+
+function order(overrides: Record<string, unknown> = {}) {
+  return {
+    stemskinserum: { name: 'Stem Cell Face Serum', quantity: 11 },
+    ShipmentDate: validTuesday(),
+    FirstName: 'Test',
+    LastName: 'Client',
+    ShippingEmail: 'receiving@example.com',
+    Phone: '3055550142',
+    Street: '1200 Brickell Avenue',
+    City: 'Miami',
+    State: 'FL',
+    Country: 'United States',
+    ZipCode: '33131',
+    PaymentMethod: 'ACH Payment',
+    ...overrides,
+  };
+}
+
+async function stateOf(clientId: string) {
+  const ledger = await t.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.clientId, clientId), eq(payments.purpose, 'store_order')));
+  const orders = await t.db.select().from(storeOrders).where(eq(storeOrders.clientId, clientId));
+  const activity = await t.db.select().from(clientActivities).where(eq(clientActivities.clientId, clientId));
+  return { ledger, orders, activity };
+}
+
+describe('send_CP_StoreRequest', () => {
+  it('11 bottles by ACH: $200 a bottle, no fee, charged once per key, kept to ship, e-mailed', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    await saveBankOnFile(t, cookie, newKey());
+    const key = newKey();
+    const body = order({ expectedTotalCents: 220_000, StoreFee: 1 });
+    const first = await send(cookie, body, key);
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await send(cookie, body, key);
+    expect(second.json()).toEqual(first.json());
+    expect(first.json()).toMatchObject({
+      quantity: 11,
+      itemsCents: 220_000,
+      processingFeeCents: 0,
+      amountChargedCents: 220_000,
+    });
+    const state = await stateOf(client.id);
+    expect(state.ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
+    expect(state.ledger[0]?.totalCents).toBe(220_000);
+    expect(state.orders.map((o) => o.status)).toEqual(['ordered']);
+    expect(state.activity).toHaveLength(1);
+    expect(state.activity[0]?.purchasedPlanName).toBe('Stem Cell Face Serum x 11');
+    const [mail] = await t.mailTo(client.email);
+    expect(mail?.textBody).toContain('Stem Cell Face Serum: 11 x $200.00 = $2,200.00');
+  });
+
+  it('a forged total answers 409 and charges nothing', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    await saveBankOnFile(t, cookie, newKey());
+    const response = await send(
+      cookie,
+      order({ stemskinserum: { quantity: 10, price: 200 }, expectedTotalCents: 200_000 }),
+    );
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toContain('$2,250.00');
+    expect((await stateOf(client.id)).ledger).toHaveLength(0);
+  });
+
+  it('refuses a date sooner than 3 days, a Monday, and no bottles', async () => {
+    const cookie = await t.signIn('ACT10001');
+    let monday = addDays(today, 7);
+    while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
+    for (const date of [addDays(today, 1), monday]) {
+      const response = await send(cookie, order({ ShipmentDate: date }));
+      expect(response.statusCode, date).toBe(400);
+      expect(response.json().fields?.ShipmentDate).toBeTruthy();
+    }
+    expect((await send(cookie, order({ stemskinserum: { quantity: 0 } }))).statusCode).toBe(400);
+  });
+
+  it("a physician orders for a client they act for with the physician's own card; another client is 404", async () => {
+    const physician = await t.signInPhysician('PHY20001');
+    const card = newCardFields(t, await tokenizeCard(t, '4242424242424242'), {
+      first: 'Maria',
+      last: 'Alvarez',
+    });
+    const response = await send(
+      physician,
+      order({
+        Client_id: 'ACT10002',
+        stemskinserum: { quantity: 2 },
+        PaymentMethod: 'Credit Card',
+        update_card: true,
+        ...card,
+        expectedTotalCents: 46_350,
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const [john] = await t.db.select().from(clients).where(eq(clients.clientActId, 'ACT10002'));
+    const state = await stateOf(john?.id as string);
+    expect(state.ledger[0]).toMatchObject({ totalCents: 46_350, feeCents: 1_350 });
+    expect(state.ledger[0]?.paidByPhysicianId).toBeTruthy();
+    expect(state.orders[0]?.physicianId).toBeTruthy();
+
+    const other = await addClient(t.db);
+    expect((await send(physician, order({ Client_id: other.actId }))).statusCode).toBe(404);
+  });
+
+  it('a declined card orders nothing; an answer lost after approval is settled once by reconciliation', async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    const declined = newCardFields(t, await tokenizeCard(t, '4000000000009995'));
+    const refused = await send(
+      cookie,
+      order({ PaymentMethod: 'Credit Card', update_card: true, ...declined }),
+    );
+    expect(refused.statusCode, refused.body).toBe(402);
+    expect((await stateOf(client.id)).orders).toHaveLength(0);
+
+    await saveBankOnFile(t, cookie, newKey());
+    const key = newKey();
+    lostAfterApproval = true;
+    const lost = await send(cookie, order(), key);
+    lostAfterApproval = false;
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect((await stateOf(client.id)).orders.map((o) => o.status)).toEqual(['pending']);
+    for (let i = 0; i < 3; i += 1) {
+      t.clock.advance(120_000);
+      await reconcile(t.app.deps, { info() {}, warn() {} });
+    }
+    const state = await stateOf(client.id);
+    expect(state.orders.map((o) => o.status)).toEqual(['ordered']);
+    expect(state.ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
+    expect(state.activity).toHaveLength(1);
+    const replay = await send(await t.signIn(client.actId), order(), key);
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect((await stateOf(client.id)).ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
+  });
+});
