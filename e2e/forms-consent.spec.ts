@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { consentMessages } from '../src/domain/consent-form';
 import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
@@ -202,9 +203,13 @@ test('on a phone Ana fills her consent with a new Mastercard: the spec messages,
   await form.getByRole('textbox', { name: 'Billing City' }).fill('Coral Gables');
   await form.getByRole('textbox', { name: 'Billing State' }).fill('FL');
   await form.getByRole('textbox', { name: 'Zip or Postal Code' }).fill('33134');
-  await expect(
-    form.getByRole('checkbox', { name: 'Save this card on file for future payments' }),
-  ).toBeChecked();
+  const keep = form.getByRole('checkbox', { name: 'Save this card on file for future payments' });
+  await expect(keep).toBeChecked();
+  // Ana has nothing on file: a card not kept could not pay the annual fee, and the page says so.
+  await keep.uncheck();
+  await expect(form.getByTestId('annual-fee-problem')).toHaveText(consentMessages.annualFeeNeedsCardOnFile);
+  await keep.check();
+  await expect(form.getByTestId('annual-fee-problem')).toHaveCount(0);
 
   const canvas = page.locator('[data-testid="signature-canvas"]:visible');
   const box = await canvas.boundingBox();

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { consentPageOneProblems, physicianConsentClientFields } from './consent-form';
+import {
+  annualFeeMethod,
+  consentMessages,
+  consentPageOneProblems,
+  physicianConsentClientFields,
+} from './consent-form';
 
 /** The physician variant's own rules (spec 2, section 5), from their edges; "today" is passed in. */
 describe('the date of birth of the physician consent', () => {
@@ -40,5 +45,52 @@ describe('the Addendum phone in each variant', () => {
   it('puts an invalid Addendum date of birth on the date of birth in both variants (DESIGN.md 8.10)', () => {
     const body = { ...individual, Addendum_phone: '3055550123', Addendum_dob: '13/40/1980' };
     expect(consentPageOneProblems(body, 'physician')).toEqual({ Addendum_dob: 'Invalid date' });
+  });
+});
+
+describe('which method pays the annual storage fee the consent commits to', () => {
+  const visa = 'Visa ending in 1111';
+  const account = 'bank account ending in 6789';
+  it.each([
+    ['a saved method', { kind: 'card', isNew: false, keep: false }, { card: visa, ach: null }, null],
+    ['a new card kept on file', { kind: 'card', isNew: true, keep: true }, { card: null, ach: null }, null],
+    [
+      'a new card not kept, with a card on file',
+      { kind: 'card', isNew: true, keep: false },
+      { card: visa, ach: account },
+      {
+        note: `This card is not kept on file: the annual storage fee will be charged to your ${visa} on file.`,
+      },
+    ],
+    [
+      'a new card not kept, with only an account on file',
+      { kind: 'card', isNew: true, keep: false },
+      { card: null, ach: account },
+      {
+        note: `This card is not kept on file: the annual storage fee will be charged to your ${account} on file.`,
+      },
+    ],
+    [
+      'a new account not kept, with both on file: the account first',
+      { kind: 'ach', isNew: true, keep: false },
+      { card: visa, ach: account },
+      {
+        note: `This account is not kept on file: the annual storage fee will be charged to your ${account} on file.`,
+      },
+    ],
+    [
+      'a new card not kept, nothing on file',
+      { kind: 'card', isNew: true, keep: false },
+      { card: null, ach: null },
+      { problem: consentMessages.annualFeeNeedsCardOnFile },
+    ],
+    [
+      'a new account not kept, nothing on file',
+      { kind: 'ach', isNew: true, keep: false },
+      { card: null, ach: null },
+      { problem: consentMessages.annualFeeNeedsAccountOnFile },
+    ],
+  ] as const)('%s', (_, choice, onFile, expected) => {
+    expect(annualFeeMethod(choice, onFile)).toEqual(expected);
   });
 });

@@ -60,9 +60,42 @@ export const consentMessages = {
   agreementChanged: 'The agreement was updated while you were reading it. Please read it again and sign.',
   cardFirstName: 'Please enter first name',
   cardLastName: 'Please enter last name',
+  annualFeeNeedsCardOnFile:
+    'The annual storage fee is charged each year to a payment method on file, and you have none. Please tick “Save this card on file for future payments”, or choose Check.',
+  annualFeeNeedsAccountOnFile:
+    'The annual storage fee is charged each year to a payment method on file, and you have none. Please tick “Save this account on file for future payments”, or choose Check.',
 } as const;
 
 const c = consentMessages;
+
+/** The methods on file, as the client reads them ("Visa ending in 1111"), or null. */
+export interface AnnualFeeMethodsOnFile {
+  card: string | null;
+  ach: string | null;
+}
+
+/**
+ * Which method pays the annual storage fee the consent commits to (issue 12). A saved method, a
+ * check, or a new method kept on file pays it. A new card or account used without keeping it
+ * leaves the fee to a method already on file (the same kind first), and the form says which; with
+ * none on file the consent is refused, since nothing could pay the fee. Page and server alike.
+ */
+export function annualFeeMethod(
+  choice: { kind: 'card' | 'ach'; isNew: boolean; keep: boolean },
+  onFile: AnnualFeeMethodsOnFile,
+): { note: string } | { problem: string } | null {
+  if (!choice.isNew || choice.keep) return null;
+  const other = choice.kind === 'card' ? (onFile.card ?? onFile.ach) : (onFile.ach ?? onFile.card);
+  if (other) {
+    const used = choice.kind === 'card' ? 'This card' : 'This account';
+    return {
+      note: `${used} is not kept on file: the annual storage fee will be charged to your ${other} on file.`,
+    };
+  }
+  return {
+    problem: choice.kind === 'card' ? c.annualFeeNeedsCardOnFile : c.annualFeeNeedsAccountOnFile,
+  };
+}
 
 /** The physician variant's own messages (spec 2, section 5; DESIGN.md section 8, item 10). */
 export const physicianConsentMessages = {

@@ -17,7 +17,8 @@ function newCarrier(overrides: Partial<Parameters<typeof createFedExCarrier>[0]>
     baseUrl: stub.url,
     ...fedexStubCredentials,
     now: () => clock,
-    timeoutMs: 300,
+    // Long enough that a loaded machine never times out an answered call; the hang faults wait it out.
+    timeoutMs: 3_000,
     ...overrides,
   });
 }

@@ -14,6 +14,7 @@ import {
   newCardFields,
   pageText,
   pngDataUrl,
+  saveBankOnFile,
   sha256,
   signaturePng,
   tokenizeCard,
@@ -493,6 +494,37 @@ describe('the payment method for annual storage', () => {
     const state = await stateOf(client.id);
     expect(state.methods).toEqual([expect.objectContaining({ kind: 'ach', last4: '6789' })]);
     expect(state.ledger.every((p) => p.totalCents === 0 && p.status === 'saved')).toBe(true);
+  });
+
+  it('refuses a new card not kept when nothing on file could pay the annual fee; with an account on file, says it pays', async () => {
+    const client = await newSignedInClient();
+    const notKept = async (number: string) =>
+      send(
+        client.cookie,
+        consentBody({
+          PaymentMethod: 'Credit Card',
+          update_card: true,
+          save_card: false,
+          ...newCardFields(t, await tokenizeCard(t, number)),
+        }),
+      );
+    const refused = await notKept('4242424242424242');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields.save_card).toBe(consentMessages.annualFeeNeedsCardOnFile);
+    await expectNothingSigned(client.id);
+    expect((await stateOf(client.id)).methods).toEqual([]);
+
+    await saveBankOnFile(t, client.cookie, `annual-fee-bank-${client.id}`);
+    const signed = await notKept('5555555555554444');
+    expect(signed.statusCode, signed.body).toBe(200);
+    const state = await stateOf(client.id);
+    expect(state.consent).toBe(true);
+    // The new card was not kept: the account alone stays on file, and the documents say it pays.
+    expect(state.methods.map((m) => m.kind)).toEqual(['ach']);
+    const [mail] = (await t.mailTo(client.email)).filter((m) => /signed consent/.test(m.subject));
+    expect(mail?.textBody).toMatch(
+      /the annual storage fee will be charged to your bank account ending in \d{4} on file/,
+    );
   });
 
   it.each([true, false])(

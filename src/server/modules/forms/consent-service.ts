@@ -7,6 +7,7 @@ import {
 } from '../../../domain/consent-agreement';
 import {
   ADDENDUM_A_TITLE,
+  annualFeeMethod,
   annualStorageCommitment,
   consentMessages,
   type FormSubmissionResponse,
@@ -114,6 +115,24 @@ export async function submitConsent(
     },
     todayFor(now),
   );
+  // The agreement commits a method to the yearly fee: a new one not kept leaves it to one on file.
+  let annualFeeNote: string | null = null;
+  if ('token' in payment) {
+    const methods = await findMethodsOnFile(db, clientId);
+    const rule = annualFeeMethod(
+      { kind: payment.kind, isNew: true, keep: payment.keepOnFile },
+      {
+        card: methods.card ? `${methods.card.brand ?? 'card'} ending in ${methods.card.last4}` : null,
+        ach: methods.ach ? `bank account ending in ${methods.ach.last4}` : null,
+      },
+    );
+    if (rule && 'problem' in rule) {
+      throw new HttpError(400, 'VALIDATION', rule.problem, {
+        [payment.kind === 'card' ? 'save_card' : 'save_ach']: rule.problem,
+      });
+    }
+    if (rule) annualFeeNote = rule.note;
+  }
 
   return submitFormOnce(deps, {
     clientId,
@@ -138,6 +157,7 @@ export async function submitConsent(
         if (kept) paymentLine = describePayment(payment, kept);
       }
 
+      const annualFeeLine = annualFeeNote ? `${paymentLine}. ${annualFeeNote}` : paymentLine;
       const signerName = `${client.firstName} ${client.lastName}`;
       const commitment = annualStorageCommitment();
       const individual = body.Tissue_deliver === RELEASE_TO_INDIVIDUAL;
@@ -168,7 +188,10 @@ export async function submitConsent(
           ? [{ label: 'Enrollment Date', value: submission.body.Enrollment_Date }]
           : []),
         { label: 'Tissue type', value: body.sample_type },
-        { label: 'Payment method for annual storage', value: paymentLine },
+        {
+          label: 'Payment method for annual storage',
+          value: annualFeeLine,
+        },
         {
           label: 'Annual storage',
           value: `Total owed today ${commitment.dueToday}. The first year of storage is included. After it, ${commitment.laterFee} a year by ACH, ${commitment.laterFeeCardOrCheck} by card or check, charged on each anniversary of tissue receipt.`,
@@ -220,7 +243,7 @@ export async function submitConsent(
               submitter
                 ? `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}) in the presence of your physician, ${submitter.name}. A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`
                 : `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
-              `Tissue type: ${body.sample_type}. Payment method for annual storage: ${paymentLine}. Nothing was charged today.`,
+              `Tissue type: ${body.sample_type}. Payment method for annual storage: ${annualFeeLine}${annualFeeNote ? '' : '.'} Nothing was charged today.`,
               'If you did not sign this agreement, please contact us right away.',
             ],
           },

@@ -2,8 +2,18 @@ import { Paper, Stack, Text, Title } from '@mantine/core';
 import { annualStorageCommitment } from '../../../../domain/consent-form';
 import type { FormPaymentMethod } from '../../../../domain/form-payment';
 
-/** The annual storage fee commitment of page 2 (spec 2, sections 2 and 9), amounts from the price book. */
-export function AnnualStorageCommitment({ method }: { method: FormPaymentMethod | '' }) {
+/**
+ * The annual storage fee commitment of page 2 (spec 2, sections 2 and 9), amounts from the price book;
+ * and, when a new card or account is not kept on file, which method on file will pay the fee (or, in
+ * red, that none would).
+ */
+export function AnnualStorageCommitment({
+  method,
+  feeMethod = null,
+}: {
+  method: FormPaymentMethod | '';
+  feeMethod?: { note: string } | { problem: string } | null;
+}) {
   const { dueToday, laterFee, laterFeeCardOrCheck } = annualStorageCommitment();
   return (
     <Paper withBorder p="md" radius="md" bg="gray.0">
@@ -38,6 +48,14 @@ export function AnnualStorageCommitment({ method }: { method: FormPaymentMethod 
             your tissue.
           </Text>
         )}
+        <div aria-live="polite">
+          {feeMethod && 'note' in feeMethod && <Text size="sm">{feeMethod.note}</Text>}
+          {feeMethod && 'problem' in feeMethod && (
+            <Text size="sm" c="red.8" data-testid="annual-fee-problem">
+              {feeMethod.problem}
+            </Text>
+          )}
+        </div>
       </Stack>
     </Paper>
   );

@@ -34,6 +34,7 @@ import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useSendConsentData } from '../api/send-consent-data';
 import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
+import { annualFeeProblems } from '../lib/annual-fee-method';
 import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
 import { ClientSummary } from './client-summary';
 import { ConsentPageOneFields } from './consent-page-one';
@@ -290,6 +291,7 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
       ...consentPageOneProblems(answers, kind),
       ...(checked.success ? {} : fieldMessages(checked.error)),
       ...payment.problems,
+      ...annualFeeProblems(pageTwo.payment, paymentInfo),
     };
     if (!checked.success || Object.keys(problems).length > 0 || !pageTwo.payment.method) {
       refuse(problems);

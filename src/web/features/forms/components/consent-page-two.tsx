@@ -5,6 +5,7 @@ import { FORM_PAYMENT_METHODS } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
 import type { PaymentChoice } from '../../../lib/payment/payment-choice';
+import { annualFeeMethodOf } from '../lib/annual-fee-method';
 import { AnnualStorageCommitment } from './annual-storage-commitment';
 import { ReadOnlyFacts } from './read-only-facts';
 import { SignaturePadField } from './signature-pad';
@@ -113,7 +114,10 @@ export function ConsentPageTwoFields({
         />
       </Stack>
 
-      <AnnualStorageCommitment method={values.payment.method} />
+      <AnnualStorageCommitment
+        method={values.payment.method}
+        feeMethod={annualFeeMethodOf(values.payment, paymentInfo)}
+      />
 
       <Checkbox
         name="agree"
