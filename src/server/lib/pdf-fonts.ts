@@ -43,6 +43,17 @@ const PLAIN_GLYPHS = {
   kern: false,
   mark: false,
   mkmk: false,
+  curs: false,
+  dist: false,
+  abvm: false,
+  blwm: false,
+  rvrn: false,
+  rclt: false,
+  ltra: false,
+  ltrm: false,
+  frac: false,
+  numr: false,
+  dnom: false,
 };
 
 /** One font file as the process keeps it: its bytes, read once, and its advance widths. */
@@ -55,6 +66,15 @@ interface Face {
 
 const faces = new Map<string, Promise<Face>>();
 
+/** Each font file parsed once per process: pdf-lib asks fontkit for it again in every document. */
+const parsed = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
+const parseOnce: typeof fontkit = {
+  create(bytes, postscriptName) {
+    const known = postscriptName === undefined ? parsed.get(bytes) : undefined;
+    return known ?? fontkit.create(bytes, postscriptName);
+  },
+};
+
 function loadFace(family: Family, weight: Weight): Promise<Face> {
   const file = FILES[family][weight];
   let face = faces.get(file);
@@ -62,6 +82,7 @@ function loadFace(family: Family, weight: Weight): Promise<Face> {
     face = readFile(require.resolve(file)).then((buffer) => {
       const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
       const font = fontkit.create(bytes);
+      parsed.set(bytes, font);
       const covered = new Map<number, boolean>();
       const advances = new Map<number, number>();
       return {
@@ -96,14 +117,17 @@ function loadFace(family: Family, weight: Weight): Promise<Face> {
 const CJK =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\u3000-\u303f\u3200-\u33ff\uff00-\uffef]/u;
 
+const COMBINING = /^\p{M}$/u;
+
 /**
- * A string as drawn: composed (NFC), line breaks and tabs as one space, other control characters
- * left out. Nothing is replaced: every other character is drawn as typed.
+ * A string as drawn: composed (NFC), line breaks and tabs as one space (a no-break space too: the
+ * font draws both with one glyph), other control characters left out. Nothing is replaced: every
+ * other character is drawn as typed.
  */
 export function pdfText(text: string): string {
   return text
     .normalize('NFC')
-    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[\r\n\t\u00a0]+/g, ' ')
     .replace(/\p{Cc}/gu, '');
 }
 
@@ -135,64 +159,81 @@ export class PdfFonts {
 
   /**
    * The fonts of one document. `texts` is everything the document will draw beyond fixed English
-   * wording: the CJK faces are embedded only when one of them needs it.
+   * wording (`bold`: what it draws in bold): a CJK face is embedded only when one of them needs it;
+   * Chinese in bold text not announced is drawn with the regular CJK face.
    */
-  static async embed(doc: PDFDocument, texts: Iterable<string>): Promise<PdfFonts> {
-    doc.registerFontkit(fontkit);
-    let needsCjk = false;
-    for (const text of texts) {
-      if (CJK.test(text)) {
-        needsCjk = true;
-        break;
-      }
-    }
+  static async embed(
+    doc: PDFDocument,
+    texts: { regular: Iterable<string>; bold?: Iterable<string> },
+  ): Promise<PdfFonts> {
+    doc.registerFontkit(parseOnce);
+    const needsCjk = (list: Iterable<string> | undefined) => {
+      for (const text of list ?? []) if (CJK.test(text)) return true;
+      return false;
+    };
     const embed = async (family: Family, weight: Weight): Promise<Embedded> => {
       const face = await loadFace(family, weight);
       return { face, font: await doc.embedFont(face.bytes, { subset: true, features: PLAIN_GLYPHS }) };
     };
-    const family = async (name: Family) => ({
-      regular: await embed(name, 'regular'),
-      bold: await embed(name, 'bold'),
-    });
-    return new PdfFonts({ latin: await family('latin'), cjk: needsCjk ? await family('cjk') : null });
+    const latin = { regular: await embed('latin', 'regular'), bold: await embed('latin', 'bold') };
+    const boldCjk = needsCjk(texts.bold);
+    let cjk: Record<Weight, Embedded> | null = null;
+    if (boldCjk || needsCjk(texts.regular)) {
+      const regular = await embed('cjk', 'regular');
+      cjk = { regular, bold: boldCjk ? await embed('cjk', 'bold') : regular };
+    }
+    return new PdfFonts({ latin, cjk });
   }
 
   /** The text split into runs, each in the font that draws it (combining marks stay with their letter). */
-  private runs(text: string, weight: Weight): { text: string; codePoints: number[]; embedded: Embedded }[] {
+  /** The face that draws a character, given the face of the one before (a combining mark stays with its letter). */
+  private faceFor(codePoint: number, previous: Embedded | null, weight: Weight): Embedded {
     const latin = this.embedded.latin[weight];
     const cjk = this.embedded.cjk?.[weight];
-    const runs: { text: string; codePoints: number[]; embedded: Embedded }[] = [];
-    for (const ch of pdfText(text)) {
+    if (codePoint < 0x300) return latin;
+    if (previous && COMBINING.test(String.fromCodePoint(codePoint))) return previous;
+    return cjk && !latin.face.covers(codePoint) && cjk.face.covers(codePoint) ? cjk : latin;
+  }
+
+  /** The text (as `pdfText` gives it) split into runs, each in the font that draws it, with its width. */
+  private runs(
+    text: string,
+    size: number,
+    weight: Weight,
+  ): { text: string; width: number; embedded: Embedded }[] {
+    const runs: { text: string; units: number; embedded: Embedded }[] = [];
+    let last: (typeof runs)[number] | null = null;
+    for (const ch of text) {
       const codePoint = ch.codePointAt(0) as number;
-      const last = runs.at(-1);
-      let embedded = latin;
-      if (last && /\p{M}/u.test(ch)) embedded = last.embedded;
-      else if (cjk && !latin.face.covers(codePoint) && cjk.face.covers(codePoint)) embedded = cjk;
+      const embedded = this.faceFor(codePoint, last?.embedded ?? null, weight);
+      const units = embedded.face.advance(codePoint);
       if (last && last.embedded === embedded) {
         last.text += ch;
-        last.codePoints.push(codePoint);
-      } else runs.push({ text: ch, codePoints: [codePoint], embedded });
+        last.units += units;
+      } else {
+        last = { text: ch, units, embedded };
+        runs.push(last);
+      }
     }
-    return runs;
+    return runs.map((run) => ({ ...run, width: (run.units * size) / run.embedded.face.unitsPerEm }));
   }
 
-  private static width(run: { codePoints: number[]; embedded: Embedded }, size: number): number {
-    let units = 0;
-    for (const codePoint of run.codePoints) units += run.embedded.face.advance(codePoint);
-    return (units * size) / run.embedded.face.unitsPerEm;
-  }
-
-  /** The width of a line of text, as `draw` lays it out. */
+  /** The width of a line of text (as `pdfText` gives it), as `draw` lays it out. */
   widthOf(text: string, size: number, weight: Weight = 'regular'): number {
     let width = 0;
-    for (const run of this.runs(text, weight)) width += PdfFonts.width(run, size);
+    let previous: Embedded | null = null;
+    for (const ch of text) {
+      const codePoint = ch.codePointAt(0) as number;
+      previous = this.faceFor(codePoint, previous, weight);
+      width += (previous.face.advance(codePoint) * size) / previous.face.unitsPerEm;
+    }
     return width;
   }
 
   /** Draws one line of text at (x, y), run by run. */
   draw(page: PDFPage, text: string, options: DrawOptions): void {
     let x = options.x;
-    for (const run of this.runs(text, options.weight ?? 'regular')) {
+    for (const run of this.runs(pdfText(text), options.size, options.weight ?? 'regular')) {
       page.drawText(run.text, {
         x,
         y: options.y,
@@ -200,7 +241,7 @@ export class PdfFonts {
         font: run.embedded.font,
         color: options.color,
       });
-      x += PdfFonts.width(run, options.size);
+      x += run.width;
     }
   }
 }

@@ -118,7 +118,8 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
   doc.setProducer('Client Portal');
   doc.setCreationDate(certificate.signedAt);
   doc.setModificationDate(certificate.signedAt);
-  const w = new Writer(doc, await PdfFonts.embed(doc, textsIn(input)));
+  const bold = [input.title, ...input.sections.map((s) => s.heading), ...input.answers.map((a) => a.label)];
+  const w = new Writer(doc, await PdfFonts.embed(doc, { regular: textsIn(input), bold }));
 
   w.text(input.title, { size: 16, bold: true });
   w.text(input.subtitle, { color: GREY });

@@ -15,10 +15,10 @@ export async function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promis
   doc.setCreationDate(issuedAt);
   doc.setModificationDate(issuedAt);
   const lines = receiptLines(receipt);
-  const fonts = await PdfFonts.embed(
-    doc,
-    lines.map((line) => `${line.label} ${line.value}`),
-  );
+  const fonts = await PdfFonts.embed(doc, {
+    regular: lines.map((line) => line.value),
+    bold: lines.map((line) => line.label),
+  });
   const page = doc.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - PAGE.margin;
 
