@@ -7,7 +7,14 @@ import { consentMessages } from '../../../domain/consent-form';
 import { formPaymentMessages } from '../../../domain/form-payment';
 import { PAYMENT_SOURCES } from '../../../domain/payment-info';
 import { paymentMessages } from '../../../domain/payments';
-import { clients, documents, formSubmissions, paymentMethods, payments } from '../../db/schema';
+import {
+  clients,
+  documents,
+  formSubmissions,
+  outboxMessages,
+  paymentMethods,
+  payments,
+} from '../../db/schema';
 import {
   addClient,
   imagesOf,
@@ -762,6 +769,50 @@ describe('signing the consent (Jane)', () => {
     const after = await stateOf(janeId);
     expect(after.submissions).toEqual(before.submissions);
     expect(after.docs).toHaveLength(before.docs.length);
+  });
+});
+
+describe('a name outside Latin-1 in the signed PDF', () => {
+  it('prints Nguyễn Thị Minh and the answers as typed in the stored and the e-mailed PDF', async () => {
+    const client = await addClient(t.db, { firstName: 'Nguyễn', lastName: 'Thị Minh' });
+    const cookie = await t.signIn(client.actId);
+    const response = await send(
+      cookie,
+      consentBody({
+        Tissue_deliver: 'Release any Tissue to the following individual',
+        Addendum_name: '王芳',
+        Addendum_dob: '04/12/1980',
+        Addendum_address: 'ul. Łąkowa 5, Kraków',
+        Addendum_phone: '3055550123',
+        Relationship: 'Łukasz Wiśniewski’s cousin',
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const { documentId } = response.json() as { documentId: string };
+
+    const [mail] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, client.email));
+    const attached = JSON.parse(mail?.attachmentsJson ?? '[]') as { documentId: string }[];
+    expect(attached.map((a) => a.documentId)).toContain(documentId);
+    const [row] = await t.db.select().from(documents).where(eq(documents.id, documentId));
+    const pdf = decrypt(row as typeof documents.$inferSelect);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/pay/documents/${documentId}`,
+      headers: { cookie },
+    });
+    expect(download.rawPayload.equals(pdf)).toBe(true);
+
+    const doc = await PDFDocument.load(pdf);
+    const certificate = pageText(doc, doc.getPageCount() - 1);
+    expect(certificate).toContain(`Nguyễn Thị Minh (Client ID ${client.actId})`);
+    const lines = Array.from({ length: doc.getPageCount() }, (_, i) => pageText(doc, i))
+      .join('\n')
+      .split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining(['王芳', 'ul. Łąkowa 5, Kraków', 'Łukasz Wiśniewski’s cousin']),
+    );
+    expect(lines.some((line) => line.startsWith('Nguyễn Thị Minh, '))).toBe(true);
+    expect(lines.join('\n')).not.toMatch(/Nguy\?|\?\?/);
   });
 });
 

@@ -1,9 +1,11 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFPage, rgb } from 'pdf-lib';
+import { PdfFonts, pdfText, textsIn } from '../../lib/pdf-fonts';
 
 /**
  * A signed form as a PDF (DESIGN.md section 7): the text the client read, their answers, the
  * drawn signature, and a certificate page with who signed, when, from where and the SHA-256 of
- * the text signed. Letter size, Helvetica; text is wrapped and paged here.
+ * the text signed. Letter size, Noto Sans (and Noto Sans SC for Chinese characters, see
+ * lib/pdf-fonts.ts) so every name and answer prints as typed; text is wrapped and paged here.
  */
 
 export interface SignedPdfInput {
@@ -31,36 +33,13 @@ const BODY = 10;
 const LEADING = 14;
 const GREY = rgb(0.35, 0.35, 0.35);
 
-// The standard fonts speak WinAnsi: typographic punctuation becomes its plain form, and anything
-// the font cannot draw becomes "?" rather than failing the whole document.
-const PLAIN: Record<string, string> = {
-  '\u2018': "'",
-  '\u2019': "'",
-  '\u201c': '"',
-  '\u201d': '"',
-  '\u2013': '-',
-  '\u2014': '-',
-  '\u2026': '...',
-  '\u2022': '-',
-  '\u00a0': ' ',
-};
-
-export function winAnsi(text: string): string {
-  return text
-    .normalize('NFC')
-    .replace(/[\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2022\u00a0]/g, (ch) => PLAIN[ch] ?? '?')
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(/[^\x20-\x7e\xa1-\xff]/g, '?');
-}
-
 class Writer {
   private page: PDFPage;
   private y: number;
 
   constructor(
     private readonly doc: PDFDocument,
-    private readonly font: PDFFont,
-    private readonly bold: PDFFont,
+    private readonly fonts: PdfFonts,
   ) {
     this.page = doc.addPage([PAGE.width, PAGE.height]);
     this.y = PAGE.height - PAGE.margin;
@@ -77,32 +56,34 @@ class Writer {
 
   text(value: string, options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb> } = {}) {
     const size = options.size ?? BODY;
-    const font = options.bold ? this.bold : this.font;
+    const weight = options.bold ? 'bold' : 'regular';
+    const widthOf = (text: string) => this.fonts.widthOf(text, size, weight);
     const width = PAGE.width - 2 * PAGE.margin;
     const lines: string[] = [];
     let line = '';
-    for (const word of winAnsi(value).split(' ')) {
+    for (const word of pdfText(value).split(' ')) {
       const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) <= width) {
+      if (widthOf(next) <= width) {
         line = next;
         continue;
       }
       if (line) lines.push(line);
-      // A word wider than the page (a long hash, a user agent) is cut where it must be.
-      let rest = word;
-      while (font.widthOfTextAtSize(rest, size) > width) {
-        let cut = rest.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut--;
-        lines.push(rest.slice(0, cut));
+      // A word wider than the page (a long hash, a user agent, Chinese text without spaces) is
+      // cut where it must be, between characters.
+      let rest = Array.from(word);
+      while (rest.length > 1 && widthOf(rest.join('')) > width) {
+        let cut = 1;
+        while (cut < rest.length - 1 && widthOf(rest.slice(0, cut + 1).join('')) <= width) cut++;
+        lines.push(rest.slice(0, cut).join(''));
         rest = rest.slice(cut);
       }
-      line = rest;
+      line = rest.join('');
     }
     if (line) lines.push(line);
     const leading = size + 4;
     for (const l of lines) {
       this.room(leading);
-      this.page.drawText(l, { x: PAGE.margin, y: this.y - size, size, font, color: options.color });
+      this.fonts.draw(this.page, l, { x: PAGE.margin, y: this.y - size, size, weight, color: options.color });
       this.y -= leading;
     }
   }
@@ -130,16 +111,15 @@ class Writer {
 export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const { certificate } = input;
-  doc.setTitle(winAnsi(input.title));
-  doc.setSubject(winAnsi(input.subtitle));
-  doc.setAuthor(winAnsi(certificate.signer));
+  doc.setTitle(pdfText(input.title));
+  doc.setSubject(pdfText(input.subtitle));
+  doc.setAuthor(pdfText(certificate.signer));
   doc.setCreator('Client Portal');
   doc.setProducer('Client Portal');
   doc.setCreationDate(certificate.signedAt);
   doc.setModificationDate(certificate.signedAt);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const w = new Writer(doc, font, bold);
+  const bold = [input.title, ...input.sections.map((s) => s.heading), ...input.answers.map((a) => a.label)];
+  const w = new Writer(doc, await PdfFonts.embed(doc, { regular: textsIn(input), bold }));
 
   w.text(input.title, { size: 16, bold: true });
   w.text(input.subtitle, { color: GREY });

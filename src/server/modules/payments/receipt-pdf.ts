@@ -1,6 +1,6 @@
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, rgb } from 'pdf-lib';
 import { type Receipt, receiptLines } from '../../../domain/receipt';
-import { winAnsi } from '../forms/signed-pdf';
+import { PdfFonts, pdfText } from '../../lib/pdf-fonts';
 
 const PAGE = { width: 612, height: 792, margin: 56 };
 const GREY = rgb(0.35, 0.35, 0.35);
@@ -14,26 +14,29 @@ export async function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promis
   doc.setProducer('Client Portal');
   doc.setCreationDate(issuedAt);
   doc.setModificationDate(issuedAt);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const lines = receiptLines(receipt);
+  const fonts = await PdfFonts.embed(doc, {
+    regular: lines.map((line) => line.value),
+    bold: lines.map((line) => line.label),
+  });
   const page = doc.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - PAGE.margin;
 
-  page.drawText('Receipt', { x: PAGE.margin, y: y - 20, size: 20, font: bold });
+  fonts.draw(page, 'Receipt', { x: PAGE.margin, y: y - 20, size: 20, weight: 'bold' });
   y -= 34;
-  page.drawText('Client Portal', { x: PAGE.margin, y: y - 10, size: 10, font, color: GREY });
+  fonts.draw(page, 'Client Portal', { x: PAGE.margin, y: y - 10, size: 10, color: GREY });
   y -= 34;
-  for (const line of receiptLines(receipt)) {
-    page.drawText(winAnsi(line.label), { x: PAGE.margin, y: y - 11, size: 11, font: bold });
-    page.drawText(winAnsi(line.value).slice(0, 90), { x: PAGE.margin + 170, y: y - 11, size: 11, font });
+  for (const line of lines) {
+    fonts.draw(page, line.label, { x: PAGE.margin, y: y - 11, size: 11, weight: 'bold' });
+    const value = Array.from(pdfText(line.value)).slice(0, 90).join('');
+    fonts.draw(page, value, { x: PAGE.margin + 170, y: y - 11, size: 11 });
     y -= 22;
   }
   y -= 12;
-  page.drawText('Thank you. Keep this receipt for your records.', {
+  fonts.draw(page, 'Thank you. Keep this receipt for your records.', {
     x: PAGE.margin,
     y: y - 10,
     size: 10,
-    font,
     color: GREY,
   });
   return Buffer.from(await doc.save());
