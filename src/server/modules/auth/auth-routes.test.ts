@@ -287,6 +287,11 @@ describe('password recovery', () => {
 
   it('takes the date of birth as the spec sends it, MM/DD/YYYY, as well as YYYY-MM-DD', async () => {
     const spec = { ...jane, dateOfBirth: '03/14/1975' };
+    // Counted, not taken as the newest: on the test's still clock the code's e-mail and the notice
+    // can carry the same time.
+    const notices = async () =>
+      (await t.mailTo(jane.email)).filter((m) => /password was changed/.test(m.subject)).length;
+    const noticesBefore = await notices();
     const response = await requestCode(spec);
     expect(response.statusCode).toBe(200);
     const code = await latestCode();
@@ -294,8 +299,7 @@ describe('password recovery', () => {
     const done = await reset(code, DEMO_CLIENT_PASSWORD, spec);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().message).toBe(authMessages.passwordUpdated);
-    const [notice] = await t.mailTo(jane.email);
-    expect(notice?.subject).toMatch(/password was changed/);
+    expect(await notices()).toBe(noticesBefore + 1);
 
     for (const dateOfBirth of ['14/03/1975', '3/14/1975', '02/30/1975', '1975-3-14']) {
       const refused = await requestCode({ ...jane, dateOfBirth });
