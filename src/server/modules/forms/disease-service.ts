@@ -19,6 +19,7 @@ import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import { pdfSafetyProblem } from '../../lib/pdf-safety';
+import { centsOf, refuseChangedAmounts } from '../../lib/shown-amounts';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
 import { readSignature, submitFormOnce } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
@@ -51,22 +52,15 @@ const TEXT_VERSION = `Infectious disease terms, version ${INFECTIOUS_DISEASE_TER
 
 /** The amounts the page showed must be the server's; a forged or stale amount charges nothing. */
 function checkQuotedAmounts(body: SetDiseaseDataRequest, quote: ReturnType<typeof whiteGloveQuote>) {
-  const shown: [number | undefined, number][] = [
-    [body.expectedTotalCents, quote.total],
-    [body.amount === undefined ? undefined : Math.round(body.amount * 100), quote.total],
-    [body.WhiteGloveLabFee === undefined ? undefined : Math.round(body.WhiteGloveLabFee * 100), quote.labFee],
+  refuseChangedAmounts(
     [
-      body.CreditCardProcessingFee === undefined ? undefined : Math.round(body.CreditCardProcessingFee * 100),
-      quote.processingFee,
+      [body.expectedTotalCents, quote.total],
+      [centsOf(body.amount), quote.total],
+      [centsOf(body.WhiteGloveLabFee), quote.labFee],
+      [centsOf(body.CreditCardProcessingFee), quote.processingFee],
     ],
-  ];
-  if (shown.some(([sent, server]) => sent !== undefined && sent !== server)) {
-    throw new HttpError(
-      409,
-      'AMOUNT_CHANGED',
-      `The White Glove Labs total is ${formatUsd(quote.total)}. Please review it and submit again.`,
-    );
-  }
+    `The White Glove Labs total is ${formatUsd(quote.total)}. Please review it and submit again.`,
+  );
 }
 
 /** The text the client agreed to for the route chosen: the terms, and for a waiver its texts. */

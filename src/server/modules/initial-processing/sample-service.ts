@@ -26,6 +26,7 @@ import {
   runOnce,
   type Transaction,
 } from '../../lib/run-once';
+import { refuseChangedAmounts } from '../../lib/shown-amounts';
 import { resolveFormPayment } from '../forms/form-payment';
 import {
   chargeOnce,
@@ -242,13 +243,10 @@ export async function submitSample(
   const now = clock.now();
   const paymentKind = body.CreditCard ? 'card' : 'check';
   const quote = initialProcessingQuote(body.Tissue, paymentKind);
-  if (body.expectedTotalCents !== undefined && body.expectedTotalCents !== quote.total) {
-    throw new HttpError(
-      409,
-      'AMOUNT_CHANGED',
-      `The amount for this sample is ${quoteSummary(quote)}. Please review it and submit again.`,
-    );
-  }
+  refuseChangedAmounts(
+    [[body.expectedTotalCents, quote.total]],
+    `The amount for this sample is ${quoteSummary(quote)}. Please review it and submit again.`,
+  );
   const payment = body.CreditCard
     ? await resolveFormPayment(
         db,

@@ -11,7 +11,7 @@ import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { shippingMessages } from '../../../domain/shipping';
-import { priceVialRequest, type VialRequestPrice } from '../../../domain/vial-request-price';
+import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app';
 import { clientActivities, clients, operations, physicianClients, vialRequests } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -23,6 +23,7 @@ import {
   runOnce,
   type Transaction,
 } from '../../lib/run-once';
+import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
@@ -102,21 +103,6 @@ export function cellRequestView(row: RequestRow): CellRequest {
 async function requestRow(db: CellRequestDeps['db'] | Transaction, id: string) {
   const [row] = await db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
   return row;
-}
-
-/** The page's shown amounts must be the server's: a different total answers 409, nothing charged. */
-function checkShownTotal(body: SendCellRequest, price: VialRequestPrice) {
-  const shown = [
-    body.expectedTotalCents,
-    body.amount === undefined ? undefined : Math.round(body.amount * 100),
-  ];
-  if (shown.some((sent) => sent !== undefined && sent !== price.totalCents)) {
-    throw new HttpError(
-      409,
-      'AMOUNT_CHANGED',
-      `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
-    );
-  }
 }
 
 function dateRefused(message: string): HttpError {
@@ -397,7 +383,11 @@ export async function sendCellRequest(
         : { method: 'ACT VIP' },
     paymentMethod,
   });
-  checkShownTotal(body, price);
+  refuseChangedOrderTotal(
+    body,
+    price.totalCents,
+    `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
+  );
 
   const payment: ResolvedPayment = await resolveFormPayment(
     db,

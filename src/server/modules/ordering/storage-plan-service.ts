@@ -9,7 +9,6 @@ import {
   type SendStoragePlan,
   type SendStoragePlanResponse,
   type StoragePlanOrder,
-  type StoragePlanPrice,
   storagePlanMessages,
 } from '../../../domain/storage-plans';
 import type { AppDeps } from '../../app';
@@ -17,6 +16,7 @@ import { clientActivities, clients, operations, storagePlanOrders } from '../../
 import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
 import { renderReceiptPdf } from '../payments/receipt-pdf';
@@ -74,20 +74,6 @@ export function storagePlanOrderView(row: OrderRow): StoragePlanOrder {
 async function orderRow(db: StoragePlanDeps['db'] | Transaction, id: string) {
   const [row] = await db.select().from(storagePlanOrders).where(eq(storagePlanOrders.id, id)).limit(1);
   return row;
-}
-
-function checkShownTotal(body: SendStoragePlan, price: StoragePlanPrice) {
-  const shown = [
-    body.expectedTotalCents,
-    body.amount === undefined ? undefined : Math.round(body.amount * 100),
-  ];
-  if (shown.some((sent) => sent !== undefined && sent !== price.totalCents)) {
-    throw new HttpError(
-      409,
-      'AMOUNT_CHANGED',
-      `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
-    );
-  }
 }
 
 /** The plans of an order in a few words: "5 Year Storage Plan + Bio-Insurance 25 Vials". */
@@ -386,7 +372,11 @@ export async function sendStoragePlan(
   if (!client) throw notFound();
 
   const price = priceStoragePlan(choiceOf(body));
-  checkShownTotal(body, price);
+  refuseChangedOrderTotal(
+    body,
+    price.totalCents,
+    `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
+  );
   const payment = await resolveFormPayment(
     db,
     clientId,

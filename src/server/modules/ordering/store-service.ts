@@ -8,12 +8,12 @@ import {
   SERUM_NAME,
   type SendStoreRequest,
   type SendStoreRequestResponse,
-  type StorePrice,
   storeMessages,
 } from '../../../domain/store';
 import { clientActivities, clients, operations, storeOrders } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
@@ -36,20 +36,6 @@ interface StoreClaim {
   orderId: string;
   clientId: string;
   chargeKey: string;
-}
-
-function checkShownTotal(body: SendStoreRequest, price: StorePrice) {
-  const shown = [
-    body.expectedTotalCents,
-    body.amount === undefined ? undefined : Math.round(body.amount * 100),
-  ];
-  if (shown.some((sent) => sent !== undefined && sent !== price.totalCents)) {
-    throw new HttpError(
-      409,
-      'AMOUNT_CHANGED',
-      `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
-    );
-  }
 }
 
 async function orderRow(db: PaymentDeps['db'] | Transaction, id: string) {
@@ -213,7 +199,11 @@ export async function sendStoreRequest(
 
   const kind = body.PaymentMethod === 'Credit Card' ? 'card' : 'ach';
   const price = priceStoreOrder(body.stemskinserum.quantity, kind);
-  checkShownTotal(body, price);
+  refuseChangedOrderTotal(
+    body,
+    price.totalCents,
+    `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
+  );
   const owner = physicianId ? { physicianId } : clientId;
   const payment = await resolveFormPayment(
     db,

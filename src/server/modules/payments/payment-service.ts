@@ -35,6 +35,7 @@ import {
   type Transaction,
 } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
+import { refuseChangedAmounts } from '../../lib/shown-amounts';
 import {
   findGatewayCustomer,
   type MethodOwner,
@@ -327,13 +328,10 @@ export async function savePaymentMethod(
         input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(tx, clientId, today);
       const feeCents = cardProcessingFee(overdue.totalCents, kind);
       const totalCents = overdue.totalCents + feeCents;
-      if (input.expectedTotalCents !== undefined && totalCents !== input.expectedTotalCents) {
-        throw new HttpError(
-          409,
-          'AMOUNT_CHANGED',
-          `The amount due is now ${formatUsd(totalCents)}. Please review it and save again.`,
-        );
-      }
+      refuseChangedAmounts(
+        [[input.expectedTotalCents, totalCents]],
+        `The amount due is now ${formatUsd(totalCents)}. Please review it and save again.`,
+      );
       const [ledger] = await tx
         .insert(payments)
         .values({
