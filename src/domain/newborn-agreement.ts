@@ -63,7 +63,7 @@ export function formatRate(basisPoints: number): string {
 /** The terms of spec 3 section 9, as the page shows them and the PDF prints them. */
 export const newbornAgreementTerms: readonly string[] = [
   'An initial non-refundable deposit of $250 is due at signup.',
-  'Monthly installments are charged automatically, starting within one month after the down payment or the birth, whichever comes later.',
+  'Monthly installments are charged automatically, starting within one month after the down payment or the birth.',
   'A late charge of $50 applies to each monthly payment that is 30 days or more late.',
   'If the account is not made current within 60 days of notice, interest at the legal rate applies to the balance.',
   'You may cancel this agreement on ten (10) days notice.',

@@ -1,5 +1,5 @@
 import { Alert, Button, List, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import {
   type ClientAgreementResponse,
@@ -42,6 +42,8 @@ export function NewbornAgreementPage() {
   const [signatureError, setSignatureError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  // A double click submits once: the second click comes before the button shows it is busy.
+  const sending = useRef(false);
 
   const invalid =
     id === '' || (agreement.error instanceof ApiError && agreement.error.status === 404)
@@ -56,6 +58,8 @@ export function NewbornAgreementPage() {
       document.querySelector<HTMLCanvasElement>('[data-testid="signature-canvas"]')?.focus();
       return;
     }
+    if (sending.current) return;
+    sending.current = true;
     signing.mutate(
       { ClientId: id, signatureData: signature, NBAgreementCompleted: true },
       {
@@ -63,6 +67,9 @@ export function NewbornAgreementPage() {
         onError: (error) => {
           if (error instanceof ApiError && error.code === 'ALREADY_COMPLETED') setDone(true);
           else setFailure(error.message);
+        },
+        onSettled: () => {
+          sending.current = false;
         },
       },
     );
