@@ -6,6 +6,7 @@ import {
   type NewbornAgreementFigures,
 } from '../../../domain/newborn-agreement';
 import { clients, documents, newbornAgreements, outboxMessages } from '../../db/schema';
+import { DEMO_NEWBORN_AGREEMENT_ID, seedDemoNewbornAgreement } from '../../db/seed-newborn';
 import { readDocument } from '../../lib/document-store';
 import { createAgreementLinkToken, createPaymentLinkToken } from '../../lib/link-tokens';
 import { pageText } from '../../testing/pdf-reading';
@@ -221,5 +222,25 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
     const certificate = pageText(pdf, pdf.getPageCount() - 1);
     expect(certificate).toContain(agreementId);
     expect(certificate).toContain('agreement-test');
+  });
+});
+
+describe('demo data', () => {
+  it('seeds one unsigned agreement for Mia Nguyen (ACT10020), once, that `npm run agreement-link` opens', async () => {
+    expect(await seedDemoNewbornAgreement(t.db, t.clock.now())).toBe(true);
+    expect(await seedDemoNewbornAgreement(t.db, t.clock.now())).toBe(false);
+    const rows = await t.db
+      .select()
+      .from(newbornAgreements)
+      .where(eq(newbornAgreements.patientId, 'ACT10020'));
+    expect(rows.map((r) => [r.id, r.signedAt])).toEqual([[DEMO_NEWBORN_AGREEMENT_ID, null]]);
+    const response = await get(createAgreementLinkToken(secret(), DEMO_NEWBORN_AGREEMENT_ID, t.clock.now()));
+    expect(response.json()).toMatchObject({
+      Name: 'Linh Nguyen',
+      Patient_ID__c: 'ACT10020',
+      Total_Amount_Financing__c: 2670,
+      Total_Monthly_Payment_Amount__c: 229.8,
+      NB_Finance_Agreement_Completed__c: false,
+    });
   });
 });
