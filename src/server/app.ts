@@ -37,6 +37,7 @@ import { formRoutes } from './modules/forms/form-routes';
 import { physicianConsentRoutes } from './modules/forms/physician-consent-routes';
 import { physicianDiseaseRoutes } from './modules/forms/physician-disease-routes';
 import { sampleRoutes, welcomeRoutes } from './modules/initial-processing/sample-routes';
+import { newbornAgreementRoutes } from './modules/newborn-agreement/newborn-agreement-routes';
 import { cellRequestRoutes } from './modules/ordering/cell-request-routes';
 import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { storagePlanRoutes } from './modules/ordering/storage-plan-routes';
@@ -200,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await scope.register(siteRoutes, api);
       await scope.register(authRoutes, api);
       await scope.register(publicPaymentRoutes, api);
+      await scope.register(newbornAgreementRoutes, api);
       await scope.register(welcomeRoutes, api);
       await scope.register(staffLoginRoutes, staffApi);
     }),

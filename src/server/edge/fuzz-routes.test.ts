@@ -371,6 +371,7 @@ describe('hostile bodies at every POST route', () => {
               '/api/pay/send_StoragePlan',
               '/api/pay/get_StoragePlanQuote',
               '/api/pay/send_CP_StoreRequest',
+              '/api/pay/set_Client_Agreement_service',
             ].filter((route) => new RegExp(process.env.FUZZ_ROUTES as string).test(route))
           : [
               '/api/pay/login',
@@ -379,6 +380,7 @@ describe('hostile bodies at every POST route', () => {
               '/api/pay/send_StoragePlan',
               '/api/pay/get_StoragePlanQuote',
               '/api/pay/send_CP_StoreRequest',
+              '/api/pay/set_Client_Agreement_service',
             ],
       ),
     );

@@ -67,3 +67,48 @@ export function readPaymentLinkToken(secret: Buffer, token: string, now: Date): 
     return null;
   }
 }
+
+/**
+ * A newborn finance agreement's link (`/newbornfinanceagreement/<token>`): names the agreement
+ * (its id, never shown otherwise) for the main contact, expiring like the payment links. Made
+ * without the database, so `npm run agreement-link` works beside a running server.
+ */
+export function createAgreementLinkToken(
+  secret: Buffer,
+  agreementId: string,
+  now: Date,
+  lifetimeMs = LINK_LIFETIME_MS,
+): string {
+  const payload = Buffer.from(
+    JSON.stringify({
+      a: agreementId,
+      p: 'newborn-agreement',
+      e: Math.floor((now.getTime() + lifetimeMs) / 1000),
+    }),
+  ).toString('base64url');
+  return `${payload}.${sign(secret, payload)}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The agreement id a link names, or null when it is forged, altered, for another purpose or expired. */
+export function readAgreementLinkToken(secret: Buffer, token: string, now: Date): string | null {
+  const [payload, signature, extra] = token.split('.');
+  if (!payload || !signature || extra !== undefined) return null;
+  const expected = Buffer.from(sign(secret, payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      a?: unknown;
+      p?: unknown;
+      e?: unknown;
+    };
+    if (claims.p !== 'newborn-agreement' || typeof claims.a !== 'string' || typeof claims.e !== 'number')
+      return null;
+    if (!UUID.test(claims.a) || claims.e * 1000 <= now.getTime()) return null;
+    return claims.a;
+  } catch {
+    return null;
+  }
+}

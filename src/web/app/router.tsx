@@ -27,6 +27,10 @@ const PublicPaymentPage = page(
   () => import('../features/payments/components/public-payment-page'),
   (m) => m.PublicPaymentPage,
 );
+const NewbornAgreementPage = page(
+  () => import('../features/forms/components/newborn-agreement-page'),
+  (m) => m.NewbornAgreementPage,
+);
 const SessionGate = page(
   () => import('./session-gate'),
   (m) => m.SessionGate,
@@ -82,10 +86,6 @@ const BankingStoragePlansPage = page(
 const StorePage = page(
   () => import('../features/store/components/store-page'),
   (m) => m.StorePage,
-);
-const PublicComingSoonPage = page(
-  () => import('../components/coming-soon-page'),
-  (m) => m.PublicComingSoonPage,
 );
 const StaffSignInPage = page(
   () => import('../features/staff/components/staff-sign-in-page'),
@@ -150,10 +150,7 @@ export function AppRoutes() {
         <Route path="/welcome/:token" element={<WelcomePage />} />
         <Route path="/updatepaymentinfo" element={<PublicPaymentPage page="sms" />} />
         <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
-        <Route
-          path="/newbornfinanceagreement/:id?"
-          element={<PublicComingSoonPage title="Newborn Finance Agreement" />}
-        />
+        <Route path="/newbornfinanceagreement/:id?" element={<NewbornAgreementPage />} />
         <Route path="/staff" element={<StaffSignInPage />} />
         <Route element={<StaffLayout />}>
           <Route path="/staff/home" element={<StaffHomePage />} />

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { Cents } from './money';
+import { formatUsd } from './money';
+
+/**
+ * The newborn finance agreement (spec 3 sections 2, 3 and 9): the plan's figures, the monthly
+ * payment by standard amortisation, and the terms the main contact signs.
+ */
+
+export const newbornAgreementMessages = {
+  invalidClient: 'Client id is not valid',
+  completed: 'Newborn Agreement is Updated Successfully',
+  signature: 'Please sign and click on check button.',
+  signatureAccepted: 'Signature accepted successfully.',
+  alreadySigned: 'This agreement is already signed.',
+  tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+} as const;
+
+export const NEWBORN_AGREEMENT_TITLE = 'Newborn Finance Agreement';
+
+/** What a plan is made of; amounts in cents, the yearly rate in basis points (600 = 6.00%). */
+export interface NewbornAgreementFigures {
+  mainContact: string;
+  patientId: string;
+  annualBankingFeeCents: Cents;
+  bioInsuranceFeeCents: Cents;
+  downPaymentCents: Cents;
+  initialProcessingFeeCents: Cents;
+  interestRateBasisPoints: number;
+  installments: number;
+  totalFinancedCents: Cents;
+}
+
+/**
+ * The monthly payment of a loan of `principalCents` at a yearly rate over `installments` months:
+ * P·r / (1 − (1 + r)^−n) with r the monthly rate (yearly / 12); at 0% the principal over n.
+ * Rounded to the cent (half up).
+ */
+export function monthlyPaymentCents(
+  principalCents: Cents,
+  interestRateBasisPoints: number,
+  installments: number,
+): Cents {
+  if (!Number.isInteger(installments) || installments < 1)
+    throw new RangeError('installments must be a positive integer');
+  if (!Number.isInteger(principalCents) || principalCents < 0)
+    throw new RangeError('principal must be whole cents, not negative');
+  if (!Number.isFinite(interestRateBasisPoints) || interestRateBasisPoints < 0)
+    throw new RangeError('rate must not be negative');
+  if (principalCents === 0) return 0;
+  const r = interestRateBasisPoints / 10_000 / 12;
+  if (r === 0) return Math.round(principalCents / installments);
+  const payment = (principalCents * r) / (1 - (1 + r) ** -installments);
+  // A tiny nudge so that a payment of exactly half a cent, blurred by floating point, rounds up.
+  return Math.round(payment + 1e-9);
+}
+
+/** "6.00%" from 600 basis points. */
+export function formatRate(basisPoints: number): string {
+  return `${(basisPoints / 100).toFixed(2)}%`;
+}
+
+/** The terms of spec 3 section 9, as the page shows them and the PDF prints them. */
+export const newbornAgreementTerms: readonly string[] = [
+  'An initial non-refundable deposit of $250 is due at signup.',
+  'Monthly installments are charged automatically, starting within one month after the down payment or the birth.',
+  'A late charge of $50 applies to each monthly payment that is 30 days or more late.',
+  'If the account is not made current within 60 days of notice, interest at the legal rate applies to the balance.',
+  'You may cancel this agreement on ten (10) days notice.',
+  'Only 1 year of annual storage is included in the initial processing fee.',
+  'Payments made by credit card add a 3% card processing fee.',
+];
+
+/** The figures as labelled rows, for the page and the signed PDF alike. */
+export function newbornAgreementRows(figures: NewbornAgreementFigures): { label: string; value: string }[] {
+  return [
+    { label: 'Main contact', value: figures.mainContact },
+    { label: 'Patient ID', value: figures.patientId },
+    { label: 'Annual banking fee', value: formatUsd(figures.annualBankingFeeCents) },
+    { label: 'Bio-Insurance fee', value: formatUsd(figures.bioInsuranceFeeCents) },
+    { label: 'Down payment', value: formatUsd(figures.downPaymentCents) },
+    { label: 'Initial processing fee', value: formatUsd(figures.initialProcessingFeeCents) },
+    { label: 'Interest rate', value: formatRate(figures.interestRateBasisPoints) },
+    { label: 'Number of installments', value: String(figures.installments) },
+    { label: 'Total amount financed', value: formatUsd(figures.totalFinancedCents) },
+    {
+      label: 'Monthly payment',
+      value: formatUsd(
+        monthlyPaymentCents(
+          figures.totalFinancedCents,
+          figures.interestRateBasisPoints,
+          figures.installments,
+        ),
+      ),
+    },
+  ];
+}
+
+const dollars = z.number().describe('US dollars');
+
+/** GET get_Client_Agreement_service: the agreement under the spec's (legacy) field names. */
+export const clientAgreementResponseSchema = z.object({
+  Id: z.string().describe('The link token the page was opened with'),
+  Name: z.string().describe('Main contact'),
+  Patient_ID__c: z.string(),
+  Annual_Banking_Fee_Amount__c: dollars,
+  Bio_Insurance_Fee_Amount__c: dollars,
+  Down_Payment__c: dollars,
+  Initial_Processing_Fee_Amount__c: dollars,
+  Interest_Rate__c: z.number().describe('Yearly rate in percent'),
+  Number_Of_Installments__c: z.number().int(),
+  Total_Amount_Financing__c: dollars,
+  Total_Monthly_Payment_Amount__c: dollars,
+  NB_Finance_Agreement_Completed__c: z.boolean(),
+});
+export type ClientAgreementResponse = z.infer<typeof clientAgreementResponseSchema>;
+
+export const clientAgreementQuerySchema = z.object({
+  id: z.string().max(512).optional(),
+});
+
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/** POST set_Client_Agreement_service: the link token, the confirmed signature, the flag. */
+export const setClientAgreementRequestSchema = z.object({
+  ClientId: z
+    .string({ error: newbornAgreementMessages.invalidClient })
+    .min(1, newbornAgreementMessages.invalidClient)
+    .max(512, newbornAgreementMessages.invalidClient),
+  signatureData: z
+    .string({ error: newbornAgreementMessages.signature })
+    .min(1, newbornAgreementMessages.signature)
+    .max(200_000, 'The signature is too large. Please clear it and sign again.')
+    .regex(PNG_DATA_URL, newbornAgreementMessages.signature),
+  NBAgreementCompleted: z.literal(true, { error: newbornAgreementMessages.signature }),
+});
+export type SetClientAgreementRequest = z.infer<typeof setClientAgreementRequestSchema>;
+
+export const setClientAgreementResponseSchema = z.object({
+  NB_Finance_Agreement_Completed__c: z.literal(true),
+  message: z.string(),
+});
+
+/** Cents as the legacy dollar number. */
+export function centsToDollars(cents: Cents): number {
+  return cents / 100;
+}
