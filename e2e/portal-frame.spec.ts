@@ -26,11 +26,6 @@ test('an unknown address says "Page not found" with the way home, signed out and
   await page.getByRole('link', { name: 'Go to Client Information' }).click();
   await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
 
-  // A screen of the spec not built yet still says it is coming, with the contact link.
-  await page.goto('/store');
-  await expect(page.getByRole('heading', { name: 'Store', level: 1 })).toBeVisible();
-  await expect(page.getByText('Coming soon')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'contact us' })).toHaveAttribute('href', CONTACT_URL);
 });
 
 test('the contact-us link of the sign-in pages comes from CONTACT_URL', async ({ page }) => {

@@ -138,7 +138,7 @@ function NotFoundRoute() {
   );
 }
 
-/** The route table of spec 1, section 2. Screens not built yet open a "coming soon" page. */
+/** The route table of spec 1, section 2; an unknown address opens "Page not found". */
 export function AppRoutes() {
   return (
     <Suspense fallback={<LoadingOverlay force />}>
