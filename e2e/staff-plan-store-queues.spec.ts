@@ -125,7 +125,9 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
     .fill((planOrder.order.totalCents / 100).toFixed(2));
   await nora.getByRole('button', { name: 'Record check' }).click();
   const paidUntil = isoToUsDate(addYears(addYears(today, 1), 5));
-  await expect(page.getByRole('status')).toContainText(`Storage is paid until ${paidUntil}.`);
+  await expect(page.getByRole('status').filter({ hasText: 'Check recorded.' })).toContainText(
+    `Storage is paid until ${paidUntil}.`,
+  );
   await expect(nora).toHaveCount(0);
   await waitForMail('nora.quinn@example.com', /your Banking and Storage Plans order/, since);
 
