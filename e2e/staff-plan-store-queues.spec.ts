@@ -10,7 +10,8 @@ import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/port
  * Two more work queues of the back office. Nora Quinn (ACT10008, seeded in demo mode for this
  * journey only; storage paid for a year, a Visa on file) orders a 5-year storage plan by check
  * and two bottles of serum through the client API; the demo admin records her check (her
- * Client Information then shows the paid-until date five years on) and ships the serum.
+ * Client Information then shows the paid-until date five years on) and ships the serum (her
+ * Client Activity then shows it shipped).
  */
 
 const ADMIN_EMAIL = 'staff@example.com';
@@ -147,5 +148,8 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
   // Nora sees the new date where she always looks.
   await client.goto('/client-information');
   await expect(client.getByRole('textbox', { name: 'Annual Storage Paid Until' })).toHaveValue(paidUntil);
+  // And the serum's status on her Client Activity.
+  await client.goto('/client-activity');
+  await expect(client.getByRole('row', { name: /Store Order/ })).toContainText('Shipped');
   await clientContext.close();
 });
