@@ -122,8 +122,8 @@ export interface PlanPayment {
   paymentId: string | null;
   transactionId: string | null;
   amountCents: number;
-  /** The e-mail's sentence on the payment. */
-  paidLine: string;
+  /** The e-mail's sentence on the payment, from the order as applied. */
+  paidLine: (row: OrderRow) => string;
   /** More of the order row to set when it is applied (a check's number, amount, date). */
   orderValues?: Partial<typeof storagePlanOrders.$inferInsert>;
 }
@@ -208,7 +208,7 @@ export async function applyPlanOrder(
     `Dear ${before.first},`,
     `Thank you for your Banking and Storage Plans order ${updated.id}.`,
     ...summaryLines(updated),
-    payment.paidLine,
+    payment.paidLine(updated),
     ...(updated.storageYears > 0 && updated.paidUntilAfter
       ? [`Your annual storage is now paid until ${isoToUsDate(updated.paidUntilAfter)}.`]
       : []),
@@ -260,7 +260,8 @@ async function applyPaidOrder(
       paymentId: charge.paymentId,
       transactionId: charge.transactionId,
       amountCents: charge.totalCents,
-      paidLine: `Paid with ${(await orderRow(tx, claim.orderId))?.paymentDescription ?? ''}. We charged ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+      paidLine: (row) =>
+        `Paid with ${row.paymentDescription}. We charged ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
     },
   });
   return row;

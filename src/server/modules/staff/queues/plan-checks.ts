@@ -155,7 +155,8 @@ export async function recordPlanCheck(
             paymentId: null,
             transactionId: null,
             amountCents: checkAmountCents,
-            paidLine: `Paid by check no. ${checkNumber} of ${formatUsd(checkAmountCents)}, dated ${isoToUsDate(checkDate)}.`,
+            paidLine: () =>
+              `Paid by check no. ${checkNumber} of ${formatUsd(checkAmountCents)}, dated ${isoToUsDate(checkDate)}.`,
             orderValues: {
               checkNumber,
               checkAmountCents,
