@@ -274,3 +274,78 @@ export const reviewLabReportResponseSchema = z.object({
   reviewedAt: z.string(),
 });
 export type ReviewLabReportResponse = z.infer<typeof reviewLabReportResponseSchema>;
+
+/**
+ * Two more work queues (issue 11): Banking and Storage Plans orders paid by check (record the
+ * check: the plan is applied as a paid order would be) and store orders (mark shipped with the
+ * carrier's tracking number, then delivered; the client is e-mailed each time).
+ */
+export const planStoreQueueMessages = {
+  planCheckRecorded: 'Check recorded. The plan is applied and the client was e-mailed.',
+  planOrderGone: 'This order is not waiting for a check any more.',
+  noPlanOrders: 'No Banking and Storage Plans orders are waiting for a check.',
+  noStoreOrders: 'No store orders are waiting to ship or to be delivered.',
+  storeShipped: 'The order was marked shipped and the client was e-mailed.',
+  storeDelivered: 'The order was marked delivered and the client was e-mailed.',
+  storeAlreadyShipped: (by: string, on: string) => `This order was already marked shipped by ${by} on ${on}.`,
+  storeAlreadyDelivered: (by: string, on: string) =>
+    `This order was already marked delivered by ${by} on ${on}.`,
+  storeNotShipped: 'The order has not been marked shipped yet.',
+} as const;
+
+export const planOrderAwaitingCheckSchema = z.object({
+  orderId: z.uuid(),
+  clientId: z.uuid(),
+  clientActId: z.string(),
+  clientName: z.string(),
+  plans: z.string().describe('"5 Year Storage Plan + Bio-Insurance 25 Vials"'),
+  orderedAt: z.string().describe('ISO instant the client placed the order'),
+  amountDueCents: z.number().int(),
+  paidUntil: z.string().nullable().describe("The client's storage paid-until date now (YYYY-MM-DD)"),
+});
+export type PlanOrderAwaitingCheck = z.infer<typeof planOrderAwaitingCheckSchema>;
+export const planChecksResponseSchema = z.object({ orders: z.array(planOrderAwaitingCheckSchema) });
+
+export const recordPlanCheckRequestSchema = z.object({
+  orderId: z.uuid(),
+  checkNumber: entryText(40),
+  checkAmount: entryText(40),
+  checkDate: entryText(40),
+});
+export type RecordPlanCheckRequest = z.infer<typeof recordPlanCheckRequestSchema>;
+
+export const recordPlanCheckResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  orderId: z.uuid(),
+  clientActId: z.string(),
+  checkNumber: z.string(),
+  checkAmountCents: z.number().int(),
+  checkDate: z.string().describe('YYYY-MM-DD'),
+  recordedAt: z.string(),
+  paidUntil: z.string().nullable().describe('The storage paid-until date after the plan (YYYY-MM-DD)'),
+});
+export type RecordPlanCheckResponse = z.infer<typeof recordPlanCheckResponseSchema>;
+
+export const storeQueueItemSchema = z.object({
+  id: z.uuid(),
+  clientId: z.uuid(),
+  clientActId: z.string(),
+  clientName: z.string(),
+  status: z.enum(['ordered', 'shipped', 'delivered']),
+  orderedAt: z.string(),
+  item: z.string(),
+  quantity: z.number().int(),
+  shippingMethod: z.string(),
+  shipmentDate: z.string().describe('YYYY-MM-DD'),
+  shipTo: z.string(),
+  totalCents: z.number().int(),
+  shippedAt: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+export type StoreQueueItem = z.infer<typeof storeQueueItemSchema>;
+export const storeQueueResponseSchema = z.object({ orders: z.array(storeQueueItemSchema) });
+export const storeOrderIdParamsSchema = z.object({ id: z.uuid() });
+export const storeQueueActionResponseSchema = z.object({ message: z.string(), order: storeQueueItemSchema });
+export type StoreQueueActionResponse = z.infer<typeof storeQueueActionResponseSchema>;

@@ -224,5 +224,7 @@ export const auditActions = {
   'review-lab-report': 'Reviewed a lab report',
   'change-vial-request': 'Changed a vial request',
   'settle-payment': 'Settled a payment in doubt',
+  'record-plan-check': 'Recorded the check of a plan order',
+  'change-store-order': 'Changed a store order',
 } as const;
 export type AuditAction = keyof typeof auditActions;

@@ -3,7 +3,7 @@ import { buildApp, loggerOptions } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
-import { seedDemoVialRequest } from './db/seed-back-office';
+import { seedDemoPlanStoreClient, seedDemoVialRequest } from './db/seed-back-office';
 import { seedDemoNewbornAgreement } from './db/seed-newborn';
 import { type Jobs, startJobs } from './jobs/jobs';
 
@@ -29,6 +29,7 @@ async function main() {
     await seedDemoDocuments(database.db, app.deps.documentsKey, new Date());
     await seedDemoVialRequest(database.db, new Date());
     await seedDemoNewbornAgreement(database.db, new Date());
+    await seedDemoPlanStoreClient(database.db, new Date());
   }
   app.log.info(
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },

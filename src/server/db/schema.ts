@@ -647,6 +647,11 @@ export const storagePlanOrders = pgTable(
     paidUntilAfter: date({ mode: 'string' }),
     appliedAt: timestamp({ withTimezone: true }),
     checkReceivedAt: timestamp({ withTimezone: true }),
+    /** A check order's check as staff recorded it (the back office's plan checks queue). */
+    checkNumber: text(),
+    checkAmountCents: integer(),
+    checkDate: date({ mode: 'string' }),
+    checkRecordedBy: uuid(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -671,7 +676,7 @@ export const storeOrders = pgTable(
     physicianId: uuid(),
     operationId: uuid().notNull(),
     idempotencyKey: text().notNull(),
-    status: text({ enum: ['pending', 'ordered', 'shipped'] }).notNull(),
+    status: text({ enum: ['pending', 'ordered', 'shipped', 'delivered'] }).notNull(),
     item: text().notNull(),
     quantity: integer().notNull(),
     perBottleCents: integer().notNull(),
@@ -699,6 +704,9 @@ export const storeOrders = pgTable(
     orderedAt: timestamp({ withTimezone: true }),
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
+    shippedBy: uuid(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    deliveredBy: uuid(),
     createdAt: createdAt(),
   },
   (t) => [

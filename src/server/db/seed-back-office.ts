@@ -156,3 +156,76 @@ export async function seedDemoVialRequest(db: Database, now: Date): Promise<bool
   });
   return true;
 }
+
+/**
+ * A demo client for the back office's plan checks and store orders journey: Nora Quinn
+ * (ACT10008), storage paid for a year, a Visa ending 1881 on file. Her journey places a plan
+ * order by check and a store order through the client API; no other demo story uses her. Once.
+ */
+export async function seedDemoPlanStoreClient(db: Database, now: Date): Promise<boolean> {
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_plan_store_client_seeded'))
+    .limit(1);
+  if (done) return false;
+  const today = todayFor(now);
+  const thisYear = Number(today.slice(0, 4));
+  await db.transaction(async (tx) => {
+    const [nora] = await tx
+      .insert(clients)
+      .values({
+        clientActId: 'ACT10008',
+        passwordHash: await hashSecret(DEMO_CLIENT_PASSWORD),
+        firstName: 'Nora',
+        lastName: 'Quinn',
+        dateOfBirth: '1983-02-14',
+        email: 'nora.quinn@example.com',
+        phone: '3055550191',
+        street: '901 Brickell Key Boulevard',
+        city: 'Miami',
+        state: 'FL',
+        zip: '33131',
+        country: 'United States',
+        annualStoragePaidUntil: addYears(today, 1),
+        initialProcessingFormCompleted: true,
+        clientConsentFormCompleted: true,
+        infectiousDiseaseFormCompleted: true,
+        dateBankedIn: addDays(addYears(today, -2), -30),
+      })
+      .onConflictDoNothing()
+      .returning({ id: clients.id });
+    if (!nora) return;
+    await tx.insert(sandboxPaymentMethods).values({
+      paymentRef: 'sandbox-card-demo-act10008',
+      customerRef: 'sandbox-customer-demo-act10008',
+      kind: 'card',
+      brand: 'Visa',
+      last4: '1881',
+      expiryMonth: 7,
+      expiryYear: thisYear + 3,
+      behavior: 'approve',
+      createdAt: now,
+    });
+    await tx.insert(paymentMethods).values({
+      clientId: nora.id,
+      kind: 'card',
+      brand: 'Visa',
+      last4: '1881',
+      expiryMonth: 7,
+      expiryYear: thisYear + 3,
+      holderFirstName: 'Nora',
+      holderLastName: 'Quinn',
+      billingEmail: 'nora.quinn@example.com',
+      billingZip: '33131',
+      country: 'United States',
+      gateway: 'sandbox',
+      gatewayCustomerRef: 'sandbox-customer-demo-act10008',
+      gatewayPaymentRef: 'sandbox-card-demo-act10008',
+    });
+    await tx
+      .insert(systemSettings)
+      .values({ key: 'demo_plan_store_client_seeded', value: now.toISOString() });
+  });
+  return true;
+}

@@ -25,6 +25,8 @@ export const staffNavigation = {
   labReports: { to: '/staff/queues/lab-reports', label: 'Lab Reports' },
   vialRequests: { to: '/staff/queues/vial-requests', label: 'Vial Requests' },
   paymentsInDoubt: { to: '/staff/queues/payments-in-doubt', label: 'Payments in Doubt' },
+  planChecks: { to: '/staff/queues/plan-checks', label: 'Plan Checks' },
+  storeOrders: { to: '/staff/queues/store-orders', label: 'Store Orders' },
 } as const;
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;

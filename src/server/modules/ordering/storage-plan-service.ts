@@ -40,7 +40,8 @@ const KIND = 'storage-plan';
 const PURPOSE = 'storage_plan';
 const RECHECK_AFTER_MS = 60_000;
 
-type OrderRow = typeof storagePlanOrders.$inferSelect;
+export type PlanOrderRow = typeof storagePlanOrders.$inferSelect;
+type OrderRow = PlanOrderRow;
 
 interface PlanClaim {
   orderId: string;
@@ -49,6 +50,7 @@ interface PlanClaim {
   chargeKey: string;
 }
 
+/** The order as its client sees it. */
 export function storagePlanOrderView(row: OrderRow): StoragePlanOrder {
   return {
     id: row.id,
@@ -101,25 +103,51 @@ function summaryLines(row: OrderRow): string[] {
   ];
 }
 
+/** How an order was paid, for its Client Activity row, its order row and its e-mail. */
+export interface PlanPayment {
+  paymentId: string | null;
+  transactionId: string | null;
+  amountCents: number;
+  /** The e-mail's sentence on the payment, from the order as applied. */
+  paidLine: (row: OrderRow) => string;
+  /** More of the order row to set when it is applied (a check's number, amount, date). */
+  orderValues?: Partial<typeof storagePlanOrders.$inferInsert>;
+}
+
 /**
- * The effects of a paid order: applied once (the row moves from pending to paid under a guard),
- * whether the work finished normally or recovery found its charge.
+ * The effects of a paid order, applied once: the row moves from `from` (pending for a card or
+ * ACH, awaiting_check for a check) to paid under a guard, whether the work finished normally,
+ * recovery found its charge, or staff recorded its check. The storage paid-until date moves on
+ * by the plan's years from the later of today and the current date, the vials are added, the
+ * Client Activity row and the confirmation e-mail (with its receipt) are written. `applied` says
+ * whether this call applied it; otherwise the row is as it stands.
  */
-async function applyPaidOrder(
+export async function applyPlanOrder(
   tx: Transaction,
   deps: Pick<StoragePlanDeps, 'mailer' | 'clock'>,
-  claim: PlanClaim,
-  charge: OneOffCharge,
-  receiptDocumentId: string | null,
-): Promise<OrderRow | undefined> {
+  input: {
+    orderId: string;
+    from: 'pending' | 'awaiting_check';
+    payment: PlanPayment;
+    receiptDocumentId: string | null;
+  },
+): Promise<{ row: OrderRow | undefined; applied: boolean }> {
   const now = deps.clock.now();
   const today = todayFor(now);
-  const row = await orderRow(tx, claim.orderId);
-  if (row?.status !== 'pending') return row;
+  const { payment } = input;
+  const row = await orderRow(tx, input.orderId);
+  if (row?.status !== input.from) return { row, applied: false };
+  // The order row first, under its guard: of two at once, one applies and the other stops here.
+  const [claimed] = await tx
+    .update(storagePlanOrders)
+    .set({ status: 'paid', appliedAt: now, ...payment.orderValues })
+    .where(and(eq(storagePlanOrders.id, input.orderId), eq(storagePlanOrders.status, input.from)))
+    .returning({ id: storagePlanOrders.id });
+  if (!claimed) return { row: await orderRow(tx, input.orderId), applied: false };
   const [before] = await tx
     .select({ paidUntil: clients.annualStoragePaidUntil, email: clients.email, first: clients.firstName })
     .from(clients)
-    .where(eq(clients.id, claim.clientId))
+    .where(eq(clients.id, row.clientId))
     .limit(1);
   if (!before) throw notFound();
   // One statement: a concurrent order of the same client extends from this one's result.
@@ -136,39 +164,37 @@ async function applyPaidOrder(
       ...(row.bioInsuranceVials > 0 ? { lastBioInsurancePurchasedDate: today } : {}),
       updatedAt: now,
     })
-    .where(eq(clients.id, claim.clientId))
+    .where(eq(clients.id, row.clientId))
     .returning({ paidUntil: clients.annualStoragePaidUntil });
   const [activity] = await tx
     .insert(clientActivities)
     .values({
-      clientId: claim.clientId,
+      clientId: row.clientId,
       type: activityType(row),
       closeDate: today,
       purchasedPlanName: planNames(row),
       stageName: 'Closed Won',
-      paymentId: charge.paymentId,
-      amountCents: charge.totalCents,
+      paymentId: payment.paymentId,
+      amountCents: payment.amountCents,
     })
     .returning({ id: clientActivities.id });
   const [updated] = await tx
     .update(storagePlanOrders)
     .set({
-      status: 'paid',
-      paymentId: charge.paymentId,
-      transactionId: charge.transactionId,
+      paymentId: payment.paymentId,
+      transactionId: payment.transactionId,
       clientActivityId: activity?.id ?? null,
       paidUntilBefore: before.paidUntil,
       paidUntilAfter: after?.paidUntil ?? before.paidUntil,
-      appliedAt: now,
     })
-    .where(and(eq(storagePlanOrders.id, claim.orderId), eq(storagePlanOrders.status, 'pending')))
+    .where(eq(storagePlanOrders.id, input.orderId))
     .returning();
-  if (!updated) return row;
+  if (!updated) throw notFound();
   const text = [
     `Dear ${before.first},`,
     `Thank you for your Banking and Storage Plans order ${updated.id}.`,
     ...summaryLines(updated),
-    `Paid with ${updated.paymentDescription}. We charged ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+    payment.paidLine(updated),
     ...(updated.storageYears > 0 && updated.paidUntilAfter
       ? [`Your annual storage is now paid until ${isoToUsDate(updated.paidUntilAfter)}.`]
       : []),
@@ -178,7 +204,7 @@ async function applyPaidOrder(
     ...(updated.longevityVials > 0
       ? [`${updated.longevityVials} Longevity vials were added to your account.`]
       : []),
-    'Your receipt is attached.',
+    ...(input.receiptDocumentId ? ['Your receipt is attached.'] : []),
   ].join('\n\n');
   await deps.mailer.enqueue(
     tx,
@@ -186,17 +212,45 @@ async function applyPaidOrder(
       to: before.email,
       subject: 'Client Portal: your Banking and Storage Plans order',
       text,
-      ...(receiptDocumentId
+      ...(input.receiptDocumentId
         ? {
             attachments: [
-              { documentId: receiptDocumentId, filename: 'receipt.pdf', contentType: 'application/pdf' },
+              {
+                documentId: input.receiptDocumentId,
+                filename: 'receipt.pdf',
+                contentType: 'application/pdf',
+              },
             ],
           }
         : {}),
     },
-    { dedupeKey: `storage-plan:${updated.id}` },
+    // A check order had its "mail us a check" e-mail under the plain key.
+    { dedupeKey: `storage-plan:${updated.id}${input.from === 'awaiting_check' ? ':check-recorded' : ''}` },
   );
-  return updated;
+  return { row: updated, applied: true };
+}
+
+/** A card or ACH order's charge applied (see applyPlanOrder). */
+async function applyPaidOrder(
+  tx: Transaction,
+  deps: Pick<StoragePlanDeps, 'mailer' | 'clock'>,
+  claim: PlanClaim,
+  charge: OneOffCharge,
+  receiptDocumentId: string | null,
+): Promise<OrderRow | undefined> {
+  const { row } = await applyPlanOrder(tx, deps, {
+    orderId: claim.orderId,
+    from: 'pending',
+    receiptDocumentId,
+    payment: {
+      paymentId: charge.paymentId,
+      transactionId: charge.transactionId,
+      amountCents: charge.totalCents,
+      paidLine: (row) =>
+        `Paid with ${row.paymentDescription}. We charged ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+    },
+  });
+  return row;
 }
 
 /**

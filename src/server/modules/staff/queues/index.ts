@@ -5,8 +5,10 @@ import type { AppDeps } from '../../../app';
 import type { PaymentDeps } from '../../payments/payment-service';
 import { labReportsQueue } from './lab-reports';
 import { paymentsInDoubtQueue } from './payments-in-doubt';
+import { planChecksQueue } from './plan-checks';
 import type { QueueRecovery, StaffQueue } from './queue';
 import { sampleChecksQueue } from './sample-checks';
+import { storeOrdersQueue } from './store-orders';
 import { vialRequestsQueue } from './vial-requests';
 
 /** The back office's work queues, in the order of the home page's cards: add a queue here. */
@@ -15,6 +17,8 @@ export const staffQueues: readonly StaffQueue[] = [
   labReportsQueue,
   vialRequestsQueue,
   paymentsInDoubtQueue,
+  planChecksQueue,
+  storeOrdersQueue,
 ];
 
 /** The recoveries of every queue's run-once actions, for the reconciliation sweep. */

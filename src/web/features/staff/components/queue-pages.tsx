@@ -27,6 +27,14 @@ export const queuePages: Record<string, { description: string; Page: ComponentTy
       'Payments whose outcome is unknown: look each up at the gateway and settle it as paid or failed.',
     Page: lazy(() => import('./payments-in-doubt-page').then((m) => ({ default: m.PaymentsInDoubtPage }))),
   },
+  'plan-checks': {
+    description: 'Banking and Storage Plans orders paid by check: record the check, so the plan is applied.',
+    Page: lazy(() => import('./plan-checks-page').then((m) => ({ default: m.PlanChecksPage }))),
+  },
+  'store-orders': {
+    description: 'Store orders: mark shipped with the tracking number, then mark delivered.',
+    Page: lazy(() => import('./store-orders-queue-page').then((m) => ({ default: m.StoreOrdersQueuePage }))),
+  },
 };
 
 export const queuePath = (key: string) => `/staff/queues/${key}`;

@@ -1,0 +1,253 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { todayFor } from '../../../../domain/client';
+import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../../domain/dates';
+import { errorBodySchema } from '../../../../domain/errors';
+import { formatUsd } from '../../../../domain/money';
+import {
+  amountToCents,
+  checkEntryProblems,
+  staffQueueMessages as checkMessages,
+  planStoreQueueMessages as m,
+  type PlanOrderAwaitingCheck,
+  planChecksResponseSchema,
+  type RecordPlanCheckRequest,
+  type RecordPlanCheckResponse,
+  recordPlanCheckRequestSchema,
+  recordPlanCheckResponseSchema,
+} from '../../../../domain/staff-queues';
+import type { AppDeps } from '../../../app';
+import type { Database } from '../../../db/client';
+import { clients, staffAccounts, storagePlanOrders } from '../../../db/schema';
+import { storeDocument } from '../../../lib/document-store';
+import { HttpError, notFound } from '../../../lib/http-error';
+import { noteResolvedClient } from '../../../plugins/audit';
+import { sessionOf } from '../../../plugins/sessions';
+import { applyPlanOrder, type PlanOrderRow } from '../../ordering/storage-plan-service';
+import { renderReceiptPdf } from '../../payments/receipt-pdf';
+import type { StaffQueue } from './queue';
+
+/**
+ * The queue of Banking and Storage Plans orders paid by check: oldest first. Recording the check
+ * applies the plan exactly as a paid card or ACH order (the service's applyPlanOrder), once: the
+ * order moves from awaiting_check to paid under a guard in the same transaction, so of two staff
+ * one applies it and the other is told who did; the same staff member sending the same check
+ * again gets the same answer.
+ */
+
+class LostRace extends Error {}
+
+const awaiting = eq(storagePlanOrders.status, 'awaiting_check');
+
+function planNames(row: PlanOrderRow): string {
+  return [row.storageYears > 0 ? `${row.storageYears} Year Storage Plan` : null, row.bankingPlanName]
+    .filter(Boolean)
+    .join(' + ');
+}
+
+export async function planOrdersAwaitingCheck(db: Database): Promise<PlanOrderAwaitingCheck[]> {
+  const rows = await db
+    .select({
+      order: storagePlanOrders,
+      clientActId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      paidUntil: clients.annualStoragePaidUntil,
+    })
+    .from(storagePlanOrders)
+    .innerJoin(clients, eq(clients.id, storagePlanOrders.clientId))
+    .where(awaiting)
+    .orderBy(asc(storagePlanOrders.createdAt))
+    .limit(500);
+  return rows.map((row) => ({
+    orderId: row.order.id,
+    clientId: row.order.clientId,
+    clientActId: row.clientActId,
+    clientName: `${row.firstName} ${row.lastName}`,
+    plans: planNames(row.order),
+    orderedAt: row.order.createdAt.toISOString(),
+    amountDueCents: row.order.totalCents,
+    paidUntil: row.paidUntil,
+  }));
+}
+
+async function staffName(db: Database, staffId: string | null): Promise<string> {
+  if (!staffId) return 'another staff member';
+  const [row] = await db
+    .select({ name: staffAccounts.name })
+    .from(staffAccounts)
+    .where(eq(staffAccounts.id, staffId))
+    .limit(1);
+  return row?.name ?? 'another staff member';
+}
+
+function answerOf(row: PlanOrderRow, clientActId: string): RecordPlanCheckResponse {
+  return {
+    success: true,
+    message: m.planCheckRecorded,
+    orderId: row.id,
+    clientActId,
+    checkNumber: row.checkNumber ?? '',
+    checkAmountCents: row.checkAmountCents ?? 0,
+    checkDate: row.checkDate ?? '',
+    recordedAt: (row.checkReceivedAt ?? new Date(0)).toISOString(),
+    paidUntil: row.paidUntilAfter,
+  };
+}
+
+export async function recordPlanCheck(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'documentsKey'>,
+  staffId: string,
+  body: RecordPlanCheckRequest,
+  onClient: (clientId: string) => void,
+): Promise<RecordPlanCheckResponse> {
+  const { db, clock, mailer } = deps;
+  const now = clock.now();
+  const [found] = await db
+    .select({ order: storagePlanOrders, client: clients })
+    .from(storagePlanOrders)
+    .innerJoin(clients, eq(clients.id, storagePlanOrders.clientId))
+    .where(eq(storagePlanOrders.id, body.orderId))
+    .limit(1);
+  if (found?.order.paymentMethod !== 'Check' || found.order.status === 'pending') throw notFound();
+  const { order, client } = found;
+  onClient(client.id);
+  const problems = checkEntryProblems(body, { dueCents: order.totalCents, today: todayFor(now) });
+  const firstProblem = Object.values(problems)[0];
+  if (firstProblem) throw new HttpError(400, 'VALIDATION', firstProblem, problems);
+  const checkNumber = body.checkNumber.trim();
+  const checkAmountCents = amountToCents(body.checkAmount) ?? 0;
+  const checkDate = calendarDateToIso(body.checkDate) ?? '';
+  const checkLabel = `Check no. ${checkNumber}`;
+
+  let applied: PlanOrderRow | undefined;
+  if (order.status === 'awaiting_check') {
+    // The receipt is rendered before the transaction; it is stored only by the one who applies.
+    const pdf = await renderReceiptPdf(
+      {
+        clientName: `${client.firstName} ${client.lastName}`,
+        clientActId: client.clientActId,
+        paidOn: isoToUsDate(checkDate),
+        description: `Banking and Storage Plans: ${planNames(order)}`,
+        amountCents: checkAmountCents,
+        feeCents: 0,
+        totalCents: checkAmountCents,
+        method: checkLabel,
+        transactionId: checkLabel,
+      },
+      now,
+    );
+    applied = await db
+      .transaction(async (tx) => {
+        const receipt = await storeDocument(tx as unknown as Database, deps.documentsKey, {
+          clientId: client.id,
+          kind: 'receipt',
+          fileName: 'receipt.pdf',
+          contentType: 'application/pdf',
+          content: pdf,
+          now,
+        });
+        const result = await applyPlanOrder(tx, deps, {
+          orderId: order.id,
+          from: 'awaiting_check',
+          receiptDocumentId: receipt.id,
+          payment: {
+            paymentId: null,
+            transactionId: null,
+            amountCents: checkAmountCents,
+            paidLine: () =>
+              `Paid by check no. ${checkNumber} of ${formatUsd(checkAmountCents)}, dated ${isoToUsDate(checkDate)}.`,
+            orderValues: {
+              checkNumber,
+              checkAmountCents,
+              checkDate,
+              checkRecordedBy: staffId,
+              checkReceivedAt: now,
+            },
+          },
+        });
+        // Another staff member applied it first: the stored receipt is rolled back with this.
+        if (!result.applied) throw new LostRace();
+        return result.row;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof LostRace) return undefined;
+        throw error;
+      });
+  }
+  if (applied) {
+    mailer.kick();
+    return answerOf(applied, client.clientActId);
+  }
+
+  // Someone got there first (or this is the same click again).
+  const [current] = await db.select().from(storagePlanOrders).where(eq(storagePlanOrders.id, order.id));
+  if (current?.status !== 'paid' || !current.checkReceivedAt)
+    throw new HttpError(409, 'ALREADY_COMPLETED', m.planOrderGone);
+  const same =
+    current.checkRecordedBy === staffId &&
+    current.checkNumber === checkNumber &&
+    current.checkAmountCents === checkAmountCents &&
+    current.checkDate === checkDate;
+  if (same) return answerOf(current, client.clientActId);
+  throw new HttpError(
+    409,
+    'ALREADY_COMPLETED',
+    checkMessages.checkAlreadyRecorded(
+      await staffName(db, current.checkRecordedBy),
+      isoToUsDate(isoDateOf(current.checkReceivedAt)),
+    ),
+  );
+}
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+
+const planCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/plan_checks',
+    {
+      config: { audit: 'read-queue' },
+      schema: {
+        summary: 'Banking and Storage Plans orders paid by check, waiting for the check: oldest first',
+        tags: ['staff queues'],
+        response: { 200: planChecksResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'staff');
+      return { orders: await planOrdersAwaitingCheck(deps.db) };
+    },
+  );
+
+  app.post(
+    '/record_plan_check',
+    {
+      config: { audit: 'record-plan-check' },
+      schema: {
+        summary:
+          "Records a plan order's check (number, amount, date): the plan is applied as a paid order (paid-until, vials, Client Activity, e-mail with receipt)",
+        description:
+          'Once per order: the same staff member sending the same check again gets the same answer; anyone else gets 409 with who recorded it.',
+        tags: ['staff queues'],
+        body: recordPlanCheckRequestSchema,
+        response: { 200: recordPlanCheckResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      return recordPlanCheck(deps, session.staffId, request.body, (clientId) =>
+        noteResolvedClient(session, clientId),
+      );
+    },
+  );
+};
+
+export const planChecksQueue: StaffQueue = {
+  key: 'plan-checks',
+  title: 'Plan Orders Paid by Check',
+  async count(db) {
+    const [row] = await db.select({ n: count() }).from(storagePlanOrders).where(awaiting);
+    return row?.n ?? 0;
+  },
+  routes: planCheckRoutes,
+};

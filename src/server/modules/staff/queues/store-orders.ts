@@ -1,0 +1,302 @@
+import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
+import { errorBodySchema } from '../../../../domain/errors';
+import {
+  planStoreQueueMessages as m,
+  type StoreQueueItem,
+  shipRequestSchema,
+  storeOrderIdParamsSchema,
+  storeQueueActionResponseSchema,
+  storeQueueResponseSchema,
+} from '../../../../domain/staff-queues';
+import type { AppDeps } from '../../../app';
+import type { Database } from '../../../db/client';
+import { clientActivities, clients, staffAccounts, storeOrders } from '../../../db/schema';
+import { HttpError, notFound } from '../../../lib/http-error';
+import { idempotencyKeyOf } from '../../../lib/idempotency';
+import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
+import { noteResolvedClient } from '../../../plugins/audit';
+import { sessionOf } from '../../../plugins/sessions';
+import type { PaymentDeps } from '../../payments/payment-service';
+import type { StaffQueue } from './queue';
+
+/**
+ * The store orders queue: serum orders not yet delivered, oldest first. Staff mark an order
+ * shipped with the carrier's tracking number, then delivered. Each action runs on the run-once
+ * engine keyed by the staff member's submission (a double click answers the first result),
+ * changes the order with a conditional update (of two staff at once one wins, the other is told
+ * who did it), moves the order's Client Activity row to Shipped or Delivered (the client sees it
+ * there) and e-mails the client through the outbox in the same transaction.
+ */
+
+const KIND = { ship: 'staff-store-ship', deliver: 'staff-store-deliver' } as const;
+
+type OrderRow = typeof storeOrders.$inferSelect;
+const inQueue = inArray(storeOrders.status, ['ordered', 'shipped']);
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+async function queueItems(db: Database, id?: string): Promise<StoreQueueItem[]> {
+  const rows = await db
+    .select({
+      order: storeOrders,
+      clientActId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+    })
+    .from(storeOrders)
+    .innerJoin(clients, eq(clients.id, storeOrders.clientId))
+    .where(id ? eq(storeOrders.id, id) : inQueue)
+    .orderBy(asc(storeOrders.orderedAt), asc(storeOrders.createdAt))
+    .limit(500);
+  return rows
+    .filter(({ order }) => order.status !== 'pending')
+    .map(({ order: o, ...client }) => ({
+      id: o.id,
+      clientId: o.clientId,
+      clientActId: client.clientActId,
+      clientName: `${client.firstName} ${client.lastName}`,
+      status: o.status as StoreQueueItem['status'],
+      orderedAt: (o.orderedAt ?? o.createdAt).toISOString(),
+      item: o.item,
+      quantity: o.quantity,
+      shippingMethod: o.shippingMethod,
+      shipmentDate: o.shipmentDate,
+      shipTo: `${o.contactFirstName} ${o.contactLastName}, ${o.street}, ${o.city}, ${o.state} ${o.zip}`,
+      totalCents: o.totalCents,
+      shippedAt: iso(o.shippedAt),
+      trackingNumber: o.trackingNumber,
+      deliveredAt: iso(o.deliveredAt),
+    }));
+}
+
+async function orderRow(db: Database | Transaction, id: string): Promise<OrderRow> {
+  const [row] = await db.select().from(storeOrders).where(eq(storeOrders.id, id)).limit(1);
+  if (!row || row.status === 'pending') throw notFound();
+  return row;
+}
+
+async function staffName(db: Database | Transaction, staffId: string | null): Promise<string> {
+  if (!staffId) return 'another staff member';
+  const [row] = await db
+    .select({ name: staffAccounts.name })
+    .from(staffAccounts)
+    .where(eq(staffAccounts.id, staffId))
+    .limit(1);
+  return row?.name ?? 'another staff member';
+}
+
+const on = (date: Date | null) => (date ? isoToUsDate(isoDateOf(date)) : '');
+
+/** The order's e-mail to its client, and its Client Activity row's stage, in one transaction. */
+async function tellClient(
+  tx: Transaction,
+  deps: Pick<PaymentDeps, 'mailer'>,
+  row: OrderRow,
+  event: 'shipped' | 'delivered',
+  lines: string[],
+) {
+  if (row.clientActivityId) {
+    await tx
+      .update(clientActivities)
+      .set({ stageName: event === 'shipped' ? 'Shipped' : 'Delivered' })
+      .where(eq(clientActivities.id, row.clientActivityId));
+  }
+  const [client] = await tx
+    .select({ email: clients.email, first: clients.firstName })
+    .from(clients)
+    .where(eq(clients.id, row.clientId))
+    .limit(1);
+  if (!client) return;
+  await deps.mailer.enqueue(
+    tx,
+    {
+      to: client.email,
+      subject: `Client Portal: your store order ${event}`,
+      text: [
+        `Dear ${client.first},`,
+        ...lines,
+        `Order ${row.id}: ${row.quantity} × ${row.item}. You can follow it under Client Activity in the Client Portal.`,
+      ].join('\n\n'),
+    },
+    { dedupeKey: `store-order:${row.id}:${event}` },
+  );
+}
+
+/** An action cut short before it committed: nothing happened; the staff member tries again. */
+async function recoverSimple(run: RecoveryRun<{ message: string }>): Promise<Recovered> {
+  await run.fail(
+    new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
+    async () => {},
+  );
+  return 'settled';
+}
+
+function simpleAction(
+  deps: PaymentDeps,
+  input: { staffId: string; key: string; kind: string; orderId: string; body: unknown; message: string },
+  apply: (tx: Transaction) => Promise<void>,
+): Promise<{ message: string }> {
+  return runOnce<{ orderId: string }, { message: string }>(deps, {
+    scope: `staff:${input.staffId}`,
+    key: input.key,
+    kind: input.kind,
+    request: { id: input.orderId, body: input.body },
+    claim: async () => ({ orderId: input.orderId }),
+    release: async () => {},
+    recover: (run) => recoverSimple(run),
+    async work(run) {
+      const answer = await run.succeed(apply, { message: input.message });
+      deps.mailer.kick();
+      return answer;
+    },
+  });
+}
+
+export function markStoreOrderShipped(
+  deps: PaymentDeps,
+  staffId: string,
+  key: string,
+  orderId: string,
+  tracking: string,
+) {
+  return simpleAction(
+    deps,
+    { staffId, key, kind: KIND.ship, orderId, body: { trackingNumber: tracking }, message: m.storeShipped },
+    async (tx) => {
+      await orderRow(tx, orderId);
+      const [row] = await tx
+        .update(storeOrders)
+        .set({ status: 'shipped', shippedAt: deps.clock.now(), shippedBy: staffId, trackingNumber: tracking })
+        .where(
+          and(eq(storeOrders.id, orderId), eq(storeOrders.status, 'ordered'), isNull(storeOrders.shippedAt)),
+        )
+        .returning();
+      if (!row) {
+        const current = await orderRow(tx, orderId);
+        throw new HttpError(
+          409,
+          'ALREADY_COMPLETED',
+          m.storeAlreadyShipped(await staffName(tx, current.shippedBy), on(current.shippedAt)),
+        );
+      }
+      await tellClient(tx, deps, row, 'shipped', [
+        `Your store order shipped by ${row.shippingMethod}.`,
+        `Tracking number: ${tracking}`,
+      ]);
+    },
+  );
+}
+
+export function markStoreOrderDelivered(deps: PaymentDeps, staffId: string, key: string, orderId: string) {
+  return simpleAction(
+    deps,
+    { staffId, key, kind: KIND.deliver, orderId, body: {}, message: m.storeDelivered },
+    async (tx) => {
+      const before = await orderRow(tx, orderId);
+      if (!before.shippedAt) throw new HttpError(409, 'VALIDATION', m.storeNotShipped);
+      const [row] = await tx
+        .update(storeOrders)
+        .set({ status: 'delivered', deliveredAt: deps.clock.now(), deliveredBy: staffId })
+        .where(
+          and(eq(storeOrders.id, orderId), isNotNull(storeOrders.shippedAt), isNull(storeOrders.deliveredAt)),
+        )
+        .returning();
+      if (!row) {
+        const current = await orderRow(tx, orderId);
+        throw new HttpError(
+          409,
+          'ALREADY_COMPLETED',
+          m.storeAlreadyDelivered(await staffName(tx, current.deliveredBy), on(current.deliveredAt)),
+        );
+      }
+      await tellClient(tx, deps, row, 'delivered', ['Your store order was delivered.']);
+    },
+  );
+}
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const idempotencyHeaders = z.object({ 'idempotency-key': z.string().optional() });
+
+const storeOrderRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/queues/store-orders',
+    {
+      config: { audit: 'read-queue' },
+      schema: {
+        summary: 'Store orders not yet delivered: oldest first',
+        tags: ['staff queues'],
+        response: { 200: storeQueueResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'staff');
+      return { orders: await queueItems(deps.db) };
+    },
+  );
+
+  const act =
+    <B>(
+      run: (
+        actor: { deps: PaymentDeps; staffId: string; key: string; orderId: string },
+        body: B,
+      ) => Promise<{ message: string }>,
+    ) =>
+    async (request: FastifyRequest) => {
+      const session = sessionOf(request, 'staff');
+      const key = idempotencyKeyOf(request.headers);
+      const { id } = request.params as { id: string };
+      const row = await orderRow(deps.db, id);
+      noteResolvedClient(session, row.clientId);
+      const actor = { deps: { ...deps, log: request.log }, staffId: session.staffId, key, orderId: row.id };
+      const { message } = await run(actor, (request.body ?? {}) as B);
+      const [order] = await queueItems(deps.db, row.id);
+      if (!order) throw notFound();
+      return { message, order };
+    };
+
+  const action = (summary: string, body?: z.ZodType) => ({
+    config: { audit: 'change-store-order' as const },
+    schema: {
+      summary,
+      description: 'Needs an Idempotency-Key header: a repeat answers the first result.',
+      tags: ['staff queues'],
+      params: storeOrderIdParamsSchema,
+      headers: idempotencyHeaders,
+      ...(body ? { body } : {}),
+      response: { 200: storeQueueActionResponseSchema, ...errors },
+    },
+  });
+
+  app.post(
+    '/store_orders/:id/ship',
+    action(
+      "Marks a store order shipped with the carrier's tracking number; the client is e-mailed",
+      shipRequestSchema,
+    ),
+    act((a, body: { trackingNumber: string }) =>
+      markStoreOrderShipped(a.deps, a.staffId, a.key, a.orderId, body.trackingNumber),
+    ),
+  );
+  app.post(
+    '/store_orders/:id/deliver',
+    action('Marks a shipped store order delivered; the client is e-mailed'),
+    act((a) => markStoreOrderDelivered(a.deps, a.staffId, a.key, a.orderId)),
+  );
+};
+
+export const storeOrdersQueue: StaffQueue = {
+  key: 'store-orders',
+  title: 'Store Orders',
+  async count(db) {
+    const [row] = await db.select({ n: count() }).from(storeOrders).where(inQueue);
+    return row?.n ?? 0;
+  },
+  routes: storeOrderRoutes,
+  recoveries: () => ({
+    [KIND.ship]: recoverSimple as never,
+    [KIND.deliver]: recoverSimple as never,
+  }),
+};

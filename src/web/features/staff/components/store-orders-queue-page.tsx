@@ -1,0 +1,189 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { isoToUsDate } from '../../../../domain/dates';
+import { formatUsd } from '../../../../domain/money';
+import {
+  planStoreQueueMessages as m,
+  queueMessages,
+  type StoreQueueItem,
+  trackingNumberSchema,
+} from '../../../../domain/staff-queues';
+import { ApiError } from '../../../lib/api-client';
+import { type StoreOrderAction, useStoreOrderAction, useStoreOrdersQueue } from '../api/plan-store-queues';
+
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet';
+
+const newKey = () => crypto.randomUUID();
+
+/** One action's form; its key is kept until an answer comes, so a double click is one submission. */
+function ActionForm({
+  orderId,
+  label,
+  children,
+  build,
+  onDone,
+}: {
+  orderId: string;
+  label: string;
+  onDone: (message: string) => void;
+  children?: ReactNode;
+  build: () => StoreOrderAction | { problem: string };
+}) {
+  const action = useStoreOrderAction(orderId);
+  const key = useRef(newKey());
+  const [problem, setProblem] = useState<string | null>(null);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (action.isPending) return;
+    const request = build();
+    if ('problem' in request) {
+      setProblem(request.problem);
+      return;
+    }
+    setProblem(null);
+    action.mutate(
+      { request, idempotencyKey: key.current },
+      {
+        onSuccess: (answer) => onDone(answer.message),
+        onError: (error) =>
+          setProblem(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.'),
+        onSettled: () => {
+          key.current = newKey();
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={onSubmit} aria-label={label} noValidate>
+      <Stack gap={4}>
+        <Group align="flex-end" wrap="wrap" gap="xs">
+          {children}
+          <Button type="submit" loading={action.isPending}>
+            {label}
+          </Button>
+        </Group>
+        {problem && (
+          <Text c="red.8" size="sm" role="alert">
+            {problem}
+          </Text>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+function ShipForm({ order, onDone }: { order: StoreQueueItem; onDone: (message: string) => void }) {
+  const [tracking, setTracking] = useState('');
+  return (
+    <ActionForm
+      orderId={order.id}
+      label="Mark shipped"
+      onDone={onDone}
+      build={() => {
+        const parsed = trackingNumberSchema.safeParse(tracking);
+        if (!parsed.success)
+          return { problem: parsed.error.issues[0]?.message ?? queueMessages.trackingInvalid };
+        return { action: 'ship', body: { trackingNumber: parsed.data } };
+      }}
+    >
+      <TextInput
+        label="Tracking number"
+        value={tracking}
+        onChange={(e) => setTracking(e.currentTarget.value)}
+        style={{ flex: '1 1 200px' }}
+      />
+    </ActionForm>
+  );
+}
+
+function StoreOrderCard({ order }: { order: StoreQueueItem }) {
+  const headingId = useId();
+  const [done, setDone] = useState<string | null>(null);
+  const rows: Array<[string, string]> = [
+    ['Ordered', when(order.orderedAt)],
+    ['Item', `${order.quantity} × ${order.item}`],
+    ['Shipping method', order.shippingMethod],
+    ['Shipment date', isoToUsDate(order.shipmentDate)],
+    ['Ship to', order.shipTo],
+    ['Total charged', formatUsd(order.totalCents)],
+    [
+      'Shipped',
+      order.shippedAt ? `${when(order.shippedAt)}, tracking number ${order.trackingNumber}` : 'Not yet',
+    ],
+    ['Delivered', when(order.deliveredAt)],
+  ];
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby={headingId}>
+      <Title order={2} size="h4" id={headingId} mb="xs">
+        <Anchor component={Link} to={`/staff/clients/${order.clientActId}`}>
+          {order.clientName} ({order.clientActId})
+        </Anchor>
+        : {order.quantity} × {order.item}
+      </Title>
+      <Table variant="vertical" layout="fixed" withRowBorders={false} mb="sm">
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={{ base: 120, sm: 200 }}>{label}</Table.Th>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Stack gap="sm">
+        {!order.shippedAt && <ShipForm order={order} onDone={setDone} />}
+        {order.shippedAt && !order.deliveredAt && (
+          <ActionForm
+            orderId={order.id}
+            label="Mark delivered"
+            onDone={setDone}
+            build={() => ({ action: 'deliver' })}
+          />
+        )}
+        {done && (
+          <Text size="sm" role="status">
+            {done}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The store orders queue: ship each order with its tracking number, then mark it delivered. */
+export function StoreOrdersQueuePage() {
+  const queue = useStoreOrdersQueue();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Store Orders
+      </Title>
+      {queue.error && (
+        <Alert color="red" role="alert">
+          {queue.error instanceof ApiError
+            ? queue.error.message
+            : 'Something went wrong. Please reload the page.'}
+        </Alert>
+      )}
+      {queue.isPending && <Loader aria-label="Loading" />}
+      {queue.data?.length === 0 && <Text role="status">{m.noStoreOrders}</Text>}
+      {queue.data?.map((order) => (
+        <StoreOrderCard key={order.id} order={order} />
+      ))}
+    </Stack>
+  );
+}
