@@ -25,7 +25,6 @@ test('an unknown address says "Page not found" with the way home, signed out and
   await expectAccessible(page);
   await page.getByRole('link', { name: 'Go to Client Information' }).click();
   await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
-
 });
 
 test('the contact-us link of the sign-in pages comes from CONTACT_URL', async ({ page }) => {
