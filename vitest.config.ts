@@ -16,6 +16,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'web',
+          include: ['src/web/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['src/web/testing/setup.ts'],
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['src/server/**/*.test.ts'],
           environment: 'node',

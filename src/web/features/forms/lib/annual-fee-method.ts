@@ -1,6 +1,7 @@
 import { annualFeeMethod } from '../../../../domain/consent-form';
+import { methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
-import type { PaymentChoice } from '../../../lib/payment/payment-choice';
+import { type PaymentChoice, usesNewAch, usesNewCard } from '../../../lib/payment/payment-choice';
 
 const last4 = (masked: string | null) => (masked ? masked.slice(-4) : null);
 
@@ -17,7 +18,7 @@ export function annualFeeMethodOf(choice: PaymentChoice, info: PaymentInfo | und
   return annualFeeMethod(
     {
       kind,
-      isNew: kind === 'card' ? choice.useAnotherCard : choice.useAnotherAch,
+      isNew: kind === 'card' ? usesNewCard(choice, methodsOnFileOf(info ?? null)) : usesNewAch(choice),
       keep: kind === 'card' ? choice.saveCard : choice.saveAch,
     },
     {
