@@ -224,5 +224,34 @@ export const auditActions = {
   'review-lab-report': 'Reviewed a lab report',
   'change-vial-request': 'Changed a vial request',
   'settle-payment': 'Settled a payment in doubt',
+  'send-payment-link': 'Sent a payment link',
 } as const;
 export type AuditAction = keyof typeof auditActions;
+
+/** Payment links staff send a client (DESIGN.md section 3 names the back office's words). */
+export const paymentLinkMessages = {
+  channelRequired: 'Please choose e-mail or text message',
+  noPhone: 'The client has no phone number on file.',
+  tooMany: 'Too many payment links were sent to this client. Please try again later.',
+  smsFailed: 'The text message could not be sent. Please try again later.',
+  sentEmail: 'The payment link was sent by e-mail.',
+  sentSms: 'The payment link was sent by text message.',
+  emailSubject: 'Update your payment information',
+} as const;
+
+/** At most this many payment links per client per hour, whoever sends them. */
+export const PAYMENT_LINKS_PER_CLIENT_PER_HOUR = 5;
+
+export const sendPaymentLinkRequestSchema = z.object({
+  clientId: singleLine(z.string().trim().min(1).max(64)),
+  channel: z.enum(['email', 'sms'], { error: paymentLinkMessages.channelRequired }),
+});
+export type SendPaymentLinkRequest = z.infer<typeof sendPaymentLinkRequestSchema>;
+
+/** Where the link went, masked (the link itself is never answered, logged or audited). */
+export const sendPaymentLinkResponseSchema = z.object({
+  channel: z.enum(['email', 'sms']),
+  sentTo: z.string(),
+  expiresAt: z.string(),
+});
+export type SendPaymentLinkResponse = z.infer<typeof sendPaymentLinkResponseSchema>;

@@ -1,0 +1,78 @@
+import { expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+
+/**
+ * The demo admin signs in. Each TOTP code is good once and other journeys sign in as the demo
+ * admin too: a code already spent is followed by the next step's code (accepted one step early).
+ */
+async function staffSignIn(page: Page) {
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  await expect(codeBox).toBeVisible();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
+    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
+      page
+        .getByText('The code is not valid', { exact: false })
+        .waitFor()
+        .then(() => 'refused' as const),
+    ]);
+    if (outcome === 'in') return;
+    if (attempt === 1) await page.waitForTimeout(30_000);
+  }
+  throw new Error('the demo admin could not sign in');
+}
+
+async function checkPhone(page: Page, name: string) {
+  await expectAccessible(page);
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/staff-links-${name}-375.png`, fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+test('the admin e-mails John a payment link; the link opens the public payment page identified', async ({
+  page,
+  browser,
+}) => {
+  await staffSignIn(page);
+  await page.goto('/staff/clients/ACT10002');
+  await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Payment link' })).toBeVisible();
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Send by e-mail' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The payment link was sent by e-mail.' }),
+  ).toBeVisible();
+  await checkPhone(page, 'sent');
+
+  const mail = await waitForMail('john.roe@example.com', /Update your payment information/, since);
+  const link = mail.text.match(/https?:\/\/\S+\/updatepaymentinformation\?t=[\w.-]+/)?.[0];
+  expect(link, mail.text).toBeTruthy();
+
+  // John opens it in his own browser, signed in nowhere.
+  const context = await browser.newContext();
+  const johnPage = await context.newPage();
+  await johnPage.goto(new URL(link as string).pathname + new URL(link as string).search);
+  await expect(johnPage.getByText('Client Details Successfully Confirmed')).toBeVisible();
+  await expect(johnPage.getByRole('button', { name: 'Confirm Client Details' })).toHaveCount(0);
+  await context.close();
+});
