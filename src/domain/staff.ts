@@ -200,9 +200,21 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 export const auditQuerySchema = z.object({ clientId: singleLine(z.string().trim().min(1).max(64)) });
 
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date as YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Please enter a valid date');
+
+/** Admins' search of the whole trail: any text, or each filter (all given must match). */
 export const auditSearchQuerySchema = z.object({
   q: singleLine(z.string().trim().max(120)).optional(),
+  clientId: singleLine(z.string().trim().max(64)).optional(),
+  actor: singleLine(z.string().trim().max(254)).optional(),
+  action: singleLine(z.string().trim().max(64)).optional(),
+  from: isoDay.optional().describe('First day (UTC), YYYY-MM-DD'),
+  to: isoDay.optional().describe('Last day (UTC), YYYY-MM-DD'),
 });
+export type AuditSearchQuery = z.infer<typeof auditSearchQuerySchema>;
 
 export const auditResponseSchema = z.object({ events: z.array(auditEventSchema) });
 

@@ -157,3 +157,32 @@ describe('POST /api/staff/send_payment_link', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('GET /api/staff/audit_search filters', () => {
+  async function search(query: string) {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/audit_search?${query}`,
+      remoteAddress: '10.9.8.1',
+      headers: { cookie: admin },
+    });
+    return response;
+  }
+
+  it('by Client ID, action, actor and a date range, all together', async () => {
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const found = await search(
+      `clientId=act10004&action=send-payment-link&actor=staff@&from=${today}&to=${today}`,
+    );
+    expect(found.statusCode, found.body).toBe(200);
+    const events = found.json<{ events: Array<{ clientACTId: string; action: string; actor: string }> }>()
+      .events;
+    expect(events).toHaveLength(5);
+    expect(events.every((e) => e.clientACTId === 'ACT10004' && e.action === 'send-payment-link')).toBe(true);
+    expect(events[0]?.actor).toBe(DEMO_STAFF_EMAIL);
+    const tomorrow = new Date(t.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    expect((await search(`clientId=ACT10004&from=${tomorrow}`)).json().events).toHaveLength(0);
+    expect((await search(`clientId=ACT10004&actor=PHY20001`)).json().events).toHaveLength(0);
+    expect((await search('from=2026-13-45')).statusCode).toBe(400);
+  });
+});
