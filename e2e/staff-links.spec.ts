@@ -76,3 +76,51 @@ test('the admin e-mails John a payment link; the link opens the public payment p
   await expect(johnPage.getByRole('button', { name: 'Confirm Client Details' })).toHaveCount(0);
   await context.close();
 });
+
+test('the admin creates a member, who must set their own password at first sign-in; the admin searches the audit trail', async ({
+  page,
+  browser,
+}) => {
+  await staffSignIn(page);
+  const menu = page.getByRole('navigation', { name: 'Back office sections' });
+  await menu.getByRole('link', { name: 'Staff Accounts' }).click();
+  await expect(page.getByRole('heading', { name: 'Staff Accounts', level: 1 })).toBeVisible();
+  const email = `new.member.${Date.now()}@example.com`;
+  await page.getByRole('textbox', { name: 'Name' }).fill('New Member');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const initial = (await page.getByTestId('initial-password').textContent()) ?? '';
+  expect(initial.length).toBeGreaterThan(15);
+  await expect(page.getByTestId('staff-accounts').getByRole('row').filter({ hasText: email })).toBeVisible();
+  await checkPhone(page, 'accounts');
+
+  const context = await browser.newContext();
+  const member = await context.newPage();
+  await member.goto('/staff');
+  await member.getByRole('textbox', { name: 'Email' }).fill(email);
+  await member.getByRole('textbox', { name: 'Password' }).fill(initial);
+  await member.getByRole('button', { name: 'Continue' }).click();
+  const newPassword = member.getByLabel('New password', { exact: true });
+  await expect(newPassword).toBeVisible();
+  await checkPhone(member, 'new-password');
+  // Until the password is changed, nothing else answers.
+  expect((await member.request.get('/api/staff/enrolment')).status()).toBe(404);
+  await newPassword.fill(initial);
+  await member.getByLabel('Confirm new password').fill(initial);
+  await member.getByRole('button', { name: 'Set password' }).click();
+  await expect(member.getByText('Please choose a password other than the initial one.')).toBeVisible();
+  await newPassword.fill('My own passphrase 2026');
+  await member.getByLabel('Confirm new password').fill('My own passphrase 2026');
+  await member.getByRole('button', { name: 'Set password' }).click();
+  await expect(member.getByTestId('totp-secret')).toBeVisible();
+  await context.close();
+
+  await menu.getByRole('link', { name: 'Audit Trail' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit Trail', level: 1 })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Actor' }).fill('staff@example.com');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(
+    page.getByTestId('audit-search-results').getByRole('row').filter({ hasText: 'change-staff' }).first(),
+  ).toBeVisible();
+  await checkPhone(page, 'audit');
+});

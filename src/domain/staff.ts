@@ -18,6 +18,7 @@ export const staffMessages = {
   emailTaken: 'A staff account with this email already exists.',
   staffDisabled: 'The staff account is disabled and its sessions have ended.',
   queryRequired: 'Please enter a Client ID, name, email or date of birth',
+  samePassword: 'Please choose a password other than the initial one.',
 } as const;
 
 /** Staff session constants (DESIGN.md section 3). */
@@ -51,9 +52,19 @@ export const staffLoginRequestSchema = z.object({
 export type StaffLoginRequest = z.infer<typeof staffLoginRequestSchema>;
 
 /** After the password: the second factor to give, or the enrolment to do first. */
+export const staffNextStepSchema = z
+  .enum(['password', 'totp', 'enrol'])
+  .describe('password: a member created by an admin sets their own password first, then enrols');
+export type StaffNextStep = z.infer<typeof staffNextStepSchema>;
+
 export const staffLoginResponseSchema = z.object({
-  next: z.enum(['totp', 'enrol']),
+  next: staffNextStepSchema,
 });
+
+/** First sign-in of a member an admin created: their own password, by the client password rules. */
+export function changeInitialPasswordRequestSchema(password: z.ZodType<string>) {
+  return z.object({ password });
+}
 
 export const totpCodeRequestSchema = z.object({
   code: singleLine(
@@ -102,7 +113,7 @@ export const staffSessionResponseSchema = z.discriminatedUnion('stage', [
     staff: staffMemberSchema,
     idleTimeoutMs: z.number().int(),
   }),
-  z.object({ stage: z.literal('second-factor'), next: z.enum(['totp', 'enrol']) }),
+  z.object({ stage: z.literal('second-factor'), next: staffNextStepSchema }),
 ]);
 export type StaffSessionInfo = z.infer<typeof staffSessionResponseSchema>;
 

@@ -746,6 +746,8 @@ export const staffAccounts = pgTable(
     pendingTotpSecretSealed: text(),
     /** The time step of the last code accepted: a code is good once. */
     lastTotpTimeStep: integer(),
+    /** Created by an admin (who saw the initial password): the member sets their own at first sign-in. */
+    mustChangePassword: boolean().notNull().default(false),
     disabledAt: timestamp({ withTimezone: true }),
     createdBy: uuid(),
     createdAt: createdAt(),

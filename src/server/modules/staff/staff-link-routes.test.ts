@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentLinkMessages } from '../../../domain/staff';
+import { paymentLinkMessages, staffMessages } from '../../../domain/staff';
 import { auditEvents, clients, smsMessages } from '../../db/schema';
 import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../db/seed';
 import { cookieOf, startTestApp, type TestApp } from '../../testing/test-app';
@@ -184,5 +184,56 @@ describe('GET /api/staff/audit_search filters', () => {
     expect((await search(`clientId=ACT10004&from=${tomorrow}`)).json().events).toHaveLength(0);
     expect((await search(`clientId=ACT10004&actor=PHY20001`)).json().events).toHaveLength(0);
     expect((await search('from=2026-13-45')).statusCode).toBe(400);
+  });
+});
+
+describe('forced initial password change', () => {
+  it('a member an admin created sets their own password before anything else answers, by the client rules', async () => {
+    const created = await post('/api/staff/create_staff', admin, {
+      email: 'first.day@example.com',
+      name: 'First Day',
+      level: 'staff',
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const initial = created.json<{ initialPassword: string }>().initialPassword;
+    const login = await post('/api/staff/login', undefined, {
+      email: 'first.day@example.com',
+      password: initial,
+    });
+    expect(login.json()).toEqual({ next: 'password' });
+    const half = cookieOf(login);
+    const get = (url: string) =>
+      t.app.inject({ method: 'GET', url, remoteAddress: '10.9.8.1', headers: { cookie: half } });
+    expect((await get('/api/staff/session')).json()).toEqual({ stage: 'second-factor', next: 'password' });
+    // Nothing else answers: not the enrolment, not a code, not the back office.
+    expect((await get('/api/staff/enrolment')).statusCode).toBe(404);
+    expect((await post('/api/staff/enrol_totp', half, { code: '123456' })).statusCode).toBe(404);
+    expect((await post('/api/staff/verify_totp', half, { code: '123456' })).statusCode).toBe(404);
+    expect((await get('/api/staff/clients?q=John')).statusCode).toBe(404);
+    // The client password rules, and not the initial one again.
+    const short = await post('/api/staff/change_initial_password', half, { password: 'short' });
+    expect(short.statusCode).toBe(400);
+    const same = await post('/api/staff/change_initial_password', half, { password: initial });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().error).toBe(staffMessages.samePassword);
+    const changed = await post('/api/staff/change_initial_password', half, {
+      password: 'My own passphrase 2026',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toEqual({ next: 'enrol' });
+    expect((await get('/api/staff/enrolment')).statusCode).toBe(200);
+    // Once only; the initial password no longer signs in, the new one does.
+    expect(
+      (await post('/api/staff/change_initial_password', half, { password: 'Another one 2026!' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await post('/api/staff/login', undefined, { email: 'first.day@example.com', password: initial }))
+        .statusCode,
+    ).toBe(401);
+    const again = await post('/api/staff/login', undefined, {
+      email: 'first.day@example.com',
+      password: 'My own passphrase 2026',
+    });
+    expect(again.json()).toEqual({ next: 'enrol' });
   });
 });
