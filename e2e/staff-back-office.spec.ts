@@ -47,8 +47,8 @@ async function newMemberSignsIn(browser: Browser, email: string, password: strin
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
   // Created by an admin: their own password first (the client password rules), then enrolment.
-  await page.getByLabel('New password', { exact: true }).fill(`${password}-own`);
-  await page.getByLabel('Confirm new password').fill(`${password}-own`);
+  await page.getByRole('textbox', { name: /^New password/ }).fill(`${password}-own`);
+  await page.getByRole('textbox', { name: /^Confirm new password/ }).fill(`${password}-own`);
   await page.getByRole('button', { name: 'Set password' }).click();
   const secret = page.getByTestId('totp-secret');
   await expect(secret).toBeVisible();

@@ -100,17 +100,17 @@ test('the admin creates a member, who must set their own password at first sign-
   await member.getByRole('textbox', { name: 'Email' }).fill(email);
   await member.getByRole('textbox', { name: 'Password' }).fill(initial);
   await member.getByRole('button', { name: 'Continue' }).click();
-  const newPassword = member.getByLabel('New password', { exact: true });
+  const newPassword = member.getByRole('textbox', { name: /^New password/ });
   await expect(newPassword).toBeVisible();
   await checkPhone(member, 'new-password');
   // Until the password is changed, nothing else answers.
   expect((await member.request.get('/api/staff/enrolment')).status()).toBe(404);
   await newPassword.fill(initial);
-  await member.getByLabel('Confirm new password').fill(initial);
+  await member.getByRole('textbox', { name: /^Confirm new password/ }).fill(initial);
   await member.getByRole('button', { name: 'Set password' }).click();
   await expect(member.getByText('Please choose a password other than the initial one.')).toBeVisible();
   await newPassword.fill('My own passphrase 2026');
-  await member.getByLabel('Confirm new password').fill('My own passphrase 2026');
+  await member.getByRole('textbox', { name: /^Confirm new password/ }).fill('My own passphrase 2026');
   await member.getByRole('button', { name: 'Set password' }).click();
   await expect(member.getByTestId('totp-secret')).toBeVisible();
   await context.close();

@@ -232,8 +232,7 @@ function AuditSearch() {
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
               <TextInput label="Client ID" value={draft.clientId ?? ''} onChange={set('clientId')} />
               <TextInput
-                label="Actor"
-                description="Client ID, Physician ID or staff email"
+                label="Actor (Client ID, Physician ID or staff email)"
                 value={draft.actor ?? ''}
                 onChange={set('actor')}
               />
