@@ -112,7 +112,23 @@ test('the admin creates a member, who must set their own password at first sign-
   await newPassword.fill('My own passphrase 2026');
   await member.getByRole('textbox', { name: /^Confirm new password/ }).fill('My own passphrase 2026');
   await member.getByRole('button', { name: 'Set password' }).click();
-  await expect(member.getByTestId('totp-secret')).toBeVisible();
+  const secret = member.getByTestId('totp-secret');
+  await expect(secret).toBeVisible();
+  await member
+    .getByRole('textbox', { name: 'Authentication code' })
+    .fill(await generate({ secret: (await secret.textContent()) ?? '' }));
+  await member.getByRole('button', { name: 'Confirm' }).click();
+  await member.getByLabel('I have saved these codes').check();
+  await member.getByRole('button', { name: 'Continue to the Back Office' }).click();
+  await expect(member).toHaveURL(/\/staff\/home$/);
+  // A `staff`-level member: no admin menu items, and the admin pages do not exist for them.
+  const memberMenu = member.getByRole('navigation', { name: 'Back office sections' });
+  await expect(memberMenu.getByRole('link', { name: 'Clients' })).toBeVisible();
+  await expect(memberMenu.getByRole('link', { name: 'Staff Accounts' })).toHaveCount(0);
+  await expect(memberMenu.getByRole('link', { name: 'Audit Trail' })).toHaveCount(0);
+  await member.goto('/staff/admin/accounts');
+  await expect(member.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  expect((await member.request.get('/api/staff/staff')).status()).toBe(404);
   await context.close();
 
   await menu.getByRole('link', { name: 'Audit Trail' }).click();

@@ -134,7 +134,7 @@ function CreateStaffForm() {
           {create.data && (
             <Alert color="blue" role="status" title="Account created">
               <Stack gap={4}>
-                <Text size="sm">
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                   {create.data.staff.email} signs in at /staff with this initial password, shown only now.
                   They choose their own password and enrol their authenticator at first sign-in.
                 </Text>
