@@ -46,6 +46,10 @@ async function newMemberSignsIn(browser: Browser, email: string, password: strin
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
+  // Created by an admin: their own password first (the client password rules), then enrolment.
+  await page.getByRole('textbox', { name: /^New password/ }).fill(`${password}-own`);
+  await page.getByRole('textbox', { name: /^Confirm new password/ }).fill(`${password}-own`);
+  await page.getByRole('button', { name: 'Set password' }).click();
   const secret = page.getByTestId('totp-secret');
   await expect(secret).toBeVisible();
   await expect(page.getByRole('img', { name: 'QR code of the authenticator key' })).toBeVisible();

@@ -18,6 +18,7 @@ export const staffMessages = {
   emailTaken: 'A staff account with this email already exists.',
   staffDisabled: 'The staff account is disabled and its sessions have ended.',
   queryRequired: 'Please enter a Client ID, name, email or date of birth',
+  samePassword: 'Please choose a password other than the initial one.',
 } as const;
 
 /** Staff session constants (DESIGN.md section 3). */
@@ -51,9 +52,19 @@ export const staffLoginRequestSchema = z.object({
 export type StaffLoginRequest = z.infer<typeof staffLoginRequestSchema>;
 
 /** After the password: the second factor to give, or the enrolment to do first. */
+export const staffNextStepSchema = z
+  .enum(['password', 'totp', 'enrol'])
+  .describe('password: a member created by an admin sets their own password first, then enrols');
+export type StaffNextStep = z.infer<typeof staffNextStepSchema>;
+
 export const staffLoginResponseSchema = z.object({
-  next: z.enum(['totp', 'enrol']),
+  next: staffNextStepSchema,
 });
+
+/** First sign-in of a member an admin created: their own password, by the client password rules. */
+export function changeInitialPasswordRequestSchema(password: z.ZodType<string>) {
+  return z.object({ password });
+}
 
 export const totpCodeRequestSchema = z.object({
   code: singleLine(
@@ -102,7 +113,7 @@ export const staffSessionResponseSchema = z.discriminatedUnion('stage', [
     staff: staffMemberSchema,
     idleTimeoutMs: z.number().int(),
   }),
-  z.object({ stage: z.literal('second-factor'), next: z.enum(['totp', 'enrol']) }),
+  z.object({ stage: z.literal('second-factor'), next: staffNextStepSchema }),
 ]);
 export type StaffSessionInfo = z.infer<typeof staffSessionResponseSchema>;
 
@@ -200,9 +211,21 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 export const auditQuerySchema = z.object({ clientId: singleLine(z.string().trim().min(1).max(64)) });
 
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date as YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Please enter a valid date');
+
+/** Admins' search of the whole trail: any text, or each filter (all given must match). */
 export const auditSearchQuerySchema = z.object({
   q: singleLine(z.string().trim().max(120)).optional(),
+  clientId: singleLine(z.string().trim().max(64)).optional(),
+  actor: singleLine(z.string().trim().max(254)).optional(),
+  action: singleLine(z.string().trim().max(64)).optional(),
+  from: isoDay.optional().describe('First day (UTC), YYYY-MM-DD'),
+  to: isoDay.optional().describe('Last day (UTC), YYYY-MM-DD'),
 });
+export type AuditSearchQuery = z.infer<typeof auditSearchQuerySchema>;
 
 export const auditResponseSchema = z.object({ events: z.array(auditEventSchema) });
 
@@ -226,5 +249,34 @@ export const auditActions = {
   'settle-payment': 'Settled a payment in doubt',
   'record-plan-check': 'Recorded the check of a plan order',
   'change-store-order': 'Changed a store order',
+  'send-payment-link': 'Sent a payment link',
 } as const;
 export type AuditAction = keyof typeof auditActions;
+
+/** Payment links staff send a client (DESIGN.md section 3 names the back office's words). */
+export const paymentLinkMessages = {
+  channelRequired: 'Please choose e-mail or text message',
+  noPhone: 'The client has no phone number on file.',
+  tooMany: 'Too many payment links were sent to this client. Please try again later.',
+  smsFailed: 'The text message could not be sent. Please try again later.',
+  sentEmail: 'The payment link was sent by e-mail.',
+  sentSms: 'The payment link was sent by text message.',
+  emailSubject: 'Update your payment information',
+} as const;
+
+/** At most this many payment links per client per hour, whoever sends them. */
+export const PAYMENT_LINKS_PER_CLIENT_PER_HOUR = 5;
+
+export const sendPaymentLinkRequestSchema = z.object({
+  clientId: singleLine(z.string().trim().min(1).max(64)),
+  channel: z.enum(['email', 'sms'], { error: paymentLinkMessages.channelRequired }),
+});
+export type SendPaymentLinkRequest = z.infer<typeof sendPaymentLinkRequestSchema>;
+
+/** Where the link went, masked (the link itself is never answered, logged or audited). */
+export const sendPaymentLinkResponseSchema = z.object({
+  channel: z.enum(['email', 'sms']),
+  sentTo: z.string(),
+  expiresAt: z.string(),
+});
+export type SendPaymentLinkResponse = z.infer<typeof sendPaymentLinkResponseSchema>;

@@ -22,6 +22,13 @@ import {
 } from './adapters/payments';
 import type { PaymentGateway } from './adapters/payments/payment-gateway';
 import { sandboxTokenizerRoutes } from './adapters/payments/sandbox-gateway';
+import {
+  createSmsSender,
+  offlineSmsTransport,
+  type SmsSender,
+  type SmsTransport,
+  twilioSmsTransport,
+} from './adapters/sms/sms-adapter';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { type Clock, systemClock } from './lib/clock';
@@ -52,7 +59,8 @@ import {
   staffSessionRoutes,
 } from './modules/staff/staff-auth-routes';
 import { staffClientRoutes } from './modules/staff/staff-client-routes';
-import { healthRoutes, outboxRoutes, siteRoutes } from './modules/system/system-routes';
+import { staffLinkRoutes } from './modules/staff/staff-link-routes';
+import { healthRoutes, outboxRoutes, siteRoutes, smsOutboxRoutes } from './modules/system/system-routes';
 import { createAuditTrail } from './plugins/audit';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { openApiPlugin } from './plugins/openapi';
@@ -69,6 +77,7 @@ export interface AppDeps {
   gateway: PaymentGateway;
   /** Address validation and shipping quotes (FedEx, or the offline table). */
   carrier: CarrierAdapter;
+  sms: SmsSender;
   paymentConfig: PaymentConfig;
   linkSecret: Buffer;
   documentsKey: Buffer;
@@ -91,6 +100,7 @@ export interface BuildAppOptions {
   mailTransport?: MailTransport;
   gateway?: PaymentGateway;
   carrier?: CarrierAdapter;
+  smsTransport?: SmsTransport;
   /** Where the built web app is; when absent or not built, only the API is served. */
   webRoot?: string | null;
   logger?: FastifyServerOptions['logger'];
@@ -154,6 +164,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const gateway = options.gateway ?? createPaymentGateway(config, db, clock);
   const paymentConfig = paymentConfigFor(config);
   const carrier = options.carrier ?? createCarrier(config);
+  const sms = createSmsSender({
+    db,
+    clock,
+    log: app.log,
+    transport:
+      options.smsTransport ??
+      (config.sms.kind === 'twilio' ? twilioSmsTransport(config.sms) : offlineSmsTransport()),
+  });
   const deps: AppDeps = {
     config,
     db,
@@ -162,6 +180,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sessions,
     gateway,
     carrier,
+    sms,
     paymentConfig,
     linkSecret: linkSecret(config.dataDir, config.linkSecret),
     documentsKey: documentsKeyBytes,
@@ -265,6 +284,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       async (scope) => {
         await scope.register(staffClientRoutes, staffApi);
         await scope.register(staffQueueRoutes, staffApi);
+        await scope.register(staffLinkRoutes, staffApi);
       },
       { audit },
     ),
@@ -283,6 +303,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(sandboxTokenizerRoutes(db, clock), { prefix: SANDBOX_GATEWAY_PREFIX });
   }
   if (config.devOutbox && mailer.kind === 'outbox') await app.register(outboxRoutes, deps);
+  if (config.devOutbox && sms.kind === 'offline') await app.register(smsOutboxRoutes, deps);
 
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const hasWeb = webRoot !== null && fs.existsSync(path.join(webRoot, 'index.html'));

@@ -73,6 +73,28 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('keeps text messages offline by default, and uses Twilio only with all of its credentials', () => {
+    expect(loadConfig({}).sms).toEqual({ kind: 'offline' });
+    expect(() => loadConfig({ SMS: 'pigeon' })).toThrow(/SMS="pigeon": must be offline or twilio/);
+    expect(() => loadConfig({ SMS: 'twilio', TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(
+      /TWILIO_AUTH_TOKEN: must be set when SMS=twilio/,
+    );
+    expect(
+      loadConfig({
+        SMS: 'twilio',
+        TWILIO_ACCOUNT_SID: 'AC1',
+        TWILIO_AUTH_TOKEN: 'token',
+        TWILIO_FROM: '+15550001111',
+      }).sms,
+    ).toEqual({
+      kind: 'twilio',
+      baseUrl: 'https://api.twilio.com',
+      accountSid: 'AC1',
+      authToken: 'token',
+      from: '+15550001111',
+    });
+  });
+
   it('uses the offline carrier by default, and FedEx only with all of its credentials', () => {
     expect(loadConfig({}).carrier).toEqual({ kind: 'offline' });
     expect(() => loadConfig({ CARRIER: 'fedex', FEDEX_CLIENT_ID: 'key' })).toThrow(

@@ -70,6 +70,11 @@ const envSchema = z.object({
     .enum(['sandbox', 'production'], { error: 'must be sandbox or production' })
     .default('sandbox'),
   CARRIER: z.enum(['offline', 'fedex'], { error: 'must be offline or fedex' }).optional(),
+  SMS: z.enum(['offline', 'twilio'], { error: 'must be offline or twilio' }).default('offline'),
+  TWILIO_BASE_URL: urlText(['https:', 'http:']).default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().min(1).optional(),
   FEDEX_BASE_URL: urlText(['https:', 'http:']).default('https://apis-sandbox.fedex.com'),
   FEDEX_CLIENT_ID: z.string().min(1).optional(),
   FEDEX_CLIENT_SECRET: z.string().min(1).optional(),
@@ -132,6 +137,10 @@ export interface Config {
   carrier:
     | { kind: 'offline' }
     | { kind: 'fedex'; baseUrl: string; clientId: string; clientSecret: string; accountNumber: string };
+  /** Text messages: the offline outbox (default) or Twilio's REST API. */
+  sms:
+    | { kind: 'offline' }
+    | { kind: 'twilio'; baseUrl: string; accountSid: string; authToken: string; from: string };
 }
 
 export class ConfigError extends Error {
@@ -160,6 +169,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
     if (missing.length > 0) {
       throw new ConfigError(missing.map((k) => `${k}: must be set when PAYMENT_GATEWAY=authorize-net`));
+    }
+  }
+  if (e.SMS === 'twilio') {
+    const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const).filter(
+      (k) => !e[k],
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map((k) => `${k}: must be set when SMS=twilio`));
     }
   }
   if (e.CARRIER === 'fedex') {
@@ -248,6 +265,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             clientId: e.FEDEX_CLIENT_ID as string,
             clientSecret: e.FEDEX_CLIENT_SECRET as string,
             accountNumber: e.FEDEX_ACCOUNT_NUMBER as string,
+          }
+        : { kind: 'offline' },
+    sms:
+      e.SMS === 'twilio'
+        ? {
+            kind: 'twilio',
+            baseUrl: e.TWILIO_BASE_URL,
+            accountSid: e.TWILIO_ACCOUNT_SID as string,
+            authToken: e.TWILIO_AUTH_TOKEN as string,
+            from: e.TWILIO_FROM as string,
           }
         : { kind: 'offline' },
   };

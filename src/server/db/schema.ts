@@ -331,6 +331,26 @@ export const outboxMessages = pgTable(
   (t) => [uniqueIndex('outbox_messages_dedupe_key').on(t.dedupeKey), index().on(t.status, t.nextAttemptAt)],
 );
 
+/**
+ * Text messages the portal sent (payment links): a row first, then handed to the SMS provider; with
+ * SMS=offline the row is the delivered message, read at /dev/sms-outbox in demo mode.
+ */
+export const smsMessages = pgTable(
+  'sms_messages',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    recipient: text().notNull(),
+    body: text().notNull(),
+    status: text({ enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    lastError: text(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.createdAt)],
+);
+
 /** Key-value facts about this installation (e.g. that demo data was seeded). */
 export const systemSettings = pgTable('system_settings', {
   key: text().primaryKey(),
@@ -734,6 +754,8 @@ export const staffAccounts = pgTable(
     pendingTotpSecretSealed: text(),
     /** The time step of the last code accepted: a code is good once. */
     lastTotpTimeStep: integer(),
+    /** Created by an admin (who saw the initial password): the member sets their own at first sign-in. */
+    mustChangePassword: boolean().notNull().default(false),
     disabledAt: timestamp({ withTimezone: true }),
     createdBy: uuid(),
     createdAt: createdAt(),

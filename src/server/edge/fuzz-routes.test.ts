@@ -338,7 +338,9 @@ async function physicianCookie(): Promise<string> {
 /** Who the fuzz signs in as for a route: staff calls need a staff session to reach their bodies. */
 function roleFor(route: string): CookieRole {
   if (!route.startsWith('/api/staff/')) return 'client';
-  return /verify_totp|verify_recovery_code|enrol_totp/.test(route) ? 'staff_pending' : 'staff';
+  return /verify_totp|verify_recovery_code|enrol_totp|change_initial_password/.test(route)
+    ? 'staff_pending'
+    : 'staff';
 }
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
  * without the server's key.
  */
 
-const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The signing key: LINK_SECRET, else a key generated once into DATA_DIR (one server, or a shared disk). */
 export function linkSecret(dataDir: string, fromEnv: string | undefined): Buffer {

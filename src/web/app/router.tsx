@@ -111,6 +111,14 @@ const StaffClientPage = page(
   () => import('../features/staff/components/staff-client-page'),
   (m) => m.StaffClientPage,
 );
+const StaffAccountsPage = page(
+  () => import('../features/staff/components/staff-admin-pages'),
+  (m) => m.StaffAccountsPage,
+);
+const AuditSearchPage = page(
+  () => import('../features/staff/components/staff-admin-pages'),
+  (m) => m.AuditSearchPage,
+);
 const NotFoundPage = page(
   () => import('../components/not-found-page'),
   (m) => m.NotFoundPage,
@@ -157,6 +165,8 @@ export function AppRoutes() {
           <Route path="/staff/clients" element={<StaffClientsPage />} />
           <Route path="/staff/clients/:id" element={<StaffClientPage />} />
           <Route path="/staff/queues/:key" element={<StaffQueuePage />} />
+          <Route path="/staff/admin/accounts" element={<StaffAccountsPage />} />
+          <Route path="/staff/admin/audit" element={<AuditSearchPage />} />
         </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />

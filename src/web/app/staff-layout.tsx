@@ -29,6 +29,12 @@ export const staffNavigation = {
   storeOrders: { to: '/staff/queues/store-orders', label: 'Store Orders' },
 } as const;
 
+/** Admins only: a `staff`-level member has no such menu items (and the pages answer as not found). */
+export const staffAdminNavigation = {
+  accounts: { to: '/staff/admin/accounts', label: 'Staff Accounts' },
+  audit: { to: '/staff/admin/audit', label: 'Audit Trail' },
+} as const;
+
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;
 
 /** The back office's frame over the shared shell: only for a staff session past both factors. */
@@ -109,7 +115,10 @@ export function StaffLayout() {
       navbar={
         <AppShell.Section grow component={ScrollArea}>
           <nav aria-label="Back office sections">
-            {Object.values(staffNavigation).map((link) => (
+            {[
+              ...Object.values(staffNavigation),
+              ...(staff.level === 'admin' ? Object.values(staffAdminNavigation) : []),
+            ].map((link) => (
               <NavLink
                 key={link.to}
                 component={Link}

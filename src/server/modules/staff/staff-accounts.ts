@@ -2,7 +2,13 @@ import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { renderSVG } from 'uqr';
-import { type StaffLevel, type StaffMember, staffMessages, staffPolicy } from '../../../domain/staff';
+import {
+  type StaffLevel,
+  type StaffMember,
+  type StaffNextStep,
+  staffMessages,
+  staffPolicy,
+} from '../../../domain/staff';
 import type { Database } from '../../db/client';
 import { staffAccounts, staffRecoveryCodes } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
@@ -215,10 +221,17 @@ export async function createStaff(
       name: input.name,
       level: input.level,
       passwordHash: await hashSecret(password),
+      mustChangePassword: true,
       createdBy: input.createdBy,
       createdAt: input.now,
     })
     .onConflictDoNothing()
     .returning();
   return row ? { row, password } : null;
+}
+
+/** What the half session does next: the own password (created by an admin), enrolment, or the code. */
+export function nextStepOf(staff: StaffRow): StaffNextStep {
+  if (staff.mustChangePassword) return 'password';
+  return staff.totpSecretSealed ? 'totp' : 'enrol';
 }

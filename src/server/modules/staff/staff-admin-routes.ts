@@ -93,12 +93,13 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
     {
       config: { audit: 'read-audit' },
       schema: {
-        summary: 'Admins: the whole audit trail, newest first, filtered by Client ID, actor or action',
+        summary:
+          'Admins: the whole audit trail, newest first (200 at most), filtered by any text, Client ID, actor, action and a date range (UTC days)',
         tags: ['staff admin'],
         querystring: auditSearchQuerySchema,
         response: { 200: auditResponseSchema, ...errors },
       },
     },
-    async (request) => ({ events: await listAuditEvents(db, { q: request.query.q }) }),
+    async (request) => ({ events: await listAuditEvents(db, { search: request.query }) }),
   );
 };

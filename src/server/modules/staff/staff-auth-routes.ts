@@ -1,21 +1,27 @@
+import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authMessages } from '../../../domain/auth';
+import { authMessages, newPasswordSchema } from '../../../domain/auth';
 import { errorBodySchema } from '../../../domain/errors';
 import {
+  changeInitialPasswordRequestSchema,
   enrolmentResponseSchema,
   enrolTotpResponseSchema,
   recoveryCodeRequestSchema,
   staffLoginRequestSchema,
   staffLoginResponseSchema,
+  staffMessages,
+  staffNextStepSchema,
   staffPolicy,
   staffSessionResponseSchema,
   totpCodeRequestSchema,
 } from '../../../domain/staff';
 import type { AppDeps } from '../../app';
-import { notFound, unauthenticated } from '../../lib/http-error';
+import { staffAccounts } from '../../db/schema';
+import { HttpError, notFound, unauthenticated } from '../../lib/http-error';
 import { enforceRateLimits } from '../../lib/rate-limit';
+import { hashSecret, isCommonPassword, verifySecret } from '../../lib/secrets';
 import { sessionOf } from '../../plugins/sessions';
 import { countSignInFailure, signIn, signInLocked } from '../auth/auth-service';
 import {
@@ -24,6 +30,7 @@ import {
   findStaff,
   invalidCode,
   invalidRecoveryCode,
+  nextStepOf,
   spendRecoveryCode,
   spendTotpCode,
   staffKind,
@@ -68,7 +75,7 @@ export const staffLoginRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       if (!staff) throw unauthenticated();
       await sessions.end(request, reply);
       await sessions.start(reply, { role: 'staff_pending', staffId: staff.id });
-      return { next: staff.totpSecretSealed ? ('totp' as const) : ('enrol' as const) };
+      return { next: nextStepOf(staff) };
     },
   );
 };
@@ -78,8 +85,11 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
   const { db, clock, mailer, sessions, documentsKey, linkSecret } = deps;
   const serviceDeps = { db, clock, mailer, log: app.log };
 
-  /** The half session's account, when it may still try (not disabled, not locked). */
-  async function pendingAccount(request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * The half session's account, when it may still try (not disabled, not locked). Until a member
+   * created by an admin has set their own password, only that step answers (the rest is 404).
+   */
+  async function pendingAccount(request: FastifyRequest, reply: FastifyReply, passwordStep = false) {
     const session = sessionOf(request, 'staff_pending');
     await perIp(deps, 'staff-2fa', request.ip);
     const staff = await findStaff(db, session.staffId);
@@ -91,6 +101,7 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
       await sessions.end(request, reply);
       throw unauthenticated(staffKind.loginFailed);
     }
+    if (staff.mustChangePassword !== passwordStep) throw notFound();
     return staff;
   }
 
@@ -108,6 +119,34 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     await sessions.end(request, reply);
     await sessions.start(reply, { role: 'staff', staffId: staff.id, level: staff.level });
   }
+
+  app.post(
+    '/change_initial_password',
+    {
+      schema: {
+        summary:
+          'First sign-in of a member an admin created: sets their own password (the client password rules) before enrolment; nothing else answers until then',
+        tags: ['staff'],
+        body: changeInitialPasswordRequestSchema(newPasswordSchema(isCommonPassword)),
+        response: { 200: z.object({ next: staffNextStepSchema }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const staff = await pendingAccount(request, reply, true);
+      if (await verifySecret(staff.passwordHash, request.body.password)) {
+        throw new HttpError(400, 'VALIDATION', staffMessages.samePassword, {
+          password: staffMessages.samePassword,
+        });
+      }
+      const [changed] = await db
+        .update(staffAccounts)
+        .set({ passwordHash: await hashSecret(request.body.password), mustChangePassword: false })
+        .where(and(eq(staffAccounts.id, staff.id), eq(staffAccounts.mustChangePassword, true)))
+        .returning();
+      if (!changed) throw notFound();
+      return { next: nextStepOf(changed) };
+    },
+  );
 
   app.post(
     '/verify_totp',
@@ -212,10 +251,7 @@ export const staffSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { 
       const staff = await findStaff(db, session.staffId);
       if (!staff) throw unauthenticated();
       if (session.role === 'staff_pending') {
-        return {
-          stage: 'second-factor' as const,
-          next: staff.totpSecretSealed ? ('totp' as const) : ('enrol' as const),
-        };
+        return { stage: 'second-factor' as const, next: nextStepOf(staff) };
       }
       return {
         stage: 'signed-in' as const,

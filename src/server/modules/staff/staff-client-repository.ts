@@ -1,6 +1,6 @@
-import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { calendarDateToIso } from '../../../domain/dates';
-import type { AuditEvent, ClientSummary, StaffClientRecord } from '../../../domain/staff';
+import type { AuditEvent, AuditSearchQuery, ClientSummary, StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
 import {
   auditEvents,
@@ -113,23 +113,33 @@ const AUDIT_LIMIT = 200;
 /** Audit rows, newest first: of one client, or (admins) matching a Client ID, actor or action. */
 export async function listAuditEvents(
   db: Database,
-  filter: { clientId: string } | { q: string | undefined },
+  filter: { clientId: string } | { search: AuditSearchQuery },
 ): Promise<AuditEvent[]> {
   const actor = sql<string>`coalesce(
     (select c.client_act_id from clients c where ${auditEvents.actorRole} = 'client' and c.id = ${auditEvents.actorId}),
     (select p.physician_act_id from physicians p where ${auditEvents.actorRole} = 'physician' and p.id = ${auditEvents.actorId}),
     (select s.email from ${staffAccounts} s where ${auditEvents.actorRole} = 'staff' and s.id = ${auditEvents.actorId}),
     ${auditEvents.actorId}::text)`;
-  const where =
-    'clientId' in filter
-      ? eq(auditEvents.clientId, filter.clientId)
-      : filter.q
+  let where: SQL | undefined;
+  if ('clientId' in filter) where = eq(auditEvents.clientId, filter.clientId);
+  else {
+    const { q, clientId, actor: actorText, action, from, to } = filter.search;
+    const DAY = 24 * 60 * 60 * 1000;
+    where = and(
+      q
         ? or(
-            ilike(clients.clientActId, likePattern(filter.q)),
-            ilike(auditEvents.action, likePattern(filter.q)),
-            sql`${actor} ilike ${likePattern(filter.q)}`,
+            ilike(clients.clientActId, likePattern(q)),
+            ilike(auditEvents.action, likePattern(q)),
+            sql`${actor} ilike ${likePattern(q)}`,
           )
-        : undefined;
+        : undefined,
+      clientId ? sql`lower(${clients.clientActId}) = ${clientId.toLowerCase()}` : undefined,
+      actorText ? sql`${actor} ilike ${likePattern(actorText)}` : undefined,
+      action ? eq(auditEvents.action, action) : undefined,
+      from ? gte(auditEvents.at, new Date(`${from}T00:00:00Z`)) : undefined,
+      to ? lt(auditEvents.at, new Date(Date.parse(`${to}T00:00:00Z`) + DAY)) : undefined,
+    );
+  }
   const rows = await db
     .select({
       id: auditEvents.id,

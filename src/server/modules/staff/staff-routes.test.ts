@@ -56,8 +56,12 @@ async function adminSignIn() {
 async function newEnrolledMember(admin: string, email: string, level: 'staff' | 'admin' = 'staff') {
   const created = await post('/api/staff/create_staff', admin, { email, name: 'New Member', level });
   expect(created.statusCode, created.body).toBe(200);
-  const password = created.json<{ initialPassword: string }>().initialPassword;
-  const half = await halfSignIn(email, password);
+  const initial = created.json<{ initialPassword: string }>().initialPassword;
+  const half = await halfSignIn(email, initial);
+  const password = `${initial}-own`;
+  const changed = await post('/api/staff/change_initial_password', half, { password });
+  expect(changed.statusCode, changed.body).toBe(200);
+  expect(changed.json()).toEqual({ next: 'enrol' });
   const offer = await get('/api/staff/enrolment', half);
   expect(offer.statusCode, offer.body).toBe(200);
   const { secret, qrSvg } = offer.json<{ secret: string; qrSvg: string }>();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { siteConfigSchema } from '../../../domain/site';
 import type { AppDeps } from '../../app';
 import { pingDatabase } from '../../db/client';
-import { outboxMessages } from '../../db/schema';
+import { outboxMessages, smsMessages } from '../../db/schema';
 
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -73,6 +73,32 @@ export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
 </head><body><main><h1>Outbox (demo)</h1>
 <p>Every e-mail the portal sent in demo mode, newest first. This page does not exist outside demo mode, nor on a portal served over HTTPS.</p>
 ${items || '<p>No e-mail yet.</p>'}
+</main></body></html>`);
+  });
+};
+
+/** Demo mode with SMS=offline: every text message the portal sent, newest first (like /dev/outbox). */
+export const smsOutboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
+  app.get('/dev/sms-outbox', { schema: { hide: true } }, async (_request, reply) => {
+    const messages = await db.select().from(smsMessages).orderBy(desc(smsMessages.createdAt)).limit(50);
+    const items = messages
+      .map(
+        (m) => `<article>
+  <p><strong>To:</strong> ${escapeHtml(m.recipient)} · <time datetime="${m.createdAt.toISOString()}">${escapeHtml(m.createdAt.toISOString())}</time></p>
+  <pre>${escapeHtml(m.body)}</pre>
+</article>`,
+      )
+      .join('\n');
+    reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Text messages (demo)</title>
+<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border-bottom:1px solid #ccc;padding:1rem 0}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f5f5f5;padding:1rem}</style>
+</head><body><main><h1>Text messages (demo)</h1>
+<p>Every text message the portal sent in demo mode, newest first. This page does not exist outside demo mode, nor on a portal served over HTTPS.</p>
+${items || '<p>No text message yet.</p>'}
 </main></body></html>`);
   });
 };

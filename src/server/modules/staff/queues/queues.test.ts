@@ -67,6 +67,11 @@ async function memberSignIn(adminCookie: string) {
     email: 'desk.two@bank.example.com',
     password: created.json<{ initialPassword: string }>().initialPassword,
   });
+  // Created by an admin: their own password first.
+  const changed = await post('/api/staff/change_initial_password', cookieOf(half), {
+    password: 'Desk two passphrase 2026',
+  });
+  expect(changed.statusCode, changed.body).toBe(200);
   const offer = await get('/api/staff/enrolment', cookieOf(half));
   const enrolled = await post('/api/staff/enrol_totp', cookieOf(half), {
     code: await codeAt(offer.json<{ secret: string }>().secret),

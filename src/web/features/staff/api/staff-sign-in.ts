@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StaffLoginRequest } from '../../../../domain/staff';
+import type { StaffLoginRequest, StaffNextStep } from '../../../../domain/staff';
 import { apiRequest } from '../../../lib/api-client';
 import { staffSessionQueryKey } from './staff-session';
 
@@ -7,7 +7,20 @@ import { staffSessionQueryKey } from './staff-session';
 export function useStaffLogin() {
   return useMutation({
     mutationFn: (body: StaffLoginRequest) =>
-      apiRequest<{ next: 'totp' | 'enrol' }>('POST', 'staff/login', { body, expectUnauthenticated: true }),
+      apiRequest<{ next: StaffNextStep }>('POST', 'staff/login', { body, expectUnauthenticated: true }),
+  });
+}
+
+/** First sign-in of a member an admin created: their own password (the half session stays). */
+export function useChangeInitialPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (password: string) =>
+      apiRequest<{ next: StaffNextStep }>('POST', 'staff/change_initial_password', {
+        body: { password },
+        expectUnauthenticated: true,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffSessionQueryKey }),
   });
 }
 

@@ -5,6 +5,7 @@ import { activityTypeLabel } from '../../../../domain/client-activity';
 import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
+import { PaymentLinkSection } from './payment-link-section';
 
 const FORM_NAMES = {
   consent: 'Client Consent',
@@ -136,6 +137,10 @@ export function StaffClientPage() {
           ))}
         </Section>
       </SimpleGrid>
+      <PaymentLinkSection
+        clientId={client.clientACTId}
+        hasPhone={client.phone.replace(/\D/g, '').length >= 10}
+      />
       <Section title="Client Activity">
         {activity.length === 0 ? (
           <Text size="sm">No activity.</Text>

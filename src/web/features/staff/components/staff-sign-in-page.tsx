@@ -14,17 +14,23 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
-import { staffLoginRequestSchema, staffMessages, totpCodeRequestSchema } from '../../../../domain/staff';
+import { authMessages, newPasswordSchema } from '../../../../domain/auth';
+import {
+  type StaffNextStep,
+  staffLoginRequestSchema,
+  staffMessages,
+  totpCodeRequestSchema,
+} from '../../../../domain/staff';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { signOutNotice } from '../../../lib/sign-out-notice';
 import { useEnrolmentOffer, useEnrolTotp } from '../api/enrolment';
 import { staffSessionQueryKey, useStaffSession } from '../api/staff-session';
-import { useSecondFactor, useStaffLogin } from '../api/staff-sign-in';
+import { useChangeInitialPassword, useSecondFactor, useStaffLogin } from '../api/staff-sign-in';
 
 export const STAFF_HOME = '/staff/home';
 
-type Step = 'password' | 'totp' | 'recovery' | 'enrol' | 'codes';
+type Step = 'password' | 'new-password' | 'totp' | 'recovery' | 'enrol' | 'codes';
 
 function messageOf(error: unknown): string | null {
   if (!error) return null;
@@ -45,9 +51,9 @@ export function StaffSignInPage() {
   const current: Step =
     step ??
     (session.data?.stage === 'second-factor'
-      ? session.data.next === 'enrol'
-        ? 'enrol'
-        : 'totp'
+      ? session.data.next === 'password'
+        ? 'new-password'
+        : session.data.next
       : 'password');
   if (session.data?.stage === 'signed-in' && current !== 'codes') return <Navigate to={STAFF_HOME} replace />;
 
@@ -58,7 +64,15 @@ export function StaffSignInPage() {
           {notice}
         </Alert>
       )}
-      {current === 'password' && <PasswordStep onNext={(next) => setStep(next)} />}
+      {current === 'password' && (
+        <PasswordStep onNext={(next) => setStep(next === 'password' ? 'new-password' : next)} />
+      )}
+      {current === 'new-password' && (
+        <NewPasswordStep
+          onNext={(next) => setStep(next === 'totp' ? 'totp' : 'enrol')}
+          onExpired={() => setStep('password')}
+        />
+      )}
       {current === 'totp' && (
         <CodeStep
           kind="verify_totp"
@@ -96,7 +110,7 @@ export function StaffSignInPage() {
   );
 }
 
-function PasswordStep({ onNext }: { onNext: (next: 'totp' | 'enrol') => void }) {
+function PasswordStep({ onNext }: { onNext: (next: StaffNextStep) => void }) {
   const login = useStaffLogin();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -141,6 +155,76 @@ function PasswordStep({ onNext }: { onNext: (next: 'totp' | 'enrol') => void }) 
         />
         <Button type="submit" loading={login.isPending} fullWidth>
           Continue
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** First sign-in of a member an admin created: their own password, before the authenticator. */
+function NewPasswordStep({
+  onNext,
+  onExpired,
+}: {
+  onNext: (next: StaffNextStep) => void;
+  onExpired: () => void;
+}) {
+  const change = useChangeInitialPassword();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = newPasswordSchema().safeParse(password);
+    const next: Record<string, string> = {};
+    if (!parsed.success) next.password = parsed.error.issues[0]?.message ?? authMessages.newPasswordRequired;
+    if (!confirm) next.confirm = authMessages.confirmPasswordRequired;
+    else if (confirm !== password) next.confirm = authMessages.passwordMismatch;
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+    change.mutate(password, {
+      onSuccess: (answer) => onNext(answer.next),
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 401) onExpired();
+        else if (error instanceof ApiError && error.fields.password)
+          setErrors({ password: error.fields.password });
+      },
+    });
+  };
+  const failure =
+    change.error instanceof ApiError && change.error.fields.password ? null : messageOf(change.error);
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack>
+        <Text>
+          Your account was created by an administrator. Please choose your own password before you set up your
+          authenticator app.
+        </Text>
+        <PasswordInput
+          label="New password"
+          name="new-password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password}
+          required
+        />
+        <PasswordInput
+          label="Confirm new password"
+          name="confirm-password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.currentTarget.value)}
+          error={errors.confirm}
+          required
+        />
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <Button type="submit" loading={change.isPending} fullWidth>
+          Set password
         </Button>
       </Stack>
     </form>

@@ -1,0 +1,142 @@
+import { expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+
+/**
+ * The demo admin signs in. Each TOTP code is good once and other journeys sign in as the demo
+ * admin too: a code already spent is followed by the next step's code (accepted one step early).
+ */
+async function staffSignIn(page: Page) {
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  await expect(codeBox).toBeVisible();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
+    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
+      page
+        .getByText('The code is not valid', { exact: false })
+        .waitFor()
+        .then(() => 'refused' as const),
+    ]);
+    if (outcome === 'in') return;
+    if (attempt === 1) await page.waitForTimeout(30_000);
+  }
+  throw new Error('the demo admin could not sign in');
+}
+
+async function checkPhone(page: Page, name: string) {
+  await expectAccessible(page);
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/staff-links-${name}-375.png`, fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+test('the admin e-mails John a payment link; the link opens the public payment page identified', async ({
+  page,
+  browser,
+}) => {
+  await staffSignIn(page);
+  await page.goto('/staff/clients/ACT10002');
+  await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Payment link' })).toBeVisible();
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Send by e-mail' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The payment link was sent by e-mail.' }),
+  ).toBeVisible();
+  await checkPhone(page, 'sent');
+
+  const mail = await waitForMail('john.roe@example.com', /Update your payment information/, since);
+  const link = mail.text.match(/https?:\/\/\S+\/updatepaymentinformation\?t=[\w.-]+/)?.[0];
+  expect(link, mail.text).toBeTruthy();
+
+  // John opens it in his own browser, signed in nowhere.
+  const context = await browser.newContext();
+  const johnPage = await context.newPage();
+  await johnPage.goto(new URL(link as string).pathname + new URL(link as string).search);
+  await expect(johnPage.getByText('Client Details Successfully Confirmed')).toBeVisible();
+  await expect(johnPage.getByRole('button', { name: 'Confirm Client Details' })).toHaveCount(0);
+  await context.close();
+});
+
+test('the admin creates a member, who must set their own password at first sign-in; the admin searches the audit trail', async ({
+  page,
+  browser,
+}) => {
+  await staffSignIn(page);
+  const menu = page.getByRole('navigation', { name: 'Back office sections' });
+  await menu.getByRole('link', { name: 'Staff Accounts' }).click();
+  await expect(page.getByRole('heading', { name: 'Staff Accounts', level: 1 })).toBeVisible();
+  const email = `new.member.${Date.now()}@example.com`;
+  await page.getByRole('textbox', { name: 'Name' }).fill('New Member');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  const initial = (await page.getByTestId('initial-password').textContent()) ?? '';
+  expect(initial.length).toBeGreaterThan(15);
+  await expect(page.getByTestId('staff-accounts').getByRole('row').filter({ hasText: email })).toBeVisible();
+  await checkPhone(page, 'accounts');
+
+  const context = await browser.newContext();
+  const member = await context.newPage();
+  await member.goto('/staff');
+  await member.getByRole('textbox', { name: 'Email' }).fill(email);
+  await member.getByRole('textbox', { name: 'Password' }).fill(initial);
+  await member.getByRole('button', { name: 'Continue' }).click();
+  const newPassword = member.getByRole('textbox', { name: /^New password/ });
+  await expect(newPassword).toBeVisible();
+  await checkPhone(member, 'new-password');
+  // Until the password is changed, nothing else answers.
+  expect((await member.request.get('/api/staff/enrolment')).status()).toBe(404);
+  await newPassword.fill(initial);
+  await member.getByRole('textbox', { name: /^Confirm new password/ }).fill(initial);
+  await member.getByRole('button', { name: 'Set password' }).click();
+  await expect(member.getByText('Please choose a password other than the initial one.')).toBeVisible();
+  await newPassword.fill('My own passphrase 2026');
+  await member.getByRole('textbox', { name: /^Confirm new password/ }).fill('My own passphrase 2026');
+  await member.getByRole('button', { name: 'Set password' }).click();
+  const secret = member.getByTestId('totp-secret');
+  await expect(secret).toBeVisible();
+  await member
+    .getByRole('textbox', { name: 'Authentication code' })
+    .fill(await generate({ secret: (await secret.textContent()) ?? '' }));
+  await member.getByRole('button', { name: 'Confirm' }).click();
+  await member.getByLabel('I have saved these codes').check();
+  await member.getByRole('button', { name: 'Continue to the Back Office' }).click();
+  await expect(member).toHaveURL(/\/staff\/home$/);
+  // A `staff`-level member: no admin menu items, and the admin pages do not exist for them.
+  const memberMenu = member.getByRole('navigation', { name: 'Back office sections' });
+  await expect(memberMenu.getByRole('link', { name: 'Clients' })).toBeVisible();
+  await expect(memberMenu.getByRole('link', { name: 'Staff Accounts' })).toHaveCount(0);
+  await expect(memberMenu.getByRole('link', { name: 'Audit Trail' })).toHaveCount(0);
+  await member.goto('/staff/admin/accounts');
+  await expect(member.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  expect((await member.request.get('/api/staff/staff')).status()).toBe(404);
+  await context.close();
+
+  await menu.getByRole('link', { name: 'Audit Trail' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit Trail', level: 1 })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Actor' }).fill('staff@example.com');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(
+    page.getByTestId('audit-search-results').getByRole('row').filter({ hasText: 'change-staff' }).first(),
+  ).toBeVisible();
+  await checkPhone(page, 'audit');
+});

@@ -1,0 +1,123 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  PAYMENT_LINKS_PER_CLIENT_PER_HOUR,
+  paymentLinkMessages,
+  sendPaymentLinkRequestSchema,
+  sendPaymentLinkResponseSchema,
+} from '../../../domain/staff';
+import type { AppDeps } from '../../app';
+import { clients } from '../../db/schema';
+import { HttpError, notFound } from '../../lib/http-error';
+import { createPaymentLinkToken, LINK_LIFETIME_MS } from '../../lib/link-tokens';
+import { enforceRateLimits } from '../../lib/rate-limit';
+import { noteResolvedClient } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
+import { findClientIdByAnyId } from '../clients/client-repository';
+
+const HOUR = 60 * 60 * 1000;
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+  429: errorBodySchema,
+  503: errorBodySchema,
+};
+
+/** Where the link went, for the staff member's confirmation: j***@example.com, ***-***-0199. */
+function maskedEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+function maskedPhone(phone: string): string {
+  return `***-***-${phone.replace(/\D/g, '').slice(-4)}`;
+}
+
+/**
+ * The public payment pages' two variants: the e-mailed link opens /updatepaymentinformation
+ * (source tag Email Single Payment Page), the texted one /updatepaymentinfo (SMS Single Payment
+ * Page); the same signed token as `npm run payment-link`.
+ */
+export const PAYMENT_LINK_PATHS = { email: '/updatepaymentinformation', sms: '/updatepaymentinfo' } as const;
+
+/** Staff (either level) send a client a signed, expiring link to the public payment page. */
+export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { db, clock, config, mailer, sms, linkSecret },
+) => {
+  app.post(
+    '/send_payment_link',
+    {
+      config: { audit: 'send-payment-link' },
+      schema: {
+        summary:
+          'Sends the client a signed link (7 days) to the public payment page, by e-mail or text message; at most 5 per client per hour. The link itself is never answered or logged.',
+        tags: ['staff'],
+        body: sendPaymentLinkRequestSchema,
+        response: { 200: sendPaymentLinkResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const { channel } = request.body;
+      const clientId = await findClientIdByAnyId(db, request.body.clientId);
+      if (!clientId) throw notFound();
+      const [client] = await db
+        .select({
+          clientActId: clients.clientActId,
+          firstName: clients.firstName,
+          email: clients.email,
+          phone: clients.phone,
+        })
+        .from(clients)
+        .where(eq(clients.id, clientId));
+      if (!client) throw notFound();
+      noteResolvedClient(session, clientId);
+      const phoneDigits = client.phone.replace(/\D/g, '');
+      if (channel === 'sms' && phoneDigits.length < 10) {
+        throw new HttpError(400, 'VALIDATION', paymentLinkMessages.noPhone, {
+          channel: paymentLinkMessages.noPhone,
+        });
+      }
+      const now = clock.now();
+      await enforceRateLimits(
+        db,
+        now,
+        [
+          {
+            key: `payment-link:client:${clientId}`,
+            limit: PAYMENT_LINKS_PER_CLIENT_PER_HOUR,
+            windowMs: HOUR,
+          },
+        ],
+        paymentLinkMessages.tooMany,
+      );
+      const token = createPaymentLinkToken(linkSecret, client.clientActId, now);
+      const link = `${config.publicUrl}${PAYMENT_LINK_PATHS[channel]}?t=${token}`;
+      const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS);
+      if (channel === 'email') {
+        await mailer.send({
+          to: client.email,
+          subject: paymentLinkMessages.emailSubject,
+          text: [
+            `Dear ${client.firstName},`,
+            '',
+            'Please follow this link to update your payment information for annual storage:',
+            '',
+            link,
+            '',
+            `The link is for you only and works until ${expiresAt.toUTCString()}.`,
+          ].join('\n'),
+        });
+        return { channel, sentTo: maskedEmail(client.email), expiresAt: expiresAt.toISOString() };
+      }
+      const sent = await sms.send({
+        to: phoneDigits.length === 10 ? `+1${phoneDigits}` : `+${phoneDigits}`,
+        body: `Stem cell bank: update your payment information here (valid 7 days): ${link}`,
+      });
+      if (!sent) throw new HttpError(503, 'SERVICE_UNAVAILABLE', paymentLinkMessages.smsFailed);
+      return { channel, sentTo: maskedPhone(client.phone), expiresAt: expiresAt.toISOString() };
+    },
+  );
+};

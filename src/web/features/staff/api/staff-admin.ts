@@ -1,0 +1,45 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AuditEvent, AuditSearchQuery, CreateStaffRequest, StaffMember } from '../../../../domain/staff';
+import { apiRequest } from '../../../lib/api-client';
+
+export const staffAccountsQueryKey = ['staff', 'admin', 'accounts'] as const;
+
+/** Admins: every staff account. */
+export function useStaffAccounts() {
+  return useQuery({
+    queryKey: staffAccountsQueryKey,
+    queryFn: async () => (await apiRequest<{ staff: StaffMember[] }>('GET', 'staff/staff')).staff,
+  });
+}
+
+export function useCreateStaff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateStaffRequest) =>
+      apiRequest<{ staff: StaffMember; initialPassword: string }>('POST', 'staff/create_staff', { body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: staffAccountsQueryKey }),
+  });
+}
+
+export function useDisableStaff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<StaffMember>('POST', 'staff/disable_staff', { body: { id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: staffAccountsQueryKey }),
+  });
+}
+
+/** Admins: the whole audit trail, filtered (only the filters given are sent). */
+export function useAuditSearch(search: AuditSearchQuery | null) {
+  return useQuery({
+    queryKey: ['staff', 'admin', 'audit', search] as const,
+    enabled: search !== null,
+    queryFn: async () => {
+      const query = Object.fromEntries(Object.entries(search ?? {}).filter(([, v]) => v)) as Record<
+        string,
+        string
+      >;
+      return (await apiRequest<{ events: AuditEvent[] }>('GET', 'staff/audit_search', { query })).events;
+    },
+  });
+}

@@ -1,0 +1,324 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import {
+  type AuditSearchQuery,
+  auditActions,
+  type StaffLevel,
+  type StaffMember,
+} from '../../../../domain/staff';
+import { ApiError } from '../../../lib/api-client';
+import { useAuditSearch, useCreateStaff, useDisableStaff, useStaffAccounts } from '../api/staff-admin';
+import { useStaffSession } from '../api/staff-session';
+
+function errorText(error: unknown): string | null {
+  if (!error) return null;
+  return error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
+}
+
+/** What a `staff`-level member sees at an admin address: the page does not exist for them. */
+function AdminOnly({ children }: { children: React.ReactNode }) {
+  const session = useStaffSession();
+  if (session.data?.stage !== 'signed-in') return null;
+  if (session.data.staff.level !== 'admin') {
+    return (
+      <Stack maw={640} align="flex-start">
+        <Title order={1} size="h2">
+          Page not found
+        </Title>
+        <Text>There is no page at this address. It may have been moved, or the link may be mistyped.</Text>
+      </Stack>
+    );
+  }
+  return <>{children}</>;
+}
+
+function DisableButton({ member, self }: { member: StaffMember; self: boolean }) {
+  const disable = useDisableStaff();
+  const error = errorText(disable.error);
+  if (member.disabledAt) return <Badge color="gray">Disabled</Badge>;
+  if (self) return <Text size="sm">You</Text>;
+  return (
+    <Stack gap={4} align="flex-start">
+      <Button
+        size="xs"
+        variant="default"
+        loading={disable.isPending}
+        onClick={() => disable.mutate(member.id)}
+        aria-label={`Disable ${member.email}`}
+      >
+        Disable
+      </Button>
+      {error && (
+        <Text size="xs" c="red.8" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function CreateStaffForm() {
+  const create = useCreateStaff();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [level, setLevel] = useState<StaffLevel>('staff');
+  const fields = create.error instanceof ApiError ? create.error.fields : {};
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { email, name, level },
+      {
+        onSuccess: () => {
+          setEmail('');
+          setName('');
+        },
+      },
+    );
+  };
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Title order={2} size="h4" mb="xs">
+        Create a staff account
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={fields.name}
+            />
+            <TextInput
+              label="Email"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={fields.email}
+            />
+            <Select
+              label="Level"
+              data={[
+                { value: 'staff', label: 'Staff' },
+                { value: 'admin', label: 'Admin' },
+              ]}
+              value={level}
+              onChange={(value) => setLevel((value as StaffLevel | null) ?? 'staff')}
+              allowDeselect={false}
+            />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={create.isPending}>
+              Create account
+            </Button>
+          </Group>
+          {create.error && Object.keys(fields).length === 0 && (
+            <Alert color="red" role="alert">
+              {errorText(create.error)}
+            </Alert>
+          )}
+          {create.data && (
+            <Alert color="blue" role="status" title="Account created">
+              <Stack gap={4}>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {create.data.staff.email} signs in at /staff with this initial password, shown only now.
+                  They choose their own password and enrol their authenticator at first sign-in.
+                </Text>
+                <Code data-testid="initial-password" fz="md">
+                  {create.data.initialPassword}
+                </Code>
+              </Stack>
+            </Alert>
+          )}
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function StaffAccounts() {
+  const accounts = useStaffAccounts();
+  const session = useStaffSession();
+  const selfId = session.data?.stage === 'signed-in' ? session.data.staff.id : null;
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Staff Accounts
+      </Title>
+      <CreateStaffForm />
+      <Card withBorder radius="md" padding="md">
+        {accounts.error && (
+          <Alert color="red" role="alert">
+            {errorText(accounts.error)}
+          </Alert>
+        )}
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped data-testid="staff-accounts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Level</Table.Th>
+                <Table.Th>Authenticator</Table.Th>
+                <Table.Th>Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {accounts.data?.map((m) => (
+                <Table.Tr key={m.id}>
+                  <Table.Td>{m.name}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{m.email}</Table.Td>
+                  <Table.Td>{m.level}</Table.Td>
+                  <Table.Td>{m.enrolled ? 'Enrolled' : 'Not yet'}</Table.Td>
+                  <Table.Td>
+                    <DisableButton member={m} self={m.id === selfId} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Card>
+    </Stack>
+  );
+}
+
+/** Admins: the staff accounts (list, create with the initial password shown once, disable). */
+export function StaffAccountsPage() {
+  return (
+    <AdminOnly>
+      <StaffAccounts />
+    </AdminOnly>
+  );
+}
+
+const EMPTY: AuditSearchQuery = { clientId: '', actor: '', action: '', from: '', to: '' };
+
+function AuditSearch() {
+  const [draft, setDraft] = useState<AuditSearchQuery>(EMPTY);
+  const [search, setSearch] = useState<AuditSearchQuery | null>(null);
+  const results = useAuditSearch(search);
+  const fields = results.error instanceof ApiError ? results.error.fields : {};
+  const set = (key: keyof AuditSearchQuery) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setDraft({ ...draft, [key]: e.currentTarget.value });
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Audit Trail
+      </Title>
+      <Card withBorder radius="md" padding="md">
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSearch({ ...draft });
+          }}
+        >
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
+              <TextInput label="Client ID" value={draft.clientId ?? ''} onChange={set('clientId')} />
+              <TextInput
+                label="Actor (Client ID, Physician ID or staff email)"
+                value={draft.actor ?? ''}
+                onChange={set('actor')}
+              />
+              <Select
+                label="Action"
+                clearable
+                data={Object.entries(auditActions).map(([value, label]) => ({ value, label }))}
+                value={draft.action || null}
+                onChange={(value) => setDraft({ ...draft, action: value ?? '' })}
+              />
+              <TextInput
+                label="From"
+                type="date"
+                value={draft.from ?? ''}
+                onChange={set('from')}
+                error={fields.from}
+              />
+              <TextInput
+                label="To"
+                type="date"
+                value={draft.to ?? ''}
+                onChange={set('to')}
+                error={fields.to}
+              />
+            </SimpleGrid>
+            <Group>
+              <Button type="submit" loading={results.isFetching}>
+                Search
+              </Button>
+            </Group>
+            {results.error && Object.keys(fields).length === 0 && (
+              <Alert color="red" role="alert">
+                {errorText(results.error)}
+              </Alert>
+            )}
+          </Stack>
+        </form>
+      </Card>
+      {results.data && (
+        <Card withBorder radius="md" padding="md">
+          {results.data.length === 0 ? (
+            <Text size="sm">Nothing matches.</Text>
+          ) : (
+            <Table.ScrollContainer minWidth={640}>
+              <Table striped data-testid="audit-search-results">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>When</Table.Th>
+                    <Table.Th>Who</Table.Th>
+                    <Table.Th>Client</Table.Th>
+                    <Table.Th>What</Table.Th>
+                    <Table.Th>IP</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {results.data.map((e) => (
+                    <Table.Tr key={e.id}>
+                      <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        {e.actor} ({e.actorRole})
+                      </Table.Td>
+                      <Table.Td>{e.clientACTId ?? '—'}</Table.Td>
+                      <Table.Td>
+                        {e.action}{' '}
+                        <Text span size="xs" c="gray.7">
+                          {e.route}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>{e.ip}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Card>
+      )}
+    </Stack>
+  );
+}
+
+/** Admins: search the whole audit trail by Client ID, actor, action and dates. */
+export function AuditSearchPage() {
+  return (
+    <AdminOnly>
+      <AuditSearch />
+    </AdminOnly>
+  );
+}
