@@ -250,6 +250,7 @@ export const auditActions = {
   'record-plan-check': 'Recorded the check of a plan order',
   'change-store-order': 'Changed a store order',
   'send-payment-link': 'Sent a payment link',
+  'change-calendar': 'Changed the shipping calendar',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 

@@ -119,6 +119,10 @@ const AuditSearchPage = page(
   () => import('../features/staff/components/staff-admin-pages'),
   (m) => m.AuditSearchPage,
 );
+const ShippingCalendarPage = page(
+  () => import('../features/staff/components/staff-admin-pages'),
+  (m) => m.ShippingCalendarPage,
+);
 const NotFoundPage = page(
   () => import('../components/not-found-page'),
   (m) => m.NotFoundPage,
@@ -167,6 +171,7 @@ export function AppRoutes() {
           <Route path="/staff/queues/:key" element={<StaffQueuePage />} />
           <Route path="/staff/admin/accounts" element={<StaffAccountsPage />} />
           <Route path="/staff/admin/audit" element={<AuditSearchPage />} />
+          <Route path="/staff/admin/calendar" element={<ShippingCalendarPage />} />
         </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />

@@ -33,6 +33,7 @@ export const staffNavigation = {
 export const staffAdminNavigation = {
   accounts: { to: '/staff/admin/accounts', label: 'Staff Accounts' },
   audit: { to: '/staff/admin/audit', label: 'Audit Trail' },
+  calendar: { to: '/staff/admin/calendar', label: 'Shipping Calendar' },
 } as const;
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;

@@ -31,3 +31,29 @@ export async function setShipmentBlackoutDates(db: Database, dates: readonly str
     .values({ key: BLACKOUT_DATES_SETTING, value })
     .onConflictDoUpdate({ target: systemSettings.key, set: { value } });
 }
+
+/**
+ * Adds or removes one blackout date, under a row lock so two admins' changes do not overwrite each
+ * other. Idempotent: adding a listed date or removing an unlisted one changes nothing.
+ */
+export async function changeShipmentBlackoutDate(
+  db: Database,
+  change: 'add' | 'remove',
+  date: string,
+): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(systemSettings)
+      .values({ key: BLACKOUT_DATES_SETTING, value: '[]' })
+      .onConflictDoNothing({ target: systemSettings.key });
+    await tx
+      .select({ key: systemSettings.key })
+      .from(systemSettings)
+      .where(eq(systemSettings.key, BLACKOUT_DATES_SETTING))
+      .for('update');
+    const current = await shipmentBlackoutDates(tx);
+    const next = change === 'add' ? [...current, date] : current.filter((d) => d !== date);
+    await setShipmentBlackoutDates(tx as unknown as Database, next);
+    return shipmentBlackoutDates(tx);
+  });
+}

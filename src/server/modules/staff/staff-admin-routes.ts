@@ -1,6 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { fedexHolidays } from '../../../domain/carrier-calendar';
+import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
+import {
+  blackoutDateRequestSchema,
+  blackoutDatesResponseSchema,
+  shippingCalendarMessages,
+} from '../../../domain/shipping-calendar';
 import {
   auditResponseSchema,
   auditSearchQuerySchema,
@@ -15,6 +22,7 @@ import type { AppDeps } from '../../app';
 import { staffAccounts } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
+import { changeShipmentBlackoutDate, shipmentBlackoutDates } from '../ordering/shipment-calendar-repository';
 import { createStaff, findStaff, staffMemberOf } from './staff-accounts';
 import { listAuditEvents, listStaff } from './staff-client-repository';
 
@@ -22,7 +30,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 
 /**
  * What only admins do (the scope admits admins only; a `staff` member gets the 404 of a route
- * that does not exist for them): staff accounts, and the whole audit trail.
+ * that does not exist for them): staff accounts, the whole audit trail, and the carrier blackout dates.
  */
 export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, sessions }) => {
   app.get(
@@ -101,5 +109,66 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       },
     },
     async (request) => ({ events: await listAuditEvents(db, { search: request.query }) }),
+  );
+
+  const calendar = async (dates?: string[]) => {
+    const today = todayFor(clock.now());
+    const year = Number(today.slice(0, 4));
+    return {
+      today,
+      dates: dates ?? (await shipmentBlackoutDates(db)),
+      holidays: [...fedexHolidays(year), ...fedexHolidays(year + 1)],
+    };
+  };
+
+  app.get(
+    '/blackout_dates',
+    {
+      config: { audit: null },
+      schema: {
+        summary: "Admins: the carrier blackout dates, with FedEx's computed holidays of this year and next",
+        tags: ['staff admin'],
+        response: { 200: blackoutDatesResponseSchema, ...errors },
+      },
+    },
+    async () => calendar(),
+  );
+
+  app.post(
+    '/add_blackout_date',
+    {
+      config: { audit: 'change-calendar' },
+      schema: {
+        summary:
+          'Admins: adds a blackout date (today or later); no FedEx shipment arrives on it. Adding a listed date changes nothing',
+        tags: ['staff admin'],
+        body: blackoutDateRequestSchema,
+        response: { 200: blackoutDatesResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { date } = request.body;
+      if (date < todayFor(clock.now())) {
+        throw new HttpError(400, 'VALIDATION', shippingCalendarMessages.pastDate, {
+          date: shippingCalendarMessages.pastDate,
+        });
+      }
+      return calendar(await changeShipmentBlackoutDate(db, 'add', date));
+    },
+  );
+
+  app.post(
+    '/remove_blackout_date',
+    {
+      config: { audit: 'change-calendar' },
+      schema: {
+        summary:
+          'Admins: removes a blackout date (a past one too, to tidy the list). Removing an unlisted date changes nothing',
+        tags: ['staff admin'],
+        body: blackoutDateRequestSchema,
+        response: { 200: blackoutDatesResponseSchema, ...errors },
+      },
+    },
+    async (request) => calendar(await changeShipmentBlackoutDate(db, 'remove', request.body.date)),
   );
 };

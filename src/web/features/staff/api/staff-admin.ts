@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BlackoutDatesResponse } from '../../../../domain/shipping-calendar';
 import type { AuditEvent, AuditSearchQuery, CreateStaffRequest, StaffMember } from '../../../../domain/staff';
 import { apiRequest } from '../../../lib/api-client';
 
@@ -41,5 +42,25 @@ export function useAuditSearch(search: AuditSearchQuery | null) {
       >;
       return (await apiRequest<{ events: AuditEvent[] }>('GET', 'staff/audit_search', { query })).events;
     },
+  });
+}
+
+export const blackoutDatesQueryKey = ['staff', 'admin', 'blackout-dates'] as const;
+
+/** Admins: the carrier blackout dates and FedEx's computed holidays. */
+export function useBlackoutDates() {
+  return useQuery({
+    queryKey: blackoutDatesQueryKey,
+    queryFn: () => apiRequest<BlackoutDatesResponse>('GET', 'staff/blackout_dates'),
+  });
+}
+
+/** Adds or removes one blackout date; the answer is the new calendar. */
+export function useChangeBlackoutDate(change: 'add' | 'remove') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (date: string) =>
+      apiRequest<BlackoutDatesResponse>('POST', `staff/${change}_blackout_date`, { body: { date } }),
+    onSuccess: (calendar) => queryClient.setQueryData(blackoutDatesQueryKey, calendar),
   });
 }

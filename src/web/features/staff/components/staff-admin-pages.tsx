@@ -12,8 +12,11 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { weekdayOf } from '../../../../domain/carrier-calendar';
+import { isoToUsDate } from '../../../../domain/dates';
 import {
   type AuditSearchQuery,
   auditActions,
@@ -21,7 +24,14 @@ import {
   type StaffMember,
 } from '../../../../domain/staff';
 import { ApiError } from '../../../lib/api-client';
-import { useAuditSearch, useCreateStaff, useDisableStaff, useStaffAccounts } from '../api/staff-admin';
+import {
+  useAuditSearch,
+  useBlackoutDates,
+  useChangeBlackoutDate,
+  useCreateStaff,
+  useDisableStaff,
+  useStaffAccounts,
+} from '../api/staff-admin';
 import { useStaffSession } from '../api/staff-session';
 
 function errorText(error: unknown): string | null {
@@ -319,6 +329,164 @@ export function AuditSearchPage() {
   return (
     <AdminOnly>
       <AuditSearch />
+    </AdminOnly>
+  );
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** A calendar date as the back office shows it: MM/DD/YYYY and its weekday. */
+function dayLabel(iso: string): string {
+  return `${isoToUsDate(iso)} (${WEEKDAYS[weekdayOf(iso)]})`;
+}
+
+function RemoveBlackoutDate({ date }: { date: string }) {
+  const remove = useChangeBlackoutDate('remove');
+  const error = errorText(remove.error);
+  return (
+    <Stack gap={4} align="flex-start">
+      <Button
+        size="xs"
+        variant="default"
+        loading={remove.isPending}
+        onClick={() => remove.mutate(date)}
+        aria-label={`Remove ${isoToUsDate(date)}`}
+      >
+        Remove
+      </Button>
+      {error && (
+        <Text size="xs" c="red.8" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function AddBlackoutDate({ today }: { today: string }) {
+  const add = useChangeBlackoutDate('add');
+  const [date, setDate] = useState('');
+  const fields = add.error instanceof ApiError ? add.error.fields : {};
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate(date, { onSuccess: () => setDate('') });
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          label="Blackout date"
+          type="date"
+          min={today}
+          value={date}
+          onChange={(e) => setDate(e.currentTarget.value)}
+          error={fields.date}
+        />
+        <Button type="submit" loading={add.isPending}>
+          Add date
+        </Button>
+      </Group>
+      {add.error && !fields.date && (
+        <Text size="sm" c="red.8" role="alert" mt="xs">
+          {errorText(add.error)}
+        </Text>
+      )}
+    </form>
+  );
+}
+
+function ShippingCalendar() {
+  const calendar = useBlackoutDates();
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Shipping Calendar
+      </Title>
+      <Text>
+        No FedEx shipment arrives on a blackout date, nor on a FedEx holiday or the day after one. ACT VIP
+        deliveries are not affected.
+      </Text>
+      {calendar.error && (
+        <Alert color="red" role="alert">
+          {errorText(calendar.error)}
+        </Alert>
+      )}
+      {calendar.data && (
+        <>
+          <Card withBorder radius="md" padding="md">
+            <Title order={2} size="h4" mb="xs">
+              Blackout dates
+            </Title>
+            <Stack gap="sm">
+              <AddBlackoutDate today={calendar.data.today} />
+              {calendar.data.dates.length === 0 ? (
+                <Text size="sm">No blackout dates.</Text>
+              ) : (
+                <Table striped data-testid="blackout-dates">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Date</Table.Th>
+                      <Table.Th>
+                        <VisuallyHidden>Remove</VisuallyHidden>
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {calendar.data.dates.map((date) => (
+                      <Table.Tr key={date}>
+                        <Table.Td>
+                          {dayLabel(date)}
+                          {date < calendar.data.today && (
+                            <Badge color="gray" ml="xs">
+                              Past
+                            </Badge>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <RemoveBlackoutDate date={date} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Stack>
+          </Card>
+          <Card withBorder radius="md" padding="md">
+            <Title order={2} size="h4" mb="xs">
+              FedEx holidays
+            </Title>
+            <Text size="sm" mb="xs">
+              Computed each year; no delivery on the holiday nor the day after.
+            </Text>
+            <Table striped data-testid="fedex-holidays">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Date</Table.Th>
+                  <Table.Th>Holiday</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {calendar.data.holidays.map((h) => (
+                  <Table.Tr key={h.date}>
+                    <Table.Td>{dayLabel(h.date)}</Table.Td>
+                    <Table.Td>{h.name}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** Admins: the carrier blackout dates (add, remove) beside FedEx's computed holidays. */
+export function ShippingCalendarPage() {
+  return (
+    <AdminOnly>
+      <ShippingCalendar />
     </AdminOnly>
   );
 }

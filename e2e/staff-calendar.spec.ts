@@ -1,0 +1,75 @@
+import { expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+
+/** The demo admin signs in (a code another journey already spent is followed by the next step's). */
+async function staffSignIn(page: Page) {
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  await expect(codeBox).toBeVisible();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
+    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
+      page
+        .getByText('The code is not valid', { exact: false })
+        .waitFor()
+        .then(() => 'refused' as const),
+    ]);
+    if (outcome === 'in') return;
+    if (attempt === 1) await page.waitForTimeout(30_000);
+  }
+  throw new Error('the demo admin could not sign in');
+}
+
+/** A Tuesday about 300 days ahead: far past any date another journey picks. */
+function farTuesday(): { iso: string; us: string } {
+  const date = new Date(Date.now() + 300 * 86_400_000);
+  while (date.getUTCDay() !== 2) date.setUTCDate(date.getUTCDate() + 1);
+  const iso = date.toISOString().slice(0, 10);
+  return { iso, us: `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}` };
+}
+
+test('the admin closes a day on the Shipping Calendar, then opens it again', async ({ page }) => {
+  await staffSignIn(page);
+  await page
+    .getByRole('navigation', { name: 'Back office sections' })
+    .getByRole('link', { name: 'Shipping Calendar' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Shipping Calendar', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('fedex-holidays')).toContainText('Thanksgiving');
+
+  const dateBox = page.getByLabel('Blackout date');
+  await dateBox.fill('2020-01-07');
+  await page.getByRole('button', { name: 'Add date' }).click();
+  await expect(page.getByText('Please choose today or a later date.')).toBeVisible();
+
+  const day = farTuesday();
+  await dateBox.fill(day.iso);
+  await page.getByRole('button', { name: 'Add date' }).click();
+  const list = page.getByTestId('blackout-dates');
+  await expect(list).toContainText(`${day.us} (Tuesday)`);
+  await expect(page.getByText('Please choose today or a later date.')).toHaveCount(0);
+  await expectAccessible(page);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: 'test-results/staff-calendar-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: 'test-results/staff-calendar-375.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  const dates = await page.request.get('/api/staff/blackout_dates');
+  expect((await dates.json()).dates).toContain(day.iso);
+  await page.getByRole('button', { name: `Remove ${day.us}` }).click();
+  await expect(page.getByRole('button', { name: `Remove ${day.us}` })).toHaveCount(0);
+  expect((await (await page.request.get('/api/staff/blackout_dates')).json()).dates).not.toContain(day.iso);
+});
