@@ -310,7 +310,8 @@ export async function resetPassword<D>(
 
   await kind.setPassword(db, client.id, passwordHash, now);
   await db.delete(loginFailures).where(eq(loginFailures.loginKey, kind.loginKey(client.actId)));
-  mailer
+  // Queued before the answer: the notice is in the outbox once the client is told the change is done.
+  await mailer
     .send({
       to: client.email,
       subject: `${kind.portal}: your password was changed`,
