@@ -82,7 +82,7 @@ export function StaffClientEdit({ recordId, client }: { recordId: string; client
           {update.data.message}{' '}
           {update.data.changed.length === 0
             ? 'Nothing changed.'
-            : `Changed: ${update.data.changed.join(', ')}.`}
+            : `Changed: ${update.data.changed.map((f) => LABELS[f as keyof ClientInformation] ?? f).join(', ')}.`}
         </Alert>
       )}
       {open && (
