@@ -317,3 +317,5 @@ export const sendAgreementLinkResponseSchema = z.object({
 });
 
 export const AGREEMENT_LINK_EMAIL_SUBJECT = 'Your Newborn Finance Agreement';
+export const AGREEMENT_LINKS_TOO_MANY =
+  'Too many agreement links were sent to this client. Please try again later.';

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   AGREEMENT_LINK_EMAIL_SUBJECT,
+  AGREEMENT_LINKS_TOO_MANY,
   PAYMENT_LINKS_PER_CLIENT_PER_HOUR,
   paymentLinkMessages,
   sendAgreementLinkRequestSchema,
@@ -159,7 +160,7 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
             windowMs: HOUR,
           },
         ],
-        paymentLinkMessages.tooMany,
+        AGREEMENT_LINKS_TOO_MANY,
       );
       const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS);
       await db.transaction(async (tx) => {
