@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Cents } from './money';
 import { formatUsd } from './money';
+import { singleLine } from './text';
 
 /**
  * The newborn finance agreement (spec 3 sections 2, 3 and 9): the plan's figures, the monthly
@@ -145,3 +146,35 @@ export const setClientAgreementResponseSchema = z.object({
 export function centsToDollars(cents: Cents): number {
   return cents / 100;
 }
+
+export const agreementFigureMessages = {
+  mainContact: 'Please enter main contact',
+  patientId: 'Please enter patient ID',
+  amount: 'Please enter an amount in cents, not negative',
+  rate: 'Please enter the interest rate in basis points (600 = 6.00%)',
+  installments: 'Please enter the number of installments (1 to 120)',
+} as const;
+
+const fm = agreementFigureMessages;
+const centsField = z
+  .number({ error: fm.amount })
+  .int(fm.amount)
+  .min(0, fm.amount)
+  .max(100_000_000, fm.amount);
+
+/** The figures staff send an agreement with (amounts in cents, the rate in basis points). */
+export const newbornAgreementFiguresSchema = z.object({
+  mainContact: singleLine(z.string({ error: fm.mainContact }).trim().min(1, fm.mainContact).max(120)),
+  patientId: singleLine(z.string({ error: fm.patientId }).trim().min(1, fm.patientId).max(64)),
+  annualBankingFeeCents: centsField,
+  bioInsuranceFeeCents: centsField,
+  downPaymentCents: centsField,
+  initialProcessingFeeCents: centsField,
+  interestRateBasisPoints: z.number({ error: fm.rate }).int(fm.rate).min(0, fm.rate).max(5_000, fm.rate),
+  installments: z
+    .number({ error: fm.installments })
+    .int(fm.installments)
+    .min(1, fm.installments)
+    .max(120, fm.installments),
+  totalFinancedCents: centsField,
+});

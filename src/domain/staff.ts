@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { clientRecordSchema, EMAIL_PATTERN } from './client';
+import { clientInformationSchema, clientRecordSchema, EMAIL_PATTERN } from './client';
 import { clientActivityRecordSchema } from './client-activity';
+import type { Today } from './dates';
+import { newbornAgreementFiguresSchema } from './newborn-agreement';
 import { singleLine } from './text';
 
 /** The back office's words (the spec shows no staff role: DESIGN.md section 3 names them). */
@@ -193,6 +195,15 @@ export const staffClientResponseSchema = z.object({
   documents: z.array(staffDocumentSchema),
   paymentMethods: z.array(staffPaymentMethodSchema),
   activity: z.array(clientActivityRecordSchema),
+  profileChanges: z.array(
+    z.object({
+      at: z.string(),
+      staff: z.string().describe("The staff member's e-mail"),
+      field: z.string(),
+      oldValue: z.string(),
+      newValue: z.string(),
+    }),
+  ),
 });
 export type StaffClientRecord = z.infer<typeof staffClientResponseSchema>;
 
@@ -251,6 +262,7 @@ export const auditActions = {
   'change-store-order': 'Changed a store order',
   'send-payment-link': 'Sent a payment link',
   'change-calendar': 'Changed the shipping calendar',
+  'send-agreement-link': 'Sent a newborn finance agreement link',
 } as const;
 export type AuditAction = keyof typeof auditActions;
 
@@ -281,3 +293,30 @@ export const sendPaymentLinkResponseSchema = z.object({
   expiresAt: z.string(),
 });
 export type SendPaymentLinkResponse = z.infer<typeof sendPaymentLinkResponseSchema>;
+
+/** Staff correct a client's profile: the client's own Client Information fields and rules. */
+export function staffUpdateClientRequestSchema(today: Today) {
+  return clientInformationSchema(today).extend({
+    clientId: singleLine(z.string().trim().min(1).max(64)),
+  });
+}
+
+export const staffUpdateClientResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  changed: z.array(z.string()).describe('The fields that changed'),
+});
+
+/** Staff send a newborn finance agreement link to the main contact (e-mail, the client's if not given). */
+export const sendAgreementLinkRequestSchema = newbornAgreementFiguresSchema.extend({
+  clientId: singleLine(z.string().trim().min(1).max(64)),
+});
+
+export const sendAgreementLinkResponseSchema = z.object({
+  sentTo: z.string().describe('The masked address'),
+  expiresAt: z.string(),
+});
+
+export const AGREEMENT_LINK_EMAIL_SUBJECT = 'Your Newborn Finance Agreement';
+export const AGREEMENT_LINKS_TOO_MANY =
+  'Too many agreement links were sent to this client. Please try again later.';

@@ -841,3 +841,25 @@ export const newbornAgreements = pgTable(
     ),
   ],
 );
+
+/**
+ * Staff corrections of a client's profile (issue 11): one row per changed field, with who made
+ * it and when; shown on the staff client record as "Profile changes". Append-only.
+ */
+export const clientProfileChanges = pgTable(
+  'client_profile_changes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    staffId: uuid()
+      .notNull()
+      .references(() => staffAccounts.id),
+    at: timestamp({ withTimezone: true }).notNull(),
+    field: text().notNull(),
+    oldValue: text().notNull(),
+    newValue: text().notNull(),
+  },
+  (t) => [index().on(t.clientId, t.at)],
+);

@@ -1,9 +1,11 @@
 import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { ClientInformation } from '../../../domain/client';
 import { calendarDateToIso } from '../../../domain/dates';
 import type { AuditEvent, AuditSearchQuery, ClientSummary, StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
 import {
   auditEvents,
+  clientProfileChanges,
   clients,
   documents,
   formSubmissions,
@@ -12,7 +14,7 @@ import {
   physicians,
   staffAccounts,
 } from '../../db/schema';
-import { findClientRecord, listClientActivity } from '../clients/client-repository';
+import { findClientRecord, listClientActivity, updateClientInformation } from '../clients/client-repository';
 import { findMethodsOnFile } from '../payments/payment-methods';
 
 const SEARCH_LIMIT = 50;
@@ -105,7 +107,53 @@ export async function staffClientRecord(
       routingNumber: m.routingNumber,
     })),
     activity: await listClientActivity(db, clientId),
+    profileChanges: await listProfileChanges(db, clientId),
   };
+}
+
+/** Staff corrections of the profile, newest first, naming the staff member by e-mail. */
+async function listProfileChanges(db: Database, clientId: string) {
+  const rows = await db
+    .select({
+      at: clientProfileChanges.at,
+      staff: staffAccounts.email,
+      field: clientProfileChanges.field,
+      oldValue: clientProfileChanges.oldValue,
+      newValue: clientProfileChanges.newValue,
+    })
+    .from(clientProfileChanges)
+    .innerJoin(staffAccounts, eq(staffAccounts.id, clientProfileChanges.staffId))
+    .where(eq(clientProfileChanges.clientId, clientId))
+    .orderBy(desc(clientProfileChanges.at), clientProfileChanges.field)
+    .limit(AUDIT_LIMIT);
+  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+}
+
+/**
+ * A staff member's correction of a client's profile: the same fields and write as the client's
+ * own save, and in the same transaction one history row per field that changed. Returns the
+ * changed fields (none: nothing is written).
+ */
+export async function staffUpdateClient(
+  db: Database,
+  input: { clientId: string; staffId: string; info: ClientInformation; today: string; now: Date },
+): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    const t = tx as unknown as Database;
+    const before = await findClientRecord(t, input.clientId, input.today);
+    if (!before) return null;
+    const changes = (Object.keys(input.info) as Array<keyof ClientInformation>)
+      .map((field) => ({ field, oldValue: String(before[field] ?? ''), newValue: input.info[field] }))
+      .filter((c) => c.oldValue !== c.newValue);
+    if (changes.length === 0) return [];
+    await updateClientInformation(t, input.clientId, input.info, input.now);
+    await tx
+      .insert(clientProfileChanges)
+      .values(
+        changes.map((c) => ({ ...c, clientId: input.clientId, staffId: input.staffId, at: input.now })),
+      );
+    return changes.map((c) => c.field);
+  });
 }
 
 const AUDIT_LIMIT = 200;

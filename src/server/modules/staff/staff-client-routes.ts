@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { todayFor } from '../../../domain/client';
+import { CLIENT_INFORMATION_UPDATED, todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   auditQuerySchema,
@@ -9,6 +9,8 @@ import {
   clientSearchResponseSchema,
   staffClientQuerySchema,
   staffClientResponseSchema,
+  staffUpdateClientRequestSchema,
+  staffUpdateClientResponseSchema,
 } from '../../../domain/staff';
 import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
@@ -17,7 +19,12 @@ import { notFound } from '../../lib/http-error';
 import { noteResolvedClient } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
 import { findClientIdByAnyId } from '../clients/client-repository';
-import { listAuditEvents, searchClients, staffClientRecord } from './staff-client-repository';
+import {
+  listAuditEvents,
+  searchClients,
+  staffClientRecord,
+  staffUpdateClient,
+} from './staff-client-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
@@ -66,6 +73,35 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
       const record = await staffClientRecord(db, clientId, todayFor(clock.now()));
       if (!record) throw notFound();
       return record;
+    },
+  );
+
+  app.post(
+    '/update_client',
+    {
+      config: { audit: 'change-client' },
+      schema: {
+        summary:
+          "Staff correct a client's profile (the Client Information fields, the client's own rules); each changed field is kept with who and when",
+        tags: ['staff'],
+        body: staffUpdateClientRequestSchema(() => todayFor(clock.now())),
+        response: { 200: staffUpdateClientResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const { clientId: anyId, ...info } = request.body;
+      const clientId = await resolveStaffClient(db, session, anyId);
+      const now = clock.now();
+      const changed = await staffUpdateClient(db, {
+        clientId,
+        staffId: session.staffId,
+        info,
+        today: todayFor(now),
+        now,
+      });
+      if (!changed) throw notFound();
+      return { success: true as const, message: CLIENT_INFORMATION_UPDATED, changed };
     },
   );
 

@@ -2,8 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../domain/errors';
 import {
+  AGREEMENT_LINK_EMAIL_SUBJECT,
+  AGREEMENT_LINKS_TOO_MANY,
   PAYMENT_LINKS_PER_CLIENT_PER_HOUR,
   paymentLinkMessages,
+  sendAgreementLinkRequestSchema,
+  sendAgreementLinkResponseSchema,
   sendPaymentLinkRequestSchema,
   sendPaymentLinkResponseSchema,
 } from '../../../domain/staff';
@@ -15,6 +19,7 @@ import { enforceRateLimits } from '../../lib/rate-limit';
 import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { findClientIdByAnyId } from '../clients/client-repository';
+import { createNewbornAgreementLink } from '../newborn-agreement/newborn-agreement-service';
 
 const HOUR = 60 * 60 * 1000;
 const errors = {
@@ -118,6 +123,69 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       });
       if (!sent) throw new HttpError(503, 'SERVICE_UNAVAILABLE', paymentLinkMessages.smsFailed);
       return { channel, sentTo: maskedPhone(client.phone), expiresAt: expiresAt.toISOString() };
+    },
+  );
+
+  app.post(
+    '/send_agreement_link',
+    {
+      config: { audit: 'send-agreement-link' },
+      schema: {
+        summary:
+          "Creates a newborn finance agreement with the figures given and e-mails its signed link (7 days) to the main contact (the client's e-mail); at most 5 per client per hour. The link is never answered.",
+        tags: ['staff'],
+        body: sendAgreementLinkRequestSchema,
+        response: { 200: sendAgreementLinkResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const { clientId: anyId, ...figures } = request.body;
+      const clientId = await findClientIdByAnyId(db, anyId);
+      if (!clientId) throw notFound();
+      const [client] = await db
+        .select({ email: clients.email })
+        .from(clients)
+        .where(eq(clients.id, clientId));
+      if (!client) throw notFound();
+      noteResolvedClient(session, clientId);
+      const now = clock.now();
+      await enforceRateLimits(
+        db,
+        now,
+        [
+          {
+            key: `agreement-link:client:${clientId}`,
+            limit: PAYMENT_LINKS_PER_CLIENT_PER_HOUR,
+            windowMs: HOUR,
+          },
+        ],
+        AGREEMENT_LINKS_TOO_MANY,
+      );
+      const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS);
+      await db.transaction(async (tx) => {
+        const t = tx as unknown as typeof db;
+        const { agreementId, path } = await createNewbornAgreementLink(t, linkSecret, clientId, figures, now);
+        await mailer.enqueue(
+          tx,
+          {
+            to: client.email,
+            subject: AGREEMENT_LINK_EMAIL_SUBJECT,
+            text: [
+              `Dear ${figures.mainContact},`,
+              '',
+              'Please follow this link to review and sign your Newborn Finance Agreement:',
+              '',
+              `${config.publicUrl}${path}`,
+              '',
+              `The link is for you only and works until ${expiresAt.toUTCString()}.`,
+            ].join('\n'),
+          },
+          { dedupeKey: `agreement-link:${agreementId}` },
+        );
+      });
+      mailer.kick();
+      return { sentTo: maskedEmail(client.email), expiresAt: expiresAt.toISOString() };
     },
   );
 };

@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
 import { PaymentLinkSection } from './payment-link-section';
+import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
 
 const FORM_NAMES = {
   consent: 'Client Consent',
@@ -61,7 +62,7 @@ export function StaffClientPage() {
     );
   }
   if (!record.data) return null;
-  const { client, physician, forms, documents, paymentMethods, activity } = record.data;
+  const { client, physician, forms, documents, paymentMethods, activity, profileChanges } = record.data;
   return (
     <Stack>
       <Anchor component={Link} to="/staff/clients" size="sm">
@@ -137,10 +138,13 @@ export function StaffClientPage() {
           ))}
         </Section>
       </SimpleGrid>
+      <StaffClientEdit recordId={id} client={client} />
       <PaymentLinkSection
         clientId={client.clientACTId}
         hasPhone={client.phone.replace(/\D/g, '').length >= 10}
       />
+      <AgreementLinkSection client={client} />
+      <ProfileChanges changes={profileChanges} />
       <Section title="Client Activity">
         {activity.length === 0 ? (
           <Text size="sm">No activity.</Text>

@@ -1,0 +1,104 @@
+import { expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+
+const ADMIN_EMAIL = 'staff@example.com';
+const ADMIN_PASSWORD = 'DemoStaff#2026';
+const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
+
+/**
+ * The demo admin signs in. Each TOTP code is good once and other journeys sign in as the demo
+ * admin too: a code already spent is followed by the next step's code (accepted one step early).
+ */
+async function staffSignIn(page: Page) {
+  await page.goto('/staff');
+  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
+  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
+  await expect(codeBox).toBeVisible();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
+    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
+      page
+        .getByText('The code is not valid', { exact: false })
+        .waitFor()
+        .then(() => 'refused' as const),
+    ]);
+    if (outcome === 'in') return;
+    if (attempt === 1) await page.waitForTimeout(30_000);
+  }
+  throw new Error('the demo admin could not sign in');
+}
+
+async function checkPhone(page: Page, name: string) {
+  await expectAccessible(page);
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/staff-client-edit-${name}-375.png`, fullPage: true });
+  if (wide) await page.setViewportSize(wide);
+}
+
+test('the admin corrects a profile field (kept in Profile changes) and e-mails a newborn finance agreement link that opens the agreement', async ({
+  page,
+  browser,
+}) => {
+  await staffSignIn(page);
+  await page.goto('/staff/clients/ACT10002');
+  await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
+  const contact = page.getByRole('textbox', { name: 'Clinic Contact Person Name' });
+
+  // A bad e-mail is refused next to its field; then the correction is saved and kept.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const email = page.getByRole('textbox', { name: 'Email', exact: true });
+  const original = await contact.inputValue();
+  await email.fill('not-an-email');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Invalid email.').first()).toBeVisible();
+  await email.fill('john.roe@example.com');
+  await contact.fill('Dr. Corrected Name');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Client information successfully updated.' }),
+  ).toBeVisible();
+  const changes = page.getByTestId('profile-changes');
+  await expect(changes.getByRole('row').filter({ hasText: 'Dr. Corrected Name' })).toContainText(ADMIN_EMAIL);
+  await expect(changes).toContainText(original);
+  await page.screenshot({ path: 'test-results/staff-client-edit-changed-1280.png', fullPage: true });
+  await checkPhone(page, 'changed');
+
+  // Put the seeded value back for the journeys that read it.
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await contact.fill(original);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Changed: Clinic Contact Person Name.' }),
+  ).toBeVisible();
+
+  // The agreement link.
+  const card = page.getByRole('form', { name: 'Send newborn finance agreement' });
+  await card.getByRole('textbox', { name: 'Patient ID' }).fill('NB-E2E-7');
+  await card.getByRole('textbox', { name: 'Total amount financed' }).fill('1700');
+  const since = Date.now();
+  await card.getByRole('button', { name: 'Send agreement link' }).click();
+  await expect(card.getByRole('status')).toContainText('Agreement link sent to j***@example.com');
+  const mail = await waitForMail('john.roe@example.com', /Newborn Finance Agreement/, since);
+  const link = mail.text.match(/https?:\/\/\S+\/newbornfinanceagreement\/[\w.-]+/)?.[0];
+  expect(link, mail.text).toBeTruthy();
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(new URL(link as string).pathname);
+  await expect(visitor.getByRole('heading', { name: 'Newborn Finance Agreement', level: 1 })).toBeVisible();
+  await expect(visitor.getByText('NB-E2E-7')).toBeVisible();
+  await context.close();
+});
