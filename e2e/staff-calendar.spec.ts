@@ -1,35 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
+import { expect, test } from '@playwright/test';
 import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
-
-const ADMIN_EMAIL = 'staff@example.com';
-const ADMIN_PASSWORD = 'DemoStaff#2026';
-const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
-
-/** The demo admin signs in (a code another journey already spent is followed by the next step's). */
-async function staffSignIn(page: Page) {
-  await page.goto('/staff');
-  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
-  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
-  await expect(codeBox).toBeVisible();
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
-    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    const outcome = await Promise.race([
-      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
-      page
-        .getByText('The code is not valid', { exact: false })
-        .waitFor()
-        .then(() => 'refused' as const),
-    ]);
-    if (outcome === 'in') return;
-    if (attempt === 1) await page.waitForTimeout(30_000);
-  }
-  throw new Error('the demo admin could not sign in');
-}
+import { signInAsDemoAdmin } from './support/staff';
 
 /** A Tuesday about 300 days ahead: far past any date another journey picks. */
 function farTuesday(): { iso: string; us: string } {
@@ -40,7 +11,7 @@ function farTuesday(): { iso: string; us: string } {
 }
 
 test('the admin closes a day on the Shipping Calendar, then opens it again', async ({ page }) => {
-  await staffSignIn(page);
+  await signInAsDemoAdmin(page);
   await page
     .getByRole('navigation', { name: 'Back office sections' })
     .getByRole('link', { name: 'Shipping Calendar' })

@@ -2,38 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
-
-const ADMIN_EMAIL = 'staff@example.com';
-const ADMIN_PASSWORD = 'DemoStaff#2026';
-const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
-
-/**
- * The demo admin signs in. Each TOTP code is good once and other journeys sign in as the demo
- * admin too: a code already spent is followed by the next step's code (accepted one step early).
- */
-async function staffSignIn(page: Page) {
-  await page.goto('/staff');
-  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
-  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
-  await expect(codeBox).toBeVisible();
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
-    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    const outcome = await Promise.race([
-      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
-      page
-        .getByText('The code is not valid', { exact: false })
-        .waitFor()
-        .then(() => 'refused' as const),
-    ]);
-    if (outcome === 'in') return;
-    if (attempt === 1) await page.waitForTimeout(30_000);
-  }
-  throw new Error('the demo admin could not sign in');
-}
+import { signInAsDemoAdmin } from './support/staff';
 
 async function checkPhone(page: Page, name: string) {
   await expectAccessible(page);
@@ -53,7 +22,7 @@ test('the admin e-mails John a payment link; the link opens the public payment p
   page,
   browser,
 }) => {
-  await staffSignIn(page);
+  await signInAsDemoAdmin(page);
   await page.goto('/staff/clients/ACT10002');
   await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Payment link' })).toBeVisible();
@@ -81,7 +50,7 @@ test('the admin creates a member, who must set their own password at first sign-
   page,
   browser,
 }) => {
-  await staffSignIn(page);
+  await signInAsDemoAdmin(page);
   const menu = page.getByRole('navigation', { name: 'Back office sections' });
   await menu.getByRole('link', { name: 'Staff Accounts' }).click();
   await expect(page.getByRole('heading', { name: 'Staff Accounts', level: 1 })).toBeVisible();

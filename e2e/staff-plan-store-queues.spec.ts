@@ -1,10 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
 import { fedexHolidays, weekdayOf } from '../src/domain/carrier-calendar';
 import { todayFor } from '../src/domain/client';
 import { addDays, addYears, isoToUsDate } from '../src/domain/dates';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
 
 /**
  * Two more work queues of the back office. Nora Quinn (ACT10008, seeded in demo mode for this
@@ -14,9 +14,6 @@ import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/port
  * Client Activity then shows it shipped).
  */
 
-const ADMIN_EMAIL = 'staff@example.com';
-const ADMIN_PASSWORD = 'DemoStaff#2026';
-const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
 const TRACKING = '1Z 999 AA1 0123';
 
 async function checkScreen(page: Page, name: string) {
@@ -31,30 +28,6 @@ async function checkScreen(page: Page, name: string) {
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `test-results/staff-plan-store-${name}-375.png`, fullPage: true });
   if (wide) await page.setViewportSize(wide);
-}
-
-/** Both factors; a code is single use in its window, so a refused one waits for the next window. */
-async function signInAsAdmin(page: Page) {
-  await page.goto('/staff');
-  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
-  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET }));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    const outcome = await Promise.race([
-      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
-      page
-        .getByRole('alert')
-        .first()
-        .waitFor()
-        .then(() => 'refused' as const),
-    ]);
-    if (outcome === 'in') return;
-    await page.waitForTimeout(31_000 - (Date.now() % 30_000));
-  }
-  await expect(page).toHaveURL(/\/staff\/home$/);
 }
 
 function validTuesday(): string {
@@ -110,7 +83,7 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
   expect(store.status(), await store.text()).toBe(200);
 
   // The admin records the check.
-  await signInAsAdmin(page);
+  await signInAsDemoAdmin(page);
   await page.getByRole('navigation').getByRole('link', { name: 'Plan Checks' }).click();
   await expect(page.getByRole('heading', { name: 'Plan Orders Paid by Check', level: 1 })).toBeVisible();
   const nora = page.getByRole('article', { name: /Nora Quinn/ });

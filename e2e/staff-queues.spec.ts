@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
 
 /**
  * Two work queues of the back office (issue 11). Dr. Alvarez sends a new sample with a check in the
@@ -12,9 +12,6 @@ import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
  * reason (the client's screening opens again and shows it). Only this run's new client is touched.
  */
 
-const ADMIN_EMAIL = 'staff@example.com';
-const ADMIN_PASSWORD = 'DemoStaff#2026';
-const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
 const NEW_PASSWORD = 'Harbor lights at dusk 2049';
 const REASON = 'The report does not show the hepatitis B result. Please send the full panel from your lab.';
 const wide = { width: 1280, height: 900 };
@@ -58,34 +55,6 @@ async function labReport(text: string): Promise<Buffer> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   doc.addPage([612, 792]).drawText(text, { x: 72, y: 700, size: 12, font });
   return Buffer.from(await doc.save());
-}
-
-/**
- * The demo admin signs in. Each TOTP code is good once and other journeys sign in as the demo
- * admin too: a code already spent is followed by the next step's code (accepted one step early).
- */
-async function staffSignIn(page: Page) {
-  await page.goto('/staff');
-  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
-  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
-  await expect(codeBox).toBeVisible();
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const epoch = Math.floor(Date.now() / 1000) + (attempt % 2) * 30;
-    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET, epoch }));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    const outcome = await Promise.race([
-      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
-      page
-        .getByText('The code is not valid', { exact: false })
-        .waitFor()
-        .then(() => 'refused' as const),
-    ]);
-    if (outcome === 'in') return;
-    if (attempt === 1) await page.waitForTimeout(30_000);
-  }
-  throw new Error('the demo admin could not sign in');
 }
 
 /** Dr. Alvarez registers a new client whose sample comes with a check; returns their Client ID. */
@@ -161,7 +130,7 @@ test.describe('back office work queues', () => {
 
     // Staff: both queues on the home page, with what waits in each.
     await page.setViewportSize(wide);
-    await staffSignIn(page);
+    await signInAsDemoAdmin(page);
     const home = page.getByRole('main');
     await expect(home.getByRole('link', { name: 'New Samples Paid by Check' })).toBeVisible();
     await expect(home.getByRole('link', { name: 'Lab Reports' })).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
 
 /**
  * The back office's work queues. Grace Park (ACT10007, seeded at start in demo mode for this
@@ -9,9 +9,6 @@ import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/port
  * Grace sees both on the request's timeline.
  */
 
-const ADMIN_EMAIL = 'staff@example.com';
-const ADMIN_PASSWORD = 'DemoStaff#2026';
-const ADMIN_TOTP_SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';
 const TRACKING = '7712 3456 7890';
 
 async function checkScreen(page: Page, name: string) {
@@ -29,36 +26,12 @@ async function checkScreen(page: Page, name: string) {
   if (wide) await page.setViewportSize(wide);
 }
 
-/** Both factors; a code is single use in its window, so a refused one waits for the next window. */
-async function signInAsAdmin(page: Page) {
-  await page.goto('/staff');
-  await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
-  await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  const codeBox = page.getByRole('textbox', { name: 'Authentication code' });
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    await codeBox.fill(await generate({ secret: ADMIN_TOTP_SECRET }));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    const outcome = await Promise.race([
-      page.waitForURL(/\/staff\/home$/).then(() => 'in' as const),
-      page
-        .getByRole('alert')
-        .first()
-        .waitFor()
-        .then(() => 'refused' as const),
-    ]);
-    if (outcome === 'in') return;
-    await page.waitForTimeout(31_000 - (Date.now() % 30_000));
-  }
-  await expect(page).toHaveURL(/\/staff\/home$/);
-}
-
 test('staff confirm a VIP price and ship with a tracking number; the client sees it on the timeline', async ({
   page,
   browser,
 }) => {
   test.setTimeout(180_000);
-  await signInAsAdmin(page);
+  await signInAsDemoAdmin(page);
   await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
   const vialCard = page.getByTestId('queue-vial-requests');
   await expect(vialCard).toContainText(/[1-9]\d* waiting/);
