@@ -43,14 +43,6 @@ export const queueMessages = {
   alreadySettled: 'Another staff member already settled this payment.',
 } as const;
 
-/** Dollars as staff type them ("150", "150.5", "1,250.00"), to cents; null when not a price. */
-export function dollarsToCents(text: string): number | null {
-  const cleaned = text.trim().replace(/^\$/, '').replace(/,/g, '');
-  if (!/^\d{1,6}(\.\d{1,2})?$/.test(cleaned)) return null;
-  const [whole = '0', fraction = ''] = cleaned.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-}
-
 /** The most a VIP price may be: a typo guard, far above any courier's charge. */
 export const MAX_VIP_PRICE_CENTS = 1_000_000;
 

@@ -16,7 +16,7 @@ import { Link } from 'react-router';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import {
-  dollarsToCents,
+  amountToCents,
   queueMessages,
   trackingNumberSchema,
   type VialQueueItem,
@@ -110,7 +110,7 @@ function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (me
         onDone={onDone}
         build={() => {
           if (!price.trim()) return { problem: queueMessages.amountRequired };
-          const amountCents = dollarsToCents(price);
+          const amountCents = amountToCents(price);
           if (amountCents === null || amountCents < 1) return { problem: queueMessages.amountInvalid };
           return { action: 'confirm_vip_price', body: { amountCents } };
         }}
