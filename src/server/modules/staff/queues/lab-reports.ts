@@ -13,7 +13,14 @@ import {
 } from '../../../../domain/staff-queues';
 import type { AppDeps } from '../../../app';
 import type { Database } from '../../../db/client';
-import { clients, documents, formSubmissions, physicians, staffAccounts } from '../../../db/schema';
+import {
+  clients,
+  documents,
+  formSubmissions,
+  physicianClients,
+  physicians,
+  staffAccounts,
+} from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { noteResolvedClient } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
@@ -62,11 +69,36 @@ export async function labReportsAwaitingReview(db: Database): Promise<LabReportA
 type Decision = { outcome: 'accepted' } | { outcome: 'rejected'; reason: string };
 
 /**
+ * The physician told of a rejected lab report: the one who submitted the form for the client, else
+ * the client's physician of record (the first linked); none when the client has no physician.
+ */
+async function physicianToTell(db: Database, submittedBy: string | null, clientId: string) {
+  const columns = { email: physicians.email, lastName: physicians.lastName };
+  if (submittedBy) {
+    const [submitter] = await db
+      .select(columns)
+      .from(physicians)
+      .where(eq(physicians.id, submittedBy))
+      .limit(1);
+    if (submitter) return submitter;
+  }
+  const [ofRecord] = await db
+    .select(columns)
+    .from(physicianClients)
+    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
+    .where(eq(physicianClients.clientId, clientId))
+    .orderBy(asc(physicianClients.createdAt), asc(physicians.physicianActId))
+    .limit(1);
+  return ofRecord ?? null;
+}
+
+/**
  * Accepts or rejects an uploaded lab report, once: the conditional update (still completed, not
  * reviewed) decides between two staff members. A rejection keeps the submission as history
  * (status rejected, with the reason), marks the client's screening not done, so the form opens
- * again and shows the reason, and e-mails the client; an acceptance e-mails them too. The same
- * staff member sending the same decision again gets the same answer; anyone else is told.
+ * again and shows the reason, and e-mails the client and, when the client has one, their physician
+ * (in the decision's transaction, each once); an acceptance e-mails the client. The same staff
+ * member sending the same decision again gets the same answer; anyone else is told.
  */
 export async function reviewLabReport(
   deps: Pick<AppDeps, 'db' | 'clock' | 'mailer'>,
@@ -87,6 +119,10 @@ export async function reviewLabReport(
   const { client } = found;
   onClient(client.id);
   const reason = decision.outcome === 'rejected' ? decision.reason : null;
+  const physician =
+    decision.outcome === 'rejected'
+      ? await physicianToTell(db, found.submission.physicianId, client.id)
+      : null;
   const answer = (reviewedAt: Date): ReviewLabReportResponse => ({
     success: true,
     message: decision.outcome === 'accepted' ? m.labReportAccepted : m.labReportRejected,
@@ -143,6 +179,22 @@ export async function reviewLabReport(
           },
       { dedupeKey: `lab-report:${submissionId}:${decision.outcome}` },
     );
+    if (physician) {
+      await mailer.enqueue(
+        tx,
+        {
+          to: physician.email,
+          subject: `Physician Portal: the lab report of ${client.firstName} ${client.lastName} (${client.clientActId}) was not accepted`,
+          text: [
+            `Dear Dr. ${physician.lastName},`,
+            `We reviewed the lab report sent with the infectious disease screening form of ${client.firstName} ${client.lastName} (Client ID ${client.clientActId}) and could not accept it, for this reason:`,
+            reason ?? '',
+            'The screening form is open again. Your client can submit it again in the Client Portal, or you can submit it for them in the Physician Portal under Client Infectious Disease Form.',
+          ].join('\n\n'),
+        },
+        { dedupeKey: `lab-report:${submissionId}:rejected:physician` },
+      );
+    }
     return row;
   });
   if (reviewed) {
@@ -226,7 +278,7 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       config: { audit: 'review-lab-report' },
       schema: {
         summary:
-          "Rejects an uploaded lab report with a reason: the client's screening form opens again and shows the reason; the client is e-mailed",
+          "Rejects an uploaded lab report with a reason: the client's screening form opens again and shows the reason; the client and, when they have one, their physician are e-mailed",
         description:
           'Once per report: a repeat by the same staff member answers the same; anyone else gets 409.',
         tags: ['staff'],

@@ -8,6 +8,9 @@ import {
   clientActivities,
   clients,
   formSubmissions,
+  outboxMessages,
+  physicianClients,
+  physicians,
   sampleSubmissions,
 } from '../../../db/schema';
 import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../../db/seed';
@@ -334,6 +337,12 @@ describe('lab reports', () => {
     const mails = (await t.mailTo(person.email)).filter((mail) => /screening again/.test(mail.subject));
     expect(mails).toHaveLength(1);
     expect(mails[0]?.textBody).toContain(reason);
+    // No physician, so no physician's e-mail: the client's alone.
+    const physicianMail = await t.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.dedupeKey, `lab-report:${row.submissionId}:rejected:physician`));
+    expect(physicianMail).toHaveLength(0);
     const audit = await t.db
       .select()
       .from(auditEvents)
@@ -362,5 +371,52 @@ describe('lab reports', () => {
       reports: Array<{ clientActId: string }>;
     }>();
     expect(gone.reports.some((r) => r.clientActId === person.actId)).toBe(false);
+  });
+
+  it("a rejection e-mails the client's physician too, once", async () => {
+    const [physician] = await t.db
+      .insert(physicians)
+      .values({
+        physicianActId: 'PHY29001',
+        firstName: 'Nora',
+        lastName: 'Labwell',
+        email: 'nora.labwell@clinic.example.com',
+      })
+      .returning();
+    if (!physician) throw new Error('the test physician was not created');
+    const person = await addClient(t.db);
+    await t.db.insert(physicianClients).values({ physicianId: physician.id, clientId: person.id });
+    const client = await t.signIn(person.actId);
+    await upload(client, `lab-${Date.now()}-physician`);
+    const row = (await get('/api/staff/lab_reports', admin))
+      .json<{ reports: Array<{ submissionId: string; clientActId: string }> }>()
+      .reports.find((r) => r.clientActId === person.actId);
+    if (!row) throw new Error('the upload is not in the queue');
+
+    const reason = 'The report is for another patient.';
+    const rejected = await post('/api/staff/reject_lab_report', admin, {
+      submissionId: row.submissionId,
+      reason,
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    // The same decision again answers the same and sends nothing more.
+    const again = await post('/api/staff/reject_lab_report', admin, {
+      submissionId: row.submissionId,
+      reason,
+    });
+    expect(again.statusCode, again.body).toBe(200);
+
+    const toPhysician = await t.mailTo(physician.email);
+    expect(toPhysician).toHaveLength(1);
+    expect(toPhysician[0]?.subject).toMatch(
+      new RegExp(
+        `^Physician Portal: the lab report of Test Client\\d+ \\(${person.actId}\\) was not accepted$`,
+      ),
+    );
+    expect(toPhysician[0]?.textBody).toContain('Dear Dr. Labwell,');
+    expect(toPhysician[0]?.textBody).toContain(`Client ID ${person.actId}`);
+    expect(toPhysician[0]?.textBody).toContain(reason);
+    const toClient = (await t.mailTo(person.email)).filter((mail) => /screening again/.test(mail.subject));
+    expect(toClient).toHaveLength(1);
   });
 });
