@@ -72,10 +72,30 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await page.goForward();
   await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
 
-  // A look at the other tab loses nothing.
-  await page.getByRole('tab', { name: 'Infectious Disease Form' }).click();
+  // A look at the other tab loses nothing. Back from it shows the consent's page 2 again.
+  const consentTab = page.getByRole('tab', { name: 'Client Consent Form' });
+  const diseaseTab = page.getByRole('tab', { name: 'Infectious Disease Form' });
+  await diseaseTab.click();
   await expect(page).toHaveURL(/\/form-document\/Infectious-disease$/);
-  await page.getByRole('tab', { name: 'Client Consent Form' }).click();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+  await expect(consentTab).toHaveAttribute('aria-selected', 'true');
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  // A round trip through the tabs leaves no step behind: Back then undoes the consent's last page
+  // move (page 1, its answers kept), never the other tab; Forward shows page 2 again. A double
+  // click on the tab is one switch.
+  await diseaseTab.click();
+  await expect(page).toHaveURL(/\/form-document\/Infectious-disease$/);
+  await consentTab.dblclick();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=1$/);
+  await expect(consentTab).toHaveAttribute('aria-selected', 'true');
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 1 of 2' })).toBeVisible();
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('Robert Doe');
+  await page.goForward();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
   await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
 
   // A reload asks first, then keeps the answers of both pages for the session.

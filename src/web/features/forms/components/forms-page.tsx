@@ -12,9 +12,25 @@ function tabOf(id: string | undefined) {
   return id?.toLowerCase() === TABS.disease.toLowerCase() ? TABS.disease : TABS.consent;
 }
 
+/** What a tab switch leaves on the new history entry: the tab it was opened from. */
+interface TabSwitch {
+  tabFrom: string;
+}
+
+function tabFromOf(state: unknown) {
+  return typeof state === 'object' && state !== null && 'tabFrom' in state
+    ? (state as TabSwitch).tabFrom
+    : undefined;
+}
+
 /**
  * Forms and Other Documents (spec 2, section 2): the Client Consent Form and the Infectious Disease
  * Form as two tabs of one page. The path chooses the tab, so a reload keeps it.
+ *
+ * History: a switch to the other tab is one step, so Back from it shows the tab (and the consent
+ * form's page) it was opened from. Switching back to that tab is that same Back, not a new step, so
+ * a round trip leaves the history as it was: Back then undoes the consent form's last page move,
+ * never lands on the other tab.
  */
 export function FormsPage() {
   const { id } = useParams();
@@ -22,9 +38,28 @@ export function FormsPage() {
   const documents = useFormDocuments();
   const tab = tabOf(id);
   // The consent form's page (`?page=2`) is kept for the way back from the other tab.
-  const { search } = useLocation();
+  const { search, state, key } = useLocation();
   const consentSearch = useRef('');
   if (tab === TABS.consent) consentSearch.current = search;
+  // The entry a Back was already asked from: a second click before it lands must not go back twice.
+  const backFrom = useRef<string | null>(null);
+  useEffect(() => {
+    // Landed (on the tab before, or anywhere by Back and Forward): tab clicks count again.
+    if (backFrom.current !== key) backFrom.current = null;
+  }, [key]);
+
+  const switchTab = (value: string | null) => {
+    if (!value || value === tab || backFrom.current === key) return;
+    if (tabFromOf(state) === value) {
+      backFrom.current = key;
+      navigate(-1);
+      return;
+    }
+    const tabSwitch: TabSwitch = { tabFrom: tab };
+    navigate(`/form-document/${value}${value === TABS.consent ? consentSearch.current : ''}`, {
+      state: tabSwitch,
+    });
+  };
 
   useEffect(() => {
     if (id !== tab) navigate(`/form-document/${tab}${window.location.search}`, { replace: true });
@@ -50,13 +85,7 @@ export function FormsPage() {
 
       {/* Both tabs stay mounted (the hidden one out of sight and of the accessibility tree), so a
           look at the other form loses nothing typed or drawn on this one. */}
-      <Tabs
-        value={tab}
-        onChange={(value) =>
-          value && navigate(`/form-document/${value}${value === TABS.consent ? consentSearch.current : ''}`)
-        }
-        keepMounted
-      >
+      <Tabs value={tab} onChange={switchTab} keepMounted>
         <Tabs.List>
           <Tabs.Tab value={TABS.consent}>Client Consent Form</Tabs.Tab>
           <Tabs.Tab value={TABS.disease}>Infectious Disease Form</Tabs.Tab>
