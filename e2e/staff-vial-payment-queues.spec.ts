@@ -38,8 +38,8 @@ test('staff confirm a VIP price and ship with a tracking number; the client sees
   await expect(page.getByTestId('queue-payments-in-doubt')).toContainText(/\d+ waiting/);
   await checkScreen(page, 'home');
 
-  await vialCard.getByRole('link', { name: 'Vial requests' }).click();
-  await expect(page.getByRole('heading', { name: 'Vial requests', level: 1 })).toBeVisible();
+  await vialCard.getByRole('link', { name: 'Vial Requests', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Vial Requests', level: 1, exact: true })).toBeVisible();
   const grace = page.getByRole('region', { name: /Grace Park \(ACT10007\)/ });
   await expect(grace).toBeVisible();
   await checkScreen(page, 'vial-requests');
@@ -71,8 +71,11 @@ test('staff confirm a VIP price and ship with a tracking number; the client sees
   expect(request?.vipPriceCents).toBe(15_000);
 
   await page.goto('/staff/home');
-  await page.getByTestId('queue-payments-in-doubt').getByRole('link', { name: 'Payments in doubt' }).click();
-  await expect(page.getByRole('heading', { name: 'Payments in doubt', level: 1 })).toBeVisible();
+  await page
+    .getByTestId('queue-payments-in-doubt')
+    .getByRole('link', { name: 'Payments in Doubt', exact: true })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Payments in Doubt', level: 1, exact: true })).toBeVisible();
   // Grace's errored attempt never reached the gateway: looked up, it is settled as failed.
   const errored = page.getByRole('region', { name: /\$515\.00 from Grace Park \(ACT10007\)/ });
   await expect(errored).toBeVisible();

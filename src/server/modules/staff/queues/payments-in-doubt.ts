@@ -232,7 +232,7 @@ const paymentsInDoubtRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
 
 export const paymentsInDoubtQueue: StaffQueue = {
   key: 'payments-in-doubt',
-  title: 'Payments in doubt',
+  title: 'Payments in Doubt',
   async count(db) {
     const [row] = await db
       .select({ n: count() })

@@ -15,6 +15,10 @@ export type QueueRecovery = (run: RecoveryRun<never>, claimed: never) => Promise
 export interface StaffQueue {
   /** Also the web's key for the queue's page: `/staff/queues/<key>`. */
   key: string;
+  /**
+   * The home card's title, also the queue page's heading: Title Case, with short articles,
+   * conjunctions and prepositions in lower case ("Payments in Doubt", "New Samples Paid by Check").
+   */
   title: string;
   count(db: Database): Promise<number>;
   routes: FastifyPluginAsyncZod<AppDeps>;

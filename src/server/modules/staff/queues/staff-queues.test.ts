@@ -162,6 +162,15 @@ describe('the work queues', () => {
     );
     expect(byKey['vial-requests']?.count).toBeGreaterThanOrEqual(2);
     expect(byKey['payments-in-doubt']).toBeDefined();
+    // One style for every queue's title (the home page's cards): Title Case, short words lower.
+    expect(queues.json<{ queues: { title: string }[] }>().queues.map((q) => q.title)).toEqual([
+      'New Samples Paid by Check',
+      'Lab Reports',
+      'Vial Requests',
+      'Payments in Doubt',
+      'Plan Orders Paid by Check',
+      'Store Orders',
+    ]);
     const list = await get('/api/staff/queues/vial-requests', staff);
     const ids = list.json<{ requests: { id: string }[] }>().requests.map((r) => r.id);
     expect(ids.indexOf(first.requestId)).toBeLessThan(ids.indexOf(second.requestId));

@@ -511,7 +511,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
 export const vialRequestsQueue: StaffQueue = {
   key: 'vial-requests',
-  title: 'Vial requests',
+  title: 'Vial Requests',
   async count(database) {
     const [row] = await database.select({ n: count() }).from(vialRequests).where(inQueue);
     return row?.n ?? 0;

@@ -72,7 +72,7 @@ export function PaymentsInDoubtPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Payments in doubt
+        Payments in Doubt
       </Title>
       {queue.error && (
         <Alert color="red" role="alert">

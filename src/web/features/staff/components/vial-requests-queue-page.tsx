@@ -230,7 +230,7 @@ export function VialRequestsQueuePage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Vial requests
+        Vial Requests
       </Title>
       {queue.error && (
         <Alert color="red" role="alert">
