@@ -3,7 +3,7 @@ import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
 import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
-import { priceBook } from './price-book';
+import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
 
 /**
@@ -92,7 +92,7 @@ const shipmentDate = singleLine(z.string({ error: shipmentDateMessages.required 
     return iso;
   });
 
-const { min: MIN_VIALS, max: MAX_VIALS } = priceBook.vialsPerRequest;
+const { min: MIN_VIALS, max: MAX_VIALS } = VIALS_PER_REQUEST;
 
 /** send_CellRequest: what the client chose, never an amount to charge (a shown total is checked). */
 export const sendCellRequestSchema = z

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CONSENT_AGREEMENT_VERSION, consentAgreement, consentAgreementText } from './consent-agreement';
+import { CONSENT_AGREEMENT_VERSION, consentAgreementOf, consentAgreementText } from './consent-agreement';
+import { SHIPPED_PRICE_BOOK } from './price-book';
+
+const consentAgreement = consentAgreementOf(SHIPPED_PRICE_BOOK);
 
 describe('the consent agreement', () => {
-  const text = consentAgreementText();
+  const text = consentAgreementText(consentAgreement);
 
   it.each([
     ['informed consent', /informed consent/i],

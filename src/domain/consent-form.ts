@@ -4,7 +4,7 @@ import { DOB_YEAR_LIMIT, dateOfBirthProblem, resolveToday, type Today, usDateToI
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { paymentInfoSchema } from './payment-info';
-import { priceBook } from './price-book';
+import type { PriceBook } from './price-book';
 import { freeText, singleLine } from './text';
 
 /**
@@ -126,11 +126,11 @@ export const consentCardEmptyMessages = {
 } as const;
 
 /** The agreement line and the commitment of page 2, from the price book. */
-export function annualStorageCommitment() {
+export function annualStorageCommitment(book: PriceBook) {
   return {
     dueToday: formatUsd(0),
-    laterFee: formatUsd(priceBook.annualMaintenanceFee),
-    laterFeeCardOrCheck: formatUsd(priceBook.annualFeeCardOrCheck),
+    laterFee: formatUsd(book.annualMaintenanceFee),
+    laterFeeCardOrCheck: formatUsd(book.annualFeeCardOrCheck),
   };
 }
 

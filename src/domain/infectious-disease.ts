@@ -10,7 +10,7 @@ import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './f
 import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
 import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
-import { priceBook } from './price-book';
+import type { PriceBook } from './price-book';
 import { freeText, singleLine } from './text';
 
 /**
@@ -63,11 +63,13 @@ export const SCREENING_EXPLANATION = [
 ];
 
 /** The comparison of the two screening routes, row by row. */
-export function screeningComparison(): { feature: string; whiteGlove: string; localLab: string }[] {
+export function screeningComparison(
+  book: PriceBook,
+): { feature: string; whiteGlove: string; localLab: string }[] {
   return [
     {
       feature: 'Price',
-      whiteGlove: `${formatUsd(priceBook.whiteGloveLabFee)} (card payments add ${CARD_FEE_PERCENT})`,
+      whiteGlove: `${formatUsd(book.whiteGloveLabFee)} (card payments add ${CARD_FEE_PERCENT})`,
       localLab: 'Varies by lab',
     },
     {
@@ -116,12 +118,15 @@ export const INFECTIOUS_DISEASE_TERMS = [
 ];
 
 /** The White Glove amounts the server charges and the page shows: lab fee, card fee, total. */
-export function whiteGloveQuote(method: FormPaymentMethod): {
+export function whiteGloveQuote(
+  book: PriceBook,
+  method: FormPaymentMethod,
+): {
   labFee: Cents;
   processingFee: Cents;
   total: Cents;
 } {
-  const labFee = priceBook.whiteGloveLabFee;
+  const labFee = book.whiteGloveLabFee;
   const processingFee = cardProcessingFee(labFee, method === 'Credit Card' ? 'card' : 'ach');
   return { labFee, processingFee, total: labFee + processingFee };
 }
@@ -251,7 +256,9 @@ export const physicianDiseaseMessages = {
 const p = physicianDiseaseMessages;
 
 /** The line the physician variant shows above the itemised amount. */
-export const WHITE_GLOVE_TOTAL_LINE = `White Glove Labs Total: ${formatUsd(priceBook.whiteGloveLabFee)}`;
+export function whiteGloveTotalLine(book: PriceBook): string {
+  return `White Glove Labs Total: ${formatUsd(book.whiteGloveLabFee)}`;
+}
 
 /** The client identification, flat, as the legacy body carries it beside the form's fields. */
 const clientIdentificationFields = {

@@ -4,7 +4,7 @@ import { calendarDateToIso, DOB_YEAR_LIMIT, parseIsoDate, resolveToday, type Tod
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
 import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
-import { priceBook } from './price-book';
+import type { PriceBook } from './price-book';
 import { singleLine } from './text';
 
 /**
@@ -76,11 +76,11 @@ export interface InitialProcessingQuote {
 }
 
 export function initialProcessingQuote(
+  book: PriceBook,
   tissue: SampleTissue,
   paidBy: 'card' | 'check',
 ): InitialProcessingQuote {
-  const fee =
-    tissue === 'Adipose' ? priceBook.upFrontBankingFee.adipose : priceBook.upFrontBankingFee.boneMarrow;
+  const fee = tissue === 'Adipose' ? book.upFrontBankingFee.adipose : book.upFrontBankingFee.boneMarrow;
   const processingFee = cardProcessingFee(fee, paidBy);
   return { fee, processingFee, total: fee + processingFee };
 }
@@ -95,41 +95,43 @@ export function quoteSummary(quote: InitialProcessingQuote): string {
 export const WELCOME_LINK_DAYS = 7;
 
 /** Page 1: the instructions, in our own words, from the constants of spec 2 section 9. */
-export const INITIAL_PROCESSING_INSTRUCTIONS: { heading: string; paragraphs: string[] }[] = [
-  {
-    heading: 'Banking adipose tissue',
-    paragraphs: [
-      `Collect at least 60 grams of adipose tissue in total. Divide it between two tubes of 10 mL of transport solution, with no less than 30 grams in each tube. The up-front banking fee for adipose tissue is ${formatUsd(priceBook.upFrontBankingFee.adipose)}.`,
-    ],
-  },
-  {
-    heading: 'Banking bone marrow',
-    paragraphs: [
-      `Fill the two tubes of 10 mL of transport solution as for adipose tissue, close them firmly and label each with the client's name and date of birth. The up-front banking fee for bone marrow is ${formatUsd(priceBook.upFrontBankingFee.boneMarrow)}.`,
-    ],
-  },
-  {
-    heading: 'Shipping',
-    paragraphs: [
-      'Ship the sample by priority overnight service for delivery by 10:30 AM the next morning. A sample sent on a Friday, or over a weekend, needs the Saturday delivery option so that it does not wait in transit.',
-      'Let us know at least 3 days before you ship, so that the laboratory is ready to receive the sample.',
-    ],
-  },
-  {
-    heading: 'Payment',
-    paragraphs: [
-      `Pay the up-front banking fee by credit card when you submit this form (a ${CARD_FEE_PERCENT} card processing fee is added), or put a check for the fee in the shipment (no processing fee). The first year of storage is included.`,
-      'The card on file in your Physician Portal is offered first; you can use another card and keep it on file for future payments.',
-    ],
-  },
-  {
-    heading: 'Reminders',
-    paragraphs: [
-      "The client's infectious disease screening must be done within 14 days before or after the day the sample is collected.",
-      'After you submit this form, the client receives an e-mail with their new Client ID and a link to set their password. They then sign the consent agreement in the Client Portal.',
-    ],
-  },
-];
+export function initialProcessingInstructions(book: PriceBook): { heading: string; paragraphs: string[] }[] {
+  return [
+    {
+      heading: 'Banking adipose tissue',
+      paragraphs: [
+        `Collect at least 60 grams of adipose tissue in total. Divide it between two tubes of 10 mL of transport solution, with no less than 30 grams in each tube. The up-front banking fee for adipose tissue is ${formatUsd(book.upFrontBankingFee.adipose)}.`,
+      ],
+    },
+    {
+      heading: 'Banking bone marrow',
+      paragraphs: [
+        `Fill the two tubes of 10 mL of transport solution as for adipose tissue, close them firmly and label each with the client's name and date of birth. The up-front banking fee for bone marrow is ${formatUsd(book.upFrontBankingFee.boneMarrow)}.`,
+      ],
+    },
+    {
+      heading: 'Shipping',
+      paragraphs: [
+        'Ship the sample by priority overnight service for delivery by 10:30 AM the next morning. A sample sent on a Friday, or over a weekend, needs the Saturday delivery option so that it does not wait in transit.',
+        'Let us know at least 3 days before you ship, so that the laboratory is ready to receive the sample.',
+      ],
+    },
+    {
+      heading: 'Payment',
+      paragraphs: [
+        `Pay the up-front banking fee by credit card when you submit this form (a ${CARD_FEE_PERCENT} card processing fee is added), or put a check for the fee in the shipment (no processing fee). The first year of storage is included.`,
+        'The card on file in your Physician Portal is offered first; you can use another card and keep it on file for future payments.',
+      ],
+    },
+    {
+      heading: 'Reminders',
+      paragraphs: [
+        "The client's infectious disease screening must be done within 14 days before or after the day the sample is collected.",
+        'After you submit this form, the client receives an e-mail with their new Client ID and a link to set their password. They then sign the consent agreement in the Client Portal.',
+      ],
+    },
+  ];
+}
 
 const textField = (message: string, max: number) =>
   singleLine(

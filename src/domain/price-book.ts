@@ -1,56 +1,205 @@
+import { z } from 'zod';
+import { isIsoDate } from './dates';
 import type { Cents } from './money';
+import { singleLine } from './text';
 
 /**
- * The constants of spec section 9 that the server prices from. Staff will be able to change
- * prices later; until then this is the seeded book the server computes from.
+ * The price book: the amounts of spec 3 section 9 and the fees of specs 1 and 2, in integer cents.
+ * Staff (admins) keep it in versions, each with the date it takes effect; an order is priced by the
+ * version in force when it is placed (the server looks that up; nothing prices from a constant).
+ * The amounts below are the book as shipped: version 0, in force until an admin adds one.
+ *
+ * What stays fixed in code, because the spec's own sentences state it (changing it would change
+ * the spec's messages, not a price): the 3% card processing fee, FedEx's 20% mark-up, ACT VIP
+ * shipping not charged with the order, 1 to 10 vials a request, the serum's bulk price from 11.
  */
-export const priceBook = {
-  annualMaintenanceFee: 33_981 satisfies Cents,
-  /** The later yearly amount quoted for card or check payers (ACH pays the maintenance fee itself). */
-  annualFeeCardOrCheck: 35_000 satisfies Cents,
-  retrievalFeePerVial: 50_000 satisfies Cents,
-  cardProcessingFeeBasisPoints: 300,
-  upFrontBankingFee: { adipose: 250_000 satisfies Cents, boneMarrow: 300_000 satisfies Cents },
-  whiteGloveLabFee: 39_900 satisfies Cents,
-  /** A vial of 10 million cells released to a clinic (the Stem Cell Request Form). */
-  vialPrice: 50_000 satisfies Cents,
-  /** The cell protection plan, per vial shipped: replaces cells lost or delayed past 72 hours. */
-  cppPerVial: 2_500 satisfies Cents,
-  vialsPerRequest: { min: 1, max: 10 },
-  /** FedEx shipping: the carrier's net charge plus 20%, never below $50. */
-  fedexShippingMarkupBasisPoints: 12_000,
-  fedexShippingMinimum: 5_000 satisfies Cents,
-  /** ACT VIP courier: not charged with the order; staff confirm the price with the client later. */
-  actVipShipping: 0 satisfies Cents,
-  /** The store's Stem Cell Face Serum: $225 a bottle, $200 a bottle from 11 (DESIGN.md deviation 5). */
-  serumPrice: 22_500 satisfies Cents,
-  serumBulkPrice: 20_000 satisfies Cents,
-  serumBulkFrom: 11,
-  /** Banking and Storage Plans (spec 3 section 9): prepaid years of storage and their discounts. */
-  annualStoragePlans: [
-    { id: 'No Annual Storage', label: 'No Annual Storage', years: 0, cents: 0, discountPercent: 0 },
-    { id: '5 Year', label: '5 Year Storage Plan', years: 5, cents: 157_500, discountPercent: 10 },
-    { id: '10 Year', label: '10 Year Storage Plan', years: 10, cents: 297_500, discountPercent: 15 },
-    { id: '18 Year', label: '18 Year Storage Plan', years: 18, cents: 504_000, discountPercent: 20 },
-    { id: '25 Year', label: '25 Year Storage Plan', years: 25, cents: 656_300, discountPercent: 25 },
-  ],
-  /** A year of storage renewed after the included first year: what the prepaid discounts apply to. */
-  storageYearListPrice: 35_000 satisfies Cents,
-  /** Bio-Insurance: any count from 10 to 75 vials (DESIGN.md deviation 9), in three tiers. */
-  bioInsuranceTiers: [
-    { from: 10, to: 24, perVialCents: 42_500 },
-    { from: 25, to: 49, perVialCents: 40_000 },
-    { from: 50, to: 75, perVialCents: 37_500 },
-  ],
-  /** The list price a bio-insurance discount is shown against. */
-  bioInsuranceListPrice: 50_000 satisfies Cents,
-  /** The Longevity plans: price, the cells the spec gives, and the longevity vials they add. */
-  longevityPlans: [
-    { name: 'Longevity 100', vials: 10, cents: 212_500, cells: '10,000,000' },
-    { name: 'Longevity 250', vials: 25, cents: 500_000, cells: '25,000,000' },
-    { name: 'Longevity 500', vials: 50, cents: 937_500, cells: '50,000,000' },
-  ],
+export const PRICE_ENTRIES = [
+  { key: 'upFrontAdipose', group: 'Banking', label: 'Up-front banking fee, adipose tissue' },
+  { key: 'upFrontBoneMarrow', group: 'Banking', label: 'Up-front banking fee, bone marrow' },
+  { key: 'annualMaintenanceFee', group: 'Banking', label: 'Annual Maintenance Fee (ACH)' },
+  { key: 'annualFeeCardOrCheck', group: 'Banking', label: 'Annual fee quoted for card or check' },
+  { key: 'retrievalFeePerVial', group: 'Banking', label: 'Retrieval fee per vial' },
+  { key: 'whiteGloveLabFee', group: 'Screening', label: 'White Glove Labs fee' },
+  { key: 'vialPrice', group: 'Vial requests', label: 'Vial of 10 million cells' },
+  { key: 'cppPerVial', group: 'Vial requests', label: 'Cell Protection Plan, per vial' },
+  { key: 'fedexShippingMinimum', group: 'Vial requests', label: 'FedEx shipping, least charged' },
+  { key: 'storageYearListPrice', group: 'Storage plans', label: 'A year of storage (list price)' },
+  { key: 'storagePlan5Year', group: 'Storage plans', label: '5 Year Storage Plan' },
+  { key: 'storagePlan10Year', group: 'Storage plans', label: '10 Year Storage Plan' },
+  { key: 'storagePlan18Year', group: 'Storage plans', label: '18 Year Storage Plan' },
+  { key: 'storagePlan25Year', group: 'Storage plans', label: '25 Year Storage Plan' },
+  { key: 'bioInsuranceListPrice', group: 'Banking plans', label: 'Bio-Insurance vial (list price)' },
+  { key: 'bioInsurance10to24', group: 'Banking plans', label: 'Bio-Insurance vial, 10 to 24 vials' },
+  { key: 'bioInsurance25to49', group: 'Banking plans', label: 'Bio-Insurance vial, 25 to 49 vials' },
+  { key: 'bioInsurance50to75', group: 'Banking plans', label: 'Bio-Insurance vial, 50 to 75 vials' },
+  { key: 'longevity100', group: 'Banking plans', label: 'Longevity 100' },
+  { key: 'longevity250', group: 'Banking plans', label: 'Longevity 250' },
+  { key: 'longevity500', group: 'Banking plans', label: 'Longevity 500' },
+  { key: 'serumPrice', group: 'Store', label: 'Stem Cell Face Serum, a bottle' },
+  { key: 'serumBulkPrice', group: 'Store', label: 'Stem Cell Face Serum, a bottle from 11' },
+] as const;
+
+export type PriceKey = (typeof PRICE_ENTRIES)[number]['key'];
+export type PriceAmounts = Record<PriceKey, Cents>;
+
+export const PRICE_KEYS = PRICE_ENTRIES.map((entry) => entry.key) as [PriceKey, ...PriceKey[]];
+
+/** The book as shipped (version 0). */
+export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
+  upFrontAdipose: 250_000,
+  upFrontBoneMarrow: 300_000,
+  annualMaintenanceFee: 33_981,
+  annualFeeCardOrCheck: 35_000,
+  retrievalFeePerVial: 50_000,
+  whiteGloveLabFee: 39_900,
+  vialPrice: 50_000,
+  cppPerVial: 2_500,
+  fedexShippingMinimum: 5_000,
+  storageYearListPrice: 35_000,
+  storagePlan5Year: 157_500,
+  storagePlan10Year: 297_500,
+  storagePlan18Year: 504_000,
+  storagePlan25Year: 656_300,
+  bioInsuranceListPrice: 50_000,
+  bioInsurance10to24: 42_500,
+  bioInsurance25to49: 40_000,
+  bioInsurance50to75: 37_500,
+  longevity100: 212_500,
+  longevity250: 500_000,
+  longevity500: 937_500,
+  serumPrice: 22_500,
+  serumBulkPrice: 20_000,
+};
+
+/** The most a single entry may be: $100,000 (a typing slip of a few zeros is refused, not charged). */
+export const MAX_PRICE_CENTS = 10_000_000;
+
+/** The fixed rules (see above). */
+export const CARD_PROCESSING_FEE_BASIS_POINTS = 300;
+export const FEDEX_SHIPPING_MARKUP_BASIS_POINTS = 12_000;
+export const ACT_VIP_SHIPPING_CENTS: Cents = 0;
+export const VIALS_PER_REQUEST = { min: 1, max: 10 } as const;
+export const SERUM_BULK_FROM = 11;
+
+/** The prepaid discount a storage plan gives against paying its years at the list price, whole percent. */
+function prepaidDiscountPercent(planCents: Cents, years: number, yearListCents: Cents): number {
+  if (years === 0 || yearListCents === 0) return 0;
+  return Math.max(0, Math.round(100 - (100 * planCents) / (years * yearListCents)));
+}
+
+/** The book the pricing rules read, built from one version's amounts. */
+export function priceBookOf(amounts: PriceAmounts) {
+  const plan = <Id extends string>(id: Id, label: string, years: number, cents: Cents) => ({
+    id,
+    label,
+    years,
+    cents,
+    discountPercent: prepaidDiscountPercent(cents, years, amounts.storageYearListPrice),
+  });
+  return {
+    annualMaintenanceFee: amounts.annualMaintenanceFee,
+    /** The later yearly amount quoted for card or check payers (ACH pays the maintenance fee itself). */
+    annualFeeCardOrCheck: amounts.annualFeeCardOrCheck,
+    retrievalFeePerVial: amounts.retrievalFeePerVial,
+    upFrontBankingFee: { adipose: amounts.upFrontAdipose, boneMarrow: amounts.upFrontBoneMarrow },
+    whiteGloveLabFee: amounts.whiteGloveLabFee,
+    /** A vial of 10 million cells released to a clinic (the Stem Cell Request Form). */
+    vialPrice: amounts.vialPrice,
+    /** The cell protection plan, per vial shipped: replaces cells lost or delayed past 72 hours. */
+    cppPerVial: amounts.cppPerVial,
+    /** FedEx shipping: the carrier's net charge plus 20%, never below this. */
+    fedexShippingMinimum: amounts.fedexShippingMinimum,
+    /** The store's Stem Cell Face Serum: a bottle, and a bottle from 11 (DESIGN.md deviation 5). */
+    serumPrice: amounts.serumPrice,
+    serumBulkPrice: amounts.serumBulkPrice,
+    /** Banking and Storage Plans (spec 3 section 9): prepaid years of storage and their discounts. */
+    annualStoragePlans: [
+      plan('No Annual Storage', 'No Annual Storage', 0, 0),
+      plan('5 Year', '5 Year Storage Plan', 5, amounts.storagePlan5Year),
+      plan('10 Year', '10 Year Storage Plan', 10, amounts.storagePlan10Year),
+      plan('18 Year', '18 Year Storage Plan', 18, amounts.storagePlan18Year),
+      plan('25 Year', '25 Year Storage Plan', 25, amounts.storagePlan25Year),
+    ],
+    /** A year of storage renewed after the included first year: what the prepaid discounts apply to. */
+    storageYearListPrice: amounts.storageYearListPrice,
+    /** Bio-Insurance: any count from 10 to 75 vials (DESIGN.md deviation 9), in three tiers. */
+    bioInsuranceTiers: [
+      { from: 10, to: 24, perVialCents: amounts.bioInsurance10to24 },
+      { from: 25, to: 49, perVialCents: amounts.bioInsurance25to49 },
+      { from: 50, to: 75, perVialCents: amounts.bioInsurance50to75 },
+    ],
+    /** The list price a bio-insurance discount is shown against. */
+    bioInsuranceListPrice: amounts.bioInsuranceListPrice,
+    /** The Longevity plans: price, the cells the spec gives, and the longevity vials they add. */
+    longevityPlans: [
+      { name: 'Longevity 100' as const, vials: 10, cents: amounts.longevity100, cells: '10,000,000' },
+      { name: 'Longevity 250' as const, vials: 25, cents: amounts.longevity250, cells: '25,000,000' },
+      { name: 'Longevity 500' as const, vials: 50, cents: amounts.longevity500, cells: '50,000,000' },
+    ],
+  };
+}
+
+export type PriceBook = ReturnType<typeof priceBookOf>;
+
+/** The book as shipped: the demo seed's fees, and the tests' expectations. Never what an order is priced by. */
+export const SHIPPED_PRICE_BOOK: PriceBook = priceBookOf(SHIPPED_PRICE_AMOUNTS);
+
+const priceCents = z
+  .number({ message: 'Enter an amount' })
+  .int('Enter whole cents')
+  .min(0, 'An amount cannot be negative')
+  .max(MAX_PRICE_CENTS, 'At most $100,000.00');
+
+export const priceAmountsSchema = z.object(
+  Object.fromEntries(PRICE_KEYS.map((key) => [key, priceCents])) as Record<PriceKey, typeof priceCents>,
+);
+
+/** The version in force, as the portal's pages read it (GET /api/price_book). */
+export const priceBookResponseSchema = z.object({
+  /** 0: the book as shipped. */
+  version: z.number().int().min(0),
+  effectiveOn: z.string().nullable(),
+  amounts: priceAmountsSchema,
+});
+export type PriceBookResponse = z.infer<typeof priceBookResponseSchema>;
+
+export const PRICE_NOTE_MAX = 200;
+
+export const priceVersionMessages = {
+  effectiveOn: 'Enter the date the prices take effect',
+  notPast: 'The prices cannot take effect before today: an order already placed keeps its price',
+  note: 'Say in a few words why the prices change',
+  unchanged: 'These are the prices in force on that date already',
+  notScheduled: 'Only a version that has not taken effect can be withdrawn',
 } as const;
+
+export function createPriceVersionRequestSchema() {
+  return z.object({
+    effectiveOn: z.string().refine(isIsoDate, priceVersionMessages.effectiveOn),
+    note: singleLine(z.string().trim().min(1, priceVersionMessages.note).max(PRICE_NOTE_MAX)),
+    amounts: priceAmountsSchema,
+  });
+}
+
+export const withdrawPriceVersionRequestSchema = z.object({ version: z.number().int().min(1) });
+
+export const priceVersionSchema = z.object({
+  version: z.number().int().min(0),
+  effectiveOn: z.string().nullable(),
+  note: z.string(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  withdrawnAt: z.string().nullable(),
+  /** In force now; scheduled (takes effect later); past (replaced); withdrawn before it took effect. */
+  state: z.enum(['in force', 'scheduled', 'past', 'withdrawn']),
+  amounts: priceAmountsSchema,
+});
+export type PriceVersion = z.infer<typeof priceVersionSchema>;
+
+export const priceVersionsResponseSchema = z.object({
+  today: z.string(),
+  versions: z.array(priceVersionSchema),
+});
 
 /**
  * What the bank ships to a clinic and from where (spec 3 section 3, Shipping quote request): one

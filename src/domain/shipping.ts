@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SHIPPING_METHODS, type ShippingMethod, shipmentDateMessages } from './carrier-calendar';
 import { addDays, calendarDateToIso, isIsoDate } from './dates';
-import { priceBook } from './price-book';
+import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
 
 /**
@@ -149,7 +149,7 @@ export const verifyAddressResponseSchema = z.object({
 });
 export type VerifyAddressResponse = z.infer<typeof verifyAddressResponseSchema>;
 
-const { min: MIN_VIALS, max: MAX_VIALS } = priceBook.vialsPerRequest;
+const { min: MIN_VIALS, max: MAX_VIALS } = VIALS_PER_REQUEST;
 
 export const clientVialsRequestSchema = z.object({
   NumberOfVials: z.number({ error: m.dose }).int(m.dose).min(MIN_VIALS, m.dose).max(MAX_VIALS, m.dose),

@@ -262,6 +262,7 @@ export const auditActions = {
   'change-store-order': 'Changed a store order',
   'send-payment-link': 'Sent a payment link',
   'change-calendar': 'Changed the shipping calendar',
+  'change-prices': 'Changed the price book',
   'send-agreement-link': 'Sent a newborn finance agreement link',
 } as const;
 export type AuditAction = keyof typeof auditActions;

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { SHIPPED_PRICE_BOOK } from './price-book';
+
+const book = SHIPPED_PRICE_BOOK;
+
 import {
-  ANNUAL_STORAGE_PLANS,
   type AnnualStoragePlanId,
   bioInsuranceDiscountPercent,
   bioInsurancePerVial,
   bioInsurancePrice,
   extendPaidUntil,
-  LONGEVITY_PLANS,
   planChoiceProblem,
   priceStoragePlan,
-  STORAGE_YEAR_LIST_PRICE,
   sendStoragePlanSchema,
   storagePlanMessages,
 } from './storage-plans';
@@ -22,12 +23,12 @@ describe('annual storage plans (spec 3 section 9)', () => {
     ['18 Year', 18, 504_000, 20],
     ['25 Year', 25, 656_300, 25],
   ] as const)('%s: %i years for %i cents, %i%% prepaid discount', (id, years, cents, discount) => {
-    const plan = ANNUAL_STORAGE_PLANS.find((p) => p.id === id);
+    const plan = book.annualStoragePlans.find((p) => p.id === id);
     expect(plan).toMatchObject({ years, cents, discountPercent: discount });
     // The price is the years at $350 less the discount, to the dollar (25 years: $6,562.50 -> $6,563).
-    expect(Math.abs(cents - (years * STORAGE_YEAR_LIST_PRICE * (100 - discount)) / 100)).toBeLessThanOrEqual(
-      50,
-    );
+    expect(
+      Math.abs(cents - (years * book.storageYearListPrice * (100 - discount)) / 100),
+    ).toBeLessThanOrEqual(50);
   });
 });
 
@@ -40,30 +41,30 @@ describe('Bio-Insurance tiers, every count from 10 to 75 (DESIGN.md deviation 9)
     [50, 37_500, 1_875_000, 25],
     [75, 37_500, 2_812_500, 25],
   ])('%i vials: %i a vial, %i in all, %i%% off the $500 list price', (vials, each, total, discount) => {
-    expect(bioInsurancePerVial(vials)).toBe(each);
-    expect(bioInsurancePrice(vials)).toBe(total);
-    expect(bioInsuranceDiscountPercent(vials)).toBe(discount);
+    expect(bioInsurancePerVial(book, vials)).toBe(each);
+    expect(bioInsurancePrice(book, vials)).toBe(total);
+    expect(bioInsuranceDiscountPercent(book, vials)).toBe(discount);
   });
 
   it('allows every count in range (the legacy dropdown omitted 24 and 47 to 49)', () => {
-    for (let vials = 10; vials <= 75; vials += 1) expect(bioInsurancePrice(vials)).toBeGreaterThan(0);
-    for (const vials of [24, 47, 48, 49]) expect(() => bioInsurancePrice(vials)).not.toThrow();
+    for (let vials = 10; vials <= 75; vials += 1) expect(bioInsurancePrice(book, vials)).toBeGreaterThan(0);
+    for (const vials of [24, 47, 48, 49]) expect(() => bioInsurancePrice(book, vials)).not.toThrow();
   });
 
   it.each([9, 76, 0, 10.5])('refuses %d vials', (vials) => {
-    expect(() => bioInsurancePerVial(vials)).toThrow();
+    expect(() => bioInsurancePerVial(book, vials)).toThrow();
   });
 
   it('the named plans are the tier prices of 10, 25 and 50 vials', () => {
-    expect(bioInsurancePrice(10)).toBe(425_000);
-    expect(bioInsurancePrice(25)).toBe(1_000_000);
-    expect(bioInsurancePrice(50)).toBe(1_875_000);
+    expect(bioInsurancePrice(book, 10)).toBe(425_000);
+    expect(bioInsurancePrice(book, 25)).toBe(1_000_000);
+    expect(bioInsurancePrice(book, 50)).toBe(1_875_000);
   });
 });
 
 describe('priceStoragePlan', () => {
   it('the default order: Bio-Insurance 10 vials by card is $4,250.00 + $127.50 = $4,377.50', () => {
-    const price = priceStoragePlan({
+    const price = priceStoragePlan(book, {
       annualStoragePlan: 'No Annual Storage',
       plan: 'Bio-Insurance Plan',
       vials: 10,
@@ -73,7 +74,7 @@ describe('priceStoragePlan', () => {
   });
 
   it.each(['ach', 'check'] as const)('no fee by %s', (paymentMethod) => {
-    const price = priceStoragePlan({
+    const price = priceStoragePlan(book, {
       annualStoragePlan: '5 Year',
       plan: 'Bio-Insurance Plan',
       vials: 25,
@@ -83,7 +84,7 @@ describe('priceStoragePlan', () => {
   });
 
   it('5 years plus 25 vials by card: 3% of the whole order', () => {
-    const price = priceStoragePlan({
+    const price = priceStoragePlan(book, {
       annualStoragePlan: '5 Year',
       plan: 'Bio-Insurance Plan',
       vials: 25,
@@ -101,7 +102,7 @@ describe('priceStoragePlan', () => {
   });
 
   it('the card fee is 3% to the cent: 25 years alone, $6,563.00 x 3% = $196.89 (whole-dollar prices never leave a half cent)', () => {
-    const price = priceStoragePlan({
+    const price = priceStoragePlan(book, {
       annualStoragePlan: '25 Year',
       plan: 'No additional Plan',
       paymentMethod: 'card',
@@ -109,7 +110,7 @@ describe('priceStoragePlan', () => {
     expect(price.processingFeeCents).toBe(19_689);
     // 18 years with Longevity 100: (5,040 + 2,125) x 3% = 214.95.
     expect(
-      priceStoragePlan({
+      priceStoragePlan(book, {
         annualStoragePlan: '18 Year',
         plan: 'Longevity Plan',
         longevityPlan: 'Longevity 100',
@@ -118,7 +119,7 @@ describe('priceStoragePlan', () => {
     ).toBe(21_495);
     // 13 vials: $5,525.00 x 3% = $165.75.
     expect(
-      priceStoragePlan({
+      priceStoragePlan(book, {
         annualStoragePlan: 'No Annual Storage',
         plan: 'Bio-Insurance Plan',
         vials: 13,
@@ -127,10 +128,10 @@ describe('priceStoragePlan', () => {
     ).toBe(16_575);
   });
 
-  it.each(LONGEVITY_PLANS.map((p) => [p.name, p.cents, p.vials] as const))(
+  it.each(book.longevityPlans.map((p) => [p.name, p.cents, p.vials] as const))(
     '%s costs %i cents and adds %i longevity vials',
     (name, cents, vials) => {
-      const price = priceStoragePlan({
+      const price = priceStoragePlan(book, {
         annualStoragePlan: 'No Annual Storage',
         plan: 'Longevity Plan',
         longevityPlan: name,
@@ -147,7 +148,7 @@ describe('priceStoragePlan', () => {
 
   it('refuses an order of nothing', () => {
     expect(() =>
-      priceStoragePlan({
+      priceStoragePlan(book, {
         annualStoragePlan: 'No Annual Storage',
         plan: 'No additional Plan',
         paymentMethod: 'card',

@@ -4,7 +4,7 @@ import { addYears } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
-import { priceBook } from './price-book';
+import { type PriceBook, SHIPPED_PRICE_BOOK } from './price-book';
 import { singleLine } from './text';
 
 /**
@@ -13,11 +13,9 @@ import { singleLine } from './text';
  * book below in integer cents. A card pays 3% on the whole order; ACH and check pay none.
  */
 
-export const STORAGE_YEAR_LIST_PRICE: Cents = priceBook.storageYearListPrice;
-export const BIO_INSURANCE_LIST_PRICE: Cents = priceBook.bioInsuranceListPrice;
-export const ANNUAL_STORAGE_PLANS = priceBook.annualStoragePlans;
-export type AnnualStoragePlanId = (typeof ANNUAL_STORAGE_PLANS)[number]['id'];
-export const ANNUAL_STORAGE_PLAN_IDS = ANNUAL_STORAGE_PLANS.map((p) => p.id) as [
+/** The plans' structure (ids, years, names); their amounts come from the price book in force. */
+export type AnnualStoragePlanId = PriceBook['annualStoragePlans'][number]['id'];
+export const ANNUAL_STORAGE_PLAN_IDS = SHIPPED_PRICE_BOOK.annualStoragePlans.map((p) => p.id) as [
   AnnualStoragePlanId,
   ...AnnualStoragePlanId[],
 ];
@@ -27,7 +25,6 @@ export type BankingPlanKind = (typeof BANKING_PLAN_KINDS)[number];
 
 /** Bio-Insurance: any count from 10 to 75 vials (DESIGN.md deviation 9), in three price tiers. */
 export const BIO_INSURANCE_VIALS = { min: 10, max: 75 } as const;
-export const BIO_INSURANCE_TIERS = priceBook.bioInsuranceTiers;
 
 /** The named Bio-Insurance plans: the tier prices of 10, 25 and 50 vials. */
 export const BIO_INSURANCE_NAMED_PLANS = [
@@ -40,9 +37,8 @@ export const BIO_INSURANCE_NAMED_PLANS = [
  * The Longevity plans. The spec gives each a price and a cell count; the vials added to the
  * client's longevity vials are the counts of the Bio-Insurance plan of the same name.
  */
-export const LONGEVITY_PLANS = priceBook.longevityPlans;
-export type LongevityPlanName = (typeof LONGEVITY_PLANS)[number]['name'];
-export const LONGEVITY_PLAN_NAMES = LONGEVITY_PLANS.map((p) => p.name) as [
+export type LongevityPlanName = PriceBook['longevityPlans'][number]['name'];
+export const LONGEVITY_PLAN_NAMES = SHIPPED_PRICE_BOOK.longevityPlans.map((p) => p.name) as [
   LongevityPlanName,
   ...LongevityPlanName[],
 ];
@@ -66,28 +62,28 @@ export const storagePlanMessages = {
 
 const m = storagePlanMessages;
 
-export function annualStoragePlan(id: AnnualStoragePlanId) {
-  const plan = ANNUAL_STORAGE_PLANS.find((p) => p.id === id);
+export function annualStoragePlan(book: PriceBook, id: AnnualStoragePlanId) {
+  const plan = book.annualStoragePlans.find((p) => p.id === id);
   if (!plan) throw new Error(`unknown storage plan: ${id}`);
   return plan;
 }
 
 /** The price of one bio-insurance vial at a count: the tier the count falls in. */
-export function bioInsurancePerVial(vials: number): Cents {
-  const tier = BIO_INSURANCE_TIERS.find((t) => vials >= t.from && vials <= t.to);
+export function bioInsurancePerVial(book: PriceBook, vials: number): Cents {
+  const tier = book.bioInsuranceTiers.find((t) => vials >= t.from && vials <= t.to);
   if (!tier || !Number.isInteger(vials)) throw new Error(`bio-insurance is 10 to 75 vials, not ${vials}`);
   return tier.perVialCents;
 }
 
-export function bioInsurancePrice(vials: number): Cents {
-  return vials * bioInsurancePerVial(vials);
+export function bioInsurancePrice(book: PriceBook, vials: number): Cents {
+  return vials * bioInsurancePerVial(book, vials);
 }
 
-/** The discount shown for a count, against the $500 list price (DESIGN.md deviation 9). */
-export function bioInsuranceDiscountPercent(vials: number): number {
-  return Math.round(
-    ((BIO_INSURANCE_LIST_PRICE - bioInsurancePerVial(vials)) * 100) / BIO_INSURANCE_LIST_PRICE,
-  );
+/** The discount shown for a count, against the list price (DESIGN.md deviation 9). */
+export function bioInsuranceDiscountPercent(book: PriceBook, vials: number): number {
+  const list = book.bioInsuranceListPrice;
+  if (list === 0) return 0;
+  return Math.max(0, Math.round(((list - bioInsurancePerVial(book, vials)) * 100) / list));
 }
 
 /** "Bio-Insurance 250 (250,000,000 cells)" for a named plan's count, else "Bio-Insurance 30 Vials". */
@@ -96,8 +92,8 @@ export function bioInsurancePlanName(vials: number): string {
   return named ? `${named.name} (${named.cells} cells, ${vials} Vials)` : `Bio-Insurance ${vials} Vials`;
 }
 
-export function longevityPlan(name: LongevityPlanName) {
-  const plan = LONGEVITY_PLANS.find((p) => p.name === name);
+export function longevityPlan(book: PriceBook, name: LongevityPlanName) {
+  const plan = book.longevityPlans.find((p) => p.name === name);
   if (!plan) throw new Error(`unknown longevity plan: ${name}`);
   return plan;
 }
@@ -127,20 +123,20 @@ export interface StoragePlanPrice {
 }
 
 /** The whole order, priced. Throws on a choice the schema refuses (no plan at all, a bad count). */
-export function priceStoragePlan(choice: StoragePlanChoice): StoragePlanPrice {
-  const storage = annualStoragePlan(choice.annualStoragePlan);
+export function priceStoragePlan(book: PriceBook, choice: StoragePlanChoice): StoragePlanPrice {
+  const storage = annualStoragePlan(book, choice.annualStoragePlan);
   let bankingCents = 0;
   let bankingLabel: string | null = null;
   let bioInsuranceVials = 0;
   let longevityVials = 0;
   if (choice.plan === 'Bio-Insurance Plan') {
     const vials = choice.vials ?? 0;
-    bankingCents = bioInsurancePrice(vials);
+    bankingCents = bioInsurancePrice(book, vials);
     bankingLabel = bioInsurancePlanName(vials);
     bioInsuranceVials = vials;
   } else if (choice.plan === 'Longevity Plan') {
     if (!choice.longevityPlan) throw new Error('a longevity plan must be named');
-    const plan = longevityPlan(choice.longevityPlan);
+    const plan = longevityPlan(book, choice.longevityPlan);
     bankingCents = plan.cents;
     bankingLabel = `${plan.name} (${plan.cells} cells, ${plan.vials} Vials)`;
     longevityVials = plan.vials;

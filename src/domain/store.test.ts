@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { SHIPPED_PRICE_BOOK } from './price-book';
+
+const book = SHIPPED_PRICE_BOOK;
+
 import { priceStoreOrder, sendStoreRequestSchema, serumPricePerBottle, serumQuantityOf } from './store';
 
 describe('Stem Cell Face Serum price (DESIGN.md deviation 5)', () => {
@@ -8,24 +12,24 @@ describe('Stem Cell Face Serum price (DESIGN.md deviation 5)', () => {
     [11, 20_000],
     [12, 20_000],
   ])('%i bottles cost %i cents a bottle', (quantity, each) => {
-    expect(serumPricePerBottle(quantity)).toBe(each);
+    expect(serumPricePerBottle(book, quantity)).toBe(each);
   });
 
   it('is the same at 10 and 11 whichever way the count got there (the legacy quirk is gone)', () => {
     // Up from 10 to 11, or down from 12 to 11: $200; down from 11 to 10, or up from 9: $225.
-    expect(priceStoreOrder(11, 'ach').itemsCents).toBe(220_000);
-    expect(priceStoreOrder(10, 'ach').itemsCents).toBe(225_000);
+    expect(priceStoreOrder(book, 11, 'ach').itemsCents).toBe(220_000);
+    expect(priceStoreOrder(book, 10, 'ach').itemsCents).toBe(225_000);
   });
 
   it('adds 3% by card only, shipping $0', () => {
-    expect(priceStoreOrder(11, 'card')).toMatchObject({
+    expect(priceStoreOrder(book, 11, 'card')).toMatchObject({
       itemsCents: 220_000,
       shippingCents: 0,
       processingFeeCents: 6_600,
       totalCents: 226_600,
     });
-    expect(priceStoreOrder(1, 'card')).toMatchObject({ processingFeeCents: 675, totalCents: 23_175 });
-    expect(priceStoreOrder(11, 'ach')).toMatchObject({ processingFeeCents: 0, totalCents: 220_000 });
+    expect(priceStoreOrder(book, 1, 'card')).toMatchObject({ processingFeeCents: 675, totalCents: 23_175 });
+    expect(priceStoreOrder(book, 11, 'ach')).toMatchObject({ processingFeeCents: 0, totalCents: 220_000 });
   });
 
   it.each([

@@ -5,7 +5,7 @@ import { calendarDateToIso } from './dates';
 import { formPaymentFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
-import { priceBook } from './price-book';
+import { type PriceBook, SERUM_BULK_FROM } from './price-book';
 import { singleLine } from './text';
 
 /**
@@ -45,8 +45,8 @@ export const storeMessages = {
 const m = storeMessages;
 
 /** The price of one bottle at a count: $200 from 11 bottles, $225 below. */
-export function serumPricePerBottle(quantity: number): Cents {
-  return quantity >= priceBook.serumBulkFrom ? priceBook.serumBulkPrice : priceBook.serumPrice;
+export function serumPricePerBottle(book: PriceBook, quantity: number): Cents {
+  return quantity >= SERUM_BULK_FROM ? book.serumBulkPrice : book.serumPrice;
 }
 
 /** A quantity as typed: anything not a whole number of bottles becomes 0 (spec 3 section 4). */
@@ -65,8 +65,12 @@ export interface StorePrice {
   totalCents: Cents;
 }
 
-export function priceStoreOrder(quantity: number, paymentMethod: PaymentMethodType): StorePrice {
-  const perBottleCents = serumPricePerBottle(quantity);
+export function priceStoreOrder(
+  book: PriceBook,
+  quantity: number,
+  paymentMethod: PaymentMethodType,
+): StorePrice {
+  const perBottleCents = serumPricePerBottle(book, quantity);
   const itemsCents = quantity * perBottleCents;
   const shippingCents = 0;
   const processingFeeCents = cardProcessingFee(itemsCents + shippingCents, paymentMethod);

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { SHIPPED_PRICE_BOOK } from './price-book';
+
+const book = SHIPPED_PRICE_BOOK;
+
 import { fedexShippingCharge, prePaidVialUse, priceVialRequest } from './vial-request-price';
 
 describe('FedEx shipping is max($50, net charge x 1.20), half up to the cent', () => {
@@ -12,14 +16,14 @@ describe('FedEx shipping is max($50, net charge x 1.20), half up to the cent', (
     [10_004, 12_005, '$100.04 x 1.2 = $120.048, rounds up'],
     [12_345, 14_814, '$123.45 x 1.2 = $148.14 exactly'],
   ])('%i cents net is %i cents (%s)', (net, charged) => {
-    expect(fedexShippingCharge(net)).toBe(charged);
+    expect(fedexShippingCharge(book, net)).toBe(charged);
   });
 
   it.each([
     [10_002, 12_002, '$120.024 rounds down'],
     [10_003, 12_004, '$120.036 rounds up'],
   ])('%i cents net is %i cents (%s; x 1.2 of whole cents never ends in half a cent)', (net, charged) => {
-    expect(fedexShippingCharge(net)).toBe(charged);
+    expect(fedexShippingCharge(book, net)).toBe(charged);
   });
 });
 
@@ -43,7 +47,7 @@ describe('the price of a vial request', () => {
 
   it('one vial by card, FedEx at the minimum, no CPP: $500 + $50 + 3% = $566.50', () => {
     expect(
-      priceVialRequest({
+      priceVialRequest(book, {
         vials: 1,
         prePaid: none,
         cpp: false,
@@ -62,7 +66,7 @@ describe('the price of a vial request', () => {
 
   it('ten vials by ACH with CPP: no processing fee', () => {
     expect(
-      priceVialRequest({
+      priceVialRequest(book, {
         vials: 10,
         prePaid: none,
         cpp: true,
@@ -80,7 +84,7 @@ describe('the price of a vial request', () => {
 
   it('CPP is charged on pre-paid vials too, and the card fee on CPP and shipping alone', () => {
     expect(
-      priceVialRequest({
+      priceVialRequest(book, {
         vials: 3,
         prePaid: { bioInsurance: 4, longevity: 0 },
         cpp: true,
@@ -101,7 +105,7 @@ describe('the price of a vial request', () => {
     [5_125, 6_150, 1_685, 57_835, '3% of $561.50 = $16.845, half a cent rounds up'],
     [5_124, 6_149, 1_684, 57_833, '3% of $561.49 = $16.8447, rounds down'],
   ])('a net charge of %i cents: shipping %i, card fee %i, total %i (%s)', (net, shipping, fee, total) => {
-    const price = priceVialRequest({
+    const price = priceVialRequest(book, {
       vials: 1,
       prePaid: none,
       cpp: false,
@@ -113,7 +117,7 @@ describe('the price of a vial request', () => {
 
   it('ACT VIP costs nothing now, its price confirmed later by staff', () => {
     expect(
-      priceVialRequest({
+      priceVialRequest(book, {
         vials: 2,
         prePaid: { bioInsurance: 0, longevity: 2 },
         cpp: false,

@@ -1,7 +1,7 @@
 import type { ShippingMethod } from './carrier-calendar';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
-import { priceBook } from './price-book';
+import { ACT_VIP_SHIPPING_CENTS, FEDEX_SHIPPING_MARKUP_BASIS_POINTS, type PriceBook } from './price-book';
 
 /**
  * The price of a vial release (the Stem Cell Request Form). The client's pre-paid vials are used
@@ -11,11 +11,9 @@ import { priceBook } from './price-book';
  */
 
 /** FedEx shipping charged to the client: max($50, the carrier's net charge x 1.20), half up to the cent. */
-export function fedexShippingCharge(carrierNetChargeCents: Cents): Cents {
-  const marked = Math.floor(
-    (carrierNetChargeCents * priceBook.fedexShippingMarkupBasisPoints + 5_000) / 10_000,
-  );
-  return Math.max(priceBook.fedexShippingMinimum, marked);
+export function fedexShippingCharge(book: PriceBook, carrierNetChargeCents: Cents): Cents {
+  const marked = Math.floor((carrierNetChargeCents * FEDEX_SHIPPING_MARKUP_BASIS_POINTS + 5_000) / 10_000);
+  return Math.max(book.fedexShippingMinimum, marked);
 }
 
 export type VialShipping =
@@ -23,10 +21,10 @@ export type VialShipping =
   | { method: Extract<ShippingMethod, 'ACT VIP'> };
 
 /** The shipping the order charges: FedEx from the carrier's quote; ACT VIP nothing now. */
-export function shippingCharge(shipping: VialShipping): Cents {
+export function shippingCharge(book: PriceBook, shipping: VialShipping): Cents {
   return shipping.method === 'FedEx'
-    ? fedexShippingCharge(shipping.carrierNetChargeCents)
-    : priceBook.actVipShipping;
+    ? fedexShippingCharge(book, shipping.carrierNetChargeCents)
+    : ACT_VIP_SHIPPING_CENTS;
 }
 
 export interface PrePaidVials {
@@ -76,11 +74,11 @@ export interface VialRequestPrice {
   totalCents: Cents;
 }
 
-export function priceVialRequest(order: VialRequestOrder): VialRequestPrice {
+export function priceVialRequest(book: PriceBook, order: VialRequestOrder): VialRequestPrice {
   const prePaidVials = prePaidVialUse(order.vials, order.prePaid);
-  const vialsCents = prePaidVials.payable * priceBook.vialPrice;
-  const cppCents = order.cpp ? order.vials * priceBook.cppPerVial : 0;
-  const shippingCents = shippingCharge(order.shipping);
+  const vialsCents = prePaidVials.payable * book.vialPrice;
+  const cppCents = order.cpp ? order.vials * book.cppPerVial : 0;
+  const shippingCents = shippingCharge(book, order.shipping);
   const subtotal = vialsCents + cppCents + shippingCents;
   const processingFeeCents = cardProcessingFee(subtotal, order.paymentMethod);
   return {

@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -862,4 +863,28 @@ export const clientProfileChanges = pgTable(
     newValue: text().notNull(),
   },
   (t) => [index().on(t.clientId, t.at)],
+);
+
+/**
+ * The price book's versions (issue 11): the amounts of one version (`PriceAmounts`, integer cents)
+ * and the day it takes effect in the bank's time zone. An order is priced by the newest version
+ * whose day has come (ties: the later version). Rows are never changed, except that a version not
+ * yet in force may be withdrawn (it then never applies). With no row in force, the book as shipped
+ * (version 0) applies.
+ */
+export const priceBookVersions = pgTable(
+  'price_book_versions',
+  {
+    version: integer().primaryKey().generatedAlwaysAsIdentity(),
+    effectiveOn: date({ mode: 'string' }).notNull(),
+    amounts: jsonb().$type<Record<string, number>>().notNull(),
+    note: text().notNull(),
+    createdBy: uuid()
+      .notNull()
+      .references(() => staffAccounts.id),
+    createdAt: createdAt(),
+    withdrawnAt: timestamp({ withTimezone: true }),
+    withdrawnBy: uuid().references(() => staffAccounts.id),
+  },
+  (t) => [index().on(t.effectiveOn)],
 );

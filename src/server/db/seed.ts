@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { addDays, addYears } from '../../domain/dates';
-import { priceBook } from '../../domain/price-book';
+import { SHIPPED_PRICE_BOOK } from '../../domain/price-book';
 import { storeDocument } from '../lib/document-store';
 import { sealText } from '../lib/sealed-text';
 import { hashSecret } from '../lib/secrets';
@@ -180,12 +180,12 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
       {
         clientId: john.id,
         dueDate: addDays(addYears(today, -2), 30),
-        amountCents: priceBook.annualMaintenanceFee,
+        amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
       },
       {
         clientId: john.id,
         dueDate: addDays(addYears(today, -1), 30),
-        amountCents: priceBook.annualMaintenanceFee,
+        amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
       },
     ]);
     // Display data only: a Visa ending 1111 held by the gateway's sandbox, which knows it too.
@@ -373,7 +373,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
     await tx.insert(annualStorageFees).values({
       clientId: omar.id,
       dueDate: addDays(today, -20),
-      amountCents: priceBook.annualMaintenanceFee,
+      amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
     });
     await tx.insert(systemSettings).values({ key: 'demo_seeded', value: today });
   });

@@ -22,6 +22,14 @@ export function onUnauthenticated(listener: Listener): () => void {
   return () => unauthenticatedListeners.delete(listener);
 }
 
+const amountChangedListeners = new Set<Listener>();
+
+/** The server refused an amount the page showed (409 AMOUNT_CHANGED): a price may have changed. */
+export function onAmountChanged(listener: Listener): () => void {
+  amountChangedListeners.add(listener);
+  return () => amountChangedListeners.delete(listener);
+}
+
 interface RequestOptions {
   query?: Record<string, string | undefined>;
   body?: unknown;
@@ -71,6 +79,9 @@ export async function apiRequest<T>(
   const body = (data ?? {}) as Partial<ErrorBody>;
   if (response.status === 401 && !options.expectUnauthenticated) {
     for (const listener of unauthenticatedListeners) listener();
+  }
+  if (response.status === 409 && body.code === 'AMOUNT_CHANGED') {
+    for (const listener of amountChangedListeners) listener();
   }
   throw new ApiError(
     response.status,

@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api-client';
+import { ApiError, onAmountChanged } from './api-client';
+import { priceBookQueryKey } from './price-book';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -14,4 +15,9 @@ export const queryClient = new QueryClient({
     },
     mutations: { networkMode: 'always' },
   },
+});
+
+// A refused amount may mean a new price book version took effect: the pages read it again.
+onAmountChanged(() => {
+  void queryClient.invalidateQueries({ queryKey: priceBookQueryKey });
 });

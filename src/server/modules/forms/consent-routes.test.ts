@@ -2,11 +2,16 @@ import { createDecipheriv } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_AGREEMENT_VERSION, consentAgreementText } from '../../../domain/consent-agreement';
+import {
+  CONSENT_AGREEMENT_VERSION,
+  consentAgreementOf,
+  consentAgreementText,
+} from '../../../domain/consent-agreement';
 import { consentMessages } from '../../../domain/consent-form';
 import { formPaymentMessages } from '../../../domain/form-payment';
 import { PAYMENT_SOURCES } from '../../../domain/payment-info';
 import { paymentMessages } from '../../../domain/payments';
+import { SHIPPED_PRICE_BOOK } from '../../../domain/price-book';
 import {
   clients,
   documents,
@@ -635,7 +640,7 @@ describe('signing the consent (Jane)', () => {
       status: 'completed',
       idempotencyKey: key,
       agreementVersion: CONSENT_AGREEMENT_VERSION,
-      agreementSha256: sha256(consentAgreementText()),
+      agreementSha256: sha256(consentAgreementText(consentAgreementOf(SHIPPED_PRICE_BOOK))),
       signerIp: ip,
       userAgent,
       pdfDocumentId: first.documentId,
@@ -689,7 +694,7 @@ describe('signing the consent (Jane)', () => {
     expect(last).toContain('Jane Doe (Client ID ACT10001)');
     expect(last).toContain(ip);
     expect(last).toContain(userAgent);
-    expect(last).toContain(sha256(consentAgreementText()));
+    expect(last).toContain(sha256(consentAgreementText(consentAgreementOf(SHIPPED_PRICE_BOOK))));
     expect(last).toContain(sha256(SIGNATURE));
     expect(last).toContain(first.TransactionId);
 

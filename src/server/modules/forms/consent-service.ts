@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import {
+  CONSENT_AGREEMENT_TITLE,
   CONSENT_AGREEMENT_VERSION,
-  consentAgreement,
+  consentAgreementOf,
   consentAgreementText,
 } from '../../../domain/consent-agreement';
 import {
@@ -26,6 +27,7 @@ import type { Transaction } from '../../lib/run-once';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { savePaymentMethod } from '../payments/payment-service';
 import { findPhysician } from '../physicians/physician-repository';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { readSignature, submitFormOnce } from './form-claims';
 import { describePayment, resolveFormPayment } from './form-payment';
 import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
@@ -159,7 +161,10 @@ export async function submitConsent(
 
       const annualFeeLine = annualFeeNote ? `${paymentLine}. ${annualFeeNote}` : paymentLine;
       const signerName = `${client.firstName} ${client.lastName}`;
-      const commitment = annualStorageCommitment();
+      // The fees the agreement and its commitment quote: the price book in force at the signature.
+      const { book } = await priceBookInForce(db, now);
+      const agreement = consentAgreementOf(book);
+      const commitment = annualStorageCommitment(book);
       const individual = body.Tissue_deliver === RELEASE_TO_INDIVIDUAL;
       const answers = [
         { label: `${ADDENDUM_A_TITLE}`, value: body.Tissue_deliver },
@@ -205,11 +210,11 @@ export async function submitConsent(
         {
           completedFlag: 'clientConsentFormCompleted',
           text: {
-            title: consentAgreement.title,
+            title: CONSENT_AGREEMENT_TITLE,
             version: CONSENT_AGREEMENT_VERSION,
             subtitle: `Version ${CONSENT_AGREEMENT_VERSION}`,
-            sections: consentAgreement.sections,
-            signed: consentAgreementText(),
+            sections: agreement.sections,
+            signed: consentAgreementText(agreement),
           },
           answers,
           answersJson: { ...body, Signature: undefined, token: undefined },
@@ -241,8 +246,8 @@ export async function submitConsent(
             subject: 'Client Portal: your signed consent agreement',
             paragraphs: [
               submitter
-                ? `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}) in the presence of your physician, ${submitter.name}. A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`
-                : `Thank you for signing the ${consentAgreement.title} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+                ? `Thank you for signing the ${CONSENT_AGREEMENT_TITLE} (version ${CONSENT_AGREEMENT_VERSION}) in the presence of your physician, ${submitter.name}. A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`
+                : `Thank you for signing the ${CONSENT_AGREEMENT_TITLE} (version ${CONSENT_AGREEMENT_VERSION}). A copy of the signed agreement is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
               `Tissue type: ${body.sample_type}. Payment method for annual storage: ${annualFeeLine}${annualFeeNote ? '' : '.'} Nothing was charged today.`,
               'If you did not sign this agreement, please contact us right away.',
             ],
@@ -283,7 +288,7 @@ async function physicianVariantEffects(
       subject: `Physician Portal: consent signed by ${clientName} (${client.clientActId})`,
       text: [
         `Dear ${submitter.name},`,
-        `The ${consentAgreement.title} of ${clientName} (Client ID ${client.clientActId}), signed in your presence, was submitted from the Physician Portal. The signed agreement was e-mailed to the client at ${client.email}; you can download it from My Clients.`,
+        `The ${CONSENT_AGREEMENT_TITLE} of ${clientName} (Client ID ${client.clientActId}), signed in your presence, was submitted from the Physician Portal. The signed agreement was e-mailed to the client at ${client.email}; you can download it from My Clients.`,
         "The client's details you entered are now on the client's record.",
         `Reference ${submissionId}.`,
       ].join('\n\n'),

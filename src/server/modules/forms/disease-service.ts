@@ -21,6 +21,7 @@ import { HttpError } from '../../lib/http-error';
 import { pdfSafetyProblem } from '../../lib/pdf-safety';
 import { centsOf, refuseChangedAmounts } from '../../lib/shown-amounts';
 import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { readSignature, submitFormOnce } from './form-claims';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
 import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
@@ -147,7 +148,7 @@ export async function submitDiseaseForm(
   let png: Buffer | null = null;
   if (option === 'White Glove Labs') {
     const method = body.PaymentMethod ?? 'Credit Card';
-    quote = whiteGloveQuote(method);
+    quote = whiteGloveQuote((await priceBookInForce(db, now)).book, method);
     checkQuotedAmounts(body, quote);
     payment = await resolveFormPayment(
       db,

@@ -34,6 +34,7 @@ import {
   type PaymentDeps,
   paymentRecoveries,
 } from '../payments/payment-service';
+import { priceBookInForce } from '../prices/price-book-repository';
 import {
   pendingRegistrationOf,
   refuseDuplicate,
@@ -242,7 +243,8 @@ export async function submitSample(
   const { physicianId, idempotencyKey } = input;
   const now = clock.now();
   const paymentKind = body.CreditCard ? 'card' : 'check';
-  const quote = initialProcessingQuote(body.Tissue, paymentKind);
+  const { book } = await priceBookInForce(db, now);
+  const quote = initialProcessingQuote(book, body.Tissue, paymentKind);
   refuseChangedAmounts(
     [[body.expectedTotalCents, quote.total]],
     `The amount for this sample is ${quoteSummary(quote)}. Please review it and submit again.`,

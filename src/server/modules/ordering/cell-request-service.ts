@@ -26,6 +26,7 @@ import {
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
 
@@ -328,6 +329,8 @@ export async function sendCellRequest(
   }
 
   const today = todayFor(clock.now());
+  // The order is priced by the book in force as it is placed.
+  const { book } = await priceBookInForce(db, clock.now());
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
   if (!client.clientConsentFormCompleted) throw new HttpError(409, 'VALIDATION', m.consentRequired);
@@ -338,7 +341,7 @@ export async function sendCellRequest(
     longevity: client.longevityVialsAvailable,
   };
   const paymentMethod = body.PaymentMethod === 'Credit Card' ? 'card' : 'ach';
-  const draft = priceVialRequest({
+  const draft = priceVialRequest(book, {
     vials: body.NumberOfVials,
     prePaid,
     cpp: body.CPP === 'Yes',
@@ -373,7 +376,7 @@ export async function sendCellRequest(
     },
     shippingMessages.quoteFailed,
   );
-  const price = priceVialRequest({
+  const price = priceVialRequest(book, {
     vials: body.NumberOfVials,
     prePaid,
     cpp: body.CPP === 'Yes',

@@ -7,7 +7,7 @@ import {
 } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { centsToAmount } from '../../../domain/money';
-import { priceBook } from '../../../domain/price-book';
+import { ACT_VIP_SHIPPING_CENTS } from '../../../domain/price-book';
 import {
   type ClientVialsResponse,
   type ResolvedAddress,
@@ -27,6 +27,7 @@ import type { CarrierAddress } from '../../adapters/carrier/carrier-adapter';
 import type { AppDeps } from '../../app';
 import { HttpError, notFound } from '../../lib/http-error';
 import { findClientVialHoldings } from '../clients/client-repository';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 
 type ShippingDeps = Pick<AppDeps, 'db' | 'clock' | 'carrier'>;
@@ -104,7 +105,7 @@ export async function shippingAmount(
   const method: ShippingMethod = request.shipping_method;
   const area = shippingAreaProblem(method, request.Country);
   if (area) throw refused(failure, { Country: area });
-  if (method === 'ACT VIP') return amountResponse(method, priceBook.actVipShipping, null);
+  if (method === 'ACT VIP') return amountResponse(method, ACT_VIP_SHIPPING_CENTS, null);
 
   const day = today(deps);
   if (request.ShipmentDate !== undefined) {
@@ -122,7 +123,8 @@ export async function shippingAmount(
   if (quote.outcome === 'unavailable') {
     throw new HttpError(503, 'CARRIER_UNAVAILABLE', m.quoteFailed);
   }
-  const charged = shippingCharge({ method, carrierNetChargeCents: quote.netChargeCents });
+  const { book } = await priceBookInForce(deps.db, deps.clock.now());
+  const charged = shippingCharge(book, { method, carrierNetChargeCents: quote.netChargeCents });
   return amountResponse(method, charged, quote.netChargeCents);
 }
 
@@ -159,7 +161,8 @@ export async function clientVials(
     bioInsurance: holdings.bioInsuranceVials,
     longevity: holdings.longevityVials,
   });
-  const payableCents = use.payable * priceBook.vialPrice;
+  const { book } = await priceBookInForce(deps.db, deps.clock.now());
+  const payableCents = use.payable * book.vialPrice;
   return {
     PayableAmount: centsToAmount(payableCents),
     PayableAmountCents: payableCents,

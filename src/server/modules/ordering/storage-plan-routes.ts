@@ -20,6 +20,7 @@ import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { countPaymentAttempt } from '../payments/payment-attempts';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { listStoragePlanOrders, sendStoragePlan } from './storage-plan-service';
 import { sendStoreRequest } from './store-service';
 
@@ -58,7 +59,8 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
           ? storagePlanMessages.longevityPlan
           : null);
       if (problem) throw new HttpError(400, 'VALIDATION', problem);
-      const price = priceStoragePlan(choiceOf({ ...body, Tissue_Info: 'Adipose' } as SendStoragePlan));
+      const { book } = await priceBookInForce(deps.db, deps.clock.now());
+      const price = priceStoragePlan(book, choiceOf({ ...body, Tissue_Info: 'Adipose' } as SendStoragePlan));
       return {
         storageCents: price.storageCents,
         bankingCents: price.bankingCents,

@@ -21,6 +21,7 @@ import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
 import { renderReceiptPdf } from '../payments/receipt-pdf';
 import { findReceipt } from '../payments/receipts';
+import { priceBookInForce } from '../prices/price-book-repository';
 
 /**
  * send_StoragePlan: a client's Banking and Storage Plans order. The server prices the choice
@@ -425,7 +426,9 @@ export async function sendStoragePlan(
   const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
 
-  const price = priceStoragePlan(choiceOf(body));
+  // The order is priced by the book in force as it is placed.
+  const { book } = await priceBookInForce(db, clock.now());
+  const price = priceStoragePlan(book, choiceOf(body));
   refuseChangedOrderTotal(
     body,
     price.totalCents,

@@ -16,6 +16,7 @@ import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction }
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 
 /**
@@ -198,7 +199,9 @@ export async function sendStoreRequest(
   if (problem) throw new HttpError(400, 'VALIDATION', problem.message, { ShipmentDate: problem.message });
 
   const kind = body.PaymentMethod === 'Credit Card' ? 'card' : 'ach';
-  const price = priceStoreOrder(body.stemskinserum.quantity, kind);
+  // The order is priced by the book in force as it is placed.
+  const { book } = await priceBookInForce(db, clock.now());
+  const price = priceStoreOrder(book, body.stemskinserum.quantity, kind);
   refuseChangedOrderTotal(
     body,
     price.totalCents,

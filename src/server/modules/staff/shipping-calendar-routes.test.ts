@@ -1,13 +1,12 @@
 import { and, eq, gte } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { shippingCalendarMessages } from '../../../domain/shipping-calendar';
 import { auditEvents } from '../../db/schema';
-import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../db/seed';
-import { cookieOf, startTestApp, type TestApp } from '../../testing/test-app';
+import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
+import { startTestApp, type TestApp } from '../../testing/test-app';
 import { setShipmentBlackoutDates, shipmentBlackoutDates } from '../ordering/shipment-calendar-repository';
 
 /** Admins keep the carrier blackout dates; the shipment date rules refuse them for FedEx. */
@@ -20,50 +19,6 @@ const today = todayFor(new Date());
 const inject = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
-/** The code the authenticator shows at the start of the clock's next 30-second step. */
-async function freshCode(secret: string) {
-  const ms = t.clock.now().getTime();
-  t.clock.advance(30_000 - (ms % 30_000) + 1_000);
-  return generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) });
-}
-
-async function staffSession(email: string, password: string, secret: string) {
-  const half = await t.app.inject({ method: 'POST', url: '/api/staff/login', payload: { email, password } });
-  expect(half.statusCode, half.body).toBe(200);
-  const whole = await inject('POST', '/api/staff/verify_totp', cookieOf(half), {
-    code: await freshCode(secret),
-  });
-  expect(whole.statusCode, whole.body).toBe(200);
-  return cookieOf(whole);
-}
-
-/** An admin creates a `staff`-level member, who changes the initial password and enrols. */
-async function staffLevelMember(email: string) {
-  const created = await inject('POST', '/api/staff/create_staff', admin, {
-    email,
-    name: 'Level Staff',
-    level: 'staff',
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  const initial = created.json<{ initialPassword: string }>().initialPassword;
-  const half = await t.app.inject({
-    method: 'POST',
-    url: '/api/staff/login',
-    payload: { email, password: initial },
-  });
-  expect(half.statusCode, half.body).toBe(200);
-  const changed = await inject('POST', '/api/staff/change_initial_password', cookieOf(half), {
-    password: `${initial}-own`,
-  });
-  expect(changed.statusCode, changed.body).toBe(200);
-  const { secret } = (await inject('GET', '/api/staff/enrolment', cookieOf(half))).json<{ secret: string }>();
-  const enrolled = await inject('POST', '/api/staff/enrol_totp', cookieOf(half), {
-    code: await freshCode(secret),
-  });
-  expect(enrolled.statusCode, enrolled.body).toBe(200);
-  return cookieOf(enrolled);
-}
-
 function nextWeekday(weekday: number, from = addDays(today, 30)): string {
   let date = from;
   while (weekdayOf(date) !== weekday) date = addDays(date, 1);
@@ -72,8 +27,8 @@ function nextWeekday(weekday: number, from = addDays(today, 30)): string {
 
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000' });
-  admin = await staffSession(DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET);
-  member = await staffLevelMember('calendar-member@example.com');
+  admin = await staffSession(t);
+  member = await staffLevelMember(t, admin, 'calendar-member@example.com');
   jane = await t.signIn('ACT10001');
   if (todayFor(t.clock.now()) !== today) throw new Error('the tests started across midnight; run them again');
 });

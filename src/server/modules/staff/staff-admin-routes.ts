@@ -1,8 +1,15 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { fedexHolidays } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
+import {
+  createPriceVersionRequestSchema,
+  priceVersionMessages,
+  priceVersionsResponseSchema,
+  withdrawPriceVersionRequestSchema,
+} from '../../../domain/price-book';
 import {
   blackoutDateRequestSchema,
   blackoutDatesResponseSchema,
@@ -23,6 +30,7 @@ import { staffAccounts } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { changeShipmentBlackoutDate, shipmentBlackoutDates } from '../ordering/shipment-calendar-repository';
+import { addPriceVersion, priceVersions, withdrawPriceVersion } from '../prices/price-book-repository';
 import { createStaff, findStaff, staffMemberOf } from './staff-accounts';
 import { listAuditEvents, listStaff } from './staff-client-repository';
 
@@ -30,7 +38,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 
 /**
  * What only admins do (the scope admits admins only; a `staff` member gets the 404 of a route
- * that does not exist for them): staff accounts, the whole audit trail, and the carrier blackout dates.
+ * that does not exist for them): staff accounts, the whole audit trail, the carrier blackout dates and the price book.
  */
 export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, sessions }) => {
   app.get(
@@ -170,5 +178,77 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       },
     },
     async (request) => calendar(await changeShipmentBlackoutDate(db, 'remove', request.body.date)),
+  );
+
+  const versions = async () => ({
+    today: todayFor(clock.now()),
+    versions: await priceVersions(db, clock.now()),
+  });
+
+  app.get(
+    '/price_versions',
+    {
+      config: { audit: null },
+      schema: {
+        summary:
+          'Admins: the price book versions, newest first: the one in force, those scheduled, past and withdrawn ones, and the book as shipped (version 0)',
+        tags: ['staff admin'],
+        response: { 200: priceVersionsResponseSchema, ...errors },
+      },
+    },
+    async () => versions(),
+  );
+
+  app.post(
+    '/create_price_version',
+    {
+      config: { audit: 'change-prices' },
+      schema: {
+        summary:
+          'Admins: adds a price book version taking effect on a day (today or later); orders placed from that day are priced by it. Asking for the prices already in force on that day adds nothing (a double click adds one version)',
+        tags: ['staff admin'],
+        body: createPriceVersionRequestSchema(),
+        response: { 200: priceVersionsResponseSchema.extend({ version: z.number().int() }), ...errors },
+      },
+    },
+    async (request) => {
+      const admin = sessionOf(request, 'staff');
+      const { effectiveOn, note, amounts } = request.body;
+      if (effectiveOn < todayFor(clock.now())) {
+        throw new HttpError(400, 'VALIDATION', priceVersionMessages.notPast, {
+          effectiveOn: priceVersionMessages.notPast,
+        });
+      }
+      const { version } = await addPriceVersion(db, { effectiveOn, note, amounts, staffId: admin.staffId });
+      return { ...(await versions()), version };
+    },
+  );
+
+  app.post(
+    '/withdraw_price_version',
+    {
+      config: { audit: 'change-prices' },
+      schema: {
+        summary:
+          'Admins: withdraws a version that has not taken effect (it never applies). A version in force or past stays: orders were priced by it',
+        tags: ['staff admin'],
+        body: withdrawPriceVersionRequestSchema,
+        response: { 200: priceVersionsResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = sessionOf(request, 'staff');
+      const { version } = request.body;
+      const withdrawn = await withdrawPriceVersion(db, { version, staffId: admin.staffId, at: clock.now() });
+      if (!withdrawn) {
+        const listed = (await priceVersions(db, clock.now())).find((v) => v.version === version);
+        if (!listed) throw notFound();
+        // Withdrawn already (a double click, or another admin): the same answer as the first.
+        if (listed.state !== 'withdrawn') {
+          throw new HttpError(409, 'ALREADY_COMPLETED', priceVersionMessages.notScheduled);
+        }
+      }
+      return versions();
+    },
   );
 };

@@ -1,10 +1,12 @@
 import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { priceBookResponseSchema } from '../../../domain/price-book';
 import { siteConfigSchema } from '../../../domain/site';
 import type { AppDeps } from '../../app';
 import { pingDatabase } from '../../db/client';
 import { outboxMessages, smsMessages } from '../../db/schema';
+import { priceBookInForce } from '../prices/price-book-repository';
 
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get(
@@ -27,7 +29,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) 
 };
 
 /** What the pages seen before signing in need from the configuration, and nothing else. */
-export const siteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }) => {
+export const siteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, db, clock }) => {
   app.get(
     '/site_config',
     {
@@ -38,6 +40,22 @@ export const siteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config }
       },
     },
     async () => ({ contactUrl: config.contactUrl }),
+  );
+
+  app.get(
+    '/price_book',
+    {
+      schema: {
+        summary:
+          "The price book in force now: what the pages show before they charge (the bank's list prices, public like any price list). The server prices each order itself from the version in force when it is placed",
+        tags: ['system'],
+        response: { 200: priceBookResponseSchema },
+      },
+    },
+    async () => {
+      const { version, effectiveOn, amounts } = await priceBookInForce(db, clock.now());
+      return { version, effectiveOn, amounts };
+    },
   );
 };
 

@@ -35,7 +35,7 @@ import { addDays, isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { FORM_PAYMENT_METHODS, methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
-import { priceBook } from '../../../../domain/price-book';
+import { VIALS_PER_REQUEST } from '../../../../domain/price-book';
 import { type ResolvedAddress, shippingMessages } from '../../../../domain/shipping';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
@@ -50,6 +50,7 @@ import {
   paymentRequestFields,
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { useClientVials } from '../api/get-client-vials';
 import { useFedexShipQuote } from '../api/get-fedex-ship-quote';
 import { useShipmentDates } from '../api/get-shipment-dates';
@@ -166,6 +167,7 @@ export function CellRequestForm({
 }) {
   const onFile = methodsOnFileOf(paymentInfo);
   const config = usePaymentConfig();
+  const book = usePriceBook();
   const preferred = hasPreferredAddress(client);
   const [shipTo, setShipTo] = useState<'Preferred' | 'New'>(preferred ? 'Preferred' : 'New');
   const [address, setAddress] = useState<Address>(preferred ? preferredAddressOf(client) : emptyAddress);
@@ -210,7 +212,7 @@ export function CellRequestForm({
 
   const summary =
     vialCount > 0 && clientVials.data
-      ? orderSummary({
+      ? orderSummary(book, {
           vials: vialCount,
           prePaidVials: clientVials.data.PrePaidVials,
           payableVialsCents: clientVials.data.PayableAmountCents,
@@ -590,7 +592,7 @@ export function CellRequestForm({
               <Select
                 label="Number of Vials"
                 placeholder="Select"
-                data={Array.from({ length: priceBook.vialsPerRequest.max }, (_, i) => String(i + 1))}
+                data={Array.from({ length: VIALS_PER_REQUEST.max }, (_, i) => String(i + 1))}
                 value={vials}
                 onChange={(v) => {
                   setVials(v);
@@ -599,9 +601,9 @@ export function CellRequestForm({
                 {...fieldProps('NumberOfVials')}
               />
               <Text size="sm">
-                {formatUsd(priceBook.vialPrice)} per vial (10 million cells); your pre-paid vials are used
-                first. The Cell Protection Plan costs {formatUsd(priceBook.cppPerVial)} per vial and replaces
-                cells lost or delayed past 72 hours.
+                {formatUsd(book.vialPrice)} per vial (10 million cells); your pre-paid vials are used first.
+                The Cell Protection Plan costs {formatUsd(book.cppPerVial)} per vial and replaces cells lost
+                or delayed past 72 hours.
               </Text>
               <Radio.Group
                 label="Cell Protection Plan (CPP)"

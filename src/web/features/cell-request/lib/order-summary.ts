@@ -1,6 +1,6 @@
 import type { Cents } from '../../../../domain/money';
 import { cardProcessingFee } from '../../../../domain/payments';
-import { priceBook } from '../../../../domain/price-book';
+import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from '../../../../domain/price-book';
 
 export interface OrderSummary {
   vials: number;
@@ -16,19 +16,22 @@ export interface OrderSummary {
 
 /**
  * The order summary from the server's answers: the payable vials of get_ClientVialsService and
- * the shipping of get_FedexShipQuote, with the price book's CPP and the 3% card fee on top.
+ * the shipping of get_FedexShipQuote, with the CPP of the price book in force and the 3% card fee on top.
  */
-export function orderSummary(input: {
-  vials: number;
-  prePaidVials: number;
-  payableVialsCents: Cents;
-  cpp: boolean;
-  shippingCents: Cents | null;
-  actVip: boolean;
-  card: boolean;
-}): OrderSummary {
-  const cppCents = input.cpp ? input.vials * priceBook.cppPerVial : 0;
-  const shippingCents = input.actVip ? priceBook.actVipShipping : input.shippingCents;
+export function orderSummary(
+  book: PriceBook,
+  input: {
+    vials: number;
+    prePaidVials: number;
+    payableVialsCents: Cents;
+    cpp: boolean;
+    shippingCents: Cents | null;
+    actVip: boolean;
+    card: boolean;
+  },
+): OrderSummary {
+  const cppCents = input.cpp ? input.vials * book.cppPerVial : 0;
+  const shippingCents = input.actVip ? ACT_VIP_SHIPPING_CENTS : input.shippingCents;
   const subtotal = shippingCents === null ? null : input.payableVialsCents + cppCents + shippingCents;
   const processingFeeCents = subtotal === null ? 0 : cardProcessingFee(subtotal, input.card ? 'card' : 'ach');
   return {

@@ -1,6 +1,7 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { annualStorageCommitment } from '../../../../domain/consent-form';
 import type { FormPaymentMethod } from '../../../../domain/form-payment';
+import { usePriceBook } from '../../../lib/price-book';
 
 /**
  * The annual storage fee commitment of page 2 (spec 2, sections 2 and 9), amounts from the price book;
@@ -14,7 +15,7 @@ export function AnnualStorageCommitment({
   method: FormPaymentMethod | '';
   feeMethod?: { note: string } | { problem: string } | null;
 }) {
-  const { dueToday, laterFee, laterFeeCardOrCheck } = annualStorageCommitment();
+  const { dueToday, laterFee, laterFeeCardOrCheck } = annualStorageCommitment(usePriceBook());
   return (
     <Paper withBorder p="md" radius="md" bg="gray.0">
       <Stack gap={6}>

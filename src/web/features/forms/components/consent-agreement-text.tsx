@@ -1,9 +1,11 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { consentAgreement } from '../../../../domain/consent-agreement';
+import { consentAgreementOf } from '../../../../domain/consent-agreement';
+import { usePriceBook } from '../../../lib/price-book';
 import { ScrollableText } from './scrollable-text';
 
-/** The agreement exactly as versioned in the domain: the text whose version is signed. */
+/** The agreement exactly as versioned in the domain, with the fees of the price book in force. */
 export function ConsentAgreementText() {
+  const consentAgreement = consentAgreementOf(usePriceBook());
   return (
     <ScrollableText label={consentAgreement.title}>
       <Stack gap="sm">

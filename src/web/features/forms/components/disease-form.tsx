@@ -31,6 +31,7 @@ import {
   withSavedCardByDefault,
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { type SetDiseaseDataBody, useSetDiseaseData } from '../api/set-disease-data';
 import {
   type SetPhysicianDiseaseDataBody,
@@ -106,6 +107,7 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
   const client = useClient();
   const paymentInfo = usePaymentInfo();
   const config = usePaymentConfig();
+  const book = usePriceBook();
   const sendForClient = useSetDiseaseData();
   const sendForPhysician = useSetPhysicianDiseaseData();
   const send = physician ? sendForPhysician : sendForClient;
@@ -230,7 +232,7 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
               ...data,
               ...(await paymentRequestFields(method, checkedPayment, payment, tokenizer)),
               PaymentMethod: method,
-              expectedTotalCents: whiteGloveQuote(method).total,
+              expectedTotalCents: whiteGloveQuote(book, method).total,
             }
           : data;
       const idempotencyKey = crypto.randomUUID();

@@ -1,8 +1,10 @@
 import { Table, VisuallyHidden } from '@mantine/core';
 import { screeningComparison } from '../../../../domain/infectious-disease';
+import { usePriceBook } from '../../../lib/price-book';
 
 /** White Glove Labs against a local lab, row by row. */
 export function ScreeningComparison() {
+  const book = usePriceBook();
   return (
     <Table.ScrollContainer minWidth={320}>
       <Table withTableBorder withColumnBorders striped verticalSpacing="xs" fz="sm" captionSide="top">
@@ -17,7 +19,7 @@ export function ScreeningComparison() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {screeningComparison().map((row) => (
+          {screeningComparison(book).map((row) => (
             <Table.Tr key={row.feature}>
               <Table.Th scope="row">{row.feature}</Table.Th>
               <Table.Td>{row.whiteGlove}</Table.Td>

@@ -1,11 +1,11 @@
 import { Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { WHITE_GLOVE_TOTAL_LINE, whiteGloveQuote } from '../../../../domain/infectious-disease';
+import { whiteGloveQuote, whiteGloveTotalLine } from '../../../../domain/infectious-disease';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { CARD_FEE_PERCENT } from '../../../../domain/payments';
-import { priceBook } from '../../../../domain/price-book';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
 import type { PaymentChoice } from '../../../lib/payment/payment-choice';
+import { usePriceBook } from '../../../lib/price-book';
 
 export const KIT_ADDRESS_FIELDS = [
   { field: 'FirstName', label: 'First Name', autoComplete: 'given-name' },
@@ -44,19 +44,20 @@ function WhiteGloveAmount({
   method: PaymentChoice['method'];
   variant: 'client' | 'physician';
 }) {
+  const book = usePriceBook();
   if (method !== 'Credit Card' && method !== 'ACH Payment') {
     return (
       <Text size="sm">
-        White Glove Labs fee: {formatUsd(priceBook.whiteGloveLabFee)}. Card payments add a {CARD_FEE_PERCENT}{' '}
+        White Glove Labs fee: {formatUsd(book.whiteGloveLabFee)}. Card payments add a {CARD_FEE_PERCENT}{' '}
         processing fee; ACH payments have none.
       </Text>
     );
   }
-  const quote = whiteGloveQuote(method);
+  const quote = whiteGloveQuote(book, method);
   return (
     <Paper withBorder p="md" radius="md" bg="gray.0" aria-live="polite">
       <Stack gap={4}>
-        {variant === 'physician' && <Text fw={600}>{WHITE_GLOVE_TOTAL_LINE}</Text>}
+        {variant === 'physician' && <Text fw={600}>{whiteGloveTotalLine(book)}</Text>}
         <Text size="sm">White Glove Labs fee: {formatUsd(quote.labFee)}</Text>
         <Text size="sm">
           Credit card processing fee ({CARD_FEE_PERCENT}): {formatUsd(quote.processingFee)}

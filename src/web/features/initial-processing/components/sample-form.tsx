@@ -36,6 +36,7 @@ import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { type SendProcessDataBody, useSendProcessData } from '../api/send-process-data';
 import { CalendarDateInput } from './calendar-date-input';
 
@@ -128,8 +129,9 @@ function CardOnFile({ info }: { info: PaymentInfo }) {
 
 /** What the physician pays, from the same domain function as the server, shown before submitting. */
 function AmountInView({ tissue, paidBy }: { tissue: SampleTissue | ''; paidBy: 'card' | 'check' | '' }) {
+  const book = usePriceBook();
   if (!tissue || !paidBy) return null;
-  const quote = initialProcessingQuote(tissue, paidBy);
+  const quote = initialProcessingQuote(book, tissue, paidBy);
   return (
     <Paper withBorder p="sm" radius="md" bg="gray.0">
       <Text size="sm" c="gray.8">
@@ -155,6 +157,7 @@ export function SampleForm({
   const today = todayFor(new Date());
   const paymentInfo = usePaymentInfo();
   const config = usePaymentConfig();
+  const book = usePriceBook();
   const send = useSendProcessData();
   const [client, setClient] = useState<ClientValues>(emptyClient);
   const [tissue, setTissue] = useState<SampleTissue | ''>('');
@@ -248,7 +251,7 @@ export function SampleForm({
           return {
             ...body,
             ...payment,
-            expectedTotalCents: initialProcessingQuote(tissue, paidBy).total,
+            expectedTotalCents: initialProcessingQuote(book, tissue, paidBy).total,
           };
         },
         idempotencyKey: crypto.randomUUID(),

@@ -22,8 +22,8 @@ import { isoToUsDate } from '../../../../domain/dates';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
 import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import type { PriceBook } from '../../../../domain/price-book';
 import {
-  ANNUAL_STORAGE_PLANS,
   type AnnualStoragePlanId,
   BANKING_PLAN_KINDS,
   type BankingPlanKind,
@@ -31,7 +31,6 @@ import {
   bioInsuranceDiscountPercent,
   bioInsurancePlanName,
   bioInsurancePrice,
-  LONGEVITY_PLANS,
   type LongevityPlanName,
   paymentMethodType,
   planChoiceProblem,
@@ -56,31 +55,35 @@ import {
   paymentRequestFields,
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { useSendStoragePlan } from '../api/send-storage-plan';
 
 const m = storagePlanMessages;
 const TITLE = 'Client Portal / ACT Banking and Storage Plans';
 
-const storageOptions = ANNUAL_STORAGE_PLANS.map((plan) => ({
-  value: plan.id,
-  label:
-    plan.years === 0
-      ? plan.label
-      : `${plan.label}: ${formatUsd(plan.cents)} (${plan.discountPercent}% prepaid discount)`,
-}));
+/** The choices as the price book in force prices them. */
+function planOptions(book: PriceBook) {
+  const storage = book.annualStoragePlans.map((plan) => ({
+    value: plan.id,
+    label:
+      plan.years === 0
+        ? plan.label
+        : `${plan.label}: ${formatUsd(plan.cents)} (${plan.discountPercent}% prepaid discount)`,
+  }));
+  const vials = Array.from(
+    { length: BIO_INSURANCE_VIALS.max - BIO_INSURANCE_VIALS.min + 1 },
+    (_, i) => BIO_INSURANCE_VIALS.min + i,
+  ).map((vials) => ({
+    value: String(vials),
+    label: `${bioInsurancePlanName(vials)}: ${formatUsd(bioInsurancePrice(book, vials))} (${bioInsuranceDiscountPercent(book, vials)}% discount)`,
+  }));
 
-const vialOptions = Array.from(
-  { length: BIO_INSURANCE_VIALS.max - BIO_INSURANCE_VIALS.min + 1 },
-  (_, i) => BIO_INSURANCE_VIALS.min + i,
-).map((vials) => ({
-  value: String(vials),
-  label: `${bioInsurancePlanName(vials)}: ${formatUsd(bioInsurancePrice(vials))} (${bioInsuranceDiscountPercent(vials)}% discount)`,
-}));
-
-const longevityOptions = LONGEVITY_PLANS.map((plan) => ({
-  value: plan.name,
-  label: `${plan.name} (${plan.cells} cells): ${formatUsd(plan.cents)}`,
-}));
+  const longevity = book.longevityPlans.map((plan) => ({
+    value: plan.name,
+    label: `${plan.name} (${plan.cells} cells): ${formatUsd(plan.cents)}`,
+  }));
+  return { storage, vials, longevity };
+}
 
 interface PlanChoice {
   annual: AnnualStoragePlanId;
@@ -97,9 +100,13 @@ const DEFAULT_CHOICE: PlanChoice = {
   longevity: 'Longevity 100',
 };
 
-function priceOf(choice: PlanChoice, method: PaymentChoice['method']): StoragePlanPrice | null {
+function priceOf(
+  book: PriceBook,
+  choice: PlanChoice,
+  method: PaymentChoice['method'],
+): StoragePlanPrice | null {
   if (planChoiceProblem(choice.annual, choice.plan)) return null;
-  return priceStoragePlan({
+  return priceStoragePlan(book, {
     annualStoragePlan: choice.annual,
     plan: choice.plan,
     vials: choice.vials,
@@ -187,7 +194,9 @@ function OrderForm({ onDone }: { onDone(response: SendStoragePlanResponse): void
   const formRef = useRef<HTMLFormElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
 
-  const price = priceOf(choice, payment.method);
+  const book = usePriceBook();
+  const options = planOptions(book);
+  const price = priceOf(book, choice, payment.method);
   const busy = send.isPending;
 
   useEffect(() => {
@@ -284,7 +293,7 @@ function OrderForm({ onDone }: { onDone(response: SendStoragePlanResponse): void
             <Stack gap="md">
               <Select
                 label="Annual Storage Plan"
-                data={storageOptions}
+                data={options.storage}
                 value={choice.annual}
                 onChange={(value) => value && change({ annual: value as AnnualStoragePlanId })}
                 allowDeselect={false}
@@ -302,7 +311,7 @@ function OrderForm({ onDone }: { onDone(response: SendStoragePlanResponse): void
               {choice.plan === 'Bio-Insurance Plan' && (
                 <Select
                   label="Bio-Insurance Banking Plan"
-                  data={vialOptions}
+                  data={options.vials}
                   value={String(choice.vials)}
                   onChange={(value) => value && change({ vials: Number(value) })}
                   allowDeselect={false}
@@ -317,7 +326,7 @@ function OrderForm({ onDone }: { onDone(response: SendStoragePlanResponse): void
               {choice.plan === 'Longevity Plan' && (
                 <Select
                   label="Longevity Banking Plan"
-                  data={longevityOptions}
+                  data={options.longevity}
                   value={choice.longevity}
                   onChange={(value) => value && change({ longevity: value as LongevityPlanName })}
                   allowDeselect={false}

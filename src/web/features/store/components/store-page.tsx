@@ -51,6 +51,7 @@ import {
   paymentRequestFields,
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { useSession } from '../../../lib/session';
 import { useSendStoreRequest } from '../api/send-store-request';
 
@@ -139,6 +140,7 @@ function StoreForm({
   const physician = session.data?.role === 'physician';
   const paymentInfo = usePaymentInfo();
   const config = usePaymentConfig();
+  const book = usePriceBook();
   const send = useSendStoreRequest();
   const [quantityText, setQuantityText] = useState('1');
   const quantity = serumQuantityOf(quantityText);
@@ -154,7 +156,7 @@ function StoreForm({
   const submitting = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const method = payment.method === 'Check' ? '' : payment.method;
-  const price = priceStoreOrder(quantity, method === 'Credit Card' ? 'card' : 'ach');
+  const price = priceStoreOrder(book, quantity, method === 'Credit Card' ? 'card' : 'ach');
   const busy = send.isPending;
 
   const setQuantity = (next: number) => setQuantityText(String(Math.max(0, next)));
