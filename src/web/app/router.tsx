@@ -123,6 +123,10 @@ const ShippingCalendarPage = page(
   () => import('../features/staff/components/staff-admin-pages'),
   (m) => m.ShippingCalendarPage,
 );
+const PriceBookPage = page(
+  () => import('../features/staff/components/price-book-page'),
+  (m) => m.PriceBookPage,
+);
 const NotFoundPage = page(
   () => import('../components/not-found-page'),
   (m) => m.NotFoundPage,
@@ -172,6 +176,7 @@ export function AppRoutes() {
           <Route path="/staff/admin/accounts" element={<StaffAccountsPage />} />
           <Route path="/staff/admin/audit" element={<AuditSearchPage />} />
           <Route path="/staff/admin/calendar" element={<ShippingCalendarPage />} />
+          <Route path="/staff/admin/prices" element={<PriceBookPage />} />
         </Route>
         <Route element={<SessionGate roles={CLIENT} />}>
           <Route path="/client-information" element={<ClientInformationPage />} />

@@ -34,6 +34,7 @@ export const staffAdminNavigation = {
   accounts: { to: '/staff/admin/accounts', label: 'Staff Accounts' },
   audit: { to: '/staff/admin/audit', label: 'Audit Trail' },
   calendar: { to: '/staff/admin/calendar', label: 'Shipping Calendar' },
+  prices: { to: '/staff/admin/prices', label: 'Price Book' },
 } as const;
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;

@@ -2,12 +2,18 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
+import { SHIPPED_PRICE_AMOUNTS } from '../../domain/price-book';
+import { priceBookQueryKey } from '../lib/price-book';
 
-/** Renders a component as the portal would: Mantine's theme and a query client that never retries. */
+/**
+ * Renders a component as the portal would: Mantine's theme and a query client that never retries,
+ * holding the price book as shipped as the one in force (what GET /api/pay/price_book answers first).
+ */
 export function renderInPortal(ui: ReactElement) {
   const queries = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
+  queries.setQueryData(priceBookQueryKey, { version: 0, effectiveOn: null, amounts: SHIPPED_PRICE_AMOUNTS });
   return render(
     <QueryClientProvider client={queries}>
       <MantineProvider>{ui}</MantineProvider>

@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PriceVersion } from '../../../../domain/price-book';
 import type { BlackoutDatesResponse } from '../../../../domain/shipping-calendar';
 import type { AuditEvent, AuditSearchQuery, CreateStaffRequest, StaffMember } from '../../../../domain/staff';
 import { apiRequest } from '../../../lib/api-client';
+import { priceBookQueryKey } from '../../../lib/price-book';
+
+export interface PriceVersionsResponse {
+  today: string;
+  versions: PriceVersion[];
+}
 
 export const staffAccountsQueryKey = ['staff', 'admin', 'accounts'] as const;
 
@@ -62,5 +69,30 @@ export function useChangeBlackoutDate(change: 'add' | 'remove') {
     mutationFn: (date: string) =>
       apiRequest<BlackoutDatesResponse>('POST', `staff/${change}_blackout_date`, { body: { date } }),
     onSuccess: (calendar) => queryClient.setQueryData(blackoutDatesQueryKey, calendar),
+  });
+}
+
+export const priceVersionsQueryKey = ['staff', 'admin', 'price-versions'] as const;
+
+/** Admins: every price book version, newest first, and the bank's today. */
+export function usePriceVersions() {
+  return useQuery({
+    queryKey: priceVersionsQueryKey,
+    queryFn: () => apiRequest<PriceVersionsResponse>('GET', 'staff/price_versions'),
+  });
+}
+
+/** Adds a version, or withdraws one not yet in force; the portal's pages read the book again. */
+export function useChangePriceVersions<Body extends object>(
+  call: 'create_price_version' | 'withdraw_price_version',
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body) =>
+      apiRequest<PriceVersionsResponse & { version?: number }>('POST', `staff/${call}`, { body }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(priceVersionsQueryKey, { today: answer.today, versions: answer.versions });
+      void queryClient.invalidateQueries({ queryKey: priceBookQueryKey });
+    },
   });
 }

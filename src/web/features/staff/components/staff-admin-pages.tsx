@@ -33,28 +33,9 @@ import {
   useStaffAccounts,
 } from '../api/staff-admin';
 import { useStaffSession } from '../api/staff-session';
-
-function errorText(error: unknown): string | null {
-  if (!error) return null;
-  return error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
-}
+import { AdminOnly, errorText } from './admin-only';
 
 /** What a `staff`-level member sees at an admin address: the page does not exist for them. */
-function AdminOnly({ children }: { children: React.ReactNode }) {
-  const session = useStaffSession();
-  if (session.data?.stage !== 'signed-in') return null;
-  if (session.data.staff.level !== 'admin') {
-    return (
-      <Stack maw={640} align="flex-start">
-        <Title order={1} size="h2">
-          Page not found
-        </Title>
-        <Text>There is no page at this address. It may have been moved, or the link may be mistyped.</Text>
-      </Stack>
-    );
-  }
-  return <>{children}</>;
-}
 
 function DisableButton({ member, self }: { member: StaffMember; self: boolean }) {
   const disable = useDisableStaff();

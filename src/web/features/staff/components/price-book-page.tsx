@@ -1,0 +1,331 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, useRef, useState } from 'react';
+import { isoToUsDate } from '../../../../domain/dates';
+import { formatUsd } from '../../../../domain/money';
+import {
+  PRICE_ENTRIES,
+  PRICE_NOTE_MAX,
+  type PriceAmounts,
+  type PriceKey,
+  type PriceVersion,
+  priceVersionMessages,
+} from '../../../../domain/price-book';
+import { amountToCents } from '../../../../domain/staff-queues';
+import { ApiError } from '../../../lib/api-client';
+import { useChangePriceVersions, usePriceVersions } from '../api/staff-admin';
+import { AdminOnly, errorText } from './admin-only';
+
+const GROUPS = [...new Set(PRICE_ENTRIES.map((entry) => entry.group))];
+const labelOf = (key: PriceKey) => PRICE_ENTRIES.find((entry) => entry.key === key)?.label ?? key;
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+const STATE_COLOURS: Record<PriceVersion['state'], string> = {
+  'in force': 'teal',
+  scheduled: 'blue',
+  past: 'gray',
+  withdrawn: 'gray',
+};
+
+/** The entries whose amount differs between two versions. */
+function changesBetween(from: PriceAmounts, to: PriceAmounts) {
+  return PRICE_ENTRIES.filter(({ key }) => from[key] !== to[key]).map(({ key }) => ({
+    key,
+    label: labelOf(key),
+    from: from[key],
+    to: to[key],
+  }));
+}
+
+export function PriceBookPage() {
+  return (
+    <AdminOnly>
+      <PriceBook />
+    </AdminOnly>
+  );
+}
+
+function PriceBook() {
+  const versions = usePriceVersions();
+  const inForce = versions.data?.versions.find((v) => v.state === 'in force');
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Price Book
+      </Title>
+      <Text>
+        Every order is priced by the version in force on the day it is placed. A new version takes effect on
+        the day you choose, today or later; orders already placed keep their prices. The 3% card processing
+        fee, FedEx&apos;s 20% mark-up and the serum&apos;s bulk price from 11 bottles are fixed by the
+        agreement and are not in the book.
+      </Text>
+      {versions.error && (
+        <Alert color="red" role="alert">
+          {errorText(versions.error)}
+        </Alert>
+      )}
+      {versions.data && inForce && (
+        <>
+          <NewVersion key={inForce.version} today={versions.data.today} current={inForce} />
+          <VersionList versions={versions.data.versions} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function NewVersion({ today, current }: { today: string; current: PriceVersion }) {
+  const create = useChangePriceVersions<{ effectiveOn: string; note: string; amounts: PriceAmounts }>(
+    'create_price_version',
+  );
+  const [typed, setTyped] = useState<Record<PriceKey, string>>(
+    () =>
+      Object.fromEntries(PRICE_ENTRIES.map(({ key }) => [key, dollars(current.amounts[key])])) as Record<
+        PriceKey,
+        string
+      >,
+  );
+  const [effectiveOn, setEffectiveOn] = useState(today);
+  const [note, setNote] = useState('');
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [added, setAdded] = useState<{ version: number; effectiveOn: string; unchanged: boolean } | null>(
+    null,
+  );
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  const amounts: Partial<Record<PriceKey, number>> = {};
+  for (const { key } of PRICE_ENTRIES) {
+    const cents = amountToCents(typed[key]);
+    if (cents !== null) amounts[key] = cents;
+  }
+  const whole = PRICE_ENTRIES.every(({ key }) => amounts[key] !== undefined);
+  const changes = whole ? changesBetween(current.amounts, amounts as PriceAmounts) : [];
+  const serverFields = create.error instanceof ApiError ? create.error.fields : {};
+  const shown = { ...serverFields, ...problems };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    for (const { key } of PRICE_ENTRIES) {
+      if (amounts[key] === undefined) found[key] = 'Enter an amount in dollars and cents, such as 500.00';
+    }
+    if (!effectiveOn) found.effectiveOn = priceVersionMessages.effectiveOn;
+    else if (effectiveOn < today) found.effectiveOn = priceVersionMessages.notPast;
+    if (!note.trim()) found.note = priceVersionMessages.note;
+    setProblems(found);
+    setAdded(null);
+    if (Object.keys(found).length > 0 || !whole) {
+      const first = Object.keys(found)[0];
+      document.getElementById(`price-${first}`)?.focus();
+      return;
+    }
+    create.mutate(
+      { effectiveOn, note: note.trim(), amounts: amounts as PriceAmounts },
+      {
+        onSuccess: (answer) =>
+          setAdded({ version: answer.version ?? 0, effectiveOn, unchanged: changes.length === 0 }),
+        onError: () => requestAnimationFrame(() => errorRef.current?.scrollIntoView({ block: 'center' })),
+      },
+    );
+  };
+
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Title order={2} size="h4" mb={4}>
+        New version
+      </Title>
+      <Text size="sm" mb="sm">
+        In force now: version {current.version}
+        {current.effectiveOn ? `, since ${isoToUsDate(current.effectiveOn)}` : ' (the prices as shipped)'}.
+        The amounts below start as its prices; change those that change.
+      </Text>
+      <form onSubmit={submit} noValidate aria-label="New price book version">
+        <Stack gap="md">
+          <Group align="flex-start" wrap="wrap">
+            <TextInput
+              id="price-effectiveOn"
+              label="Takes effect on"
+              type="date"
+              min={today}
+              required
+              value={effectiveOn}
+              onChange={(e) => setEffectiveOn(e.currentTarget.value)}
+              error={shown.effectiveOn}
+            />
+            <TextInput
+              id="price-note"
+              label="Reason"
+              description="Kept with the version, for the audit trail"
+              required
+              maxLength={PRICE_NOTE_MAX}
+              value={note}
+              onChange={(e) => setNote(e.currentTarget.value)}
+              error={shown.note}
+              style={{ flex: '1 1 16rem' }}
+            />
+          </Group>
+          {GROUPS.map((group) => (
+            <fieldset key={group} style={{ border: 0, padding: 0, margin: 0 }}>
+              <Text component="legend" fw={600} mb="xs">
+                {group}
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+                {PRICE_ENTRIES.filter((entry) => entry.group === group).map(({ key, label }) => (
+                  <TextInput
+                    key={key}
+                    id={`price-${key}`}
+                    label={label}
+                    description={`Now ${formatUsd(current.amounts[key])}`}
+                    leftSection="$"
+                    inputMode="decimal"
+                    value={typed[key]}
+                    onChange={(e) => {
+                      const value = e.currentTarget.value;
+                      setTyped((t) => ({ ...t, [key]: value }));
+                      setProblems(({ [key]: _cleared, ...rest }) => rest);
+                    }}
+                    error={shown[key]}
+                  />
+                ))}
+              </SimpleGrid>
+            </fieldset>
+          ))}
+          <div aria-live="polite">
+            {changes.length === 0 ? (
+              <Text size="sm">No price changes yet.</Text>
+            ) : (
+              <Stack gap={2}>
+                <Text size="sm" fw={600}>
+                  {changes.length === 1 ? '1 price changes' : `${changes.length} prices change`}
+                  {effectiveOn ? ` from ${isoToUsDate(effectiveOn)}` : ''}:
+                </Text>
+                {changes.map((c) => (
+                  <Text size="sm" key={c.key}>
+                    {c.label}: {formatUsd(c.from)} → {formatUsd(c.to)}
+                  </Text>
+                ))}
+              </Stack>
+            )}
+          </div>
+          <Group>
+            <Button type="submit" loading={create.isPending} disabled={changes.length === 0}>
+              Add version
+            </Button>
+          </Group>
+          {create.error && Object.keys(serverFields).length === 0 && (
+            <Text size="sm" c="red.8" role="alert" ref={errorRef}>
+              {errorText(create.error)}
+            </Text>
+          )}
+          {added && (
+            <Alert color="teal" role="status">
+              {added.unchanged
+                ? `These prices are in force on ${isoToUsDate(added.effectiveOn)} already (version ${added.version}); nothing was added.`
+                : `Version ${added.version} takes effect on ${isoToUsDate(added.effectiveOn)}.`}
+            </Alert>
+          )}
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function VersionList({ versions }: { versions: PriceVersion[] }) {
+  // Each version against the one before it in force (the next older one that was not withdrawn).
+  const previous = (index: number) => versions.slice(index + 1).find((v) => v.state !== 'withdrawn');
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Title order={2} size="h4" mb="xs">
+        Versions
+      </Title>
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped data-testid="price-versions" verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Version</Table.Th>
+              <Table.Th>Takes effect</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th>Changes</Table.Th>
+              <Table.Th>Reason and author</Table.Th>
+              <Table.Th>Action</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {versions.map((version, index) => {
+              const before = previous(index);
+              const changes = before ? changesBetween(before.amounts, version.amounts) : [];
+              return (
+                <Table.Tr key={version.version}>
+                  <Table.Td>{version.version}</Table.Td>
+                  <Table.Td>{version.effectiveOn ? isoToUsDate(version.effectiveOn) : 'As shipped'}</Table.Td>
+                  <Table.Td>
+                    <Badge color={STATE_COLOURS[version.state]} variant="light">
+                      {version.state}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {version.version === 0
+                      ? 'The first prices'
+                      : changes.map((c) => (
+                          <Text size="sm" key={c.key}>
+                            {c.label}: {formatUsd(c.from)} → {formatUsd(c.to)}
+                          </Text>
+                        ))}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {version.note}
+                    </Text>
+                    {version.createdBy && (
+                      <Text size="xs" c="gray.7">
+                        {version.createdBy}
+                        {version.createdAt ? `, ${new Date(version.createdAt).toLocaleString('en-US')}` : ''}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {version.state === 'scheduled' && <Withdraw version={version.version} />}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
+  );
+}
+
+function Withdraw({ version }: { version: number }) {
+  const withdraw = useChangePriceVersions<{ version: number }>('withdraw_price_version');
+  const error = errorText(withdraw.error);
+  return (
+    <Stack gap={4} align="flex-start">
+      <Button
+        size="xs"
+        variant="default"
+        loading={withdraw.isPending}
+        onClick={() => withdraw.mutate({ version })}
+        aria-label={`Withdraw version ${version}`}
+      >
+        Withdraw
+      </Button>
+      {error && (
+        <Text size="xs" c="red.8" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
