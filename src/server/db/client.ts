@@ -3,12 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzleNodePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isConnectionLost } from '../lib/failures';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -43,6 +44,7 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
     client.on('error', () => {});
   });
   const db = drizzleNodePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
+  releaseEveryTransactionClient(db, pool);
   return {
     db,
     kind: 'postgres',
@@ -62,6 +64,46 @@ export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
       const result = await pool.query(text, values as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     },
+  };
+}
+
+/**
+ * drizzle-orm's node-postgres transaction (0.45.x) checks a client out of the pool and sends BEGIN
+ * before the try/finally that gives it back (drizzle-team/drizzle-orm#6241): a BEGIN that fails
+ * leaves the client checked out for good. It fails so when the connection was cut (a database
+ * restart, pg_terminate_backend) just before the pool heard of it; a few of those and the pool is
+ * empty: every request waits for a connection, and `pool.end()` never returns.
+ *
+ * So the pool's transactions check their client out here and always give it back, discarded when
+ * its connection is lost; on that one client, drizzle's own transaction runs BEGIN, COMMIT or
+ * ROLLBACK and releases nothing. Nested transactions (savepoints) are drizzle's, unchanged.
+ */
+function releaseEveryTransactionClient(db: Database, pool: pg.Pool): void {
+  type Session = NodePgSession<typeof schema, never>;
+  const session = db._.session as unknown as Session;
+  // What the pool's session was made with (internal in drizzle's types), for one on a client.
+  type Made = ConstructorParameters<typeof NodePgSession>;
+  const {
+    dialect,
+    schema: relational,
+    options,
+  } = session as unknown as {
+    dialect: Made[1];
+    schema: Made[2];
+    options: Made[3];
+  };
+  session.transaction = async (transaction, config) => {
+    const client = await pool.connect();
+    let lost: Error | undefined;
+    try {
+      const onClient = new NodePgSession(client, dialect, relational, options) as unknown as Session;
+      return await onClient.transaction(transaction, config);
+    } catch (error) {
+      if (isConnectionLost(error)) lost = error as Error;
+      throw error;
+    } finally {
+      client.release(lost);
+    }
   };
 }
 
