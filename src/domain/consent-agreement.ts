@@ -1,5 +1,5 @@
 import { formatUsd } from './money';
-import { CARD_FEE_PERCENT } from './payments';
+import { cardFeePercent } from './payments';
 import type { PriceBook } from './price-book';
 
 /**
@@ -53,7 +53,7 @@ export function consentAgreementOf(book: PriceBook): ConsentAgreement {
         paragraphs: [
           `The up-front banking fee is ${fee(book.upFrontBankingFee.adipose)} for adipose tissue and ${fee(book.upFrontBankingFee.boneMarrow)} for bone marrow, and includes the first year of storage.`,
           `After the first year, the Annual Maintenance Fee is ${fee(book.annualMaintenanceFee)} a year, payable before each anniversary of the Enrollment Date. The amount quoted for future years is ${fee(book.annualMaintenanceFee)} by ACH and ${fee(book.annualFeeCardOrCheck)} by card or check. I authorize the bank to charge the payment method I keep on file on each anniversary.`,
-          `Card payments carry a processing fee of ${CARD_FEE_PERCENT} of the amount; ACH payments carry none.`,
+          `Card payments carry a processing fee of ${cardFeePercent(book)} of the amount; ACH payments carry none.`,
           `The retrieval fee is ${fee(book.retrievalFeePerVial)} per vial transferred, plus shipping.`,
         ],
       },

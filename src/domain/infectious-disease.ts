@@ -9,7 +9,7 @@ import { requireEach } from './errors';
 import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
-import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
+import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
 import { freeText, singleLine } from './text';
 
@@ -69,7 +69,7 @@ export function screeningComparison(
   return [
     {
       feature: 'Price',
-      whiteGlove: `${formatUsd(book.whiteGloveLabFee)} (card payments add ${CARD_FEE_PERCENT})`,
+      whiteGlove: `${formatUsd(book.whiteGloveLabFee)} (card payments add ${cardFeePercent(book)})`,
       localLab: 'Varies by lab',
     },
     {
@@ -110,12 +110,14 @@ export type WaiverNotice = keyof typeof WAIVER_NOTICES;
 /** The version of the terms and the waiver texts; a submission records it with the SHA-256 of the text. */
 export const INFECTIOUS_DISEASE_TERMS_VERSION = '2026-11-22';
 
-export const INFECTIOUS_DISEASE_TERMS = [
-  'I confirm that the information I give on this form is true and complete to the best of my knowledge.',
-  'I understand that the screening result, or my waiver, is kept with my banking records and may be shared with the physician or clinic that receives my cells.',
-  `White Glove Labs fees are charged when I submit this form and are not refunded once the kit has shipped. Card payments carry a processing fee of ${CARD_FEE_PERCENT}; ACH payments carry none.`,
-  'A lab report I upload must be my own, from a licensed laboratory, for a blood draw within 14 days of my sample extraction.',
-];
+export function infectiousDiseaseTerms(book: PriceBook): string[] {
+  return [
+    'I confirm that the information I give on this form is true and complete to the best of my knowledge.',
+    'I understand that the screening result, or my waiver, is kept with my banking records and may be shared with the physician or clinic that receives my cells.',
+    `White Glove Labs fees are charged when I submit this form and are not refunded once the kit has shipped. Card payments carry a processing fee of ${cardFeePercent(book)}; ACH payments carry none.`,
+    'A lab report I upload must be my own, from a licensed laboratory, for a blood draw within 14 days of my sample extraction.',
+  ];
+}
 
 /** The White Glove amounts the server charges and the page shows: lab fee, card fee, total. */
 export function whiteGloveQuote(
@@ -127,7 +129,7 @@ export function whiteGloveQuote(
   total: Cents;
 } {
   const labFee = book.whiteGloveLabFee;
-  const processingFee = cardProcessingFee(labFee, method === 'Credit Card' ? 'card' : 'ach');
+  const processingFee = cardProcessingFee(book, labFee, method === 'Credit Card' ? 'card' : 'ach');
   return { labFee, processingFee, total: labFee + processingFee };
 }
 

@@ -3,7 +3,7 @@ import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso, DOB_YEAR_LIMIT, parseIsoDate, resolveToday, type Today } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
-import { CARD_FEE_PERCENT, cardProcessingFee } from './payments';
+import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
 import { singleLine } from './text';
 
@@ -68,11 +68,13 @@ export const sampleCardEmptyMessages = {
   CVV: m.cardEmpty,
 } as const;
 
-/** What the physician pays for a new sample, in cents: the up-front fee and, by card, 3% on top. */
+/** What the physician pays for a new sample, in cents: the up-front fee and, by card, the card fee on top. */
 export interface InitialProcessingQuote {
   fee: Cents;
   processingFee: Cents;
   total: Cents;
+  /** The card fee's rate as people read it ("3%"), from the book the quote was made with. */
+  processingFeeRate?: string;
 }
 
 export function initialProcessingQuote(
@@ -81,14 +83,14 @@ export function initialProcessingQuote(
   paidBy: 'card' | 'check',
 ): InitialProcessingQuote {
   const fee = tissue === 'Adipose' ? book.upFrontBankingFee.adipose : book.upFrontBankingFee.boneMarrow;
-  const processingFee = cardProcessingFee(fee, paidBy);
-  return { fee, processingFee, total: fee + processingFee };
+  const processingFee = cardProcessingFee(book, fee, paidBy);
+  return { fee, processingFee, total: fee + processingFee, processingFeeRate: cardFeePercent(book) };
 }
 
 /** The quote as a line people read: "$2,500.00 + 3% processing fee $75.00 = $2,575.00". */
 export function quoteSummary(quote: InitialProcessingQuote): string {
   if (quote.processingFee === 0) return `${formatUsd(quote.fee)} (no processing fee for a check)`;
-  return `${formatUsd(quote.fee)} + ${CARD_FEE_PERCENT} processing fee ${formatUsd(quote.processingFee)} = ${formatUsd(quote.total)}`;
+  return `${formatUsd(quote.fee)} + ${quote.processingFeeRate ?? 'card'} processing fee ${formatUsd(quote.processingFee)} = ${formatUsd(quote.total)}`;
 }
 
 /** How long a new client's welcome link stays valid. */
@@ -119,7 +121,7 @@ export function initialProcessingInstructions(book: PriceBook): { heading: strin
     {
       heading: 'Payment',
       paragraphs: [
-        `Pay the up-front banking fee by credit card when you submit this form (a ${CARD_FEE_PERCENT} card processing fee is added), or put a check for the fee in the shipment (no processing fee). The first year of storage is included.`,
+        `Pay the up-front banking fee by credit card when you submit this form (a ${cardFeePercent(book)} card processing fee is added), or put a check for the fee in the shipment (no processing fee). The first year of storage is included.`,
         'The card on file in your Physician Portal is offered first; you can use another card and keep it on file for future payments.',
       ],
     },

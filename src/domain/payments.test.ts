@@ -13,6 +13,7 @@ import {
   type PaymentMethodType,
   paymentMessages,
 } from './payments';
+import { SHIPPED_PRICE_BOOK } from './price-book';
 
 const m = paymentMessages;
 const TODAY = '2025-06-15';
@@ -230,7 +231,7 @@ describe('cardProcessingFee', () => {
     [50_000, 1_500, 'the retrieval fee for one vial'],
     [101_943, 3_058, 'three annual fees: 3058.29 cents rounds down'],
   ])('a card payment of %i cents carries a fee of %i cents (%s)', (amount, fee) => {
-    expect(cardProcessingFee(amount, 'card')).toBe(fee);
+    expect(cardProcessingFee(SHIPPED_PRICE_BOOK, amount, 'card')).toBe(fee);
   });
 
   it.each([
@@ -241,7 +242,7 @@ describe('cardProcessingFee', () => {
     ['check', 50],
     ['check', 35_000],
   ] as Array<[PaymentMethodType, number]>)('%s pays no fee on %i cents', (method, amount) => {
-    expect(cardProcessingFee(amount, method)).toBe(0);
+    expect(cardProcessingFee(SHIPPED_PRICE_BOOK, amount, method)).toBe(0);
   });
 });
 

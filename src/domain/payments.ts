@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_PATTERN, tooLong } from './client';
 import { resolveToday, type Today } from './dates';
 import type { Cents } from './money';
-import { CARD_PROCESSING_FEE_BASIS_POINTS } from './price-book';
+import { formatRate, type PriceBook } from './price-book';
 
 /** The brands the bank accepts (spec 1, section 5: the card type list). */
 export const CARD_BRANDS = ['American Express', 'Discover', 'Visa', 'Mastercard'] as const;
@@ -91,13 +91,15 @@ export function abaRoutingValid(routing: string): boolean {
 
 export type PaymentMethodType = 'card' | 'ach' | 'check';
 
-/** The card processing fee as people read it ("3%"). */
-export const CARD_FEE_PERCENT = `${CARD_PROCESSING_FEE_BASIS_POINTS / 100}%`;
+/** The card processing fee of a price book as people read it ("3%"). */
+export function cardFeePercent(book: PriceBook): string {
+  return formatRate(book.cardProcessingFeeBasisPoints);
+}
 
-/** The card processing fee: 3% of the amount, rounded half up to the cent; ACH and check pay none. */
-export function cardProcessingFee(amount: Cents, method: PaymentMethodType): Cents {
+/** The card processing fee: the book's rate (3% as shipped) of the amount, rounded half up to the cent; ACH and check pay none. */
+export function cardProcessingFee(book: PriceBook, amount: Cents, method: PaymentMethodType): Cents {
   if (method !== 'card') return 0;
-  return Math.floor((amount * CARD_PROCESSING_FEE_BASIS_POINTS + 5_000) / 10_000);
+  return Math.floor((amount * book.cardProcessingFeeBasisPoints + 5_000) / 10_000);
 }
 
 /** Expiry years offered: the current year to the current year + 8 (DESIGN.md section 8, item 7). */

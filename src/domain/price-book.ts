@@ -9,11 +9,13 @@ import { singleLine } from './text';
  * version in force when it is placed (the server looks that up; nothing prices from a constant).
  * The amounts below are the book as shipped: version 0, in force until an admin adds one.
  *
- * What stays fixed in code, because the spec's own sentences state it (changing it would change
- * the spec's messages, not a price): the 3% card processing fee, FedEx's 20% mark-up, ACT VIP
- * shipping not charged with the order, 1 to 10 vials a request, the serum's bulk price from 11.
+ * Two entries are rates, not amounts (`unit: 'percent'`, kept in basis points: 300 is 3.00%): the
+ * card processing fee and FedEx's mark-up on its net charge. What stays fixed in code, being rules
+ * rather than prices: ACT VIP shipping not charged with the order, 1 to 10 vials a request, the
+ * serum's bulk price from 11 bottles.
  */
 export const PRICE_ENTRIES = [
+  { key: 'cardProcessingFee', group: 'Payments', label: 'Card processing fee', unit: 'percent' },
   { key: 'upFrontAdipose', group: 'Banking', label: 'Up-front banking fee, adipose tissue' },
   { key: 'upFrontBoneMarrow', group: 'Banking', label: 'Up-front banking fee, bone marrow' },
   { key: 'annualMaintenanceFee', group: 'Banking', label: 'Annual Maintenance Fee (ACH)' },
@@ -22,6 +24,12 @@ export const PRICE_ENTRIES = [
   { key: 'whiteGloveLabFee', group: 'Screening', label: 'White Glove Labs fee' },
   { key: 'vialPrice', group: 'Vial requests', label: 'Vial of 10 million cells' },
   { key: 'cppPerVial', group: 'Vial requests', label: 'Cell Protection Plan, per vial' },
+  {
+    key: 'fedexShippingMarkup',
+    group: 'Vial requests',
+    label: 'FedEx mark-up on its net charge',
+    unit: 'percent',
+  },
   { key: 'fedexShippingMinimum', group: 'Vial requests', label: 'FedEx shipping, least charged' },
   { key: 'storageYearListPrice', group: 'Storage plans', label: 'A year of storage (list price)' },
   { key: 'storagePlan5Year', group: 'Storage plans', label: '5 Year Storage Plan' },
@@ -40,12 +48,17 @@ export const PRICE_ENTRIES = [
 ] as const;
 
 export type PriceKey = (typeof PRICE_ENTRIES)[number]['key'];
+export type PriceEntry = { key: PriceKey; group: string; label: string; unit?: 'percent' };
+/** An entry's unit: integer cents, or basis points for a rate. */
+export const isRate = (key: PriceKey) =>
+  (PRICE_ENTRIES as readonly PriceEntry[]).some((entry) => entry.key === key && entry.unit === 'percent');
 export type PriceAmounts = Record<PriceKey, Cents>;
 
 export const PRICE_KEYS = PRICE_ENTRIES.map((entry) => entry.key) as [PriceKey, ...PriceKey[]];
 
 /** The book as shipped (version 0). */
 export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
+  cardProcessingFee: 300,
   upFrontAdipose: 250_000,
   upFrontBoneMarrow: 300_000,
   annualMaintenanceFee: 33_981,
@@ -54,6 +67,7 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   whiteGloveLabFee: 39_900,
   vialPrice: 50_000,
   cppPerVial: 2_500,
+  fedexShippingMarkup: 2_000,
   fedexShippingMinimum: 5_000,
   storageYearListPrice: 35_000,
   storagePlan5Year: 157_500,
@@ -71,12 +85,17 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   serumBulkPrice: 20_000,
 };
 
-/** The most a single entry may be: $100,000 (a typing slip of a few zeros is refused, not charged). */
+/** The most an amount may be: $100,000 (a typing slip of a few zeros is refused, not charged). */
 export const MAX_PRICE_CENTS = 10_000_000;
+/** The most a rate may be: 100.00%. */
+export const MAX_RATE_BASIS_POINTS = 10_000;
+
+/** A rate as people read it: 300 basis points is "3%", 250 is "2.5%". */
+export function formatRate(basisPoints: number): string {
+  return `${Number((basisPoints / 100).toFixed(2))}%`;
+}
 
 /** The fixed rules (see above). */
-export const CARD_PROCESSING_FEE_BASIS_POINTS = 300;
-export const FEDEX_SHIPPING_MARKUP_BASIS_POINTS = 12_000;
 export const ACT_VIP_SHIPPING_CENTS: Cents = 0;
 export const VIALS_PER_REQUEST = { min: 1, max: 10 } as const;
 export const SERUM_BULK_FROM = 11;
@@ -97,6 +116,10 @@ export function priceBookOf(amounts: PriceAmounts) {
     discountPercent: prepaidDiscountPercent(cents, years, amounts.storageYearListPrice),
   });
   return {
+    /** The card processing fee, in basis points of the amount (card payments only). */
+    cardProcessingFeeBasisPoints: amounts.cardProcessingFee,
+    /** FedEx shipping: the carrier's net charge plus this mark-up (basis points), never below the minimum. */
+    fedexShippingMarkupBasisPoints: amounts.fedexShippingMarkup,
     annualMaintenanceFee: amounts.annualMaintenanceFee,
     /** The later yearly amount quoted for card or check payers (ACH pays the maintenance fee itself). */
     annualFeeCardOrCheck: amounts.annualFeeCardOrCheck,
@@ -149,9 +172,17 @@ const priceCents = z
   .int('Enter whole cents')
   .min(0, 'An amount cannot be negative')
   .max(MAX_PRICE_CENTS, 'At most $100,000.00');
+const rateBasisPoints = z
+  .number({ message: 'Enter a rate' })
+  .int('Enter a rate to the hundredth of a percent')
+  .min(0, 'A rate cannot be negative')
+  .max(MAX_RATE_BASIS_POINTS, 'At most 100%');
 
 export const priceAmountsSchema = z.object(
-  Object.fromEntries(PRICE_KEYS.map((key) => [key, priceCents])) as Record<PriceKey, typeof priceCents>,
+  Object.fromEntries(PRICE_KEYS.map((key) => [key, isRate(key) ? rateBasisPoints : priceCents])) as Record<
+    PriceKey,
+    typeof priceCents
+  >,
 );
 
 /** The version in force, as the portal's pages read it (GET /api/price_book). */

@@ -143,7 +143,7 @@ export function priceStoragePlan(book: PriceBook, choice: StoragePlanChoice): St
   }
   if (storage.years === 0 && choice.plan === 'No additional Plan') throw new Error(m.selectAny);
   const amountCents = storage.cents + bankingCents;
-  const processingFeeCents = cardProcessingFee(amountCents, choice.paymentMethod);
+  const processingFeeCents = cardProcessingFee(book, amountCents, choice.paymentMethod);
   return {
     storageYears: storage.years,
     storageCents: storage.cents,

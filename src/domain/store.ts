@@ -73,7 +73,7 @@ export function priceStoreOrder(
   const perBottleCents = serumPricePerBottle(book, quantity);
   const itemsCents = quantity * perBottleCents;
   const shippingCents = 0;
-  const processingFeeCents = cardProcessingFee(itemsCents + shippingCents, paymentMethod);
+  const processingFeeCents = cardProcessingFee(book, itemsCents + shippingCents, paymentMethod);
   return {
     quantity,
     perBottleCents,

@@ -1,7 +1,7 @@
 import type { ShippingMethod } from './carrier-calendar';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
-import { ACT_VIP_SHIPPING_CENTS, FEDEX_SHIPPING_MARKUP_BASIS_POINTS, type PriceBook } from './price-book';
+import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from './price-book';
 
 /**
  * The price of a vial release (the Stem Cell Request Form). The client's pre-paid vials are used
@@ -12,7 +12,9 @@ import { ACT_VIP_SHIPPING_CENTS, FEDEX_SHIPPING_MARKUP_BASIS_POINTS, type PriceB
 
 /** FedEx shipping charged to the client: max($50, the carrier's net charge x 1.20), half up to the cent. */
 export function fedexShippingCharge(book: PriceBook, carrierNetChargeCents: Cents): Cents {
-  const marked = Math.floor((carrierNetChargeCents * FEDEX_SHIPPING_MARKUP_BASIS_POINTS + 5_000) / 10_000);
+  const marked = Math.floor(
+    (carrierNetChargeCents * (10_000 + book.fedexShippingMarkupBasisPoints) + 5_000) / 10_000,
+  );
   return Math.max(book.fedexShippingMinimum, marked);
 }
 
@@ -80,7 +82,7 @@ export function priceVialRequest(book: PriceBook, order: VialRequestOrder): Vial
   const cppCents = order.cpp ? order.vials * book.cppPerVial : 0;
   const shippingCents = shippingCharge(book, order.shipping);
   const subtotal = vialsCents + cppCents + shippingCents;
-  const processingFeeCents = cardProcessingFee(subtotal, order.paymentMethod);
+  const processingFeeCents = cardProcessingFee(book, subtotal, order.paymentMethod);
   return {
     vials: order.vials,
     prePaidVials,

@@ -6,15 +6,16 @@ import {
   DISEASE_FORM_SOURCE,
   dataUrlBytes,
   diseaseMessages,
-  INFECTIOUS_DISEASE_TERMS,
   INFECTIOUS_DISEASE_TERMS_VERSION,
+  infectiousDiseaseTerms,
   type SetDiseaseDataRequest,
   WAIVER_NOTICES,
   WAIVER_TEXT,
   whiteGloveQuote,
 } from '../../../domain/infectious-disease';
 import { centsToAmount, formatUsd } from '../../../domain/money';
-import { CARD_FEE_PERCENT } from '../../../domain/payments';
+import { cardFeePercent } from '../../../domain/payments';
+import type { PriceBook } from '../../../domain/price-book';
 import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
@@ -65,9 +66,9 @@ function checkQuotedAmounts(body: SetDiseaseDataRequest, quote: ReturnType<typeo
 }
 
 /** The text the client agreed to for the route chosen: the terms, and for a waiver its texts. */
-function agreedSections(body: SetDiseaseDataRequest) {
+function agreedSections(body: SetDiseaseDataRequest, book: PriceBook) {
   const sections = [
-    { heading: 'Infectious Disease Terms and Conditions', paragraphs: INFECTIOUS_DISEASE_TERMS },
+    { heading: 'Infectious Disease Terms and Conditions', paragraphs: infectiousDiseaseTerms(book) },
   ];
   if (body.submissionOption === 'Waiver Submission' && body.WaiverNotice) {
     const notice = WAIVER_NOTICES[body.WaiverNotice];
@@ -107,6 +108,7 @@ function physicianReceipt(
   client: { clientActId: string; firstName: string; lastName: string },
   charge: OneOffCharge,
   payment: ResolvedPayment,
+  book: PriceBook,
 ) {
   return {
     to: physician.email,
@@ -114,7 +116,7 @@ function physicianReceipt(
     text: [
       `Dear Dr. ${physician.lastName},`,
       `You submitted the infectious disease screening form of ${client.firstName} ${client.lastName} (Client ID ${client.clientActId}) by White Glove Labs.`,
-      `We charged ${formatUsd(charge.totalCents)} (White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)}) to your ${describePayment(payment, charge)}. Transaction ${charge.transactionId}.`,
+      `We charged ${formatUsd(charge.totalCents)} (White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)}) to your ${describePayment(payment, charge)}. Transaction ${charge.transactionId}.`,
     ].join('\n\n'),
   };
 }
@@ -142,13 +144,15 @@ export async function submitDiseaseForm(
     throw new HttpError(409, 'AGREEMENT_CHANGED', diseaseMessages.termsChanged);
   }
 
+  // The fee, its rate and the terms: the price book in force as the form is submitted.
+  const { book } = await priceBookInForce(db, now);
   let payment: ResolvedPayment | null = null;
   let quote: ReturnType<typeof whiteGloveQuote> | null = null;
   let labReport: Buffer | null = null;
   let png: Buffer | null = null;
   if (option === 'White Glove Labs') {
     const method = body.PaymentMethod ?? 'Credit Card';
-    quote = whiteGloveQuote((await priceBookInForce(db, now)).book, method);
+    quote = whiteGloveQuote(book, method);
     checkQuotedAmounts(body, quote);
     payment = await resolveFormPayment(
       db,
@@ -211,6 +215,7 @@ export async function submitDiseaseForm(
           idempotencyKey: `${signer.idempotencyKey}:charge`,
           request: body,
           amountCents: quote.labFee,
+          feeCents: quote.processingFee,
           kind: payment.kind,
           method:
             'onFile' in payment
@@ -257,7 +262,7 @@ export async function submitDiseaseForm(
           { label: 'Payment', value: describePayment(payment, charge) },
           {
             label: 'Amount charged',
-            value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${CARD_FEE_PERCENT}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+            value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
           },
         );
       } else if (labDocument) {
@@ -301,7 +306,7 @@ export async function submitDiseaseForm(
             }
           : null,
       };
-      const sections = agreedSections(body);
+      const sections = agreedSections(body, book);
       return await completeSignedForm(
         deps,
         { claim, run, client, signer, now },
@@ -327,7 +332,7 @@ export async function submitDiseaseForm(
           alsoInTransaction: async (tx) => {
             if (!charge) return;
             if (physician && payment) {
-              await deps.mailer.enqueue(tx, physicianReceipt(physician, client, charge, payment), {
+              await deps.mailer.enqueue(tx, physicianReceipt(physician, client, charge, payment, book), {
                 dedupeKey: `form-receipt:${claim.submissionId}`,
               });
             }

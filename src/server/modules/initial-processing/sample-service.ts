@@ -327,6 +327,7 @@ export async function submitSample(
             idempotencyKey: claim.chargeKey,
             request: body,
             amountCents: quote.fee,
+            feeCents: quote.processingFee,
             kind: 'card',
             method:
               'onFile' in payment

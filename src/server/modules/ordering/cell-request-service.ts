@@ -504,6 +504,7 @@ export async function sendCellRequest(
             idempotencyKey: claim.chargeKey,
             request: body,
             amountCents: subtotal,
+            feeCents: price.processingFeeCents,
             kind: payment.kind,
             method:
               'onFile' in payment

@@ -501,6 +501,7 @@ export async function sendStoragePlan(
           idempotencyKey: claim.chargeKey,
           request: body,
           amountCents: price.amountCents,
+          feeCents: price.processingFeeCents,
           kind: payment.kind,
           method:
             'onFile' in payment

@@ -273,6 +273,7 @@ export async function sendStoreRequest(
           idempotencyKey: claim.chargeKey,
           request: { body, physicianId },
           amountCents: price.itemsCents + price.shippingCents,
+          feeCents: price.processingFeeCents,
           kind: payment.kind,
           method:
             'onFile' in payment

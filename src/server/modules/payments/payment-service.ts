@@ -36,6 +36,7 @@ import {
 } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
 import { refuseChangedAmounts } from '../../lib/shown-amounts';
+import { priceBookInForce } from '../prices/price-book-repository';
 import {
   findGatewayCustomer,
   type MethodOwner,
@@ -326,7 +327,9 @@ export async function savePaymentMethod(
     async claim(tx, operationId) {
       const overdue =
         input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(tx, clientId, today);
-      const feeCents = cardProcessingFee(overdue.totalCents, kind);
+      // The card fee's rate: the price book in force as the payment is made.
+      const { book } = await priceBookInForce(tx as unknown as Database, now);
+      const feeCents = cardProcessingFee(book, overdue.totalCents, kind);
       const totalCents = overdue.totalCents + feeCents;
       refuseChangedAmounts(
         [[input.expectedTotalCents, totalCents]],
@@ -569,7 +572,8 @@ interface ChargeClaim {
 /**
  * Charges an amount the server computed (a White Glove Labs kit) once per idempotency key,
  * through the same ledger as every payment: with the method on file, or with a new tokenized
- * one that is kept on file only when the client asked. A card adds the processing fee.
+ * one that is kept on file only when the client asked. A card adds the processing fee the caller
+ * priced (with the order, from the price book in force when it was placed).
  */
 export async function chargeOnce(
   deps: PaymentDeps,
@@ -581,6 +585,8 @@ export async function chargeOnce(
     /** What makes two submissions the same one: a repeat with a different request is refused. */
     request: unknown;
     amountCents: number;
+    /** The card fee of the caller's own price (the book in force when the order was placed); 0 by ACH. */
+    feeCents: number;
     kind: 'card' | 'ach';
     method: { onFile: PaymentMethodRow } | { token: SetPaymentInfoRequest; keepOnFile: boolean };
     description: string;
@@ -593,7 +599,8 @@ export async function chargeOnce(
 ): Promise<OneOffCharge> {
   const { db, clock, gateway } = deps;
   const { clientId, kind } = input;
-  const feeCents = cardProcessingFee(input.amountCents, kind);
+  if (kind === 'ach' && input.feeCents !== 0) throw new Error('an ACH payment carries no card fee');
+  const { feeCents } = input;
   const totalCents = input.amountCents + feeCents;
   return runOnce<ChargeClaim, OneOffCharge>(deps, {
     scope: `client:${clientId}`,

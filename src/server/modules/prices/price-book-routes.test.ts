@@ -31,6 +31,7 @@ const raised: PriceAmounts = {
   ...SHIPPED_PRICE_AMOUNTS,
   storagePlan5Year: 160_000,
   bioInsurance25to49: 41_000,
+  cardProcessingFee: 350,
 };
 
 /** A 5 Year plan with 25 Bio-Insurance vials, paid by check: the plans' amounts, no card fee. */
@@ -46,12 +47,12 @@ const planOrder = (expectedTotalCents?: number) => ({
 const shippedPlanTotal = 157_500 + 25 * 40_000;
 const raisedPlanTotal = 160_000 + 25 * 41_000;
 
-async function quote(cookie: string) {
+async function quote(cookie: string, PaymentMethod = 'Check') {
   const response = await post('/api/pay/get_StoragePlanQuote', cookie, {
     Annual_Storage_Plan: '5 Year',
     Plan: 'Bio-Insurance Plan',
     Vials: 25,
-    PaymentMethod: 'Check',
+    PaymentMethod,
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ totalCents: number }>().totalCents;
@@ -133,6 +134,7 @@ describe('adding a version', () => {
   it('schedules a version: orders placed before its day keep the old prices, orders from its day take the new', async () => {
     const jane = await t.signIn('ACT10001');
     expect(await quote(jane)).toBe(shippedPlanTotal);
+    expect(await quote(jane, 'Credit Card')).toBe(shippedPlanTotal + Math.round(shippedPlanTotal * 0.03));
 
     // Two clicks at once add one version.
     const body = { effectiveOn: addDays(today(), 1), note: 'Plan prices for the new year', amounts: raised };
@@ -168,6 +170,8 @@ describe('adding a version', () => {
     });
     const janeNow = await t.signIn('ACT10001');
     expect(await quote(janeNow)).toBe(raisedPlanTotal);
+    // The card fee's rate is the version's too: 3.5% of $11,850.00.
+    expect(await quote(janeNow, 'Credit Card')).toBe(raisedPlanTotal + 41_475);
     const stale = await post('/api/pay/send_StoragePlan', janeNow, planOrder(shippedPlanTotal), {
       'idempotency-key': `prices-${++keySeq}`,
     });

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
+import { cardProcessingFee } from '../../../../domain/payments';
 import {
   confirmVipPriceRequestSchema,
   queueMessages,
@@ -23,6 +24,7 @@ import { noteResolvedClient } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import { findMethodsOnFile } from '../../payments/payment-methods';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../../payments/payment-service';
+import { priceBookInForce } from '../../prices/price-book-repository';
 import type { StaffQueue } from './queue';
 
 /**
@@ -356,6 +358,9 @@ async function confirmVipPrice(
     );
     throw new HttpError(409, 'VALIDATION', message);
   }
+  // The card fee's rate: the price book in force when the request was placed.
+  const { book } = await priceBookInForce(deps.db, row.createdAt);
+  const feeCents = cardProcessingFee(book, amountCents, kind);
   return runOnce<VipClaim, { message: string }>(deps, {
     scope: `staff:${staffId}`,
     key,
@@ -399,6 +404,7 @@ async function confirmVipPrice(
           idempotencyKey: claim.chargeKey,
           request: { requestId, amountCents },
           amountCents,
+          feeCents,
           kind,
           method: { onFile },
           description: 'ACT VIP shipping of a stem cell request',
@@ -488,7 +494,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/vial_requests/:id/confirm_vip_price',
     action(
-      'Confirms the ACT VIP price of a vial request and charges it once (plus 3% by card) to the method chosen on it',
+      'Confirms the ACT VIP price of a vial request and charges it once (plus the card fee of the price book in force when it was placed, by card) to the method chosen on it',
       confirmVipPriceRequestSchema,
     ),
     act((a, body: { amountCents: number }) =>

@@ -33,7 +33,8 @@ export function orderSummary(
   const cppCents = input.cpp ? input.vials * book.cppPerVial : 0;
   const shippingCents = input.actVip ? ACT_VIP_SHIPPING_CENTS : input.shippingCents;
   const subtotal = shippingCents === null ? null : input.payableVialsCents + cppCents + shippingCents;
-  const processingFeeCents = subtotal === null ? 0 : cardProcessingFee(subtotal, input.card ? 'card' : 'ach');
+  const processingFeeCents =
+    subtotal === null ? 0 : cardProcessingFee(book, subtotal, input.card ? 'card' : 'ach');
   return {
     vials: input.vials,
     prePaidVials: input.prePaidVials,

@@ -8,8 +8,8 @@ import { methodsOnFileOf } from '../../../../domain/form-payment';
 import {
   diseaseCardEmptyMessages,
   diseaseMessages,
-  INFECTIOUS_DISEASE_TERMS,
   INFECTIOUS_DISEASE_TERMS_VERSION,
+  infectiousDiseaseTerms,
   type PhysicianDiseaseResponse,
   physicianDiseaseMessages,
   SCREENING_EXPLANATION,
@@ -344,7 +344,7 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
               </Title>
               <ScrollableText label="Infectious Disease Terms and Conditions">
                 <Stack gap="xs">
-                  {INFECTIOUS_DISEASE_TERMS.map((term) => (
+                  {infectiousDiseaseTerms(book).map((term) => (
                     <Text key={term} size="sm">
                       {term}
                     </Text>

@@ -8,8 +8,9 @@ import {
   type VerifyPhysicianClientResponse,
 } from '../../../../domain/infectious-disease';
 import { formatUsd } from '../../../../domain/money';
-import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { cardFeePercent } from '../../../../domain/payments';
 import { useClient } from '../../../lib/client-record';
+import { usePriceBook } from '../../../lib/price-book';
 import {
   ClientIdentificationSection,
   type ClientIdentificationValues,
@@ -24,6 +25,7 @@ const dollars = (amount: number) => formatUsd(Math.round(amount * 100));
 
 /** What was submitted for whom, and what was charged to the physician's card. */
 function Submitted({ response, onAnother }: { response: PhysicianDiseaseResponse; onAnother(): void }) {
+  const book = usePriceBook();
   const charged = response.charged;
   return (
     <CompletedNotice message={diseaseMessages.submitted}>
@@ -33,7 +35,7 @@ function Submitted({ response, onAnother }: { response: PhysicianDiseaseResponse
       {charged && (
         <Text size="sm" data-testid="amount-charged">
           Charged {dollars(charged.total)} to your {charged.brand ?? 'card'} ending in {charged.last4}: White
-          Glove Labs fee {dollars(charged.labFee)} + credit card processing fee ({CARD_FEE_PERCENT}){' '}
+          Glove Labs fee {dollars(charged.labFee)} + credit card processing fee ({cardFeePercent(book)}){' '}
           {dollars(charged.processingFee)}. Transaction {response.TransactionId}.
         </Text>
       )}

@@ -2,7 +2,7 @@ import { Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core'
 import { whiteGloveQuote, whiteGloveTotalLine } from '../../../../domain/infectious-disease';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
-import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { cardFeePercent } from '../../../../domain/payments';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
 import type { PaymentChoice } from '../../../lib/payment/payment-choice';
 import { usePriceBook } from '../../../lib/price-book';
@@ -48,7 +48,7 @@ function WhiteGloveAmount({
   if (method !== 'Credit Card' && method !== 'ACH Payment') {
     return (
       <Text size="sm">
-        White Glove Labs fee: {formatUsd(book.whiteGloveLabFee)}. Card payments add a {CARD_FEE_PERCENT}{' '}
+        White Glove Labs fee: {formatUsd(book.whiteGloveLabFee)}. Card payments add a {cardFeePercent(book)}{' '}
         processing fee; ACH payments have none.
       </Text>
     );
@@ -60,7 +60,7 @@ function WhiteGloveAmount({
         {variant === 'physician' && <Text fw={600}>{whiteGloveTotalLine(book)}</Text>}
         <Text size="sm">White Glove Labs fee: {formatUsd(quote.labFee)}</Text>
         <Text size="sm">
-          Credit card processing fee ({CARD_FEE_PERCENT}): {formatUsd(quote.processingFee)}
+          Credit card processing fee ({cardFeePercent(book)}): {formatUsd(quote.processingFee)}
         </Text>
         <Text fw={700}>
           {variant === 'physician' ? 'Total charged to your card' : 'Total'}: {formatUsd(quote.total)}

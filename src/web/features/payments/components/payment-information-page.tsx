@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../../domain/money';
 import { PAYMENT_INFO_UPDATED, type SetPaymentInfoResponse } from '../../../../domain/payment-info';
-import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { cardFeePercent } from '../../../../domain/payments';
 import { CardBrandMark } from '../../../components/payment/card-brand-mark';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
+import { usePriceBook } from '../../../lib/price-book';
 import { PaymentMethodEditor } from './payment-method-editor';
 
 /**
@@ -15,6 +16,7 @@ import { PaymentMethodEditor } from './payment-method-editor';
  * no reload of the page.
  */
 export function PaymentInformationPage() {
+  const book = usePriceBook();
   const info = usePaymentInfo();
   const [editingCard, setEditingCard] = useState(false);
   const [editingAch, setEditingAch] = useState(false);
@@ -181,7 +183,7 @@ export function PaymentInformationPage() {
             )}
           </Card>
           <Text size="xs" c="gray.7">
-            A {CARD_FEE_PERCENT} processing fee applies to card payments; ACH payments have none.
+            A {cardFeePercent(book)} processing fee applies to card payments; ACH payments have none.
           </Text>
         </>
       )}

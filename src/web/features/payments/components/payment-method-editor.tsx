@@ -7,7 +7,7 @@ import { formatUsd } from '../../../../domain/money';
 import type { SetPaymentInfoResponse } from '../../../../domain/payment-info';
 import {
   achFormSchema,
-  CARD_FEE_PERCENT,
+  cardFeePercent,
   cardFormSchema,
   cardProcessingFee,
 } from '../../../../domain/payments';
@@ -26,6 +26,7 @@ import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { useSetPaymentInfo } from '../api/set-payment-info';
 
 interface Props {
@@ -40,6 +41,7 @@ interface Props {
 export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: Props) {
   const today = todayFor(new Date());
   const config = usePaymentConfig();
+  const book = usePriceBook();
   const save = useSetPaymentInfo();
   const queryClient = useQueryClient();
   const client = useClient();
@@ -52,7 +54,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
   const submitting = useRef(false);
 
   const overdueCents = Math.round(overdueAmount * 100);
-  const feeCents = cardProcessingFee(overdueCents, kind);
+  const feeCents = cardProcessingFee(book, overdueCents, kind);
   const busy = tokenizing || save.isPending;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -127,7 +129,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
           <Alert color="yellow" variant="light" p="xs">
             Saving will pay the overdue total now: {formatUsd(overdueCents)}
             {feeCents > 0
-              ? ` + ${formatUsd(feeCents)} card processing fee (${CARD_FEE_PERCENT}) = ${formatUsd(overdueCents + feeCents)}`
+              ? ` + ${formatUsd(feeCents)} card processing fee (${cardFeePercent(book)}) = ${formatUsd(overdueCents + feeCents)}`
               : ' (no fee by ACH)'}
             .
           </Alert>

@@ -23,10 +23,11 @@ import { fieldMessages } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
 import {
   achFormSchema,
-  CARD_FEE_PERCENT,
+  cardFeePercent,
   cardFormSchema,
   cardProcessingFee,
 } from '../../../../domain/payments';
+import type { PriceBook } from '../../../../domain/price-book';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import {
@@ -42,6 +43,7 @@ import { ApiError } from '../../../lib/api-client';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { usePriceBook } from '../../../lib/price-book';
 import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 
 type Mode = 'id' | 'contact' | '';
@@ -62,6 +64,7 @@ const emptyIdentity = {
 export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const today = todayFor(new Date());
   const config = usePaymentConfig();
+  const book = usePriceBook();
   const verifyClient = useVerifyClient();
   const save = usePublicPaymentSave();
   const [mode, setMode] = useState<Mode>('');
@@ -184,7 +187,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
         page,
         ClientSFRecordId: undefined,
         // The total this page showed: if the bill changed meanwhile, the server charges nothing.
-        ...(amountDue ? { expectedTotalCents: totalFor(amountDue, method) } : {}),
+        ...(amountDue ? { expectedTotalCents: totalFor(book, amountDue, method) } : {}),
       };
       const idempotencyKey = crypto.randomUUID();
       const data = parsed.data;
@@ -226,7 +229,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   };
 
   const confirmed = verification !== null;
-  const total = amountDue && method ? totalFor(amountDue, method) : 0;
+  const total = amountDue && method ? totalFor(book, amountDue, method) : 0;
   const saveLabel =
     total > 0
       ? `Pay ${formatUsd(total)} and save ${method === 'card' ? 'card' : 'bank account'}`
@@ -365,7 +368,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                   </Group>
                 </Radio.Group>
                 <Text size="sm">
-                  A {CARD_FEE_PERCENT} processing fee applies to card payments. Pay by ACH to avoid it.
+                  A {cardFeePercent(book)} processing fee applies to card payments. Pay by ACH to avoid it.
                 </Text>
                 {method === 'card' && (
                   <CardFields
@@ -414,13 +417,14 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   );
 }
 
-function totalFor(amountDue: AmountDue, method: 'card' | 'ach' | ''): number {
+function totalFor(book: PriceBook, amountDue: AmountDue, method: 'card' | 'ach' | ''): number {
   const kind = method === 'card' ? 'card' : 'ach';
-  return amountDue.overdueCents + cardProcessingFee(amountDue.overdueCents, kind);
+  return amountDue.overdueCents + cardProcessingFee(book, amountDue.overdueCents, kind);
 }
 
 /** What saving will charge, before it charges: the overdue years, the card fee, the total. */
 function AmountDueSummary({ amountDue, method }: { amountDue: AmountDue; method: 'card' | 'ach' | '' }) {
+  const book = usePriceBook();
   if (amountDue.overdueCents === 0) {
     return (
       <Text role="status">
@@ -428,7 +432,7 @@ function AmountDueSummary({ amountDue, method }: { amountDue: AmountDue; method:
       </Text>
     );
   }
-  const fee = method === 'card' ? cardProcessingFee(amountDue.overdueCents, 'card') : 0;
+  const fee = method === 'card' ? cardProcessingFee(book, amountDue.overdueCents, 'card') : 0;
   return (
     <Fieldset legend="Amount Due" radius="md">
       <Stack gap={4} component="dl" m={0} aria-label="Amount due">
@@ -442,7 +446,7 @@ function AmountDueSummary({ amountDue, method }: { amountDue: AmountDue; method:
         ))}
         {method === 'card' && (
           <Group justify="space-between" wrap="nowrap">
-            <Text component="dt">Card processing fee ({CARD_FEE_PERCENT})</Text>
+            <Text component="dt">Card processing fee ({cardFeePercent(book)})</Text>
             <Text component="dd" m={0}>
               {formatUsd(fee)}
             </Text>
@@ -458,7 +462,7 @@ function AmountDueSummary({ amountDue, method }: { amountDue: AmountDue; method:
         </Group>
         {method === '' && (
           <Text size="sm" c="gray.7">
-            A card adds the {CARD_FEE_PERCENT} processing fee; ACH does not.
+            A card adds the {cardFeePercent(book)} processing fee; ACH does not.
           </Text>
         )}
       </Stack>

@@ -21,7 +21,7 @@ import { todayFor } from '../../../../domain/client';
 import { isoToUsDate } from '../../../../domain/dates';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
-import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { cardFeePercent } from '../../../../domain/payments';
 import type { PriceBook } from '../../../../domain/price-book';
 import {
   type AnnualStoragePlanId,
@@ -431,6 +431,7 @@ function OrderSummary({
   price: StoragePlanPrice | null;
   method: PaymentChoice['method'];
 }) {
+  const book = usePriceBook();
   const byCard = method === 'Credit Card';
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="plan-summary-title">
@@ -465,7 +466,7 @@ function OrderSummary({
               </Table.Tr>
               <Table.Tr>
                 <Table.Th scope="row" fw={400}>
-                  {byCard ? `Credit card processing fee (${CARD_FEE_PERCENT})` : 'Processing fee'}
+                  {byCard ? `Credit card processing fee (${cardFeePercent(book)})` : 'Processing fee'}
                 </Table.Th>
                 <Table.Td ta="right">{formatUsd(price.processingFeeCents)}</Table.Td>
               </Table.Tr>

@@ -15,6 +15,8 @@ import { type FormEvent, useRef, useState } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import {
+  formatRate,
+  isRate,
   PRICE_ENTRIES,
   PRICE_NOTE_MAX,
   type PriceAmounts,
@@ -29,7 +31,16 @@ import { AdminOnly, errorText } from './admin-only';
 
 const GROUPS = [...new Set(PRICE_ENTRIES.map((entry) => entry.group))];
 const labelOf = (key: PriceKey) => PRICE_ENTRIES.find((entry) => entry.key === key)?.label ?? key;
-const dollars = (cents: number) => (cents / 100).toFixed(2);
+/** As typed: dollars and cents, or a rate's percent to the hundredth (300 basis points: "3.00"). */
+const typedOf = (units: number) => (units / 100).toFixed(2);
+/** As read: "$500.00", or "3%" for a rate. */
+const shownOf = (key: PriceKey, units: number) => (isRate(key) ? formatRate(units) : formatUsd(units));
+
+/** Mantine dims descriptions and the $ / % sections below AA contrast on white; these read as text. */
+const READABLE = {
+  description: { color: 'var(--mantine-color-text)' },
+  section: { color: 'var(--mantine-color-text)' },
+};
 
 const STATE_COLOURS: Record<PriceVersion['state'], string> = {
   'in force': 'teal',
@@ -66,9 +77,7 @@ function PriceBook() {
       </Title>
       <Text>
         Every order is priced by the version in force on the day it is placed. A new version takes effect on
-        the day you choose, today or later; orders already placed keep their prices. The 3% card processing
-        fee, FedEx&apos;s 20% mark-up and the serum&apos;s bulk price from 11 bottles are fixed by the
-        agreement and are not in the book.
+        the day you choose, today or later; orders already placed keep their prices.
       </Text>
       {versions.error && (
         <Alert color="red" role="alert">
@@ -91,7 +100,7 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
   );
   const [typed, setTyped] = useState<Record<PriceKey, string>>(
     () =>
-      Object.fromEntries(PRICE_ENTRIES.map(({ key }) => [key, dollars(current.amounts[key])])) as Record<
+      Object.fromEntries(PRICE_ENTRIES.map(({ key }) => [key, typedOf(current.amounts[key])])) as Record<
         PriceKey,
         string
       >,
@@ -118,7 +127,11 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
     event.preventDefault();
     const found: Record<string, string> = {};
     for (const { key } of PRICE_ENTRIES) {
-      if (amounts[key] === undefined) found[key] = 'Enter an amount in dollars and cents, such as 500.00';
+      if (amounts[key] === undefined) {
+        found[key] = isRate(key)
+          ? 'Enter a percent to the hundredth, such as 3.00'
+          : 'Enter an amount in dollars and cents, such as 500.00';
+      }
     }
     if (!effectiveOn) found.effectiveOn = priceVersionMessages.effectiveOn;
     else if (effectiveOn < today) found.effectiveOn = priceVersionMessages.notPast;
@@ -167,6 +180,7 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
               id="price-note"
               label="Reason"
               description="Kept with the version, for the audit trail"
+              styles={READABLE}
               required
               maxLength={PRICE_NOTE_MAX}
               value={note}
@@ -186,8 +200,10 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
                     key={key}
                     id={`price-${key}`}
                     label={label}
-                    description={`Now ${formatUsd(current.amounts[key])}`}
-                    leftSection="$"
+                    description={`Now ${shownOf(key, current.amounts[key])}`}
+                    styles={READABLE}
+                    leftSection={isRate(key) ? undefined : '$'}
+                    rightSection={isRate(key) ? '%' : undefined}
                     inputMode="decimal"
                     value={typed[key]}
                     onChange={(e) => {
@@ -212,7 +228,7 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
                 </Text>
                 {changes.map((c) => (
                   <Text size="sm" key={c.key}>
-                    {c.label}: {formatUsd(c.from)} → {formatUsd(c.to)}
+                    {c.label}: {shownOf(c.key, c.from)} → {shownOf(c.key, c.to)}
                   </Text>
                 ))}
               </Stack>
@@ -279,7 +295,7 @@ function VersionList({ versions }: { versions: PriceVersion[] }) {
                       ? 'The first prices'
                       : changes.map((c) => (
                           <Text size="sm" key={c.key}>
-                            {c.label}: {formatUsd(c.from)} → {formatUsd(c.to)}
+                            {c.label}: {shownOf(c.key, c.from)} → {shownOf(c.key, c.to)}
                           </Text>
                         ))}
                   </Table.Td>

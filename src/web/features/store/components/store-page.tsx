@@ -26,7 +26,7 @@ import { usDateToIso } from '../../../../domain/dates';
 import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
-import { CARD_FEE_PERCENT } from '../../../../domain/payments';
+import { cardFeePercent } from '../../../../domain/payments';
 import {
   storeMessages as m,
   priceStoreOrder,
@@ -389,7 +389,7 @@ function StoreForm({
                   </Table.Tr>
                   <Table.Tr>
                     <Table.Td colSpan={2}>
-                      Processing fee{method === 'Credit Card' ? ` (${CARD_FEE_PERCENT})` : ''}
+                      Processing fee{method === 'Credit Card' ? ` (${cardFeePercent(book)})` : ''}
                     </Table.Td>
                     <Table.Td ta="right">{formatUsd(price.processingFeeCents)}</Table.Td>
                   </Table.Tr>
