@@ -360,7 +360,15 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
     .getByRole('navigation', { name: 'Portal sections' })
     .getByRole('link', { name: 'Client Activity' })
     .click();
-  const usToday = `${twoDigits(thisMonth)}/${twoDigits(thisDay)}/${thisYear}`;
+  // The day the payment was recorded, read now: a run that crosses midnight in New York (the journeys
+  // start minutes before) would otherwise look for the day before.
+  const paidOn = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
+  const usToday = paidOn;
   const paid = page
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')

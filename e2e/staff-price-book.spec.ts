@@ -17,7 +17,7 @@ test('the admin schedules a price change on the Price Book, then withdraws it', 
     .click();
   await expect(page.getByRole('heading', { name: 'Price Book', level: 1 })).toBeVisible();
   const versions = page.getByTestId('price-versions');
-  await expect(versions.getByRole('row').nth(1)).toContainText('in force');
+  await expect(versions.getByRole('row').nth(1)).toContainText('In force');
   await expect(page.getByText('No price changes yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add version' })).toBeDisabled();
   await expectAccessible(page);
@@ -46,7 +46,7 @@ test('the admin schedules a price change on the Price Book, then withdraws it', 
   await expect(added).toContainText(nextYearUs);
   const version = Number((await added.textContent())?.match(/Version (\d+)/)?.[1]);
   const row = versions.getByRole('row').filter({ hasText: 'Laboratory costs for next year' });
-  await expect(row).toContainText('scheduled');
+  await expect(row).toContainText('Scheduled');
   await expect(row).toContainText('Cell Protection Plan, per vial: $25.00 → $26.00');
 
   // Still in force today, for the pages and the orders.
@@ -62,6 +62,6 @@ test('the admin schedules a price change on the Price Book, then withdraws it', 
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.getByRole('button', { name: `Withdraw version ${version}` }).click();
-  await expect(row).toContainText('withdrawn');
+  await expect(row).toContainText('Withdrawn');
   await expect(page.getByRole('button', { name: `Withdraw version ${version}` })).toHaveCount(0);
 });

@@ -42,11 +42,19 @@ const READABLE = {
   section: { color: 'var(--mantine-color-text)' },
 };
 
+const STATE_LABELS: Record<PriceVersion['state'], string> = {
+  'in force': 'In force',
+  scheduled: 'Scheduled',
+  past: 'Past',
+  withdrawn: 'Withdrawn',
+};
+
+/** Dark enough for AA contrast on white and on the striped rows; grey for what no longer applies. */
 const STATE_COLOURS: Record<PriceVersion['state'], string> = {
-  'in force': 'teal',
-  scheduled: 'blue',
-  past: 'gray',
-  withdrawn: 'gray',
+  'in force': 'teal.9',
+  scheduled: 'blue.8',
+  past: 'gray.7',
+  withdrawn: 'gray.7',
 };
 
 /** The entries whose amount differs between two versions. */
@@ -235,7 +243,7 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
             )}
           </div>
           <Group>
-            <Button type="submit" loading={create.isPending} disabled={changes.length === 0}>
+            <Button type="submit" loading={create.isPending} disabled={whole && changes.length === 0}>
               Add version
             </Button>
           </Group>
@@ -285,10 +293,10 @@ function VersionList({ versions }: { versions: PriceVersion[] }) {
                 <Table.Tr key={version.version}>
                   <Table.Td>{version.version}</Table.Td>
                   <Table.Td>{version.effectiveOn ? isoToUsDate(version.effectiveOn) : 'As shipped'}</Table.Td>
-                  <Table.Td>
-                    <Badge color={STATE_COLOURS[version.state]} variant="light">
-                      {version.state}
-                    </Badge>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Text size="sm" fw={700} c={STATE_COLOURS[version.state]}>
+                      {STATE_LABELS[version.state]}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
                     {version.version === 0
