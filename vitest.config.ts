@@ -20,6 +20,9 @@ export default defineConfig({
           include: ['src/web/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['src/web/testing/setup.ts'],
+          // Typing and clicking through Mantine in jsdom takes seconds on a loaded 2-core machine:
+          // a test proves a rule, never the machine's speed.
+          testTimeout: 60_000,
         },
       },
       {
