@@ -1,14 +1,13 @@
 import { and, count, eq, gte } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, clients, payments } from '../db/schema';
-import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../db/seed';
 import { storeDocument } from '../lib/document-store';
 import type { AuditTrail } from '../plugins/audit';
 import { protectedScope } from '../plugins/scopes';
 import type { SessionService } from '../plugins/sessions';
-import { cookieOf, startTestApp, type TestApp } from '../testing/test-app';
+import { staffSession } from '../testing/staff-fixtures';
+import { startTestApp, type TestApp } from '../testing/test-app';
 
 /**
  * Every read of a client's personal data, payment display data or documents leaves an audit row,
@@ -136,27 +135,6 @@ const reads: Read[] = [
   },
 ];
 
-async function staffSignIn(): Promise<string> {
-  const half = await t.app.inject({
-    method: 'POST',
-    url: '/api/staff/login',
-    payload: { email: DEMO_STAFF_EMAIL, password: DEMO_STAFF_PASSWORD },
-  });
-  expect(half.statusCode, half.body).toBe(200);
-  const code = await generate({
-    secret: DEMO_STAFF_TOTP_SECRET,
-    epoch: Math.floor(t.clock.now().getTime() / 1000),
-  });
-  const full = await t.app.inject({
-    method: 'POST',
-    url: '/api/staff/verify_totp',
-    payload: { code },
-    headers: { cookie: cookieOf(half) },
-  });
-  expect(full.statusCode, full.body).toBe(200);
-  return cookieOf(full);
-}
-
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000' });
   const [john] = await t.db.select().from(clients).where(eq(clients.clientActId, 'ACT10002'));
@@ -204,7 +182,7 @@ describe('the audit trail covers every read of personal data', () => {
     const cookies = {
       client: await t.signIn('ACT10002'),
       physician: await t.signInPhysician('PHY20001'),
-      staff: await staffSignIn(),
+      staff: await staffSession(t),
     };
     const missing: string[] = [];
     for (const read of reads) {

@@ -32,12 +32,17 @@ export async function staffSession(
 }
 
 /** An admin creates a `staff`-level member, who changes the initial password and enrols: their session. */
-export async function staffLevelMember(t: TestApp, admin: string, email: string): Promise<string> {
+export async function staffLevelMember(
+  t: TestApp,
+  admin: string,
+  email: string,
+  name = 'Level Staff',
+): Promise<string> {
   const post = (url: string, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url, headers: { cookie }, payload });
   const created = await post('/api/staff/create_staff', admin, {
     email,
-    name: 'Level Staff',
+    name,
     level: 'staff',
   });
   expect(created.statusCode, created.body).toBe(200);

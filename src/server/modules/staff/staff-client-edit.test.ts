@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ClientInformation,
@@ -8,8 +7,9 @@ import {
 } from '../../../domain/client';
 import { AGREEMENT_LINK_EMAIL_SUBJECT } from '../../../domain/staff';
 import { auditEvents, clientProfileChanges, clients, newbornAgreements } from '../../db/schema';
-import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../db/seed';
-import { cookieOf, startTestApp, type TestApp } from '../../testing/test-app';
+import { DEMO_STAFF_EMAIL } from '../../db/seed';
+import { staffSession } from '../../testing/staff-fixtures';
+import { startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
 let admin: string;
@@ -20,23 +20,6 @@ function post(url: string, cookie: string | undefined, payload: object, ip = '10
 }
 function get(url: string, cookie?: string, ip = '10.9.7.1') {
   return t.app.inject({ method: 'GET', url, remoteAddress: ip, headers: cookie ? { cookie } : {} });
-}
-
-async function adminSignIn() {
-  const ms = t.clock.now().getTime();
-  t.clock.advance(30_000 - (ms % 30_000) + 1_000);
-  const half = await post('/api/staff/login', undefined, {
-    email: DEMO_STAFF_EMAIL,
-    password: DEMO_STAFF_PASSWORD,
-  });
-  expect(half.statusCode, half.body).toBe(200);
-  const code = await generate({
-    secret: DEMO_STAFF_TOTP_SECRET,
-    epoch: Math.floor(t.clock.now().getTime() / 1000),
-  });
-  const full = await post('/api/staff/verify_totp', cookieOf(half), { code });
-  expect(full.statusCode, full.body).toBe(200);
-  return cookieOf(full);
 }
 
 /** Jane's profile as the record shows it, only the editable fields. */
@@ -61,7 +44,7 @@ const FIGURES = {
 
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000' });
-  admin = await adminSignIn();
+  admin = await staffSession(t);
   const [jane] = await t.db
     .select({ id: clients.id })
     .from(clients)

@@ -1,9 +1,9 @@
 import { desc, eq } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentLinkMessages, staffMessages } from '../../../domain/staff';
 import { auditEvents, clients, smsMessages } from '../../db/schema';
-import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../db/seed';
+import { DEMO_STAFF_EMAIL } from '../../db/seed';
+import { staffSession } from '../../testing/staff-fixtures';
 import { cookieOf, startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -12,23 +12,6 @@ const logLines: string[] = [];
 
 async function post(url: string, cookie: string | undefined, payload: object, ip = '10.9.8.1') {
   return t.app.inject({ method: 'POST', url, payload, remoteAddress: ip, headers: cookie ? { cookie } : {} });
-}
-
-async function adminSignIn() {
-  const ms = t.clock.now().getTime();
-  t.clock.advance(30_000 - (ms % 30_000) + 1_000);
-  const half = await post('/api/staff/login', undefined, {
-    email: DEMO_STAFF_EMAIL,
-    password: DEMO_STAFF_PASSWORD,
-  });
-  expect(half.statusCode, half.body).toBe(200);
-  const code = await generate({
-    secret: DEMO_STAFF_TOTP_SECRET,
-    epoch: Math.floor(t.clock.now().getTime() / 1000),
-  });
-  const full = await post('/api/staff/verify_totp', cookieOf(half), { code });
-  expect(full.statusCode, full.body).toBe(200);
-  return cookieOf(full);
 }
 
 /** The link in a text (e-mail or SMS). */
@@ -49,7 +32,7 @@ beforeAll(async () => {
       logStream: { write: (line) => logLines.push(line) },
     },
   );
-  admin = await adminSignIn();
+  admin = await staffSession(t);
 });
 afterAll(async () => t?.close());
 
@@ -93,7 +76,7 @@ describe('POST /api/staff/send_payment_link', () => {
     expect((await verifyByLink(token)).statusCode).toBe(200);
     t.clock.advance(24 * 3600_000 + 60_000);
     expect((await verifyByLink(token)).statusCode).toBe(400);
-    admin = await adminSignIn();
+    admin = await staffSession(t);
   });
 
   it('texts the link to the offline SMS outbox; it opens the text-message variant', async () => {
@@ -116,7 +99,7 @@ describe('POST /api/staff/send_payment_link', () => {
 
   it('at most 5 links per client per hour, whatever the channel', async () => {
     t.clock.advance(3600_000);
-    admin = await adminSignIn();
+    admin = await staffSession(t);
     for (let i = 0; i < 5; i += 1) {
       const ok = await post('/api/staff/send_payment_link', admin, {
         clientId: 'ACT10004',

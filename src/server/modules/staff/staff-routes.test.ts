@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, clients, staffAccounts, staffRecoveryCodes } from '../../db/schema';
 import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../db/seed';
 import { storeDocument } from '../../lib/document-store';
+import { staffSession } from '../../testing/staff-fixtures';
 import { cookieOf, startTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -39,15 +40,6 @@ async function get(url: string, cookie?: string, ip = '10.9.9.9') {
 /** Step 1: the half session's cookie. */
 async function halfSignIn(email = DEMO_STAFF_EMAIL, password = DEMO_STAFF_PASSWORD) {
   const response = await post('/api/staff/login', undefined, { email, password });
-  expect(response.statusCode, response.body).toBe(200);
-  return cookieOf(response);
-}
-
-/** Both steps with the demo admin's authenticator. */
-async function adminSignIn() {
-  nextStep();
-  const half = await halfSignIn();
-  const response = await post('/api/staff/verify_totp', half, { code: await codeAt(DEMO_STAFF_TOTP_SECRET) });
   expect(response.statusCode, response.body).toBe(200);
   return cookieOf(response);
 }
@@ -131,7 +123,7 @@ describe('staff sign-in', () => {
   });
 
   it('locks the account after 10 wrong codes, ending the half session, and then refuses even the right password', async () => {
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     const member = await newEnrolledMember(admin, 'guessing@example.com');
     const half = await halfSignIn('guessing@example.com', member.password);
     for (let i = 0; i < 9; i++) {
@@ -150,7 +142,7 @@ describe('staff sign-in', () => {
   });
 
   it('enrols a new member at first sign-in and gives ten recovery codes, each good once', async () => {
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     const member = await newEnrolledMember(admin, 'recovery@example.com');
     expect(member.recoveryCodes).toHaveLength(10);
     const stored = await t.db
@@ -176,7 +168,7 @@ describe('staff sign-in', () => {
   });
 
   it('ends the sessions of a disabled account at once, and refuses its sign-in', async () => {
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     const member = await newEnrolledMember(admin, 'leaving@example.com');
     expect((await get('/api/staff/clients?q=Doe', member.session)).statusCode).toBe(200);
     const disabled = await post('/api/staff/disable_staff', admin, { id: member.id });
@@ -190,7 +182,7 @@ describe('staff sign-in', () => {
   });
 
   it('does not let a staff member do an admin action (404, as for a route that is not theirs)', async () => {
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     const member = await newEnrolledMember(admin, 'plain@example.com', 'staff');
     const create = await post('/api/staff/create_staff', member.session, {
       email: 'sneaky@example.com',
@@ -233,7 +225,7 @@ describe('staff sign-in', () => {
   });
 
   it('ends a staff session after 15 minutes idle', async () => {
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     t.clock.advance(14 * 60_000);
     expect((await get('/api/staff/clients?q=Doe', admin)).statusCode).toBe(200);
     t.clock.advance(15 * 60_000 + 1_000);
@@ -241,7 +233,7 @@ describe('staff sign-in', () => {
   });
 
   it('signs out', async () => {
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     expect((await post('/api/staff/logout', admin, {})).statusCode).toBe(200);
     expect((await get('/api/staff/session', admin)).statusCode).toBe(401);
   });
@@ -250,7 +242,7 @@ describe('staff sign-in', () => {
 describe('the audit trail', () => {
   it("records who read a client's record and document, as staff, client or physician, with the IP and nothing secret", async () => {
     const since = t.clock.now();
-    const admin = await adminSignIn();
+    const admin = await staffSession(t);
     expect((await get(`/api/staff/client?id=ACT10001`, admin, '10.7.7.1')).statusCode).toBe(200);
     t.clock.advance(1_000);
     const download = await get(`/api/staff/documents/${janeDocument}`, admin, '10.7.7.1');

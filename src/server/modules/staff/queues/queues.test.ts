@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { staffQueueMessages as m } from '../../../../domain/staff-queues';
@@ -13,9 +12,9 @@ import {
   physicians,
   sampleSubmissions,
 } from '../../../db/schema';
-import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../../db/seed';
 import { addClient, labReportPdf, pdfDataUrl } from '../../../testing/form-fixtures';
-import { cookieOf, MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
+import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
 /**
  * Two work queues of the back office (issue 11): new samples paid by check, and uploaded lab
@@ -37,50 +36,6 @@ async function post(url: string, cookie: string | undefined, payload: object, he
 }
 async function get(url: string, cookie?: string) {
   return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
-}
-
-function nextStep() {
-  const ms = t.clock.now().getTime();
-  t.clock.advance(30_000 - (ms % 30_000) + 1_000);
-}
-const codeAt = (secret: string) => generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) });
-
-async function adminSignIn() {
-  nextStep();
-  const half = await post('/api/staff/login', undefined, {
-    email: DEMO_STAFF_EMAIL,
-    password: DEMO_STAFF_PASSWORD,
-  });
-  const done = await post('/api/staff/verify_totp', cookieOf(half), {
-    code: await codeAt(DEMO_STAFF_TOTP_SECRET),
-  });
-  expect(done.statusCode, done.body).toBe(200);
-  return cookieOf(done);
-}
-
-/** A second staff member (level staff), enrolled: the other person at the other desk. */
-async function memberSignIn(adminCookie: string) {
-  const created = await post('/api/staff/create_staff', adminCookie, {
-    email: 'desk.two@bank.example.com',
-    name: 'Desk Two',
-    level: 'staff',
-  });
-  expect(created.statusCode, created.body).toBe(200);
-  const half = await post('/api/staff/login', undefined, {
-    email: 'desk.two@bank.example.com',
-    password: created.json<{ initialPassword: string }>().initialPassword,
-  });
-  // Created by an admin: their own password first.
-  const changed = await post('/api/staff/change_initial_password', cookieOf(half), {
-    password: 'Desk two passphrase 2026',
-  });
-  expect(changed.statusCode, changed.body).toBe(200);
-  const offer = await get('/api/staff/enrolment', cookieOf(half));
-  const enrolled = await post('/api/staff/enrol_totp', cookieOf(half), {
-    code: await codeAt(offer.json<{ secret: string }>().secret),
-  });
-  expect(enrolled.statusCode, enrolled.body).toBe(200);
-  return cookieOf(enrolled);
 }
 
 /** Dr. Alvarez sends a new bone marrow sample with a check in the shipment; the client gets a password. */
@@ -125,8 +80,8 @@ const today = () => isoToUsDate(isoDateOf(t.clock.now()));
 
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS });
-  admin = await adminSignIn();
-  member = await memberSignIn(admin);
+  admin = await staffSession(t);
+  member = await staffLevelMember(t, admin, 'desk.two@bank.example.com', 'Desk Two');
 });
 afterAll(() => t.close());
 

@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { weekdayOf } from '../../../../domain/carrier-calendar';
 import { todayFor } from '../../../../domain/client';
@@ -7,10 +6,10 @@ import { addDays } from '../../../../domain/dates';
 import { queueMessages } from '../../../../domain/staff-queues';
 import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/payment-gateway';
 import { auditEvents, operations, payments, vialRequests } from '../../../db/schema';
-import { DEMO_STAFF_EMAIL, DEMO_STAFF_PASSWORD, DEMO_STAFF_TOTP_SECRET } from '../../../db/seed';
 import { reconcile } from '../../../jobs/reconcile';
 import { addClient, saveCardOnFile } from '../../../testing/form-fixtures';
-import { cookieOf, MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
+import { staffSession } from '../../../testing/staff-fixtures';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
 /**
  * The back office's vial requests and payments-in-doubt queues: only a staff session past both
@@ -42,27 +41,6 @@ let physician: string;
 let keySeq = 0;
 const newKey = () => `staff-queue-${Date.now()}-${++keySeq}`;
 const log = { info() {}, warn() {} };
-
-async function staffSignIn() {
-  const half = await t.app.inject({
-    method: 'POST',
-    url: '/api/staff/login',
-    payload: { email: DEMO_STAFF_EMAIL, password: DEMO_STAFF_PASSWORD },
-  });
-  expect(half.statusCode, half.body).toBe(200);
-  const code = await generate({
-    secret: DEMO_STAFF_TOTP_SECRET,
-    epoch: Math.floor(t.clock.now().getTime() / 1000),
-  });
-  const whole = await t.app.inject({
-    method: 'POST',
-    url: '/api/staff/verify_totp',
-    headers: { cookie: cookieOf(half) },
-    payload: { code },
-  });
-  expect(whole.statusCode, whole.body).toBe(200);
-  return cookieOf(whole);
-}
 
 const post = (url: string, cookie: string, payload: object = {}, key: string | null = newKey()) =>
   t.app.inject({
@@ -115,7 +93,7 @@ async function vipCharges(clientId: string) {
 
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', ...MANY_PAYMENT_ATTEMPTS }, { gateway: faulty });
-  staff = await staffSignIn();
+  staff = await staffSession(t);
   client = await t.signIn('ACT10001');
   physician = await t.signInPhysician('PHY20001');
 });
