@@ -27,7 +27,7 @@ const today = new Intl.DateTimeFormat('en-CA', {
   month: '2-digit',
   day: '2-digit',
 }).format(new Date());
-const [thisYear, thisMonth, thisDay] = today.split('-').map(Number) as [number, number, number];
+const [thisYear, thisMonth] = today.split('-').map(Number) as [number, number];
 const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 interface Card {
@@ -362,13 +362,12 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
     .click();
   // The day the payment was recorded, read now: a run that crosses midnight in New York (the journeys
   // start minutes before) would otherwise look for the day before.
-  const paidOn = new Intl.DateTimeFormat('en-US', {
+  const usToday = new Intl.DateTimeFormat('en-US', {
     timeZone: 'America/New_York',
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
   }).format(new Date());
-  const usToday = paidOn;
   const paid = page
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')
