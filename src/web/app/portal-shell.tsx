@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 
@@ -52,7 +52,11 @@ export function PortalShell(props: {
       </AppShell.Navbar>
       <AppShell.Main>
         <LoadingOverlay />
-        <Outlet />
+        {/* The page's own code may still be loading: the frame shows meanwhile, and its record
+            queries start, instead of the whole app waiting (and rendering again) for the page. */}
+        <Suspense fallback={<LoadingOverlay force />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );
