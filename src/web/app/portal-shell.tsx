@@ -51,10 +51,11 @@ export function PortalShell(props: {
         {props.navbar}
       </AppShell.Navbar>
       <AppShell.Main>
-        <LoadingOverlay />
         {/* The page's own code may still be loading: the frame shows meanwhile, and its record
-            queries start, instead of the whole app waiting (and rendering again) for the page. */}
+            queries start, instead of the whole app waiting (and rendering again) for the page.
+            One overlay at a time: the page's own overlay is inside, hidden while it suspends. */}
         <Suspense fallback={<LoadingOverlay force />}>
+          <LoadingOverlay />
           <Outlet />
         </Suspense>
       </AppShell.Main>
