@@ -1,7 +1,7 @@
 import { DateInput, DatesProvider } from '@mantine/dates';
 import { usDateToIso } from '../../domain/dates';
 
-interface Props {
+export interface DateOfBirthProps {
   label: string;
   /** YYYY-MM-DD, or '' when empty. */
   value: string;
@@ -17,8 +17,8 @@ interface Props {
   variant?: 'default' | 'filled';
 }
 
-/** A date of birth typed as MM/DD/YYYY or picked from a calendar that stops at today. */
-export function DateOfBirthInput({
+/** The date of birth field with its calendar (./date-of-birth-input loads it after the page shows). */
+export function DateOfBirthPicker({
   label,
   value,
   onChange,
@@ -30,7 +30,7 @@ export function DateOfBirthInput({
   required,
   id,
   variant,
-}: Props) {
+}: DateOfBirthProps) {
   // The calendar's settings live here, not in the app's providers, so pages without a date field
   // never load the date library.
   return (
