@@ -5,7 +5,9 @@
  * against the built app served in demo mode on PGlite. It prints figures and never fails on them.
  *
  * Builds the web app first unless BENCH_SKIP_BUILD is set; CHROMIUM_PATH overrides the browser;
- * BENCH_PAGE ("Sign-in" or "Client Information") measures one page only.
+ * BENCH_PAGE ("Sign-in" or "Client Information") measures one page only; BENCH_DETAILS prints the top
+ * items of Lighthouse's diagnostics (boot-up time, main-thread work, long tasks, unused JS, the LCP
+ * element and its phases, the requests) under each score.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -144,7 +146,51 @@ async function performance(url: string, chromePort: number, form: 'mobile' | 'de
     lcp: metric('largest-contentful-paint'),
     tbt: metric('total-blocking-time'),
     cls: metric('cumulative-layout-shift'),
+    offenders: lhr ? offenders(lhr) : [],
   };
+}
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+/** With BENCH_DETAILS: the top items of the diagnostics that say where the time goes. */
+function offenders(lhr: Lhr): string[] {
+  if (!process.env.BENCH_DETAILS) return [];
+  const lines: string[] = [];
+  const short = (url: unknown) => String(url ?? '').replace(/^https?:\/\/[^/]+/, '');
+  const items = (id: string) =>
+    ((lhr.audits[id]?.details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? []).slice(
+      0,
+      5,
+    );
+  const ms = (value: unknown) => `${Math.round(Number(value ?? 0))} ms`;
+  for (const item of items('bootup-time'))
+    lines.push(
+      `bootup       ${short(item.url).padEnd(44)} total ${ms(item.total)}  script ${ms(item.scripting)}`,
+    );
+  for (const item of items('mainthread-work-breakdown'))
+    lines.push(`main thread  ${String(item.groupLabel ?? item.group).padEnd(44)} ${ms(item.duration)}`);
+  for (const item of items('render-blocking-resources'))
+    lines.push(`blocking     ${short(item.url).padEnd(44)} ${ms(item.wastedMs)}`);
+  for (const item of items('unused-javascript'))
+    lines.push(
+      `unused JS    ${short(item.url).padEnd(44)} ${kB(Number(item.wastedBytes ?? 0))} of ${kB(Number(item.totalBytes ?? 0))}`,
+    );
+  for (const item of items('long-tasks'))
+    lines.push(`long task    ${short(item.url).padEnd(44)} ${ms(item.duration)} at ${ms(item.startTime)}`);
+  const lcp = items('largest-contentful-paint-element');
+  const node = (lcp[0] as { items?: Array<{ node?: { snippet?: string } }> } | undefined)?.items?.[0]?.node;
+  if (node?.snippet) lines.push(`LCP element  ${node.snippet.slice(0, 100)}`);
+  const phases = (lcp[1] as { items?: Array<{ phase?: string; timing?: number }> } | undefined)?.items ?? [];
+  if (phases.length > 0)
+    lines.push(`LCP phases   ${phases.map((p) => `${p.phase} ${ms(p.timing)}`).join(', ')}`);
+  const chains = lhr.audits['network-requests']?.details as
+    | { items?: Array<Record<string, unknown>> }
+    | undefined;
+  for (const item of chains?.items ?? [])
+    lines.push(
+      `request      ${short(item.url).slice(0, 44).padEnd(44)} ${ms(item.networkRequestTime)} -> ${ms(item.networkEndTime)}  ${kB(Number(item.transferSize ?? 0))}`,
+    );
+  return lines;
 }
 
 async function reportLighthouse() {
@@ -173,6 +219,7 @@ async function reportLighthouse() {
               ? `   ${m.problem}`
               : `   FCP ${m.fcp}  LCP ${m.lcp}  TBT ${m.tbt}  CLS ${m.cls}${below}`),
         );
+        for (const line of m.offenders) console.log(`      ${line}`);
       }
     }
   } finally {

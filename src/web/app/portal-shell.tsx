@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 
@@ -51,8 +51,13 @@ export function PortalShell(props: {
         {props.navbar}
       </AppShell.Navbar>
       <AppShell.Main>
-        <LoadingOverlay />
-        <Outlet />
+        {/* The page's own code may still be loading: the frame shows meanwhile, and its record
+            queries start, instead of the whole app waiting (and rendering again) for the page.
+            One overlay at a time: the page's own overlay is inside, hidden while it suspends. */}
+        <Suspense fallback={<LoadingOverlay force />}>
+          <LoadingOverlay />
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );

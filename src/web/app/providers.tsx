@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, MantineProvider, NavLink } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from '../lib/query-client';
@@ -9,7 +9,8 @@ const theme = createTheme({
   primaryShade: 8,
   components: {
     // The open page's link: dark blue on the palest blue, so its label stays readable (WCAG AA).
-    NavLink: NavLink.extend({
+    // A plain object, not NavLink.extend: naming NavLink here would load it with the sign-in page.
+    NavLink: {
       vars: () => ({
         root: {
           '--nl-bg': 'var(--mantine-color-blue-0)',
@@ -18,7 +19,7 @@ const theme = createTheme({
         },
         children: {},
       }),
-    }),
+    },
   },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
 });

@@ -1,18 +1,26 @@
 import { type ComponentType, lazy, Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { matchPath, Route, Routes } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { SignInPage } from '../features/auth/components/sign-in-page';
-import { type Role, useSession } from '../lib/session';
+import { clientQuery } from '../lib/client-record';
+import { queryClient } from '../lib/query-client';
+import { type Role, sessionQuery, useSession } from '../lib/session';
 
 /**
  * Every screen but sign-in loads when it is first visited (DESIGN.md section 10), together with
  * the Mantine styles the sign-in page does not need.
  */
 function page<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>) {
-  return lazy(async () => {
-    const [module] = await Promise.all([load(), import('./styles/pages')]);
+  let loading: Promise<[M, unknown]> | undefined;
+  const preload = () => {
+    loading ??= Promise.all([load(), import('./styles/pages')]);
+    return loading;
+  };
+  const Page = lazy(async () => {
+    const [module] = await preload();
     return { default: pick(module) };
   });
+  return Object.assign(Page, { preload });
 }
 
 const ForgotPasswordPage = page(
@@ -152,6 +160,43 @@ function NotFoundRoute() {
       </Route>
     </Routes>
   );
+}
+
+/** The signed-in pages, by address: the ones a first visit can start loading before React renders. */
+const signedInPages: ReadonlyArray<[string, { preload(): Promise<unknown> }]> = [
+  ['/client-information', ClientInformationPage],
+  ['/client-activity', ClientActivityPage],
+  ['/form-document/:id', FormsPage],
+  ['/payment-information', PaymentInformationPage],
+  ['/stem-cell-request/:id?', StemCellRequestPage],
+  ['/ACT-banking-storage-plans', BankingStoragePlansPage],
+  ['/my-clients', MyClientsPage],
+  ['/client-consent', PhysicianConsentPage],
+  ['/initial-processing', InitialProcessingPage],
+  ['/infectious-disease', PhysicianDiseasePage],
+  ['/cell-requests', PhysicianCellRequestsPage],
+  ['/store', StorePage],
+];
+
+/**
+ * A signed-in page opened directly (a reload, a link, the start page after sign-in in a new tab):
+ * its code, the session gate's and the session itself load at once, side by side, and the signed-in
+ * client's record as soon as the session names the client, instead of one after the other as
+ * rendering reaches each of them.
+ */
+export function preloadRoute(pathname: string) {
+  const entry = signedInPages.find(([pattern]) =>
+    matchPath({ path: pattern, caseSensitive: false }, pathname),
+  );
+  if (!entry) return;
+  void SessionGate.preload().catch(() => {});
+  void entry[1].preload().catch(() => {});
+  void queryClient
+    .fetchQuery(sessionQuery)
+    .then((session) => {
+      if (session?.role === 'client') void queryClient.prefetchQuery(clientQuery(session.id));
+    })
+    .catch(() => {});
 }
 
 /** The route table of spec 1, section 2; an unknown address opens "Page not found". */

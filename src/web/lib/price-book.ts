@@ -1,9 +1,9 @@
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
 import { type PriceBook, type PriceBookResponse, priceBookOf } from '../../domain/price-book';
 import { apiRequest } from './api-client';
+import { priceBookQueryKey } from './price-book-key';
 
-/** Every query about the price book starts with this; a new version invalidates it. */
-export const priceBookQueryKey = ['price-book'] as const;
+export { priceBookQueryKey };
 
 /**
  * The price book in force, as the server prices from it. Kept a minute: a version taking effect

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError, onAmountChanged } from './api-client';
-import { priceBookQueryKey } from './price-book';
+import { priceBookQueryKey } from './price-book-key';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
