@@ -1,48 +1,11 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN } from './client';
+import { authMessages, authPolicy } from './auth-policy';
+import { EMAIL_PATTERN } from './client-basics';
 import { calendarDateToIso, dateOfBirthProblem, resolveToday, type Today } from './dates';
 import { singleLine } from './text';
 
-export const authMessages = {
-  clientIdRequired: 'Please enter Client ID',
-  passwordRequired: 'Please enter password',
-  loginFailed: 'Client ID or Password not matched, Please try again.',
-  physicianIdRequired: 'Please enter Physician ID',
-  physicianLoginFailed: 'Physician ID or Password not matched, Please try again.',
-  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
-  emailRequired: 'Please enter email',
-  invalidEmail: 'Invalid email.',
-  firstNameRequired: 'Please enter firstName',
-  dateOfBirthRequired: 'Please enter dateOfBirth',
-  dateOfBirthFuture: 'Date of birth cannot be in the future',
-  otpRequired: 'Please enter One Time Password',
-  otpFormat: 'The one time password is the 6-digit code from the email',
-  newPasswordRequired: 'Please enter password',
-  confirmPasswordRequired: 'Please enter password',
-  passwordMismatch: "Password doesn't match.",
-  passwordTooShort: 'Password must be at least 12 characters',
-  passwordTooLong: 'Password must be at most 128 characters',
-  passwordTooCommon: 'This password is too common or easy to guess. Please choose another one.',
-  otpSent:
-    'If the details match our records, a one time password has been sent to your email address. It is valid for 10 minutes.',
-  otpInvalid: 'The one time password is invalid or has expired. Please request a new one.',
-  passwordUpdated: 'Your password has been updated. Please sign in with your new password.',
-  sessionExpired: 'Your session has ended. Please sign in again.',
-} as const;
-
-/** Session and recovery constants (spec 1 section 9, DESIGN.md section 3). */
-export const authPolicy = {
-  idleTimeoutMs: 300_000,
-  idleDebounceMs: 250,
-  absoluteSessionMs: 12 * 60 * 60 * 1000,
-  lockoutFailures: 10,
-  lockoutMs: 15 * 60 * 1000,
-  otpValidityMs: 10 * 60 * 1000,
-  otpMaxTries: 5,
-  otpPerHourPerAccount: 3,
-  minPasswordLength: 12,
-  maxPasswordLength: 128,
-} as const;
+// The messages and constants live in auth-policy (no zod), so the web app's frame can load them alone.
+export { authMessages, authPolicy };
 
 export const loginRequestSchema = z.object({
   username: singleLine(

@@ -6,6 +6,7 @@ import {
   type ClientInformation,
   type ClientRecord,
   clientAlerts,
+  clientInformationFieldOrder,
   clientInformationMessages,
   clientInformationSchema,
   formsIncomplete,
@@ -331,6 +332,12 @@ describe('clientInformationSchema', () => {
       ...dateOfBirthCases.flatMap(([, , message]) => (message === null ? [] : [message])),
     ]);
     for (const message of Object.values(clientInformationMessages)) expect(tested).toContain(message);
+  });
+});
+
+describe('clientInformationFieldOrder', () => {
+  it('lists the schema’s fields in the schema’s order', () => {
+    expect(clientInformationFieldOrder).toEqual(Object.keys(clientInformationSchema('2000-01-01').shape));
   });
 });
 

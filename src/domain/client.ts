@@ -1,45 +1,34 @@
 import { z } from 'zod';
-import { dateOfBirthProblem, isoDateOf, resolveToday, type Today, usDateToIso } from './dates';
-import { formatUsd } from './money';
+import {
+  annualStoragePaidUntilLabel,
+  CLIENT_INFORMATION_UPDATED,
+  clientAlerts,
+  clientInformationFieldOrder,
+  clientInformationMessages,
+  EMAIL_PATTERN,
+  formsIncomplete,
+  todayFor,
+  tooLong,
+} from './client-basics';
+import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { singleLine } from './text';
 import { isUsStateCode } from './us-states';
 
-/** Messages of the Client Information save (spec 1, section 5), with DESIGN.md's spelling fixes. */
-export const clientInformationMessages = {
-  preferredAddressContactFullName: 'Please enter clinic contact person name',
-  clinicName: 'Please enter clinic name',
-  clinicNameTooLong: 'Clinic name must be at most 100 characters',
-  shippingClinicEmail: 'Please enter shipping email',
-  invalidEmail: 'Invalid email.',
-  preferredAddressPhone: 'Please enter phone number',
-  preferredAddressPhoneNumeric: 'Please insert only number, must be numeric',
-  preferredAddressCity: 'Please enter city',
-  preferredAddressState: 'Please select state',
-  preferredAddressStateUnknown: 'Please select a state from the list',
-  preferredAddressCountry: 'Please enter country',
-  preferredAddressStreet: 'Please enter Street',
-  preferredAddressZip: 'Please enter zipcode',
-  clientDob: 'Please enter Birthdate',
-  clientDobFuture: 'Birthdate cannot be in the future',
-  email: 'Please enter email',
-  phone: 'Please enter phone',
-  phoneNumeric: 'Please insert only number',
-  phoneTooLong: 'Phone number must be at most 15 digits',
-  city: 'Please enter city',
-  state: 'Please enter state',
-  country: 'Please enter country',
-  street: 'Please enter street',
-  zip: 'Please enter zipcode',
-  name: 'Cannot be empty',
-} as const;
-
-export function tooLong(max: number): string {
-  return `Must be at most ${max} characters`;
-}
+// The plain values and helpers live in client-basics (no zod), so the web pages can load them alone.
+export {
+  annualStoragePaidUntilLabel,
+  CLIENT_INFORMATION_UPDATED,
+  clientAlerts,
+  clientInformationFieldOrder,
+  clientInformationMessages,
+  EMAIL_PATTERN,
+  formsIncomplete,
+  todayFor,
+  tooLong,
+};
 
 const m = clientInformationMessages;
 
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DIGITS = /^\d+$/;
 
 function required(message: string, max = 100) {
@@ -111,15 +100,6 @@ export function clientInformationSchema(today: Today) {
 
 export type ClientInformation = z.infer<ReturnType<typeof clientInformationSchema>>;
 
-/** The order the form shows its fields in, used to scroll to the first failing one. */
-export const clientInformationFieldOrder = Object.keys(clientInformationSchema('2000-01-01').shape) as Array<
-  keyof ClientInformation
->;
-
-export function todayFor(now: Date): string {
-  return isoDateOf(now);
-}
-
 /** One client record of get_Client, the fields listed in spec 1 section 3, as an allow-list. */
 export const clientRecordSchema = z.object({
   clientACTId: z.string(),
@@ -173,32 +153,3 @@ export const updateClientResponseSchema = z.object({
   message: z.string(),
   client: clientRecordSchema,
 });
-
-export const CLIENT_INFORMATION_UPDATED = 'Client information successfully updated.';
-
-/** "Annual Storage Paid Until": the date, or Overdue unless a paid-until date is present and not past. */
-export function annualStoragePaidUntilLabel(paidUntil: string | null, today: string): string {
-  if (!paidUntil || paidUntil < today) return 'Overdue';
-  return paidUntil;
-}
-
-/** The alerts the Client Information page shows above the form (spec 1, section 8). */
-export function clientAlerts(client: ClientRecord): string[] {
-  const alerts: string[] = [];
-  if (client.hasOverDuePayments) {
-    alerts.push(`Total Amount Overdue = ${formatUsd(Math.round(client.totalAnnualOverdueAmount * 100))}`);
-    alerts.push('Update your payment information to pay any overdue annual storage fee(s).');
-  }
-  if (!client.creditCardNumber) alerts.push('Please update your payment information');
-  if (!client.clientConsentFormCompleted) alerts.push('Please fill the consent form');
-  if (!client.infectiousDiseaseFormCompleted)
-    alerts.push('Please complete the infectious disease submission');
-  return alerts;
-}
-
-/** Forms links are red while either form is incomplete. */
-export function formsIncomplete(
-  client: Pick<ClientRecord, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>,
-) {
-  return !client.clientConsentFormCompleted || !client.infectiousDiseaseFormCompleted;
-}

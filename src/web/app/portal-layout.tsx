@@ -12,7 +12,7 @@ import {
 import { IconChevronDown, IconFlag, IconLogout, IconPencil, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { SessionInfo } from '../../domain/auth';
-import { formsIncomplete } from '../../domain/client';
+import { formsIncomplete } from '../../domain/client-basics';
 import { useClient } from '../lib/client-record';
 import { formLinks, navigation } from './navigation';
 import { PortalShell } from './portal-shell';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { authPolicy } from '../../domain/auth';
+import { authPolicy } from '../../domain/auth-policy';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
 

@@ -15,19 +15,17 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useSearchParams } from 'react-router';
+import type { ClientInformation, ClientRecord } from '../../../../domain/client';
 import {
   annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
-  type ClientInformation,
-  type ClientRecord,
   clientAlerts,
   clientInformationFieldOrder,
-  clientInformationSchema,
   todayFor,
-} from '../../../../domain/client';
+} from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
-import { fieldMessages } from '../../../../domain/errors';
 import { US_STATES } from '../../../../domain/us-states';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { LeaveGuard } from '../../../components/leave-guard';
@@ -38,6 +36,9 @@ import { subjectClientId, useSession } from '../../../lib/session';
 import { useUpdateClient } from '../api/update-client';
 
 type FormValues = Record<keyof ClientInformation, string>;
+
+// The save's checks (and zod with them) load on demand: showing the record needs none of them.
+const loadRules = () => import('../lib/client-information-rules');
 
 const labels: Record<keyof ClientInformation, string> = {
   firstName: 'First Name',
@@ -186,12 +187,19 @@ function ClientInformationView({
     });
   };
 
-  const onSave = (event: FormEvent) => {
+  // Editing is when the save's checks will be needed: fetch them then, not on the first load.
+  useEffect(() => {
+    if (editing) void loadRules();
+  }, [editing]);
+
+  const onSave = async (event: FormEvent) => {
     event.preventDefault();
     const candidate = { ...values, clientDob: values.clientDob ? isoToUsDate(values.clientDob) : '' };
-    const parsed = clientInformationSchema(today).safeParse(candidate);
+    const rules = await loadRules();
+    const parsed = rules.clientInformationSchema(today).safeParse(candidate);
     if (!parsed.success) {
-      showErrors(fieldMessages(parsed.error));
+      // Rendered now: after the await, React would render after the frame that moves the focus.
+      flushSync(() => showErrors(rules.fieldMessages(parsed.error)));
       return;
     }
     setErrors({});
