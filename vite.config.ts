@@ -65,6 +65,14 @@ export default defineConfig({
               test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/].*\.m?js$/,
               priority: 1,
             },
+            // The small files every signed-in page asks for with its frame (and the alert icons most of
+            // them show), in one: over HTTP/1.1's six connections a dozen 1 kB files queued one
+            // round trip after another (Client Information: 17 files -> 7).
+            {
+              name: 'portal',
+              test: /src[\\/](web[\\/](app[\\/](session-gate|portal-layout|physician-layout|portal-shell|use-portal-session|use-idle-sign-out|navigation)|lib[\\/]form-draft|components[\\/](leave-guard|date-of-birth-input))|domain[\\/](client-basics|auth-policy|dates|money|us-states))\.tsx?$|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/](IconAlertTriangle|IconCircleCheck))\.mjs$/,
+              priority: 1,
+            },
           ],
         },
       },
