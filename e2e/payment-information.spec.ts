@@ -12,6 +12,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
+import { todayFor } from '../src/domain/client';
+import { isoToUsDate } from '../src/domain/dates';
 import { pageText } from '../src/server/testing/pdf-reading';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { testBankAccount, testCards } from './support/test-numbers';
@@ -21,12 +23,7 @@ const UPDATED =
 const phone = { width: 375, height: 740 };
 
 /** Today where the bank is, as YYYY-MM-DD: the date the page and the server go by. */
-const today = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/New_York',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-}).format(new Date());
+const today = todayFor(new Date());
 const [thisYear, thisMonth] = today.split('-').map(Number) as [number, number];
 const twoDigits = (n: number) => String(n).padStart(2, '0');
 
@@ -362,12 +359,7 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
     .click();
   // The day the payment was recorded, read now: a run that crosses midnight in New York (the journeys
   // start minutes before) would otherwise look for the day before.
-  const usToday = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/New_York',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date());
+  const usToday = isoToUsDate(todayFor(new Date()));
   const paid = page
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')
