@@ -42,8 +42,8 @@ export function tooLong(max: number): string {
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The order the form shows its fields in (the schema's order), used to scroll to the first failing one. */
-export const clientInformationFieldOrder: Array<keyof ClientInformation> = [
+/** Client Information's two groups of fields, in the order the form shows them (the schema's order). */
+export const clientPersonalFields = [
   'firstName',
   'lastName',
   'clientDob',
@@ -54,6 +54,8 @@ export const clientInformationFieldOrder: Array<keyof ClientInformation> = [
   'state',
   'zip',
   'country',
+] as const satisfies ReadonlyArray<keyof ClientInformation>;
+export const clientShippingFields = [
   'clinicName',
   'preferredAddressContactFullName',
   'shippingClinicEmail',
@@ -63,6 +65,12 @@ export const clientInformationFieldOrder: Array<keyof ClientInformation> = [
   'preferredAddressState',
   'preferredAddressZip',
   'preferredAddressCountry',
+] as const satisfies ReadonlyArray<keyof ClientInformation>;
+
+/** The order the form shows its fields in, used to scroll to the first failing one. */
+export const clientInformationFieldOrder: Array<keyof ClientInformation> = [
+  ...clientPersonalFields,
+  ...clientShippingFields,
 ];
 
 export function todayFor(now: Date): string {

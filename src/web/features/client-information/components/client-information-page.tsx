@@ -23,6 +23,8 @@ import {
   CLIENT_INFORMATION_UPDATED,
   clientAlerts,
   clientInformationFieldOrder,
+  clientPersonalFields,
+  clientShippingFields,
   todayFor,
 } from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
@@ -61,30 +63,6 @@ const labels: Record<keyof ClientInformation, string> = {
   preferredAddressZip: 'Zip Code',
   preferredAddressCountry: 'Country',
 };
-
-const personalFields = [
-  'firstName',
-  'lastName',
-  'clientDob',
-  'email',
-  'phone',
-  'street',
-  'city',
-  'state',
-  'zip',
-  'country',
-] as const;
-const shippingFields = [
-  'clinicName',
-  'preferredAddressContactFullName',
-  'shippingClinicEmail',
-  'preferredAddressPhone',
-  'preferredAddressStreet',
-  'preferredAddressCity',
-  'preferredAddressState',
-  'preferredAddressZip',
-  'preferredAddressCountry',
-] as const;
 
 const stateOptions = US_STATES.map((s) => ({ value: s.code, label: s.name }));
 
@@ -350,10 +328,10 @@ function ClientInformationView({
                 </Alert>
               )}
             <Fieldset legend="Personal Details" radius="md">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>{personalFields.map(renderField)}</SimpleGrid>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>{clientPersonalFields.map(renderField)}</SimpleGrid>
             </Fieldset>
             <Fieldset legend="Preferred Shipping to Medical Professional" radius="md">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>{shippingFields.map(renderField)}</SimpleGrid>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>{clientShippingFields.map(renderField)}</SimpleGrid>
             </Fieldset>
             <Fieldset legend="Forms and Payments" radius="md">
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
