@@ -22,14 +22,18 @@ test('the admin schedules a price change on the Price Book, then withdraws it', 
   await expect(page.getByRole('button', { name: 'Add version' })).toBeDisabled();
   await expectAccessible(page);
 
-  // A slip is named at the field; nothing is sent.
+  // Slips are named at their fields (the server's limits, checked on the page too); nothing is sent.
   const vial = page.getByRole('textbox', { name: 'Vial of 10 million cells' });
   await expect(vial).toHaveValue('500.00');
   await vial.fill('5x0');
-  await page.getByRole('textbox', { name: 'Cell Protection Plan, per vial' }).fill('26.00');
+  const cpp = page.getByRole('textbox', { name: 'Cell Protection Plan, per vial' });
+  await cpp.fill('150000.00');
   await page.getByRole('button', { name: 'Add version' }).click();
   await expect(page.getByText('Enter an amount in dollars and cents, such as 500.00')).toBeVisible();
+  await expect(page.getByText('At most $100,000.00')).toBeVisible();
   await expect(vial).toBeFocused();
+  await cpp.fill('26.00');
+  await expect(page.getByText('At most $100,000.00')).toHaveCount(0);
 
   // What changes is in view before it is added.
   await vial.fill('550.00');

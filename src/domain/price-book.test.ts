@@ -7,6 +7,8 @@ import {
   PRICE_KEYS,
   priceAmountsSchema,
   priceBookOf,
+  priceEntryProblem,
+  priceVersionMessages,
   SHIPPED_PRICE_AMOUNTS,
   SHIPPED_PRICE_BOOK,
 } from './price-book';
@@ -66,5 +68,15 @@ describe('the price book', () => {
       paymentMethod: 'card',
     });
     expect(price.totalCents).toBe(157_500 + 4_725);
+  });
+});
+
+describe('an entry as an admin typed it', () => {
+  it('names a slip, and holds the server limits', () => {
+    expect(priceEntryProblem('vialPrice', null)).toEqual({ problem: priceVersionMessages.amountTyped });
+    expect(priceEntryProblem('cardProcessingFee', null)).toEqual({ problem: priceVersionMessages.rateTyped });
+    expect(priceEntryProblem('vialPrice', 15_000_000)).toEqual({ problem: 'At most $100,000.00' });
+    expect(priceEntryProblem('cardProcessingFee', 10_500)).toEqual({ problem: 'At most 100%' });
+    expect(priceEntryProblem('vialPrice', 55_000)).toEqual({ value: 55_000 });
   });
 });

@@ -202,7 +202,24 @@ export const priceVersionMessages = {
   note: 'Say in a few words why the prices change',
   unchanged: 'These are the prices in force on that date already',
   notScheduled: 'Only a version that has not taken effect can be withdrawn',
+  amountTyped: 'Enter an amount in dollars and cents, such as 500.00',
+  rateTyped: 'Enter a percent to the hundredth, such as 3.00',
 } as const;
+
+/**
+ * What is wrong with one entry as an admin typed it (dollars and cents, or a percent), or null with
+ * its value in cents or basis points: the form's check, with the limits the server applies.
+ */
+export function priceEntryProblem(
+  key: PriceKey,
+  cents: number | null,
+): { problem: string } | { value: number } {
+  if (cents === null) {
+    return { problem: isRate(key) ? priceVersionMessages.rateTyped : priceVersionMessages.amountTyped };
+  }
+  const checked = priceAmountsSchema.shape[key].safeParse(cents);
+  return checked.success ? { value: checked.data } : { problem: checked.error.issues[0]?.message ?? '' };
+}
 
 export function createPriceVersionRequestSchema() {
   return z.object({

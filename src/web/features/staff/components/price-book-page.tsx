@@ -6,10 +6,12 @@ import {
   formatRate,
   isRate,
   PRICE_ENTRIES,
+  PRICE_KEYS,
   PRICE_NOTE_MAX,
   type PriceAmounts,
   type PriceKey,
   type PriceVersion,
+  priceEntryProblem,
   priceVersionMessages,
 } from '../../../../domain/price-book';
 import { amountToCents } from '../../../../domain/staff-queues';
@@ -110,25 +112,25 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
   const errorRef = useRef<HTMLDivElement>(null);
 
   const amounts: Partial<Record<PriceKey, number>> = {};
+  const entryProblems: Partial<Record<PriceKey, string>> = {};
   for (const { key } of PRICE_ENTRIES) {
-    const cents = amountToCents(typed[key]);
-    if (cents !== null) amounts[key] = cents;
+    const checked = priceEntryProblem(key, amountToCents(typed[key]));
+    if ('value' in checked) amounts[key] = checked.value;
+    else entryProblems[key] = checked.problem;
   }
   const whole = PRICE_ENTRIES.every(({ key }) => amounts[key] !== undefined);
   const changes = whole ? changesBetween(current.amounts, amounts as PriceAmounts) : [];
   const serverFields = create.error instanceof ApiError ? create.error.fields : {};
+  // A refusal the form has no field for (an amount the server refused as a whole) is said under the button.
+  const onAField = Object.keys(serverFields).some(
+    (field) =>
+      field === 'effectiveOn' || field === 'note' || (PRICE_KEYS as readonly string[]).includes(field),
+  );
   const shown = { ...serverFields, ...problems };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string> = {};
-    for (const { key } of PRICE_ENTRIES) {
-      if (amounts[key] === undefined) {
-        found[key] = isRate(key)
-          ? 'Enter a percent to the hundredth, such as 3.00'
-          : 'Enter an amount in dollars and cents, such as 500.00';
-      }
-    }
+    const found: Record<string, string> = { ...entryProblems };
     if (!effectiveOn) found.effectiveOn = priceVersionMessages.effectiveOn;
     else if (effectiveOn < today) found.effectiveOn = priceVersionMessages.notPast;
     if (!note.trim()) found.note = priceVersionMessages.note;
@@ -235,7 +237,7 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
               Add version
             </Button>
           </Group>
-          {create.error && Object.keys(serverFields).length === 0 && (
+          {create.error && !onAField && (
             <Text size="sm" c="red.8" role="alert" ref={errorRef}>
               {errorText(create.error)}
             </Text>
