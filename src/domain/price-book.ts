@@ -100,10 +100,10 @@ export const ACT_VIP_SHIPPING_CENTS: Cents = 0;
 export const VIALS_PER_REQUEST = { min: 1, max: 10 } as const;
 export const SERUM_BULK_FROM = 11;
 
-/** The prepaid discount a storage plan gives against paying its years at the list price, whole percent. */
-function prepaidDiscountPercent(planCents: Cents, years: number, yearListCents: Cents): number {
-  if (years === 0 || yearListCents === 0) return 0;
-  return Math.max(0, Math.round(100 - (100 * planCents) / (years * yearListCents)));
+/** A price's discount against a list price, in whole percent (never below 0; none without a list price). */
+export function discountPercent(listCents: Cents, priceCents: Cents): number {
+  if (listCents <= 0) return 0;
+  return Math.max(0, Math.round(((listCents - priceCents) * 100) / listCents));
 }
 
 /** The book the pricing rules read, built from one version's amounts. */
@@ -113,7 +113,8 @@ export function priceBookOf(amounts: PriceAmounts) {
     label,
     years,
     cents,
-    discountPercent: prepaidDiscountPercent(cents, years, amounts.storageYearListPrice),
+    // The prepaid discount: against paying the years at the list price of a year.
+    discountPercent: discountPercent(years * amounts.storageYearListPrice, cents),
   });
   return {
     /** The card processing fee, in basis points of the amount (card payments only). */

@@ -4,7 +4,7 @@ import { addYears } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
-import { type PriceBook, SHIPPED_PRICE_BOOK } from './price-book';
+import { discountPercent, type PriceBook, SHIPPED_PRICE_BOOK } from './price-book';
 import { singleLine } from './text';
 
 /**
@@ -81,9 +81,7 @@ export function bioInsurancePrice(book: PriceBook, vials: number): Cents {
 
 /** The discount shown for a count, against the list price (DESIGN.md deviation 9). */
 export function bioInsuranceDiscountPercent(book: PriceBook, vials: number): number {
-  const list = book.bioInsuranceListPrice;
-  if (list === 0) return 0;
-  return Math.max(0, Math.round(((list - bioInsurancePerVial(book, vials)) * 100) / list));
+  return discountPercent(book.bioInsuranceListPrice, bioInsurancePerVial(book, vials));
 }
 
 /** "Bio-Insurance 250 (250,000,000 cells)" for a named plan's count, else "Bio-Insurance 30 Vials". */
