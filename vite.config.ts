@@ -4,6 +4,8 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { framePlaceholderHtml } from './src/web/app/frame-placeholder.ts';
+import { PRELOADED_PAGES, SIGNED_IN_FIRST_CALL, SIGNED_IN_FRAME } from './src/web/app/preloaded-pages.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -42,9 +44,76 @@ function precompress(): Plugin {
   };
 }
 
+/** The shape of `page-preloads.json`, which the server reads (src/server/lib/page-html.ts). */
+export type PagePreloads = {
+  pages: Array<{ pattern: string; js: string[]; css: string[]; fetch: string[]; placeholder: string | null }>;
+};
+
+/**
+ * DESIGN.md section 10: for each signed-in page of src/web/app/preloaded-pages.ts, the files its
+ * first visit needs beyond the app's own (its code with everything that code imports, and their
+ * styles), written to `page-preloads.json`. The server names them in the page it sends for that
+ * address, so they download beside the app's file, not one round trip after it has run.
+ */
+function pagePreloads(): Plugin {
+  const webRoot = path.resolve(import.meta.dirname, 'src/web');
+  let pages: PagePreloads['pages'] = [];
+  return {
+    name: 'page-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+      // A page's module is in the chunk that holds it (a group such as 'portal' holds several).
+      const byModule = new Map(
+        chunks.flatMap((chunk) =>
+          chunk.moduleIds.map((id) => [path.relative(webRoot, id).split(path.sep).join('/'), chunk] as const),
+        ),
+      );
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const closure = (fileNames: string[]) => {
+        const seen = new Set<string>();
+        const queue = [...fileNames];
+        while (queue.length > 0) {
+          const fileName = queue.pop() as string;
+          if (seen.has(fileName)) continue;
+          seen.add(fileName);
+          queue.push(...(byFile.get(fileName)?.imports ?? []));
+        }
+        return seen;
+      };
+      const loadedByHtml = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+      pages = PRELOADED_PAGES.map(([pattern, module, portal]) => {
+        const roots = [...SIGNED_IN_FRAME, module].map((name) => {
+          const chunk = byModule.get(name);
+          if (!chunk) this.error(`page-preloads: no chunk holds src/web/${name} (${pattern})`);
+          return chunk.fileName;
+        });
+        const files = [...closure(roots)].filter((fileName) => !loadedByHtml.has(fileName));
+        const css = files.flatMap((fileName) => [...(byFile.get(fileName)?.viteMetadata?.importedCss ?? [])]);
+        return {
+          pattern,
+          js: files.map((fileName) => `/${fileName}`),
+          css: [...new Set(css)].map((fileName) => `/${fileName}`),
+          fetch: [SIGNED_IN_FIRST_CALL],
+          placeholder: portal ? framePlaceholderHtml(portal) : null,
+        };
+      });
+    },
+    // Written last: Vite drops the chunks that held only styles (./app/styles/pages) after the
+    // hook above has read their styles, and a preload of a dropped file would be a wasted 404.
+    async writeBundle(options, bundle) {
+      const kept = pages.map((page) => ({ ...page, js: page.js.filter((file) => file.slice(1) in bundle) }));
+      await fs.writeFile(
+        path.join(options.dir ?? '', 'page-preloads.json'),
+        `${JSON.stringify({ pages: kept } satisfies PagePreloads, null, 2)}\n`,
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), pagePreloads()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
@@ -58,12 +127,20 @@ export default defineConfig({
         // components of the other pages into one more, loaded with the first of them.
         codeSplitting: {
           groups: [
-            { name: 'app', tags: ['$initial'], priority: 2 },
+            { name: 'app', tags: ['$initial'], priority: 3 },
+            // The Mantine components only some pages use (the staff's number fields, tables, tabs,
+            // radios, file fields and the like) in a file of their own: Client Information and the
+            // portal's frame do without them (the number field alone was an eighth of the file).
+            {
+              name: 'mantine-more',
+              test: /node_modules[\\/](react-number-format|@mantine[\\/]core[\\/]esm[\\/]components[\\/](NumberInput|Radio|Tabs|Table|Grid|Textarea|FileInput|FileButton|Badge|Breadcrumbs|Accordion|List|Code))[\\/]/,
+              priority: 1,
+            },
             // Their code only: the styles stay in the order ./app/styles/pages gives them.
             {
               name: 'mantine',
-              test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/].*\.m?js$/,
-              priority: 1,
+              test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/](?!esm[\\/]components[\\/](NumberInput|Radio|Tabs|Table|Grid|Textarea|FileInput|FileButton|Badge|Breadcrumbs|Accordion|List|Code)[\\/]).*\.m?js$/,
+              priority: 2,
             },
             // The small files every signed-in page asks for with its frame (and the alert icons most of
             // them show), in one: over HTTP/1.1's six connections a dozen 1 kB files queued one
@@ -71,7 +148,7 @@ export default defineConfig({
             {
               name: 'portal',
               test: /src[\\/](web[\\/](app[\\/](session-gate|portal-layout|physician-layout|portal-shell|use-portal-session|use-idle-sign-out|navigation)|lib[\\/]form-draft|components[\\/](leave-guard|date-of-birth-input))|domain[\\/](client-basics|auth-policy|dates|money|us-states))\.tsx?$|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/](IconAlertTriangle|IconCircleCheck))\.mjs$/,
-              priority: 1,
+              priority: 2,
             },
           ],
         },

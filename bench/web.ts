@@ -183,6 +183,12 @@ function offenders(lhr: Lhr): string[] {
   const phases = (lcp[1] as { items?: Array<{ phase?: string; timing?: number }> } | undefined)?.items ?? [];
   if (phases.length > 0)
     lines.push(`LCP phases   ${phases.map((p) => `${p.phase} ${ms(p.timing)}`).join(', ')}`);
+  const observed = (lhr.audits.metrics?.details as { items?: Array<Record<string, unknown>> } | undefined)
+    ?.items?.[0];
+  if (observed)
+    lines.push(
+      `observed     FCP ${ms(observed.observedFirstContentfulPaint)}, LCP ${ms(observed.observedLargestContentfulPaint)} (unthrottled, before simulation)`,
+    );
   const chains = lhr.audits['network-requests']?.details as
     | { items?: Array<Record<string, unknown>> }
     | undefined;

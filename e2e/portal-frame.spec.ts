@@ -59,3 +59,36 @@ test("spec 1's header menu shows from 1200 px; below, the navigation is the side
   await expect(menu).toBeHidden();
   await expect(page.getByRole('navigation', { name: 'Portal sections' })).toBeVisible();
 });
+
+test("a signed-in page opened directly paints the portal's header from the page itself, and every file it names exists", async ({
+  page,
+  request,
+}) => {
+  // The page as sent, before any script runs: the header is there, and the files it names load.
+  const sent = await (await request.get('/client-information')).text();
+  const named = [...sent.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="([^"]+)"/g)].map(
+    (m) => m[1],
+  );
+  expect(named.filter((url) => url?.startsWith('/assets/')).length).toBeGreaterThan(1);
+  for (const url of named) {
+    if (url === '/api/pay/session') continue;
+    expect((await request.get(url as string)).status(), url).toBe(200);
+  }
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/client-information');
+  await expect(page.locator('.frame-placeholder').getByText('Client Portal')).toBeVisible();
+  await page.unroute('**/assets/*.js');
+
+  // With the app loaded, the real frame has replaced it, and the session was fetched once.
+  await signIn(page, 'ACT10001');
+  const sessionCalls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/pay/session')) sessionCalls.push(r.url());
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
+  await expect(page.locator('.frame-placeholder')).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Client Portal' })).toBeVisible();
+  expect(sessionCalls).toHaveLength(1);
+});

@@ -92,6 +92,18 @@ describe('the app shell', () => {
       expect(html.headers['cache-control'], page).toBe('no-cache');
       expect(html.body, page).toContain('<div id="root">');
     }
+    // A page seen before is revalidated by its tag: unchanged, nothing is sent again.
+    const first = await app.inject({ method: 'GET', url: '/client-information' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await app.inject({
+      method: 'GET',
+      url: '/client-information',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['cache-control']).toBe('no-cache');
     await app.close();
   });
 

@@ -36,6 +36,7 @@ import { refuseControlCharacters } from './lib/control-characters';
 import { documentsKey } from './lib/document-store';
 import { errorSummary } from './lib/failures';
 import { linkSecret } from './lib/link-tokens';
+import { pageHtmlFor } from './lib/page-html';
 import { refuseRawPaymentNumbers } from './lib/raw-payment-numbers';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
@@ -321,17 +322,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     });
   }
+  const pageHtml = hasWeb ? pageHtmlFor(webRoot) : null;
   app.setNotFoundHandler((request, reply) => {
     // A missing hashed asset is a 404, not the page: a browser would run the page as a script.
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api/') &&
       !request.url.startsWith('/assets/');
-    if (isPage && hasWeb) {
-      return reply
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .sendFile('index.html');
+    if (isPage && pageHtml) {
+      const page = pageHtml(request.url.split('?')[0] ?? '/');
+      reply.header('cache-control', 'no-cache').header('etag', page.etag);
+      if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+      return reply.type('text/html; charset=utf-8').send(page.body);
     }
     return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
   });

@@ -2,6 +2,7 @@ import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantin
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from '../lib/query-client';
+import { PORTAL_FONT_FAMILY } from './frame-placeholder';
 
 const theme = createTheme({
   // Red is kept for problems (errors, overdue amounts, forms still to do); actions are blue.
@@ -21,7 +22,7 @@ const theme = createTheme({
       }),
     },
   },
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  fontFamily: PORTAL_FONT_FAMILY,
 });
 
 // Mantine's default error red is too light for small text on white (WCAG AA); use the darkest red.

@@ -1,10 +1,13 @@
 import { type ComponentType, lazy, Suspense } from 'react';
 import { matchPath, Route, Routes } from 'react-router';
+import { dateFormatterFor } from '../../domain/dates';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { SignInPage } from '../features/auth/components/sign-in-page';
 import { clientQuery } from '../lib/client-record';
 import { queryClient } from '../lib/query-client';
 import { type Role, sessionQuery, useSession } from '../lib/session';
+import { PendingFrame } from './pending-frame';
+import { PRELOADED_PAGES, type PreloadedPageModule } from './preloaded-pages';
 
 /**
  * Every screen but sign-in loads when it is first visited (DESIGN.md section 10), together with
@@ -162,21 +165,21 @@ function NotFoundRoute() {
   );
 }
 
-/** The signed-in pages, by address: the ones a first visit can start loading before React renders. */
-const signedInPages: ReadonlyArray<[string, { preload(): Promise<unknown> }]> = [
-  ['/client-information', ClientInformationPage],
-  ['/client-activity', ClientActivityPage],
-  ['/form-document/:id', FormsPage],
-  ['/payment-information', PaymentInformationPage],
-  ['/stem-cell-request/:id?', StemCellRequestPage],
-  ['/ACT-banking-storage-plans', BankingStoragePlansPage],
-  ['/my-clients', MyClientsPage],
-  ['/client-consent', PhysicianConsentPage],
-  ['/initial-processing', InitialProcessingPage],
-  ['/infectious-disease', PhysicianDiseasePage],
-  ['/cell-requests', PhysicianCellRequestsPage],
-  ['/store', StorePage],
-];
+/** The signed-in pages a first visit can start loading before React renders, by module. */
+const preloadedPages: Record<PreloadedPageModule, { preload(): Promise<unknown> }> = {
+  'features/client-information/components/client-information-page.tsx': ClientInformationPage,
+  'features/client-activity/components/client-activity-page.tsx': ClientActivityPage,
+  'features/forms/components/forms-page.tsx': FormsPage,
+  'features/payments/components/payment-information-page.tsx': PaymentInformationPage,
+  'features/cell-request/components/stem-cell-request-page.tsx': StemCellRequestPage,
+  'features/plans/components/banking-storage-plans-page.tsx': BankingStoragePlansPage,
+  'features/physicians/components/my-clients-page.tsx': MyClientsPage,
+  'features/forms/components/physician-consent-page.tsx': PhysicianConsentPage,
+  'features/initial-processing/components/initial-processing-page.tsx': InitialProcessingPage,
+  'features/forms/components/physician-disease-page.tsx': PhysicianDiseasePage,
+  'features/cell-request/components/physician-cell-requests-page.tsx': PhysicianCellRequestsPage,
+  'features/store/components/store-page.tsx': StorePage,
+};
 
 /**
  * A signed-in page opened directly (a reload, a link, the start page after sign-in in a new tab):
@@ -185,12 +188,15 @@ const signedInPages: ReadonlyArray<[string, { preload(): Promise<unknown> }]> = 
  * rendering reaches each of them.
  */
 export function preloadRoute(pathname: string) {
-  const entry = signedInPages.find(([pattern]) =>
+  const entry = PRELOADED_PAGES.find(([pattern]) =>
     matchPath({ path: pattern, caseSensitive: false }, pathname),
   );
   if (!entry) return;
   void SessionGate.preload().catch(() => {});
-  void entry[1].preload().catch(() => {});
+  void preloadedPages[entry[1]].preload().catch(() => {});
+  // The signed-in pages show dates in the bank's time zone: its formatter is built in a task of
+  // its own while the session and the record load, not in the middle of the page's first render.
+  window.setTimeout(() => dateFormatterFor(), 0);
   void queryClient
     .fetchQuery(sessionQuery)
     .then((session) => {
@@ -202,7 +208,7 @@ export function preloadRoute(pathname: string) {
 /** The route table of spec 1, section 2; an unknown address opens "Page not found". */
 export function AppRoutes() {
   return (
-    <Suspense fallback={<LoadingOverlay force />}>
+    <Suspense fallback={<PendingFrame />}>
       <Routes>
         <Route path="/" element={<SignInPage key="client" />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />

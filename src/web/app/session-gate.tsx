@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
-import { LoadingOverlay } from '../components/loading-overlay';
 import { homeOf, type Role, useSession } from '../lib/session';
+import { PendingFrame } from './pending-frame';
 import { PhysicianLayout } from './physician-layout';
 import { PortalLayout } from './portal-layout';
 
@@ -11,7 +11,7 @@ import { PortalLayout } from './portal-layout';
  */
 export function SessionGate({ roles }: { roles: readonly Role[] }) {
   const session = useSession();
-  if (session.isPending) return <LoadingOverlay force />;
+  if (session.isPending) return <PendingFrame />;
   if (!session.data) return <Navigate to="/" replace />;
   if (!roles.includes(session.data.role)) return <Navigate to={homeOf[session.data.role]} replace />;
   return session.data.role === 'physician' ? (

@@ -231,6 +231,11 @@ function ClientInformationView({
         />
       );
     }
+    if (field === 'preferredAddressState' && !editing) {
+      // Read as text until Edit: a closed Select still mounts its hidden list and positions it.
+      const state = US_STATES.find((s) => s.code === values[field]);
+      return <TextInput key={field} {...common} value={state?.name ?? values[field]} />;
+    }
     if (field === 'preferredAddressState') {
       return (
         <Select

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { matchesPattern, pageHtmlFor } from './page-html';
+
+const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-page-html-'));
+const INDEX =
+  '<!doctype html><html><head><title>Client Portal</title></head><body><div id="root"></div></body></html>';
+afterAll(() => fs.rmSync(webRoot, { recursive: true, force: true }));
+
+describe('matchesPattern', () => {
+  it('matches an address as the router does: parameters, an optional last one, case and a trailing slash aside', () => {
+    expect(matchesPattern('/client-information', '/client-information')).toBe(true);
+    expect(matchesPattern('/client-information', '/Client-Information/')).toBe(true);
+    expect(matchesPattern('/form-document/:id', '/form-document/Consent-form')).toBe(true);
+    expect(matchesPattern('/form-document/:id', '/form-document')).toBe(false);
+    expect(matchesPattern('/stem-cell-request/:id?', '/stem-cell-request')).toBe(true);
+    expect(matchesPattern('/stem-cell-request/:id?', '/stem-cell-request/42')).toBe(true);
+    expect(matchesPattern('/client-information', '/client-information/extra')).toBe(false);
+    expect(matchesPattern('/client-information', '/client-activity')).toBe(false);
+    expect(matchesPattern('/store', '/')).toBe(false);
+  });
+});
+
+describe('pageHtmlFor', () => {
+  it('without the build list, every address gets index.html as it is', () => {
+    fs.writeFileSync(path.join(webRoot, 'index.html'), INDEX);
+    const pageFor = pageHtmlFor(webRoot);
+    expect(pageFor('/client-information').body).toBe(INDEX);
+    expect(pageFor('/').etag).toMatch(/^"[\w-]+"$/);
+  });
+
+  it("names a signed-in page's files and first call in its head, paints its frame, and leaves other addresses alone", () => {
+    fs.writeFileSync(path.join(webRoot, 'index.html'), INDEX);
+    fs.writeFileSync(
+      path.join(webRoot, 'page-preloads.json'),
+      JSON.stringify({
+        pages: [
+          {
+            pattern: '/client-information',
+            js: ['/assets/portal-a1.js', '/assets/evil.js"><script>alert(1)</script>'],
+            css: ['/assets/pages-b2.css'],
+            fetch: ['/api/pay/session'],
+            placeholder: '<div class="frame-placeholder">Client Portal</div>',
+          },
+          { pattern: '/store', js: ['/assets/store-c3.js'], css: [], fetch: [], placeholder: null },
+        ],
+      }),
+    );
+    const pageFor = pageHtmlFor(webRoot);
+    const page = pageFor('/client-information');
+    expect(page.body).toContain('<link rel="modulepreload" crossorigin href="/assets/portal-a1.js">');
+    expect(page.body).toContain('<link rel="preload" href="/assets/pages-b2.css" as="style">');
+    expect(page.body).toContain('<link rel="preload" href="/api/pay/session" as="fetch" crossorigin>');
+    expect(page.body).toContain('<div id="root"><div class="frame-placeholder">Client Portal</div></div>');
+    // Only plain asset names are ever written into the page.
+    expect(page.body).not.toContain('evil');
+    expect(page.body.indexOf('modulepreload')).toBeLessThan(page.body.indexOf('</head>'));
+
+    const store = pageFor('/store');
+    expect(store.body).toContain('href="/assets/store-c3.js"');
+    expect(store.body).toContain('<div id="root"></div>');
+
+    expect(pageFor('/').body).toBe(INDEX);
+    expect(pageFor('/no-such-page').body).toBe(INDEX);
+    // Each variant has its own tag, the same on every call.
+    expect(new Set([page.etag, store.etag, pageFor('/').etag]).size).toBe(3);
+    expect(pageFor('/client-information').etag).toBe(page.etag);
+  });
+});

@@ -1,0 +1,28 @@
+/** The portal's typeface: the theme's (providers.tsx), and the frame placeholder's before it. */
+export const PORTAL_FONT_FAMILY =
+  'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/**
+ * The signed-in frame's header (PortalShell) as plain HTML: the portal's name on its bar, with
+ * room for the phone menu's button. The server puts it in the page it sends for a signed-in
+ * address, so the header shows as soon as the page arrives instead of when the app has loaded and
+ * run, and the app shows the same markup while its frame is still loading (PendingFrame), so it
+ * does not blink between the two.
+ */
+export function framePlaceholderHtml(title: string): string {
+  const text = title.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c);
+  return (
+    '<div class="frame-placeholder" aria-hidden="true"><style>' +
+    '.frame-placeholder header{position:fixed;top:0;left:0;right:0;z-index:100;height:60px;' +
+    'box-sizing:border-box;display:flex;align-items:center;gap:12px;padding:0 16px;' +
+    'border-bottom:1px solid var(--mantine-color-gray-3);background:var(--mantine-color-white);' +
+    `font-family:${PORTAL_FONT_FAMILY}}` +
+    '.frame-placeholder .frame-burger{width:28px;height:28px;flex:none}' +
+    '@media (min-width:62em){.frame-placeholder .frame-burger{display:none}}' +
+    '.frame-placeholder .frame-title{font-weight:700;font-size:var(--mantine-font-size-lg);' +
+    'color:var(--mantine-color-blue-9);white-space:nowrap}' +
+    `</style><header><span class="frame-burger"></span><span class="frame-title">${text}</span></header></div>`
+  );
+}
