@@ -23,10 +23,10 @@ test.describe('accessibility and phone width', () => {
     for (const viewport of [{ width: 1280, height: 900 }, phone]) {
       await page.setViewportSize(viewport);
       await page.goto('/client-information');
-      await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Edit Personal Details' })).toBeVisible();
       await expectAccessible(page);
       await expectNoSidewaysScroll(page);
-      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('button', { name: 'Edit Preferred Shipping to Medical Professional' }).click();
       await page.getByRole('textbox', { name: 'Clinic Name' }).fill('');
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByText('Please enter clinic name')).toBeVisible();

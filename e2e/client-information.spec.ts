@@ -1,24 +1,36 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './support/portal';
+import { shownValue, signIn } from './support/portal';
 
 test('edits Client Information: a validation error first, then a confirmed save', async ({ page }) => {
   await signIn(page, 'ACT10001');
-  await expect(page.getByText('Please update your payment information')).toBeVisible();
-  await expect(page.getByText('Please fill the consent form')).toBeVisible();
-  await expect(page.getByText('Please complete the infectious disease submission')).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'Annual Storage Paid Until' })).toHaveValue(
-    /^\d{2}\/\d{2}\/\d{4}$/,
+  // Each alert is a link to where the client puts it right.
+  await expect(page.getByRole('link', { name: 'Please update your payment information' })).toHaveAttribute(
+    'href',
+    '/payment-information',
   );
-  await expect(page.getByRole('textbox', { name: 'Bio-Insurance Cells Available' })).toHaveValue('4');
+  await expect(page.getByRole('link', { name: 'Please fill the consent form' })).toHaveAttribute(
+    'href',
+    '/form-document/Consent-form',
+  );
+  await expect(
+    page.getByRole('link', { name: 'Please complete the infectious disease submission' }),
+  ).toHaveAttribute('href', '/form-document/Infectious-disease');
+  // The view mode reads as text, each value under its label; no field until Edit.
+  await expect(shownValue(page, 'Annual Storage Paid Until')).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  await expect(shownValue(page, 'Bio-Insurance Cells Available')).toHaveText('4');
+  await expect(shownValue(page, 'First Name')).toHaveText('Jane');
+  await expect(page.getByRole('textbox')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Update Payment Information' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Order Banking or Storage Plan' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'Initial Sample Form' })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Client Consent Form' })).not.toBeChecked();
 
+  // Each section has its Edit at its top; it opens the form at that section's first field.
+  await expect(page.getByRole('button', { name: 'Edit Personal Details' })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit Preferred Shipping to Medical Professional' }).click();
   const clinic = page.getByRole('textbox', { name: 'Clinic Name' });
-  await expect(clinic).toHaveAttribute('readonly', '');
-  await page.getByRole('button', { name: 'Edit' }).click();
-  await expect(clinic).not.toHaveAttribute('readonly', '');
+  await expect(clinic).toBeFocused();
+  await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0);
 
   await clinic.fill('');
   await page.getByRole('textbox', { name: 'Shipping Email' }).fill('not-an-email');
@@ -50,24 +62,26 @@ test('edits Client Information: a validation error first, then a confirmed save'
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
 
   await page.reload();
-  await expect(page.getByRole('textbox', { name: 'Clinic Name' })).toHaveValue('Coral Gables Orthopedics');
-  await expect(page.getByRole('textbox', { name: 'Phone Number' })).toHaveValue('3055550111');
-  await expect(page.getByRole('textbox', { name: 'State' })).toHaveValue('Georgia');
+  await expect(shownValue(page, 'Clinic Name')).toHaveText('Coral Gables Orthopedics');
+  await expect(shownValue(page, 'Phone Number')).toHaveText('3055550111');
+  await expect(shownValue(page, 'State').last()).toHaveText('Georgia');
 });
 
 test('Cancel puts back what was saved', async ({ page }) => {
   await signIn(page, 'ACT10002');
-  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Edit Personal Details' }).click();
+  await expect(page.getByRole('textbox', { name: 'First Name' })).toBeFocused();
   await page.getByRole('textbox', { name: 'City' }).first().fill('Somewhere Else');
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('textbox', { name: 'City' }).first()).toHaveValue('New York');
-  await expect(page.getByRole('textbox', { name: 'Annual Storage Paid Until' })).toHaveValue('Overdue');
-  await expect(page.getByText('Total Amount Overdue = $679.62')).toBeVisible();
+  await expect(shownValue(page, 'City').first()).toHaveText('New York');
+  await expect(shownValue(page, 'Annual Storage Paid Until')).toHaveText('Overdue');
+  await page.getByRole('link', { name: 'Total Amount Overdue = $679.62' }).click();
+  await expect(page).toHaveURL(/\/payment-information$/);
 });
 
 test('changes not saved survive a reload, and leaving them asks first', async ({ page }) => {
   await signIn(page, 'ACT10002');
-  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Edit Personal Details' }).click();
   const city = page.getByRole('textbox', { name: 'City' }).first();
   await city.fill('Somewhere Else');
 
@@ -99,17 +113,17 @@ test('changes not saved survive a reload, and leaving them asks first', async ({
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).toBe('{}');
   await signIn(page, 'ACT10002');
-  await expect(city).toHaveValue('New York');
+  await expect(shownValue(page, 'City').first()).toHaveText('New York');
 
   // Cancelled, nothing is left to lose: the page is left without a question, and comes back as saved.
-  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Edit Personal Details' }).click();
   await city.fill('Somewhere Else');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await nav.getByRole('link', { name: 'Client Activity' }).click();
   await expect(page).toHaveURL(/\/client-activity/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.goto('/client-information');
-  await expect(city).toHaveValue('New York');
+  await expect(shownValue(page, 'City').first()).toHaveText('New York');
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
 });
 

@@ -12,6 +12,11 @@ export async function signIn(page: Page, clientId = 'ACT10001', password = DEMO_
   await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
 }
 
+/** What a page shows under a label of a description list (Client Information's view mode). */
+export function shownValue(page: Page, label: string) {
+  return page.locator(`xpath=//dt[normalize-space()="${label}"]/following-sibling::dd[1]`);
+}
+
 /**
  * axe finds no serious or critical violation on the page as it is now. The page's transitions are let
  * finish first: a dialog still fading in has its colours part transparent, which axe reads as too

@@ -85,18 +85,32 @@ export function annualStoragePaidUntilLabel(paidUntil: string | null, today: str
   return paidUntil;
 }
 
-/** The alerts the Client Information page shows above the form (spec 1, section 8). */
-export function clientAlerts(client: ClientRecord): string[] {
-  const alerts: string[] = [];
+/** Where the client puts an alert of Client Information right. */
+export type ClientAlertFix = 'payment' | 'consent' | 'screening';
+
+/** The alerts the Client Information page shows above the form (spec 1, section 8), each with where it is fixed. */
+export function clientAlertItems(client: ClientRecord): Array<{ text: string; fix: ClientAlertFix }> {
+  const alerts: Array<{ text: string; fix: ClientAlertFix }> = [];
   if (client.hasOverDuePayments) {
-    alerts.push(`Total Amount Overdue = ${formatUsd(Math.round(client.totalAnnualOverdueAmount * 100))}`);
-    alerts.push('Update your payment information to pay any overdue annual storage fee(s).');
+    const overdue = formatUsd(Math.round(client.totalAnnualOverdueAmount * 100));
+    alerts.push({ text: `Total Amount Overdue = ${overdue}`, fix: 'payment' });
+    alerts.push({
+      text: 'Update your payment information to pay any overdue annual storage fee(s).',
+      fix: 'payment',
+    });
   }
-  if (!client.creditCardNumber) alerts.push('Please update your payment information');
-  if (!client.clientConsentFormCompleted) alerts.push('Please fill the consent form');
+  if (!client.creditCardNumber)
+    alerts.push({ text: 'Please update your payment information', fix: 'payment' });
+  if (!client.clientConsentFormCompleted)
+    alerts.push({ text: 'Please fill the consent form', fix: 'consent' });
   if (!client.infectiousDiseaseFormCompleted)
-    alerts.push('Please complete the infectious disease submission');
+    alerts.push({ text: 'Please complete the infectious disease submission', fix: 'screening' });
   return alerts;
+}
+
+/** The alerts' texts alone. */
+export function clientAlerts(client: ClientRecord): string[] {
+  return clientAlertItems(client).map((alert) => alert.text);
 }
 
 /** Forms links are red while either form is incomplete. */

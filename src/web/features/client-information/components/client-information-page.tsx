@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Card,
   Checkbox,
@@ -14,14 +15,15 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useSearchParams } from 'react-router';
 import type { ClientInformation, ClientRecord } from '../../../../domain/client';
 import {
   annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
-  clientAlerts,
+  type ClientAlertFix,
+  clientAlertItems,
   clientInformationFieldOrder,
   clientPersonalFields,
   clientShippingFields,
@@ -79,6 +81,45 @@ function valuesOf(client: ClientRecord): FormValues {
 
 function fieldId(field: string) {
   return `client-information-${field}`;
+}
+
+/** Where each alert is put right: every alert is a link there. */
+const FIXED_AT: Record<ClientAlertFix, string> = {
+  payment: '/payment-information',
+  consent: '/form-document/Consent-form',
+  screening: '/form-document/Infectious-disease',
+};
+
+const sections = [
+  { legend: 'Personal Details', fields: clientPersonalFields },
+  { legend: 'Preferred Shipping to Medical Professional', fields: clientShippingFields },
+] as const;
+
+/** A saved value as the view mode shows it: dates as MM/DD/YYYY, states by name. */
+function shownValue(field: keyof ClientInformation, value: string): string {
+  if (!value) return '-';
+  if (field === 'clientDob') return isoToUsDate(value) || value;
+  if (field === 'state' || field === 'preferredAddressState')
+    return US_STATES.find((s) => s.code === value)?.name ?? value;
+  return value;
+}
+
+/** Values read as text, each under its label (a description list): the view mode is not a form of disabled fields. */
+function Facts({ items }: { items: Array<{ id: string; label: string; value: ReactNode }> }) {
+  return (
+    <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="xs" m={0}>
+      {items.map(({ id, label, value }) => (
+        <div key={id}>
+          <Text component="dt" size="sm" c="gray.7">
+            {label}
+          </Text>
+          <Text component="dd" m={0} fw={500}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  );
 }
 
 export function ClientInformationPage() {
@@ -150,7 +191,7 @@ function ClientInformationView({
   useFormDraft<FormValues>(draftKey, dirty ? values : null);
 
   const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today);
-  const alerts = clientAlerts(client);
+  const alerts = clientAlertItems(client);
 
   const showErrors = (next: Record<string, string>) => {
     setErrors(next);
@@ -207,6 +248,15 @@ function ClientInformationView({
     setValues(valuesOf(client));
   };
 
+  const editSection = (fields: readonly (keyof ClientInformation)[]) => {
+    flushSync(() => {
+      setEditing(true);
+      update.reset();
+    });
+    const first = fields[0];
+    if (first) document.getElementById(fieldId(first))?.focus();
+  };
+
   const set = (field: keyof ClientInformation) => (value: string) =>
     setValues((v) => ({ ...v, [field]: value }));
 
@@ -217,8 +267,6 @@ function ClientInformationView({
       name: field,
       error: errors[field],
       required: true,
-      readOnly: !editing,
-      variant: editing ? ('default' as const) : ('filled' as const),
     };
     if (field === 'clientDob') {
       return (
@@ -230,11 +278,6 @@ function ClientInformationView({
           maxDate={today}
         />
       );
-    }
-    if (field === 'preferredAddressState' && !editing) {
-      // Read as text until Edit: a closed Select still mounts its hidden list and positions it.
-      const state = US_STATES.find((s) => s.code === values[field]);
-      return <TextInput key={field} {...common} value={state?.name ?? values[field]} />;
     }
     if (field === 'preferredAddressState') {
       return (
@@ -276,32 +319,38 @@ function ClientInformationView({
 
       {alerts.length > 0 && (
         <Stack gap="xs" role="region" aria-label="Alerts">
-          {alerts.map((text) => (
+          {alerts.map(({ text, fix }) => (
             <Alert key={text} color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} p="xs">
-              {text}
+              <Anchor component={Link} to={FIXED_AT[fix]} c="inherit" underline="always" inherit>
+                {text}
+              </Anchor>
             </Alert>
           ))}
         </Stack>
       )}
 
       <Card withBorder radius="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label="Annual Storage Paid Until"
-            readOnly
-            value={paidUntil === 'Overdue' ? 'Overdue' : isoToUsDate(paidUntil)}
-            styles={
-              paidUntil === 'Overdue'
-                ? { input: { color: 'var(--mantine-color-red-9)', fontWeight: 700 } }
-                : undefined
-            }
-          />
-          <TextInput
-            label="Bio-Insurance Cells Available"
-            readOnly
-            value={String(client.freeBioInsuranceVialsAvailble)}
-          />
-        </SimpleGrid>
+        <Facts
+          items={[
+            {
+              id: 'paid-until',
+              label: 'Annual Storage Paid Until',
+              value:
+                paidUntil === 'Overdue' ? (
+                  <Text component="span" inherit c="red.9" fw={700}>
+                    Overdue
+                  </Text>
+                ) : (
+                  isoToUsDate(paidUntil)
+                ),
+            },
+            {
+              id: 'bio-insurance',
+              label: 'Bio-Insurance Cells Available',
+              value: String(client.freeBioInsuranceVialsAvailble),
+            },
+          ]}
+        />
         <Group mt="md" gap="sm">
           <Button component={Link} to="/payment-information">
             Update Payment Information
@@ -332,12 +381,33 @@ function ClientInformationView({
                   {update.error.message}
                 </Alert>
               )}
-            <Fieldset legend="Personal Details" radius="md">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>{clientPersonalFields.map(renderField)}</SimpleGrid>
-            </Fieldset>
-            <Fieldset legend="Preferred Shipping to Medical Professional" radius="md">
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>{clientShippingFields.map(renderField)}</SimpleGrid>
-            </Fieldset>
+            {sections.map(({ legend, fields }) => (
+              <Fieldset key={legend} legend={legend} radius="md">
+                {editing ? (
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>{fields.map(renderField)}</SimpleGrid>
+                ) : (
+                  <>
+                    <Group justify="flex-end" mt={-8} mb={4}>
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        aria-label={`Edit ${legend}`}
+                        onClick={() => editSection(fields)}
+                      >
+                        Edit
+                      </Button>
+                    </Group>
+                    <Facts
+                      items={fields.map((field) => ({
+                        id: field,
+                        label: labels[field],
+                        value: shownValue(field, values[field]),
+                      }))}
+                    />
+                  </>
+                )}
+              </Fieldset>
+            ))}
             <Fieldset legend="Forms and Payments" radius="md">
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <Checkbox
@@ -357,27 +427,16 @@ function ClientInformationView({
                 These are kept up to date by the bank as forms and payments are completed.
               </Text>
             </Fieldset>
-            <Group>
-              {editing ? (
-                <>
-                  <Button type="submit" loading={update.isPending}>
-                    Save
-                  </Button>
-                  <Button variant="default" onClick={onCancel}>
-                    Cancel
-                  </Button>
-                </>
-              ) : (
-                <Button
-                  onClick={() => {
-                    setEditing(true);
-                    update.reset();
-                  }}
-                >
-                  Edit
+            {editing && (
+              <Group>
+                <Button type="submit" loading={update.isPending}>
+                  Save
                 </Button>
-              )}
-            </Group>
+                <Button variant="default" onClick={onCancel}>
+                  Cancel
+                </Button>
+              </Group>
+            )}
           </Stack>
         </form>
       )}
