@@ -43,8 +43,12 @@ test('edits Client Information: a validation error first, then a confirmed save'
   await expect(clinic).toBeFocused();
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
+  // A field's error goes as soon as the field changes; the others stay until the next Save.
   await clinic.fill('Coral Gables Orthopedics');
+  await expect(page.getByText('Please enter clinic name')).toHaveCount(0);
+  await expect(page.getByText('Invalid email.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Shipping Email' }).fill('ship@coral-ortho.example.com');
+  await expect(page.getByText('Invalid email.')).toHaveCount(0);
   await page.getByRole('textbox', { name: 'Phone Number' }).fill('3055550111');
   await page.getByRole('combobox', { name: 'State' }).click();
   await page.getByRole('option', { name: 'Georgia' }).click();

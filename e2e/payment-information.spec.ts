@@ -224,6 +224,14 @@ test('a card is refused until every rule holds, then saved once however often Sa
   ];
   for (const [field, message] of required) await expect(field).toHaveAccessibleDescription(message);
   await expect(number).toBeFocused();
+  // A field's error goes as soon as the field changes; the others stay until the next Save.
+  await page.getByRole('textbox', { name: 'Billing City' }).fill('Miami');
+  await expect(page.getByRole('textbox', { name: 'Billing City' })).not.toHaveAccessibleDescription(
+    "Field can't be empty",
+  );
+  await expect(page.getByRole('textbox', { name: 'Billing Street' })).toHaveAccessibleDescription(
+    "Field can't be empty",
+  );
 
   const refused = async (card: Card, message: string) => {
     await fillCard(page, card);
@@ -277,9 +285,10 @@ test('a card is refused until every rule holds, then saved once however often Sa
   });
 });
 
-test('a card the gateway declines keeps the form filled and leaves the card on file as it was', async ({
+test('a card the gateway declines keeps the form filled and leaves the card on file as it was; on a phone the decline is under Save, in view and focused', async ({
   page,
 }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page, 'ACT10001');
   await openPaymentInformation(page);
   const onFile = page.getByText(/^Credit Card ending in /);
@@ -289,9 +298,15 @@ test('a card the gateway declines keeps the form filled and leaves the card on f
   await page.getByRole('button', { name: 'Edit credit card' }).click();
   await fillCard(page, { ...janesVisa, number: testCards.declinedForInsufficientFunds });
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('form', { name: 'Credit card' }).getByRole('alert')).toContainText(
-    'insufficient funds',
-  );
+  const decline = page.getByRole('form', { name: 'Credit card' }).getByRole('alert');
+  await expect(decline).toContainText('insufficient funds');
+  await expect(decline).toBeInViewport();
+  await expect(page.locator(':focus')).toContainText('insufficient funds');
+  // Under the button that caused it, where the eye is.
+  const saveBox = await page.getByRole('button', { name: 'Save' }).boundingBox();
+  const declineBox = await decline.boundingBox();
+  expect(declineBox?.y ?? 0).toBeGreaterThan(saveBox?.y ?? Number.POSITIVE_INFINITY);
+  // The form keeps what was typed.
   await expect(page.getByRole('textbox', { name: 'Credit Card Number' })).toHaveValue(
     grouped(testCards.declinedForInsufficientFunds),
   );

@@ -8,6 +8,7 @@ import {
   ScrollArea,
   Text,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconChevronDown, IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -37,14 +38,15 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
           </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <UnstyledButton aria-label="Profile menu">
+              <UnstyledButton>
                 <Group gap={6} wrap="nowrap">
-                  <Avatar color="blue" radius="xl" size="sm">
+                  <Avatar color="blue" radius="xl" size="sm" aria-hidden>
                     {session.physicianLastName.slice(0, 1)}
                   </Avatar>
                   <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
                     {displayName}
                   </Text>
+                  <VisuallyHidden>Profile menu</VisuallyHidden>
                   <IconChevronDown size={14} aria-hidden />
                 </Group>
               </UnstyledButton>

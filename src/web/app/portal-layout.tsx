@@ -74,14 +74,15 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
           </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <UnstyledButton aria-label="Profile menu">
+              <UnstyledButton>
                 <Group gap={6} wrap="nowrap">
-                  <Avatar color="blue" radius="xl" size="sm">
+                  <Avatar color="blue" radius="xl" size="sm" aria-hidden>
                     {displayName.slice(0, 1)}
                   </Avatar>
                   <Text size="sm" display={PROFILE_NAME_DISPLAY}>
                     {displayName}
                   </Text>
+                  <VisuallyHidden>Profile menu</VisuallyHidden>
                   <IconChevronDown size={14} aria-hidden />
                 </Group>
               </UnstyledButton>

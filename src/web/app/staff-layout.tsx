@@ -1,4 +1,14 @@
-import { AppShell, Avatar, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -92,14 +102,15 @@ export function StaffLayout() {
       headerEnd={
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <UnstyledButton aria-label="Profile menu">
+            <UnstyledButton>
               <Group gap={6} wrap="nowrap">
-                <Avatar color="blue" radius="xl" size="sm">
+                <Avatar color="blue" radius="xl" size="sm" aria-hidden>
                   {staff.name.slice(0, 1)}
                 </Avatar>
                 <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
                   {staff.name}
                 </Text>
+                <VisuallyHidden>Profile menu</VisuallyHidden>
                 <IconChevronDown size={14} aria-hidden />
               </Group>
             </UnstyledButton>

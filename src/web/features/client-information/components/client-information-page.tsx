@@ -33,6 +33,7 @@ import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { US_STATES } from '../../../../domain/us-states';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { LeaveGuard } from '../../../components/leave-guard';
+import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
 import { readDraft, useFormDraft } from '../../../lib/form-draft';
@@ -257,8 +258,11 @@ function ClientInformationView({
     if (first) document.getElementById(fieldId(first))?.focus();
   };
 
-  const set = (field: keyof ClientInformation) => (value: string) =>
+  // A field's error goes as soon as the field changes.
+  const set = (field: keyof ClientInformation) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
+    setErrors(({ [field]: _, ...rest }) => rest);
+  };
 
   const renderField = (field: keyof ClientInformation) => {
     const common = {
@@ -375,12 +379,6 @@ function ClientInformationView({
       ) : (
         <form onSubmit={onSave} noValidate aria-label="Client information">
           <Stack gap="lg">
-            {update.error &&
-              !(update.error instanceof ApiError && Object.keys(update.error.fields).length > 0) && (
-                <Alert color="red" role="alert">
-                  {update.error.message}
-                </Alert>
-              )}
             {sections.map(({ legend, fields }) => (
               <Fieldset key={legend} legend={legend} radius="md">
                 {editing ? (
@@ -437,6 +435,14 @@ function ClientInformationView({
                 </Button>
               </Group>
             )}
+            <SubmitFailure
+              message={
+                update.error &&
+                !(update.error instanceof ApiError && Object.keys(update.error.fields).length > 0)
+                  ? update.error.message
+                  : null
+              }
+            />
           </Stack>
         </form>
       )}

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
@@ -20,8 +20,10 @@ import {
   cardPrefilledFrom,
   emptyAch,
 } from '../../../components/payment/card-fields';
+import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
+import { withoutChangedFields } from '../../../lib/field-errors';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
@@ -115,15 +117,27 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={kind === 'card' ? 'Credit card' : 'ACH payment'}>
       <Stack>
-        {failure && (
-          <Text c="red.9" fw={600} role="alert">
-            {failure}
-          </Text>
-        )}
         {kind === 'card' ? (
-          <CardFields values={card} onChange={setCard} errors={errors} today={today} disabled={busy} />
+          <CardFields
+            values={card}
+            onChange={(next) => {
+              setErrors((e) => withoutChangedFields(e, card, next));
+              setCard(next);
+            }}
+            errors={errors}
+            today={today}
+            disabled={busy}
+          />
         ) : (
-          <AchFields values={ach} onChange={setAch} errors={errors} disabled={busy} />
+          <AchFields
+            values={ach}
+            onChange={(next) => {
+              setErrors((e) => withoutChangedFields(e, ach, next));
+              setAch(next);
+            }}
+            errors={errors}
+            disabled={busy}
+          />
         )}
         {overdueCents > 0 && (
           <Alert color="yellow" variant="light" p="xs">
@@ -142,6 +156,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
             Cancel
           </Button>
         </Group>
+        <SubmitFailure message={failure} />
       </Stack>
     </form>
   );
