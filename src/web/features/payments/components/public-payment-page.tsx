@@ -11,10 +11,12 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
 import {
   type AmountDue,
+  type ClientVerificationRequest,
   clientVerificationSchema,
   verificationMessages as v,
 } from '../../../../domain/client-verification';
@@ -43,7 +45,7 @@ import { ApiError } from '../../../lib/api-client';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
-import { usePriceBook } from '../../../lib/price-book';
+import { priceBookQueryKey, usePriceBook } from '../../../lib/price-book';
 import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 
 type Mode = 'id' | 'contact' | '';
@@ -67,6 +69,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const book = usePriceBook();
   const verifyClient = useVerifyClient();
   const save = usePublicPaymentSave();
+  const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>('');
   const [identity, setIdentity] = useState(emptyIdentity);
   const [verification, setVerification] = useState<string | null>(null);
@@ -81,13 +84,17 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const [done, setDone] = useState<{ message: string; charged: string | null } | null>(null);
   const [amountDue, setAmountDue] = useState<AmountDue | null>(null);
   const [working, setWorking] = useState(false);
+  /** The server refused the total shown (409): the figures were read again, and the page says so. */
+  const [amountChanged, setAmountChanged] = useState(false);
   const linkChecked = useRef(false);
+  /** The confirmation that read the amount due, to read it again if the server says it changed. */
+  const confirmedBy = useRef<ClientVerificationRequest | null>(null);
   const failureRef = useRef<HTMLDivElement>(null);
 
   // A refusal shows beside the button that caused it; bring it into view (a phone may be scrolled away).
   useEffect(() => {
-    if (failure) failureRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  }, [failure]);
+    if (failure || amountChanged) failureRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [failure, amountChanged]);
 
   // A signed link identifies the client; it is then taken out of the address bar.
   useEffect(() => {
@@ -96,17 +103,16 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     const token = new URLSearchParams(window.location.search).get('t');
     if (!token) return;
     window.history.replaceState(null, '', window.location.pathname);
-    verifyClient.mutate(
-      { mode: 'link', t: token },
-      {
-        onSuccess: (data) => {
-          setVerification(data.verification);
-          setAmountDue(data.amountDue);
-          setByLink(true);
-        },
-        onError: (error) => setVerifyError(error.message),
+    const request = { mode: 'link' as const, t: token };
+    verifyClient.mutate(request, {
+      onSuccess: (data) => {
+        confirmedBy.current = request;
+        setVerification(data.verification);
+        setAmountDue(data.amountDue);
+        setByLink(true);
       },
-    );
+      onError: (error) => setVerifyError(error.message),
+    });
   }, [verifyClient]);
 
   const setField = (field: keyof typeof emptyIdentity) => (value: string) =>
@@ -134,8 +140,10 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       return;
     }
     setErrors({});
-    verifyClient.mutate(parsed.data, {
+    const request = parsed.data;
+    verifyClient.mutate(request, {
       onSuccess: (data) => {
+        confirmedBy.current = request;
         setVerification(data.verification);
         setAmountDue(data.amountDue);
       },
@@ -153,6 +161,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     setAgree(false);
     setErrors({});
     setFailure(null);
+    setAmountChanged(false);
   };
 
   const onSave = async (event: FormEvent<HTMLFormElement>) => {
@@ -178,6 +187,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     }
     setErrors({});
     setFailure(null);
+    setAmountChanged(false);
     setWorking(true);
     try {
       const tokenizer = tokenizerFor(config.data);
@@ -221,10 +231,42 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
         setVerification(null);
         setAmountDue(null);
         setByLink(false);
+        confirmedBy.current = null;
+      }
+      if (error instanceof ApiError && error.code === 'AMOUNT_CHANGED' && (await readAmountDueAgain())) {
+        // The new figures are shown (summary and button): the client checks them before paying.
+        setAmountChanged(true);
+        return;
       }
       setFailure(submissionFailureMessage(error));
     } finally {
       setWorking(false);
+    }
+  };
+
+  /**
+   * After a 409 AMOUNT_CHANGED: reads the amount due (and the price book, for the card fee) again,
+   * as the confirmation read it, so the page shows, and the next save sends, the server's total.
+   * False if it could not be read: the client then confirms again, which reads it.
+   */
+  const readAmountDueAgain = async (): Promise<boolean> => {
+    const request = confirmedBy.current;
+    try {
+      if (!request) throw new Error('not confirmed');
+      const [data] = await Promise.all([
+        verifyClient.mutateAsync(request),
+        queryClient.invalidateQueries({ queryKey: priceBookQueryKey }),
+      ]);
+      setVerification(data.verification);
+      setAmountDue(data.amountDue);
+      return true;
+    } catch {
+      setVerification(null);
+      setAmountDue(null);
+      setByLink(false);
+      setErrors({ verify: v.confirmFirst });
+      confirmedBy.current = null;
+      return false;
     }
   };
 
@@ -403,6 +445,11 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                 </Button>
               </Group>
               <div ref={failureRef}>
+                {amountChanged && (
+                  <Text c="red.9" fw={600} role="alert">
+                    {amountChangedMessage(total)}
+                  </Text>
+                )}
                 {failure && (
                   <Text c="red.9" fw={600} role="alert">
                     {failure}
@@ -415,6 +462,13 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       )}
     </PublicShell>
   );
+}
+
+/** Beside the button after the server refused the total shown; `total` is the new one shown. */
+function amountChangedMessage(total: number): string {
+  return total > 0
+    ? `The amount due has changed. The new total is ${formatUsd(total)}: please check it above before you pay.`
+    : 'The amount due has changed: nothing is due now. Please check it above before you save.';
 }
 
 function totalFor(book: PriceBook, amountDue: AmountDue, method: 'card' | 'ach' | ''): number {

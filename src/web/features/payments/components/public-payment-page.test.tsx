@@ -1,0 +1,198 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AmountDue } from '../../../../domain/client-verification';
+import { SHIPPED_PRICE_AMOUNTS } from '../../../../domain/price-book';
+import { renderInPortal } from '../../../testing/render';
+import { PublicPaymentPage } from './public-payment-page';
+
+// Two overdue years: $299.75 + $329.87 = $629.62; by card 3% of it, $18.8886, rounds to $18.89: $648.51.
+const twoYears: AmountDue = {
+  overdueYears: [
+    { dueDate: '2024-06-01', amountCents: 29_975 },
+    { dueDate: '2025-06-01', amountCents: 32_987 },
+  ],
+  overdueCents: 62_962,
+};
+// A third year fell due meanwhile: $959.62; 3% is $28.7886, rounds to $28.79: $988.41.
+const threeYears: AmountDue = {
+  overdueYears: [...twoYears.overdueYears, { dueDate: '2026-06-01', amountCents: 33_000 }],
+  overdueCents: 95_962,
+};
+
+interface Call {
+  url: string;
+  body: Record<string, unknown> | null;
+}
+
+/** The server as the page meets it: each confirmation and each save answers the next queued answer. */
+function fakeServer(verifications: AmountDue[], saves: Array<{ status: number; body: unknown }>) {
+  const calls: Call[] = [];
+  let verified = 0;
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : null;
+    calls.push({ url, body });
+    if (url === '/api/pay/payment_config') return json(200, { gateway: 'sandbox', tokenizeUrl: '/tokenize' });
+    if (url === '/api/pay/price_book')
+      return json(200, { version: 0, effectiveOn: null, amounts: SHIPPED_PRICE_AMOUNTS });
+    if (url === '/tokenize') return json(200, { token: { descriptor: 'sandbox', value: 'tok-visa' } });
+    if (url === '/api/pay/set_verifyClientData') {
+      const amountDue = verifications[Math.min(verified, verifications.length - 1)];
+      verified += 1;
+      return json(200, {
+        verified: true,
+        message: 'Client Details Successfully Confirmed',
+        verification: `verification-${verified}`,
+        amountDue,
+      });
+    }
+    if (url === '/api/pay/set_PublicPaymentInfo') {
+      const answer = saves.shift();
+      if (!answer) throw new Error('an unexpected save');
+      return json(answer.status, answer.body);
+    }
+    throw new Error(`unexpected call ${url}`);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    saves: () => calls.filter((c) => c.url === '/api/pay/set_PublicPaymentInfo'),
+    verifications: () => calls.filter((c) => c.url === '/api/pay/set_verifyClientData'),
+  };
+}
+
+const amountDueOf = () => screen.getByRole('group', { name: 'Amount Due' });
+/** A row of the summary: its label and its amount. */
+const row = (label: string) => {
+  const term = within(amountDueOf()).getByText(label);
+  return term.parentElement?.querySelector('dd')?.textContent;
+};
+
+type User = ReturnType<typeof userEvent.setup>;
+
+async function confirmById(user: User) {
+  await user.click(screen.getByRole('radio', { name: 'Client ID and Last Name' }));
+  fireEvent.change(screen.getByRole('textbox', { name: /^Client ID/ }), { target: { value: 'ACT-1001' } });
+  fireEvent.change(screen.getByRole('textbox', { name: /^Last Name/ }), { target: { value: 'Doe' } });
+  await user.click(screen.getByRole('button', { name: 'Confirm Client Details' }));
+  await screen.findByText('Client Details Successfully Confirmed');
+}
+
+async function fillCard(user: User) {
+  const typeInto = (name: RegExp, value: string) =>
+    fireEvent.change(screen.getByRole('textbox', { name }), { target: { value } });
+  typeInto(/Credit Card Number/, '4111111111111111');
+  fireEvent.change(screen.getByLabelText(/^CVV/), { target: { value: '123' } });
+  await user.click(screen.getByLabelText(/^Expiry Month/, { selector: 'input' }));
+  await user.click(await screen.findByRole('option', { name: '12', hidden: true }));
+  const year = String(new Date().getFullYear() + 3);
+  await user.click(screen.getByLabelText(/^Expiry Year/, { selector: 'input' }));
+  await user.click(await screen.findByRole('option', { name: year, hidden: true }));
+  typeInto(/Billing First Name/, 'Jane');
+  typeInto(/Billing Last Name/, 'Doe');
+  typeInto(/Billing Email/, 'jane@example.com');
+  typeInto(/Billing Street/, '1 Main St');
+  typeInto(/Billing City/, 'Boston');
+  typeInto(/Billing State/, 'MA');
+  typeInto(/Country/, 'United States');
+  typeInto(/Zip or Postal Code/, '02110');
+  await user.click(screen.getByRole('checkbox', { name: /I am the owner of this card/ }));
+}
+
+const refused = {
+  status: 409,
+  body: { error: 'The amount due is now $988.41. Please review it and save again.', code: 'AMOUNT_CHANGED' },
+};
+const accepted = {
+  status: 200,
+  body: {
+    success: true,
+    message: 'Payment Information is Updated Successfully.',
+    page_name: 'email',
+    TransactionId: 'T-1',
+    amountCharged: 988.41,
+    processingFee: 28.79,
+  },
+};
+
+describe('the public payment page when the amount due changes before saving', () => {
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/payment');
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reads the amount again after 409 AMOUNT_CHANGED, says so beside the button, and the next save pays the new total', async () => {
+    const server = fakeServer([twoYears, threeYears], [refused, accepted]);
+    const user = userEvent.setup();
+    renderInPortal(<PublicPaymentPage page="email" />);
+    await confirmById(user);
+    await fillCard(user);
+
+    // What saving will charge, as confirmed.
+    expect(row('Annual storage due 06/01/2024')).toBe('$299.75');
+    expect(row('Annual storage due 06/01/2025')).toBe('$329.87');
+    expect(row('Card processing fee (3%)')).toBe('$18.89');
+    expect(row('Total charged when you save')).toBe('$648.51');
+    expect(screen.getByRole('button', { name: 'Pay $648.51 and save card' })).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // The bill grew meanwhile: the server refuses the total shown.
+    await user.click(screen.getByRole('button', { name: 'Pay $648.51 and save card' }));
+    const alert = await screen.findByRole('alert');
+    expect(server.saves()).toHaveLength(1);
+    expect(server.saves()[0]?.body).toMatchObject({
+      expectedTotalCents: 64_851,
+      verification: 'verification-1',
+    });
+
+    // The new figures are shown, the button says the new amount, and the page says it changed.
+    expect(row('Annual storage due 06/01/2026')).toBe('$330.00');
+    expect(row('Card processing fee (3%)')).toBe('$28.79');
+    expect(row('Total charged when you save')).toBe('$988.41');
+    expect(screen.queryByRole('button', { name: 'Pay $648.51 and save card' })).toBeNull();
+    const pay = screen.getByRole('button', { name: 'Pay $988.41 and save card' });
+    expect(alert.textContent).toBe(
+      'The amount due has changed. The new total is $988.41: please check it above before you pay.',
+    );
+
+    // The second click pays the new total, and is accepted.
+    await user.click(pay);
+    await screen.findByText('Payment Information is Updated Successfully.');
+    expect(
+      screen.getByText(/We charged \$988\.41, including the \$28\.79 card processing fee/),
+    ).toBeDefined();
+    await waitFor(() => expect(server.saves()).toHaveLength(2));
+    expect(server.saves()[1]?.body).toMatchObject({
+      expectedTotalCents: 98_841,
+      verification: 'verification-2',
+    });
+  });
+
+  it('reached by a signed link, reads the amount again with the same link (no longer in the address bar)', async () => {
+    window.history.replaceState(null, '', '/payment?t=signed-link');
+    const server = fakeServer([twoYears, threeYears], [refused, accepted]);
+    const user = userEvent.setup();
+    renderInPortal(<PublicPaymentPage page="email" />);
+    await screen.findByText('Client Details Successfully Confirmed');
+    expect(window.location.search).toBe('');
+    await fillCard(user);
+
+    await user.click(screen.getByRole('button', { name: 'Pay $648.51 and save card' }));
+    await screen.findByRole('button', { name: 'Pay $988.41 and save card' });
+    expect(screen.getByRole('alert').textContent).toMatch(/^The amount due has changed/);
+    expect(server.verifications().map((c) => c.body)).toEqual([
+      { mode: 'link', t: 'signed-link' },
+      { mode: 'link', t: 'signed-link' },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Pay $988.41 and save card' }));
+    await screen.findByText('Payment Information is Updated Successfully.');
+    expect(server.saves()[1]?.body).toMatchObject({
+      expectedTotalCents: 98_841,
+      verification: 'verification-2',
+    });
+  });
+});
