@@ -288,9 +288,9 @@ test('a card is refused until every rule holds, then saved once however often Sa
 test('a card the gateway declines keeps the form filled and leaves the card on file as it was; on a phone the decline is under Save, in view and focused', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page, 'ACT10001');
   await openPaymentInformation(page);
+  await page.setViewportSize({ width: 375, height: 740 });
   const onFile = page.getByText(/^Credit Card ending in /);
   const before = await onFile.textContent();
   const numberBefore = (await paymentInfoOnFile(page)).Credit_Card_Number;

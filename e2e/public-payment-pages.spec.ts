@@ -143,12 +143,13 @@ test.describe('public payment pages', () => {
     await expect(page.getByRole('button', { name: 'Pay $339.81 and save bank account' })).toBeVisible();
     await page.getByRole('radio', { name: 'Credit Card' }).check();
 
-    // A declined card: the reason shows next to the button, in view, and nothing is charged.
+    // A declined card: the reason shows next to the button, in view and focused, and nothing is charged.
     await fillCard(page, '4000000000000002');
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
     await page.getByRole('button', { name: 'Pay $350.00 and save card' }).click();
     const refusal = page.getByRole('alert').filter({ hasText: /declined/i });
     await expect(refusal).toBeInViewport();
+    await expect(page.locator(':focus')).toContainText(/declined/i);
 
     await page.getByRole('textbox', { name: 'Credit Card Number' }).fill('4242424242424242');
     await page.getByRole('textbox', { name: 'CVV' }).fill('123');

@@ -41,6 +41,7 @@ import {
   emptyCard,
 } from '../../../components/payment/card-fields';
 import { PublicShell } from '../../../components/public-shell';
+import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
@@ -89,12 +90,6 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const linkChecked = useRef(false);
   /** The confirmation that read the amount due, to read it again if the server says it changed. */
   const confirmedBy = useRef<ClientVerificationRequest | null>(null);
-  const failureRef = useRef<HTMLDivElement>(null);
-
-  // A refusal shows beside the button that caused it; bring it into view (a phone may be scrolled away).
-  useEffect(() => {
-    if (failure || amountChanged) failureRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  }, [failure, amountChanged]);
 
   // A signed link identifies the client; it is then taken out of the address bar.
   useEffect(() => {
@@ -444,18 +439,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                   Cancel
                 </Button>
               </Group>
-              <div ref={failureRef}>
-                {amountChanged && (
-                  <Text c="red.9" fw={600} role="alert">
-                    {amountChangedMessage(total)}
-                  </Text>
-                )}
-                {failure && (
-                  <Text c="red.9" fw={600} role="alert">
-                    {failure}
-                  </Text>
-                )}
-              </div>
+              <SubmitFailure message={amountChanged ? amountChangedMessage(total) : failure} />
             </Stack>
           </Stack>
         </form>
