@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { addYears, isoToUsDate, usDateToIso } from '../src/domain/dates';
 import { storagePlanMessages } from '../src/domain/storage-plans';
 import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from './support/portal';
 import { testCards } from './support/test-numbers';
 
 /**
@@ -13,13 +13,13 @@ import { testCards } from './support/test-numbers';
 
 async function readHoldings(page: Page) {
   await page.goto('/client-information');
-  const paidUntil = page.getByRole('textbox', { name: 'Annual Storage Paid Until' });
-  await expect(paidUntil).toHaveValue(/^\d{2}\/\d{2}\/\d{4}$/);
-  const vials = page.getByRole('textbox', { name: 'Bio-Insurance Cells Available' });
-  await expect(vials).toHaveValue(/^\d+$/);
+  const paidUntil = shownValue(page, 'Annual Storage Paid Until');
+  await expect(paidUntil).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
+  const vials = shownValue(page, 'Bio-Insurance Cells Available');
+  await expect(vials).toHaveText(/^\d+$/);
   return {
-    paidUntil: usDateToIso(await paidUntil.inputValue()) as string,
-    vials: Number(await vials.inputValue()),
+    paidUntil: usDateToIso((await paidUntil.textContent()) ?? '') as string,
+    vials: Number(await vials.textContent()),
   };
 }
 
