@@ -140,14 +140,14 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   const consentCalls = countRequests(page, '/api/pay/send_ConsentData');
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(form.getByText('Please Check')).toBeVisible();
-  await expect(form.getByText('Please sign and click on check button.').first()).toBeVisible();
+  await expect(form.getByText('Please sign and click on Accept.').first()).toBeVisible();
   expect(consentCalls()).toBe(0);
 
   // Accept on an empty pad is refused; a drawn signature is accepted; drawing again takes it back.
   await form.getByRole('checkbox', { name: /I have read and agree/ }).check();
   await form.getByRole('button', { name: 'Clear' }).click();
   await form.getByRole('button', { name: 'Accept' }).click();
-  await expect(form.getByText('Please sign and click on check button.').first()).toBeVisible();
+  await expect(form.getByText('Please sign and click on Accept.').first()).toBeVisible();
   await drawSignature(page);
   await form.getByRole('button', { name: 'Accept' }).click();
   await expect(form.getByText('Signature accepted successfully.')).toBeVisible();

@@ -105,7 +105,7 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
   await expect(form.getByRole('textbox', { name: 'City', exact: true })).toHaveAccessibleDescription(
     'Please enter City',
   );
-  await expect(form.getByText('Please sign and click on check button.').first()).toBeVisible();
+  await expect(form.getByText('Please sign and click on Accept.').first()).toBeVisible();
   expect(consentCalls()).toBe(0);
   await form.getByRole('textbox', { name: 'Phone Number', exact: true }).fill('3055550178');
   await form.getByRole('textbox', { name: 'Date of Birth', exact: true }).fill('07/09/1982');

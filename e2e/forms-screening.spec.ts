@@ -185,7 +185,9 @@ test('Sam cannot sign consent before his initial processing payment, and signs a
     .check();
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(form.getByText('Please Select.')).toBeVisible();
-  await expect(form.getByText('Please sign and click on check button.').first()).toBeVisible();
+  await expect(
+    form.getByText('Please sign and click on "Click to Confirm Signature".').first(),
+  ).toBeVisible();
 
   await form.getByRole('radio', { name: /tested negative/ }).check();
   await drawSignature(page);

@@ -5,6 +5,7 @@ import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { paymentInfoSchema } from './payment-info';
 import type { PriceBook } from './price-book';
+import { ACCEPT_SIGNATURE_LABEL } from './signature';
 import { freeText, singleLine } from './text';
 
 /**
@@ -51,7 +52,9 @@ export const consentMessages = {
   phoneNumeric: 'Please insert only number',
   invalidDate: 'Invalid date',
   agree: 'Please Check',
-  signature: 'Please sign and click on check button.',
+  /** Names the pad's own button (the spec's "check button" is on no form). */
+  signature: `Please sign and click on ${ACCEPT_SIGNATURE_LABEL}.`,
+  acceptSignature: ACCEPT_SIGNATURE_LABEL,
   signatureAccepted: 'Signature accepted successfully.',
   alreadyCompleted: 'You have already completed this form. Thank you.',
   initialProcessingFirst: 'Please complete Initial Processing payment to proceed with consent form.',

@@ -11,6 +11,7 @@ import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
 import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
+import { CONFIRM_SIGNATURE_LABEL } from './signature';
 import { freeText, singleLine } from './text';
 
 /**
@@ -28,7 +29,8 @@ export const DISEASE_FORM_SOURCE = PAYMENT_SOURCES.infectiousDisease;
 export const diseaseMessages = {
   selectOption: 'Please Select',
   agree: consentMessages.agree,
-  signature: consentMessages.signature,
+  /** Names the Waiver Submission's own button, not the consent pad's. */
+  signature: `Please sign and click on "${CONFIRM_SIGNATURE_LABEL}".`,
   waiverNotice: 'Please Select.',
   firstName: consentMessages.cardFirstName,
   lastName: consentMessages.cardLastName,
@@ -41,7 +43,7 @@ export const diseaseMessages = {
   cardEmpty: consentMessages.empty,
   alreadyCompleted: 'You have already completed this form. Thank you',
   submitted: 'Please check your email for order confirmation',
-  confirmSignature: 'Click to Confirm Signature',
+  confirmSignature: CONFIRM_SIGNATURE_LABEL,
   termsChanged: 'The terms were updated while you were reading them. Please read them again and submit.',
   whiteGlovePaid:
     'Your White Glove Labs payment was received. Please choose White Glove Labs to finish this form.',

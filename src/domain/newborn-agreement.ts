@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Cents } from './money';
 import { formatUsd } from './money';
+import { CONFIRM_SIGNATURE_LABEL } from './signature';
 import { singleLine } from './text';
 
 /**
@@ -11,7 +12,9 @@ import { singleLine } from './text';
 export const newbornAgreementMessages = {
   invalidClient: 'Client id is not valid',
   completed: 'Newborn Agreement is Updated Successfully',
-  signature: 'Please sign and click on check button.',
+  /** Names the agreement's own button (the spec's "check button" is on no form). */
+  signature: `Please sign and click on "${CONFIRM_SIGNATURE_LABEL}".`,
+  confirmSignature: CONFIRM_SIGNATURE_LABEL,
   signatureAccepted: 'Signature accepted successfully.',
   alreadySigned: 'This agreement is already signed.',
   tooMany: 'Too many attempts. Please wait a few minutes and try again.',

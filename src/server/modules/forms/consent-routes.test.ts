@@ -165,7 +165,7 @@ describe('a consent without a confirmed signature', () => {
     const response = await send(jane, body);
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().code).toBe('VALIDATION');
-    expect(response.json().fields.Signature).toBe('Please sign and click on check button.');
+    expect(response.json().fields.Signature).toBe('Please sign and click on Accept.');
     await expectNothingSigned(janeId);
   });
 });

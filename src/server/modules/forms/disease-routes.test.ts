@@ -190,7 +190,7 @@ describe('the rules of the form, checked again on the server', () => {
     [
       'a waiver without a signature',
       without(waiver(), 'Signature'),
-      { Signature: 'Please sign and click on check button.' },
+      { Signature: 'Please sign and click on "Click to Confirm Signature".' },
     ],
     ['a waiver with an empty signature', waiver({ Signature: '' }), { Signature: diseaseMessages.signature }],
     [

@@ -1,6 +1,6 @@
 import { Checkbox, Group, Radio, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { type ConsentVariant, SAMPLE_TYPES } from '../../../../domain/consent-form';
+import { type ConsentVariant, consentMessages, SAMPLE_TYPES } from '../../../../domain/consent-form';
 import { FORM_PAYMENT_METHODS } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
@@ -137,6 +137,8 @@ export function ConsentPageTwoFields({
           value={values.signature}
           onChange={(signature) => set({ signature })}
           error={errors.Signature}
+          confirmLabel={consentMessages.acceptSignature}
+          unsignedMessage={consentMessages.signature}
           disabled={disabled}
         />
       </Stack>

@@ -127,7 +127,8 @@ export function NewbornAgreementPage() {
               if (value) setSignatureError(undefined);
             }}
             error={signatureError}
-            confirmLabel="Click to Confirm Signature"
+            confirmLabel={m.confirmSignature}
+            unsignedMessage={m.signature}
             disabled={signing.isPending}
           />
           <Stack gap={6}>

@@ -13,7 +13,10 @@ interface Props {
   onChange(value: string | null): void;
   /** The form's message when it was submitted without an accepted signature. */
   error?: string;
-  confirmLabel?: string;
+  /** The label of the button that confirms the drawing. */
+  confirmLabel: string;
+  /** The form's message for a signature missing, which names `confirmLabel`. */
+  unsignedMessage: string;
   disabled?: boolean;
 }
 
@@ -58,7 +61,14 @@ function signatureImage(canvas: HTMLCanvasElement): string {
  * A drawn signature (signature_pad): 500 x 100 CSS pixels, narrower on a phone with the same 5:1
  * shape. Only an accepted signature counts: drawing again or clearing takes the acceptance back.
  */
-export function SignaturePadField({ value, onChange, error, confirmLabel = 'Accept', disabled }: Props) {
+export function SignaturePadField({
+  value,
+  onChange,
+  error,
+  confirmLabel,
+  unsignedMessage,
+  disabled,
+}: Props) {
   const id = useId();
   const labelId = `${id}-label`;
   const messageId = `${id}-message`;
@@ -122,7 +132,7 @@ export function SignaturePadField({ value, onChange, error, confirmLabel = 'Acce
     const pad = padRef.current;
     const canvas = canvasRef.current;
     if (!pad || !canvas || pad.isEmpty()) {
-      setEmptyError(consentMessages.signature);
+      setEmptyError(unsignedMessage);
       onChange(null);
       return;
     }

@@ -58,6 +58,7 @@ export function WaiverSection({ value, onChange, errors, disabled }: Props) {
         onChange={(signature) => set({ signature })}
         error={errors.Signature}
         confirmLabel={diseaseMessages.confirmSignature}
+        unsignedMessage={diseaseMessages.signature}
         disabled={disabled}
       />
       <Textarea
