@@ -13,6 +13,36 @@ import { testCards } from './support/test-numbers';
 const SUBMITTED =
   'Please check your email for order confirmation. We are now getting the portal services ready for you!';
 
+test("on a phone, Back, Forward and a reload keep the consent's answers (Jane, who signs it in the next journey)", async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10001');
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/form-document/Consent-form');
+  const form = page.getByRole('form', { name: 'Client Consent Form' });
+  await form.getByRole('radio', { name: 'Destroy any Tissue' }).check();
+  await form.getByRole('radio', { name: 'No', exact: true }).check();
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+  await expectNoSidewaysScroll(page);
+
+  await page.goBack();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 1 of 2' })).toBeVisible();
+  await expect(form.getByRole('radio', { name: 'Destroy any Tissue' })).toBeChecked();
+  await expect(form.getByRole('radio', { name: 'No', exact: true })).toBeChecked();
+  await page.goForward();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+
+  await form.getByRole('radio', { name: 'Adipose' }).check();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  await expect(form.getByRole('radio', { name: 'Adipose' })).toBeChecked();
+  await form.getByRole('button', { name: 'Previous Page' }).click();
+  await expect(form.getByRole('radio', { name: 'Destroy any Tissue' })).toBeChecked();
+});
+
 test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsigned submit refused, the signature accepted, the PDF e-mailed and downloadable', async ({
   page,
 }) => {

@@ -77,30 +77,38 @@ test('a wrong code is refused in red and the code fields are cleared', async ({ 
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('recovery starts over after a wrong identity, with the fields editable again', async ({ page }) => {
-  await page.goto('/forgot-password');
-  await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.org');
-  await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
-  await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
-  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
-  await page.getByRole('button', { name: 'Send One Time Password' }).click();
-  await expect(
-    page.getByRole('status').filter({ hasText: 'If the details match our records' }),
-  ).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly', '');
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 740 },
+]) {
+  test(`recovery starts over after a wrong identity, with the fields editable again (${viewport.width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.goto('/forgot-password');
+    await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.org');
+    await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+    await page.getByRole('button', { name: 'Send One Time Password' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'If the details match our records' }),
+    ).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly', '');
 
-  // The code will not come (a typo in the address): start over instead of being stuck.
-  await page.getByRole('button', { name: 'Start over' }).click();
-  await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
-  await expect(page.getByRole('textbox', { name: 'Email' })).not.toHaveAttribute('readonly', '');
-  await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveCount(0);
-  await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.com');
-  await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
-  await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
-  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
-  await page.getByRole('button', { name: 'Send One Time Password' }).click();
-  await expect(page.getByRole('textbox', { name: 'One Time Password' })).toBeVisible();
-});
+    // The code will not come (a typo in the address): start over instead of being stuck.
+    await page.getByRole('button', { name: 'Start over' }).click();
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
+    await expect(page.getByRole('textbox', { name: 'Email' })).not.toHaveAttribute('readonly', '');
+    await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveCount(0);
+    await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.com');
+    await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
+    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+    await page.getByRole('button', { name: 'Send One Time Password' }).click();
+    await expect(page.getByRole('textbox', { name: 'One Time Password' })).toBeVisible();
+  });
+}
 
 test('the date picker offers no date after today', async ({ page }) => {
   await page.goto('/forgot-password');
