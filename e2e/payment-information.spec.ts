@@ -343,7 +343,24 @@ test('a bank account is refused with a wrong ABA routing number, then saved by A
 
 test('saving a card pays the overdue annual storage with the 3% fee and clears the overdue marks', async ({
   page,
+  browser,
 }) => {
+  // The e-mailed link's public page shows John the same bill before he pays: $679.62 + 3% = $700.01.
+  const linkContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const linkPage = await linkContext.newPage();
+  await linkPage.goto('/updatepaymentinformation');
+  await linkPage.getByRole('radio', { name: 'Client ID and Last Name' }).check();
+  await linkPage.getByRole('textbox', { name: 'Client ID' }).fill('ACT10002');
+  await linkPage.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Roe');
+  await linkPage.getByRole('button', { name: 'Confirm Client Details' }).click();
+  const due = linkPage.getByRole('group', { name: 'Amount Due' });
+  // Two overdue years of $339.81 each ($679.62).
+  await expect(due.getByText('$339.81')).toHaveCount(2);
+  await expect(due).toContainText('Card processing fee (3%)$20.39');
+  await expect(due).toContainText('Total charged when you save$700.01');
+  await expect(linkPage.getByRole('button', { name: 'Pay $700.01 and save card' })).toBeVisible();
+  await linkContext.close();
+
   await signIn(page, 'ACT10002');
   await openPaymentInformation(page);
   await expect(page.getByRole('alert')).toHaveText(
