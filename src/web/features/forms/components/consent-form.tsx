@@ -347,7 +347,6 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
         <Title order={2} size="h3" ref={topRef} tabIndex={-1}>
           Client Consent Form, page {page} of 2
         </Title>
-        <FormFailure failure={failure} reloadLabel="Load the updated agreement" />
         {page === 1 ? (
           <ConsentPageOneFields answers={answers} onChange={editAnswers} errors={errors} />
         ) : (
@@ -395,6 +394,7 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
                 Submit
               </Button>
             </Group>
+            <FormFailure failure={failure} reloadLabel="Load the updated agreement" />
           </Stack>
         )}
       </Stack>

@@ -273,7 +273,6 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
       aria-label={physician ? 'Client Infectious Disease Form' : 'Infectious Disease Form'}
     >
       <Stack gap="lg">
-        <FormFailure failure={failure} reloadLabel="Load the updated terms" />
         {physician?.identification(errors)}
         {physician?.confirmed?.infectiousDiseaseFormCompleted ? (
           <CompletedNotice message={diseaseMessages.alreadyCompleted}>
@@ -369,6 +368,7 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
                 Submit
               </Button>
             </Group>
+            <FormFailure failure={failure} reloadLabel="Load the updated terms" />
           </>
         )}
       </Stack>

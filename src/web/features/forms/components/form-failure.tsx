@@ -1,10 +1,10 @@
-import { Box, Button, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { Button } from '@mantine/core';
+import { SubmitFailure } from '../../../components/submit-failure';
 import type { SubmissionFailure } from '../lib/submission-failure';
 
 /**
- * The server's or the gateway's refusal, in red at the top of the form, brought into view; when
- * the text signed changed meanwhile, a button loads it again.
+ * The server's or the gateway's refusal of a form, under its Submit button, brought into view and
+ * focused (SubmitFailure); when the text signed changed meanwhile, a button loads it again.
  */
 export function FormFailure({
   failure,
@@ -13,22 +13,13 @@ export function FormFailure({
   failure: SubmissionFailure | null;
   reloadLabel: string;
 }) {
-  const message = failure?.message ?? null;
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (message) ref.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  }, [message]);
-  if (!message) return null;
   return (
-    <Box ref={ref}>
-      <Text c="red.9" fw={600} role="alert">
-        {message}
-      </Text>
+    <SubmitFailure message={failure?.message ?? null}>
       {failure?.textChanged && (
         <Button variant="light" size="xs" mt="xs" onClick={() => window.location.reload()}>
           {reloadLabel}
         </Button>
       )}
-    </Box>
+    </SubmitFailure>
   );
 }
