@@ -1,20 +1,9 @@
-import {
-  Anchor,
-  AppShell,
-  Avatar,
-  Group,
-  Menu,
-  NavLink,
-  ScrollArea,
-  Text,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
-import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { Anchor, AppShell, Group, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
+import { IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { PhysicianSessionInfo } from '../../domain/auth';
 import { physicianNavigation } from './navigation';
-import { PortalShell } from './portal-shell';
+import { PortalShell, ProfileMenuButton } from './portal-shell';
 import { usePortalSession } from './use-portal-session';
 
 const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;
@@ -38,18 +27,11 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
           </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <UnstyledButton>
-                <Group gap={6} wrap="nowrap">
-                  <Avatar color="blue" radius="xl" size="sm" aria-hidden>
-                    {session.physicianLastName.slice(0, 1)}
-                  </Avatar>
-                  <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
-                    {displayName}
-                  </Text>
-                  <VisuallyHidden>Profile menu</VisuallyHidden>
-                  <IconChevronDown size={14} aria-hidden />
-                </Group>
-              </UnstyledButton>
+              <ProfileMenuButton
+                name={displayName}
+                initial={session.physicianLastName}
+                nameDisplay={PROFILE_NAME_DISPLAY}
+              />
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{session.physicianACTId}</Menu.Label>

@@ -1,6 +1,5 @@
 import {
   AppShell,
-  Avatar,
   Group,
   Menu,
   NavLink,
@@ -15,7 +14,7 @@ import type { SessionInfo } from '../../domain/auth';
 import { formsIncomplete } from '../../domain/client-basics';
 import { useClient } from '../lib/client-record';
 import { formLinks, navigation } from './navigation';
-import { PortalShell } from './portal-shell';
+import { PortalShell, ProfileMenuButton } from './portal-shell';
 import { usePortalSession } from './use-portal-session';
 
 // The header menu of spec 1 shows from 1200 px (lg). Up to 1408 px (xl) its links are set a
@@ -74,18 +73,11 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
           </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <UnstyledButton>
-                <Group gap={6} wrap="nowrap">
-                  <Avatar color="blue" radius="xl" size="sm" aria-hidden>
-                    {displayName.slice(0, 1)}
-                  </Avatar>
-                  <Text size="sm" display={PROFILE_NAME_DISPLAY}>
-                    {displayName}
-                  </Text>
-                  <VisuallyHidden>Profile menu</VisuallyHidden>
-                  <IconChevronDown size={14} aria-hidden />
-                </Group>
-              </UnstyledButton>
+              <ProfileMenuButton
+                name={displayName}
+                initial={displayName}
+                nameDisplay={PROFILE_NAME_DISPLAY}
+              />
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Item

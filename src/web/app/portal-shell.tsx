@@ -1,5 +1,15 @@
-import { AppShell, Burger, Group, Text } from '@mantine/core';
-import { type ReactNode, Suspense } from 'react';
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Group,
+  type StyleProp,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
+import { type ReactNode, type Ref, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 
@@ -60,5 +70,39 @@ export function PortalShell(props: {
         </Suspense>
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/**
+ * The button that opens a portal's profile menu (inside Menu.Target): the initial, the name where
+ * the header has room, and "Profile menu" for assistive technology. Its accessible name holds the
+ * name it shows, so a voice control user can say what they see.
+ */
+export function ProfileMenuButton({
+  name,
+  initial,
+  nameDisplay,
+  ref,
+  ...props
+}: {
+  name: string;
+  initial: string;
+  /** Where the name shows (the initial always does). */
+  nameDisplay: StyleProp<'none' | 'block'>;
+  ref?: Ref<HTMLButtonElement>;
+}) {
+  return (
+    <UnstyledButton ref={ref} {...props}>
+      <Group gap={6} wrap="nowrap">
+        <Avatar color="blue" radius="xl" size="sm" aria-hidden>
+          {initial.slice(0, 1)}
+        </Avatar>
+        <Text size="sm" display={nameDisplay} style={{ whiteSpace: 'nowrap' }}>
+          {name}
+        </Text>
+        <VisuallyHidden>Profile menu</VisuallyHidden>
+        <IconChevronDown size={14} aria-hidden />
+      </Group>
+    </UnstyledButton>
   );
 }

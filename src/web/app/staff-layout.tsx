@@ -1,16 +1,6 @@
-import {
-  AppShell,
-  Avatar,
-  Group,
-  Menu,
-  NavLink,
-  ScrollArea,
-  Text,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
+import { AppShell, Menu, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconLogout } from '@tabler/icons-react';
+import { IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
@@ -20,7 +10,7 @@ import { staffSessionQueryKey, useStaffSession } from '../features/staff/api/sta
 import { useStaffLogout } from '../features/staff/api/staff-sign-in';
 import { apiRequest, onUnauthenticated } from '../lib/api-client';
 import { signOutNotice } from '../lib/sign-out-notice';
-import { PortalShell } from './portal-shell';
+import { PortalShell, ProfileMenuButton } from './portal-shell';
 import { useIdleSignOut } from './use-idle-sign-out';
 
 const IDLE_NOTICE = 'You were signed out after 15 minutes without activity. Please sign in again.';
@@ -102,18 +92,7 @@ export function StaffLayout() {
       headerEnd={
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <UnstyledButton>
-              <Group gap={6} wrap="nowrap">
-                <Avatar color="blue" radius="xl" size="sm" aria-hidden>
-                  {staff.name.slice(0, 1)}
-                </Avatar>
-                <Text size="sm" display={PROFILE_NAME_DISPLAY} style={{ whiteSpace: 'nowrap' }}>
-                  {staff.name}
-                </Text>
-                <VisuallyHidden>Profile menu</VisuallyHidden>
-                <IconChevronDown size={14} aria-hidden />
-              </Group>
-            </UnstyledButton>
+            <ProfileMenuButton name={staff.name} initial={staff.name} nameDisplay={PROFILE_NAME_DISPLAY} />
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Label>
