@@ -5,7 +5,7 @@ import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { paymentInfoSchema } from './payment-info';
 import type { PriceBook } from './price-book';
-import { ACCEPT_SIGNATURE_LABEL } from './signature';
+import { ACCEPT_SIGNATURE_LABEL, ACCEPT_SIGNATURE_MESSAGE } from './signature';
 import { freeText, singleLine } from './text';
 
 /**
@@ -53,7 +53,7 @@ export const consentMessages = {
   invalidDate: 'Invalid date',
   agree: 'Please Check',
   /** Names the pad's own button (the spec's "check button" is on no form). */
-  signature: `Please sign and click on ${ACCEPT_SIGNATURE_LABEL}.`,
+  signature: ACCEPT_SIGNATURE_MESSAGE,
   acceptSignature: ACCEPT_SIGNATURE_LABEL,
   signatureAccepted: 'Signature accepted successfully.',
   alreadyCompleted: 'You have already completed this form. Thank you.',

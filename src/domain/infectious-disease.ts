@@ -11,7 +11,7 @@ import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
 import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
-import { CONFIRM_SIGNATURE_LABEL } from './signature';
+import { CONFIRM_SIGNATURE_LABEL, CONFIRM_SIGNATURE_MESSAGE } from './signature';
 import { freeText, singleLine } from './text';
 
 /**
@@ -30,7 +30,7 @@ export const diseaseMessages = {
   selectOption: 'Please Select',
   agree: consentMessages.agree,
   /** Names the Waiver Submission's own button, not the consent pad's. */
-  signature: `Please sign and click on "${CONFIRM_SIGNATURE_LABEL}".`,
+  signature: CONFIRM_SIGNATURE_MESSAGE,
   waiverNotice: 'Please Select.',
   firstName: consentMessages.cardFirstName,
   lastName: consentMessages.cardLastName,

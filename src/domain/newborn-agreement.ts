@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Cents } from './money';
 import { formatUsd } from './money';
-import { CONFIRM_SIGNATURE_LABEL } from './signature';
+import { CONFIRM_SIGNATURE_LABEL, CONFIRM_SIGNATURE_MESSAGE } from './signature';
 import { singleLine } from './text';
 
 /**
@@ -13,7 +13,7 @@ export const newbornAgreementMessages = {
   invalidClient: 'Client id is not valid',
   completed: 'Newborn Agreement is Updated Successfully',
   /** Names the agreement's own button (the spec's "check button" is on no form). */
-  signature: `Please sign and click on "${CONFIRM_SIGNATURE_LABEL}".`,
+  signature: CONFIRM_SIGNATURE_MESSAGE,
   confirmSignature: CONFIRM_SIGNATURE_LABEL,
   signatureAccepted: 'Signature accepted successfully.',
   alreadySigned: 'This agreement is already signed.',
