@@ -108,11 +108,6 @@ export function clientAlertItems(client: ClientRecord): Array<{ text: string; fi
   return alerts;
 }
 
-/** The alerts' texts alone. */
-export function clientAlerts(client: ClientRecord): string[] {
-  return clientAlertItems(client).map((alert) => alert.text);
-}
-
 /** Forms links are red while either form is incomplete. */
 export function formsIncomplete(
   client: Pick<ClientRecord, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>,

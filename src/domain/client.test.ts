@@ -5,7 +5,7 @@ import {
   CLIENT_INFORMATION_UPDATED,
   type ClientInformation,
   type ClientRecord,
-  clientAlerts,
+  clientAlertItems,
   clientInformationFieldOrder,
   clientInformationMessages,
   clientInformationSchema,
@@ -407,7 +407,9 @@ const inGoodStanding: ClientRecord = {
   LastBioInsurancePurchasedDate: null,
 };
 
-describe('clientAlerts', () => {
+const clientAlerts = (client: ClientRecord) => clientAlertItems(client).map((alert) => alert.text);
+
+describe('clientAlertItems', () => {
   it('shows no alert for a client in good standing', () => {
     expect(clientAlerts(inGoodStanding)).toEqual([]);
   });
@@ -456,6 +458,24 @@ describe('clientAlerts', () => {
 
   it('raises no alert for an incomplete initial processing form', () => {
     expect(clientAlerts({ ...inGoodStanding, initialProcessingFormCompleted: false })).toEqual([]);
+  });
+
+  it('says where each alert is put right: payment information, the consent, the screening', () => {
+    const everything = clientAlertItems({
+      ...inGoodStanding,
+      hasOverDuePayments: true,
+      totalAnnualOverdueAmount: 679.62,
+      creditCardNumber: null,
+      clientConsentFormCompleted: false,
+      infectiousDiseaseFormCompleted: false,
+    });
+    expect(everything.map((alert) => alert.fix)).toEqual([
+      'payment',
+      'payment',
+      'payment',
+      'consent',
+      'screening',
+    ]);
   });
 
   it('lists every alert in order: overdue total, overdue advice, card, consent, infectious disease', () => {

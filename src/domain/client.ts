@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
-  clientAlerts,
+  clientAlertItems,
   clientInformationFieldOrder,
   clientInformationMessages,
   EMAIL_PATTERN,
@@ -18,7 +18,7 @@ import { isUsStateCode } from './us-states';
 export {
   annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
-  clientAlerts,
+  clientAlertItems,
   clientInformationFieldOrder,
   clientInformationMessages,
   EMAIL_PATTERN,
