@@ -31,6 +31,7 @@ import {
 } from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { US_STATES } from '../../../../domain/us-states';
+import { formLinks, navigation } from '../../../app/navigation';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { LeaveGuard } from '../../../components/leave-guard';
 import { SubmitFailure } from '../../../components/submit-failure';
@@ -85,10 +86,11 @@ function fieldId(field: string) {
 }
 
 /** Where each alert is put right: every alert is a link there. */
+const [consentLink, screeningLink] = formLinks;
 const FIXED_AT: Record<ClientAlertFix, string> = {
-  payment: '/payment-information',
-  consent: '/form-document/Consent-form',
-  screening: '/form-document/Infectious-disease',
+  payment: navigation.paymentInformation.to,
+  consent: consentLink.to,
+  screening: screeningLink.to,
 };
 
 const sections = [
@@ -356,10 +358,10 @@ function ClientInformationView({
           ]}
         />
         <Group mt="md" gap="sm">
-          <Button component={Link} to="/payment-information">
+          <Button component={Link} to={navigation.paymentInformation.to}>
             Update Payment Information
           </Button>
-          <Button component={Link} to="/ACT-banking-storage-plans" variant="outline">
+          <Button component={Link} to={navigation.plans.to} variant="outline">
             Order Banking or Storage Plan
           </Button>
         </Group>
