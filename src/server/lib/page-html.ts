@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-
-/** What the build writes to `page-preloads.json` (vite.config.ts, pagePreloads). */
-type PagePreloads = {
-  pages: Array<{ pattern: string; js: string[]; css: string[]; fetch: string[]; placeholder: string | null }>;
-};
+// The shape of what the build writes to `page-preloads.json` (a type only: nothing of Vite loads).
+import type { PagePreloads } from '../../../vite.config';
 
 export type PageHtml = { body: string; etag: string };
 

@@ -114,30 +114,27 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
     }
   };
 
+  // A field's error goes as soon as the field changes.
+  const edit =
+    <T extends object>(current: T, setValues: (next: T) => void) =>
+    (next: T) => {
+      setErrors((e) => withoutChangedFields(e, current, next));
+      setValues(next);
+    };
+
   return (
     <form onSubmit={onSubmit} noValidate aria-label={kind === 'card' ? 'Credit card' : 'ACH payment'}>
       <Stack>
         {kind === 'card' ? (
           <CardFields
             values={card}
-            onChange={(next) => {
-              setErrors((e) => withoutChangedFields(e, card, next));
-              setCard(next);
-            }}
+            onChange={edit(card, setCard)}
             errors={errors}
             today={today}
             disabled={busy}
           />
         ) : (
-          <AchFields
-            values={ach}
-            onChange={(next) => {
-              setErrors((e) => withoutChangedFields(e, ach, next));
-              setAch(next);
-            }}
-            errors={errors}
-            disabled={busy}
-          />
+          <AchFields values={ach} onChange={edit(ach, setAch)} errors={errors} disabled={busy} />
         )}
         {overdueCents > 0 && (
           <Alert color="yellow" variant="light" p="xs">
