@@ -3,12 +3,23 @@
  * payment journeys: Jane then has the card they saved on file, and the page shows it by default.
  */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { consentMessages } from '../src/domain/consent-form';
 import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { testCards } from './support/test-numbers';
+
+/** Opens the consent, answers page 1 the short way (destroy the tissue, no medications) and goes on to page 2. */
+async function openConsentAtPageTwo(page: Page) {
+  await page.goto('/form-document/Consent-form');
+  const form = page.getByRole('form', { name: 'Client Consent Form' });
+  await form.getByRole('radio', { name: 'Destroy any Tissue' }).check();
+  await form.getByRole('radio', { name: 'No', exact: true }).check();
+  await form.getByRole('button', { name: 'Next Page' }).click();
+  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  return form;
+}
 
 const SUBMITTED =
   'Please check your email for order confirmation. We are now getting the portal services ready for you!';
@@ -18,12 +29,7 @@ test("on a phone, Back, Forward and a reload keep the consent's answers (Jane, w
 }) => {
   await signIn(page, 'ACT10001');
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto('/form-document/Consent-form');
-  const form = page.getByRole('form', { name: 'Client Consent Form' });
-  await form.getByRole('radio', { name: 'Destroy any Tissue' }).check();
-  await form.getByRole('radio', { name: 'No', exact: true }).check();
-  await form.getByRole('button', { name: 'Next Page' }).click();
-  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  const form = await openConsentAtPageTwo(page);
   await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
   await expectNoSidewaysScroll(page);
 
@@ -223,12 +229,7 @@ test('on a phone Ana fills her consent with a new Mastercard: the spec messages,
 }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page, 'ACT10003');
-  await page.goto('/form-document/Consent-form');
-  const form = page.getByRole('form', { name: 'Client Consent Form' });
-  await form.getByRole('radio', { name: 'Destroy any Tissue' }).check();
-  await form.getByRole('radio', { name: 'No', exact: true }).check();
-  await form.getByRole('button', { name: 'Next Page' }).click();
-  await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+  const form = await openConsentAtPageTwo(page);
   await form.getByRole('radio', { name: 'Bone-Marrow' }).check();
   await form.getByRole('radio', { name: 'Credit Card', exact: true }).check();
 

@@ -1,6 +1,15 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { waitForMail } from './support/mail';
 import { DEMO_PASSWORD, signIn } from './support/portal';
+
+/** Fills in who the client is and asks for a code. */
+async function askForCode(page: Page, email: string, firstName: string, dateOfBirth: string) {
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'First Name' }).fill(firstName);
+  await page.getByRole('textbox', { name: 'Date of Birth' }).fill(dateOfBirth);
+  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
+  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+}
 
 test('recovers a password with the code e-mailed over SMTP', async ({ page }) => {
   await page.goto('/');
@@ -54,11 +63,7 @@ test('recovers a password with the code e-mailed over SMTP', async ({ page }) =>
 
 test('a wrong code is refused in red and the code fields are cleared', async ({ page }) => {
   await page.goto('/forgot-password');
-  await page.getByRole('textbox', { name: 'Email' }).fill('jane.doe@example.com');
-  await page.getByRole('textbox', { name: 'First Name' }).fill('Jane');
-  await page.getByRole('textbox', { name: 'Date of Birth' }).fill('03/14/1975');
-  await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
-  await page.getByRole('button', { name: 'Send One Time Password' }).click();
+  await askForCode(page, 'jane.doe@example.com', 'Jane', '03/14/1975');
   await page.getByRole('textbox', { name: 'One Time Password' }).fill('000000');
   await page.getByRole('textbox', { name: 'New Password' }).fill('a new and long passphrase');
   await page.getByRole('textbox', { name: 'Confirm Password' }).fill('a new and long passphrase');
@@ -86,11 +91,7 @@ for (const viewport of [
   }) => {
     await page.setViewportSize(viewport);
     await page.goto('/forgot-password');
-    await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.org');
-    await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
-    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
-    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
-    await page.getByRole('button', { name: 'Send One Time Password' }).click();
+    await askForCode(page, 'sam.patel@example.org', 'Sam', '01/23/1990');
     await expect(
       page.getByRole('status').filter({ hasText: 'If the details match our records' }),
     ).toBeVisible();
@@ -101,11 +102,7 @@ for (const viewport of [
     await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
     await expect(page.getByRole('textbox', { name: 'Email' })).not.toHaveAttribute('readonly', '');
     await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveCount(0);
-    await page.getByRole('textbox', { name: 'Email' }).fill('sam.patel@example.com');
-    await page.getByRole('textbox', { name: 'First Name' }).fill('Sam');
-    await page.getByRole('textbox', { name: 'Date of Birth' }).fill('01/23/1990');
-    await page.getByRole('textbox', { name: 'Date of Birth' }).press('Tab');
-    await page.getByRole('button', { name: 'Send One Time Password' }).click();
+    await askForCode(page, 'sam.patel@example.com', 'Sam', '01/23/1990');
     await expect(page.getByRole('textbox', { name: 'One Time Password' })).toBeVisible();
   });
 }
