@@ -100,13 +100,14 @@ export interface PreparedClient {
 /**
  * Clients added for a scenario, signing in with the demo password (John's hash): payers owe two
  * past-due years exactly like John (ACT10002); signers have paid their initial processing and not
- * yet signed the consent.
+ * yet signed the consent; screeners have signed it and not yet sent their infectious disease
+ * screening.
  */
 export async function addClients(
   pool: pg.Pool,
   prefix: string,
   count: number,
-  kind: 'payer' | 'signer',
+  kind: 'payer' | 'signer' | 'screener',
 ): Promise<PreparedClient[]> {
   const made = await rows<PreparedClient>(
     pool,
@@ -116,7 +117,7 @@ export async function addClients(
      select $1 || lpad(n::text, 3, '0'), john.password_hash, 'Fault', 'Client' || n, date '1980-01-01',
         lower($1) || lpad(n::text, 3, '0') || '@example.com', 'United States',
         case when $3 = 'payer' then john.annual_storage_paid_until else current_date + 365 end,
-        true, $3 = 'payer', false
+        true, $3 <> 'signer', false
      from generate_series(1, $2::int) as n, (select * from clients where client_act_id = 'ACT10002') as john
      returning id, client_act_id as "actId"`,
     [prefix, count, kind],

@@ -1,6 +1,7 @@
 /**
  * The fault suite (issue 13): real server processes on PostgreSQL, killed with SIGKILL at named
- * points and at a random moment during 20 concurrent payments and 20 concurrent consents, then
+ * points and at a random moment during 20 concurrent payments and 20 concurrent consents (and, in
+ * the White Glove scenarios, 20 concurrent White Glove Labs screenings paid by card), then
  * restarted; and a run whose database connections are terminated mid-load. After each, once
  * reconciliation has settled, the money and the records are checked (./invariants.ts).
  *
@@ -19,6 +20,7 @@ import { Admin, addClients, openPool, openSessions } from './fault-database';
 import {
   acknowledgedConsentsCompleted,
   acknowledgedPaymentsInLedger,
+  acknowledgedScreeningsCompleted,
   approvedChargesRecorded,
   type Check,
   consentMailedOnce,
@@ -29,7 +31,9 @@ import {
   owingClientsCanPay,
   type Scene,
   type Submission,
+  screeningsCompleteOnce,
   settled,
+  whiteGloveChargesHaveScreenings,
 } from './invariants';
 import {
   type Answer,
@@ -41,6 +45,7 @@ import {
   type SimulatedClient,
   savePaymentMethod,
   sendConsent,
+  sendWhiteGlove,
   signIn,
   tokenizeCard,
 } from './portal-client';
@@ -54,6 +59,8 @@ interface Scenario {
   randomKill?: boolean;
   /** The suite terminates the server's database connections during the load. */
   connectionStorm?: boolean;
+  /** The load also has 20 White Glove Labs screenings, each charged by a new card. */
+  screening?: boolean;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -69,10 +76,18 @@ const SCENARIOS: Scenario[] = [
   ].map((point) => ({ title: `SIGKILL at ${point}`, faultPoint: point })),
   { title: 'SIGKILL at a random moment', randomKill: true },
   { title: 'database connections terminated mid-load', connectionStorm: true },
+  // A screening charged at the gateway must be completed, never given back (issue 19).
+  {
+    title: 'White Glove screenings, SIGKILL at white-glove:after-charge',
+    faultPoint: 'white-glove:after-charge',
+    screening: true,
+  },
+  { title: 'White Glove screenings, killed by the suite mid-load', randomKill: true, screening: true },
 ];
 
 const PAYERS = 20;
 const SIGNERS = 20;
+const SCREENERS = 20;
 const LEASE_MS = 2000;
 /** Scenarios run side by side, each with its own database, port and server. */
 const PARALLEL = Number(process.env.FAULT_PARALLEL ?? 2);
@@ -144,12 +159,13 @@ function checkLines(c: Check): string[] {
   ];
 }
 
-/** The 40 requests of a scenario, all sent at once; each answer is reported as it arrives. */
+/** The 40 (or 60) requests of a scenario, all sent at once; each answer is reported as it arrives. */
 function sendLoad(
   baseUrl: string,
   payers: SimulatedClient[],
   tokens: CardToken[],
   signers: SimulatedClient[],
+  screeners: { client: SimulatedClient; token: CardToken }[],
   tag: string,
   onAnswer: (answer: Answer) => void,
 ): Promise<Submission[]> {
@@ -165,11 +181,17 @@ function sendLoad(
     onAnswer(answer);
     return { client, kind: 'consent' as const, key, answer };
   });
-  return Promise.all([...payments, ...consents]);
+  const screenings = screeners.map(async ({ client, token }) => {
+    const key = `${tag}-screen-${client.actId}`;
+    const answer = await sendWhiteGlove(baseUrl, client, token, key);
+    onAnswer(answer);
+    return { client, kind: 'screening' as const, key, answer };
+  });
+  return Promise.all([...payments, ...consents, ...screenings]);
 }
 
 function summariseLoad(submissions: Submission[]): string {
-  const part = (kind: 'payment' | 'consent') => {
+  const part = (kind: Submission['kind']) => {
     const mine = submissions.filter((s) => s.kind === kind);
     const counts = new Map<string, number>();
     for (const s of mine) {
@@ -178,7 +200,8 @@ function summariseLoad(submissions: Submission[]): string {
     }
     return `${mine.length} ${kind}s: ${[...counts].map(([label, n]) => `${n} × ${label}`).join(', ')}`;
   };
-  return `${part('payment')}; ${part('consent')}`;
+  const screened = submissions.some((s) => s.kind === 'screening') ? `; ${part('screening')}` : '';
+  return `${part('payment')}; ${part('consent')}${screened}`;
 }
 
 interface Context {
@@ -230,14 +253,21 @@ async function runScenario(
     });
     const payers = (await addClients(pool, `FLT${nn}P`, PAYERS, 'payer')).map((c, i) => toClient(c, i, 0));
     const signers = (await addClients(pool, `FLT${nn}S`, SIGNERS, 'signer')).map((c, i) => toClient(c, i, 1));
+    const screeners = scenario.screening
+      ? (await addClients(pool, `FLT${nn}W`, SCREENERS, 'screener')).map((c, i) => toClient(c, i, 2))
+      : [];
 
     const phaseStart = Date.now();
     let server = start(scenario.faultPoint);
     await waitUntilHealthy(server);
     const upAfter = Date.now() - phaseStart;
-    const tokens = await signInAndTokenize(pool, server, payers, signers);
+    const tokens = await signInAndTokenize(pool, server, payers, signers, screeners);
+    const screenerCards = screeners.map((client, i) => ({
+      client,
+      token: tokens[payers.length + i] as CardToken,
+    }));
     say(
-      `  ${PAYERS} payers and ${SIGNERS} signers added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
+      `  ${PAYERS} payers, ${SIGNERS} signers and ${screeners.length} screeners added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
     );
 
     // Requests the server answered (a request cut by the kill is no answer).
@@ -267,11 +297,11 @@ async function runScenario(
       };
     }
     let loadDone = false;
-    const load = sendLoad(server.baseUrl, payers, tokens, signers, tag, (answer) => onAnswer(answer)).finally(
-      () => {
-        loadDone = true;
-      },
-    );
+    const load = sendLoad(server.baseUrl, payers, tokens, signers, screenerCards, tag, (answer) =>
+      onAnswer(answer),
+    ).finally(() => {
+      loadDone = true;
+    });
     if (scenario.connectionStorm) {
       storm = (async () => {
         const cut: number[] = [];
@@ -328,6 +358,7 @@ async function runScenario(
       baseUrl: server.baseUrl,
       payers,
       signers,
+      screeners,
       submissions,
       tag,
       leaseMs: LEASE_MS,
@@ -354,19 +385,21 @@ async function runScenario(
 
 /**
  * Two clients sign in through the API; the others get their sessions written directly. Each
- * payer's card is tokenized ahead of the load, as the payment page does before it submits.
+ * payer's and screener's card is tokenized ahead of the load, as the page does before it submits
+ * (the payers' tokens first, then the screeners').
  */
 async function signInAndTokenize(
   pool: pg.Pool,
   server: ServerProcess,
   payers: SimulatedClient[],
   signers: SimulatedClient[],
+  screeners: SimulatedClient[],
 ): Promise<CardToken[]> {
   const [firstPayer, ...otherPayers] = payers;
   const [firstSigner, ...otherSigners] = signers;
   if (!firstPayer || !firstSigner) throw new Error('no clients to sign in');
   await Promise.all([signIn(server.baseUrl, firstPayer), signIn(server.baseUrl, firstSigner)]);
-  const others = [...otherPayers, ...otherSigners];
+  const others = [...otherPayers, ...otherSigners, ...screeners];
   const cookies = await openSessions(
     pool,
     others.map((c) => c.id),
@@ -376,7 +409,7 @@ async function signInAndTokenize(
   if (probe.cut || probe.status !== 200) {
     throw new Error(`a session written for the suite is refused: get_Client ${describeAnswer(probe)}`);
   }
-  return inBatches(payers, 8, (client) => tokenizeCard(server.baseUrl, client));
+  return inBatches([...payers, ...screeners], 8, (client) => tokenizeCard(server.baseUrl, client));
 }
 
 /** What must hold once reconciliation has settled, in an order where each check reads a stable state. */
@@ -384,12 +417,24 @@ async function checksAfterRecovery(scene: Scene, say: (line: string) => void): P
   const checkStart = Date.now();
   const checks = await attempt('reconciliation settled', () => settled(scene));
   say(`  settling took ${Date.now() - checkStart} ms`);
+  const screening = scene.screeners.length > 0;
   const steps: Array<[string, (scene: Scene) => Promise<Check>]> = [
     ['1. acknowledged payments', acknowledgedPaymentsInLedger],
     ['3a. fees not blocked', feesNotBlocked],
     ['5a. acknowledged consents', acknowledgedConsentsCompleted],
-    // The checks from here on send new payments and consents of their own.
+    ...(screening
+      ? ([
+          ['W1. acknowledged screenings', acknowledgedScreeningsCompleted],
+          ['W2. White Glove charges have their screenings', whiteGloveChargesHaveScreenings],
+        ] as Array<[string, (scene: Scene) => Promise<Check>]>)
+      : []),
+    // The checks from here on send new payments, consents and screenings of their own.
     ['3b. owing clients can pay', owingClientsCanPay],
+    ...(screening
+      ? ([['W3. screenings complete once', screeningsCompleteOnce]] as Array<
+          [string, (scene: Scene) => Promise<Check>]
+        >)
+      : []),
     ['2. approved charges recorded', approvedChargesRecorded],
     ['4. nothing charged twice', nothingChargedTwice],
     ['5b. consents complete once', consentsCompleteOnce],

@@ -7,6 +7,7 @@ import {
   type SimulatedClient,
   savePaymentMethod,
   sendConsent,
+  sendWhiteGlove,
   tokenizeCard,
 } from './portal-client';
 
@@ -24,7 +25,7 @@ export interface Check {
 
 export interface Submission {
   client: SimulatedClient;
-  kind: 'payment' | 'consent';
+  kind: 'payment' | 'consent' | 'screening';
   key: string;
   answer: Answer;
 }
@@ -34,6 +35,8 @@ export interface Scene {
   baseUrl: string;
   payers: SimulatedClient[];
   signers: SimulatedClient[];
+  /** Clients sending a White Glove Labs screening in the load (the White Glove scenarios). */
+  screeners: SimulatedClient[];
   submissions: Submission[];
   /** A name for idempotency keys sent by the checks themselves. */
   tag: string;
@@ -65,7 +68,7 @@ async function pollUntilEmpty<T extends pg.QueryResultRow>(
 }
 
 function clientIds(scene: Scene): string[] {
-  return [...scene.payers, ...scene.signers].map((c) => c.id);
+  return [...scene.payers, ...scene.signers, ...scene.screeners].map((c) => c.id);
 }
 
 /**
@@ -176,8 +179,16 @@ export async function approvedChargesRecorded(scene: Scene): Promise<Check> {
         (select count(*)::int from annual_storage_fees f where f.payment_id = p.id) as fee_rows,
         (select count(*)::int from annual_storage_fees f where f.payment_id = p.id and f.paid_at is null)
           as fee_rows_unpaid,
-        (select count(*)::int from client_activities a where a.payment_id = p.id) as activities,
-        (select count(*)::int from outbox_messages o where o.dedupe_key = 'payment:' || p.id::text) as mails
+        -- A White Glove Labs charge's activity and e-mail are its screening form's.
+        case when p.purpose = 'white_glove_lab'
+          then (select count(*)::int from client_activities a
+                where a.client_id = p.client_id and a.type = 'White Glove Labs')
+          else (select count(*)::int from client_activities a where a.payment_id = p.id) end as activities,
+        case when p.purpose = 'white_glove_lab'
+          then (select count(*)::int from outbox_messages o join form_submissions f
+                  on o.dedupe_key = 'form:' || f.id::text where f.payment_id = p.id)
+          else (select count(*)::int from outbox_messages o where o.dedupe_key = 'payment:' || p.id::text)
+        end as mails
      from sandbox_transactions t
      left join lateral (select * from payments q where q.reference = t.reference order by q.created_at limit 1) p
        on true
@@ -423,4 +434,120 @@ export async function orphanDocumentsCleaned(scene: Scene): Promise<Check> {
     '5d. documents left without a submission are cleaned up',
     left.map((r) => `${r.act}: an orphaned ${r.kind} document, ${r.age} old`),
   );
+}
+
+/** W1. Every White Glove Labs screening answered 200 is completed, with the charge it answered. */
+export async function acknowledgedScreeningsCompleted(scene: Scene): Promise<Check> {
+  const answered = scene.submissions.filter((s) => s.kind === 'screening' && acknowledged(s));
+  const problems: string[] = [];
+  for (const s of answered) {
+    const [row] = await rows<{ status: string; transaction: string | null; done: boolean }>(
+      scene.pool,
+      `select f.status, p.gateway_transaction_id as transaction, c.infectious_disease_form_completed as done
+       from form_submissions f join clients c on c.id = f.client_id
+       left join payments p on p.id = f.payment_id and p.status = 'approved'
+       where f.client_id = $1 and f.form = 'infectious_disease'`,
+      [s.client.id],
+    );
+    const transactionId = s.answer.cut ? null : s.answer.body?.TransactionId;
+    if (!row) problems.push(`${s.client.actId}: acknowledged screening has no submission row`);
+    else if (row.status !== 'completed' || !row.done || row.transaction !== transactionId) {
+      problems.push(
+        `${s.client.actId}: acknowledged screening (transaction ${String(transactionId)}) is ${row.status}, approved charge ${row.transaction ?? 'none'}, client flag ${row.done}`,
+      );
+    }
+  }
+  return check('W1. every acknowledged White Glove screening is completed with its charge', problems, [
+    `${answered.length} acknowledged`,
+  ]);
+}
+
+/**
+ * W2. Every approved White Glove Labs charge has its completed screening (a form is never given
+ * back while its money is taken), and every completed White Glove screening names an approved
+ * charge.
+ */
+export async function whiteGloveChargesHaveScreenings(scene: Scene): Promise<Check> {
+  const unmatched = await rows<{ act: string; problem: string }>(
+    scene.pool,
+    `select c.client_act_id as act,
+        'approved White Glove charge ' || coalesce(p.gateway_transaction_id, p.id::text) || ' has no completed screening'
+          as problem
+     from payments p join clients c on c.id = p.client_id
+     where p.purpose = 'white_glove_lab' and p.status = 'approved' and not exists (
+       select 1 from form_submissions f
+       where f.payment_id = p.id and f.form = 'infectious_disease' and f.status = 'completed')
+     union all
+     select c.client_act_id, 'completed White Glove screening ' || f.id::text || ' has no approved charge'
+     from form_submissions f join clients c on c.id = f.client_id
+     where f.form = 'infectious_disease' and f.status = 'completed' and f.submission_option = 'White Glove Labs'
+       and not exists (select 1 from payments p where p.id = f.payment_id and p.status = 'approved')
+     order by 1`,
+  );
+  const [count] = await rows<{ n: number }>(
+    scene.pool,
+    `select count(*)::int as n from payments where purpose = 'white_glove_lab' and status = 'approved'`,
+  );
+  return check(
+    'W2. every approved White Glove charge has its completed screening',
+    unmatched.map((r) => `${r.act}: ${r.problem}`),
+    [`${count?.n ?? 0} approved White Glove charges`],
+  );
+}
+
+/**
+ * W3. Each screener without an acknowledgement can send the screening again with a new key (or
+ * is told it is done, when recovery finished it); afterwards every screener has exactly one
+ * completed screening and one approved White Glove charge.
+ */
+export async function screeningsCompleteOnce(scene: Scene): Promise<Check> {
+  const answeredIds = new Set(
+    scene.submissions.filter((s) => s.kind === 'screening' && acknowledged(s)).map((s) => s.client.id),
+  );
+  const completedBefore = new Set(
+    (
+      await rows<{ id: string }>(
+        scene.pool,
+        `select client_id as id from form_submissions where form = 'infectious_disease' and status = 'completed'`,
+      )
+    ).map((r) => r.id),
+  );
+  const problems: string[] = [];
+  await Promise.all(
+    scene.screeners.map(async (client) => {
+      const key = `${scene.tag}-screen-again-${client.actId}`;
+      let answer: Answer;
+      try {
+        answer = await sendWhiteGlove(scene.baseUrl, client, await tokenizeCard(scene.baseUrl, client), key);
+      } catch (error) {
+        answer = { cut: true, error: (error as Error).message };
+      }
+      const done = answeredIds.has(client.id) || completedBefore.has(client.id);
+      const expected = done ? '409 ALREADY_COMPLETED' : '200';
+      if (describeAnswer(answer) !== expected) {
+        problems.push(`${client.actId}: a new screening answered ${explainAnswer(answer)}, not ${expected}`);
+      }
+      if (!done) scene.submissions.push({ client, kind: 'screening', key, answer });
+    }),
+  );
+  const state = await rows<{ act: string; completed: number; charges: number; done: boolean }>(
+    scene.pool,
+    `select c.client_act_id as act, c.infectious_disease_form_completed as done,
+        (select count(*)::int from form_submissions f
+         where f.client_id = c.id and f.form = 'infectious_disease' and f.status = 'completed') as completed,
+        (select count(*)::int from payments p
+         where p.client_id = c.id and p.purpose = 'white_glove_lab' and p.status = 'approved') as charges
+     from clients c where c.id = any($1::uuid[]) order by c.client_act_id`,
+    [scene.screeners.map((c) => c.id)],
+  );
+  for (const r of state) {
+    if (r.completed !== 1 || r.charges !== 1 || !r.done) {
+      problems.push(
+        `${r.act}: ${r.completed} completed screenings, ${r.charges} approved White Glove charges, client flag ${r.done}`,
+      );
+    }
+  }
+  return check('W3. every screener completes the screening once, charged once', problems, [
+    `${scene.screeners.length - answeredIds.size} screeners without an acknowledgement tried again`,
+  ]);
 }

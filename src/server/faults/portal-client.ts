@@ -162,3 +162,41 @@ export function sendConsent(
 export function getClient(baseUrl: string, client: SimulatedClient): Promise<Answer> {
   return call(baseUrl, 'GET', '/api/pay/get_Client', { headers: headersOf(client), timeoutMs: 10_000 });
 }
+
+/** Submits the infectious disease screening by White Glove Labs, paid with a new card ($410.97). */
+export function sendWhiteGlove(
+  baseUrl: string,
+  client: SimulatedClient,
+  token: CardToken,
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/set_DiseaseData', {
+    headers: headersOf(client, idempotencyKey),
+    body: {
+      submissionOption: 'White Glove Labs',
+      agree: true,
+      FirstName: 'Fault',
+      LastName: 'Client',
+      Street: '1200 Brickell Avenue',
+      City: 'Miami',
+      State: 'FL',
+      ZipCode: '33131',
+      Country: 'United States',
+      PaymentMethod: 'Credit Card',
+      update_card: true,
+      token,
+      Credit_Card_Type: 'Visa',
+      Month_of_Expiry: '12',
+      Year_of_Expiry: String(new Date().getUTCFullYear() + 3),
+      Credit_Card_Holder_First_Name: 'Fault',
+      Credit_Card_Holder_Last_Name: 'Client',
+      Credit_Card_Biling_Email_Address: `${client.actId.toLowerCase()}@example.com`,
+      Credit_Card_Holder_Country: 'United States',
+      Credit_Card_Billing_Street: '1200 Brickell Avenue',
+      Credit_Card_Billing_City: 'Miami',
+      Credit_Card_Billing_State: 'FL',
+      Credit_Card_Billing_Zip_Code: '33131',
+      Source: 'ACT Client Portal',
+    },
+  });
+}

@@ -10,7 +10,7 @@ import {
   sessions,
 } from '../db/schema';
 import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } from '../lib/run-once';
-import { formRecoveries } from '../modules/forms/form-claims';
+import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
@@ -30,7 +30,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
   const paymentDeps = { ...deps, log };
   return {
     ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(formRecoveries as unknown as Record<string, Recovery>),
+    ...(formRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
     ...(initialProcessingRecoveries({
       ...paymentDeps,
       publicUrl: deps.config.publicUrl,

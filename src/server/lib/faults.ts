@@ -14,7 +14,8 @@ export type FaultPoint =
   | 'payment:after-commit'
   | 'consent:after-claim'
   | 'consent:after-documents'
-  | 'consent:after-commit';
+  | 'consent:after-commit'
+  | 'white-glove:after-charge';
 
 export function faultPoint(point: FaultPoint): void {
   if (armed && armed === point) process.kill(process.pid, 'SIGKILL');

@@ -827,51 +827,61 @@ describe('double submissions', () => {
   });
 
   /** A White Glove submission that is charged, then fails before the form is completed. */
-  async function chargedButNotCompleted(cookie: string) {
+  async function chargedButNotCompleted(cookie: string, key: string) {
     await t.db.execute(
       sql`alter table documents add constraint no_documents_for_now check (false) not valid`,
     );
     try {
-      return await submit(cookie, whiteGlove());
+      return await submit(cookie, whiteGlove(), key);
     } finally {
       await t.db.execute(sql`alter table documents drop constraint no_documents_for_now`);
     }
   }
 
-  it('a charge whose form was not completed stands for the next submission: nothing is charged again', async () => {
-    // A failure between the charge and the completion (here: documents cannot be stored) gives
-    // the claim back, so the client can submit again at once; the charge stays in the ledger.
+  it('a failure after the charge leaves the form to recovery, which completes it: never given back while its money is taken, nothing charged again', async () => {
+    // A failure between the charge and the completion (here: documents cannot be stored) keeps
+    // the claim: the charge went through, so the form is finished, not given back.
     const client = await clientWithCardOnFile();
-    const failed = await chargedButNotCompleted(client.cookie);
-    expect(failed.statusCode).toBe(500);
-    expect((await stateOf(client.id)).approved).toHaveLength(1);
-    expect((await stateOf(client.id)).submissions).toHaveLength(0);
+    const key = newKey();
+    const failed = await chargedButNotCompleted(client.cookie, key);
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().error).toBe(
+      'We could not confirm the outcome yet. We are checking it and will e-mail you; nothing will be done twice.',
+    );
+    const held = await stateOf(client.id);
+    expect(held.approved.map((p) => p.totalCents)).toEqual([41_097]);
+    expect(held.submissions.map((row) => row.status)).toEqual(['pending']);
 
-    // While the client's money is held for the kit, another route is refused.
+    // Another route meanwhile finds the screening finished by the charge that went through.
     const otherRoute = await submit(client.cookie, {
       submissionOption: 'Local Lab Submission',
       agree: true,
       lab_report_file: pdfDataUrl(await labReportPdf()),
     });
     expect(otherRoute.statusCode, otherRoute.body).toBe(409);
-    expect(otherRoute.json().error).toBe(diseaseMessages.whiteGlovePaid);
-    expect((await stateOf(client.id)).submissions).toHaveLength(0);
-    expect((await stateOf(client.id)).disease).toBe(false);
-
-    const retry = await submit(client.cookie, whiteGlove());
-    expect(retry.statusCode, retry.body).toBe(200);
+    expect(otherRoute.json().error).toBe('You have already completed this form. Thank you');
     const after = await stateOf(client.id);
+    expect(after.disease).toBe(true);
     expect(after.approved).toHaveLength(1);
-    expect(after.submissions[0]?.status).toBe('completed');
-    expect(after.submissions[0]?.paymentId).toBe(after.approved[0]?.id);
+    expect(after.submissions).toHaveLength(1);
+    expect(after.submissions[0]).toMatchObject({
+      status: 'completed',
+      submissionOption: 'White Glove Labs',
+      paymentId: after.approved[0]?.id,
+    });
+    expect(after.activities).toHaveLength(1);
+
+    // The same key answers what the finished form answers; nothing is charged again.
+    const retry = await submit(client.cookie, whiteGlove(), key);
+    expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json().TransactionId).toBe(after.approved[0]?.gatewayTransactionId);
+    expect((await stateOf(client.id)).approved).toHaveLength(1);
   });
 
-  it('a claim left pending by a process that stopped is taken over after 10 minutes, its charge standing', async () => {
+  it('a claim left pending by a process that stopped before operations is taken over after 10 minutes', async () => {
     // This test moves the clock 11 minutes: keep it last in the file.
     const client = await clientWithCardOnFile();
-    expect((await chargedButNotCompleted(client.cookie)).statusCode).toBe(500);
-    // The process that charged stopped while holding the claim.
+    // The process stopped while holding the claim, before anything was charged.
     await t.db.insert(formSubmissions).values({
       clientId: client.id,
       form: 'infectious_disease',
@@ -882,6 +892,7 @@ describe('double submissions', () => {
     });
     const meanwhile = await submit(client.cookie, whiteGlove());
     expect(meanwhile.statusCode).toBe(409);
+    expect((await stateOf(client.id)).whiteGlove).toHaveLength(0);
 
     t.clock.advance(11 * 60_000);
     const cookie = await t.signIn(client.actId);

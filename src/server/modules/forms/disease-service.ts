@@ -18,13 +18,30 @@ import { cardFeePercent } from '../../../domain/payments';
 import type { PriceBook } from '../../../domain/price-book';
 import { clientActivities, formSubmissions, payments } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
+import { faultPoint } from '../../lib/faults';
 import { HttpError } from '../../lib/http-error';
 import { pdfSafetyProblem } from '../../lib/pdf-safety';
+import {
+  findOperation,
+  isHeld,
+  operationById,
+  type Recovered,
+  type RecoveryRun,
+  type Run,
+  recoverLapsed,
+} from '../../lib/run-once';
+import { openText } from '../../lib/sealed-text';
 import { centsOf, refuseChangedAmounts } from '../../lib/shown-amounts';
-import { chargeOnce, type OneOffCharge } from '../payments/payment-service';
+import { chargeOnce, type OneOffCharge, paymentRecoveries } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
-import { readSignature, submitFormOnce } from './form-claims';
-import { describePayment, type ResolvedPayment, resolveFormPayment } from './form-payment';
+import { type FormClaim, giveFormBack, readSignature, submitFormOnce } from './form-claims';
+import {
+  describePaidWith,
+  type PaymentShown,
+  paymentShown,
+  type ResolvedPayment,
+  resolveFormPayment,
+} from './form-payment';
 import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
 
 /** An approved White Glove Labs charge of this client that no completed form accounts for. */
@@ -107,7 +124,7 @@ function physicianReceipt(
   physician: SubmittingPhysician,
   client: { clientActId: string; firstName: string; lastName: string },
   charge: OneOffCharge,
-  payment: ResolvedPayment,
+  payment: PaymentShown,
   book: PriceBook,
 ) {
   return {
@@ -116,7 +133,7 @@ function physicianReceipt(
     text: [
       `Dear Dr. ${physician.lastName},`,
       `You submitted the infectious disease screening form of ${client.firstName} ${client.lastName} (Client ID ${client.clientActId}) by White Glove Labs.`,
-      `We charged ${formatUsd(charge.totalCents)} (White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)}) to your ${describePayment(payment, charge)}. Transaction ${charge.transactionId}.`,
+      `We charged ${formatUsd(charge.totalCents)} (White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)}) to your ${describePaidWith(payment, charge)}. Transaction ${charge.transactionId}.`,
     ].join('\n\n'),
   };
 }
@@ -187,6 +204,20 @@ export async function submitDiseaseForm(
     }
   }
 
+  // A White Glove Labs charge by card or bank account: what recovery needs to finish the form if
+  // this process dies once the charge is sent (kept sealed with the claim; no token, no file).
+  const resume: WhiteGloveResume | undefined =
+    payment && payment.kind !== 'check'
+      ? {
+          idempotencyKey: signer.idempotencyKey,
+          at: now.toISOString(),
+          body: keptAnswers(body),
+          signer: { ip: signer.ip, userAgent: signer.userAgent },
+          physician: physician ?? null,
+          payment: paymentShown(payment),
+        }
+      : undefined;
+
   const response = await submitFormOnce(deps, {
     clientId,
     physicianId: physician?.id ?? null,
@@ -196,6 +227,8 @@ export async function submitDiseaseForm(
     body,
     alreadyCompleted: diseaseMessages.alreadyCompleted,
     completedOnRecord: client.infectiousDiseaseFormCompleted,
+    resume,
+    recover: (run, claim) => recoverDiseaseForm(deps, run, claim),
     work: async (run, claim) => {
       let charge: OneOffCharge | null = null;
       // A White Glove Labs charge whose form was never completed (the process stopped, a database
@@ -208,22 +241,31 @@ export async function submitDiseaseForm(
         });
       }
       if (!charge && payment && quote && payment.kind !== 'check') {
-        charge = await chargeOnce(deps, {
-          clientId,
-          source: DISEASE_FORM_SOURCE,
-          purpose: 'white_glove_lab',
-          idempotencyKey: `${signer.idempotencyKey}:charge`,
-          request: body,
-          amountCents: quote.labFee,
-          feeCents: quote.processingFee,
-          kind: payment.kind,
-          method:
-            'onFile' in payment
-              ? { onFile: payment.onFile }
-              : { token: payment.token, keepOnFile: payment.keepOnFile },
-          description: 'White Glove Labs infectious disease screening',
-          payer,
-        });
+        // From here a failure may have left money taken: unless the charge was refused outright,
+        // the form stays claimed for recovery, which finishes it when the charge went through.
+        run.setInDoubt(true);
+        try {
+          charge = await chargeOnce(deps, {
+            clientId,
+            source: DISEASE_FORM_SOURCE,
+            purpose: 'white_glove_lab',
+            idempotencyKey: chargeKeyOf(signer.idempotencyKey),
+            request: body,
+            amountCents: quote.labFee,
+            feeCents: quote.processingFee,
+            kind: payment.kind,
+            method:
+              'onFile' in payment
+                ? { onFile: payment.onFile }
+                : { token: payment.token, keepOnFile: payment.keepOnFile },
+            description: 'White Glove Labs infectious disease screening',
+            payer,
+          });
+        } catch (error) {
+          if (error instanceof HttpError && error.statusCode < 500) run.setInDoubt(false);
+          throw error;
+        }
+        faultPoint('white-glove:after-charge');
         // Recorded on the claim at once, for the record of what this submission did.
         await db
           .update(formSubmissions)
@@ -242,127 +284,234 @@ export async function submitDiseaseForm(
             operationId: claim.operationId,
           })
         : null;
-      const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
-      if (option === 'White Glove Labs' && charge && payment) {
-        answers.push(
-          {
-            label: 'Blood draw kit shipping address',
-            value: [
-              body.FirstName,
-              body.LastName,
-              body.Street,
-              body.City,
-              body.State,
-              body.ZipCode,
-              body.Country,
-            ]
-              .filter(Boolean)
-              .join(', '),
-          },
-          { label: 'Payment', value: describePayment(payment, charge) },
-          {
-            label: 'Amount charged',
-            value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
-          },
-        );
-      } else if (labDocument) {
-        answers.push({
-          label: 'Lab report',
-          value: `${body.lab_report_name || 'lab-report.pdf'}, ${labReport?.length ?? 0} bytes, SHA-256 ${labDocument.sha256}`,
-        });
-      } else if (body.WaiverNotice) {
-        answers.push(
-          { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
-          { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
-        );
-      }
-      answers.push({
-        label: 'Agreement',
-        value: 'I agree to the Infectious Disease Terms and Conditions.',
+      return finishDiseaseForm(deps, {
+        run,
+        claim,
+        client,
+        signer,
+        now,
+        body,
+        book,
+        physician: physician ?? null,
+        payment: payment && payment.kind !== 'check' ? paymentShown(payment) : null,
+        charge,
+        lab: labDocument && labReport ? { document: labDocument, bytes: labReport.length } : null,
+        signaturePng: png,
       });
-      if (physician) {
-        answers.push({
-          label: 'Submitted by',
-          value: `Dr. ${physician.firstName} ${physician.lastName} (Physician ID ${physician.actId}), for the client`,
-        });
-      }
-      const clientName = `${client.firstName} ${client.lastName}`;
-      // The physician variant's answer carries the client and the amount charged; the client's
-      // route lists only the spec's fields.
-      const answer: Omit<DiseaseSubmissionResponse, 'documentId'> = {
-        success: true,
-        TransactionId: charge?.transactionId ?? claim.submissionId,
-        page_name: 'Infectious-disease',
-        message: diseaseMessages.submitted,
-        ClientId: client.clientActId,
-        ClientName: clientName,
-        charged: charge
-          ? {
-              labFee: centsToAmount(charge.amountCents),
-              processingFee: centsToAmount(charge.feeCents),
-              total: centsToAmount(charge.totalCents),
-              brand: charge.brand,
-              last4: charge.last4,
-            }
-          : null,
-      };
-      const sections = agreedSections(body, book);
-      return await completeSignedForm(
-        deps,
-        { claim, run, client, signer, now },
-        {
-          completedFlag: 'infectiousDiseaseFormCompleted',
-          text: {
-            title: TITLE,
-            version: TEXT_VERSION,
-            subtitle: TEXT_VERSION,
-            sections,
-            signed: sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n\n'),
-          },
-          answers,
-          answersJson: { ...body, Signature: undefined, token: undefined, lab_report_file: undefined },
-          signaturePng: png,
-          fileStem: 'infectious-disease-form',
-          response: answer,
-          submission: {
-            submissionOption: option,
-            labReportDocumentId: labDocument?.id ?? null,
-            paymentId: charge?.paymentId ?? null,
-          },
-          alsoInTransaction: async (tx) => {
-            if (!charge) return;
-            if (physician && payment) {
-              await deps.mailer.enqueue(tx, physicianReceipt(physician, client, charge, payment, book), {
-                dedupeKey: `form-receipt:${claim.submissionId}`,
-              });
-            }
-            await tx.insert(clientActivities).values({
-              clientId,
-              type: 'White Glove Labs',
-              closeDate: todayFor(now),
-              purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
-              stageName: 'Closed Won',
-            });
-          },
-          mail: {
-            subject: 'Client Portal: your infectious disease screening form',
-            paragraphs: [
-              physician
-                ? `Dr. ${physician.firstName} ${physician.lastName} submitted your infectious disease screening form (${option}) for you. A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`
-                : `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
-              charge
-                ? `${physician ? `Your physician paid ${formatUsd(charge.totalCents)}` : `We charged ${formatUsd(charge.totalCents)}`} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${kitAddressLine(body)}.`
-                : physician
-                  ? 'Nothing was charged to you.'
-                  : 'Nothing was charged.',
-            ],
-          },
-        },
-      );
     },
   });
-  // completeSignedForm keeps and answers the whole response object it is given: the fields above.
+  // finishDiseaseForm keeps and answers the whole response object it is given: the fields above.
   return response as DiseaseSubmissionResponse;
+}
+
+/** The nested charge's key, in the client's scope. */
+const chargeKeyOf = (idempotencyKey: string) => `${idempotencyKey}:charge`;
+
+/** The answers as kept with the form: no signature, payment token or file. */
+function keptAnswers(body: SetDiseaseDataRequest): SetDiseaseDataRequest {
+  return { ...body, Signature: undefined, token: undefined, lab_report_file: undefined };
+}
+
+/** What a recovery needs to finish a White Glove Labs form whose charge went through. */
+interface WhiteGloveResume {
+  idempotencyKey: string;
+  /** When the client (or physician) submitted it: the price book, the signing time. */
+  at: string;
+  body: SetDiseaseDataRequest;
+  signer: { ip: string; userAgent: string };
+  physician: SubmittingPhysician | null;
+  payment: PaymentShown;
+}
+
+/**
+ * The end of a screening form, whether its submission runs to the end or a recovery finishes it
+ * after its White Glove Labs charge went through: the answers, the signed PDF and the e-mails,
+ * committed with the form and the client's flag.
+ */
+async function finishDiseaseForm(
+  deps: FormDeps,
+  form: {
+    run: Run<FormSubmissionResponse>;
+    claim: FormClaim;
+    client: Awaited<ReturnType<typeof signerOf>>['client'];
+    signer: SignerContext;
+    now: Date;
+    body: SetDiseaseDataRequest;
+    book: PriceBook;
+    physician: SubmittingPhysician | null;
+    payment: PaymentShown | null;
+    charge: OneOffCharge | null;
+    lab: { document: { id: string; sha256: string }; bytes: number } | null;
+    signaturePng: Buffer | null;
+  },
+): Promise<FormSubmissionResponse> {
+  const { run, claim, client, signer, now, body, book, physician, payment, charge, lab } = form;
+  const option = body.submissionOption;
+  const answers: { label: string; value: string }[] = [{ label: 'Submission option', value: option }];
+  if (option === 'White Glove Labs' && charge && payment) {
+    answers.push(
+      {
+        label: 'Blood draw kit shipping address',
+        value: [body.FirstName, body.LastName, body.Street, body.City, body.State, body.ZipCode, body.Country]
+          .filter(Boolean)
+          .join(', '),
+      },
+      { label: 'Payment', value: describePaidWith(payment, charge) },
+      {
+        label: 'Amount charged',
+        value: `White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)} = ${formatUsd(charge.totalCents)}. Transaction ${charge.transactionId}.`,
+      },
+    );
+  } else if (lab) {
+    answers.push({
+      label: 'Lab report',
+      value: `${body.lab_report_name || 'lab-report.pdf'}, ${lab.bytes} bytes, SHA-256 ${lab.document.sha256}`,
+    });
+  } else if (body.WaiverNotice) {
+    answers.push(
+      { label: 'Notice', value: WAIVER_NOTICES[body.WaiverNotice].label },
+      { label: 'Infectious diseases', value: body.InfectiousDisease ?? '' },
+    );
+  }
+  answers.push({
+    label: 'Agreement',
+    value: 'I agree to the Infectious Disease Terms and Conditions.',
+  });
+  if (physician) {
+    answers.push({
+      label: 'Submitted by',
+      value: `Dr. ${physician.firstName} ${physician.lastName} (Physician ID ${physician.actId}), for the client`,
+    });
+  }
+  const clientName = `${client.firstName} ${client.lastName}`;
+  // The physician variant's answer carries the client and the amount charged; the client's
+  // route lists only the spec's fields.
+  const answer: Omit<DiseaseSubmissionResponse, 'documentId'> = {
+    success: true,
+    TransactionId: charge?.transactionId ?? claim.submissionId,
+    page_name: 'Infectious-disease',
+    message: diseaseMessages.submitted,
+    ClientId: client.clientActId,
+    ClientName: clientName,
+    charged: charge
+      ? {
+          labFee: centsToAmount(charge.amountCents),
+          processingFee: centsToAmount(charge.feeCents),
+          total: centsToAmount(charge.totalCents),
+          brand: charge.brand,
+          last4: charge.last4,
+        }
+      : null,
+  };
+  const sections = agreedSections(body, book);
+  return await completeSignedForm(
+    deps,
+    { claim, run, client, signer, now },
+    {
+      completedFlag: 'infectiousDiseaseFormCompleted',
+      text: {
+        title: TITLE,
+        version: TEXT_VERSION,
+        subtitle: TEXT_VERSION,
+        sections,
+        signed: sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n\n'),
+      },
+      answers,
+      answersJson: keptAnswers(body),
+      signaturePng: form.signaturePng,
+      fileStem: 'infectious-disease-form',
+      response: answer,
+      submission: {
+        submissionOption: option,
+        labReportDocumentId: lab?.document.id ?? null,
+        paymentId: charge?.paymentId ?? null,
+      },
+      alsoInTransaction: async (tx) => {
+        if (!charge) return;
+        if (physician && payment) {
+          await deps.mailer.enqueue(tx, physicianReceipt(physician, client, charge, payment, book), {
+            dedupeKey: `form-receipt:${claim.submissionId}`,
+          });
+        }
+        await tx.insert(clientActivities).values({
+          clientId: client.id,
+          type: 'White Glove Labs',
+          closeDate: todayFor(now),
+          purchasedPlanName: `White Glove Labs screening (${formatUsd(charge.totalCents)})`,
+          stageName: 'Closed Won',
+        });
+      },
+      mail: {
+        subject: 'Client Portal: your infectious disease screening form',
+        paragraphs: [
+          physician
+            ? `Dr. ${physician.firstName} ${physician.lastName} submitted your infectious disease screening form (${option}) for you. A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`
+            : `We received your infectious disease screening form (${option}). A copy is attached; you can also download it from Forms and Other Documents in the Client Portal.`,
+          charge
+            ? `${physician ? `Your physician paid ${formatUsd(charge.totalCents)}` : `We charged ${formatUsd(charge.totalCents)}`} for White Glove Labs (lab fee ${formatUsd(charge.amountCents)}${charge.feeCents > 0 ? ` + card processing fee ${formatUsd(charge.feeCents)}` : ''}). Transaction ${charge.transactionId}. Your blood draw kit will be shipped to ${kitAddressLine(body)}.`
+            : physician
+              ? 'Nothing was charged to you.'
+              : 'Nothing was charged.',
+        ],
+      },
+    },
+  );
+}
+
+/** How long a charge whose outcome the gateway cannot tell yet waits before its form looks again. */
+const RECHECK_AFTER_MS = 60_000;
+
+/**
+ * Settles a screening form whose owner died. Its White Glove Labs charge (its own operation) is
+ * settled first when its owner died too, and waited for while it is still running or unknown at
+ * the gateway; a charge that went through finishes the form, with its PDF and e-mails, as the
+ * submission would have; a form without a charge, or whose charge was refused or never made, is
+ * given back. A form is never given back while the money for it is taken.
+ */
+export async function recoverDiseaseForm(
+  deps: FormDeps,
+  run: RecoveryRun<FormSubmissionResponse>,
+  claim: FormClaim | null,
+): Promise<Recovered> {
+  if (!claim?.resume) return giveFormBack(run, claim);
+  const resume = JSON.parse(openText(deps.documentsKey, claim.resume)) as WhiteGloveResume;
+  let charge = await findOperation(deps.db, `client:${claim.clientId}`, chargeKeyOf(resume.idempotencyKey));
+  if (charge?.status === 'running') {
+    if (!isHeld(charge, deps.clock.now())) {
+      await recoverLapsed(deps, charge.id, paymentRecoveries(deps).charge);
+    }
+    charge = await operationById(deps.db, charge.id);
+    if (charge?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
+  }
+  if (charge?.status !== 'succeeded' || !charge.responseJson) return giveFormBack(run, claim);
+
+  const result = JSON.parse(charge.responseJson) as OneOffCharge;
+  const at = new Date(resume.at);
+  const { client } = await signerOf(deps, claim.clientId);
+  const { book } = await priceBookInForce(deps.db, at);
+  const finishing: Run<FormSubmissionResponse> = {
+    id: run.id,
+    async succeed(effects, response) {
+      await run.succeed(effects, response);
+      return response;
+    },
+    setInDoubt() {},
+  };
+  await finishDiseaseForm(deps, {
+    run: finishing,
+    claim,
+    client,
+    signer: { clientId: claim.clientId, idempotencyKey: resume.idempotencyKey, ...resume.signer },
+    now: at,
+    body: resume.body,
+    book,
+    physician: resume.physician,
+    payment: resume.payment,
+    charge: result,
+    lab: null,
+    signaturePng: null,
+  });
+  return 'settled';
 }
 
 /** Where the kit goes, as one line: the physician variant may leave the street out. */

@@ -14,6 +14,7 @@ import {
   runOnce,
   type Transaction,
 } from '../../lib/run-once';
+import { sealText } from '../../lib/sealed-text';
 import { jsonSha256 } from '../../lib/secrets';
 import type { PaymentDeps } from '../payments/payment-service';
 
@@ -30,7 +31,18 @@ export interface FormClaim {
   submissionId: string;
   clientId: string;
   form: FormName;
+  /**
+   * What a recovery needs to finish the form when its owner died after something outside was
+   * done (a White Glove Labs charge), sealed under the documents key: it names the client.
+   */
+  resume?: string;
 }
+
+/** Settles a form's operation whose owner died: finish it, give it back, or look again later. */
+export type FormRecovery = (
+  run: RecoveryRun<FormSubmissionResponse>,
+  claim: FormClaim | null,
+) => Promise<Recovered>;
 
 /** A pending row of the time before operations: given back once it is surely abandoned. */
 const LEGACY_STALE_MS = 10 * 60_000;
@@ -46,7 +58,7 @@ async function releaseForm(tx: Transaction, claim: FormClaim) {
 }
 
 /** A signing whose owner died is given back whole; the client submits again. */
-async function recoverForm(
+export async function giveFormBack(
   run: RecoveryRun<FormSubmissionResponse>,
   claim: FormClaim | null,
 ): Promise<Recovered> {
@@ -56,14 +68,16 @@ async function recoverForm(
   return 'settled';
 }
 
-/** The recoveries of the form kinds, for the reconciliation sweep. */
-export const formRecoveries = { consent: recoverForm, 'infectious-disease': recoverForm };
-
 /**
  * Before a new submission: a pending claim whose owner died is settled now (its form given
  * back), so the client is never blocked by a half-done attempt for longer than a lease.
  */
-async function settleAbandonedClaim(deps: RunOnceDeps, clientId: string, form: FormName) {
+async function settleAbandonedClaim(
+  deps: RunOnceDeps,
+  clientId: string,
+  form: FormName,
+  recover: FormRecovery,
+) {
   const [pending] = await deps.db
     .select()
     .from(formSubmissions)
@@ -78,7 +92,7 @@ async function settleAbandonedClaim(deps: RunOnceDeps, clientId: string, form: F
   if (!pending) return;
   const op = pending.operationId ? await operationById(deps.db, pending.operationId) : undefined;
   if (op) {
-    if (!isHeld(op, deps.clock.now())) await recoverLapsed(deps, op.id, recoverForm);
+    if (!isHeld(op, deps.clock.now())) await recoverLapsed(deps, op.id, recover);
   } else if (pending.createdAt.getTime() < deps.clock.now().getTime() - LEGACY_STALE_MS) {
     await deps.db.delete(formSubmissions).where(eq(formSubmissions.id, pending.id));
   }
@@ -105,10 +119,15 @@ export async function submitFormOnce(
     /** The client record says the form is done already (a paper form, an import). */
     completedOnRecord: boolean;
     work: (run: Run<FormSubmissionResponse>, claim: FormClaim) => Promise<FormSubmissionResponse>;
+    /** What a recovery needs to finish this submission (kept sealed with the claim). */
+    resume?: unknown;
+    /** The kind's recovery; by default the form is given back. */
+    recover?: FormRecovery;
   },
 ): Promise<FormSubmissionResponse> {
   const { clientId, form } = input;
-  await settleAbandonedClaim(deps, clientId, form);
+  const recover = input.recover ?? giveFormBack;
+  await settleAbandonedClaim(deps, clientId, form, recover);
   return runOnce<FormClaim, FormSubmissionResponse>(deps, {
     scope: `client:${clientId}`,
     key: input.idempotencyKey,
@@ -151,10 +170,18 @@ export async function submitFormOnce(
           'This form is being submitted already. Please wait a moment and reload the page.',
         );
       }
-      return { operationId, submissionId: claim.id, clientId, form };
+      return {
+        operationId,
+        submissionId: claim.id,
+        clientId,
+        form,
+        ...(input.resume === undefined
+          ? {}
+          : { resume: sealText(deps.documentsKey, JSON.stringify(input.resume)) }),
+      };
     },
     release: (tx, claim) => releaseForm(tx, claim),
-    recover: recoverForm,
+    recover,
     work: input.work,
   });
 }

@@ -88,23 +88,45 @@ export async function resolveFormPayment(
   return { kind: isCard ? 'card' : 'ach', token, keepOnFile: isCard ? body.save_card : body.save_ach };
 }
 
+/**
+ * A card or bank account choice as the signed document names it once charged: the method on file
+ * (brand and last 4), or a new one and whether it is kept. No token and no row: a form that a
+ * recovery finishes after its owner died keeps this with its claim.
+ */
+export type PaymentShown =
+  | { kind: 'card' | 'ach'; onFile: { brand: string | null; last4: string } }
+  | { kind: 'card' | 'ach'; keepOnFile: boolean };
+
+export function paymentShown(payment: Exclude<ResolvedPayment, { kind: 'check' }>): PaymentShown {
+  return 'onFile' in payment
+    ? { kind: payment.kind, onFile: { brand: payment.onFile.brand, last4: payment.onFile.last4 } }
+    : { kind: payment.kind, keepOnFile: payment.keepOnFile };
+}
+
+/** How a method that paid reads: the one on file, or a new one by what the gateway saved of it. */
+export function describePaidWith(
+  shown: PaymentShown,
+  saved: { brand: string | null; last4: string },
+): string {
+  if ('onFile' in shown) {
+    const row = shown.onFile;
+    return shown.kind === 'card'
+      ? `${row.brand ?? 'Card'} ending in ${row.last4} (on file)`
+      : `Bank account ending in ${row.last4} (on file)`;
+  }
+  return shown.kind === 'card'
+    ? `${saved.brand ?? 'Card'} ending in ${saved.last4}${shown.keepOnFile ? ' (now on file)' : ''}`
+    : `Bank account ending in ${saved.last4}${shown.keepOnFile ? ' (now on file)' : ''}`;
+}
+
 /** How a payment choice reads in the signed document and the e-mail. */
 export function describePayment(
   payment: ResolvedPayment,
   saved?: { brand: string | null; last4: string },
 ): string {
   if (payment.kind === 'check') return 'Check';
-  if ('onFile' in payment) {
-    const row = payment.onFile;
-    return payment.kind === 'card'
-      ? `${row.brand ?? 'Card'} ending in ${row.last4} (on file)`
-      : `Bank account ending in ${row.last4} (on file)`;
-  }
-  if (saved) {
-    return payment.kind === 'card'
-      ? `${saved.brand ?? 'Card'} ending in ${saved.last4}${payment.keepOnFile ? ' (now on file)' : ''}`
-      : `Bank account ending in ${saved.last4}${payment.keepOnFile ? ' (now on file)' : ''}`;
-  }
+  if ('onFile' in payment) return describePaidWith(paymentShown(payment), payment.onFile);
+  if (saved) return describePaidWith(paymentShown(payment), saved);
   const t = payment.token;
   return payment.kind === 'card'
     ? `${t.Credit_Card_Type ?? 'Card'} of ${t.Credit_Card_Holder_First_Name ?? ''} ${t.Credit_Card_Holder_Last_Name ?? ''}, expiring ${t.Month_of_Expiry}/${t.Year_of_Expiry} (not kept on file)`

@@ -1,16 +1,46 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONSENT_AGREEMENT_VERSION } from '../../../domain/consent-agreement';
-import { documents, formSubmissions, operations, outboxMessages } from '../../db/schema';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import {
+  clientActivities,
+  clients,
+  documents,
+  formSubmissions,
+  operations,
+  outboxMessages,
+  payments,
+} from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { storeDocument } from '../../lib/document-store';
-import { addClient, pngDataUrl, signaturePng } from '../../testing/form-fixtures';
-import { startTestApp, type TestApp } from '../../testing/test-app';
+import { addClient, pngDataUrl, saveCardOnFile, signaturePng } from '../../testing/form-fixtures';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
  * A signing cut short by a crash (the process killed after the form was claimed and some of its
- * documents stored) must not lock the client out for long, nor leave its documents behind.
+ * documents stored) must not lock the client out for long, nor leave its documents behind. A
+ * screening whose White Glove Labs charge went through is finished, never given back.
  */
+
+/** `lost`: the gateway approves, then the answer is lost; `unknown`: the gateway cannot be asked. */
+let gatewayFault: null | 'lost' | 'lost-and-unknown' = null;
+
+function faulty(real: PaymentGateway): PaymentGateway {
+  return {
+    name: real.name,
+    notFoundGraceMs: real.notFoundGraceMs,
+    saveMethod: (request) => real.saveMethod(request),
+    async charge(request) {
+      const result = await real.charge(request);
+      if (gatewayFault) throw new Error('the connection to the gateway was lost');
+      return result;
+    },
+    async lookupCharge(request) {
+      if (gatewayFault === 'lost-and-unknown') return { status: 'unavailable', message: 'try later' };
+      return real.lookupCharge(request);
+    },
+  };
+}
 
 let t: TestApp;
 let keySeq = 0;
@@ -18,9 +48,12 @@ const newKey = () => `recovery-${++keySeq}-${Date.now()}`;
 const log = { info() {}, warn() {} };
 
 beforeAll(async () => {
-  t = await startTestApp({ RUN_ONCE_LEASE_MS: '5000' });
+  t = await startTestApp({ RUN_ONCE_LEASE_MS: '5000', ...MANY_PAYMENT_ATTEMPTS }, { gateway: faulty });
 });
 afterAll(() => t.close());
+beforeEach(() => {
+  gatewayFault = null;
+});
 
 const consentBody = {
   Medications: 'No',
@@ -129,5 +162,120 @@ describe('a consent interrupted by a crash', () => {
     expect(
       await t.db.select().from(formSubmissions).where(eq(formSubmissions.clientId, client.id)),
     ).toHaveLength(0);
+  });
+});
+
+describe('a White Glove Labs screening whose answer was lost after the charge', () => {
+  const whiteGlove = {
+    submissionOption: 'White Glove Labs',
+    agree: true,
+    FirstName: 'Test',
+    LastName: 'Client',
+    Street: '1200 Brickell Avenue',
+    City: 'Miami',
+    State: 'FL',
+    ZipCode: '33131',
+    Country: 'United States',
+    PaymentMethod: 'Credit Card',
+    Source: 'ACT Client Portal',
+  };
+
+  function screen(cookie: string, key = newKey()) {
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_DiseaseData',
+      headers: { cookie, 'idempotency-key': key },
+      payload: whiteGlove,
+    });
+  }
+
+  async function stateOf(clientId: string) {
+    const [client] = await t.db.select().from(clients).where(eq(clients.id, clientId));
+    const charges = await t.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.clientId, clientId), eq(payments.purpose, 'white_glove_lab')));
+    const forms = await t.db
+      .select()
+      .from(formSubmissions)
+      .where(and(eq(formSubmissions.clientId, clientId), eq(formSubmissions.form, 'infectious_disease')));
+    const activities = await t.db
+      .select()
+      .from(clientActivities)
+      .where(and(eq(clientActivities.clientId, clientId), eq(clientActivities.type, 'White Glove Labs')));
+    return { completed: client?.infectiousDiseaseFormCompleted, charges, forms, activities };
+  }
+
+  async function clientWithCard() {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    return { ...client, cookie };
+  }
+
+  it('is completed by reconciliation with the charge the gateway approved, e-mailed once', async () => {
+    const client = await clientWithCard();
+    const key = newKey();
+    gatewayFault = 'lost';
+    const lost = await screen(client.cookie, key);
+    gatewayFault = null;
+    expect(lost.statusCode).toBe(503);
+    const before = await stateOf(client.id);
+    expect(before.forms.map((f) => f.status)).toEqual(['pending']);
+    expect(before.completed).toBe(false);
+
+    t.clock.advance(6_000);
+    await reconcile(t.app.deps, log);
+    const after = await stateOf(client.id);
+    expect(after.charges.map((c) => [c.status, c.totalCents])).toEqual([['approved', 41_097]]);
+    expect(after.forms).toHaveLength(1);
+    expect(after.forms[0]).toMatchObject({
+      status: 'completed',
+      submissionOption: 'White Glove Labs',
+      paymentId: after.charges[0]?.id,
+    });
+    expect(after.forms[0]?.pdfDocumentId).toBeTruthy();
+    expect(after.completed).toBe(true);
+    expect(after.activities).toHaveLength(1);
+    const mail = await t.mailTo(client.email);
+    const screening = mail.filter(
+      (m) => m.subject === 'Client Portal: your infectious disease screening form',
+    );
+    expect(screening).toHaveLength(1);
+    expect(screening[0]?.textBody).toContain('We charged $410.97 for White Glove Labs');
+
+    // The same key now answers the completed form; nothing is charged again.
+    const replay = await screen(client.cookie, key);
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.json().TransactionId).toBe(after.charges[0]?.gatewayTransactionId);
+    expect((await stateOf(client.id)).charges).toHaveLength(1);
+  });
+
+  it('waits while its charge is still unknown at the gateway, then completes: never given back meanwhile', async () => {
+    const client = await clientWithCard();
+    gatewayFault = 'lost-and-unknown';
+    expect((await screen(client.cookie)).statusCode).toBe(503);
+
+    t.clock.advance(6_000);
+    await reconcile(t.app.deps, log);
+    const waiting = await stateOf(client.id);
+    expect(waiting.forms.map((f) => f.status)).toEqual(['pending']);
+    expect(waiting.charges.map((c) => c.status)).toEqual(['in_progress']);
+    // Another submission meanwhile neither takes the form over nor charges again.
+    const meanwhile = await screen(client.cookie);
+    expect(meanwhile.statusCode).toBe(409);
+    expect(meanwhile.json().error).toBe(
+      'This form is being submitted already. Please wait a moment and reload the page.',
+    );
+    expect((await stateOf(client.id)).charges).toHaveLength(1);
+
+    gatewayFault = null;
+    t.clock.advance(61_000);
+    await reconcile(t.app.deps, log);
+    await reconcile(t.app.deps, log);
+    const after = await stateOf(client.id);
+    expect(after.charges.map((c) => [c.status, c.totalCents])).toEqual([['approved', 41_097]]);
+    expect(after.forms.map((f) => [f.status, f.paymentId])).toEqual([['completed', after.charges[0]?.id]]);
+    expect(after.completed).toBe(true);
   });
 });

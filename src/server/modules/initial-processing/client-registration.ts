@@ -57,15 +57,32 @@ export async function pendingRegistrationOf(
 }
 
 /**
+ * Holds the person (e-mail, whatever its case, and date of birth) for the rest of the
+ * transaction: a second registration of them, by any physician and with any Idempotency-Key,
+ * waits here until the first one's transaction ends, and its check then sees the client the first
+ * one registered. The check and the insert after it are one step this way, on PostgreSQL's many
+ * connections as on PGlite's one.
+ */
+async function holdPerson(tx: Transaction, body: Pick<SendProcessDataRequest, 'Email' | 'Dob'>) {
+  // lower() as samePerson compares: the same addresses it finds are the same lock.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended('client-registration:' || lower(${body.Email}::text) || ':' || ${body.Dob}::text, 0))`,
+  );
+}
+
+/**
  * A new sample is for a new client. The same person (e-mail and date of birth) already with this
  * physician is named by their Client ID; with another physician or on their own, the answer says
- * only that the bank knows them, without their Client ID or anything else of their record.
+ * only that the bank knows them, without their Client ID or anything else of their record. The
+ * person is held until the caller's transaction ends, so the client it registers after this check
+ * is the only one.
  */
 export async function refuseDuplicate(
   tx: Transaction,
   physicianId: string,
   body: Pick<SendProcessDataRequest, 'Email' | 'Dob'>,
 ) {
+  await holdPerson(tx, body);
   const people = await samePerson(tx, physicianId, body.Email, body.Dob);
   const mine = people.find((p) => p.linkedTo);
   if (mine) {

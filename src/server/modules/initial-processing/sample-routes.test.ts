@@ -4,7 +4,7 @@ import { authMessages } from '../../../domain/auth';
 import { CONSENT_AGREEMENT_VERSION } from '../../../domain/consent-agreement';
 import { consentMessages } from '../../../domain/consent-form';
 import { initialProcessingMessages, welcomeLinkMessages } from '../../../domain/initial-processing';
-import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import type { ChargeRequest, PaymentGateway } from '../../adapters/payments/payment-gateway';
 import {
   clients,
   paymentMethods,
@@ -27,6 +27,8 @@ import { cookieOf, MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../
 
 type Fault = null | 'lost-after-approval' | 'timeout';
 let fault: Fault = null;
+/** Every charge the gateway approved, as it was sent: the money taken, whatever the ledger says. */
+const approvedAtGateway: ChargeRequest[] = [];
 
 function faulty(real: PaymentGateway): PaymentGateway {
   return {
@@ -38,6 +40,7 @@ function faulty(real: PaymentGateway): PaymentGateway {
         return { outcome: 'error', reason: 'gateway_unavailable', message: 'timed out', transactionId: null };
       }
       const result = await real.charge(request);
+      if (result.outcome === 'approved') approvedAtGateway.push(request);
       if (fault === 'lost-after-approval') throw new Error('the connection to the gateway was lost');
       return result;
     },
@@ -424,6 +427,82 @@ describe('one client per person', () => {
     });
     expect(elsewhere.statusCode).toBe(409);
     expect(elsewhere.json().error).toBe(initialProcessingMessages.registeredElsewhere);
+    expect(await clientByEmail(person.Email)).toHaveLength(1);
+  });
+
+  it('20 concurrent forms for one person with different keys register one client and charge $2,575.00 once; the others are refused, and each key replays its answer', async () => {
+    const person = newPerson();
+    const body = { ...person, Tissue: 'Adipose', ...(await byNewCard()) };
+    const keys = Array.from({ length: 20 }, newKey);
+    const gatewayBefore = approvedAtGateway.length;
+    const responses = await Promise.all(keys.map((key) => send(alvarez, body, key)));
+
+    const won = responses.filter((r) => r.statusCode === 200);
+    expect(won, responses.map((r) => r.body).join('\n')).toHaveLength(1);
+    const clientId = won[0]?.json().ClientId as string;
+    expect(clientId).toMatch(/^ACT1\d{4}$/);
+    for (const refused of responses.filter((r) => r.statusCode !== 200)) {
+      expect(refused.statusCode, refused.body).toBe(409);
+      // While the first one charges, "being submitted"; once it is done, its Client ID.
+      expect([
+        "This client's sample form is being submitted already. Please wait a moment and look for them in My Clients.",
+        `This client is already registered with you as Client ID ${clientId}. Their sample form was received; please contact us to send another sample.`,
+      ]).toContain(refused.json().error);
+    }
+
+    const registered = await clientByEmail(person.Email);
+    expect(registered).toHaveLength(1);
+    expect(registered[0]?.clientActId).toBe(clientId);
+    const ledger = await ledgerOf(registered[0]?.id as string);
+    expect(ledger.map((row) => [row.status, row.totalCents])).toEqual([['approved', 257_500]]);
+    const charged = approvedAtGateway.slice(gatewayBefore);
+    expect(charged.map((c) => c.amountCents)).toEqual([257_500]);
+    const samples = await t.db
+      .select()
+      .from(sampleSubmissions)
+      .where(eq(sampleSubmissions.clientId, registered[0]?.id as string));
+    expect(samples.map((s) => s.status)).toEqual(['paid']);
+
+    // The winner's key replays its answer; a loser's key, tried again, is refused by Client ID.
+    const winnerKey = keys[responses.indexOf(won[0] as (typeof responses)[number])] as string;
+    const replay = await send(alvarez, body, winnerKey);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual(won[0]?.json());
+    const loserKey = keys.find((key) => key !== winnerKey) as string;
+    const again = await send(alvarez, body, loserKey);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(
+      `This client is already registered with you as Client ID ${clientId}. Their sample form was received; please contact us to send another sample.`,
+    );
+    expect(approvedAtGateway.slice(gatewayBefore)).toHaveLength(1);
+    expect(await clientByEmail(person.Email)).toHaveLength(1);
+  });
+
+  it('two physicians sending the same person at once register them once; the other physician is never told the Client ID', async () => {
+    const person = newPerson();
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      send(i % 2 === 0 ? alvarez : chen, {
+        ...person,
+        Email: i % 4 === 1 ? person.Email.toUpperCase() : person.Email,
+        Tissue: 'Adipose',
+        ...byCheck,
+      }),
+    );
+    const responses = await Promise.all(sends);
+    const won = responses.filter((r) => r.statusCode === 200);
+    expect(won, responses.map((r) => r.body).join('\n')).toHaveLength(1);
+    const winnerIndex = responses.indexOf(won[0] as (typeof responses)[number]);
+    const clientId = won[0]?.json().ClientId as string;
+    responses.forEach((response, i) => {
+      if (i === winnerIndex) return;
+      expect(response.statusCode, response.body).toBe(409);
+      if (i % 2 !== winnerIndex % 2) {
+        expect(response.json().error).toBe(
+          'A client with this email address and date of birth is already registered with the bank. Please contact us to send a sample for them.',
+        );
+        expect(response.body).not.toContain(clientId);
+      }
+    });
     expect(await clientByEmail(person.Email)).toHaveLength(1);
   });
 
