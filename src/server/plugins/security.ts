@@ -1,11 +1,35 @@
 import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PORTAL_CLIENT_HEADER } from '../../domain/portal-client';
 import { SANDBOX_GATEWAY_PREFIX } from '../adapters/payments';
 import type { Config } from '../config';
 import { HttpError } from '../lib/http-error';
 
 const ACCEPT_JS_ORIGINS = ['https://js.authorize.net', 'https://jstest.authorize.net'];
 const ACCEPT_API_ORIGINS = ['https://api2.authorize.net', 'https://apitest.authorize.net'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A GET that changes something (sends mail): it answers only a call the portal's own pages
+     * made, which an Origin check cannot tell (a cross-site image or link sends no Origin).
+     */
+    sameOriginOnly?: boolean;
+  }
+}
+
+const crossSiteRefusal = () =>
+  new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
+
+/**
+ * Whether the portal's own pages made this call: the browser says so (`Sec-Fetch-Site`, which no
+ * page can set), or it carries the header only the portal's API client sends.
+ */
+function fromOurOwnPages(request: FastifyRequest): boolean {
+  return (
+    request.headers['sec-fetch-site'] === 'same-origin' || request.headers[PORTAL_CLIENT_HEADER] !== undefined
+  );
+}
 
 /**
  * Security headers for every answer (a content security policy that admits Accept.js only with
@@ -30,6 +54,7 @@ export async function securityPlugin(app: FastifyInstance, config: Config): Prom
 
   // Cross-site form posts are refused: a state-changing API call must come from our own origin.
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.sameOriginOnly && !fromOurOwnPages(request)) throw crossSiteRefusal();
     const guarded = request.url.startsWith('/api/') || request.url.startsWith(SANDBOX_GATEWAY_PREFIX);
     if (request.method === 'GET' || request.method === 'HEAD' || !guarded) return;
     const origin = request.headers.origin;
@@ -38,8 +63,6 @@ export async function securityPlugin(app: FastifyInstance, config: Config): Prom
     try {
       originHost = new URL(origin).host;
     } catch {}
-    if (originHost !== request.headers.host && origin !== config.publicUrl) {
-      throw new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
-    }
+    if (originHost !== request.headers.host && origin !== config.publicUrl) throw crossSiteRefusal();
   });
 }
