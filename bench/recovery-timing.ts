@@ -29,12 +29,16 @@ const config = loadConfig({
 });
 const app = await buildApp({ config, db: database.db, clock, webRoot: null, logger: false });
 
+// The portal's own sign-in page asks (get_otp refuses a call from another site).
+const ourPage = { 'sec-fetch-site': 'same-origin' };
 const jane = { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' };
 const stranger = { ...jane, firstName: 'Janet' };
 
 const paths: Record<string, () => Promise<unknown>> = {
-  'get_otp, details match': () => app.inject({ method: 'GET', url: '/api/pay/get_otp', query: jane }),
-  'get_otp, no match': () => app.inject({ method: 'GET', url: '/api/pay/get_otp', query: stranger }),
+  'get_otp, details match': () =>
+    app.inject({ method: 'GET', url: '/api/pay/get_otp', query: jane, headers: ourPage }),
+  'get_otp, no match': () =>
+    app.inject({ method: 'GET', url: '/api/pay/get_otp', query: stranger, headers: ourPage }),
   'update_Password, details match, wrong code': () =>
     app.inject({
       method: 'POST',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clientInformationSchema, clientRecordSchema, EMAIL_PATTERN } from './client';
 import { clientActivityRecordSchema } from './client-activity';
-import type { Today } from './dates';
+import { parseIsoDate, type Today } from './dates';
 import { newbornAgreementFiguresSchema } from './newborn-agreement';
 import { singleLine } from './text';
 
@@ -222,10 +222,18 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 export const auditQuerySchema = z.object({ clientId: singleLine(z.string().trim().min(1).max(64)) });
 
+/** The years an audit search may name: none of the trail is older, and later ones are typing slips. */
+const AUDIT_FIRST_YEAR = 2000;
+const AUDIT_LAST_YEAR = 2100;
+
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date as YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Please enter a valid date');
+  .refine((d) => parseIsoDate(d) !== null, { message: 'Please enter a valid date', abort: true })
+  .refine((d) => {
+    const year = parseIsoDate(d)?.year ?? 0;
+    return year >= AUDIT_FIRST_YEAR && year <= AUDIT_LAST_YEAR;
+  }, `Please enter a date from ${AUDIT_FIRST_YEAR}-01-01 to ${AUDIT_LAST_YEAR}-12-31`);
 
 /** Admins' search of the whole trail: any text, or each filter (all given must match). */
 export const auditSearchQuerySchema = z.object({

@@ -175,6 +175,7 @@ describe('the app shell', () => {
     await demo.inject({
       method: 'GET',
       url: '/api/pay/get_otp',
+      headers: { 'sec-fetch-site': 'same-origin' },
       query: { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' },
     });
     // The e-mail is sent after the answer.
@@ -211,6 +212,7 @@ describe('the app shell', () => {
     await app.inject({
       method: 'GET',
       url: '/api/pay/get_otp',
+      headers: { 'sec-fetch-site': 'same-origin' },
       query: { email: 'jane.doe@example.com', firstName: 'Jane', dateOfBirth: '1975-03-14' },
     });
     const page = await app.inject({ method: 'GET', url: '/dev/outbox' });
@@ -243,6 +245,7 @@ describe('the app shell', () => {
     await app.inject({
       method: 'GET',
       url: '/api/pay/get_otp',
+      headers: { 'sec-fetch-site': 'same-origin' },
       query: { email: 'john.roe@example.com', firstName: 'John', dateOfBirth: '1968-11-02' },
     });
     await app.close();

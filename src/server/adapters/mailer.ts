@@ -1,4 +1,4 @@
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Database } from '../db/client';
 import { outboxMessages } from '../db/schema';
@@ -54,12 +54,15 @@ interface Log {
   warn(obj: object, msg: string): void;
 }
 
-/** Without SMTP_URL the outbox row is the delivered mail; the log names the subject only. */
+/**
+ * Without SMTP_URL the outbox row is the delivered mail. The log says only that one was kept:
+ * subjects and addresses name clients, and logs hold no personal data.
+ */
 export function outboxOnlyTransport(log: Log): MailTransport {
   return {
     kind: 'outbox',
     async deliver(message) {
-      log.info({ mail: { subject: message.subject } }, 'mail kept in the outbox');
+      log.info({ mail: { attachments: message.attachments.length } }, 'mail kept in the outbox');
     },
     async close() {},
   };
@@ -76,16 +79,20 @@ export interface Mailer {
   send(mail: Mail, options?: { dedupeKey?: string }): Promise<void>;
   /** Delivers what is due, in the background (after a commit). */
   kick(): void;
-  /** Delivers what is due now; the job calls it every minute, with retries and backoff. */
-  deliverDue(limit?: number): Promise<{ sent: number; failed: number }>;
+  /**
+   * Delivers everything due now, in batches of `batchSize` until one is not full; the job calls
+   * it every minute, with retries and backoff.
+   */
+  deliverDue(batchSize?: number): Promise<{ sent: number; failed: number }>;
   close(): Promise<void>;
 }
 
 const MAX_ATTEMPTS = 10;
-/** 30 s, 1 min, 2 min ... capped at 1 hour between attempts. */
-function retryDelayMs(attempts: number): number {
-  return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
-}
+/** Between attempts: 30 s, 1 min, 2 min ... capped at 1 hour. */
+const RETRY_BASE_SECONDS = 30;
+const RETRY_CAP_SECONDS = 60 * 60;
+/** Rows claimed and sent side by side at a time (each an SMTP connection). */
+const DELIVERY_BATCH = 10;
 
 export interface OutboxDeps {
   db: Database;
@@ -106,24 +113,35 @@ export function createMailer(deps: OutboxDeps): Mailer {
   let running: Promise<unknown> | null = null;
   let again = false;
 
-  async function deliverOne(row: typeof outboxMessages.$inferSelect): Promise<boolean> {
-    // Claim the row for this attempt (another process may be delivering too).
+  type OutboxRow = typeof outboxMessages.$inferSelect;
+
+  /**
+   * Claims up to `limit` due rows in one statement, oldest first. `skip locked` lets processes
+   * delivering at the same time take different rows instead of waiting on one another; the claim
+   * counts the attempt and moves the row's next attempt past its backoff, so a process that dies
+   * mid-send leaves it due again later, and one that is sending holds it until then.
+   */
+  async function claimBatch(limit: number): Promise<OutboxRow[]> {
     const now = clock.now();
-    const [claimed] = await db
+    const due = db
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.status, 'pending'), lte(outboxMessages.nextAttemptAt, now)))
+      .orderBy(asc(outboxMessages.createdAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    return db
       .update(outboxMessages)
       .set({
-        attempts: row.attempts + 1,
-        nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts + 1)),
+        attempts: sql`${outboxMessages.attempts} + 1`,
+        nextAttemptAt: sql`${now.toISOString()}::timestamptz + least(${RETRY_CAP_SECONDS}, ${RETRY_BASE_SECONDS} * power(2, ${outboxMessages.attempts})) * interval '1 second'`,
       })
-      .where(
-        and(
-          eq(outboxMessages.id, row.id),
-          eq(outboxMessages.status, 'pending'),
-          eq(outboxMessages.attempts, row.attempts),
-        ),
-      )
-      .returning({ id: outboxMessages.id });
-    if (!claimed) return false;
+      .where(inArray(outboxMessages.id, due))
+      .returning();
+  }
+
+  /** Sends one claimed row (`attempts` already counts this attempt); whether it left. */
+  async function deliverOne(row: OutboxRow): Promise<boolean> {
     try {
       const attachments = [];
       for (const attachment of JSON.parse(row.attachmentsJson ?? '[]') as MailAttachment[]) {
@@ -142,32 +160,34 @@ export function createMailer(deps: OutboxDeps): Mailer {
         .where(eq(outboxMessages.id, row.id));
       return true;
     } catch (error) {
-      const failedForGood = row.attempts + 1 >= MAX_ATTEMPTS;
+      const failedForGood = row.attempts >= MAX_ATTEMPTS;
       const reason = error instanceof Error ? error.name : 'Error';
       await db
         .update(outboxMessages)
         .set({ lastError: reason, ...(failedForGood ? { status: 'failed' as const } : {}) })
         .where(eq(outboxMessages.id, row.id))
         .catch(() => {});
-      log.warn({ mail: { id: row.id, attempts: row.attempts + 1, error: reason } }, 'mail not delivered yet');
+      log.warn({ mail: { id: row.id, attempts: row.attempts, error: reason } }, 'mail not delivered yet');
       return false;
     }
   }
 
-  async function deliverDue(limit = 20) {
+  /**
+   * Delivers what is due, batch after batch while batches come back full (a burst of orders is
+   * sent now, not 20 a minute), the rows of a batch side by side. Between batches it lets the
+   * event loop serve requests.
+   */
+  async function deliverDue(batchSize = DELIVERY_BATCH) {
     let sent = 0;
     let failed = 0;
-    const due = await db
-      .select()
-      .from(outboxMessages)
-      .where(and(eq(outboxMessages.status, 'pending'), lte(outboxMessages.nextAttemptAt, clock.now())))
-      .orderBy(asc(outboxMessages.createdAt))
-      .limit(limit);
-    for (const row of due) {
-      if (await deliverOne(row)) sent += 1;
-      else failed += 1;
+    for (;;) {
+      const batch = await claimBatch(batchSize);
+      const outcomes = await Promise.all(batch.map(deliverOne));
+      sent += outcomes.filter(Boolean).length;
+      failed += outcomes.length - outcomes.filter(Boolean).length;
+      if (batch.length < batchSize) return { sent, failed };
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return { sent, failed };
   }
 
   const mailer: Mailer = {

@@ -51,7 +51,7 @@ export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Lo
     }
   };
   const sweep = guarded(QUEUES.reconcile, () => reconcile(deps, log));
-  const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue(100));
+  const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue());
   const clean = guarded(QUEUES.cleanUp, () => cleanUp(deps));
 
   for (const queue of Object.values(QUEUES)) await boss.createQueue(queue);

@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { PORTAL_CLIENT_HEADER, PORTAL_CLIENT_VALUE } from '../../domain/portal-client';
 import { createCarrier } from '../adapters/carrier';
 import type { CarrierAdapter } from '../adapters/carrier/carrier-adapter';
 import { createPaymentGateway } from '../adapters/payments';
@@ -25,6 +26,23 @@ export interface TestApp {
   signInPhysician(physicianId?: string, password?: string, ip?: string): Promise<string>;
   /** E-mails the portal wrote to its outbox for this address, newest first. */
   mailTo(address: string): Promise<Array<{ subject: string; textBody: string }>>;
+}
+
+/**
+ * Requests in tests are the portal's own pages calling, as the web's API client does (it sends
+ * its header on every call), unless the test says what the browser sent (`Sec-Fetch-Site`),
+ * as a test of a call from another site does.
+ */
+function callsAsOurOwnPages(app: FastifyInstance) {
+  const inject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
+  const asOurPages = (options: InjectOptions) => {
+    const headers = { ...(options.headers ?? {}) };
+    const saysWhereFrom = Object.keys(headers).some((name) => name.toLowerCase() === 'sec-fetch-site');
+    return saysWhereFrom
+      ? options
+      : { ...options, headers: { [PORTAL_CLIENT_HEADER]: PORTAL_CLIENT_VALUE, ...headers } };
+  };
+  Object.assign(app, { inject: (options: InjectOptions) => inject(asOurPages(options)) });
 }
 
 export function cookieOf(response: LightMyRequestResponse): string {
@@ -82,6 +100,7 @@ export async function startTestApp(
   });
   await app.ready();
   await seedDemoStaff(database.db, app.deps.documentsKey);
+  callsAsOurOwnPages(app);
   return {
     app,
     db: database.db,

@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../../domain/errors';
+import { PORTAL_CLIENT_HEADER, PORTAL_CLIENT_VALUE } from '../../domain/portal-client';
 
 /** A failed API call: the server's message, its code, and the message of each failing field. */
 export class ApiError extends Error {
@@ -55,6 +56,8 @@ export async function apiRequest<T>(
       method,
       credentials: 'same-origin',
       headers: {
+        // Tells the server the call is the portal's own (what a page on another site cannot send).
+        [PORTAL_CLIENT_HEADER]: PORTAL_CLIENT_VALUE,
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...options.headers,
       },

@@ -266,6 +266,44 @@ describe('password recovery', () => {
     expect(matching.body).not.toContain(code);
   });
 
+  it('refuses a code request made from another site (a link or an image sends no Origin), sending nothing', async () => {
+    for (const url of ['/api/pay/get_otp', '/api/pay/get_physician_otp']) {
+      for (const site of ['cross-site', 'same-site', 'none']) {
+        const codesBefore = (await t.db.select().from(passwordResetCodes)).length;
+        const refused = await t.app.inject({
+          method: 'GET',
+          url,
+          query: url.endsWith('get_otp')
+            ? jane
+            : { physicianId: 'PHY20001', email: 'maria.alvarez@example.com' },
+          headers: { 'sec-fetch-site': site },
+          remoteAddress: '10.2.0.9',
+        });
+        expect(refused.statusCode, `${url} ${site}`).toBe(403);
+        expect(refused.json()).toMatchObject({
+          code: 'FORBIDDEN_ORIGIN',
+          error: 'This request came from another site and was refused.',
+        });
+        expect((await t.db.select().from(passwordResetCodes)).length).toBe(codesBefore);
+      }
+    }
+  });
+
+  it("answers the portal's own pages: the browser's Sec-Fetch-Site: same-origin, or the web client's header", async () => {
+    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'x-portal-client': 'web' }]) {
+      const before = (await codeMails()).length;
+      const answer = await t.app.inject({
+        method: 'GET',
+        url: '/api/pay/get_otp',
+        query: jane,
+        headers,
+        remoteAddress: '10.2.0.8',
+      });
+      expect(answer.statusCode, JSON.stringify(headers)).toBe(200);
+      await codeMails(before + 1);
+    }
+  });
+
   it('stores the code hashed', async () => {
     await requestCode();
     const code = await latestCode();

@@ -145,12 +145,18 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/get_otp',
     {
+      config: { sameOriginOnly: true },
       schema: {
         summary:
           'Password recovery, step 1: e-mails a 6-digit code to the address of record when the details match',
         tags: ['password recovery'],
         querystring: otpRequestSchema(today),
-        response: { 200: otpResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: otpResponseSchema,
+          400: errorBodySchema,
+          403: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request) => {
@@ -181,12 +187,18 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
     '/get_physician_otp',
     {
+      config: { sameOriginOnly: true },
       schema: {
         summary:
           "Physician password recovery, step 1: e-mails a 6-digit code to the physician's address of record when the Physician ID and e-mail match",
         tags: ['password recovery'],
         querystring: physicianOtpRequestSchema,
-        response: { 200: otpResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: otpResponseSchema,
+          400: errorBodySchema,
+          403: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authMessages, newPasswordSchema } from '../../../domain/auth';
+import { authMessages, authPolicy, newPasswordSchema } from '../../../domain/auth';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   changeInitialPasswordRequestSchema,
@@ -20,7 +20,7 @@ import {
 import type { AppDeps } from '../../app';
 import { staffAccounts } from '../../db/schema';
 import { HttpError, notFound, unauthenticated } from '../../lib/http-error';
-import { enforceRateLimits } from '../../lib/rate-limit';
+import { countRateLimits, enforceRateLimits, releaseRateLimitHit } from '../../lib/rate-limit';
 import { hashSecret, isCommonPassword, verifySecret } from '../../lib/secrets';
 import { sessionOf } from '../../plugins/sessions';
 import { countSignInFailure, signIn, signInLocked } from '../auth/auth-service';
@@ -105,11 +105,37 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     return staff;
   }
 
-  /** A wrong code counts toward the account's lock; the tenth ends the half session. */
-  async function refuse(request: FastifyRequest, reply: FastifyReply, email: string, error: Error) {
-    const locked = await countSignInFailure(serviceDeps, staffKind, staffKind.loginKey(email), email);
+  /**
+   * Judges one code of the account's second factor. The attempt is counted before the code is
+   * checked, in one statement, so at most 10 codes per account are judged in 15 minutes however
+   * many arrive at once (and signing in with the password again does not reset it); past that the
+   * half session ends, as for a locked account. A right code gives its count back; a wrong one
+   * also counts toward the account's lock, and the tenth ends the half session.
+   */
+  async function judgeCode<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    staff: { id: string; email: string },
+    judge: () => Promise<T | null>,
+    refusal: () => Error,
+  ): Promise<T> {
+    const budgetKey = `staff-2fa:account:${staff.id}`;
+    const claim = await countRateLimits(db, clock.now(), [
+      { key: budgetKey, limit: authPolicy.lockoutFailures, windowMs: authPolicy.lockoutMs },
+    ]);
+    if (!claim.allowed) {
+      await sessions.end(request, reply);
+      throw unauthenticated(staffKind.loginFailed);
+    }
+    const outcome = await judge();
+    if (outcome !== null) {
+      await releaseRateLimitHit(db, budgetKey);
+      return outcome;
+    }
+    const loginKey = staffKind.loginKey(staff.email);
+    const locked = await countSignInFailure(serviceDeps, staffKind, loginKey, staff.email);
     if (locked) await sessions.end(request, reply);
-    return error;
+    throw refusal();
   }
 
   /** Both factors passed: a new session id, now a whole staff session. */
@@ -161,9 +187,13 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     async (request, reply) => {
       const staff = await pendingAccount(request, reply);
       if (!staff.totpSecretSealed) throw notFound();
-      if (!(await spendTotpCode(db, documentsKey, staff, request.body.code, clock.now()))) {
-        throw await refuse(request, reply, staff.email, invalidCode());
-      }
+      await judgeCode(
+        request,
+        reply,
+        staff,
+        async () => (await spendTotpCode(db, documentsKey, staff, request.body.code, clock.now())) || null,
+        invalidCode,
+      );
       await promote(request, reply, staff.id);
       return { signedIn: true as const };
     },
@@ -182,9 +212,14 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     async (request, reply) => {
       const staff = await pendingAccount(request, reply);
       if (!staff.totpSecretSealed) throw notFound();
-      if (!(await spendRecoveryCode(db, linkSecret, staff.id, request.body.code, clock.now()))) {
-        throw await refuse(request, reply, staff.email, invalidRecoveryCode());
-      }
+      await judgeCode(
+        request,
+        reply,
+        staff,
+        async () =>
+          (await spendRecoveryCode(db, linkSecret, staff.id, request.body.code, clock.now())) || null,
+        invalidRecoveryCode,
+      );
       await promote(request, reply, staff.id);
       return { signedIn: true as const };
     },
@@ -221,14 +256,13 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     async (request, reply) => {
       const staff = await pendingAccount(request, reply);
       if (staff.totpSecretSealed || !staff.pendingTotpSecretSealed) throw notFound();
-      const codes = await completeEnrolment(
-        db,
-        { documentsKey, linkSecret },
+      const codes = await judgeCode(
+        request,
+        reply,
         staff,
-        request.body.code,
-        clock.now(),
+        () => completeEnrolment(db, { documentsKey, linkSecret }, staff, request.body.code, clock.now()),
+        invalidCode,
       );
-      if (!codes) throw await refuse(request, reply, staff.email, invalidCode());
       await promote(request, reply, staff.id);
       return { recoveryCodes: codes };
     },

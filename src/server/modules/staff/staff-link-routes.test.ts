@@ -168,6 +168,24 @@ describe('GET /api/staff/audit_search filters', () => {
     expect((await search(`clientId=ACT10004&actor=PHY20001`)).json().events).toHaveLength(0);
     expect((await search('from=2026-13-45')).statusCode).toBe(400);
   });
+
+  it('refuses a day that is not on the calendar or outside 2000-2100 with 400 and a message, never 500', async () => {
+    for (const [query, message] of [
+      ['to=9999-12-31', 'Please enter a date from 2000-01-01 to 2100-12-31'],
+      ['from=0000-01-01', 'Please enter a valid date'],
+      ['from=1999-12-31', 'Please enter a date from 2000-01-01 to 2100-12-31'],
+      ['to=2026-02-30', 'Please enter a valid date'],
+      ['to=2027-02-29', 'Please enter a valid date'],
+      ['from=2026-2-3', 'Please enter a date as YYYY-MM-DD'],
+    ] as const) {
+      const answer = await search(query);
+      expect(answer.statusCode, query).toBe(400);
+      expect(answer.body, query).toContain(message);
+    }
+    for (const query of ['from=2000-01-01', 'to=2100-12-31', 'to=2028-02-29']) {
+      expect((await search(query)).statusCode, query).toBe(200);
+    }
+  });
 });
 
 describe('forced initial password change', () => {

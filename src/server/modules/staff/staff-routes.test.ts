@@ -141,6 +141,57 @@ describe('staff sign-in', () => {
     await halfSignIn('guessing@example.com', member.password);
   });
 
+  it('judges at most 10 codes of a burst sent at once, and then refuses the right code (locked)', async () => {
+    const admin = await staffSession(t);
+    const member = await newEnrolledMember(admin, 'burst@example.com');
+    nextStep();
+    const half = await halfSignIn('burst@example.com', member.password);
+    const wrong = await Promise.all(
+      Array.from({ length: 59 }, (_, i) =>
+        post('/api/staff/verify_totp', half, { code: String(100000 + i * 7919).slice(0, 6) }),
+      ),
+    );
+    expect(wrong.every((r) => r.statusCode === 401)).toBe(true);
+    const judged = wrong.filter((r) => r.json<{ code: string }>().code === 'INVALID_CODE');
+    expect(judged.length).toBeLessThanOrEqual(10);
+    expect(judged.length).toBeGreaterThan(0);
+    // The rest were refused unjudged: the account locked, or the half session already ended.
+    for (const r of wrong.filter((r) => r.json<{ code: string }>().code !== 'INVALID_CODE')) {
+      expect(r.json<{ code: string }>().code).toBe('UNAUTHENTICATED');
+    }
+
+    const right = await post('/api/staff/verify_totp', half, { code: await codeAt(member.secret) });
+    expect(right.statusCode).toBe(401);
+    expect(right.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const again = await post('/api/staff/login', undefined, {
+      email: 'burst@example.com',
+      password: member.password,
+    });
+    expect(again.statusCode).toBe(401);
+    t.clock.advance(15 * 60_000 + 1_000);
+    const after = await halfSignIn('burst@example.com', member.password);
+    expect(
+      (await post('/api/staff/verify_totp', after, { code: await codeAt(member.secret) })).statusCode,
+    ).toBe(200);
+  });
+
+  it('judges at most 10 codes in 15 minutes even when the password is entered again between them', async () => {
+    const admin = await staffSession(t);
+    const member = await newEnrolledMember(admin, 'relogin@example.com');
+    nextStep();
+    let judged = 0;
+    for (let round = 0; round < 3; round++) {
+      const half = await halfSignIn('relogin@example.com', member.password);
+      for (let i = 0; i < 6; i++) {
+        const answer = await post('/api/staff/verify_totp', half, { code: '000000' });
+        expect(answer.statusCode).toBe(401);
+        if (answer.json<{ code: string }>().code === 'INVALID_CODE') judged++;
+      }
+    }
+    expect(judged).toBe(10);
+    t.clock.advance(15 * 60_000 + 1_000);
+  });
+
   it('enrols a new member at first sign-in and gives ten recovery codes, each good once', async () => {
     const admin = await staffSession(t);
     const member = await newEnrolledMember(admin, 'recovery@example.com');
