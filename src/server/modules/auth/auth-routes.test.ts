@@ -102,6 +102,18 @@ describe('lockout after 10 failed sign-ins', () => {
     expect((await login('ACT10002', DEMO_CLIENT_PASSWORD, '10.9.1.1')).statusCode).toBe(200);
   });
 
+  it('judges at most 10 of 59 wrong passwords sent at once: one lock, one notice, and the right password refused', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 59 }, (_, i) => login('ACT10003', `wrong-burst-${i}`, `10.7.${i}.1`)),
+    );
+    expect(burst.every((r) => r.statusCode === 401)).toBe(true);
+    const notices = (await t.mailTo('ana.lima@example.com')).filter((m) => /locked/i.test(m.subject));
+    expect(notices).toHaveLength(1);
+    const right = await login('ACT10003', DEMO_CLIENT_PASSWORD, '10.7.99.1');
+    expect(right.statusCode).toBe(401);
+    expect(right.json().error).toBe('Client ID or Password not matched, Please try again.');
+  });
+
   it('locks an unknown Client ID the same way, so a lock reveals nothing', async () => {
     for (let i = 0; i < authPolicy.lockoutFailures + 1; i++) {
       const response = await login('ACT55555', 'whatever', '10.8.0.1');

@@ -146,11 +146,12 @@ export async function signInLocked(db: Database, loginKey: string, now: Date): P
  * account's owner, when there is one. Returns whether this failure locked it.
  */
 export async function countSignInFailure(
-  { db, clock, mailer, log }: Deps,
+  deps: Deps,
   kind: Pick<SignInKind, 'portal'>,
   loginKey: string,
   email: string | null,
 ): Promise<boolean> {
+  const { db, clock } = deps;
   const now = clock.now();
   const [counted] = await db
     .insert(loginFailures)
@@ -161,6 +162,18 @@ export async function countSignInFailure(
     })
     .returning({ failures: loginFailures.failures });
   if (!counted || counted.failures < authPolicy.lockoutFailures) return false;
+  await lockSignIn(deps, kind, loginKey, email);
+  return true;
+}
+
+/** Locks the key for 15 minutes (its count starts again after) and tells the account's owner. */
+async function lockSignIn(
+  { db, clock, mailer, log }: Deps,
+  kind: Pick<SignInKind, 'portal'>,
+  loginKey: string,
+  email: string | null,
+): Promise<void> {
+  const now = clock.now();
   await db
     .update(loginFailures)
     .set({ failures: 0, lockedUntil: new Date(now.getTime() + authPolicy.lockoutMs) })
@@ -177,12 +190,35 @@ export async function countSignInFailure(
       })
       .catch((error: unknown) => log.warn({ err: error }, 'lock notification not sent'));
   }
-  return true;
+}
+
+/**
+ * Takes a number for one sign-in attempt before its password is judged, in one statement, so
+ * attempts sent at once (in several processes) are counted exactly: while the key is locked
+ * nothing is counted and the attempt is not judged; past the lockout's number of failures, it is
+ * not judged either. Returns the attempt's number, or null when it must not be judged.
+ */
+async function claimSignInAttempt(db: Database, loginKey: string, now: Date): Promise<number | null> {
+  const [claim] = await db
+    .insert(loginFailures)
+    .values({ loginKey, failures: 1, lastFailureAt: now })
+    .onConflictDoUpdate({
+      target: loginFailures.loginKey,
+      set: {
+        failures: sql`case when ${loginFailures.lockedUntil} > ${now.toISOString()} then ${loginFailures.failures} else ${loginFailures.failures} + 1 end`,
+        lastFailureAt: now,
+      },
+    })
+    .returning({ failures: loginFailures.failures, lockedUntil: loginFailures.lockedUntil });
+  if (!claim || (claim.lockedUntil != null && claim.lockedUntil > now)) return null;
+  return claim.failures <= authPolicy.lockoutFailures ? claim.failures : null;
 }
 
 /**
  * Checks an ID and password of one kind of account. Unknown IDs, wrong passwords and locked
- * accounts all answer the same, after the same amount of hashing work.
+ * accounts all answer the same, after the same amount of hashing work. Each attempt is counted
+ * before it is judged: however many arrive at once, at most the lockout's number of wrong
+ * passwords are judged before the lock, and the one that reaches it locks the key.
  */
 export async function signIn(
   deps: Deps,
@@ -194,15 +230,15 @@ export async function signIn(
   const loginKey = kind.loginKey(username);
   const now = clock.now();
   const account = await kind.findByActId(db, username.trim().toUpperCase());
-  const locked = await signInLocked(db, loginKey, now);
+  const attempt = await claimSignInAttempt(db, loginKey, now);
 
   const passwordMatches = await verifySecret(account?.passwordHash ?? (await dummySecretHash()), password);
-  if (account && passwordMatches && !locked) {
+  if (attempt === null) throw invalidCredentials(kind.loginFailed);
+  if (account && passwordMatches) {
     await db.delete(loginFailures).where(eq(loginFailures.loginKey, loginKey));
     return { id: account.id, actId: account.actId, lastName: account.lastName };
   }
-  if (locked) throw invalidCredentials(kind.loginFailed);
-  await countSignInFailure(deps, kind, loginKey, account?.email ?? null);
+  if (attempt === authPolicy.lockoutFailures) await lockSignIn(deps, kind, loginKey, account?.email ?? null);
   throw invalidCredentials(kind.loginFailed);
 }
 
