@@ -13,6 +13,7 @@ import type { AppDeps } from '../../app';
 import { clients, formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
+import { userAgentOf } from '../../lib/user-agent';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { countPaymentAttempt } from '../payments/payment-attempts';
@@ -40,7 +41,7 @@ export function signerFacts(request: FastifyRequest, clientId: string) {
     clientId,
     idempotencyKey: idempotencyKeyOf(request.headers),
     ip: request.ip,
-    userAgent: String(request.headers['user-agent'] ?? '').slice(0, 400),
+    userAgent: userAgentOf(request),
   };
 }
 

@@ -18,6 +18,7 @@ import type { AppDeps } from '../../app';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
+import { userAgentOf } from '../../lib/user-agent';
 import { type PhysicianSession, sessionOf } from '../../plugins/sessions';
 import { findLinkedClientByIdentification } from '../clients/client-repository';
 import { countPaymentAttempt } from '../payments/payment-attempts';
@@ -179,7 +180,7 @@ export const physicianDiseaseRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         clientId: client.id,
         idempotencyKey,
         ip: request.ip,
-        userAgent: String(request.headers['user-agent'] ?? '').slice(0, 400),
+        userAgent: userAgentOf(request),
       };
       if (request.body.submissionOption === 'White Glove Labs') await countPaymentAttempt(deps, signer);
       return submitDiseaseForm({ ...deps, log: request.log }, signer, asDiseaseSubmission(request.body), {
