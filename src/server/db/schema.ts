@@ -372,6 +372,8 @@ export const paymentVerifications = pgTable(
       .references(() => clients.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** A save went through with it: good only to replay that save (the same key), nothing new. */
+    spentAt: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.clientId)],
 );

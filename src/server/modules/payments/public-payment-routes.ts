@@ -22,6 +22,7 @@ import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
+import { findOperation } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
 import { countPaymentAttempt } from './payment-attempts';
 import { overdueFees, savePaymentMethod } from './payment-service';
@@ -184,7 +185,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         v.tooMany,
       );
       const [verification] = await db
-        .select({ clientId: paymentVerifications.clientId })
+        .select({ clientId: paymentVerifications.clientId, spentAt: paymentVerifications.spentAt })
         .from(paymentVerifications)
         .where(
           and(
@@ -193,10 +194,17 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
           ),
         )
         .limit(1);
-      if (!verification) {
+      // A retry of the save that spent the confirmation replays its first answer (the same key with
+      // another body is refused by the run-once engine); anything new needs a new confirmation.
+      const replay =
+        verification?.spentAt != null &&
+        (await findOperation(db, `client:${verification.clientId}`, idempotencyKey)) !== undefined;
+      if (!verification || (verification.spentAt && !replay)) {
         throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
       }
-      await countPaymentAttempt(deps, { clientId: verification.clientId, ip: request.ip, idempotencyKey });
+      if (!replay) {
+        await countPaymentAttempt(deps, { clientId: verification.clientId, ip: request.ip, idempotencyKey });
+      }
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
       const response = await savePaymentMethod(
         { ...deps, log: request.log },
@@ -211,7 +219,8 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
       );
       // Its job is done: a further change needs a new confirmation.
       await db
-        .delete(paymentVerifications)
+        .update(paymentVerifications)
+        .set({ spentAt: clock.now() })
         .where(eq(paymentVerifications.id, sha256Hex(request.body.verification)));
       return { ...response, message: v.saved };
     },
