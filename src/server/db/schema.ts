@@ -621,6 +621,13 @@ export const vialRequests = pgTable(
     vipPriceCents: integer(),
     vipPriceOperationId: uuid(),
     vipPaymentId: uuid(),
+    /**
+     * A price above the price book's approval limit: who entered it and when; it is charged once an
+     * admin other than them approves it (vipPriceApprovedBy).
+     */
+    vipPriceEnteredBy: uuid(),
+    vipPriceEnteredAt: timestamp({ withTimezone: true }),
+    vipPriceApprovedBy: uuid(),
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
     deliveredAt: timestamp({ withTimezone: true }),
