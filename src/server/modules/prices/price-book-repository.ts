@@ -27,7 +27,8 @@ export interface PriceBookInForce {
  */
 function amountsOf(version: number, stored: unknown): PriceAmounts {
   // An entry added since the version was stored reads as shipped; any other gap is a fault.
-  const withLater = typeof stored === 'object' && stored !== null ? { ...ENTRIES_ADDED_LATER, ...stored } : stored;
+  const withLater =
+    typeof stored === 'object' && stored !== null ? { ...ENTRIES_ADDED_LATER, ...stored } : stored;
   const parsed = priceAmountsSchema.safeParse(withLater);
   if (!parsed.success) throw new Error(`price book version ${version} is not a whole book`);
   return parsed.data;
