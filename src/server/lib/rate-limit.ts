@@ -77,3 +77,11 @@ export async function hitWithin(db: Database, key: string, windowMs: number, now
   };
   return result.rows.length > 0;
 }
+
+/**
+ * Gives back one hit counted on the key (a claim whose outcome should not count, such as a code
+ * that turned out right); never below zero.
+ */
+export async function releaseRateLimitHit(db: Database, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set hits = greatest(hits - 1, 0) where key = ${key}`);
+}

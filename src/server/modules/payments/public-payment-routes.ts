@@ -24,7 +24,7 @@ import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { findOperation } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
-import { countPaymentAttempt } from './payment-attempts';
+import { withPaymentAttempt } from './payment-attempts';
 import { overdueFees, savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
@@ -202,20 +202,20 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
       if (!verification || (verification.spentAt && !replay)) {
         throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
       }
-      if (!replay) {
-        await countPaymentAttempt(deps, { clientId: verification.clientId, ip: request.ip, idempotencyKey });
-      }
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
-      const response = await savePaymentMethod(
-        { ...deps, log: request.log },
-        {
-          clientId: verification.clientId,
-          source,
-          idempotencyKey,
-          request: request.body,
-          // The page showed a total: if the bill changed since, nothing is charged (409).
-          expectedTotalCents: request.body.expectedTotalCents,
-        },
+      const attempt = replay ? null : { clientId: verification.clientId, ip: request.ip, idempotencyKey };
+      const response = await withPaymentAttempt(deps, attempt, (gateway) =>
+        savePaymentMethod(
+          { ...deps, gateway, log: request.log },
+          {
+            clientId: verification.clientId,
+            source,
+            idempotencyKey,
+            request: request.body,
+            // The page showed a total: if the bill changed since, nothing is charged (409).
+            expectedTotalCents: request.body.expectedTotalCents,
+          },
+        ),
       );
       // Its job is done: a further change needs a new confirmation.
       await db
