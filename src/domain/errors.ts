@@ -23,6 +23,7 @@ export const errorCodes = [
   'SERVICE_UNAVAILABLE',
   'ADDRESS_NOT_VERIFIED',
   'CARRIER_UNAVAILABLE',
+  'SECOND_APPROVAL_REQUIRED',
   'INTERNAL',
 ] as const;
 

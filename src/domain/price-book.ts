@@ -31,6 +31,11 @@ export const PRICE_ENTRIES = [
     unit: 'percent',
   },
   { key: 'fedexShippingMinimum', group: 'Vial requests', label: 'FedEx shipping, least charged' },
+  {
+    key: 'vipPriceApproval',
+    group: 'Vial requests',
+    label: 'ACT VIP price a second admin approves above',
+  },
   { key: 'storageYearListPrice', group: 'Storage plans', label: 'A year of storage (list price)' },
   { key: 'storagePlan5Year', group: 'Storage plans', label: '5 Year Storage Plan' },
   { key: 'storagePlan10Year', group: 'Storage plans', label: '10 Year Storage Plan' },
@@ -69,6 +74,7 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   cppPerVial: 2_500,
   fedexShippingMarkup: 2_000,
   fedexShippingMinimum: 5_000,
+  vipPriceApproval: 100_000,
   storageYearListPrice: 35_000,
   storagePlan5Year: 157_500,
   storagePlan10Year: 297_500,
@@ -83,6 +89,14 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   longevity500: 937_500,
   serumPrice: 22_500,
   serumBulkPrice: 20_000,
+};
+
+/**
+ * Entries added to the book after versions were stored: a stored version without one reads the
+ * amount as shipped.
+ */
+export const ENTRIES_ADDED_LATER: Partial<PriceAmounts> = {
+  vipPriceApproval: SHIPPED_PRICE_AMOUNTS.vipPriceApproval,
 };
 
 /** The most an amount may be: $100,000 (a typing slip of a few zeros is refused, not charged). */
@@ -133,6 +147,11 @@ export function priceBookOf(amounts: PriceAmounts) {
     cppPerVial: amounts.cppPerVial,
     /** FedEx shipping: the carrier's net charge plus 20%, never below this. */
     fedexShippingMinimum: amounts.fedexShippingMinimum,
+    /**
+     * An ACT VIP price above this is charged only once a second admin, not the member who entered
+     * it, approves it; at or below it, the member who confirms it charges it.
+     */
+    vipPriceApprovalCents: amounts.vipPriceApproval,
     /** The store's Stem Cell Face Serum: a bottle, and a bottle from 11 (DESIGN.md deviation 5). */
     serumPrice: amounts.serumPrice,
     serumBulkPrice: amounts.serumBulkPrice,

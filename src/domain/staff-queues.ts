@@ -24,6 +24,14 @@ export const queueMessages = {
   trackingInvalid: 'The tracking number has letters and digits only (up to 40)',
   approvalRecorded: "The practitioner's approval was recorded.",
   priceConfirmed: 'The ACT VIP price was confirmed and charged.',
+  priceAwaitsApproval:
+    'The ACT VIP price of {amount} is above {limit}: it is charged once another admin approves it.',
+  approvalNotAdmin: 'Only an admin can approve an ACT VIP price above the approval limit.',
+  approvalOwnPrice:
+    'You entered this ACT VIP price: an admin other than the one who entered it must approve it.',
+  nothingToApprove: 'There is no ACT VIP price awaiting approval on this request.',
+  approvalAmountChanged:
+    'The ACT VIP price awaiting approval is no longer the one you saw. Please review it again.',
   shipped: 'The request was marked shipped.',
   delivered: 'The request was marked delivered.',
   alreadyApproved: "Another staff member already recorded the practitioner's approval of this request.",
@@ -54,6 +62,19 @@ export const confirmVipPriceRequestSchema = z.object({
     .max(MAX_VIP_PRICE_CENTS, queueMessages.amountInvalid),
 });
 export type ConfirmVipPriceRequest = z.infer<typeof confirmVipPriceRequestSchema>;
+
+/** The approver names the amount they saw: an amount entered again since is not charged unseen. */
+export const approveVipPriceRequestSchema = confirmVipPriceRequestSchema;
+
+/** An ACT VIP price above the price book's approval limit, entered and not yet approved. */
+export const vipPriceApprovalSchema = z.object({
+  amountCents: z.number().int(),
+  enteredBy: z.string(),
+  enteredAt: z.string(),
+  /** Whether the staff member viewing may approve it: an admin who did not enter it. */
+  canApprove: z.boolean(),
+});
+export type VipPriceApproval = z.infer<typeof vipPriceApprovalSchema>;
 
 export const trackingNumberSchema = singleLine(
   z
@@ -88,6 +109,7 @@ export const vialQueueItemSchema = z.object({
   vipPriceConfirmedAt: z.string().nullable(),
   vipPriceCents: z.number().int().nullable(),
   vipTransactionId: z.string().nullable(),
+  vipPriceAwaitingApproval: vipPriceApprovalSchema.nullable(),
   shippedAt: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   deliveredAt: z.string().nullable(),

@@ -50,6 +50,7 @@ const envSchema = z.object({
   RATE_LIMIT_VERIFY_PER_IP: positiveInt.default(30),
   RATE_LIMIT_PAYMENT_PER_IP: positiveInt.default(30),
   RATE_LIMIT_PAYMENT_PER_CLIENT: positiveInt.default(10),
+  RATE_LIMIT_REFUSALS_PER_CLIENT: positiveInt.default(60),
   DOCUMENTS_KEY: z
     .string()
     .refine(
@@ -99,9 +100,14 @@ export interface Config {
   rateLimits: {
     loginPerIp: number;
     recoveryPerIp: number;
-    /** Card and bank account saves and charges, per hour: declines count too (no card-testing). */
+    /**
+     * Card and bank account saves and charges that reach the gateway, per hour: declines count too
+     * (no card-testing).
+     */
     paymentPerIp: number;
     paymentPerClient: number;
+    /** Payment submissions refused before the gateway (a date, a changed total), per client and hour. */
+    refusalsPerClient: number;
   };
   poolSize: number;
   /** Behind a load balancer: take the client's address from X-Forwarded-For (for the per-IP limits). */
@@ -236,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       recoveryPerIp: e.RATE_LIMIT_RECOVERY_PER_IP,
       paymentPerIp: e.RATE_LIMIT_PAYMENT_PER_IP,
       paymentPerClient: e.RATE_LIMIT_PAYMENT_PER_CLIENT,
+      refusalsPerClient: e.RATE_LIMIT_REFUSALS_PER_CLIENT,
     },
     poolSize: e.DATABASE_POOL_SIZE,
     linkSecret: e.LINK_SECRET,

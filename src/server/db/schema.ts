@@ -372,6 +372,8 @@ export const paymentVerifications = pgTable(
       .references(() => clients.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** A save went through with it: good only to replay that save (the same key), nothing new. */
+    spentAt: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.clientId)],
 );
@@ -619,6 +621,13 @@ export const vialRequests = pgTable(
     vipPriceCents: integer(),
     vipPriceOperationId: uuid(),
     vipPaymentId: uuid(),
+    /**
+     * A price above the price book's approval limit: who entered it and when; it is charged once an
+     * admin other than them approves it (vipPriceApprovedBy).
+     */
+    vipPriceEnteredBy: uuid(),
+    vipPriceEnteredAt: timestamp({ withTimezone: true }),
+    vipPriceApprovedBy: uuid(),
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
     deliveredAt: timestamp({ withTimezone: true }),

@@ -1,3 +1,4 @@
+import { containsCardNumber } from '../../domain/card-number-text';
 import { HttpError } from './http-error';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
@@ -10,6 +11,15 @@ export function idempotencyKeyOf(headers: Record<string, unknown>): string {
       400,
       'VALIDATION',
       'Each submission needs an Idempotency-Key header (8 to 100 letters, digits, - or _).',
+    );
+  }
+  // The key is kept with the order it made: a card number in it would be stored. A run of digits
+  // glued to letters counts too (the portal's own keys are UUIDs: no run longer than 12).
+  if (containsCardNumber(key) || (key.match(/\d{13,}/g) ?? []).some(containsCardNumber)) {
+    throw new HttpError(
+      400,
+      'FORBIDDEN_FIELD',
+      'The Idempotency-Key header must not contain a card number. Please send a random key.',
     );
   }
   return key;

@@ -24,8 +24,9 @@ export function protectedScope(
   options: ScopeOptions = {},
 ) {
   return async (scope: FastifyInstance) => {
-    // Before validation: a session of another role learns nothing of a route's body, not even its 400.
-    scope.addHook('preValidation', async (request) => {
+    // On the request, before its body is read: a session of another role learns nothing of a
+    // route's body, not even its 400 (unreadable JSON, a card number refused, a field's rule).
+    scope.addHook('onRequest', async (request) => {
       const session = await sessions.require(request);
       if (!roles.includes(session.role)) throw notFound();
       if (options.admits && !options.admits(session)) throw notFound();

@@ -31,19 +31,23 @@ export async function staffSession(
   return cookieOf(whole);
 }
 
-/** An admin creates a `staff`-level member, who changes the initial password and enrols: their session. */
+/**
+ * An admin creates a member (`staff` level unless said), who changes the initial password and
+ * enrols: their session.
+ */
 export async function staffLevelMember(
   t: TestApp,
   admin: string,
   email: string,
   name = 'Level Staff',
+  level: 'staff' | 'admin' = 'staff',
 ): Promise<string> {
   const post = (url: string, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url, headers: { cookie }, payload });
   const created = await post('/api/staff/create_staff', admin, {
     email,
     name,
-    level: 'staff',
+    level,
   });
   expect(created.statusCode, created.body).toBe(200);
   const initial = created.json<{ initialPassword: string }>().initialPassword;

@@ -67,6 +67,7 @@ async function signInAt(app: FastifyInstance, url: string, username: string, pas
 export const MANY_PAYMENT_ATTEMPTS = {
   RATE_LIMIT_PAYMENT_PER_IP: '10000',
   RATE_LIMIT_PAYMENT_PER_CLIENT: '10000',
+  RATE_LIMIT_REFUSALS_PER_CLIENT: '10000',
 } as const;
 
 /**

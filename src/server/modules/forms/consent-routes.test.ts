@@ -332,6 +332,33 @@ describe('who may sign', () => {
     await expectNothingSigned(janeId);
   });
 
+  it('answers a physician 404 before reading the body: unreadable JSON, a card number or a bad field', async () => {
+    const physician = await t.signInPhysician();
+    const bodies = [
+      { payload: '{"Medications": ', headers: { 'content-type': 'application/json' } },
+      { payload: consentBody({ Medications_taking: '4111 1111 1111 1111' }), headers: {} },
+      { payload: consentBody({ Medications: 42 }), headers: {} },
+      { payload: {}, headers: {} },
+    ];
+    for (const { payload, headers } of bodies) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/pay/send_ConsentData',
+        headers: { cookie: physician, 'idempotency-key': newKey(), ...headers },
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND' });
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: '/api/pay/send_ConsentData',
+        headers: { 'idempotency-key': newKey(), ...headers },
+        payload,
+      });
+      expect(anonymous.statusCode, anonymous.body).toBe(401);
+    }
+  });
+
   it('needs a session', async () => {
     const response = await t.app.inject({
       method: 'POST',
@@ -852,5 +879,44 @@ describe('concurrent submissions', () => {
     const state = await stateOf(client.id);
     expect(state.submissions).toHaveLength(1);
     expect(state.docs.filter((d) => d.kind === 'signed_agreement')).toHaveLength(1);
+  });
+});
+
+describe('card numbers in headers', () => {
+  it('refuses an Idempotency-Key holding a card number (400) and stores nothing', async () => {
+    const client = await newSignedInClient();
+    for (const key of ['4111111111111111', 'consent-4111-1111-1111-1111', 'key4111111111111111']) {
+      const response = await send(client.cookie, consentBody(), key);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toBe(
+        'The Idempotency-Key header must not contain a card number. Please send a random key.',
+      );
+    }
+    const state = await stateOf(client.id);
+    expect(state.submissions).toEqual([]);
+    expect(state.consent).toBe(false);
+  });
+
+  it('keeps a key with a long number that is no card (a timestamp, a UUID)', async () => {
+    const client = await newSignedInClient();
+    const response = await send(client.cookie, consentBody(), `consent-${1764150000000}`);
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
+  it('masks a card number in the User-Agent but its last 4, in the record and on the signed PDF', async () => {
+    const client = await newSignedInClient();
+    const response = await send(client.cookie, consentBody(), newKey(), {
+      headers: { 'user-agent': 'Mozilla/5.0 (card 4111 1111 1111 1111; ref 5555555555554444)' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const masked = 'Mozilla/5.0 (card **** **** **** 1111; ref ************4444)';
+    const state = await stateOf(client.id);
+    expect(state.submissions[0]?.userAgent).toBe(masked);
+    const [row] = await t.db.select().from(documents).where(eq(documents.id, response.json().documentId));
+    const doc = await PDFDocument.load(decrypt(row as typeof documents.$inferSelect));
+    const certificate = pageText(doc, doc.getPageCount() - 1);
+    expect(certificate).toContain(masked);
+    expect(certificate).not.toContain('4111');
+    expect(certificate).not.toContain('555555');
   });
 });

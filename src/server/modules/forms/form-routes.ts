@@ -13,9 +13,10 @@ import type { AppDeps } from '../../app';
 import { clients, formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
+import { userAgentOf } from '../../lib/user-agent';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { countPaymentAttempt } from '../payments/payment-attempts';
+import { withPaymentAttempt } from '../payments/payment-attempts';
 import { submitConsent } from './consent-service';
 import { submitDiseaseForm } from './disease-service';
 
@@ -40,7 +41,7 @@ export function signerFacts(request: FastifyRequest, clientId: string) {
     clientId,
     idempotencyKey: idempotencyKeyOf(request.headers),
     ip: request.ip,
-    userAgent: String(request.headers['user-agent'] ?? '').slice(0, 400),
+    userAgent: userAgentOf(request),
   };
 }
 
@@ -138,11 +139,12 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const clientId = await ownClient(request, request.body.ClientSFRecordId);
       const signer = signerFacts(request, clientId);
       // A new card or account goes to the gateway to be kept on file: a payment attempt.
-      if (request.body.token) await countPaymentAttempt(deps, signer);
-      return submitConsent({ ...deps, log: request.log, documentsKey: deps.documentsKey }, signer, {
-        variant: 'client',
-        body: request.body,
-      });
+      return withPaymentAttempt(deps, request.body.token ? signer : null, (gateway) =>
+        submitConsent({ ...deps, gateway, log: request.log, documentsKey: deps.documentsKey }, signer, {
+          variant: 'client',
+          body: request.body,
+        }),
+      );
     },
   );
 
@@ -166,8 +168,10 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const clientId = await ownClient(request, request.body.ClientSFRecordId);
       const signer = signerFacts(request, clientId);
       // White Glove Labs is charged, to the method on file or a new one.
-      if (request.body.submissionOption === 'White Glove Labs') await countPaymentAttempt(deps, signer);
-      return submitDiseaseForm({ ...deps, log: request.log }, signer, request.body);
+      const charged = request.body.submissionOption === 'White Glove Labs';
+      return withPaymentAttempt(deps, charged ? signer : null, (gateway) =>
+        submitDiseaseForm({ ...deps, gateway, log: request.log }, signer, request.body),
+      );
     },
   );
 };

@@ -14,7 +14,7 @@ import { formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { countPaymentAttempt } from '../payments/payment-attempts';
+import { withPaymentAttempt } from '../payments/payment-attempts';
 import { paymentInfoOf } from '../payments/payment-methods';
 import { overdueFees } from '../payments/payment-service';
 import { findPhysician } from '../physicians/physician-repository';
@@ -122,12 +122,13 @@ export const physicianConsentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
       const { session, clientId } = await actingFor(request);
       const signer = signerFacts(request, clientId);
       // A new card or account goes to the gateway to be kept on file: a payment attempt.
-      if (request.body.token) await countPaymentAttempt(deps, signer);
-      return submitConsent({ ...deps, log: request.log, documentsKey: deps.documentsKey }, signer, {
-        variant: 'physician',
-        body: request.body,
-        physicianId: session.physicianId,
-      });
+      return withPaymentAttempt(deps, request.body.token ? signer : null, (gateway) =>
+        submitConsent({ ...deps, gateway, log: request.log, documentsKey: deps.documentsKey }, signer, {
+          variant: 'physician',
+          body: request.body,
+          physicianId: session.physicianId,
+        }),
+      );
     },
   );
 };

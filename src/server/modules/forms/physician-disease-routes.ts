@@ -18,9 +18,10 @@ import type { AppDeps } from '../../app';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
+import { userAgentOf } from '../../lib/user-agent';
 import { type PhysicianSession, sessionOf } from '../../plugins/sessions';
 import { findLinkedClientByIdentification } from '../clients/client-repository';
-import { countPaymentAttempt } from '../payments/payment-attempts';
+import { withPaymentAttempt } from '../payments/payment-attempts';
 import { findPhysician } from '../physicians/physician-repository';
 import { submitDiseaseForm } from './disease-service';
 
@@ -179,16 +180,18 @@ export const physicianDiseaseRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         clientId: client.id,
         idempotencyKey,
         ip: request.ip,
-        userAgent: String(request.headers['user-agent'] ?? '').slice(0, 400),
+        userAgent: userAgentOf(request),
       };
-      if (request.body.submissionOption === 'White Glove Labs') await countPaymentAttempt(deps, signer);
-      return submitDiseaseForm({ ...deps, log: request.log }, signer, asDiseaseSubmission(request.body), {
-        id: physician.id,
-        actId: physician.physicianActId,
-        firstName: physician.firstName,
-        lastName: physician.lastName,
-        email: physician.email,
-      });
+      const charged = request.body.submissionOption === 'White Glove Labs';
+      return withPaymentAttempt(deps, charged ? signer : null, (gateway) =>
+        submitDiseaseForm({ ...deps, gateway, log: request.log }, signer, asDiseaseSubmission(request.body), {
+          id: physician.id,
+          actId: physician.physicianActId,
+          firstName: physician.firstName,
+          lastName: physician.lastName,
+          email: physician.email,
+        }),
+      );
     },
   );
 };

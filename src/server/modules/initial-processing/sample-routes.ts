@@ -16,7 +16,7 @@ import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { hashSecret, isCommonPassword } from '../../lib/secrets';
 import { sessionOf } from '../../plugins/sessions';
-import { countPaymentAttempt } from '../payments/payment-attempts';
+import { withPaymentAttempt } from '../payments/payment-attempts';
 import { submitSample } from './sample-service';
 import { readWelcomeLink, useWelcomeLink } from './welcome-links';
 
@@ -53,17 +53,15 @@ export const sampleRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       const { physicianId } = sessionOf(request, 'physician');
       const idempotencyKey = idempotencyKeyOf(request.headers);
       // A card is saved at the gateway and charged: a payment attempt of the physician.
-      if (request.body.CreditCard) {
-        await countPaymentAttempt(deps, {
-          clientId: `physician:${physicianId}`,
-          ip: request.ip,
-          idempotencyKey,
-        });
-      }
-      return submitSample(
-        { ...deps, log: request.log, publicUrl: deps.config.publicUrl },
-        { physicianId, idempotencyKey },
-        request.body,
+      const attempt = request.body.CreditCard
+        ? { clientId: `physician:${physicianId}`, ip: request.ip, idempotencyKey }
+        : null;
+      return withPaymentAttempt(deps, attempt, (gateway) =>
+        submitSample(
+          { ...deps, gateway, log: request.log, publicUrl: deps.config.publicUrl },
+          { physicianId, idempotencyKey },
+          request.body,
+        ),
       );
     },
   );

@@ -9,6 +9,7 @@ import {
 } from '../../../domain/newborn-agreement';
 import type { AppDeps } from '../../app';
 import { enforceRateLimits } from '../../lib/rate-limit';
+import { userAgentOf } from '../../lib/user-agent';
 import { agreementOfLink, agreementResponse, signNewbornAgreement } from './newborn-agreement-service';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -69,7 +70,7 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         token: request.body.ClientId,
         signatureData: request.body.signatureData,
         ip: request.ip,
-        userAgent: String(request.headers['user-agent'] ?? '').slice(0, 512),
+        userAgent: userAgentOf(request),
         now: clock.now(),
       });
       return { NB_Finance_Agreement_Completed__c: true as const, message: m.completed };

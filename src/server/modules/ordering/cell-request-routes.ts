@@ -14,7 +14,7 @@ import { idempotencyKeyOf } from '../../lib/idempotency';
 import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { countPaymentAttempt } from '../payments/payment-attempts';
+import { withPaymentAttempt } from '../payments/payment-attempts';
 import {
   approveCellRequest,
   findCellRequest,
@@ -59,8 +59,12 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         request.body.Client_id,
       );
       const idempotencyKey = idempotencyKeyOf(request.headers);
-      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
-      return sendCellRequest({ ...deps, log: request.log }, { clientId, idempotencyKey, body: request.body });
+      return withPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey }, (gateway) =>
+        sendCellRequest(
+          { ...deps, gateway, log: request.log },
+          { clientId, idempotencyKey, body: request.body },
+        ),
+      );
     },
   );
 

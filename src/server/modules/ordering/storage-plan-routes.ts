@@ -19,7 +19,7 @@ import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { countPaymentAttempt } from '../payments/payment-attempts';
+import { withPaymentAttempt } from '../payments/payment-attempts';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { listStoragePlanOrders, sendStoragePlan } from './storage-plan-service';
 import { sendStoreRequest } from './store-service';
@@ -92,8 +92,12 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         request.body.Client_Id,
       );
       const idempotencyKey = idempotencyKeyOf(request.headers);
-      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
-      return sendStoragePlan({ ...deps, log: request.log }, { clientId, idempotencyKey, body: request.body });
+      return withPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey }, (gateway) =>
+        sendStoragePlan(
+          { ...deps, gateway, log: request.log },
+          { clientId, idempotencyKey, body: request.body },
+        ),
+      );
     },
   );
 
@@ -133,15 +137,16 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       const session = sessionOf(request, 'client', 'physician');
       const clientId = await resolveClientAccess(deps.db, session, request.body.Client_id);
       const idempotencyKey = idempotencyKeyOf(request.headers);
-      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
-      return sendStoreRequest(
-        { ...deps, log: request.log },
-        {
-          clientId,
-          physicianId: session.role === 'physician' ? session.physicianId : null,
-          idempotencyKey,
-          body: request.body,
-        },
+      return withPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey }, (gateway) =>
+        sendStoreRequest(
+          { ...deps, gateway, log: request.log },
+          {
+            clientId,
+            physicianId: session.role === 'physician' ? session.physicianId : null,
+            idempotencyKey,
+            body: request.body,
+          },
+        ),
       );
     },
   );

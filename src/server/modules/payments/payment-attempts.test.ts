@@ -1,13 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fedexHolidays, weekdayOf } from '../../../domain/carrier-calendar';
+import { todayFor } from '../../../domain/client';
+import { addDays } from '../../../domain/dates';
 import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
-import { clients } from '../../db/schema';
-import { addClient, newCardFields, tokenizeCard } from '../../testing/form-fixtures';
+import { clients, payments } from '../../db/schema';
+import { addClient, newCardFields, saveCardOnFile, tokenizeCard } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
- * Saving a payment method and every charge are limited per client (10 an hour) and per IP
- * (RATE_LIMIT_PAYMENT_PER_IP an hour), declines included: the portal is no card-testing oracle.
+ * Saving a payment method and every charge that reach the gateway are limited per client (10 an
+ * hour) and per IP (RATE_LIMIT_PAYMENT_PER_IP an hour), declines included: the portal is no
+ * card-testing oracle. Submissions refused before the gateway do not spend those attempts; they
+ * have their own ceiling per client (RATE_LIMIT_REFUSALS_PER_CLIENT, 60 an hour).
  */
 
 const ONE_HOUR = 60 * 60 * 1000;
@@ -123,6 +128,92 @@ describe('payment attempts per client', () => {
   });
 });
 
+/** A vial request by FedEx paid by the card on file: one vial, no CPP, on the date given. */
+function cellRequest(cookie: string, shipmentDate: string, extra: Record<string, unknown> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/pay/send_CellRequest',
+    headers: { cookie, 'idempotency-key': newKey() },
+    remoteAddress: '10.2.0.1',
+    payload: {
+      NumberOfVials: 1,
+      CPP: 'No',
+      shipping_method: 'FedEx',
+      ShipmentDate: shipmentDate,
+      ShippingInfo: 'New',
+      clinicName: 'Hudson Orthopedic Associates',
+      firstName: 'Samuel',
+      lastName: 'Okafor',
+      ShippingEmail: 'receiving@hudson-ortho.example.com',
+      phone: '2125550188',
+      street: '160 East 56th Street',
+      city: 'New York',
+      state: 'NY',
+      country: 'United States',
+      ZipCode: '10022',
+      Tissue_Info: 'Adipose',
+      Infectious_Disease: 'not treated',
+      authorize: true,
+      PaymentMethod: 'Credit Card',
+      ...extra,
+    },
+  });
+}
+
+/** The first date on or after `from` that falls on this weekday (0 Sunday ... 6 Saturday). */
+function weekdayFrom(from: string, weekday: number): string {
+  let date = from;
+  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
+  return date;
+}
+
+/** A Tuesday at least four weeks out that is not the day after a holiday. */
+function validTuesday(): string {
+  let date = weekdayFrom(addDays(todayFor(t.clock.now()), 28), 2);
+  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
+  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
+  return date;
+}
+
+describe('refusals before the gateway (send_CellRequest)', () => {
+  it('does not spend payment attempts: 9 refused dates and 2 changed totals, then the charge goes through', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 28), 1);
+    for (let i = 0; i < 9; i++) {
+      const refused = await cellRequest(cookie, monday);
+      expect(refused.statusCode, refused.body).toBe(400);
+    }
+    for (let i = 0; i < 2; i++) {
+      const changed = await cellRequest(cookie, validTuesday(), { expectedTotalCents: 100 });
+      expect(changed.statusCode, changed.body).toBe(409);
+    }
+    // $500.00 + FedEx to New York $118.38 = $618.38, plus the 3% card fee $18.55.
+    const charged = await cellRequest(cookie, validTuesday(), { expectedTotalCents: 63_693 });
+    expect(charged.statusCode, charged.body).toBe(200);
+    const ledger = await t.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.clientId, client.id), eq(payments.purpose, 'vial_request')));
+    expect(ledger).toMatchObject([{ status: 'approved', totalCents: 63_693 }]);
+  });
+
+  it('still limits the attempts that reach the gateway: the save and the charge count, refusals do not', async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    await saveCardOnFile(t, cookie, newKey());
+    const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 28), 1);
+    for (let i = 0; i < 11; i++) expect((await cellRequest(cookie, monday)).statusCode).toBe(400);
+    expect((await cellRequest(cookie, validTuesday())).statusCode).toBe(200);
+    // Two attempts reached the gateway (the save and the charge): eight more, declines included.
+    for (let i = 0; i < 8; i++) expect((await save(cookie, await cardBody(DECLINED))).statusCode).toBe(402);
+    const eleventh = await cellRequest(cookie, validTuesday());
+    expect(eleventh.statusCode, eleventh.body).toBe(429);
+    expect(eleventh.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
+  });
+});
+
 describe('payment attempts on the public payment pages', () => {
   it('counts a save on the public page against the confirmed client, with the portal saves', async () => {
     const client = await addClient(t.db);
@@ -159,7 +250,11 @@ describe('payment attempts on the public payment pages', () => {
 describe('payment attempts per IP', () => {
   let limited: TestApp;
   beforeAll(async () => {
-    limited = await startTestApp({ RATE_LIMIT_PAYMENT_PER_IP: '3', RATE_LIMIT_LOGIN_PER_IP: '1000' });
+    limited = await startTestApp({
+      RATE_LIMIT_PAYMENT_PER_IP: '3',
+      RATE_LIMIT_REFUSALS_PER_CLIENT: '5',
+      RATE_LIMIT_LOGIN_PER_IP: '1000',
+    });
   });
   afterAll(() => limited.close());
 
@@ -187,5 +282,41 @@ describe('payment attempts per IP', () => {
     expect(fourth.statusCode, fourth.body).toBe(429);
     expect(fourth.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
     expect((await saveAs('10.3.0.2')).statusCode).toBe(402);
+  });
+});
+
+describe('refusals per client (RATE_LIMIT_REFUSALS_PER_CLIENT)', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_REFUSALS_PER_CLIENT: '5', RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  });
+  afterAll(() => limited.close());
+
+  it('refuses a client’s submissions beyond the ceiling of refusals in an hour, and not another client’s', async () => {
+    const saveExpired = async (cookie: string) => {
+      const fields = newCardFields(limited, await tokenizeCard(limited, APPROVED));
+      return limited.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_PaymentInfo',
+        headers: { cookie, 'idempotency-key': newKey() },
+        payload: {
+          ...fields,
+          // A card expiring this year is refused before the gateway.
+          Year_of_Expiry: String(limited.clock.now().getUTCFullYear()),
+          Credit_Card_Holder_Country: undefined,
+          Country: fields.Credit_Card_Holder_Country,
+          Payment_Type: 'CC',
+          PaymentSource: 'CP Payment Info Page',
+        },
+      });
+    };
+    const client = await addClient(limited.db);
+    const cookie = await limited.signIn(client.actId);
+    for (let i = 0; i < 5; i++) expect((await saveExpired(cookie)).statusCode).toBe(400);
+    const sixth = await saveExpired(cookie);
+    expect(sixth.statusCode, sixth.body).toBe(429);
+    expect(sixth.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
+    const other = await addClient(limited.db);
+    expect((await saveExpired(await limited.signIn(other.actId))).statusCode).toBe(400);
   });
 });

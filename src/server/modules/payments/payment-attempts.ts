@@ -1,38 +1,85 @@
 import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { countRateLimits, enforceRateLimits, hitWithin } from '../../lib/rate-limit';
+import { tooManyRequests } from '../../lib/http-error';
+import { countRateLimits, hitWithin, releaseRateLimitHit } from '../../lib/rate-limit';
 
 const ONE_HOUR = 60 * 60 * 1000;
 
+export interface PaymentAttemptDeps {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'rateLimits'>;
+  gateway: PaymentGateway;
+}
+
+/** Whose attempt it is (a client, or `physician:<id>` for a physician's own card), from where, which submission. */
+export interface PaymentAttempt {
+  clientId: string;
+  ip: string;
+  idempotencyKey: string;
+}
+
+/** The gateway as one submission sees it: noting whether the submission reached it. */
+function watchedGateway(gateway: PaymentGateway, reached: () => void): PaymentGateway {
+  return {
+    name: gateway.name,
+    notFoundGraceMs: gateway.notFoundGraceMs,
+    saveMethod(request) {
+      reached();
+      return gateway.saveMethod(request);
+    },
+    charge(request) {
+      reached();
+      return gateway.charge(request);
+    },
+    lookupCharge: (request) => gateway.lookupCharge(request),
+  };
+}
+
 /**
- * Counts a submission that saves a payment method or charges one, per client and per IP, before
- * the gateway sees it: declines count as much as approvals, so the portal cannot be used to try
- * out card numbers. A retry of a submission already counted (the same Idempotency-Key for the same
- * client) is not counted again: the ledger calls the gateway at most once per key, so the retry
- * costs the gateway nothing. It is marked only once allowed, so a key refused here stays refused.
+ * Runs a submission that may save a payment method or charge one, counting it once it is known
+ * whether it reached the gateway. Attempts that reach it, declines as much as approvals, are limited
+ * per client (RATE_LIMIT_PAYMENT_PER_CLIENT) and per IP (RATE_LIMIT_PAYMENT_PER_IP) an hour, so the
+ * portal cannot be used to try out card numbers. Submissions refused before the gateway (a date
+ * refused, a total changed) cost the gateway nothing: they have their own, higher ceiling per client
+ * (RATE_LIMIT_REFUSALS_PER_CLIENT) and do not spend the client's payment attempts.
+ *
+ * Each submission is counted on both sides while it runs (so a burst cannot outrun either
+ * ceiling), then the side it did not take is given back. A retry of a submission that reached the
+ * gateway (the same Idempotency-Key for the same client) is not counted again: the ledger calls the
+ * gateway at most once per key. `attempt` null: nothing of this submission can reach the gateway.
  */
-export async function countPaymentAttempt(
-  deps: { db: Database; clock: Clock; config: Pick<Config, 'rateLimits'> },
-  attempt: { clientId: string; ip: string; idempotencyKey: string },
-): Promise<void> {
+export async function withPaymentAttempt<T>(
+  deps: PaymentAttemptDeps,
+  attempt: PaymentAttempt | null,
+  work: (gateway: PaymentGateway) => Promise<T>,
+): Promise<T> {
+  if (!attempt) return work(deps.gateway);
   const { db, clock, config } = deps;
   const now = clock.now();
   const submission = `payment-attempt:submission:${attempt.clientId}:${attempt.idempotencyKey}`;
-  if (await hitWithin(db, submission, ONE_HOUR, now)) return;
-  await enforceRateLimits(
-    db,
-    now,
-    [
-      {
-        key: `payment-attempt:client:${attempt.clientId}`,
-        limit: config.rateLimits.paymentPerClient,
-        windowMs: ONE_HOUR,
-      },
-      { key: `payment-attempt:ip:${attempt.ip}`, limit: config.rateLimits.paymentPerIp, windowMs: ONE_HOUR },
-    ],
-    TOO_MANY_PAYMENT_ATTEMPTS,
-  );
-  await countRateLimits(db, now, [{ key: submission, limit: 1, windowMs: ONE_HOUR }]);
+  if (await hitWithin(db, submission, ONE_HOUR, now)) return work(deps.gateway);
+
+  const gatewayKeys = [`payment-attempt:client:${attempt.clientId}`, `payment-attempt:ip:${attempt.ip}`];
+  const refusalKey = `payment-refusal:client:${attempt.clientId}`;
+  const decision = await countRateLimits(db, now, [
+    { key: gatewayKeys[0] as string, limit: config.rateLimits.paymentPerClient, windowMs: ONE_HOUR },
+    { key: gatewayKeys[1] as string, limit: config.rateLimits.paymentPerIp, windowMs: ONE_HOUR },
+    { key: refusalKey, limit: config.rateLimits.refusalsPerClient, windowMs: ONE_HOUR },
+  ]);
+  let reached = false;
+  try {
+    if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds, TOO_MANY_PAYMENT_ATTEMPTS);
+    return await work(watchedGateway(deps.gateway, () => (reached = true)));
+  } finally {
+    if (reached) {
+      await releaseRateLimitHit(db, refusalKey);
+      await countRateLimits(db, now, [{ key: submission, limit: 1, windowMs: ONE_HOUR }]);
+    } else {
+      for (const key of gatewayKeys) await releaseRateLimitHit(db, key);
+    }
+  }
 }

@@ -13,7 +13,7 @@ import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { countPaymentAttempt } from './payment-attempts';
+import { withPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
 import { renderReceiptPdf } from './receipt-pdf';
@@ -121,16 +121,17 @@ export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         sessionOf(request, 'client'),
         request.body.ClientSFRecordId,
       );
-      await countPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey });
-      return savePaymentMethod(
-        { ...deps, log: request.log },
-        {
-          clientId,
-          source: PAYMENT_SOURCES.clientPortal,
-          idempotencyKey,
-          request: request.body,
-          expectedTotalCents: request.body.expectedTotalCents,
-        },
+      return withPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey }, (gateway) =>
+        savePaymentMethod(
+          { ...deps, gateway, log: request.log },
+          {
+            clientId,
+            source: PAYMENT_SOURCES.clientPortal,
+            idempotencyKey,
+            request: request.body,
+            expectedTotalCents: request.body.expectedTotalCents,
+          },
+        ),
       );
     },
   );

@@ -37,30 +37,38 @@ const johnByContact = {
 
 async function savePublic(verification: string, extra: Record<string, unknown> = {}) {
   seq += 1;
+  return saveWithKey(`public-key-${seq}-${Date.now()}`, await publicSaveBody(verification, extra));
+}
+
+function saveWithKey(key: string, payload: Record<string, unknown>) {
   return t.app.inject({
     method: 'POST',
     url: '/api/pay/set_PublicPaymentInfo',
-    headers: { 'idempotency-key': `public-key-${seq}-${Date.now()}` },
-    payload: {
-      verification,
-      agree: true,
-      page: 'email',
-      Payment_Type: 'CC',
-      token: await tokenizeCard('4242424242424242'),
-      Credit_Card_Type: 'Visa',
-      Month_of_Expiry: '12',
-      Year_of_Expiry: String(new Date().getFullYear() + 3),
-      Credit_Card_Holder_First_Name: 'Jane',
-      Credit_Card_Holder_Last_Name: 'Doe',
-      Credit_Card_Biling_Email_Address: 'jane.doe@example.com',
-      Country: 'United States',
-      Credit_Card_Billing_Street: '1200 Brickell Avenue',
-      Credit_Card_Billing_City: 'Miami',
-      Credit_Card_Billing_State: 'FL',
-      Credit_Card_Billing_Zip_Code: '33131',
-      ...extra,
-    },
+    headers: { 'idempotency-key': key },
+    payload,
   });
+}
+
+async function publicSaveBody(verification: string, extra: Record<string, unknown> = {}) {
+  return {
+    verification,
+    agree: true,
+    page: 'email',
+    Payment_Type: 'CC',
+    token: await tokenizeCard('4242424242424242'),
+    Credit_Card_Type: 'Visa',
+    Month_of_Expiry: '12',
+    Year_of_Expiry: String(new Date().getFullYear() + 3),
+    Credit_Card_Holder_First_Name: 'Jane',
+    Credit_Card_Holder_Last_Name: 'Doe',
+    Credit_Card_Biling_Email_Address: 'jane.doe@example.com',
+    Country: 'United States',
+    Credit_Card_Billing_Street: '1200 Brickell Avenue',
+    Credit_Card_Billing_City: 'Miami',
+    Credit_Card_Billing_State: 'FL',
+    Credit_Card_Billing_Zip_Code: '33131',
+    ...extra,
+  };
 }
 
 describe('POST /api/pay/set_verifyClientData', () => {
@@ -212,6 +220,28 @@ describe('POST /api/pay/set_PublicPaymentInfo', () => {
     expect(unchecked.json().fields.agree).toBe(v.agree);
     t.clock.advance(15 * 60 * 1000 + 1000);
     expect((await savePublic(verification)).json().error).toBe(v.confirmFirst);
+  });
+
+  it('replays a successful save retried with the same key and body; anything new needs a new confirmation', async () => {
+    const confirmed = await verify(johnByContact);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const { verification } = confirmed.json();
+    const key = `public-replay-${Date.now()}`;
+    const body = await publicSaveBody(verification);
+    const first = await saveWithKey(key, body);
+    expect(first.statusCode, first.body).toBe(200);
+    const replay = await saveWithKey(key, body);
+    expect(replay.statusCode, replay.body).toBe(200);
+    expect(replay.body).toBe(first.body);
+
+    const other = await saveWithKey(key, { ...body, Credit_Card_Billing_Zip_Code: '33139' });
+    expect(other.statusCode, other.body).toBe(422);
+
+    const newKey = await savePublic(verification);
+    expect(newKey.statusCode).toBe(400);
+    expect(newKey.json().error).toBe('Please confirm client details');
+    const methodSaves = await t.db.select().from(payments).where(eq(payments.idempotencyKey, key));
+    expect(methodSaves).toHaveLength(1);
   });
 
   it('refuses a card number in the body', async () => {

@@ -22,8 +22,9 @@ import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
+import { findOperation } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
-import { countPaymentAttempt } from './payment-attempts';
+import { withPaymentAttempt } from './payment-attempts';
 import { overdueFees, savePaymentMethod } from './payment-service';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
@@ -184,7 +185,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         v.tooMany,
       );
       const [verification] = await db
-        .select({ clientId: paymentVerifications.clientId })
+        .select({ clientId: paymentVerifications.clientId, spentAt: paymentVerifications.spentAt })
         .from(paymentVerifications)
         .where(
           and(
@@ -193,25 +194,33 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
           ),
         )
         .limit(1);
-      if (!verification) {
+      // A retry of the save that spent the confirmation replays its first answer (the same key with
+      // another body is refused by the run-once engine); anything new needs a new confirmation.
+      const replay =
+        verification?.spentAt != null &&
+        (await findOperation(db, `client:${verification.clientId}`, idempotencyKey)) !== undefined;
+      if (!verification || (verification.spentAt && !replay)) {
         throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
       }
-      await countPaymentAttempt(deps, { clientId: verification.clientId, ip: request.ip, idempotencyKey });
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
-      const response = await savePaymentMethod(
-        { ...deps, log: request.log },
-        {
-          clientId: verification.clientId,
-          source,
-          idempotencyKey,
-          request: request.body,
-          // The page showed a total: if the bill changed since, nothing is charged (409).
-          expectedTotalCents: request.body.expectedTotalCents,
-        },
+      const attempt = replay ? null : { clientId: verification.clientId, ip: request.ip, idempotencyKey };
+      const response = await withPaymentAttempt(deps, attempt, (gateway) =>
+        savePaymentMethod(
+          { ...deps, gateway, log: request.log },
+          {
+            clientId: verification.clientId,
+            source,
+            idempotencyKey,
+            request: request.body,
+            // The page showed a total: if the bill changed since, nothing is charged (409).
+            expectedTotalCents: request.body.expectedTotalCents,
+          },
+        ),
       );
       // Its job is done: a further change needs a new confirmation.
       await db
-        .delete(paymentVerifications)
+        .update(paymentVerifications)
+        .set({ spentAt: clock.now() })
         .where(eq(paymentVerifications.id, sha256Hex(request.body.verification)));
       return { ...response, message: v.saved };
     },

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import {
+  ENTRIES_ADDED_LATER,
   type PriceAmounts,
   type PriceBook,
   type PriceVersion,
@@ -25,7 +26,10 @@ export interface PriceBookInForce {
  * quietly pricing an order at $0.
  */
 function amountsOf(version: number, stored: unknown): PriceAmounts {
-  const parsed = priceAmountsSchema.safeParse(stored);
+  // An entry added since the version was stored reads as shipped; any other gap is a fault.
+  const withLater =
+    typeof stored === 'object' && stored !== null ? { ...ENTRIES_ADDED_LATER, ...stored } : stored;
+  const parsed = priceAmountsSchema.safeParse(withLater);
   if (!parsed.success) throw new Error(`price book version ${version} is not a whole book`);
   return parsed.data;
 }

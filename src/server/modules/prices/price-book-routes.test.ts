@@ -8,7 +8,7 @@ import {
   priceVersionMessages,
   SHIPPED_PRICE_AMOUNTS,
 } from '../../../domain/price-book';
-import { auditEvents } from '../../db/schema';
+import { auditEvents, priceBookVersions, staffAccounts } from '../../db/schema';
 import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -228,5 +228,27 @@ describe('adding a version', () => {
     // The concurrent pair (both asked), the repeat, one more, and the two withdrawals.
     expect(rows.length).toBe(6);
     expect(rows.every((row) => row.actorRole === 'staff')).toBe(true);
+  });
+});
+
+describe('a version stored before an entry was added to the book', () => {
+  let older: TestApp;
+  beforeAll(async () => {
+    older = await startTestApp();
+  });
+  afterAll(() => older.close());
+
+  it('reads the new entry (the ACT VIP approval limit) as shipped: $1,000.00', async () => {
+    const [staff] = await older.db.select({ id: staffAccounts.id }).from(staffAccounts).limit(1);
+    const { vipPriceApproval: _added, ...before } = { ...SHIPPED_PRICE_AMOUNTS, vialPrice: 55_000 };
+    await older.db.insert(priceBookVersions).values({
+      effectiveOn: todayFor(older.clock.now()),
+      amounts: before,
+      note: 'Stored before the approval limit was in the book',
+      createdBy: staff?.id as string,
+    });
+    const response = await older.app.inject({ method: 'GET', url: '/api/pay/price_book' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().amounts).toMatchObject({ vialPrice: 55_000, vipPriceApproval: 100_000 });
   });
 });

@@ -5,10 +5,10 @@ import { todayFor } from '../../../../domain/client';
 import { addDays } from '../../../../domain/dates';
 import { queueMessages } from '../../../../domain/staff-queues';
 import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/payment-gateway';
-import { auditEvents, operations, payments, vialRequests } from '../../../db/schema';
+import { auditEvents, operations, payments, staffAccounts, vialRequests } from '../../../db/schema';
 import { reconcile } from '../../../jobs/reconcile';
 import { addClient, saveCardOnFile } from '../../../testing/form-fixtures';
-import { staffSession } from '../../../testing/staff-fixtures';
+import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
 /**
@@ -362,5 +362,131 @@ describe('the work queues', () => {
       .from(payments)
       .where(eq(payments.id, row?.id as string));
     expect(after?.status).toBe('declined');
+  });
+});
+
+describe('an ACT VIP price above the approval limit of the price book ($1,000.00 as shipped)', () => {
+  let member: string;
+  let secondAdmin: string;
+  beforeAll(async () => {
+    member = await staffLevelMember(t, staff, 'vip.desk@bank.example.com', 'Vip Desk');
+    secondAdmin = await staffLevelMember(t, staff, 'second.admin@bank.example.com', 'Second Admin', 'admin');
+  });
+  const confirm = (requestId: string, cookie: string, amountCents: number, key?: string) =>
+    post(`/api/staff/vial_requests/${requestId}/confirm_vip_price`, cookie, { amountCents }, key);
+  const approve = (requestId: string, cookie: string, amountCents: number, key?: string) =>
+    post(`/api/staff/vial_requests/${requestId}/approve_vip_price`, cookie, { amountCents }, key);
+
+  it('lets one staff-level member confirm and charge $1,000.00, the limit itself, alone', async () => {
+    const order = await vipRequest();
+    const response = await confirm(order.requestId, member, 100_000);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().message).toBe('The ACT VIP price was confirmed and charged.');
+    expect(response.json().request.vipPriceAwaitingApproval).toBeNull();
+    const charges = await vipCharges(order.id);
+    expect(charges).toMatchObject([
+      { status: 'approved', amountCents: 100_000, feeCents: 3_000, totalCents: 103_000 },
+    ]);
+  });
+
+  it('charges nothing for $1,000.01 entered by a staff-level member until another admin approves it', async () => {
+    const order = await vipRequest();
+    const entered = await confirm(order.requestId, member, 100_001);
+    expect(entered.statusCode, entered.body).toBe(200);
+    expect(entered.json().message).toBe(
+      'The ACT VIP price of $1,000.01 is above $1,000.00: it is charged once another admin approves it.',
+    );
+    expect(entered.json().request).toMatchObject({
+      vipPriceConfirmedAt: null,
+      vipPriceAwaitingApproval: { amountCents: 100_001, enteredBy: 'Vip Desk', canApprove: false },
+    });
+    expect(await vipCharges(order.id)).toEqual([]);
+
+    // The member cannot approve it: an admin approves.
+    const byMember = await approve(order.requestId, member, 100_001);
+    expect(byMember.statusCode).toBe(403);
+    expect(byMember.json().error).toBe(
+      'Only an admin can approve an ACT VIP price above the approval limit.',
+    );
+    expect(await vipCharges(order.id)).toEqual([]);
+
+    // Any admin sees the pending price with its amount and may approve it.
+    const queue = await get('/api/staff/queues/vial-requests', staff);
+    const item = queue
+      .json<{ requests: { id: string; vipPriceAwaitingApproval: unknown }[] }>()
+      .requests.find((r) => r.id === order.requestId);
+    expect(item?.vipPriceAwaitingApproval).toMatchObject({ amountCents: 100_001, canApprove: true });
+    const approved = await approve(order.requestId, staff, 100_001);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().message).toBe('The ACT VIP price was confirmed and charged.');
+    expect((await vipCharges(order.id)).map((c) => c.totalCents)).toEqual([103_001]);
+  });
+
+  it('refuses the admin who entered a price its approval; a second admin approves it and the client is told the amount charged', async () => {
+    const order = await vipRequest();
+    const entered = await confirm(order.requestId, staff, 300_000);
+    expect(entered.statusCode, entered.body).toBe(200);
+    expect(entered.json().request.vipPriceAwaitingApproval).toMatchObject({
+      amountCents: 300_000,
+      enteredBy: 'Demo Admin',
+      canApprove: false,
+    });
+
+    const own = await approve(order.requestId, staff, 300_000);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error).toBe(
+      'You entered this ACT VIP price: an admin other than the one who entered it must approve it.',
+    );
+    const unseen = await approve(order.requestId, secondAdmin, 250_000);
+    expect(unseen.statusCode).toBe(409);
+    expect(unseen.json().error).toBe(
+      'The ACT VIP price awaiting approval is no longer the one you saw. Please review it again.',
+    );
+    expect(await vipCharges(order.id)).toEqual([]);
+
+    const key = newKey();
+    const approved = await approve(order.requestId, secondAdmin, 300_000, key);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().request).toMatchObject({ vipPriceCents: 300_000, vipPriceAwaitingApproval: null });
+    // A double click answers the first result; another approval is told.
+    expect((await approve(order.requestId, secondAdmin, 300_000, key)).body).toBe(approved.body);
+    const again = await approve(order.requestId, secondAdmin, 300_000);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(
+      'Another staff member already confirmed the ACT VIP price of this request.',
+    );
+
+    const charges = await vipCharges(order.id);
+    expect(charges).toMatchObject([
+      { status: 'approved', amountCents: 300_000, feeCents: 9_000, totalCents: 309_000 },
+    ]);
+    const [row] = await t.db.select().from(vialRequests).where(eq(vialRequests.id, order.requestId));
+    const [admin] = await t.db
+      .select({ id: staffAccounts.id })
+      .from(staffAccounts)
+      .where(eq(staffAccounts.email, 'second.admin@bank.example.com'));
+    expect(row?.vipPriceApprovedBy).toBe(admin?.id);
+    expect(row?.vipPriceEnteredBy).not.toBe(admin?.id);
+    const mail = (await t.mailTo(order.email)).find((m) => m.textBody.includes('ACT VIP shipping price'));
+    expect(mail?.textBody).toContain('The ACT VIP shipping price of your stem cell request is $3,000.00.');
+    expect(mail?.textBody).toMatch(
+      /We charged \$3,090\.00 to your .* ending in 4242 \(including a \$90\.00 card processing fee\)/,
+    );
+  });
+
+  it('takes the limit from the price book in force: an admin lowers it to $500.00', async () => {
+    const amounts = (await get('/api/pay/price_book', staff)).json().amounts;
+    const created = await post('/api/staff/create_price_version', staff, {
+      effectiveOn: todayFor(t.clock.now()),
+      note: 'Second approval from $500',
+      amounts: { ...amounts, vipPriceApproval: 50_000 },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const order = await vipRequest();
+    const entered = await confirm(order.requestId, member, 60_000);
+    expect(entered.json().message).toBe(
+      'The ACT VIP price of $600.00 is above $500.00: it is charged once another admin approves it.',
+    );
+    expect(await vipCharges(order.id)).toEqual([]);
   });
 });

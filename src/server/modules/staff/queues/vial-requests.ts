@@ -6,6 +6,7 @@ import { errorBodySchema } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
 import { cardProcessingFee } from '../../../../domain/payments';
 import {
+  approveVipPriceRequestSchema,
   confirmVipPriceRequestSchema,
   queueMessages,
   shipRequestSchema,
@@ -16,7 +17,14 @@ import {
 } from '../../../../domain/staff-queues';
 import type { AppDeps } from '../../../app';
 import type { Database } from '../../../db/client';
-import { clientActivities, clients, operations, payments, vialRequests } from '../../../db/schema';
+import {
+  clientActivities,
+  clients,
+  operations,
+  payments,
+  staffAccounts,
+  vialRequests,
+} from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
@@ -42,6 +50,8 @@ const RECHECK_AFTER_MS = 60_000;
 const KIND = {
   approve: 'staff-vial-approve',
   price: 'staff-vial-vip-price',
+  enterPrice: 'staff-vial-vip-price-entered',
+  approvePrice: 'staff-vial-vip-price-approved',
   ship: 'staff-vial-ship',
   deliver: 'staff-vial-deliver',
 } as const;
@@ -59,7 +69,13 @@ const inQueue = and(
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-async function queueItems(db: Database, id?: string): Promise<VialQueueItem[]> {
+/** The staff member looking at the queue: whether they may approve a price depends on who they are. */
+interface Viewer {
+  staffId: string;
+  level: 'staff' | 'admin';
+}
+
+async function queueItems(db: Database, viewer: Viewer, id?: string): Promise<VialQueueItem[]> {
   const rows = await db
     .select({
       request: vialRequests,
@@ -67,10 +83,12 @@ async function queueItems(db: Database, id?: string): Promise<VialQueueItem[]> {
       firstName: clients.firstName,
       lastName: clients.lastName,
       vipTransactionId: payments.gatewayTransactionId,
+      enteredByName: staffAccounts.name,
     })
     .from(vialRequests)
     .innerJoin(clients, eq(clients.id, vialRequests.clientId))
     .leftJoin(payments, eq(payments.id, vialRequests.vipPaymentId))
+    .leftJoin(staffAccounts, eq(staffAccounts.id, vialRequests.vipPriceEnteredBy))
     .where(id ? and(eq(vialRequests.id, id), ne(vialRequests.status, 'pending')) : inQueue)
     .orderBy(asc(vialRequests.requestedAt), asc(vialRequests.createdAt));
   return rows.map(({ request: r, ...client }) => ({
@@ -92,11 +110,24 @@ async function queueItems(db: Database, id?: string): Promise<VialQueueItem[]> {
     vipPriceConfirmedAt: iso(r.vipPriceConfirmedAt),
     vipPriceCents: r.vipPriceConfirmedAt ? r.vipPriceCents : null,
     vipTransactionId: r.vipPriceConfirmedAt ? client.vipTransactionId : null,
+    vipPriceAwaitingApproval:
+      awaitsApproval(r) && r.vipPriceEnteredAt && r.vipPriceCents !== null
+        ? {
+            amountCents: r.vipPriceCents,
+            enteredBy: client.enteredByName ?? 'a former staff member',
+            enteredAt: r.vipPriceEnteredAt.toISOString(),
+            canApprove: viewer.level === 'admin' && viewer.staffId !== r.vipPriceEnteredBy,
+          }
+        : null,
     shippedAt: iso(r.shippedAt),
     trackingNumber: r.trackingNumber,
     deliveredAt: iso(r.deliveredAt),
   }));
 }
+
+/** A price entered above the approval limit, not yet approved (nor being charged, nor charged). */
+const awaitsApproval = (r: RequestRow) =>
+  r.vipPriceEnteredBy !== null && r.vipPriceOperationId === null && r.vipPriceConfirmedAt === null;
 
 async function requestRow(db: Database | Transaction, id: string): Promise<RequestRow> {
   const [row] = await db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
@@ -265,6 +296,8 @@ interface VipClaim {
   operationId: string;
   amountCents: number;
   chargeKey: string;
+  /** The admin approving a price entered above the approval limit (null: charged as entered). */
+  approvedBy?: string | null;
 }
 
 /** The confirmed price's effects: the timeline's column, the request's shipping, the e-mail. */
@@ -275,6 +308,7 @@ async function applyVipPrice(tx: Transaction, deps: Deps, claim: VipClaim, charg
       vipPriceConfirmedAt: deps.clock.now(),
       vipPaymentId: charge.paymentId,
       shippingCents: claim.amountCents,
+      ...(claim.approvedBy ? { vipPriceApprovedBy: claim.approvedBy } : {}),
     })
     .where(and(eq(vialRequests.id, claim.requestId), eq(vialRequests.vipPriceOperationId, claim.operationId)))
     .returning();
@@ -289,11 +323,16 @@ async function applyVipPrice(tx: Transaction, deps: Deps, claim: VipClaim, charg
   ]);
 }
 
-/** Gives the price claim back (a decline, nothing charged): another confirmation may follow. */
+/**
+ * Gives the price claim back (a decline, nothing charged): another confirmation may follow. A price
+ * awaiting approval stays awaiting it.
+ */
 async function releaseVipPrice(tx: Transaction, claim: VipClaim) {
   await tx
     .update(vialRequests)
-    .set({ vipPriceOperationId: null, vipPriceCents: null })
+    .set(
+      claim.approvedBy ? { vipPriceOperationId: null } : { vipPriceOperationId: null, vipPriceCents: null },
+    )
     .where(
       and(
         eq(vialRequests.id, claim.requestId),
@@ -333,19 +372,8 @@ async function recoverVipPrice(
   return 'settled';
 }
 
-/**
- * Confirms the ACT VIP price: the request is claimed for this submission with a conditional
- * update (a second confirmation, by anyone, is told), then the price plus the card fee is
- * charged once through the ledger to the method the client chose on the request.
- */
-async function confirmVipPrice(
-  deps: Deps,
-  staffId: string,
-  key: string,
-  requestId: string,
-  amountCents: number,
-) {
-  const row = await requestRow(deps.db, requestId);
+/** The method on file the client chose on the request, to charge the ACT VIP price to. */
+async function vipPaymentMethod(deps: Deps, row: RequestRow) {
   if (row.shippingMethod !== 'ACT VIP') throw new HttpError(409, 'VALIDATION', queueMessages.notVip);
   const kind =
     row.paymentMethod === 'Credit Card' ? 'card' : row.paymentMethod === 'ACH Payment' ? 'ach' : null;
@@ -358,37 +386,82 @@ async function confirmVipPrice(
     );
     throw new HttpError(409, 'VALIDATION', message);
   }
+  return { kind, onFile } as const;
+}
+
+/** Why a request could not be claimed for a price: someone else acted on it first. */
+function claimRefusal(now: RequestRow, approvedBy: string | null): HttpError {
+  if (now.vipPriceConfirmedAt) return conflict(queueMessages.alreadyConfirmed);
+  if (now.vipPriceOperationId) return conflict(queueMessages.confirming);
+  if (approvedBy === null) return conflict(queueMessages.confirming);
+  if (now.vipPriceEnteredBy === null) return new HttpError(409, 'VALIDATION', queueMessages.nothingToApprove);
+  if (now.vipPriceEnteredBy === approvedBy) return ownPrice();
+  return new HttpError(409, 'AMOUNT_CHANGED', queueMessages.approvalAmountChanged);
+}
+
+const ownPrice = () => new HttpError(403, 'SECOND_APPROVAL_REQUIRED', queueMessages.approvalOwnPrice);
+
+/**
+ * Charges the ACT VIP price: the request is claimed for this submission with a conditional update
+ * (a second confirmation, by anyone, is told), then the price plus the card fee is charged once
+ * through the ledger to the method the client chose on the request. `approvedBy`: the admin
+ * approving a price another member entered above the approval limit (the claim then needs that
+ * very price awaiting approval); null: a price at or below the limit, charged as it is entered.
+ */
+async function chargeVipPrice(
+  deps: Deps,
+  input: { staffId: string; key: string; row: RequestRow; amountCents: number; approvedBy: string | null },
+) {
+  const { staffId, key, row, amountCents, approvedBy } = input;
+  const requestId = row.id;
+  const { kind, onFile } = await vipPaymentMethod(deps, row);
   // The card fee's rate: the price book in force when the request was placed.
   const { book } = await priceBookInForce(deps.db, row.createdAt);
   const feeCents = cardProcessingFee(book, amountCents, kind);
+  const free = and(
+    eq(vialRequests.id, requestId),
+    eq(vialRequests.shippingMethod, 'ACT VIP'),
+    isNull(vialRequests.vipPriceOperationId),
+    isNull(vialRequests.vipPriceConfirmedAt),
+  );
   return runOnce<VipClaim, { message: string }>(deps, {
     scope: `staff:${staffId}`,
     key,
-    kind: KIND.price,
+    kind: approvedBy ? KIND.approvePrice : KIND.price,
     request: { id: requestId, amountCents },
     async claim(tx, operationId) {
-      const [claimed] = await tx
-        .update(vialRequests)
-        .set({ vipPriceOperationId: operationId, vipPriceCents: amountCents })
-        .where(
-          and(
-            eq(vialRequests.id, requestId),
-            eq(vialRequests.shippingMethod, 'ACT VIP'),
-            isNull(vialRequests.vipPriceOperationId),
-            isNull(vialRequests.vipPriceConfirmedAt),
-          ),
-        )
-        .returning({ id: vialRequests.id });
-      if (!claimed) {
-        const now = await requestRow(tx, requestId);
-        throw conflict(now.vipPriceConfirmedAt ? queueMessages.alreadyConfirmed : queueMessages.confirming);
-      }
+      const [claimed] = approvedBy
+        ? await tx
+            .update(vialRequests)
+            .set({ vipPriceOperationId: operationId })
+            .where(
+              and(
+                free,
+                eq(vialRequests.vipPriceCents, amountCents),
+                isNotNull(vialRequests.vipPriceEnteredBy),
+                ne(vialRequests.vipPriceEnteredBy, approvedBy),
+              ),
+            )
+            .returning({ id: vialRequests.id })
+        : await tx
+            .update(vialRequests)
+            // A price at or below the limit replaces one awaiting approval.
+            .set({
+              vipPriceOperationId: operationId,
+              vipPriceCents: amountCents,
+              vipPriceEnteredBy: null,
+              vipPriceEnteredAt: null,
+            })
+            .where(free)
+            .returning({ id: vialRequests.id });
+      if (!claimed) throw claimRefusal(await requestRow(tx, requestId), approvedBy);
       return {
         requestId,
         clientId: row.clientId,
         operationId,
         amountCents,
         chargeKey: `vip-price:${operationId}`,
+        approvedBy,
       };
     },
     release: (tx, claim) => releaseVipPrice(tx, claim),
@@ -423,6 +496,77 @@ async function confirmVipPrice(
   });
 }
 
+/**
+ * Confirms the ACT VIP price. At or below the price book's approval limit it is charged at once;
+ * above it, it is recorded as awaiting approval (nothing charged) until an admin other than the
+ * member who entered it approves it. Entering a price again replaces one awaiting approval.
+ */
+async function confirmVipPrice(
+  deps: Deps,
+  staffId: string,
+  key: string,
+  requestId: string,
+  amountCents: number,
+) {
+  const row = await requestRow(deps.db, requestId);
+  await vipPaymentMethod(deps, row);
+  const { book } = await priceBookInForce(deps.db, deps.clock.now());
+  const limit = book.vipPriceApprovalCents;
+  if (amountCents <= limit) return chargeVipPrice(deps, { staffId, key, row, amountCents, approvedBy: null });
+  const message = queueMessages.priceAwaitsApproval
+    .replace('{amount}', formatUsd(amountCents))
+    .replace('{limit}', formatUsd(limit));
+  return simpleAction(
+    deps,
+    { staffId, key, kind: KIND.enterPrice, requestId, body: { amountCents }, message },
+    async (tx) => {
+      const [entered] = await tx
+        .update(vialRequests)
+        .set({
+          vipPriceCents: amountCents,
+          vipPriceEnteredBy: staffId,
+          vipPriceEnteredAt: deps.clock.now(),
+          vipPriceApprovedBy: null,
+        })
+        .where(
+          and(
+            eq(vialRequests.id, requestId),
+            eq(vialRequests.shippingMethod, 'ACT VIP'),
+            isNull(vialRequests.vipPriceOperationId),
+            isNull(vialRequests.vipPriceConfirmedAt),
+          ),
+        )
+        .returning({ id: vialRequests.id });
+      if (!entered) throw claimRefusal(await requestRow(tx, requestId), null);
+    },
+  );
+}
+
+/**
+ * Approves an ACT VIP price entered above the approval limit and charges it: an admin only, and
+ * not the member who entered it. The approver names the amount they saw.
+ */
+async function approveVipPrice(
+  deps: Deps,
+  approver: Viewer,
+  key: string,
+  requestId: string,
+  amountCents: number,
+) {
+  if (approver.level !== 'admin') {
+    throw new HttpError(403, 'SECOND_APPROVAL_REQUIRED', queueMessages.approvalNotAdmin);
+  }
+  const row = await requestRow(deps.db, requestId);
+  if (row.vipPriceEnteredBy === approver.staffId) throw ownPrice();
+  return chargeVipPrice(deps, {
+    staffId: approver.staffId,
+    key,
+    row,
+    amountCents,
+    approvedBy: approver.staffId,
+  });
+}
+
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -436,12 +580,18 @@ const errors = {
 /** Who acts on which request, with which submission. */
 interface Actor {
   deps: Deps;
+  viewer: Viewer;
   staffId: string;
   key: string;
   requestId: string;
 }
 
 const idempotencyHeaders = z.object({ 'idempotency-key': z.string().optional() });
+
+function viewerOf(request: FastifyRequest): Viewer {
+  const session = sessionOf(request, 'staff');
+  return { staffId: session.staffId, level: session.level };
+}
 
 const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
@@ -454,7 +604,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         response: { 200: vialQueueResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async () => ({ requests: await queueItems(deps.db) }),
+    async (request) => ({ requests: await queueItems(deps.db, viewerOf(request)) }),
   );
 
   /** Each action: the staff member's session, the request's client on the audit row, the key. */
@@ -466,9 +616,16 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const { id } = request.params as { id: string };
       const row = await requestRow(deps.db, id);
       noteResolvedClient(session, row.clientId);
-      const actor = { deps: { ...deps, log: request.log }, staffId: session.staffId, key, requestId: row.id };
+      const viewer = viewerOf(request);
+      const actor = {
+        deps: { ...deps, log: request.log },
+        viewer,
+        staffId: session.staffId,
+        key,
+        requestId: row.id,
+      };
       const { message } = await run(actor, (request.body ?? {}) as B);
-      const [item] = await queueItems(deps.db, row.id);
+      const [item] = await queueItems(deps.db, viewer, row.id);
       if (!item) throw notFound();
       return { message, request: item };
     };
@@ -502,6 +659,16 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     ),
   );
   app.post(
+    '/vial_requests/:id/approve_vip_price',
+    action(
+      'Approves an ACT VIP price entered above the approval limit of the price book and charges it once: an admin other than the member who entered it',
+      approveVipPriceRequestSchema,
+    ),
+    act((a, body: { amountCents: number }) =>
+      approveVipPrice(a.deps, a.viewer, a.key, a.requestId, body.amountCents),
+    ),
+  );
+  app.post(
     '/vial_requests/:id/ship',
     action("Marks a vial request shipped with the carrier's tracking number", shipRequestSchema),
     act((a, body: { trackingNumber: string }) =>
@@ -527,7 +694,10 @@ export const vialRequestsQueue: StaffQueue = {
     [KIND.approve]: recoverSimple as never,
     [KIND.ship]: recoverSimple as never,
     [KIND.deliver]: recoverSimple as never,
+    [KIND.enterPrice]: recoverSimple as never,
     [KIND.price]: ((run: RecoveryRun<{ message: string }>, claim: VipClaim | null) =>
+      recoverVipPrice(deps, run, claim)) as never,
+    [KIND.approvePrice]: ((run: RecoveryRun<{ message: string }>, claim: VipClaim | null) =>
       recoverVipPrice(deps, run, claim)) as never,
   }),
 };

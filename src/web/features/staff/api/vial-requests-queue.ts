@@ -17,6 +17,7 @@ export function useVialRequestsQueue() {
 export type VialRequestAction =
   | { action: 'approve' }
   | { action: 'confirm_vip_price'; body: { amountCents: number } }
+  | { action: 'approve_vip_price'; body: { amountCents: number } }
   | { action: 'ship'; body: { trackingNumber: string } }
   | { action: 'deliver' };
 

@@ -102,7 +102,9 @@ function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (me
     <Stack gap={4}>
       <Text size="sm">
         The price is charged once to the {method} on file
-        {request.paymentMethod === 'Credit Card' ? ', plus the 3% card processing fee' : ''}.
+        {request.paymentMethod === 'Credit Card' ? ', plus the 3% card processing fee' : ''}. A price above
+        the price book's approval limit is charged once an admin other than the one who entered it approves
+        it.
       </Text>
       <ActionForm
         requestId={request.id}
@@ -124,6 +126,25 @@ function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (me
         />
       </ActionForm>
     </Stack>
+  );
+}
+
+/** A price entered above the approval limit: its amount, who entered it, and for another admin the approval. */
+function VipApproval({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
+  const pending = request.vipPriceAwaitingApproval;
+  if (!pending) return null;
+  const amount = formatUsd(pending.amountCents);
+  return pending.canApprove ? (
+    <ActionForm
+      requestId={request.id}
+      label={`Approve and charge ${amount}`}
+      onDone={onDone}
+      build={() => ({ action: 'approve_vip_price', body: { amountCents: pending.amountCents } })}
+    />
+  ) : (
+    <Text size="sm" role="note">
+      The ACT VIP price of {amount} awaits the approval of an admin other than the one who entered it.
+    </Text>
   );
 }
 
@@ -154,10 +175,13 @@ function ShipForm({ request, onDone }: { request: VialQueueItem; onDone: (messag
 function VialRequestCard({ request }: { request: VialQueueItem }) {
   const headingId = useId();
   const [done, setDone] = useState<string | null>(null);
+  const pending = request.vipPriceAwaitingApproval;
   const vipPrice = request.shippingPriceToBeConfirmed
     ? request.vipPriceConfirmedAt
       ? `${formatUsd(request.vipPriceCents ?? 0)}, confirmed ${when(request.vipPriceConfirmedAt)}${request.vipTransactionId ? `, transaction ${request.vipTransactionId}` : ''}`
-      : 'To be confirmed'
+      : pending
+        ? `${formatUsd(pending.amountCents)}, entered by ${pending.enteredBy} ${when(pending.enteredAt)}: awaiting a second admin's approval, not charged yet`
+        : 'To be confirmed'
     : null;
   const rows: Array<[string, string]> = [
     ['Requested', when(request.requestedAt)],
@@ -203,7 +227,10 @@ function VialRequestCard({ request }: { request: VialQueueItem }) {
           />
         )}
         {request.shippingPriceToBeConfirmed && !request.vipPriceConfirmedAt && (
-          <VipPriceForm request={request} onDone={setDone} />
+          <>
+            <VipApproval request={request} onDone={setDone} />
+            <VipPriceForm request={request} onDone={setDone} />
+          </>
         )}
         {!request.shippedAt && <ShipForm request={request} onDone={setDone} />}
         {request.shippedAt && !request.deliveredAt && (

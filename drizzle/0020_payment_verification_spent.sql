@@ -1,0 +1,1 @@
+ALTER TABLE "payment_verifications" ADD COLUMN "spent_at" timestamp with time zone;

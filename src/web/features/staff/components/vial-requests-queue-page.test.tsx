@@ -1,0 +1,99 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { VialQueueItem } from '../../../../domain/staff-queues';
+import { renderInPortal } from '../../../testing/render';
+import { VialRequestsQueuePage } from './vial-requests-queue-page';
+
+const awaiting = (canApprove: boolean): VialQueueItem => ({
+  id: '6f1c2b9e-0a4d-4c1e-9d1a-2b3c4d5e6f70',
+  clientId: 'c1',
+  clientActId: 'ACT70001',
+  clientName: 'Test Client',
+  status: 'requested',
+  requestedAt: '2026-11-20T15:00:00.000Z',
+  vials: 1,
+  shippingMethod: 'ACT VIP',
+  shipmentDate: '2026-12-01',
+  shipTo: 'Samuel Okafor, 160 East 56th Street, New York, NY 10022',
+  paymentMethod: 'Credit Card',
+  paymentDescription: 'Visa ending in 4242',
+  totalCents: 0,
+  shippingPriceToBeConfirmed: true,
+  approvedByPractitionerAt: null,
+  vipPriceConfirmedAt: null,
+  vipPriceCents: 300_000,
+  vipTransactionId: null,
+  vipPriceAwaitingApproval: {
+    amountCents: 300_000,
+    enteredBy: 'Vip Desk',
+    enteredAt: '2026-11-25T15:00:00.000Z',
+    canApprove,
+  },
+  shippedAt: null,
+  trackingNumber: null,
+  deliveredAt: null,
+});
+
+/** The queue answers one request; an approval answers the request charged. */
+function fakeServer(item: VialQueueItem) {
+  const posts: Array<{ url: string; body: unknown }> = [];
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url === '/api/staff/queues/vial-requests') return json({ requests: [item] });
+      if (init?.method === 'POST') {
+        posts.push({ url, body: JSON.parse(String(init.body)) });
+        return json({
+          message: 'The ACT VIP price was confirmed and charged.',
+          request: {
+            ...item,
+            vipPriceAwaitingApproval: null,
+            vipPriceConfirmedAt: '2026-11-26T09:00:00.000Z',
+          },
+        });
+      }
+      throw new Error(`unexpected call ${url}`);
+    }),
+  );
+  return posts;
+}
+
+const renderPage = () =>
+  renderInPortal(
+    <MemoryRouter>
+      <VialRequestsQueuePage />
+    </MemoryRouter>,
+  );
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('an ACT VIP price awaiting a second admin', () => {
+  it('shows another admin the amount and "Approve and charge $3,000.00", which approves that amount', async () => {
+    const posts = fakeServer(awaiting(true));
+    renderPage();
+    expect(await screen.findByText(/\$3,000\.00, entered by Vip Desk/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Approve and charge $3,000.00' }));
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({
+      url: '/api/staff/vial_requests/6f1c2b9e-0a4d-4c1e-9d1a-2b3c4d5e6f70/approve_vip_price',
+      body: { amountCents: 300_000 },
+    });
+    expect(await screen.findByText('The ACT VIP price was confirmed and charged.')).toBeTruthy();
+  });
+
+  it('shows the member who entered it that it awaits another admin, with no approval button', async () => {
+    fakeServer(awaiting(false));
+    renderPage();
+    expect(
+      await screen.findByText(
+        'The ACT VIP price of $3,000.00 awaits the approval of an admin other than the one who entered it.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Approve and charge/ })).toBeNull();
+  });
+});
