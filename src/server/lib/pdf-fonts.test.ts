@@ -3,7 +3,7 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { renderSignedPdf, type SignedPdfInput } from '../modules/forms/signed-pdf';
 import { renderReceiptPdf } from '../modules/payments/receipt-pdf';
-import { itLooks, normalised, readPdf } from '../testing/pdf-ocr';
+import { expectSeen, itLooks, readPdf } from '../testing/pdf-ocr';
 import { pageText } from '../testing/pdf-reading';
 
 const NAMES = ['Łukasz Wiśniewski', 'Nguyễn Thị Minh', '王芳'];
@@ -127,10 +127,6 @@ describe('text in the PDFs the server draws, in any script', () => {
 });
 
 describe('the PDFs as a person sees them (drawn by poppler, read by OCR)', () => {
-  const expectSeen = (seen: string, phrases: string[]) => {
-    for (const phrase of phrases) expect(seen).toContain(normalised(phrase));
-  };
-
   itLooks('reads each name, the date and the amounts on a receipt', async () => {
     await Promise.all(
       NAMES.map(async (name) => {

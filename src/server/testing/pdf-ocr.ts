@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
-import { it } from 'vitest';
+import { expect, it } from 'vitest';
 
 /**
  * Reading a PDF the way a person does: its pages drawn by poppler (`pdftoppm`) and read back by
@@ -62,6 +62,22 @@ export function itLooks(name: string, test: () => Promise<void>, timeout = 60_00
 /** Text as compared: composed, lower case, each run of white space one space. */
 export function normalised(text: string): string {
   return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Each phrase is among what was read (both normalised), in the order given or not. */
+export function expectSeen(seen: string, phrases: string[]): void {
+  for (const phrase of phrases) expect(seen).toContain(normalised(phrase));
+}
+
+/**
+ * The line after `label` in a page's text layer (`pageText`): the value a label-value row states,
+ * such as the date on a certificate page, for the test to find what a person reads there.
+ */
+export function valueAfter(pageText: string, label: string): string {
+  const lines = pageText.split('\n');
+  const at = lines.indexOf(label);
+  if (at < 0 || at + 1 >= lines.length) throw new Error(`no "${label}" row on the page`);
+  return lines[at + 1] as string;
 }
 
 /**
