@@ -60,7 +60,7 @@ async function fontNames(pdf: Buffer): Promise<string[]> {
     const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
     for (const ref of fonts?.values() ?? []) {
       const font = doc.context.lookup(ref, PDFDict);
-      names.add(String(font.get(PDFName.of('BaseFont'))).replace(/^\/|-\d+$/g, ''));
+      names.add(String(font.get(PDFName.of('BaseFont'))).replace(/^\/[A-Z]{6}\+/, ''));
     }
   }
   return [...names].sort();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
@@ -62,6 +63,7 @@ const PLAIN_GLYPHS = {
 
 /** One font file as the process keeps it: read and parsed once, for its advance widths and subsets. */
 interface Face {
+  postscriptName: string;
   unitsPerEm: number;
   covers(codePoint: number): boolean;
   advance(codePoint: number): number;
@@ -81,6 +83,7 @@ function loadFace(family: Family, weight: Weight): Promise<Face> {
       const covered = new Map<number, boolean>();
       const advances = new Map<number, number>();
       return {
+        postscriptName: font.postscriptName ?? file.replace(/^.*\/|\.ttf$/g, ''),
         unitsPerEm: font.unitsPerEm,
         subsetter,
         covers(codePoint) {
@@ -140,6 +143,17 @@ export interface DrawOptions {
   size: number;
   weight?: Weight;
   color?: Color | undefined;
+}
+
+/**
+ * The six capital letters a subset's name starts with (`ABCDEF+NotoSans-Regular`, ISO 32000-1
+ * section 9.6.4), telling readers it is a subset; one per set of characters.
+ */
+function subsetTag(face: Face, codePoints: Set<number>): string {
+  const digest = createHash('sha256')
+    .update(`${face.postscriptName}:${[...codePoints].sort((a, b) => a - b).join(',')}`)
+    .digest();
+  return Array.from(digest.subarray(0, 6), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
 }
 
 /** A run of text drawn in one face, kept until `finish` embeds the faces with the characters drawn. */
@@ -264,7 +278,8 @@ export class PdfFonts {
     const fonts = new Map<Face, PDFFont>();
     for (const [face, codePoints] of characters) {
       const bytes = face.subsetter.subset(codePoints);
-      fonts.set(face, await this.doc.embedFont(bytes, { subset: false, features: PLAIN_GLYPHS }));
+      const customName = `${subsetTag(face, codePoints)}+${face.postscriptName}`;
+      fonts.set(face, await this.doc.embedFont(bytes, { subset: false, customName, features: PLAIN_GLYPHS }));
     }
     for (const run of this.runsToDraw) {
       run.page.drawText(run.text, {
