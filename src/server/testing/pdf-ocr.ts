@@ -39,6 +39,11 @@ function missingTools(): string | null {
 }
 
 const missing = missingTools();
+if (missing && !process.env.CI) {
+  console.warn(
+    `The tests that look at PDFs are skipped: ${missing}. Install: apt-get install ${OCR_PACKAGES}`,
+  );
+}
 
 /**
  * A test that looks at documents. Without poppler and tesseract it is skipped, saying what to
