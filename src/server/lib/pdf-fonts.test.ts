@@ -3,9 +3,16 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { renderSignedPdf, type SignedPdfInput } from '../modules/forms/signed-pdf';
 import { renderReceiptPdf } from '../modules/payments/receipt-pdf';
+import { expectSeen, itLooks, readPdf } from '../testing/pdf-ocr';
 import { pageText } from '../testing/pdf-reading';
 
 const NAMES = ['Łukasz Wiśniewski', 'Nguyễn Thị Minh', '王芳'];
+/** The OCR language each name is read with (each reads English too; mixed with English, tesseract misreads 王芳 and the Vietnamese marks). */
+const LANGUAGES: Record<string, string[]> = {
+  'Łukasz Wiśniewski': ['pol'],
+  'Nguyễn Thị Minh': ['vie'],
+  王芳: ['chi_sim'],
+};
 
 const consent = (signer: string, answers: SignedPdfInput['answers']): SignedPdfInput => ({
   title: 'Stem Cell Storage Agreement',
@@ -53,7 +60,7 @@ async function fontNames(pdf: Buffer): Promise<string[]> {
     const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
     for (const ref of fonts?.values() ?? []) {
       const font = doc.context.lookup(ref, PDFDict);
-      names.add(String(font.get(PDFName.of('BaseFont'))).replace(/^\/|-\d+$/g, ''));
+      names.add(String(font.get(PDFName.of('BaseFont'))).replace(/^\/[A-Z]{6}\+/, ''));
     }
   }
   return [...names].sort();
@@ -95,8 +102,11 @@ describe('text in the PDFs the server draws, in any script', () => {
     expect(await fontNames(latin)).toEqual(['NotoSans-Bold', 'NotoSans-Regular']);
     const chinese = await renderSignedPdf(consent('王芳', []));
     expect(await fontNames(chinese)).toEqual(['NotoSans-Bold', 'NotoSans-Regular', 'NotoSansSC-Regular']);
-    // Subsets: a few glyphs each, not the 10 MB font.
+    // Subsets: a few glyphs each, not the 10 MB font (nor the 0.6 MB Latin ones).
     expect(chinese.length).toBeLessThan(100_000);
+    expect((await renderReceiptPdf(receipt('王芳'), new Date('2026-03-01T12:00:00Z'))).length).toBeLessThan(
+      100_000,
+    );
   });
 
   it('keeps typographic punctuation as typed and wraps a long Chinese answer between characters', async () => {
@@ -113,5 +123,38 @@ describe('text in the PDFs the server draws, in any script', () => {
     const wrapped = lines.slice(start, start + 20).filter((l) => /^[王芳]+$/.test(l));
     expect(wrapped.length).toBeGreaterThan(3);
     expect(wrapped.join('')).toBe(long);
+  });
+});
+
+describe('the PDFs as a person sees them (drawn by poppler, read by OCR)', () => {
+  itLooks('reads each name, the date and the amounts on a receipt', async () => {
+    await Promise.all(
+      NAMES.map(async (name) => {
+        const pdf = await renderReceiptPdf(receipt(name), new Date('2026-03-01T12:00:00Z'));
+        const seen = await readPdf(pdf, { pages: [1], languages: LANGUAGES[name] as string[] });
+        expectSeen(seen, [
+          'Receipt',
+          `${name} (Client ID ACT10002)`,
+          'Date paid 03/01/2026',
+          'Amount $679.62',
+          'Card processing fee (3%) $20.39',
+          'Total charged $700.01',
+        ]);
+      }),
+    );
+  });
+
+  itLooks('reads each name and the date on the certificate page of a signed PDF', async () => {
+    await Promise.all(
+      NAMES.map(async (name) => {
+        const pdf = await renderSignedPdf(consent(name, [{ label: 'Name', value: name }]));
+        const seen = await readPdf(pdf, { pages: [-1], languages: LANGUAGES[name] as string[] });
+        expectSeen(seen, [
+          'Certificate of signature',
+          `${name} (Client ID ACT10001)`,
+          'Signed at (UTC) 2026-03-01T12:00:00.000Z',
+        ]);
+      }),
+    );
   });
 });

@@ -1,14 +1,19 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { SubsettableFont } from './font-subset';
 
 /**
  * Text in the PDFs the server draws (signed forms, their certificate page, receipts), in every
  * script a client may type: Noto Sans for Latin (Polish, Vietnamese...), Greek and Cyrillic, and
- * Noto Sans SC for Chinese and Japanese characters, both embedded as subsets of the glyphs used.
- * A string is drawn in runs, each in the font that has its characters, and measured the same way.
- * The font files are read once per process; the CJK ones (10 MB each) only when a document needs them.
+ * Noto Sans SC for Chinese and Japanese characters. A string is drawn in runs, each in the font
+ * that has its characters, and measured the same way. Each font a document uses is embedded as a
+ * subset of the characters it draws, made by HarfBuzz (font-subset.ts) once the document is drawn
+ * (`finish`), and embedded as it is: pdf-lib's own subsetting (fontkit's) writes glyphs that viewers
+ * draw as scattered letters. The font files are read and parsed once per process; the CJK ones
+ * (10 MB each) only when a document needs them.
  */
 
 export type Weight = 'regular' | 'bold';
@@ -56,38 +61,31 @@ const PLAIN_GLYPHS = {
   dnom: false,
 };
 
-/** One font file as the process keeps it: its bytes, read once, and its advance widths. */
+/** One font file as the process keeps it: read and parsed once, for its advance widths and subsets. */
 interface Face {
-  bytes: Uint8Array;
+  postscriptName: string;
   unitsPerEm: number;
   covers(codePoint: number): boolean;
   advance(codePoint: number): number;
+  subsetter: SubsettableFont;
 }
 
 const faces = new Map<string, Promise<Face>>();
-
-/** Each font file parsed once per process: pdf-lib asks fontkit for it again in every document. */
-const parsed = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
-const parseOnce: typeof fontkit = {
-  create(bytes, postscriptName) {
-    const known = postscriptName === undefined ? parsed.get(bytes) : undefined;
-    return known ?? fontkit.create(bytes, postscriptName);
-  },
-};
 
 function loadFace(family: Family, weight: Weight): Promise<Face> {
   const file = FILES[family][weight];
   let face = faces.get(file);
   if (!face) {
-    face = readFile(require.resolve(file)).then((buffer) => {
+    face = readFile(require.resolve(file)).then(async (buffer) => {
       const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
       const font = fontkit.create(bytes);
-      parsed.set(bytes, font);
+      const subsetter = await SubsettableFont.load(bytes);
       const covered = new Map<number, boolean>();
       const advances = new Map<number, number>();
       return {
-        bytes,
+        postscriptName: font.postscriptName ?? file.replace(/^.*\/|\.ttf$/g, ''),
         unitsPerEm: font.unitsPerEm,
+        subsetter,
         covers(codePoint) {
           let has = covered.get(codePoint);
           if (has === undefined) {
@@ -147,101 +145,151 @@ export interface DrawOptions {
   color?: Color | undefined;
 }
 
-interface Embedded {
+/**
+ * The six capital letters a subset's name starts with (`ABCDEF+NotoSans-Regular`, ISO 32000-1
+ * section 9.6.4), telling readers it is a subset; one per set of characters.
+ */
+function subsetTag(face: Face, codePoints: Set<number>): string {
+  const digest = createHash('sha256')
+    .update(`${face.postscriptName}:${[...codePoints].sort((a, b) => a - b).join(',')}`)
+    .digest();
+  return Array.from(digest.subarray(0, 6), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
+}
+
+/** A run of text drawn in one face, kept until `finish` embeds the faces with the characters drawn. */
+interface Run {
+  page: PDFPage;
+  text: string;
   face: Face;
-  font: PDFFont;
+  x: number;
+  y: number;
+  size: number;
+  color: Color | undefined;
 }
 
 export class PdfFonts {
+  private readonly runsToDraw: Run[] = [];
+  private finished = false;
+
   private constructor(
-    private readonly embedded: { latin: Record<Weight, Embedded>; cjk: Record<Weight, Embedded> | null },
+    private readonly doc: PDFDocument,
+    private readonly faces: { latin: Record<Weight, Face>; cjk: Record<Weight, Face> | null },
   ) {}
 
   /**
    * The fonts of one document. `texts` is everything the document will draw beyond fixed English
-   * wording (`bold`: what it draws in bold): a CJK face is embedded only when one of them needs it;
-   * Chinese in bold text not announced is drawn with the regular CJK face.
+   * wording (`bold`: what it draws in bold): a CJK face is loaded only when one of them needs it;
+   * Chinese in bold text not announced is drawn with the regular CJK face. Text is drawn when
+   * `finish` is called, before the document is saved.
    */
   static async embed(
     doc: PDFDocument,
     texts: { regular: Iterable<string>; bold?: Iterable<string> },
   ): Promise<PdfFonts> {
-    doc.registerFontkit(parseOnce);
+    doc.registerFontkit(fontkit);
     const needsCjk = (list: Iterable<string> | undefined) => {
       for (const text of list ?? []) if (CJK.test(text)) return true;
       return false;
     };
-    const embed = async (family: Family, weight: Weight): Promise<Embedded> => {
-      const face = await loadFace(family, weight);
-      return { face, font: await doc.embedFont(face.bytes, { subset: true, features: PLAIN_GLYPHS }) };
-    };
-    const latin = { regular: await embed('latin', 'regular'), bold: await embed('latin', 'bold') };
+    const latin = { regular: await loadFace('latin', 'regular'), bold: await loadFace('latin', 'bold') };
     const boldCjk = needsCjk(texts.bold);
-    let cjk: Record<Weight, Embedded> | null = null;
+    let cjk: Record<Weight, Face> | null = null;
     if (boldCjk || needsCjk(texts.regular)) {
-      const regular = await embed('cjk', 'regular');
-      cjk = { regular, bold: boldCjk ? await embed('cjk', 'bold') : regular };
+      const regular = await loadFace('cjk', 'regular');
+      cjk = { regular, bold: boldCjk ? await loadFace('cjk', 'bold') : regular };
     }
-    return new PdfFonts({ latin, cjk });
+    return new PdfFonts(doc, { latin, cjk });
   }
 
-  /** The text split into runs, each in the font that draws it (combining marks stay with their letter). */
   /** The face that draws a character, given the face of the one before (a combining mark stays with its letter). */
-  private faceFor(codePoint: number, previous: Embedded | null, weight: Weight): Embedded {
-    const latin = this.embedded.latin[weight];
-    const cjk = this.embedded.cjk?.[weight];
+  private faceFor(codePoint: number, previous: Face | null, weight: Weight): Face {
+    const latin = this.faces.latin[weight];
+    const cjk = this.faces.cjk?.[weight];
     if (codePoint < 0x300) return latin;
     if (previous && COMBINING.test(String.fromCodePoint(codePoint))) return previous;
-    return cjk && !latin.face.covers(codePoint) && cjk.face.covers(codePoint) ? cjk : latin;
+    return cjk && !latin.covers(codePoint) && cjk.covers(codePoint) ? cjk : latin;
   }
 
-  /** The text (as `pdfText` gives it) split into runs, each in the font that draws it, with its width. */
-  private runs(
-    text: string,
-    size: number,
-    weight: Weight,
-  ): { text: string; width: number; embedded: Embedded }[] {
-    const runs: { text: string; units: number; embedded: Embedded }[] = [];
+  /** The text (as `pdfText` gives it) split into runs, each in the face that draws it, with its width. */
+  private runs(text: string, size: number, weight: Weight): { text: string; width: number; face: Face }[] {
+    const runs: { text: string; units: number; face: Face }[] = [];
     let last: (typeof runs)[number] | null = null;
     for (const ch of text) {
       const codePoint = ch.codePointAt(0) as number;
-      const embedded = this.faceFor(codePoint, last?.embedded ?? null, weight);
-      const units = embedded.face.advance(codePoint);
-      if (last && last.embedded === embedded) {
+      const face = this.faceFor(codePoint, last?.face ?? null, weight);
+      const units = face.advance(codePoint);
+      if (last && last.face === face) {
         last.text += ch;
         last.units += units;
       } else {
-        last = { text: ch, units, embedded };
+        last = { text: ch, units, face };
         runs.push(last);
       }
     }
-    return runs.map((run) => ({ ...run, width: (run.units * size) / run.embedded.face.unitsPerEm }));
+    return runs.map((run) => ({ ...run, width: (run.units * size) / run.face.unitsPerEm }));
   }
 
   /** The width of a line of text (as `pdfText` gives it), as `draw` lays it out. */
   widthOf(text: string, size: number, weight: Weight = 'regular'): number {
     let width = 0;
-    let previous: Embedded | null = null;
+    let previous: Face | null = null;
     for (const ch of text) {
       const codePoint = ch.codePointAt(0) as number;
       previous = this.faceFor(codePoint, previous, weight);
-      width += (previous.face.advance(codePoint) * size) / previous.face.unitsPerEm;
+      width += (previous.advance(codePoint) * size) / previous.unitsPerEm;
     }
     return width;
   }
 
-  /** Draws one line of text at (x, y), run by run. */
+  /** One line of text at (x, y), run by run; on the page once `finish` is called. */
   draw(page: PDFPage, text: string, options: DrawOptions): void {
+    if (this.finished) throw new Error('PdfFonts.draw after finish: the fonts are already embedded');
     let x = options.x;
     for (const run of this.runs(pdfText(text), options.size, options.weight ?? 'regular')) {
-      page.drawText(run.text, {
+      this.runsToDraw.push({
+        page,
+        text: run.text,
+        face: run.face,
         x,
         y: options.y,
         size: options.size,
-        font: run.embedded.font,
         color: options.color,
       });
       x += run.width;
     }
+  }
+
+  /**
+   * Embeds each face used as a subset of the characters it draws (made by HarfBuzz, see
+   * font-subset.ts, and embedded whole) and draws the text, in the order `draw` was called.
+   */
+  async finish(): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    const characters = new Map<Face, Set<number>>();
+    for (const run of this.runsToDraw) {
+      let set = characters.get(run.face);
+      if (!set) {
+        set = new Set();
+        characters.set(run.face, set);
+      }
+      for (const ch of run.text) set.add(ch.codePointAt(0) as number);
+    }
+    const fonts = new Map<Face, PDFFont>();
+    for (const [face, codePoints] of characters) {
+      const bytes = face.subsetter.subset(codePoints);
+      const customName = `${subsetTag(face, codePoints)}+${face.postscriptName}`;
+      fonts.set(face, await this.doc.embedFont(bytes, { subset: false, customName, features: PLAIN_GLYPHS }));
+    }
+    for (const run of this.runsToDraw) {
+      run.page.drawText(run.text, {
+        x: run.x,
+        y: run.y,
+        size: run.size,
+        font: fonts.get(run.face) as PDFFont,
+        color: run.color,
+      });
+    }
+    this.runsToDraw.length = 0;
   }
 }

@@ -31,6 +31,7 @@ import {
   signaturePng,
   tokenizeCard,
 } from '../../testing/form-fixtures';
+import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -733,6 +734,21 @@ describe('signing the consent (Jane)', () => {
     expect(all).toContain('Maria Alvarez (PHY20001)');
   });
 
+  itLooks(
+    'draws the signed PDF so that a person reads the signer and the date on its certificate page',
+    async () => {
+      const doc = await PDFDocument.load(pdf);
+      const signedAt = valueAfter(pageText(doc, doc.getPageCount() - 1), 'Signed at (UTC)');
+      expect(signedAt).toBe(t.clock.now().toISOString());
+      const seen = await readPdf(pdf, { pages: [-1], languages: ['eng'] });
+      expectSeen(seen, [
+        'Certificate of signature',
+        'Jane Doe (Client ID ACT10001)',
+        `Signed at (UTC) ${signedAt}`,
+      ]);
+    },
+  );
+
   it('e-mails the signed PDF to the client', async () => {
     const mails = (await t.mailTo('jane.doe@example.com')).filter((m) => /signed consent/i.test(m.subject));
     expect(mails).toHaveLength(1);
@@ -805,6 +821,9 @@ describe('signing the consent (Jane)', () => {
 });
 
 describe('a name outside Latin-1 in the signed PDF', () => {
+  let pdf: Buffer;
+  let actId: string;
+
   it('prints Nguyễn Thị Minh and the answers as typed in the stored and the e-mailed PDF', async () => {
     const client = await addClient(t.db, { firstName: 'Nguyễn', lastName: 'Thị Minh' });
     const cookie = await t.signIn(client.actId);
@@ -826,7 +845,8 @@ describe('a name outside Latin-1 in the signed PDF', () => {
     const attached = JSON.parse(mail?.attachmentsJson ?? '[]') as { documentId: string }[];
     expect(attached.map((a) => a.documentId)).toContain(documentId);
     const [row] = await t.db.select().from(documents).where(eq(documents.id, documentId));
-    const pdf = decrypt(row as typeof documents.$inferSelect);
+    pdf = decrypt(row as typeof documents.$inferSelect);
+    actId = client.actId;
     const download = await t.app.inject({
       method: 'GET',
       url: `/api/pay/documents/${documentId}`,
@@ -845,6 +865,22 @@ describe('a name outside Latin-1 in the signed PDF', () => {
     );
     expect(lines.some((line) => line.startsWith('Nguyễn Thị Minh, '))).toBe(true);
     expect(lines.join('\n')).not.toMatch(/Nguy\?|\?\?/);
+  });
+
+  itLooks('draws them so that a person reads Nguyễn Thị Minh, the date and 王芳', async () => {
+    const doc = await PDFDocument.load(pdf);
+    const last = doc.getPageCount() - 1;
+    const signedAt = valueAfter(pageText(doc, last), 'Signed at (UTC)');
+    const answersPage = Array.from({ length: last }, (_, i) => i).find((i) =>
+      pageText(doc, i).includes('王芳'),
+    );
+    expect(answersPage).toBeDefined();
+    const [certificate, answers] = await Promise.all([
+      readPdf(pdf, { pages: [-1], languages: ['vie'] }),
+      readPdf(pdf, { pages: [(answersPage as number) + 1], languages: ['chi_sim'] }),
+    ]);
+    expectSeen(certificate, [`Nguyễn Thị Minh (Client ID ${actId})`, `Signed at (UTC) ${signedAt}`]);
+    expectSeen(answers, ['Individual: name 王芳']);
   });
 });
 

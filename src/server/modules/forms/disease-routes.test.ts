@@ -36,6 +36,7 @@ import {
   pdfWithOpenActionScript,
   zipPrefixedPdf,
 } from '../../testing/hostile-pdfs';
+import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -507,8 +508,12 @@ describe('Local Lab Submission (Jane)', () => {
 });
 
 describe('Waiver Submission', () => {
+  let waiverPdf: Buffer;
+  let actId: string;
+
   it('keeps the signature and the notice, and charges nothing', async () => {
-    const client = await newSignedInClient();
+    const client = await newSignedInClient({ firstName: 'Łukasz', lastName: 'Wiśniewski' });
+    actId = client.actId;
     const response = await submit(
       client.cookie,
       waiver({ WaiverNotice: 'positive', InfectiousDisease: 'Hepatitis B (2019)' }),
@@ -530,6 +535,7 @@ describe('Waiver Submission', () => {
       url: `/api/pay/documents/${response.json().documentId}`,
       headers: { cookie: client.cookie },
     });
+    waiverPdf = pdf.rawPayload;
     const doc = await PDFDocument.load(pdf.rawPayload);
     expect(imagesOf(doc)).toContainEqual({ width: 500, height: 100 });
     const all = Array.from({ length: doc.getPageCount() }, (_, i) => pageText(doc, i)).join('\n');
@@ -537,6 +543,17 @@ describe('Waiver Submission', () => {
     expect(all).toContain('Hepatitis B (2019)');
     expect(pageText(doc, doc.getPageCount() - 1)).toContain(sha256(SIGNATURE));
   });
+
+  itLooks(
+    'draws the waiver so that a person reads Łukasz Wiśniewski and the date on its certificate page',
+    async () => {
+      const doc = await PDFDocument.load(waiverPdf);
+      const signedAt = valueAfter(pageText(doc, doc.getPageCount() - 1), 'Signed at (UTC)');
+      expect(signedAt).toBe(t.clock.now().toISOString());
+      const seen = await readPdf(waiverPdf, { pages: [-1], languages: ['pol'] });
+      expectSeen(seen, [`Łukasz Wiśniewski (Client ID ${actId})`, `Signed at (UTC) ${signedAt}`]);
+    },
+  );
 });
 
 describe('the version of the terms', () => {

@@ -25,6 +25,7 @@ import {
   signaturePng,
   tokenizeCard,
 } from '../../testing/form-fixtures';
+import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -470,6 +471,26 @@ describe('Dr. Alvarez submits the consent of a client signing in the clinic', ()
     expect(all).toContain('Enrollment Date');
     expect(all).toContain('05/02/2025');
   });
+
+  itLooks(
+    'draws the certificate page so that a person reads the signer, the physician and the date',
+    async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/pay/documents/${first.documentId}`,
+        headers: { cookie: client.cookie },
+      });
+      const doc = await PDFDocument.load(response.rawPayload);
+      const signedAt = valueAfter(pageText(doc, doc.getPageCount() - 1), 'Signed at (UTC)');
+      expect(signedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const seen = await readPdf(response.rawPayload, { pages: [-1], languages: ['eng'] });
+      expectSeen(seen, [
+        `Paula Reyes (Client ID ${client.actId})`,
+        'Signed in the presence of Maria Alvarez (Physician ID PHY20001)',
+        `Signed at (UTC) ${signedAt}`,
+      ]);
+    },
+  );
 
   it('e-mails the signed PDF to the client at the address now on record, and tells the physician', async () => {
     const toClient = await t.mailTo('paula.reyes@example.com');

@@ -119,7 +119,8 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
   doc.setCreationDate(certificate.signedAt);
   doc.setModificationDate(certificate.signedAt);
   const bold = [input.title, ...input.sections.map((s) => s.heading), ...input.answers.map((a) => a.label)];
-  const w = new Writer(doc, await PdfFonts.embed(doc, { regular: textsIn(input), bold }));
+  const fonts = await PdfFonts.embed(doc, { regular: textsIn(input), bold });
+  const w = new Writer(doc, fonts);
 
   w.text(input.title, { size: 16, bold: true });
   w.text(input.subtitle, { color: GREY });
@@ -184,5 +185,6 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
     `${how} The bank keeps this document, the signature image and the answers encrypted, each with its SHA-256.`,
     { color: GREY },
   );
+  await fonts.finish();
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }

@@ -9,6 +9,7 @@ import { clients, documents, newbornAgreements, outboxMessages } from '../../db/
 import { DEMO_NEWBORN_AGREEMENT_ID, seedDemoNewbornAgreement } from '../../db/seed-newborn';
 import { readDocument } from '../../lib/document-store';
 import { createAgreementLinkToken, createPaymentLinkToken } from '../../lib/link-tokens';
+import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr';
 import { pageText } from '../../testing/pdf-reading';
 import { pngDataUrl, signaturePng } from '../../testing/signature-png';
 import { startTestApp, type TestApp } from '../../testing/test-app';
@@ -162,6 +163,8 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
     expect((await get(token)).json().NB_Finance_Agreement_Completed__c).toBe(false);
   });
 
+  let signedPdf: Buffer;
+
   it('signs once under a concurrent double submit: one PDF, one e-mail; the link then shows it completed', async () => {
     const { token, agreementId } = await newAgreement({ mainContactEmail: 'once@example.com' });
     const answers = await Promise.all([sign(token), sign(token)]);
@@ -201,7 +204,8 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
 
     // The signed PDF: the figures, the monthly payment, the terms, and the certificate page.
     const stored = await readDocument(t.db, t.app.deps.documentsKey, janeId, row?.documentId as string);
-    const pdf = await PDFDocument.load(stored?.content as Buffer);
+    signedPdf = stored?.content as Buffer;
+    const pdf = await PDFDocument.load(signedPdf);
     const text = Array.from({ length: pdf.getPageCount() }, (_, i) => pageText(pdf, i)).join('\n');
     for (const fact of [
       'Newborn Finance Agreement',
@@ -223,6 +227,26 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
     expect(certificate).toContain(agreementId);
     expect(certificate).toContain('agreement-test');
   });
+
+  itLooks(
+    'draws the signed agreement so that a person reads the figures, the signer and the date',
+    async () => {
+      const doc = await PDFDocument.load(signedPdf);
+      const signedAt = valueAfter(pageText(doc, doc.getPageCount() - 1), 'Signed at (UTC)');
+      expect(signedAt).toBe(t.clock.now().toISOString());
+      const [figuresPage, certificate] = await Promise.all([
+        readPdf(signedPdf, { pages: [1], languages: ['eng'] }),
+        readPdf(signedPdf, { pages: [-1], languages: ['eng'] }),
+      ]);
+      expectSeen(figuresPage, [
+        'Newborn Finance Agreement',
+        'Main contact Linh Tran',
+        'Total amount financed $10,000.00',
+        'Monthly payment $860.66',
+      ]);
+      expectSeen(certificate, ['Linh Tran (Client ID ACT10001)', `Signed at (UTC) ${signedAt}`]);
+    },
+  );
 });
 
 describe('demo data', () => {

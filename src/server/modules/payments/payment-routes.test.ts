@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_INFO_UPDATED } from '../../../domain/payment-info';
 import { clients, paymentMethods, payments } from '../../db/schema';
+import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr';
 import { pageText } from '../../testing/pdf-reading';
 import {
   tokenizeBank as tokenizeBankFor,
@@ -252,6 +253,8 @@ describe('saving a method while annual storage is overdue', () => {
     expect(mail?.textBody).toContain('$700.01');
   });
 
+  let receiptPdf: Buffer;
+
   it("shows the payment's amount in Client Activity with a receipt only its owner and their physician can open", async () => {
     const activity = (
       await t.app.inject({ method: 'GET', url: '/api/pay/get_ClientActivity', headers: { cookie: john } })
@@ -268,6 +271,7 @@ describe('saving a method while annual storage is overdue', () => {
     const pdf = await t.app.inject({ method: 'GET', url: receiptUrl, headers: { cookie: john } });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+    receiptPdf = pdf.rawPayload;
     const text = pageText(await PDFDocument.load(pdf.rawPayload), 0);
     for (const line of ['Receipt', 'ACT10002', '$679.62', '$20.39', '$700.01', 'ending in 1111']) {
       expect(text).toContain(line);
@@ -296,6 +300,20 @@ describe('saving a method while annual storage is overdue', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: receiptUrl, headers: { cookie: own } })).statusCode,
     ).toBe(200);
+  });
+
+  itLooks('draws the receipt so that a person reads the client, the date paid and the amounts', async () => {
+    const paidOn = valueAfter(pageText(await PDFDocument.load(receiptPdf), 0), 'Date paid');
+    expect(paidOn).toMatch(/^\d\d\/\d\d\/\d{4}$/);
+    const seen = await readPdf(receiptPdf, { pages: [1], languages: ['eng'] });
+    expectSeen(seen, [
+      'Receipt',
+      'Client John Roe (Client ID ACT10002)',
+      `Date paid ${paidOn}`,
+      'Amount $679.62',
+      'Card processing fee (3%) $20.39',
+      'Total charged $700.01',
+    ]);
   });
 
   it('charges the overdue years once when two different submissions race for them', async () => {

@@ -39,5 +39,6 @@ export async function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promis
     size: 10,
     color: GREY,
   });
+  await fonts.finish();
   return Buffer.from(await doc.save());
 }
