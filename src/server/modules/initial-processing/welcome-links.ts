@@ -1,7 +1,8 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { WELCOME_LINK_DAYS, welcomeLinkMessages } from '../../../domain/initial-processing';
+import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
-import { clients, welcomeLinks } from '../../db/schema';
+import { clients, physicians, welcomeLinks } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
@@ -73,5 +74,66 @@ export async function useWelcomeLink(db: Database, token: string, passwordHash: 
       .returning({ id: clients.id, actId: clients.clientActId, lastName: clients.lastName });
     if (!client) throw unusable();
     return client;
+  });
+}
+
+/**
+ * Whether this physician may still correct the client's e-mail address: they registered the
+ * client (the client's first sample form is theirs), and the client has not yet used a welcome
+ * link nor set a password any other way. After that the address is the client's alone.
+ */
+export async function welcomeStillPendingFor(
+  tx: Database | Transaction,
+  physicianId: string,
+  clientId: string,
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: clients.id })
+    .from(clients)
+    .where(
+      and(
+        eq(clients.id, clientId),
+        isNull(clients.passwordHash),
+        sql`(select s.physician_id from sample_submissions s where s.client_id = ${clients.id}
+             order by s.created_at limit 1) = ${physicianId}`,
+        sql`exists (select 1 from welcome_links w where w.client_id = ${clients.id})`,
+        sql`not exists (select 1 from welcome_links w where w.client_id = ${clients.id} and w.used_at is not null)`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * After the registering physician corrected a new client's e-mail address: the links sent to the
+ * old address stop working, and a new one goes to the corrected address, in the caller's
+ * transaction (the mail leaves only if the correction is committed).
+ */
+export async function replaceWelcomeLink(
+  tx: Transaction,
+  deps: { mailer: Mailer; publicUrl: string },
+  input: { clientId: string; physicianId: string; now: Date },
+) {
+  await tx
+    .delete(welcomeLinks)
+    .where(and(eq(welcomeLinks.clientId, input.clientId), isNull(welcomeLinks.usedAt)));
+  const [client] = await tx.select().from(clients).where(eq(clients.id, input.clientId)).limit(1);
+  const [physician] = await tx
+    .select({ lastName: physicians.lastName })
+    .from(physicians)
+    .where(eq(physicians.id, input.physicianId))
+    .limit(1);
+  if (!client || !physician) throw new Error('the client whose welcome link is replaced is gone');
+  const token = await createWelcomeLink(tx, input.clientId, input.now);
+  await deps.mailer.enqueue(tx, {
+    to: client.email,
+    subject: 'Client Portal: welcome, and your Client ID',
+    text: [
+      `Dear ${client.firstName},`,
+      `Dr. ${physician.lastName} registered you with the bank and corrected the e-mail address we have for you to this one. Your Client ID is ${client.clientActId}.`,
+      `Please set your password to sign in to the Client Portal with this link. It can be used once, within ${WELCOME_LINK_DAYS} days; any link we sent before no longer works:`,
+      `${deps.publicUrl}/welcome/${token}`,
+      'If you did not expect this e-mail, please contact us.',
+    ].join('\n\n'),
   });
 }

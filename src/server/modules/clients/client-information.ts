@@ -1,0 +1,84 @@
+import { type ClientInformation, contactChannelMessages as m } from '../../../domain/client';
+import type { Mailer } from '../../adapters/mailer';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import { HttpError, notFound } from '../../lib/http-error';
+import type { ClientSession, PhysicianSession } from '../../plugins/sessions';
+import { replaceWelcomeLink, welcomeStillPendingFor } from '../initial-processing/welcome-links';
+import { findPhysician } from '../physicians/physician-repository';
+import { lockClientContact, updateClientInformation } from './client-repository';
+import { announceContactChanges, type ChangedBy, type ContactChange, contactChanges } from './contact-changes';
+
+interface Deps {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  config: { publicUrl: string; contactUrl: string };
+}
+
+/**
+ * A physician changes what the client's care needs, not how the client signs in: the e-mail
+ * address and phone number are refused, except the registering physician's correction of the
+ * e-mail before the new client has used the welcome link (which then goes to the new address).
+ */
+async function physicianContactChange(
+  tx: Database,
+  session: PhysicianSession,
+  clientId: string,
+  changes: ContactChange[],
+): Promise<'welcome-correction' | null> {
+  if (changes.length === 0) return null;
+  const fields: Record<string, string> = {};
+  const email = changes.some((c) => c.channel === 'email');
+  if (changes.some((c) => c.channel === 'phone')) fields.phone = m.physicianPhoneRefused;
+  if (email && !(await welcomeStillPendingFor(tx, session.physicianId, clientId))) {
+    fields.email = m.physicianEmailRefused;
+  }
+  const refused = fields.email ?? fields.phone;
+  if (refused) throw new HttpError(403, 'FORBIDDEN_FIELD', refused, fields);
+  return 'welcome-correction';
+}
+
+/**
+ * Saves the Client Information form for the client or a physician acting for them, with the rules
+ * of the client's sign-in and recovery channels: who may change them, a notice to the old and the
+ * new address of every change, and a fresh welcome link after a physician's correction.
+ */
+export async function saveClientInformation(
+  { db, clock, mailer, config }: Deps,
+  session: ClientSession | PhysicianSession,
+  clientId: string,
+  info: ClientInformation,
+) {
+  const now = clock.now();
+  await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Database;
+    const before = await lockClientContact(tx, clientId);
+    if (!before) throw notFound();
+    const changes = contactChanges(before, info);
+    let by: ChangedBy = { role: 'client' };
+    let correction: 'welcome-correction' | null = null;
+    if (session.role === 'physician') {
+      correction = await physicianContactChange(tx, session, clientId, changes);
+      const physician = correction ? await findPhysician(tx, session.physicianId) : undefined;
+      by = { role: 'physician', name: `Dr. ${physician?.firstName ?? ''} ${physician?.lastName ?? ''}` };
+    }
+    await updateClientInformation(tx, clientId, info, now);
+    if (correction && session.role === 'physician') {
+      await replaceWelcomeLink(transaction, { mailer, publicUrl: config.publicUrl }, {
+        clientId,
+        physicianId: session.physicianId,
+        now,
+      });
+    }
+    await announceContactChanges(tx, mailer, {
+      client: before,
+      before,
+      changes,
+      by,
+      contactUrl: config.contactUrl,
+      now,
+    });
+  });
+  mailer.kick();
+}
