@@ -7,7 +7,12 @@ import type { ClientSession, PhysicianSession } from '../../plugins/sessions';
 import { replaceWelcomeLink, welcomeStillPendingFor } from '../initial-processing/welcome-links';
 import { findPhysician } from '../physicians/physician-repository';
 import { lockClientContact, updateClientInformation } from './client-repository';
-import { announceContactChanges, type ChangedBy, type ContactChange, contactChanges } from './contact-changes';
+import {
+  announceContactChanges,
+  type ChangedBy,
+  type ContactChange,
+  contactChanges,
+} from './contact-changes';
 
 interface Deps {
   db: Database;
@@ -65,11 +70,15 @@ export async function saveClientInformation(
     }
     await updateClientInformation(tx, clientId, info, now);
     if (correction && session.role === 'physician') {
-      await replaceWelcomeLink(transaction, { mailer, publicUrl: config.publicUrl }, {
-        clientId,
-        physicianId: session.physicianId,
-        now,
-      });
+      await replaceWelcomeLink(
+        transaction,
+        { mailer, publicUrl: config.publicUrl },
+        {
+          clientId,
+          physicianId: session.physicianId,
+          now,
+        },
+      );
     }
     await announceContactChanges(tx, mailer, {
       client: before,

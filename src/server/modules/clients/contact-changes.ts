@@ -67,14 +67,15 @@ export async function announceContactChanges(
       : email
         ? 'e-mail address'
         : 'phone number';
+  const was = input.changes.length === 2 ? 'were' : 'was';
   const recipients = email ? [email.from, email.to] : [input.before.email];
   for (const to of new Set(recipients)) {
     await mailer.enqueue(tx, {
       to,
-      subject: `Client Portal: your ${what} was changed`,
+      subject: `Client Portal: your ${what} ${was} changed`,
       text: [
         `Dear ${input.client.firstName},`,
-        `The ${what} of your Client Portal account (Client ID ${input.client.clientActId}) was changed ${byWhom(input.by)} on ${isoToUsDate(todayFor(input.now))}:`,
+        `The ${what} of your Client Portal account (Client ID ${input.client.clientActId}) ${was} changed ${byWhom(input.by)} on ${isoToUsDate(todayFor(input.now))}:`,
         lines.join('\n'),
         `If you did not make or ask for this change, please contact us right away at ${input.contactUrl} so we can secure your account.`,
       ].join('\n\n'),
