@@ -1,8 +1,8 @@
-import { type ClientInformation, contactChannelMessages as m } from '../../../domain/client';
+import type { ClientInformation } from '../../../domain/client';
 import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { HttpError, notFound } from '../../lib/http-error';
+import { notFound } from '../../lib/http-error';
 import type { ClientSession, PhysicianSession } from '../../plugins/sessions';
 import { replaceWelcomeLink, welcomeStillPendingFor } from '../initial-processing/welcome-links';
 import { findPhysician } from '../physicians/physician-repository';
@@ -12,6 +12,7 @@ import {
   type ChangedBy,
   type ContactChange,
   contactChanges,
+  physicianContactRefusal,
 } from './contact-changes';
 
 interface Deps {
@@ -33,15 +34,13 @@ async function physicianContactChange(
   changes: ContactChange[],
 ): Promise<'welcome-correction' | null> {
   if (changes.length === 0) return null;
-  const fields: Record<string, string> = {};
-  const email = changes.some((c) => c.channel === 'email');
-  if (changes.some((c) => c.channel === 'phone')) fields.phone = m.physicianPhoneRefused;
-  if (email && !(await welcomeStillPendingFor(tx, session.physicianId, clientId))) {
-    fields.email = m.physicianEmailRefused;
-  }
-  const refused = fields.email ?? fields.phone;
-  if (refused) throw new HttpError(403, 'FORBIDDEN_FIELD', refused, fields);
-  return 'welcome-correction';
+  const correctable =
+    changes.every((c) => c.channel === 'email') &&
+    (await welcomeStillPendingFor(tx, session.physicianId, clientId));
+  if (correctable) return 'welcome-correction';
+  const refusal = physicianContactRefusal(changes, { email: 'email', phone: 'phone' });
+  if (refusal) throw refusal;
+  return null;
 }
 
 /**

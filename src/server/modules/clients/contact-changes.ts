@@ -1,7 +1,8 @@
-import { todayFor } from '../../../domain/client';
+import { contactChannelMessages, todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
+import { HttpError } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 
 /** A client's sign-in and recovery channels: the address codes and notices go to, and the phone. */
@@ -29,6 +30,26 @@ export function contactChanges(before: ContactChannels, after: ContactChannels):
     changes.push({ channel: 'phone', from: before.phone, to: after.phone });
   }
   return changes;
+}
+
+/**
+ * A physician's change of a client's e-mail address or phone number is refused (403), each under
+ * the form's own name of the field; null when the changes are none.
+ */
+export function physicianContactRefusal(
+  changes: ContactChange[],
+  fieldNames: Record<ContactChange['channel'], string>,
+): HttpError | null {
+  const fields: Record<string, string> = {};
+  for (const change of changes) {
+    fields[fieldNames[change.channel]] =
+      change.channel === 'email'
+        ? contactChannelMessages.physicianEmailRefused
+        : contactChannelMessages.physicianPhoneRefused;
+  }
+  const first = changes[0];
+  if (!first) return null;
+  return new HttpError(403, 'FORBIDDEN_FIELD', fields[fieldNames[first.channel]] as string, fields);
 }
 
 const byWhom = (by: ChangedBy) =>
