@@ -90,7 +90,7 @@ export const contactChannelMessages = {
   physicianPhoneRefused:
     "Only the client or the bank can change the client's phone number. Please ask your client to change it in the Client Portal, or contact us.",
   physicianReadOnlyNote:
-    'The e-mail address and phone number sign the client in and recover their account, so only the client or the bank can change them.',
+    'Only the client or the bank can change this: it signs the client in and recovers their account.',
 } as const;
 
 /** "Annual Storage Paid Until": the date, or Overdue unless a paid-until date is present and not past. */
