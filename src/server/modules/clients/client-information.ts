@@ -4,7 +4,7 @@ import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
 import type { ClientSession, PhysicianSession } from '../../plugins/sessions';
-import { replaceWelcomeLink, welcomeStillPendingFor } from '../initial-processing/welcome-links';
+import { replaceWelcomeLink, welcomeStillPending } from '../initial-processing/welcome-links';
 import { findPhysician } from '../physicians/physician-repository';
 import { lockClientContact, updateClientInformation } from './client-repository';
 import {
@@ -36,7 +36,7 @@ async function physicianContactChange(
   if (changes.length === 0) return null;
   const correctable =
     changes.every((c) => c.channel === 'email') &&
-    (await welcomeStillPendingFor(tx, session.physicianId, clientId));
+    (await welcomeStillPending(tx, clientId, session.physicianId));
   if (correctable) return 'welcome-correction';
   const refusal = physicianContactRefusal(changes, { email: 'email', phone: 'phone' });
   if (refusal) throw refusal;
@@ -61,23 +61,14 @@ export async function saveClientInformation(
     if (!before) throw notFound();
     const changes = contactChanges(before, info);
     let by: ChangedBy = { role: 'client' };
-    let correction: 'welcome-correction' | null = null;
     if (session.role === 'physician') {
-      correction = await physicianContactChange(tx, session, clientId, changes);
+      const correction = await physicianContactChange(tx, session, clientId, changes);
       const physician = correction ? await findPhysician(tx, session.physicianId) : undefined;
       by = { role: 'physician', name: `Dr. ${physician?.firstName ?? ''} ${physician?.lastName ?? ''}` };
     }
     await updateClientInformation(tx, clientId, info, now);
-    if (correction && session.role === 'physician') {
-      await replaceWelcomeLink(
-        transaction,
-        { mailer, publicUrl: config.publicUrl },
-        {
-          clientId,
-          physicianId: session.physicianId,
-          now,
-        },
-      );
+    if (by.role === 'physician' && changes.length > 0) {
+      await replaceWelcomeLink(tx, { mailer, publicUrl: config.publicUrl }, { clientId, now });
     }
     await announceContactChanges(tx, mailer, {
       client: before,

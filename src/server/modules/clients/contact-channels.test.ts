@@ -269,7 +269,7 @@ describe('the registering physician before the welcome link is used', () => {
   const linkWorks = async (token: string) =>
     (await inject('GET', `/api/pay/get_WelcomeLink?token=${token}`, null)).statusCode === 200;
 
-  it('corrects the e-mail: the new address gets a new link, the old link stops, both addresses are told', async () => {
+  it('corrects the e-mail: the new address gets a new link, the old link stops, both addresses are told (and so when staff correct it)', async () => {
     // The cases before moved the clock by a day: a new session.
     alvarez = await t.signInPhysician('PHY20001');
     const sent = await t.app.inject({
@@ -309,6 +309,20 @@ describe('the registering physician before the welcome link is used', () => {
       expect(notices[0]?.textBody).toContain('was changed by Dr. Maria Alvarez on');
     }
 
+    // Staff correct it again: the link moves on to the address staff entered.
+    const admin = await staffSession(t);
+    const staffRecord = (await inject('GET', `/api/staff/client?id=${actId}`, admin)).json().client;
+    const byStaff = await inject('POST', '/api/staff/update_client', admin, {
+      clientId: actId,
+      ...Object.fromEntries(clientInformationFieldOrder.map((f) => [f, staffRecord[f] || CLINIC[f] || ''])),
+      email: 'iris.w@example.com',
+    });
+    expect(byStaff.statusCode, byStaff.body).toBe(200);
+    const staffToken = await welcomeToken('iris.w@example.com');
+    expect(staffToken).not.toBeNull();
+    expect(await linkWorks(newToken as string)).toBe(false);
+    expect(await linkWorks(staffToken as string)).toBe(true);
+
     // The phone stays the client's even now.
     const phone = await inject('POST', `/api/pay/update_Client?id=${actId}`, alvarez, {
       ...(await profileOf(alvarez, actId)),
@@ -319,7 +333,7 @@ describe('the registering physician before the welcome link is used', () => {
 
     // Once the client has used the link, the address is theirs alone.
     const used = await inject('POST', '/api/pay/set_WelcomePassword', null, {
-      token: newToken,
+      token: staffToken,
       password: 'Blue heron over the bay 42',
     });
     expect(used.statusCode, used.body).toBe(200);
@@ -329,7 +343,7 @@ describe('the registering physician before the welcome link is used', () => {
     });
     expect(after.statusCode).toBe(403);
     expect(after.json().error).toBe(EMAIL_REFUSED);
-    expect((await rowOf(actId)).email).toBe('iris.welcome@example.com');
+    expect((await rowOf(actId)).email).toBe('iris.w@example.com');
     expect(await t.mailTo('iris.again@example.com')).toEqual([]);
   });
 });

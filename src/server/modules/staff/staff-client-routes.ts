@@ -20,6 +20,7 @@ import { noteResolvedClient } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
 import { findClientIdByAnyId } from '../clients/client-repository';
 import { announceContactChanges, contactChanges } from '../clients/contact-changes';
+import { replaceWelcomeLink, welcomeStillPending } from '../initial-processing/welcome-links';
 import {
   listAuditEvents,
   searchClients,
@@ -100,15 +101,21 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       const changed = await staffUpdateClient(
         db,
         { clientId, staffId: session.staffId, info, today: todayFor(now), now },
-        (tx, before) =>
-          announceContactChanges(tx, mailer, {
+        async (tx, before) => {
+          const changes = contactChanges(before, info);
+          // A new client's corrected address gets the welcome link; the one sent before stops working.
+          if (changes.some((c) => c.channel === 'email') && (await welcomeStillPending(tx, clientId))) {
+            await replaceWelcomeLink(tx, { mailer, publicUrl: config.publicUrl }, { clientId, now });
+          }
+          await announceContactChanges(tx, mailer, {
             client: { firstName: before.firstName, clientActId: before.clientACTId },
             before,
-            changes: contactChanges(before, info),
+            changes,
             by: { role: 'staff' },
             contactUrl: config.contactUrl,
             now,
-          }),
+          });
+        },
       );
       if (!changed) throw notFound();
       mailer.kick();
