@@ -23,24 +23,26 @@ interface Deps {
 }
 
 /**
- * A physician changes what the client's care needs, not how the client signs in: the e-mail
- * address and phone number are refused, except the registering physician's correction of the
- * e-mail before the new client has used the welcome link (which then goes to the new address).
+ * A physician changes what the client's care needs, not how the client signs in: a change of the
+ * e-mail address or phone number is refused, except the registering physician's correction of the
+ * e-mail before the new client has used the welcome link. Returns whether the save is that correction.
  */
-async function physicianContactChange(
+async function physicianCorrectsWelcomeAddress(
   tx: Database,
   session: PhysicianSession,
   clientId: string,
   changes: ContactChange[],
-): Promise<'welcome-correction' | null> {
-  if (changes.length === 0) return null;
-  const correctable =
+): Promise<boolean> {
+  if (changes.length === 0) return false;
+  if (
     changes.every((c) => c.channel === 'email') &&
-    (await welcomeStillPending(tx, clientId, session.physicianId));
-  if (correctable) return 'welcome-correction';
+    (await welcomeStillPending(tx, clientId, session.physicianId))
+  ) {
+    return true;
+  }
   const refusal = physicianContactRefusal(changes, { email: 'email', phone: 'phone' });
   if (refusal) throw refusal;
-  return null;
+  return false;
 }
 
 /**
@@ -61,13 +63,14 @@ export async function saveClientInformation(
     if (!before) throw notFound();
     const changes = contactChanges(before, info);
     let by: ChangedBy = { role: 'client' };
+    let welcomeCorrection = false;
     if (session.role === 'physician') {
-      const correction = await physicianContactChange(tx, session, clientId, changes);
-      const physician = correction ? await findPhysician(tx, session.physicianId) : undefined;
+      welcomeCorrection = await physicianCorrectsWelcomeAddress(tx, session, clientId, changes);
+      const physician = welcomeCorrection ? await findPhysician(tx, session.physicianId) : undefined;
       by = { role: 'physician', name: `Dr. ${physician?.firstName ?? ''} ${physician?.lastName ?? ''}` };
     }
     await updateClientInformation(tx, clientId, info, now);
-    if (by.role === 'physician' && changes.length > 0) {
+    if (welcomeCorrection) {
       await replaceWelcomeLink(tx, { mailer, publicUrl: config.publicUrl }, { clientId, now });
     }
     await announceContactChanges(tx, mailer, {
