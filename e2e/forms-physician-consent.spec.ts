@@ -88,7 +88,15 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
   await expect(form.getByRole('textbox', { name: 'Enrollment Date', exact: true })).toHaveValue(
     /^\d{2}\/\d{2}\/\d{4}$/,
   );
-  await form.getByRole('textbox', { name: 'Phone Number', exact: true }).fill('305-555-0178');
+  // Her e-mail address and phone number sign her in: shown, not editable by the physician.
+  const readOnlyNote =
+    'Only the client or the bank can change this: it signs the client in and recovers their account.';
+  for (const name of ['Email', 'Phone Number']) {
+    const field = form.getByRole('textbox', { name, exact: true });
+    await expect(field).not.toBeEditable();
+    await expect(field).toHaveAccessibleDescription(readOnlyNote);
+  }
+  await expect(form.getByRole('textbox', { name: 'Phone Number', exact: true })).toHaveValue('3055550177');
   await form.getByRole('textbox', { name: 'Date of Birth', exact: true }).fill('07/09/2049');
   await form.getByRole('textbox', { name: 'City', exact: true }).fill('');
   await form.getByRole('radio', { name: 'Bone-Marrow' }).check();
@@ -96,9 +104,6 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
   await form.getByRole('checkbox', { name: /I have read and agree/ }).check();
   const consentCalls = countRequests(page, '/api/pay/send_PhysicianConsentData');
   await form.getByRole('button', { name: 'Submit' }).click();
-  await expect(form.getByRole('textbox', { name: 'Phone Number', exact: true })).toHaveAccessibleDescription(
-    'Invalid PhoneNumber',
-  );
   await expect(form.getByRole('textbox', { name: 'Date of Birth', exact: true })).toHaveAccessibleDescription(
     'Date of birth cannot be in the future',
   );
@@ -107,7 +112,6 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
   );
   await expect(form.getByText('Please sign and click on Accept.').first()).toBeVisible();
   expect(consentCalls()).toBe(0);
-  await form.getByRole('textbox', { name: 'Phone Number', exact: true }).fill('3055550178');
   await form.getByRole('textbox', { name: 'Date of Birth', exact: true }).fill('07/09/1982');
   await form.getByRole('textbox', { name: 'Address', exact: true }).fill('4000 Ponce de Leon Boulevard');
   await form.getByRole('textbox', { name: 'City', exact: true }).fill('Coral Gables');
@@ -166,7 +170,7 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
     'Client Consent and Service Agreement',
     'Marco Lima',
     'Bone-Marrow',
-    '3055550178',
+    '3055550177',
     'Ana Lima (Client ID ACT10003)',
     'Signed in the presence of',
     'Maria Alvarez (Physician ID PHY20001)',

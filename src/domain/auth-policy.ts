@@ -37,6 +37,8 @@ export const authPolicy = {
   otpValidityMs: 10 * 60 * 1000,
   otpMaxTries: 5,
   otpPerHourPerAccount: 3,
+  /** A recovery code goes only to an e-mail address the client has had at least this long. */
+  recoveryAddressMinAgeMs: 24 * 60 * 60 * 1000,
   minPasswordLength: 12,
   maxPasswordLength: 128,
 } as const;

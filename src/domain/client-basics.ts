@@ -79,6 +79,20 @@ export function todayFor(now: Date): string {
 
 export const CLIENT_INFORMATION_UPDATED = 'Client information successfully updated.';
 
+/**
+ * A client's e-mail address and phone number sign them in and recover their account: only the
+ * client and the bank's staff change them (DESIGN.md section 3). The one exception is the
+ * registering physician correcting the e-mail before the new client has used the welcome link.
+ */
+export const contactChannelMessages = {
+  physicianEmailRefused:
+    "Only the client or the bank can change the client's e-mail address. Please ask your client to change it in the Client Portal, or contact us.",
+  physicianPhoneRefused:
+    "Only the client or the bank can change the client's phone number. Please ask your client to change it in the Client Portal, or contact us.",
+  physicianReadOnlyNote:
+    'Only the client or the bank can change this: it signs the client in and recovers their account.',
+} as const;
+
 /** "Annual Storage Paid Until": the date, or Overdue unless a paid-until date is present and not past. */
 export function annualStoragePaidUntilLabel(paidUntil: string | null, today: string): string {
   if (!paidUntil || paidUntil < today) return 'Overdue';

@@ -54,6 +54,11 @@ export const clients = pgTable(
     /** The Enrollment Date of the consent agreement (the physician consent sets it). */
     enrollmentDate: date({ mode: 'string' }),
     lastBioInsurancePurchasedDate: date({ mode: 'string' }),
+    /**
+     * When the e-mail address last changed (null: the address the client was registered with).
+     * Recovery codes are not sent to an address younger than a day.
+     */
+    emailChangedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: createdAt(),
   },

@@ -41,7 +41,7 @@ export interface AccountKind<Details> {
   findByDetails(
     db: Database,
     details: Details,
-  ): Promise<Pick<AccountRow, 'id' | 'actId' | 'email'> | undefined>;
+  ): Promise<(Pick<AccountRow, 'id' | 'actId' | 'email'> & { emailChangedAt?: Date | null }) | undefined>;
   /** The column of password_reset_codes that names the owner (and its SQL name), and the owner's table. */
   codeOwner: {
     column: typeof passwordResetCodes.clientId | typeof passwordResetCodes.physicianId;
@@ -71,7 +71,12 @@ export const clientAccounts: AccountKind<OtpRequest> = {
   },
   async findByDetails(db, details) {
     const [row] = await db
-      .select({ id: clients.id, email: clients.email, actId: clients.clientActId })
+      .select({
+        id: clients.id,
+        email: clients.email,
+        actId: clients.clientActId,
+        emailChangedAt: clients.emailChangedAt,
+      })
       .from(clients)
       .where(
         and(
@@ -246,7 +251,8 @@ export async function signIn(
 const NO_ONE = '00000000-0000-0000-0000-000000000000';
 
 /**
- * Sends a one-time code to the address of record when the details match a client. The answer
+ * Sends a one-time code to the address of record when the details match a client and the address
+ * is at least a day old (authPolicy.recoveryAddressMinAgeMs). The answer
  * is the same either way and never carries the code; and it takes as long: a match, a match over
  * the hourly limit and a miss all run the same queries and hash one code. The e-mail is sent
  * after the answer, not awaited.
@@ -265,7 +271,13 @@ export async function requestPasswordCode<D>(
     .where(and(eq(kind.codeOwner.column, client?.id ?? NO_ONE), gt(passwordResetCodes.createdAt, hourAgo)));
   const code = sixDigitCode();
   const codeHash = await hashSecret(code);
-  const recipient = client && (recent?.count ?? 0) < authPolicy.otpPerHourPerAccount ? client : null;
+  // An address set less than a day ago gets no code: whoever changed it cannot take the account
+  // over before the notice at the old address is read. The answer is the same.
+  const addressTooNew =
+    client?.emailChangedAt != null &&
+    now.getTime() - client.emailChangedAt.getTime() < authPolicy.recoveryAddressMinAgeMs;
+  const recipient =
+    client && !addressTooNew && (recent?.count ?? 0) < authPolicy.otpPerHourPerAccount ? client : null;
   // Only the newest code is valid: the older ones are retired in the same statement. For no one
   // it changes nothing, in the same time.
   const codeOwner = recipient?.id ?? NO_ONE;

@@ -7,6 +7,7 @@ import { centsToAmount } from '../../../domain/money';
 import { maskedCardNumber } from '../../../domain/payment-info';
 import type { Database } from '../../db/client';
 import { clientActivities, clients, payments, physicianClients } from '../../db/schema';
+import type { Transaction } from '../../lib/run-once';
 
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
@@ -119,9 +120,31 @@ export async function updateClientInformation(
       preferredAddressState: info.preferredAddressState,
       preferredAddressZip: info.preferredAddressZip,
       preferredAddressCountry: info.preferredAddressCountry,
+      // Recovery codes wait a day after the address changes (letter case alone is no change).
+      emailChangedAt: sql`case when lower(${clients.email}) <> lower(${info.email})
+        then ${now.toISOString()}::timestamptz else ${clients.emailChangedAt} end`,
       updatedAt: now,
     })
     .where(eq(clients.id, clientId));
+}
+
+/**
+ * The client's sign-in and recovery channels and the names a notice uses, the row locked until the
+ * caller's transaction ends, so two saves announce and judge one change after the other.
+ */
+export async function lockClientContact(tx: Database | Transaction, clientId: string) {
+  const [row] = await tx
+    .select({
+      email: clients.email,
+      phone: clients.phone,
+      firstName: clients.firstName,
+      clientActId: clients.clientActId,
+    })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .for('update')
+    .limit(1);
+  return row ?? null;
 }
 
 export async function listClientActivity(db: Database, clientId: string): Promise<ClientActivityRecord[]> {

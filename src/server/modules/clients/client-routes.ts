@@ -15,12 +15,14 @@ import { documentOwner, readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from './client-access';
-import { findClientRecord, listClientActivity, updateClientInformation } from './client-repository';
+import { saveClientInformation } from './client-information';
+import { findClientRecord, listClientActivity } from './client-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A client's record, activity and documents: for the client, or a physician acting for them. */
-export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, documentsKey }) => {
+export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db, clock, documentsKey } = deps;
   const today = () => todayFor(clock.now());
   const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
@@ -53,19 +55,18 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, cl
       config: { audit: 'change-client' },
       schema: {
         summary: "Saves the Client Information form's fields for the signed-in client",
+        description:
+          "A physician may not change the client's e-mail address or phone number (403), except the registering physician's correction of the e-mail before the client has used the welcome link, which sends a new link. Every change of either is e-mailed to the old and the new address.",
         tags: ['client'],
         querystring: getClientQuerySchema,
         body: clientInformationSchema(today),
-        response: { 200: updateClientResponseSchema, ...errors },
+        response: { 200: updateClientResponseSchema, 403: errorBodySchema, ...errors },
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(
-        db,
-        sessionOf(request, 'client', 'physician'),
-        request.query.id,
-      );
-      await updateClientInformation(db, clientId, request.body, clock.now());
+      const session = sessionOf(request, 'client', 'physician');
+      const clientId = await resolveClientAccess(db, session, request.query.id);
+      await saveClientInformation(deps, session, clientId, request.body);
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
       return { success: true as const, message: CLIENT_INFORMATION_UPDATED, client: record };

@@ -24,6 +24,7 @@ import { clients } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
+import { contactChanges, physicianContactRefusal } from '../clients/contact-changes';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { savePaymentMethod } from '../payments/payment-service';
 import { findPhysician } from '../physicians/physician-repository';
@@ -135,6 +136,15 @@ export async function submitConsent(
     }
     if (rule) annualFeeNote = rule.note;
   }
+  // The physician saves the client's details, but not how the client signs in and recovers the
+  // account: a changed e-mail address or phone number is the client's or the bank's to make.
+  if (details && !onRecord.clientConsentFormCompleted) {
+    const refusal = physicianContactRefusal(contactChanges(onRecord, details), {
+      email: 'Email',
+      phone: 'PhoneNumber',
+    });
+    if (refusal) throw refusal;
+  }
 
   return submitFormOnce(deps, {
     clientId,
@@ -235,7 +245,6 @@ export async function submitConsent(
             alsoInTransaction: (tx: Transaction) =>
               physicianVariantEffects(deps, tx, {
                 submissionId: claim.submissionId,
-                onRecord,
                 client,
                 submitter,
                 details: details as ReturnType<typeof detailsOf>,
@@ -260,25 +269,27 @@ export async function submitConsent(
 
 /**
  * What a physician-variant signing changes beside the signing itself, in its transaction: the
- * client's details saved on the record, a notice to the physician, and, when the e-mail address
- * changed, a notice to the address it replaced (the one password recovery used until now).
+ * client's details saved on the record (never their e-mail address or phone number: refused before
+ * the claim) and a notice to the physician.
  */
 async function physicianVariantEffects(
   deps: FormDeps,
   tx: Transaction,
   input: {
     submissionId: string;
-    onRecord: ClientRow;
     client: ClientRow;
     submitter: { email: string; name: string; physicianActId: string };
     details: ReturnType<typeof detailsOf>;
     now: Date;
   },
 ) {
-  const { submissionId, onRecord, client, submitter, details, now } = input;
+  const { submissionId, client, submitter, details, now } = input;
+  // The e-mail address and phone number equal the record's (checked before the claim); they are not
+  // written, so a change the client made meanwhile stands.
+  const { email: _email, phone: _phone, ...profile } = details;
   await tx
     .update(clients)
-    .set({ ...details, updatedAt: now })
+    .set({ ...profile, updatedAt: now })
     .where(eq(clients.id, client.id));
   const clientName = `${client.firstName} ${client.lastName}`;
   await deps.mailer.enqueue(
@@ -295,20 +306,4 @@ async function physicianVariantEffects(
     },
     { dedupeKey: `form:${submissionId}:physician` },
   );
-  if (onRecord.email.toLowerCase() !== client.email.toLowerCase()) {
-    await deps.mailer.enqueue(
-      tx,
-      {
-        to: onRecord.email,
-        subject: 'Client Portal: your e-mail address was changed',
-        text: [
-          `Dear ${clientName},`,
-          `Your physician, ${submitter.name}, changed the e-mail address on your record to ${client.email} with your consent agreement. Messages from the Client Portal now go there.`,
-          'If you did not ask for this change, please contact us right away.',
-          `Reference ${submissionId}.`,
-        ].join('\n\n'),
-      },
-      { dedupeKey: `form:${submissionId}:email-changed` },
-    );
-  }
 }

@@ -118,7 +118,8 @@ async function actFor(cookie: string, clientId: string) {
 
 /** A new client of Dr. Alvarez, chosen in a new session of hers. */
 async function maria(values: Partial<typeof clients.$inferInsert> = {}) {
-  const client = await addClient(t.db, values);
+  // The phone the consent's details carry: a physician may not change it (nor the e-mail).
+  const client = await addClient(t.db, { phone: details.PhoneNumber, ...values });
   await t.db.insert(physicianClients).values({ physicianId: mariaId, clientId: client.id });
   const cookie = await t.signInPhysician('PHY20001');
   await actFor(cookie, client.id);
@@ -330,6 +331,35 @@ describe('the physician variant rules, checked again on the server', () => {
     await expectNothingSigned(client.id);
   });
 
+  it.each([
+    [
+      'e-mail address',
+      { Email: 'someone.else@example.net' },
+      {
+        Email:
+          "Only the client or the bank can change the client's e-mail address. Please ask your client to change it in the Client Portal, or contact us.",
+      },
+    ],
+    [
+      'phone number',
+      { PhoneNumber: '3055559999' },
+      {
+        PhoneNumber:
+          "Only the client or the bank can change the client's phone number. Please ask your client to change it in the Client Portal, or contact us.",
+      },
+    ],
+  ])("refuses a change of the client's %s (403), and stores nothing", async (_what, overrides, fields) => {
+    const client = await maria();
+    const response = await send(client.cookie, consentBody({ Email: client.email, ...overrides }));
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'FORBIDDEN_FIELD', fields });
+    expect(response.json().error).toBe(Object.values(fields)[0]);
+    await expectNothingSigned(client.id);
+    const [row] = await t.db.select().from(clients).where(eq(clients.id, client.id));
+    expect(row).toMatchObject({ email: client.email, phone: '3055550142', firstName: 'Test' });
+    expect(await t.mailTo('someone.else@example.net')).toEqual([]);
+  });
+
   it('refuses a client who signed before (on paper), and saves none of the details', async () => {
     const client = await maria({ clientConsentFormCompleted: true });
     const response = await send(client.cookie, consentBody());
@@ -386,6 +416,7 @@ describe('the payment method for annual storage is the client’s', () => {
       client.cookie,
       consentBody({
         PaymentMethod: 'Credit Card',
+        Email: client.email,
         update_card: true,
         save_card: true,
         ...newCardFields(t, token, { first: 'Paula', last: 'Reyes' }),
@@ -417,7 +448,7 @@ describe('Dr. Alvarez submits the consent of a client signing in the clinic', ()
   });
 
   beforeAll(async () => {
-    client = await maria();
+    client = await maria({ email: 'paula.reyes@example.com' });
     key = newKey();
     const response = await send(client.cookie, signedBody, key);
     expect(response.statusCode, response.body).toBe(200);
@@ -506,9 +537,8 @@ describe('Dr. Alvarez submits the consent of a client signing in the clinic', ()
     expect(toPhysician).toHaveLength(1);
     expect(toPhysician[0]?.subject).toBe(`Physician Portal: consent signed by Paula Reyes (${client.actId})`);
     expect(toPhysician[0]?.textBody).not.toContain('[Attachment');
-    // The address it replaced hears of the change (password recovery used it until now).
-    const toOldAddress = await t.mailTo(client.email);
-    expect(toOldAddress.map((m) => m.subject)).toEqual(['Client Portal: your e-mail address was changed']);
+    // The address did not change: nothing announces a change.
+    expect(toClient.map((m) => m.subject)).not.toContain('Client Portal: your e-mail address was changed');
   });
 
   it('answers a replay of the same Idempotency-Key with the first answer, and stores nothing more', async () => {

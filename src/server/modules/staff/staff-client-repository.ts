@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { ClientInformation } from '../../../domain/client';
+import type { ClientInformation, ClientRecord } from '../../../domain/client';
 import { calendarDateToIso } from '../../../domain/dates';
 import type { AuditEvent, AuditSearchQuery, ClientSummary, StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
@@ -14,7 +14,12 @@ import {
   physicians,
   staffAccounts,
 } from '../../db/schema';
-import { findClientRecord, listClientActivity, updateClientInformation } from '../clients/client-repository';
+import {
+  findClientRecord,
+  listClientActivity,
+  lockClientContact,
+  updateClientInformation,
+} from '../clients/client-repository';
 import { findMethodsOnFile } from '../payments/payment-methods';
 
 const SEARCH_LIMIT = 50;
@@ -137,9 +142,12 @@ async function listProfileChanges(db: Database, clientId: string) {
 export async function staffUpdateClient(
   db: Database,
   input: { clientId: string; staffId: string; info: ClientInformation; today: string; now: Date },
+  /** Runs in the same transaction after the write (the notices of a changed e-mail or phone). */
+  afterWrite?: (tx: Database, before: ClientRecord) => Promise<void>,
 ): Promise<string[] | null> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
+    if (!(await lockClientContact(t, input.clientId))) return null;
     const before = await findClientRecord(t, input.clientId, input.today);
     if (!before) return null;
     const changes = (Object.keys(input.info) as Array<keyof ClientInformation>)
@@ -152,6 +160,7 @@ export async function staffUpdateClient(
       .values(
         changes.map((c) => ({ ...c, clientId: input.clientId, staffId: input.staffId, at: input.now })),
       );
+    await afterWrite?.(t, before);
     return changes.map((c) => c.field);
   });
 }

@@ -19,6 +19,8 @@ import { notFound } from '../../lib/http-error';
 import { noteResolvedClient } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
 import { findClientIdByAnyId } from '../clients/client-repository';
+import { announceContactChanges, contactChanges } from '../clients/contact-changes';
+import { replaceWelcomeLink, welcomeStillPending } from '../initial-processing/welcome-links';
 import {
   listAuditEvents,
   searchClients,
@@ -38,7 +40,10 @@ async function resolveStaffClient(db: Database, session: StaffSession, id: strin
 }
 
 /** The back office's reads of clients (a whole staff session, either level); audited by the scope. */
-export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, clock, documentsKey }) => {
+export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
+  app,
+  { db, clock, documentsKey, mailer, config },
+) => {
   app.get(
     '/clients',
     {
@@ -82,7 +87,7 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
       config: { audit: 'change-client' },
       schema: {
         summary:
-          "Staff correct a client's profile (the Client Information fields, the client's own rules); each changed field is kept with who and when",
+          "Staff correct a client's profile (the Client Information fields, the client's own rules); each changed field is kept with who and when; a changed e-mail address or phone number is e-mailed to the old and the new address",
         tags: ['staff'],
         body: staffUpdateClientRequestSchema(() => todayFor(clock.now())),
         response: { 200: staffUpdateClientResponseSchema, ...errors },
@@ -93,14 +98,27 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { d
       const { clientId: anyId, ...info } = request.body;
       const clientId = await resolveStaffClient(db, session, anyId);
       const now = clock.now();
-      const changed = await staffUpdateClient(db, {
-        clientId,
-        staffId: session.staffId,
-        info,
-        today: todayFor(now),
-        now,
-      });
+      const changed = await staffUpdateClient(
+        db,
+        { clientId, staffId: session.staffId, info, today: todayFor(now), now },
+        async (tx, before) => {
+          const changes = contactChanges(before, info);
+          // A new client's corrected address gets the welcome link; the one sent before stops working.
+          if (changes.some((c) => c.channel === 'email') && (await welcomeStillPending(tx, clientId))) {
+            await replaceWelcomeLink(tx, { mailer, publicUrl: config.publicUrl }, { clientId, now });
+          }
+          await announceContactChanges(tx, mailer, {
+            client: { firstName: before.firstName, clientActId: before.clientACTId },
+            before,
+            changes,
+            by: { role: 'staff' },
+            contactUrl: config.contactUrl,
+            now,
+          });
+        },
+      );
       if (!changed) throw notFound();
+      mailer.kick();
       return { success: true as const, message: CLIENT_INFORMATION_UPDATED, changed };
     },
   );

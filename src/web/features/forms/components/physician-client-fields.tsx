@@ -1,4 +1,5 @@
 import { SimpleGrid, TextInput } from '@mantine/core';
+import { contactChannelMessages } from '../../../../domain/client-basics';
 import type { PhysicianConsentClient } from '../../../../domain/consent-form';
 
 interface Props {
@@ -10,7 +11,9 @@ interface Props {
 
 /**
  * Client Information of the physician's consent (spec 2): the client's personal details and the
- * Enrollment Date, prefilled from the client's record and saved to it with the signing.
+ * Enrollment Date, prefilled from the client's record and saved to it with the signing. The e-mail
+ * address and phone number are shown, not edited: they are how the client signs in and recovers
+ * the account, which only the client or the bank changes (DESIGN.md section 3).
  */
 export function PhysicianClientFields({ values, onChange, errors, disabled }: Props) {
   const field = (name: keyof PhysicianConsentClient) => ({
@@ -34,13 +37,21 @@ export function PhysicianClientFields({ values, onChange, errors, disabled }: Pr
         autoComplete="off"
         {...field('Dob')}
       />
-      <TextInput label="Email" type="email" autoComplete="off" maxLength={254} {...field('Email')} />
+      <TextInput
+        label="Email"
+        type="email"
+        autoComplete="off"
+        {...field('Email')}
+        readOnly
+        description={contactChannelMessages.physicianReadOnlyNote}
+      />
       <TextInput
         label="Phone Number"
         inputMode="tel"
         autoComplete="off"
-        maxLength={15}
         {...field('PhoneNumber')}
+        readOnly
+        description={contactChannelMessages.physicianReadOnlyNote}
       />
       <TextInput label="Address" autoComplete="off" maxLength={200} {...field('Address')} />
       <TextInput label="City" autoComplete="off" maxLength={80} {...field('City')} />
