@@ -31,13 +31,36 @@ const QUEUES = {
  * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
  * adapter; the schedules and retries behave the same.
  */
+/**
+ * Creates or migrates pg-boss's own schema and the portal's queues: run by the owner role with the
+ * portal's migrations (src/server/db/migrate.ts), so that the app role that runs the jobs needs no
+ * DDL (pg-boss makes one table per queue).
+ */
+export async function installJobQueue(owner: DatabaseHandle): Promise<void> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => owner.executeSql(text, values) },
+    schema: 'pgboss',
+    supervise: false,
+    schedule: false,
+    migrate: true,
+  });
+  boss.on('error', () => {});
+  await boss.start();
+  try {
+    for (const queue of Object.values(QUEUES)) await boss.createQueue(queue);
+  } finally {
+    await boss.stop({ graceful: false, wait: true, close: false });
+  }
+}
+
 export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Log): Promise<Jobs> {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
     schema: 'pgboss',
     supervise: true,
     schedule: true,
-    migrate: true,
+    // The owner role installed the schema and the queues (installJobQueue): no DDL here.
+    migrate: false,
   });
   boss.on('error', (error: Error) => log.warn({ jobs: { error: error.name } }, 'job queue error'));
   await boss.start();
@@ -54,7 +77,6 @@ export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Lo
   const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue(100));
   const clean = guarded(QUEUES.cleanUp, () => cleanUp(deps));
 
-  for (const queue of Object.values(QUEUES)) await boss.createQueue(queue);
   await boss.work(QUEUES.reconcile, { pollingIntervalSeconds: 2 }, sweep);
   await boss.work(QUEUES.mail, { pollingIntervalSeconds: 2 }, deliver);
   await boss.work(QUEUES.cleanUp, { pollingIntervalSeconds: 10 }, clean);
