@@ -48,6 +48,20 @@ describe('the TRUNCATE guard on the audit trail (both databases)', () => {
   });
 });
 
+describe('the job queue (both databases)', () => {
+  it('has its queues made at migration, pg-boss’s own cron queue included: the app role makes no table', async () => {
+    const queues = await database.owner.db.execute<{ name: string }>(
+      sql`select name from pgboss.queue order by name`,
+    );
+    expect((queues as unknown as { rows: unknown[] }).rows).toEqual([
+      { name: '__pgboss__send-it' },
+      { name: 'clean-up' },
+      { name: 'deliver-mail' },
+      { name: 'reconcile-operations' },
+    ]);
+  });
+});
+
 const twoRoles =
   testDatabaseKind() === 'postgres' &&
   Boolean(process.env.TEST_DATABASE_MIGRATION_URL) &&

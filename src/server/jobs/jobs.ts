@@ -31,6 +31,9 @@ const QUEUES = {
  * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
  * adapter; the schedules and retries behave the same.
  */
+/** The queue pg-boss 10's timekeeper sends scheduled jobs through (its timekeeper.js). */
+const PG_BOSS_CRON_QUEUE = '__pgboss__send-it';
+
 /**
  * Creates or migrates pg-boss's own schema and the portal's queues: run by the owner role with the
  * portal's migrations (src/server/db/migrate.ts), so that the app role that runs the jobs needs no
@@ -47,7 +50,9 @@ export async function installJobQueue(owner: DatabaseHandle): Promise<void> {
   boss.on('error', () => {});
   await boss.start();
   try {
-    for (const queue of Object.values(QUEUES)) await boss.createQueue(queue);
+    // pg-boss's cron sends through a queue of its own, which it would otherwise make at the first
+    // start with a schedule (and, as a role without DDL, fail silently: no cron job would run).
+    for (const queue of [...Object.values(QUEUES), PG_BOSS_CRON_QUEUE]) await boss.createQueue(queue);
   } finally {
     await boss.stop({ graceful: false, wait: true, close: false });
   }
