@@ -18,19 +18,6 @@ const QUEUES = {
   cleanUp: 'clean-up',
 } as const;
 
-/**
- * Background work on the database, through pg-boss (a maintained PostgreSQL job queue), in every
- * server process: its cron schedules each job once a minute across all processes, and whichever
- * process is free runs it. The jobs themselves are safe to run in several processes at once.
- *
- * - reconciliation of interrupted payments and signings (also once at start);
- * - delivery of the mail outbox, with retries and backoff (mail is also delivered right after
- *   each commit; this job sends what a crash or an SMTP failure left behind);
- * - clean-up of orphaned documents and expired rows, hourly.
- *
- * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
- * adapter; the schedules and retries behave the same.
- */
 /** The queue pg-boss 10's timekeeper sends scheduled jobs through (its timekeeper.js). */
 const PG_BOSS_CRON_QUEUE = '__pgboss__send-it';
 
@@ -58,6 +45,19 @@ export async function installJobQueue(owner: DatabaseHandle): Promise<void> {
   }
 }
 
+/**
+ * Background work on the database, through pg-boss (a maintained PostgreSQL job queue), in every
+ * server process: its cron schedules each job once a minute across all processes, and whichever
+ * process is free runs it. The jobs themselves are safe to run in several processes at once.
+ *
+ * - reconciliation of interrupted payments and signings (also once at start);
+ * - delivery of the mail outbox, with retries and backoff (mail is also delivered right after
+ *   each commit; this job sends what a crash or an SMTP failure left behind);
+ * - clean-up of orphaned documents and expired rows, hourly.
+ *
+ * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
+ * adapter; the schedules and retries behave the same.
+ */
 export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Log): Promise<Jobs> {
   const boss = new PgBoss({
     db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
