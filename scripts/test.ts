@@ -66,7 +66,7 @@ run(
   'unit and API tests (PGlite)',
   bin('vitest'),
   ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${pgliteReport}`],
-  { TEST_DATABASE_URL: undefined },
+  { TEST_DATABASE_URL: undefined, TEST_DATABASE_MIGRATION_URL: undefined },
 );
 countVitest(pgliteReport);
 

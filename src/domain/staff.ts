@@ -210,8 +210,10 @@ export type StaffClientRecord = z.infer<typeof staffClientResponseSchema>;
 export const auditEventSchema = z.object({
   id: z.string(),
   at: z.string(),
-  actorRole: z.enum(['client', 'physician', 'staff']),
-  actor: z.string().describe('Client ID, Physician ID or staff e-mail'),
+  actorRole: z
+    .enum(['client', 'physician', 'staff', 'public'])
+    .describe('public: someone on a public page (a signed link, the payment pages), with no account'),
+  actor: z.string().describe("Client ID, Physician ID, staff e-mail, or 'public page'"),
   clientACTId: z.string().nullable(),
   action: z.string(),
   route: z.string(),

@@ -217,14 +217,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const audit = createAuditTrail(db, clock);
   await app.register(healthRoutes, { ...deps, prefix: '/api' });
   await app.register(
-    publicScope(async (scope) => {
-      await scope.register(siteRoutes, api);
-      await scope.register(authRoutes, api);
-      await scope.register(publicPaymentRoutes, api);
-      await scope.register(newbornAgreementRoutes, api);
-      await scope.register(welcomeRoutes, api);
-      await scope.register(staffLoginRoutes, staffApi);
-    }),
+    publicScope(
+      async (scope) => {
+        await scope.register(siteRoutes, api);
+        await scope.register(authRoutes, api);
+        await scope.register(publicPaymentRoutes, api);
+        await scope.register(newbornAgreementRoutes, api);
+        await scope.register(welcomeRoutes, api);
+        await scope.register(staffLoginRoutes, staffApi);
+      },
+      { audit },
+    ),
   );
   // Routes about a client, for the client themselves or a physician acting for them.
   await app.register(

@@ -31,6 +31,25 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('migrates as the owner role of DATABASE_MIGRATION_URL, by default the role of DATABASE_URL', () => {
+    const one = loadConfig({ DATABASE_URL: 'postgres://portal_app@db/portal', DEMO: 'true' });
+    expect(one.databaseMigrationUrl).toBe('postgres://portal_app@db/portal');
+    const two = loadConfig({
+      DATABASE_URL: 'postgres://portal_app@db/portal',
+      DATABASE_MIGRATION_URL: 'postgres://portal_owner@db/portal',
+      DEMO: 'true',
+    });
+    expect(two.databaseUrl).toBe('postgres://portal_app@db/portal');
+    expect(two.databaseMigrationUrl).toBe('postgres://portal_owner@db/portal');
+    expect(loadConfig({}).databaseMigrationUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_MIGRATION_URL: 'postgres://portal_owner@db/portal' })).toThrow(
+      'DATABASE_MIGRATION_URL: must be set only with DATABASE_URL (the owner role migrates the database the portal serves from)',
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://portal_app@db/portal', DATABASE_MIGRATION_URL: 'mysql://x' }),
+    ).toThrow('DATABASE_MIGRATION_URL="mysql://x": must be a URL starting with postgres:// or postgresql://');
+  });
+
   it('warns at start when demo mode runs on a DATABASE_URL, and only then', () => {
     const asked = loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' });
     expect(asked.warnings).toEqual([expect.stringMatching(/Demo mode is on with DATABASE_URL/)]);

@@ -34,6 +34,7 @@ const envSchema = z.object({
   HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   DATABASE_URL: urlText(['postgres:', 'postgresql:']).optional(),
+  DATABASE_MIGRATION_URL: urlText(['postgres:', 'postgresql:']).optional(),
   SMTP_URL: urlText(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z
     .string()
@@ -90,6 +91,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * The owner role that migrates (the tables, pg-boss's schema) and grants the app role of
+   * `databaseUrl` its rights; the same as `databaseUrl` when not set.
+   */
+  databaseMigrationUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -169,6 +175,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'DATABASE_MIGRATION_URL: must be set only with DATABASE_URL (the owner role migrates the database the portal serves from)',
+    ]);
+  }
   if (e.PAYMENT_GATEWAY === 'authorize-net') {
     const missing = (['ANET_API_LOGIN_ID', 'ANET_TRANSACTION_KEY', 'ANET_CLIENT_KEY'] as const).filter(
       (k) => !e[k],
@@ -231,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl,

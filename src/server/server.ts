@@ -1,7 +1,8 @@
 import { todayFor } from '../domain/client';
 import { buildApp, loggerOptions } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, openPostgres } from './db/client';
+import { migrateDatabase } from './db/migrate';
 import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
 import { seedDemoPlanStoreClient, seedDemoVialRequest } from './db/seed-back-office';
 import { seedDemoNewbornAgreement } from './db/seed-newborn';
@@ -20,7 +21,17 @@ async function main() {
   }
 
   const database = await openDatabase(config);
-  await database.migrate();
+  // The owner role migrates and grants; the portal then serves as the app role of DATABASE_URL.
+  if (config.databaseMigrationUrl && config.databaseMigrationUrl !== config.databaseUrl) {
+    const owner = openPostgres(config.databaseMigrationUrl, 1);
+    try {
+      await migrateDatabase(owner, database);
+    } finally {
+      await owner.close();
+    }
+  } else {
+    await migrateDatabase(database);
+  }
   if (config.demo) await seedDemoData(database.db, todayFor(new Date()));
 
   const app = await buildApp({ config, db: database.db, logger: loggerOptions(config.logLevel) });

@@ -2,8 +2,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConnectionLost } from '../lib/failures';
-import { createTestDatabase, testDatabaseKind } from '../testing/test-database';
-import type { DatabaseHandle } from './client';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  testDatabaseKind,
+  testOwnerUrl,
+} from '../testing/test-database';
 
 /**
  * The pool after its connections are cut: every client a request or a transaction checked out
@@ -30,7 +34,7 @@ async function within<T>(ms: number, work: Promise<T>, what: string): Promise<T>
 describe.skipIf(testDatabaseKind() !== 'postgres')(
   'the pool after its connections are terminated (PostgreSQL only: needs TEST_DATABASE_URL)',
   () => {
-    let handle: DatabaseHandle;
+    let handle: TestDatabase;
     let pool: pg.Pool;
     let admin: pg.Client;
     let databaseName: string;
@@ -41,7 +45,7 @@ describe.skipIf(testDatabaseKind() !== 'postgres')(
       pool = handle.pool as pg.Pool;
       const result = await pool.query<{ name: string }>('select current_database() as name');
       databaseName = result.rows[0]?.name as string;
-      admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      admin = new pg.Client({ connectionString: testOwnerUrl() });
       await admin.connect();
     });
     afterAll(async () => {
@@ -78,7 +82,9 @@ describe.skipIf(testDatabaseKind() !== 'postgres')(
     }
 
     it('rolls back a transaction that fails for another reason and keeps its connection', async () => {
-      await pool.query('create table pool_recovery_probe (n int)');
+      // The owner makes the table (the app's role has no DDL) and lets the app's role use it.
+      await handle.owner.db.execute(sql`create table pool_recovery_probe (n int)`);
+      await handle.owner.db.execute(sql`grant select, insert on pool_recovery_probe to public`);
       const [before] = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows;
       const failure = await handle.db
         .transaction(async (tx) => {

@@ -804,7 +804,8 @@ export const auditEvents = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     at: timestamp({ withTimezone: true }).notNull(),
-    actorRole: text({ enum: ['client', 'physician', 'staff'] }).notNull(),
+    // public: someone on a public page (a signed link, the payment pages); actorId is then the nil UUID.
+    actorRole: text({ enum: ['client', 'physician', 'staff', 'public'] }).notNull(),
     actorId: uuid().notNull(),
     clientId: uuid(),
     action: text().notNull(),

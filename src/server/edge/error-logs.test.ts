@@ -38,7 +38,7 @@ beforeAll(async () => {
   t = await startTestApp({}, { logStream: { write: (line: string) => void lines.push(line) } });
   jane = await t.signIn('ACT10001');
   // A rule the database enforces and the app does not know: saving this street fails the query.
-  await t.db.execute(
+  await t.ownerDb.execute(
     sql.raw(`alter table clients add constraint edge_refuse_street check (street <> '${PERSONAL.street}')`),
   );
 });

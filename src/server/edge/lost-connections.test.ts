@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConnectionLost } from '../lib/failures';
 import { tokenizeCard } from '../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../testing/test-app';
-import { testDatabaseKind } from '../testing/test-database';
+import { testDatabaseKind, testOwnerUrl } from '../testing/test-database';
 
 /**
  * Lost connections: a connection error fails the request with 503 and a clear message, never the
@@ -60,7 +60,7 @@ if (testDatabaseKind() === 'postgres') {
       jane = await t.signIn('ACT10001');
       const result = await t.db.execute<{ name: string }>(sql`select current_database() as name`);
       databaseName = (result as unknown as { rows: Array<{ name: string }> }).rows[0]?.name as string;
-      admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      admin = new pg.Client({ connectionString: testOwnerUrl() });
       await admin.connect();
       process.on('uncaughtException', onUncaught);
     });

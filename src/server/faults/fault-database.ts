@@ -4,7 +4,9 @@ import { randomToken, sha256Hex } from '../lib/secrets';
 /**
  * The fault suite's databases on the PostgreSQL server of TEST_DATABASE_URL: a template migrated
  * and seeded once by a real server process, then one copy per scenario, all dropped at the end.
- * The checks read the tables with plain SQL, as an auditor would.
+ * The checks read the tables with plain SQL, as an auditor would. With
+ * TEST_DATABASE_MIGRATION_URL (as .ci/run sets it) that owner role makes the databases, migrates
+ * them and reads them; the servers run as the restricted role of TEST_DATABASE_URL.
  */
 
 export function databaseUrl(serverUrl: string, name: string): string {
@@ -16,7 +18,16 @@ export function databaseUrl(serverUrl: string, name: string): string {
 export class Admin {
   private readonly created = new Set<string>();
 
-  constructor(private readonly serverUrl: string) {}
+  /** `serverUrl`: the owner role's; `appServerUrl`: the role the servers run as. */
+  constructor(
+    private readonly serverUrl: string,
+    private readonly appServerUrl: string = serverUrl,
+  ) {}
+
+  /** The URL the portal's processes connect to the database with (the app role). */
+  appUrl(name: string): string {
+    return databaseUrl(this.appServerUrl, name);
+  }
 
   private async run<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
     const client = new pg.Client({ connectionString: databaseUrl(this.serverUrl, 'postgres') });

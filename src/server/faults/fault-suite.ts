@@ -6,7 +6,8 @@
  * reconciliation has settled, the money and the records are checked (./invariants.ts).
  *
  * Needs TEST_DATABASE_URL (any database on the PostgreSQL server; the suite makes its own and drops
- * them). Optional: FAULT_SCENARIOS (comma-separated parts of scenario titles to run), FAULT_SEED,
+ * them); with TEST_DATABASE_MIGRATION_URL, that owner role makes and migrates the databases and the
+ * servers run as the restricted role of TEST_DATABASE_URL, as in production. Optional: FAULT_SCENARIOS (comma-separated parts of scenario titles to run), FAULT_SEED,
  * FAULT_SETTLE_TIMEOUT_MS, FAULT_PARALLEL, FAULT_SUITE_TIMEOUT_MS, and FAULT_REPORT (the JSON
  * summary scripts/test.ts counts).
  * Exits 1 when a check fails.
@@ -236,7 +237,8 @@ async function runScenario(
   const start = (faultPoint?: string) => {
     const server = startServer({
       port,
-      databaseUrl: url,
+      databaseUrl: ctx.admin.appUrl(name),
+      migrationUrl: url,
       dataDir,
       documentsKey: ctx.documentsKey,
       linkSecret: ctx.linkSecret,
@@ -506,7 +508,7 @@ async function main() {
   }
   const wanted = (process.env.FAULT_SCENARIOS ?? '').split(',').filter(Boolean);
   const scenarios = SCENARIOS.filter((s) => wanted.length === 0 || wanted.some((w) => s.title.includes(w)));
-  const admin = new Admin(serverUrl);
+  const admin = new Admin(process.env.TEST_DATABASE_MIGRATION_URL ?? serverUrl, serverUrl);
   // By scenario number: scenarios running side by side finish in any order.
   const results: ScenarioResult[] = [];
   const watchdog = setTimeout(() => {
@@ -535,7 +537,13 @@ async function main() {
     ctx.template = `${ctx.prefix}_template`;
     const templateUrl = await admin.create(ctx.template);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-faults-'));
-    const first = startServer({ ...ctx, port: ports[0] as number, databaseUrl: templateUrl, dataDir });
+    const first = startServer({
+      ...ctx,
+      port: ports[0] as number,
+      databaseUrl: admin.appUrl(ctx.template),
+      migrationUrl: templateUrl,
+      dataDir,
+    });
     try {
       await waitUntilHealthy(first);
     } finally {

@@ -33,6 +33,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 export interface ServerSettings {
   port: number;
   databaseUrl: string;
+  /** The owner role that migrates (DATABASE_MIGRATION_URL), when the server runs as another. */
+  migrationUrl?: string;
   dataDir: string;
   documentsKey: string;
   linkSecret: string;
@@ -67,6 +69,7 @@ function serverEnv(settings: ServerSettings): NodeJS.ProcessEnv {
     TMPDIR: process.env.TMPDIR,
     NODE_ENV: 'test',
     DATABASE_URL: settings.databaseUrl,
+    ...(settings.migrationUrl ? { DATABASE_MIGRATION_URL: settings.migrationUrl } : {}),
     DEMO: 'true',
     PORT: String(settings.port),
     HOST: '127.0.0.1',

@@ -18,6 +18,33 @@ const QUEUES = {
   cleanUp: 'clean-up',
 } as const;
 
+/** The queue pg-boss 10's timekeeper sends scheduled jobs through (its timekeeper.js). */
+const PG_BOSS_CRON_QUEUE = '__pgboss__send-it';
+
+/**
+ * Creates or migrates pg-boss's own schema and the portal's queues: run by the owner role with the
+ * portal's migrations (src/server/db/migrate.ts), so that the app role that runs the jobs needs no
+ * DDL (pg-boss makes one table per queue).
+ */
+export async function installJobQueue(owner: DatabaseHandle): Promise<void> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => owner.executeSql(text, values) },
+    schema: 'pgboss',
+    supervise: false,
+    schedule: false,
+    migrate: true,
+  });
+  boss.on('error', () => {});
+  await boss.start();
+  try {
+    // pg-boss's cron sends through a queue of its own, which it would otherwise make at the first
+    // start with a schedule (and, as a role without DDL, fail silently: no cron job would run).
+    for (const queue of [...Object.values(QUEUES), PG_BOSS_CRON_QUEUE]) await boss.createQueue(queue);
+  } finally {
+    await boss.stop({ graceful: false, wait: true, close: false });
+  }
+}
+
 /**
  * Background work on the database, through pg-boss (a maintained PostgreSQL job queue), in every
  * server process: its cron schedules each job once a minute across all processes, and whichever
@@ -37,7 +64,8 @@ export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Lo
     schema: 'pgboss',
     supervise: true,
     schedule: true,
-    migrate: true,
+    // The owner role installed the schema and the queues (installJobQueue): no DDL here.
+    migrate: false,
   });
   boss.on('error', (error: Error) => log.warn({ jobs: { error: error.name } }, 'job queue error'));
   await boss.start();
@@ -54,7 +82,6 @@ export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Lo
   const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue());
   const clean = guarded(QUEUES.cleanUp, () => cleanUp(deps));
 
-  for (const queue of Object.values(QUEUES)) await boss.createQueue(queue);
   await boss.work(QUEUES.reconcile, { pollingIntervalSeconds: 2 }, sweep);
   await boss.work(QUEUES.mail, { pollingIntervalSeconds: 2 }, deliver);
   await boss.work(QUEUES.cleanUp, { pollingIntervalSeconds: 10 }, clean);

@@ -51,9 +51,23 @@ export function protectedScope(
   };
 }
 
-/** The public scope: routes anyone may call (sign-in, recovery, the public payment pages). */
-export function publicScope(routes: (scope: FastifyInstance) => Promise<void>) {
+/**
+ * The public scope: routes anyone may call (sign-in, recovery, the public payment pages). The
+ * audit hook records the answers of the routes that declare `config: { audit }` (a public page
+ * showing a client's data), with a public actor.
+ */
+export function publicScope(
+  routes: (scope: FastifyInstance) => Promise<void>,
+  options: Pick<ScopeOptions, 'audit'> = {},
+) {
   return async (scope: FastifyInstance) => {
+    const audit = options.audit;
+    if (audit) {
+      scope.addHook('onSend', async (request, reply, payload) => {
+        await audit.record(request, reply);
+        return payload;
+      });
+    }
     await routes(scope);
   };
 }

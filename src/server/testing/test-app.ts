@@ -18,6 +18,11 @@ export interface TestApp {
   db: Database;
   /** The database handle, for what runs beside the app (the background jobs). */
   database: DatabaseHandle;
+  /**
+   * The database as its owner role: for what a test does that the app's restricted role may not
+   * (DDL to make a write fail). The app's own `db` on PGlite or with one role.
+   */
+  ownerDb: Database;
   clock: ManualClock;
   close(): Promise<void>;
   /** Signs in and returns the Cookie header of the new session. */
@@ -106,6 +111,7 @@ export async function startTestApp(
     app,
     db: database.db,
     database,
+    ownerDb: database.owner.db,
     clock,
     async close() {
       await app.close();

@@ -5,12 +5,17 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { todayFor } from '../../domain/client';
 import { type DatabaseHandle, openPostgres, wrapPglite } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
 import { seedDemoData } from '../db/seed';
 
 /**
  * Test databases: migrated and seeded once per run (a template), then copied for each test file.
  * With TEST_DATABASE_URL the copies are PostgreSQL databases made from a template database;
  * without it they are PGlite instances loaded from a dump of the template.
+ *
+ * On PostgreSQL the app runs as the role of TEST_DATABASE_URL and the databases are made, migrated
+ * and dropped by the owner role of TEST_DATABASE_MIGRATION_URL (default: the same), as in
+ * production with two roles (.ci/run makes a restricted app role).
  */
 
 const PGLITE_TEMPLATE = path.join(
@@ -32,8 +37,13 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** The owner role's URL (PostgreSQL): it makes, migrates and drops the test databases. */
+export function testOwnerUrl(): string | undefined {
+  return process.env.TEST_DATABASE_MIGRATION_URL ?? process.env.TEST_DATABASE_URL;
+}
+
 async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  const client = new pg.Client({ connectionString: testOwnerUrl() });
   await client.connect();
   try {
     await client.query(sql);
@@ -49,17 +59,22 @@ export async function prepareTemplate(): Promise<() => Promise<void>> {
     const name = templateName();
     await adminQuery(`drop database if exists ${name}`);
     await adminQuery(`create database ${name}`);
-    const handle = openPostgres(withDatabase(process.env.TEST_DATABASE_URL as string, name), 2);
-    await handle.migrate();
-    await seedDemoData(handle.db, today);
-    await handle.close();
+    const owner = openPostgres(withDatabase(testOwnerUrl() as string, name), 2);
+    const app = openPostgres(withDatabase(process.env.TEST_DATABASE_URL as string, name), 1);
+    try {
+      await migrateDatabase(owner, app);
+      await seedDemoData(owner.db, today);
+    } finally {
+      await app.close();
+      await owner.close();
+    }
     return async () => {
       await adminQuery(`drop database if exists ${name} with (force)`);
     };
   }
   const client = await PGlite.create();
   const handle = wrapPglite(client);
-  await handle.migrate();
+  await migrateDatabase(handle);
   await seedDemoData(handle.db, today);
   const dump = await client.dumpDataDir('none');
   fs.writeFileSync(PGLITE_TEMPLATE, Buffer.from(await dump.arrayBuffer()));
@@ -69,22 +84,36 @@ export async function prepareTemplate(): Promise<() => Promise<void>> {
 
 let counter = 0;
 
+export interface TestDatabase extends DatabaseHandle {
+  /**
+   * The same database as its owner role, for what a test does that the app's role may not
+   * (a constraint added to make a write fail); the app's own handle on PGlite or with one role.
+   */
+  owner: DatabaseHandle;
+}
+
 /** A fresh copy of the template database for one test file. */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   if (testDatabaseKind() === 'postgres') {
     counter += 1;
     const name = `portal_test_${process.pid}_${counter}_${Date.now() % 100000}`;
+    // Made by the owner from the template: the copy's tables are the owner's, with the app role's
+    // grants as the template had them.
     await adminQuery(`create database ${name} template ${templateName()}`);
     const handle = openPostgres(withDatabase(process.env.TEST_DATABASE_URL as string, name), 4);
+    const owner = openPostgres(withDatabase(testOwnerUrl() as string, name), 1);
     return {
       ...handle,
+      owner,
       async close() {
         await handle.close();
+        await owner.close();
         await adminQuery(`drop database if exists ${name} with (force)`);
       },
     };
   }
   const dump = fs.readFileSync(PGLITE_TEMPLATE);
   const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
-  return wrapPglite(client);
+  const handle = wrapPglite(client);
+  return { ...handle, owner: handle };
 }

@@ -845,13 +845,13 @@ describe('double submissions', () => {
 
   /** A White Glove submission that is charged, then fails before the form is completed. */
   async function chargedButNotCompleted(cookie: string, key: string) {
-    await t.db.execute(
+    await t.ownerDb.execute(
       sql`alter table documents add constraint no_documents_for_now check (false) not valid`,
     );
     try {
       return await submit(cookie, whiteGlove(), key);
     } finally {
-      await t.db.execute(sql`alter table documents drop constraint no_documents_for_now`);
+      await t.ownerDb.execute(sql`alter table documents drop constraint no_documents_for_now`);
     }
   }
 

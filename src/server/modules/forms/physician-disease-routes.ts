@@ -19,6 +19,7 @@ import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { userAgentOf } from '../../lib/user-agent';
+import { noteResolvedClient } from '../../plugins/audit';
 import { type PhysicianSession, sessionOf } from '../../plugins/sessions';
 import { findLinkedClientByIdentification } from '../clients/client-repository';
 import { withPaymentAttempt } from '../payments/payment-attempts';
@@ -119,6 +120,8 @@ export const physicianDiseaseRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
   async function ownClient(session: PhysicianSession, identification: ClientIdentification) {
     const client = await findLinkedClientByIdentification(db, session.physicianId, identification);
     if (!client) throw notTheirClient();
+    // The client confirmed is the one this answer's audit row names.
+    noteResolvedClient(session, client.id);
     if (session.actingForClientId !== client.id) await sessions.actFor(session, client.id);
     return client;
   }

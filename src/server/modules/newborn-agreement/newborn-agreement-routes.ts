@@ -10,6 +10,7 @@ import {
 import type { AppDeps } from '../../app';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { userAgentOf } from '../../lib/user-agent';
+import { noteShownClients } from '../../plugins/audit';
 import { agreementOfLink, agreementResponse, signNewbornAgreement } from './newborn-agreement-service';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -31,6 +32,8 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
   app.get(
     '/get_Client_Agreement_service',
     {
+      // The page shows the client's plan and main contact: its opening is on the client's trail.
+      config: { audit: 'read-client' },
       schema: {
         summary: 'Newborn finance agreement: the plan and its state, for the link token `id`',
         tags: ['newborn agreement'],
@@ -41,6 +44,7 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
     async (request, reply) => {
       await limit(request.ip);
       const row = await agreementOfLink(deps, request.query.id, clock.now());
+      noteShownClients(request, [row.clientId]);
       void reply.header('cache-control', 'no-store');
       return agreementResponse(request.query.id ?? '', row);
     },

@@ -108,7 +108,8 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.get(
     '/get_ShipmentDates',
     {
-      config: { audit: null },
+      // From a client's vial release (purpose vialRequest): on that client's trail.
+      config: { audit: 'read-order' },
       schema: {
         summary: 'The shipment arrival dates the server accepts between two dates (at most 366 days)',
         description:

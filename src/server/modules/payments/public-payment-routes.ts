@@ -24,6 +24,7 @@ import { readPaymentLinkToken } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { findOperation } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
+import { noteShownClients } from '../../plugins/audit';
 import { withPaymentAttempt } from './payment-attempts';
 import { overdueFees, savePaymentMethod } from './payment-service';
 
@@ -89,6 +90,8 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
   app.post(
     '/set_verifyClientData',
     {
+      // A confirmation shows the client's overdue years: on the client's trail.
+      config: { audit: 'read-client' },
       schema: {
         summary:
           'Public payment pages: confirms the client by Client ID and last name, full contact, or a signed link',
@@ -133,6 +136,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_MS),
       });
       const overdue = await overdueFees(db, client.id, today());
+      noteShownClients(request, [client.id]);
       return {
         verified: true as const,
         message: v.confirmed,

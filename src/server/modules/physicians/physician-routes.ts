@@ -8,6 +8,7 @@ import {
 } from '../../../domain/physician';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/http-error';
+import { noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { findPhysician, listPhysicianClients } from './physician-repository';
@@ -47,9 +48,15 @@ export const physicianRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db,
         response: { 200: getPhysicianClientsResponseSchema, ...errors },
       },
     },
-    async (request) => ({
-      clients: await listPhysicianClients(db, sessionOf(request, 'physician').physicianId),
-    }),
+    async (request) => {
+      const session = sessionOf(request, 'physician');
+      const clients = await listPhysicianClients(db, session.physicianId);
+      noteShownClients(
+        session,
+        clients.map((c) => c.id),
+      );
+      return { clients };
+    },
   );
 
   app.post(

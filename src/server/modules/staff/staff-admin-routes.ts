@@ -28,6 +28,7 @@ import {
 import type { AppDeps } from '../../app';
 import { staffAccounts } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
+import { noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { changeShipmentBlackoutDate, shipmentBlackoutDates } from '../ordering/shipment-calendar-repository';
 import { addPriceVersion, priceVersions, withdrawPriceVersion } from '../prices/price-book-repository';
@@ -116,7 +117,15 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
         response: { 200: auditResponseSchema, ...errors },
       },
     },
-    async (request) => ({ events: await listAuditEvents(db, { search: request.query }) }),
+    async (request) => {
+      const events = await listAuditEvents(db, { search: request.query });
+      // The trail of many clients at once: each one shown is named on the trail of this read.
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        events.flatMap((e) => (e.clientId ? [e.clientId] : [])),
+      );
+      return { events };
+    },
   );
 
   const calendar = async (dates?: string[]) => {

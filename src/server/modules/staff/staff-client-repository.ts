@@ -167,15 +167,20 @@ export async function staffUpdateClient(
 
 const AUDIT_LIMIT = 200;
 
-/** Audit rows, newest first: of one client, or (admins) matching a Client ID, actor or action. */
+/**
+ * Audit rows, newest first: of one client, or (admins) matching a Client ID, actor or action.
+ * Each with the client's internal id (not sent: the answer's schema has no such field), for the
+ * audit row of the read itself.
+ */
 export async function listAuditEvents(
   db: Database,
   filter: { clientId: string } | { search: AuditSearchQuery },
-): Promise<AuditEvent[]> {
+): Promise<Array<AuditEvent & { clientId: string | null }>> {
   const actor = sql<string>`coalesce(
     (select c.client_act_id from clients c where ${auditEvents.actorRole} = 'client' and c.id = ${auditEvents.actorId}),
     (select p.physician_act_id from physicians p where ${auditEvents.actorRole} = 'physician' and p.id = ${auditEvents.actorId}),
     (select s.email from ${staffAccounts} s where ${auditEvents.actorRole} = 'staff' and s.id = ${auditEvents.actorId}),
+    case when ${auditEvents.actorRole} = 'public' then 'public page' end,
     ${auditEvents.actorId}::text)`;
   let where: SQL | undefined;
   if ('clientId' in filter) where = eq(auditEvents.clientId, filter.clientId);
@@ -204,6 +209,7 @@ export async function listAuditEvents(
       actorRole: auditEvents.actorRole,
       actor,
       clientACTId: clients.clientActId,
+      clientId: auditEvents.clientId,
       action: auditEvents.action,
       route: auditEvents.route,
       documentId: auditEvents.documentId,

@@ -16,7 +16,7 @@ import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
 import { documentOwner, readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
-import { noteResolvedClient } from '../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
 import { findClientIdByAnyId } from '../clients/client-repository';
 import { announceContactChanges, contactChanges } from '../clients/contact-changes';
@@ -56,8 +56,12 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       },
     },
     async (request) => {
-      sessionOf(request, 'staff');
-      return { clients: await searchClients(db, request.query.q) };
+      const found = await searchClients(db, request.query.q);
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        found.map((c) => c.id),
+      );
+      return { clients: found };
     },
   );
 

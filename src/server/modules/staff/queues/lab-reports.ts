@@ -22,7 +22,7 @@ import {
   staffAccounts,
 } from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';
-import { noteResolvedClient } from '../../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import type { StaffQueue } from './queue';
 
@@ -242,8 +242,12 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
       },
     },
     async (request) => {
-      sessionOf(request, 'staff');
-      return { reports: await labReportsAwaitingReview(deps.db) };
+      const reports = await labReportsAwaitingReview(deps.db);
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        reports.map((r) => r.clientId),
+      );
+      return { reports };
     },
   );
 

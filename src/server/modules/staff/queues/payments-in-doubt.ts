@@ -18,7 +18,7 @@ import { clients, operations, payments } from '../../../db/schema';
 import { type Log, recoveriesByKind } from '../../../jobs/reconcile';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { isHeld, operationById, recoverLapsed, type Transaction } from '../../../lib/run-once';
-import { noteResolvedClient } from '../../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import type { StaffQueue } from './queue';
 
@@ -189,7 +189,14 @@ const paymentsInDoubtRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
         response: { 200: paymentsInDoubtResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async () => ({ payments: await inDoubtRows(deps.db) }),
+    async (request) => {
+      const rows = await inDoubtRows(deps.db);
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        rows.map((r) => r.clientId),
+      );
+      return { payments: rows };
+    },
   );
 
   app.post(

@@ -21,7 +21,7 @@ import type { Database } from '../../../db/client';
 import { clients, staffAccounts, storagePlanOrders } from '../../../db/schema';
 import { storeDocument } from '../../../lib/document-store';
 import { HttpError, notFound } from '../../../lib/http-error';
-import { noteResolvedClient } from '../../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import { applyPlanOrder, type PlanOrderRow } from '../../ordering/storage-plan-service';
 import { renderReceiptPdf } from '../../payments/receipt-pdf';
@@ -214,8 +214,12 @@ const planCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      sessionOf(request, 'staff');
-      return { orders: await planOrdersAwaitingCheck(deps.db) };
+      const orders = await planOrdersAwaitingCheck(deps.db);
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        orders.map((o) => o.clientId),
+      );
+      return { orders };
     },
   );
 

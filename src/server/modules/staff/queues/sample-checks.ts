@@ -20,7 +20,7 @@ import type { AppDeps } from '../../../app';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, physicians, sampleSubmissions, staffAccounts } from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';
-import { noteResolvedClient } from '../../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import type { StaffQueue } from './queue';
 
@@ -195,8 +195,12 @@ export const sampleCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       },
     },
     async (request) => {
-      sessionOf(request, 'staff');
-      return { samples: await samplesAwaitingCheck(deps.db) };
+      const samples = await samplesAwaitingCheck(deps.db);
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        samples.map((s) => s.clientId),
+      );
+      return { samples };
     },
   );
 

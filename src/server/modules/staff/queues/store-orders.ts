@@ -18,7 +18,7 @@ import { clientActivities, clients, staffAccounts, storeOrders } from '../../../
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
-import { noteResolvedClient } from '../../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import type { PaymentDeps } from '../../payments/payment-service';
 import type { StaffQueue } from './queue';
@@ -232,8 +232,12 @@ const storeOrderRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      sessionOf(request, 'staff');
-      return { orders: await queueItems(deps.db) };
+      const orders = await queueItems(deps.db);
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        orders.map((o) => o.clientId),
+      );
+      return { orders };
     },
   );
 

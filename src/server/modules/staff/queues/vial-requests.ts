@@ -28,7 +28,7 @@ import {
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
-import { noteResolvedClient } from '../../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import { findMethodsOnFile } from '../../payments/payment-methods';
 import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../../payments/payment-service';
@@ -604,7 +604,14 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         response: { 200: vialQueueResponseSchema, 401: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (request) => ({ requests: await queueItems(deps.db, viewerOf(request)) }),
+    async (request) => {
+      const requests = await queueItems(deps.db, viewerOf(request));
+      noteShownClients(
+        sessionOf(request, 'staff'),
+        requests.map((r) => r.clientId),
+      );
+      return { requests };
+    },
   );
 
   /** Each action: the staff member's session, the request's client on the audit row, the key. */
