@@ -14,7 +14,7 @@ import {
   vialQueueResponseSchema,
   vialRequestIdParamsSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, operations, payments, vialRequests } from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';
