@@ -16,6 +16,14 @@ export default defineConfig({
       },
       {
         test: {
+          // The repository's own checks (import cycles): their rules, on small fixtures.
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'web',
           include: ['src/web/**/*.test.tsx'],
           environment: 'jsdom',

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { fedexHolidays, weekdayOf } from '../src/domain/carrier-calendar';
 import { todayFor } from '../src/domain/client';
-import { addDays, addYears, isoToUsDate } from '../src/domain/dates';
+import { addYears, isoToUsDate } from '../src/domain/dates';
+import { validTuesday } from '../src/server/testing/dates';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from './support/portal';
 import { signInAsDemoAdmin } from './support/staff';
@@ -28,14 +28,6 @@ async function checkScreen(page: Page, name: string) {
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `test-results/staff-plan-store-${name}-375.png`, fullPage: true });
   if (wide) await page.setViewportSize(wide);
-}
-
-function validTuesday(): string {
-  let date = addDays(todayFor(new Date()), 7);
-  while (weekdayOf(date) !== 2) date = addDays(date, 1);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
 }
 
 test('staff record a plan check (the client sees the new paid-until date) and ship a store order', async ({
@@ -67,7 +59,7 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
     headers: { 'idempotency-key': `e2e-store-order-${since}` },
     data: {
       stemskinserum: { name: 'Stem Cell Face Serum', quantity: 2 },
-      ShipmentDate: validTuesday(),
+      ShipmentDate: validTuesday(todayFor(new Date()), 7),
       FirstName: 'Nora',
       LastName: 'Quinn',
       ShippingEmail: 'nora.quinn@example.com',

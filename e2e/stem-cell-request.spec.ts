@@ -1,8 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
-import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../src/domain/carrier-calendar';
+import { fedexHolidays, shipmentDateMessages } from '../src/domain/carrier-calendar';
 import { cellRequestMessages } from '../src/domain/cell-request';
 import { todayFor } from '../src/domain/client';
 import { addDays, isoToUsDate } from '../src/domain/dates';
+import { validTuesday, weekdayFrom } from '../src/server/testing/dates';
 import { waitForMail } from './support/mail';
 import { DEMO_PASSWORD, expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { testBankAccount } from './support/test-numbers';
@@ -31,19 +32,6 @@ async function signInPatiently(page: Page, clientId: string) {
 const JOHN_FEDEX_TOTAL = '$688.43';
 
 const today = todayFor(new Date());
-
-function weekdayFrom(from: string, weekday: number): string {
-  let date = from;
-  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
-  return date;
-}
-
-function validTuesday(): string {
-  let date = weekdayFrom(addDays(today, 28), 2);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
 
 async function typeShipmentDate(page: Page, iso: string) {
   const field = page.getByRole('textbox', { name: 'Shipment Date' });
@@ -118,7 +106,7 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
     ?.date as string;
   await typeShipmentDate(page, addDays(thanksgiving, 1));
   await expect(page.getByText(shipmentDateMessages.dayAfterHoliday)).toBeVisible();
-  await typeShipmentDate(page, validTuesday());
+  await typeShipmentDate(page, validTuesday(today, 28));
   await expect(page.getByText(shipmentDateMessages.dayAfterHoliday)).toHaveCount(0);
 
   // 1 pre-paid longevity vial + $500, CPP $50, FedEx $118.38, 3% card fee $20.05.

@@ -1,21 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
-import { fedexHolidays, weekdayOf } from '../src/domain/carrier-calendar';
 import { todayFor } from '../src/domain/client';
-import { addDays, isoToUsDate } from '../src/domain/dates';
+import { isoToUsDate } from '../src/domain/dates';
 import { storeMessages } from '../src/domain/store';
+import { validTuesday } from '../src/server/testing/dates';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { testBankAccount, testCards } from './support/test-numbers';
 
 /** The Store. Runs with the orders, after the journeys that read Client Activity as seeded. */
-
-function validTuesday(): string {
-  let date = addDays(todayFor(new Date()), 7);
-  while (weekdayOf(date) !== 2) date = addDays(date, 1);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
 
 async function typeArrivalDate(page: Page, iso: string) {
   const field = page.getByRole('textbox', { name: 'Shipment Arrival Date' });
@@ -53,7 +45,7 @@ test('John orders 11 bottles of serum by ACH: $200 a bottle, no fee', async ({ p
 
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(form.getByText(storeMessages.shipmentDate)).toBeVisible();
-  await typeArrivalDate(page, validTuesday());
+  await typeArrivalDate(page, validTuesday(todayFor(new Date()), 7));
 
   await form.getByRole('checkbox', { name: 'Use Another ACH' }).check();
   await form.getByRole('textbox', { name: 'Name on Account' }).fill('John Roe');
@@ -87,7 +79,7 @@ test("PHY20001 orders serum for John with the physician's card; the page fits a 
     .click();
   const form = page.getByRole('form', { name: 'ACT Store' });
   await expect(form).toBeVisible();
-  await typeArrivalDate(page, validTuesday());
+  await typeArrivalDate(page, validTuesday(todayFor(new Date()), 7));
 
   const another = form.getByRole('checkbox', { name: 'Use Another Credit Card' });
   if (await another.isVisible()) await another.check();

@@ -57,6 +57,7 @@ function countPlaywright(file: string) {
 
 run('lint (Biome) and import boundaries', bin('biome'), ['check', '.']) &&
   run('import boundaries', bin('tsx'), ['scripts/check-boundaries.ts']) &&
+  run('no import cycles (type-only imports included)', bin('tsx'), ['scripts/check-cycles.ts']) &&
   run('Mantine styles for every component in use', bin('tsx'), ['scripts/check-mantine-styles.ts']);
 run('type check', bin('tsc'), ['--noEmit', '-p', '.']);
 

@@ -1,4 +1,3 @@
-import type { ClientInformation, ClientRecord } from './client';
 import { isoDateOf } from './dates';
 import { formatUsd } from './money';
 
@@ -54,7 +53,7 @@ export const clientPersonalFields = [
   'state',
   'zip',
   'country',
-] as const satisfies ReadonlyArray<keyof ClientInformation>;
+] as const;
 export const clientShippingFields = [
   'clinicName',
   'preferredAddressContactFullName',
@@ -65,10 +64,15 @@ export const clientShippingFields = [
   'preferredAddressState',
   'preferredAddressZip',
   'preferredAddressCountry',
-] as const satisfies ReadonlyArray<keyof ClientInformation>;
+] as const;
+
+/** A field of Client Information; client.ts's schema has exactly these (checked where it is built). */
+export type ClientInformationField =
+  | (typeof clientPersonalFields)[number]
+  | (typeof clientShippingFields)[number];
 
 /** The order the form shows its fields in, used to scroll to the first failing one. */
-export const clientInformationFieldOrder: Array<keyof ClientInformation> = [
+export const clientInformationFieldOrder: ClientInformationField[] = [
   ...clientPersonalFields,
   ...clientShippingFields,
 ];
@@ -102,8 +106,17 @@ export function annualStoragePaidUntilLabel(paidUntil: string | null, today: str
 /** Where the client puts an alert of Client Information right. */
 export type ClientAlertFix = 'payment' | 'consent' | 'screening';
 
+/** What the alerts read of a client record (client.ts's ClientRecord has these fields and more). */
+export interface ClientAlertFacts {
+  hasOverDuePayments: boolean;
+  totalAnnualOverdueAmount: number;
+  creditCardNumber: string | null;
+  clientConsentFormCompleted: boolean;
+  infectiousDiseaseFormCompleted: boolean;
+}
+
 /** The alerts the Client Information page shows above the form (spec 1, section 8), each with where it is fixed. */
-export function clientAlertItems(client: ClientRecord): Array<{ text: string; fix: ClientAlertFix }> {
+export function clientAlertItems(client: ClientAlertFacts): Array<{ text: string; fix: ClientAlertFix }> {
   const alerts: Array<{ text: string; fix: ClientAlertFix }> = [];
   if (client.hasOverDuePayments) {
     const overdue = formatUsd(Math.round(client.totalAnnualOverdueAmount * 100));
@@ -124,7 +137,7 @@ export function clientAlertItems(client: ClientRecord): Array<{ text: string; fi
 
 /** Forms links are red while either form is incomplete. */
 export function formsIncomplete(
-  client: Pick<ClientRecord, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>,
+  client: Pick<ClientAlertFacts, 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted'>,
 ) {
   return !client.clientConsentFormCompleted || !client.infectiousDiseaseFormCompleted;
 }

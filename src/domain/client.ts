@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
+  type ClientInformationField,
   clientAlertItems,
   clientInformationFieldOrder,
   clientInformationMessages,
@@ -62,7 +63,8 @@ function digits(message: string, numericMessage: string) {
  * flags, balances or identity. `today` (YYYY-MM-DD) bounds the birth date.
  */
 export function clientInformationSchema(today: Today) {
-  return z.object({
+  // Exactly the fields client-basics lists for the form, no more and no fewer.
+  const fields = {
     firstName: required(m.name, 80),
     lastName: required(m.name, 80),
     clientDob: z
@@ -97,7 +99,8 @@ export function clientInformationSchema(today: Today) {
       .refine(isUsStateCode, m.preferredAddressStateUnknown),
     preferredAddressZip: required(m.preferredAddressZip, 20),
     preferredAddressCountry: required(m.preferredAddressCountry, 80),
-  });
+  } satisfies Record<ClientInformationField, z.ZodType>;
+  return z.object(fields);
 }
 
 export type ClientInformation = z.infer<ReturnType<typeof clientInformationSchema>>;

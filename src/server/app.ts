@@ -7,30 +7,20 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { ErrorBody } from '../domain/errors';
 import { createCarrier } from './adapters/carrier';
 import type { CarrierAdapter } from './adapters/carrier/carrier-adapter';
-import {
-  createMailer,
-  type Mailer,
-  type MailTransport,
-  outboxOnlyTransport,
-  smtpTransport,
-} from './adapters/mailer';
-import {
-  createPaymentGateway,
-  type PaymentConfig,
-  paymentConfigFor,
-  SANDBOX_GATEWAY_PREFIX,
-} from './adapters/payments';
+import { createMailer, type MailTransport, outboxOnlyTransport, smtpTransport } from './adapters/mailer';
+import { createPaymentGateway, paymentConfigFor, SANDBOX_GATEWAY_PREFIX } from './adapters/payments';
 import type { PaymentGateway } from './adapters/payments/payment-gateway';
 import { sandboxTokenizerRoutes } from './adapters/payments/sandbox-gateway';
 import {
   createSmsSender,
   offlineSmsTransport,
-  type SmsSender,
   type SmsTransport,
   twilioSmsTransport,
 } from './adapters/sms/sms-adapter';
+import type { AppDeps } from './app-deps';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { recoveriesByKind } from './jobs/reconcile';
 import { type Clock, systemClock } from './lib/clock';
 import { refuseControlCharacters } from './lib/control-characters';
 import { documentsKey } from './lib/document-store';
@@ -67,24 +57,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { openApiPlugin } from './plugins/openapi';
 import { protectedScope, publicScope } from './plugins/scopes';
 import { securityPlugin } from './plugins/security';
-import { createSessionService, type SessionService, sessionsPlugin } from './plugins/sessions';
-
-export interface AppDeps {
-  config: Config;
-  db: Database;
-  clock: Clock;
-  mailer: Mailer;
-  sessions: SessionService;
-  gateway: PaymentGateway;
-  /** Address validation and shipping quotes (FedEx, or the offline table). */
-  carrier: CarrierAdapter;
-  sms: SmsSender;
-  paymentConfig: PaymentConfig;
-  linkSecret: Buffer;
-  documentsKey: Buffer;
-  /** The run-once lease (config.leaseMs), where services expect it. */
-  leaseMs: number;
-}
+import { createSessionService, sessionsPlugin } from './plugins/sessions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -287,7 +260,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ['staff'],
       async (scope) => {
         await scope.register(staffClientRoutes, staffApi);
-        await scope.register(staffQueueRoutes, staffApi);
+        // The sweep's recoveries, so that settling a payment in doubt recovers it as the sweep would.
+        await scope.register(staffQueueRoutes, {
+          ...staffApi,
+          recoveriesByKind: (log) => recoveriesByKind(deps, log),
+        });
         await scope.register(staffLinkRoutes, staffApi);
       },
       { audit },

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../app-deps';
 import type { DatabaseHandle } from '../db/client';
 import { cleanUp, reconcile } from './reconcile';
 

@@ -1,5 +1,5 @@
 import { and, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../app-deps';
 import {
   documents,
   operations,

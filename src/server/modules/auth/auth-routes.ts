@@ -15,7 +15,7 @@ import {
 } from '../../../domain/auth';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { isCommonPassword } from '../../lib/secrets';
 import {

@@ -10,7 +10,7 @@ import {
 } from '../../../domain/client';
 import { getClientActivityResponseSchema } from '../../../domain/client-activity';
 import { errorBodySchema } from '../../../domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { documentOwner, readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/consent-form';
 import { errorBodySchema } from '../../../domain/errors';
 import { setDiseaseDataRequestSchema } from '../../../domain/infectious-disease';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { clients, formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/consent-form';
 import { isoToUsDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';

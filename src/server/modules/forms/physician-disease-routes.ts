@@ -14,7 +14,7 @@ import {
   verifyPhysicianClientRequestSchema,
   verifyPhysicianClientResponseSchema,
 } from '../../../domain/infectious-disease';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';

@@ -11,7 +11,7 @@ import {
   setWelcomePasswordRequestSchema,
   welcomeLinkMessages,
 } from '../../../domain/initial-processing';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { hashSecret, isCommonPassword } from '../../lib/secrets';

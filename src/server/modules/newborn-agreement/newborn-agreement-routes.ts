@@ -7,7 +7,7 @@ import {
   setClientAgreementRequestSchema,
   setClientAgreementResponseSchema,
 } from '../../../domain/newborn-agreement';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { userAgentOf } from '../../lib/user-agent';
 import { noteShownClients } from '../../plugins/audit';

@@ -10,7 +10,7 @@ import {
   newbornAgreementRows,
   newbornAgreementTerms,
 } from '../../../domain/newborn-agreement';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { clients, newbornAgreements } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';

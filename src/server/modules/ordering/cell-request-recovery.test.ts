@@ -1,9 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fedexHolidays, weekdayOf } from '../../../domain/carrier-calendar';
 import { sendCellRequestSchema } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
-import { addDays } from '../../../domain/dates';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import {
   clientActivities,
@@ -16,6 +14,7 @@ import {
 } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { jsonSha256 } from '../../lib/secrets';
+import { validTuesday } from '../../testing/dates';
 import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -79,14 +78,6 @@ beforeEach(() => {
   wake = null;
 });
 
-function validTuesday(): string {
-  let date = addDays(today, 28);
-  while (weekdayOf(date) !== 2) date = addDays(date, 1);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
-
 // 2 vials, one pre-paid: $500 + CPP $50 + FedEx to New York $118.38 + 3% = $688.43.
 const TOTAL = 68_843;
 
@@ -95,7 +86,7 @@ function order() {
     NumberOfVials: 2,
     CPP: 'Yes',
     shipping_method: 'FedEx',
-    ShipmentDate: validTuesday(),
+    ShipmentDate: validTuesday(today, 28),
     clinicName: 'Hudson Orthopedic Associates',
     firstName: 'Samuel',
     lastName: 'Okafor',

@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../../../domain/carrier-calendar';
+import { fedexHolidays, shipmentDateMessages } from '../../../domain/carrier-calendar';
 import { cellRequestMessages } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { auditEvents, clientActivities, clients, payments, vialRequests } from '../../db/schema';
+import { validTuesday, weekdayFrom } from '../../testing/dates';
 import {
   addClient,
   newCardFields,
@@ -42,27 +43,12 @@ const send = (cookie: string, body: Record<string, unknown>, key = newKey()) =>
     payload: body,
   });
 
-/** The first date on or after `from` that falls on this weekday (0 Sunday ... 6 Saturday). */
-function weekdayFrom(from: string, weekday: number): string {
-  let date = from;
-  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
-  return date;
-}
-
-/** A Tuesday at least four weeks out that is not the day after a holiday. */
-function validTuesday(): string {
-  let date = weekdayFrom(addDays(today, 28), 2);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
-
 function order(overrides: Record<string, unknown> = {}) {
   return {
     NumberOfVials: 2,
     CPP: 'Yes',
     shipping_method: 'FedEx',
-    ShipmentDate: validTuesday(),
+    ShipmentDate: validTuesday(today, 28),
     ShippingInfo: 'New',
     clinicName: 'Hudson Orthopedic Associates',
     firstName: 'Samuel',

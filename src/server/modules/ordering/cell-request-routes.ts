@@ -9,7 +9,7 @@ import {
   sendCellRequestSchema,
 } from '../../../domain/cell-request';
 import { errorBodySchema } from '../../../domain/errors';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';

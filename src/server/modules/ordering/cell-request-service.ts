@@ -12,7 +12,7 @@ import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { shippingMessages } from '../../../domain/shipping';
 import { priceVialRequest } from '../../../domain/vial-request-price';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { clientActivities, clients, operations, physicianClients, vialRequests } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import {

@@ -3,6 +3,7 @@ import { shipmentDateMessages, weekdayOf } from '../../../domain/carrier-calenda
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { shippingMessages } from '../../../domain/shipping';
+import { weekdayFrom } from '../../testing/dates';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { setShipmentBlackoutDates } from './shipment-calendar-repository';
 
@@ -73,13 +74,6 @@ const toronto = {
   State: 'ON',
   ZipCode: 'M5X 1A9',
 };
-
-/** The first date after today that falls on this weekday (0 Sunday ... 6 Saturday), a week out at least. */
-function nextWeekday(weekday: number): string {
-  let date = addDays(today, 7);
-  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
-  return date;
-}
 
 describe('POST /api/pay/get_verifyAddressWithFedex', () => {
   it("answers FedEx's standardized address as a suggestion, then verifies it once accepted", async () => {
@@ -207,7 +201,7 @@ describe('POST /api/pay/get_FedexShipQuote and get_shipping_amount', () => {
   });
 
   it('refuses a FedEx arrival on a Monday, and accepts the Tuesday after', async () => {
-    const monday = nextWeekday(1);
+    const monday = weekdayFrom(addDays(today, 7), 1);
     const refused = await post('get_FedexShipQuote', jane, { ...manhattan, ShipmentDate: monday });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().fields).toEqual({ ShipmentDate: shipmentDateMessages.weekday });
@@ -351,7 +345,7 @@ describe('GET /api/pay/get_ShipmentDates', () => {
   });
 
   it('leaves out staff blackout dates for FedEx, not for ACT VIP', async () => {
-    const tuesday = nextWeekday(2);
+    const tuesday = weekdayFrom(addDays(today, 7), 2);
     await setShipmentBlackoutDates(t.db, [tuesday]);
     try {
       const query = { from: tuesday, to: addDays(tuesday, 6), NumberOfVials: '1' };

@@ -11,7 +11,7 @@ import {
   verifyAddressRequestSchema,
   verifyAddressResponseSchema,
 } from '../../../domain/shipping';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { clientVials, shipmentDates, shippingAmount, verifyAddress } from './shipping-service';

@@ -24,7 +24,7 @@ import {
 } from '../../../domain/shipping';
 import { prePaidVialUse, shippingCharge } from '../../../domain/vial-request-price';
 import type { CarrierAddress } from '../../adapters/carrier/carrier-adapter';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { findClientVialHoldings } from '../clients/client-repository';
 import { priceBookInForce } from '../prices/price-book-repository';

@@ -14,7 +14,7 @@ import {
   storagePlanQuoteSchema,
 } from '../../../domain/storage-plans';
 import { sendStoreRequestResponseSchema, sendStoreRequestSchema } from '../../../domain/store';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';

@@ -11,7 +11,7 @@ import {
   type StoragePlanOrder,
   storagePlanMessages,
 } from '../../../domain/storage-plans';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { clientActivities, clients, operations, storagePlanOrders } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';

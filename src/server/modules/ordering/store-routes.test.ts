@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fedexHolidays, weekdayOf } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import { clientActivities, clients, payments, storeOrders } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
+import { validTuesday, weekdayFrom } from '../../testing/dates';
 import { addClient, newCardFields, saveBankOnFile } from '../../testing/form-fixtures';
 import { tokenizeCard } from '../../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
@@ -44,19 +44,10 @@ const send = (cookie: string, body: Record<string, unknown>, key = newKey()) =>
     payload: body,
   });
 
-/** A Tuesday at least a week out that is not the day after a holiday. */
-function validTuesday(): string {
-  let date = addDays(today, 7);
-  while (weekdayOf(date) !== 2) date = addDays(date, 1);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
-
 function order(overrides: Record<string, unknown> = {}) {
   return {
     stemskinserum: { name: 'Stem Cell Face Serum', quantity: 11 },
-    ShipmentDate: validTuesday(),
+    ShipmentDate: validTuesday(today, 7),
     FirstName: 'Test',
     LastName: 'Client',
     ShippingEmail: 'receiving@example.com',
@@ -123,8 +114,7 @@ describe('send_CP_StoreRequest', () => {
 
   it('refuses a date sooner than 3 days, a Monday, and no bottles', async () => {
     const cookie = await t.signIn('ACT10001');
-    let monday = addDays(today, 7);
-    while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
+    const monday = weekdayFrom(addDays(today, 7), 1);
     for (const date of [addDays(today, 1), monday]) {
       const response = await send(cookie, order({ ShipmentDate: date }));
       expect(response.statusCode, date).toBe(400);

@@ -8,7 +8,7 @@ import {
   setPaymentInfoRequestSchema,
   setPaymentInfoResponseSchema,
 } from '../../../domain/payment-info';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';

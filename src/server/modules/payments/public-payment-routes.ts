@@ -15,7 +15,7 @@ import {
   setPaymentInfoResponseSchema,
   setPublicPaymentInfoRequestSchema,
 } from '../../../domain/payment-info';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { clients, paymentVerifications } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';

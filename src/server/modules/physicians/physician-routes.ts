@@ -6,7 +6,7 @@ import {
   setActingClientRequestSchema,
   setActingClientResponseSchema,
 } from '../../../domain/physician';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { notFound } from '../../lib/http-error';
 import { noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';

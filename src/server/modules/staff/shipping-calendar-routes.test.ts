@@ -1,10 +1,11 @@
 import { and, eq, gte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fedexHolidays, shipmentDateMessages, weekdayOf } from '../../../domain/carrier-calendar';
+import { fedexHolidays, shipmentDateMessages } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { shippingCalendarMessages } from '../../../domain/shipping-calendar';
 import { auditEvents } from '../../db/schema';
+import { weekdayFrom } from '../../testing/dates';
 import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { setShipmentBlackoutDates, shipmentBlackoutDates } from '../ordering/shipment-calendar-repository';
@@ -18,12 +19,6 @@ const today = todayFor(new Date());
 
 const inject = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
-
-function nextWeekday(weekday: number, from = addDays(today, 30)): string {
-  let date = from;
-  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
-  return date;
-}
 
 beforeAll(async () => {
   t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000' });
@@ -47,7 +42,7 @@ describe('the shipping calendar (admins)', () => {
   });
 
   it('an added date is refused for FedEx (dates offered and the quote), not for ACT VIP; removing it allows it again', async () => {
-    const tuesday = nextWeekday(2);
+    const tuesday = weekdayFrom(addDays(today, 30), 2);
     const since = t.clock.now();
     try {
       const added = await inject('POST', '/api/staff/add_blackout_date', admin, { date: tuesday });
@@ -129,7 +124,7 @@ describe('the shipping calendar (admins)', () => {
   });
 
   it('does not exist for a staff-level member nor a client', async () => {
-    const date = nextWeekday(3);
+    const date = weekdayFrom(addDays(today, 30), 3);
     for (const cookie of [member, jane]) {
       expect((await inject('GET', '/api/staff/blackout_dates', cookie)).statusCode).toBe(404);
       expect((await inject('POST', '/api/staff/add_blackout_date', cookie, { date })).statusCode).toBe(404);

@@ -25,7 +25,7 @@ import {
   staffMemberSchema,
   staffMessages,
 } from '../../../domain/staff';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { staffAccounts } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import { noteShownClients } from '../../plugins/audit';

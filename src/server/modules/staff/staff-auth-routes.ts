@@ -17,7 +17,7 @@ import {
   staffSessionResponseSchema,
   totpCodeRequestSchema,
 } from '../../../domain/staff';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { staffAccounts } from '../../db/schema';
 import { HttpError, notFound, unauthenticated } from '../../lib/http-error';
 import { countRateLimits, enforceRateLimits, releaseRateLimitHit } from '../../lib/rate-limit';

@@ -12,7 +12,7 @@ import {
   staffUpdateClientRequestSchema,
   staffUpdateClientResponseSchema,
 } from '../../../domain/staff';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { documentOwner, readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';

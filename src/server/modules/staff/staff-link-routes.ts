@@ -11,7 +11,7 @@ import {
   sendPaymentLinkRequestSchema,
   sendPaymentLinkResponseSchema,
 } from '../../../domain/staff';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { clients } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import { createPaymentLinkToken, LINK_LIFETIME_MS } from '../../lib/link-tokens';

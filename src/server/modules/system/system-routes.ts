@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { priceBookResponseSchema } from '../../../domain/price-book';
 import { siteConfigSchema } from '../../../domain/site';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../app-deps';
 import { pingDatabase } from '../../db/client';
 import { outboxMessages, smsMessages } from '../../db/schema';
 import { priceBookInForce } from '../prices/price-book-repository';

@@ -1,5 +1,5 @@
 import { digitsOf } from '../../../domain/payments';
-import { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer';
+import { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer-port';
 import type { PaymentConfig } from './payment-config';
 
 interface AcceptResponse {

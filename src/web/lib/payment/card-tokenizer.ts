@@ -1,21 +1,10 @@
-import type { AchForm, CardForm } from '../../../domain/payments';
 import { acceptJsTokenizer } from './accept-js-tokenizer';
+import type { CardTokenizer } from './card-tokenizer-port';
 import type { PaymentConfig } from './payment-config';
 import { sandboxTokenizer } from './sandbox-tokenizer';
 
-/** A one-time token for the server; the numbers themselves went only to the gateway. */
-export interface PaymentToken {
-  descriptor: string;
-  value: string;
-}
-
-/** The browser half of the payment gateway port (DESIGN.md section 5). */
-export interface CardTokenizer {
-  tokenizeCard(card: CardForm): Promise<PaymentToken>;
-  tokenizeBank(bank: AchForm): Promise<PaymentToken>;
-}
-
-export class TokenizeError extends Error {}
+// The port lives in a file of its own so the tokenizers can implement it without importing this one.
+export { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer-port';
 
 export function tokenizerFor(config: PaymentConfig): CardTokenizer {
   return config.gateway === 'sandbox' ? sandboxTokenizer(config.tokenizeUrl) : acceptJsTokenizer(config);

@@ -1,5 +1,5 @@
 import { digitsOf } from '../../../domain/payments';
-import { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer';
+import { type CardTokenizer, type PaymentToken, TokenizeError } from './card-tokenizer-port';
 
 /** Sends the numbers to the built-in sandbox gateway's tokenizer, as Accept.js would to Authorize.Net. */
 export function sandboxTokenizer(tokenizeUrl: string): CardTokenizer {

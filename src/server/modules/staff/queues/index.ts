@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../../domain/errors';
 import { queuesResponseSchema } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
 import type { PaymentDeps } from '../../payments/payment-service';
 import { labReportsQueue } from './lab-reports';
 import { paymentsInDoubtQueue } from './payments-in-doubt';
 import { planChecksQueue } from './plan-checks';
-import type { QueueRecovery, StaffQueue } from './queue';
+import type { QueueRecovery, StaffQueue, StaffQueueDeps } from './queue';
 import { sampleChecksQueue } from './sample-checks';
 import { storeOrdersQueue } from './store-orders';
 import { vialRequestsQueue } from './vial-requests';
@@ -27,9 +26,9 @@ export function staffQueueRecoveries(deps: PaymentDeps): Record<string, QueueRec
 }
 
 /** `GET /api/staff/queues` (each queue's count), and every queue's own routes. */
-export const staffQueueRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, options) => {
+export const staffQueueRoutes: FastifyPluginAsyncZod<StaffQueueDeps> = async (app, options) => {
   // The queues' routes sit under this plugin's prefix: pass them the dependencies without it.
-  const { prefix: _prefix, ...deps } = options as AppDeps & { prefix?: string };
+  const { prefix: _prefix, ...deps } = options as StaffQueueDeps & { prefix?: string };
   app.get(
     '/queues',
     {
@@ -50,5 +49,5 @@ export const staffQueueRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, opti
       ),
     }),
   );
-  for (const queue of staffQueues) await app.register(queue.routes, deps as AppDeps);
+  for (const queue of staffQueues) await app.register(queue.routes, deps as StaffQueueDeps);
 };

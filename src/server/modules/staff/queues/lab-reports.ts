@@ -11,7 +11,7 @@ import {
   rejectLabReportRequestSchema,
   reviewLabReportResponseSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import {
   clients,

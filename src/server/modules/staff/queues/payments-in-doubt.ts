@@ -12,15 +12,14 @@ import {
   type SettlePaymentResponse,
   settlePaymentResponseSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clients, operations, payments } from '../../../db/schema';
-import { type Log, recoveriesByKind } from '../../../jobs/reconcile';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { isHeld, operationById, recoverLapsed, type Transaction } from '../../../lib/run-once';
 import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
-import type { StaffQueue } from './queue';
+import type { RecoveriesByKind, StaffQueue, StaffQueueDeps } from './queue';
 
 /**
  * Payments whose outcome is unknown: the ledger's rows still in progress (their owner never
@@ -137,7 +136,7 @@ async function settleFromGateway(deps: AppDeps, row: LedgerRow): Promise<'paid' 
   return outcome;
 }
 
-async function settle(deps: AppDeps, log: Log, row: LedgerRow) {
+async function settle(deps: StaffQueueDeps, log: Parameters<RecoveriesByKind>[0], row: LedgerRow) {
   if (row.status === 'in_progress' && row.operationId) {
     const op = await operationById(deps.db, row.operationId);
     if (op && op.status === 'running') {
@@ -159,7 +158,7 @@ async function settle(deps: AppDeps, log: Log, row: LedgerRow) {
             ),
           );
       }
-      const recover = recoveriesByKind(deps, log)[op.kind];
+      const recover = deps.recoveriesByKind(log)[op.kind];
       if (!recover) throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.stillInDoubt);
       const took = await recoverLapsed(deps, op.id, recover);
       if (!took) throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.beingProcessed);
@@ -178,7 +177,7 @@ async function settle(deps: AppDeps, log: Log, row: LedgerRow) {
   return settleFromGateway(deps, row);
 }
 
-const paymentsInDoubtRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+const paymentsInDoubtRoutes: FastifyPluginAsyncZod<StaffQueueDeps> = async (app, deps) => {
   app.get(
     '/queues/payments-in-doubt',
     {

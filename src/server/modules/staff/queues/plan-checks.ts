@@ -16,7 +16,7 @@ import {
   recordPlanCheckRequestSchema,
   recordPlanCheckResponseSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clients, staffAccounts, storagePlanOrders } from '../../../db/schema';
 import { storeDocument } from '../../../lib/document-store';

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fedexHolidays, weekdayOf } from '../../../../domain/carrier-calendar';
 import { todayFor } from '../../../../domain/client';
 import { addDays, addYears, isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { planStoreQueueMessages as m, staffQueueMessages } from '../../../../domain/staff-queues';
 import { auditEvents, clientActivities, clients, storagePlanOrders, storeOrders } from '../../../db/schema';
+import { validTuesday } from '../../../testing/dates';
 import { addClient, saveBankOnFile } from '../../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
@@ -73,15 +73,6 @@ const check = (orderId: string, overrides: object = {}) => ({
   ...overrides,
 });
 
-/** A Tuesday at least a week out that is not the day after a holiday. */
-function validTuesday(): string {
-  let date = addDays(todayFor(t.clock.now()), 7);
-  while (weekdayOf(date) !== 2) date = addDays(date, 1);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
-
 async function storeOrder() {
   const client = await addClient(t.db);
   const cookie = await t.signIn(client.actId);
@@ -91,7 +82,7 @@ async function storeOrder() {
     cookie,
     {
       stemskinserum: { name: 'Stem Cell Face Serum', quantity: 2 },
-      ShipmentDate: validTuesday(),
+      ShipmentDate: validTuesday(todayFor(t.clock.now()), 7),
       FirstName: 'Test',
       LastName: 'Client',
       ShippingEmail: 'receiving@example.com',

@@ -1,11 +1,25 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import type { Recovered, RecoveryRun } from '../../../lib/run-once';
 import type { PaymentDeps } from '../../payments/payment-service';
 
 /** A recovery of the run-once engine, as the reconciliation sweep calls it. */
 export type QueueRecovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
+
+/**
+ * Every kind of run-once operation's recovery: the reconciliation sweep's own table, which a
+ * queue may use to settle an operation the way the sweep would. The composition root hands it to
+ * the queues' routes, because the sweep's table lists the queues' recoveries: a queue importing
+ * the sweep would import itself.
+ */
+export type RecoveriesByKind = (log: {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}) => Record<string, QueueRecovery>;
+
+/** What the queues' routes are registered with. */
+export type StaffQueueDeps = AppDeps & { recoveriesByKind: RecoveriesByKind };
 
 /**
  * One work queue of the back office. The home page shows each with its count; its routes (its
@@ -21,6 +35,6 @@ export interface StaffQueue {
    */
   title: string;
   count(db: Database): Promise<number>;
-  routes: FastifyPluginAsyncZod<AppDeps>;
+  routes: FastifyPluginAsyncZod<StaffQueueDeps>;
   recoveries?: (deps: PaymentDeps) => Record<string, QueueRecovery>;
 }

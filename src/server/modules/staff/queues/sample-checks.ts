@@ -16,7 +16,7 @@ import {
   type SampleAwaitingCheck,
   sampleChecksResponseSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, physicians, sampleSubmissions, staffAccounts } from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';

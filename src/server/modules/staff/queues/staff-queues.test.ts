@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { weekdayOf } from '../../../../domain/carrier-calendar';
 import { todayFor } from '../../../../domain/client';
 import { addDays } from '../../../../domain/dates';
 import { queueMessages } from '../../../../domain/staff-queues';
 import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/payment-gateway';
 import { auditEvents, operations, payments, staffAccounts, vialRequests } from '../../../db/schema';
 import { reconcile } from '../../../jobs/reconcile';
+import { weekdayFrom } from '../../../testing/dates';
 import { addClient, saveCardOnFile } from '../../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
@@ -56,8 +56,7 @@ async function vipRequest() {
   const added = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
   const cookie = await t.signIn(added.actId);
   await saveCardOnFile(t, cookie, newKey());
-  let monday = addDays(todayFor(t.clock.now()), 3);
-  while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
+  const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 3), 1);
   const response = await post('/api/pay/send_CellRequest', cookie, {
     NumberOfVials: 1,
     CPP: 'No',

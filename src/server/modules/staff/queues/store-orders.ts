@@ -12,7 +12,7 @@ import {
   storeQueueActionResponseSchema,
   storeQueueResponseSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, staffAccounts, storeOrders } from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';

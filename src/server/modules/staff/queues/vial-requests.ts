@@ -15,7 +15,7 @@ import {
   vialQueueResponseSchema,
   vialRequestIdParamsSchema,
 } from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app';
+import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import {
   clientActivities,
