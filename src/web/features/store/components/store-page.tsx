@@ -262,8 +262,9 @@ function StoreForm({
       });
       onDone(response);
     } catch (error) {
-      const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
-      setErrors(fields);
+      const { stemskinserum, ...fields } =
+        error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
+      setErrors(stemskinserum ? { ...fields, quantity: stemskinserum } : fields);
       setFailure(submissionFailureMessage(error));
     } finally {
       submitting.current = false;
