@@ -108,7 +108,7 @@ describe('year ends and leap days', () => {
   });
 
   it("answers an invalid date with the spec's message", () => {
-    expect(shipmentDateProblem('2050-01-04', fedex)?.message).toBe('Invalid date ');
+    expect(shipmentDateProblem('2050-01-04', fedex)?.message).toBe('Invalid date');
   });
 });
 

@@ -16,7 +16,7 @@ export const SHIPMENT_YEAR_LIMIT = 2050;
 
 export const shipmentDateMessages = {
   required: 'Please enter Shipment Date',
-  invalid: 'Invalid date ',
+  invalid: 'Invalid date',
   weekday:
     'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival',
   holiday:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from './client';
 import { type PaymentInfo, paymentDisplayFields, paymentTokenSchema } from './payment-info';
 import { paymentMessages } from './payments';
 
@@ -45,6 +46,7 @@ type FormPaymentInput = {
   Year_of_Expiry?: string;
   Credit_Card_Holder_First_Name?: string;
   Credit_Card_Holder_Last_Name?: string;
+  Credit_Card_Biling_Email_Address?: string;
   Credit_Card_Billing_Street?: string;
   Credit_Card_Billing_City?: string;
   Credit_Card_Billing_State?: string;
@@ -62,15 +64,24 @@ export function methodsOnFileOf(info: Pick<PaymentInfo, 'Credit_Card_Number' | '
   return { card: Boolean(info?.Credit_Card_Number), ach: Boolean(info?.Account_Number) };
 }
 
+/** A form's own words for an empty new-card field; `email` defaults to the payment page's "Cannot be empty". */
+export interface FormCardEmptyMessages {
+  first: string;
+  last: string;
+  month: string;
+  year: string;
+  email?: string;
+}
+
 /**
  * The rules a form's payment choice must meet, for the server (with what is on file) and the
  * page alike: a saved method must exist when no new one is given, and a new one needs its token
- * and display fields.
+ * and display fields, the billing e-mail among them (the card form asks for it on every page).
  */
 export function formPaymentProblems(
   body: FormPaymentInput,
   onFile: MethodsOnFile,
-  cardEmpty: { first: string; last: string; month: string; year: string },
+  cardEmpty: FormCardEmptyMessages,
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   if (body.PaymentMethod === 'Credit Card') {
@@ -84,6 +95,12 @@ export function formPaymentProblems(
     if (!body.Credit_Card_Holder_Last_Name) problems.Credit_Card_Holder_Last_Name = cardEmpty.last;
     if (!body.Month_of_Expiry) problems.Month_of_Expiry = cardEmpty.month;
     if (!body.Year_of_Expiry) problems.Year_of_Expiry = cardEmpty.year;
+    const email = body.Credit_Card_Biling_Email_Address?.trim() ?? '';
+    if (!email) {
+      problems.Credit_Card_Biling_Email_Address = cardEmpty.email ?? paymentMessages.emailRequired;
+    } else if (!EMAIL_PATTERN.test(email)) {
+      problems.Credit_Card_Biling_Email_Address = paymentMessages.emailInvalid;
+    }
     // The billing address the gateway's address verification needs (a deviation from spec 2, as on the payment page).
     if (!body.Credit_Card_Billing_Street) problems.Credit_Card_Billing_Street = paymentMessages.fieldRequired;
     if (!body.Credit_Card_Billing_City) problems.Credit_Card_Billing_City = paymentMessages.fieldRequired;

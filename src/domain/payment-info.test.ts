@@ -72,6 +72,7 @@ describe('form payment: a new card needs its billing address too', () => {
     Year_of_Expiry: '2030',
     Credit_Card_Holder_First_Name: 'Jane',
     Credit_Card_Holder_Last_Name: 'Doe',
+    Credit_Card_Biling_Email_Address: 'jane.doe@example.com',
     Credit_Card_Billing_Street: '1200 Ocean Drive',
     Credit_Card_Billing_City: 'Miami Beach',
     Credit_Card_Billing_State: 'FL',
@@ -98,6 +99,25 @@ describe('form payment: a new card needs its billing address too', () => {
       Credit_Card_Billing_Street: m.fieldRequired,
       Credit_Card_Billing_City: m.fieldRequired,
       Credit_Card_Billing_State: m.fieldRequired,
+    });
+  });
+
+  it.each([
+    ['no billing e-mail', undefined, 'Please enter billing email'],
+    ['a blank billing e-mail', '   ', 'Please enter billing email'],
+    ['a billing e-mail that is not one', 'jane.doe@', 'Invalid email.'],
+  ])("refuses a new card with %s: '%s'", (_what, email, message) => {
+    expect(
+      formPaymentProblems({ ...newCard, Credit_Card_Biling_Email_Address: email }, onFile, {
+        ...names,
+        email: 'Please enter billing email',
+      }),
+    ).toEqual({ Credit_Card_Biling_Email_Address: message });
+  });
+
+  it("says 'Cannot be empty' for a missing billing e-mail where a form has no words of its own", () => {
+    expect(formPaymentProblems({ ...newCard, Credit_Card_Biling_Email_Address: '' }, onFile, names)).toEqual({
+      Credit_Card_Biling_Email_Address: 'Cannot be empty',
     });
   });
 

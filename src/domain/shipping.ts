@@ -207,6 +207,11 @@ export const shipmentDatesResponseSchema = z.object({
   earliest: z.string(),
   /** Every date of the range the server would accept (YYYY-MM-DD). */
   dates: z.array(z.string()),
+  /**
+   * The staff blackout dates of the range (FedEx; none for ACT VIP), so a page checks a typed date
+   * by the same rule as the server (`storeShipmentDateProblem`, `shipmentDateProblem`).
+   */
+  blackoutDates: z.array(z.string()),
 });
 export type ShipmentDatesResponse = z.infer<typeof shipmentDatesResponseSchema>;
 

@@ -3,7 +3,14 @@ import { SHIPPED_PRICE_BOOK } from './price-book';
 
 const book = SHIPPED_PRICE_BOOK;
 
-import { priceStoreOrder, sendStoreRequestSchema, serumPricePerBottle, serumQuantityOf } from './store';
+import {
+  priceStoreOrder,
+  sendStoreRequestSchema,
+  serumPricePerBottle,
+  serumQuantityOf,
+  serumQuantityProblem,
+  storeShipmentDateProblem,
+} from './store';
 
 describe('Stem Cell Face Serum price (DESIGN.md deviation 5)', () => {
   it.each([
@@ -39,8 +46,70 @@ describe('Stem Cell Face Serum price (DESIGN.md deviation 5)', () => {
     ['-1', 0],
     ['2.5', 0],
     ['', 0],
+    ['99', 99],
+    ['150', 150],
+    ['1000', 1000],
   ])('the quantity box "%s" becomes %i', (typed, quantity) => {
     expect(serumQuantityOf(typed)).toBe(quantity);
+  });
+
+  it.each([
+    [0, 'Please choose at least one bottle'],
+    [1, null],
+    [99, null],
+    [
+      100,
+      'Please choose at most 99 bottles. For a larger order, please contact ACT directly by phone or email.',
+    ],
+    [
+      1000,
+      'Please choose at most 99 bottles. For a larger order, please contact ACT directly by phone or email.',
+    ],
+  ])('%i bottles: %s', (quantity, message) => {
+    expect(serumQuantityProblem(quantity)).toBe(message);
+  });
+});
+
+describe('the store arrival date: one rule for the page and the server (DESIGN.md 8.31)', () => {
+  // Today Monday 2026-11-23: the earliest date is Thursday 11-26, Thanksgiving; staff black out 12-02.
+  const rules = { earliest: '2026-11-26', blackoutDates: ['2026-12-02'] };
+  const contact = 'Please contact ACT directly by phone or email for this store order date.';
+  it.each([
+    ['today + 1 (Tuesday)', '2026-11-24', contact],
+    ['today + 2 (Wednesday), the day before the earliest', '2026-11-25', contact],
+    [
+      'the earliest date when it is Thanksgiving',
+      '2026-11-26',
+      'FedEx does not deliver on Holidays. Please choose a different date from holiday for shipment arrival.',
+    ],
+    [
+      'the day after Thanksgiving',
+      '2026-11-27',
+      'FedEx does not deliver on the day after a holiday. Please choose a different date from the day after a holiday for shipment arrival.',
+    ],
+    ['a Saturday after it', '2026-11-28', null],
+    [
+      'a Sunday',
+      '2026-11-29',
+      'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival',
+    ],
+    [
+      'a Monday',
+      '2026-11-30',
+      'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival',
+    ],
+    ['a Tuesday', '2026-12-01', null],
+    ['a staff blackout Wednesday', '2026-12-02', contact],
+    ['the Thursday after it', '2026-12-03', null],
+    ['a date in 2050', '2050-01-04', 'Invalid date'],
+  ])('%s (%s): %s', (_what, date, message) => {
+    expect(storeShipmentDateProblem(date, rules)?.message ?? null).toBe(message);
+  });
+
+  it('never says "stem cell request date"', () => {
+    for (const date of ['2026-11-24', '2026-12-02']) {
+      expect(storeShipmentDateProblem(date, rules)?.message).not.toContain('stem cell request');
+    }
   });
 });
 
@@ -75,5 +144,17 @@ describe('sendStoreRequestSchema', () => {
         'Please Select Payment Method.',
       ]),
     );
+  });
+
+  it('refuses more than 99 bottles with a message that says so', () => {
+    const parsed = sendStoreRequestSchema.safeParse({ ...base, stemskinserum: { quantity: 100 } });
+    expect(parsed.error?.issues.map((i) => i.message)).toEqual([
+      'Please choose at most 99 bottles. For a larger order, please contact ACT directly by phone or email.',
+    ]);
+  });
+
+  it("refuses a date that is not one with 'Invalid date'", () => {
+    const parsed = sendStoreRequestSchema.safeParse({ ...base, ShipmentDate: '02/30/2027' });
+    expect(parsed.error?.issues.map((i) => i.message)).toEqual(['Invalid date']);
   });
 });

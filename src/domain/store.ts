@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { shipmentDateMessages } from './carrier-calendar';
+import { type ShipmentDateProblem, shipmentDateMessages, shipmentDateProblem } from './carrier-calendar';
 import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso } from './dates';
 import { formPaymentFields } from './form-payment';
@@ -33,10 +33,14 @@ export const storeMessages = {
   shipmentDate: 'Please enter Shipment Date',
   paymentMethod: 'Please Select Payment Method.',
   quantity: 'Please choose at least one bottle',
+  tooManyBottles:
+    'Please choose at most 99 bottles. For a larger order, please contact ACT directly by phone or email.',
   cardNumber: 'Please enter credit card number',
   cvv: 'Please enter CVV',
   cardEmpty: 'Cannot be empty',
   billingEmail: 'Please enter billing email',
+  /** A date too soon or staff-blacked-out (DESIGN.md 8.31: not the request form's "stem cell request date"). */
+  shipmentDateContact: 'Please contact ACT directly by phone or email for this store order date.',
   submitted: 'Please check your email for order confirmation',
   noAchStored:
     'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
@@ -49,11 +53,48 @@ export function serumPricePerBottle(book: PriceBook, quantity: number): Cents {
   return quantity >= SERUM_BULK_FROM ? book.serumBulkPrice : book.serumPrice;
 }
 
-/** A quantity as typed: anything not a whole number of bottles becomes 0 (spec 3 section 4). */
+/**
+ * A quantity as typed: anything not a whole number of bottles becomes 0 (spec 3 section 4). A count
+ * above the most the store takes is kept as typed, so the page can say why it is refused.
+ */
 export function serumQuantityOf(typed: string): number {
   const trimmed = typed.trim();
-  if (!/^\d{1,3}$/.test(trimmed)) return 0;
-  return Math.min(Number(trimmed), SERUM_MAX_BOTTLES);
+  if (!/^\d{1,6}$/.test(trimmed)) return 0;
+  return Number(trimmed);
+}
+
+/** The quantity's problem, or null: at least one bottle, at most 99. */
+export function serumQuantityProblem(quantity: number): string | null {
+  if (quantity < 1) return m.quantity;
+  if (quantity > SERUM_MAX_BOTTLES) return m.tooManyBottles;
+  return null;
+}
+
+export interface StoreShipmentDateRules {
+  /** The first arrival date allowed: `storeEarliestShipmentDate(today)` (3 days ahead). */
+  earliest: string;
+  /** Staff blackout dates (`YYYY-MM-DD`). */
+  blackoutDates: readonly string[];
+}
+
+/**
+ * Why the store may not ship for arrival on a date, or null when it may: the carrier calendar of
+ * FedEx with the staff blackout dates, from 3 days ahead. The page (offered days, a typed date) and
+ * the server (the order) ask this one rule; a date too soon or blacked out has the store's sentence.
+ */
+export function storeShipmentDateProblem(
+  date: string,
+  rules: StoreShipmentDateRules,
+): ShipmentDateProblem | null {
+  const problem = shipmentDateProblem(date, {
+    method: 'FedEx',
+    earliest: rules.earliest,
+    blackoutDates: rules.blackoutDates,
+  });
+  if (problem && (problem.reason === 'tooEarly' || problem.reason === 'blackout')) {
+    return { reason: problem.reason, message: m.shipmentDateContact };
+  }
+  return problem;
 }
 
 export interface StorePrice {
@@ -109,7 +150,11 @@ export const sendStoreRequestSchema = z.object({
   shipping_method: z.literal('FedEx', { error: 'FedEx is the only courier of the store' }).default('FedEx'),
   stemskinserum: z.object({
     name: z.literal(SERUM_NAME).default(SERUM_NAME),
-    quantity: z.number({ error: m.quantity }).int(m.quantity).min(1, m.quantity).max(SERUM_MAX_BOTTLES),
+    quantity: z
+      .number({ error: m.quantity })
+      .int(m.quantity)
+      .min(1, m.quantity)
+      .max(SERUM_MAX_BOTTLES, m.tooManyBottles),
     price: z.number().optional().describe('Legacy: ignored, the server prices the bottle'),
   }),
   ShipmentDate: shipmentDate,

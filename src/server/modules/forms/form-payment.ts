@@ -1,4 +1,8 @@
-import { formPaymentProblems, type MethodsOnFile } from '../../../domain/form-payment';
+import {
+  type FormCardEmptyMessages,
+  formPaymentProblems,
+  type MethodsOnFile,
+} from '../../../domain/form-payment';
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
 import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
@@ -42,7 +46,7 @@ export async function resolveFormPayment(
   db: Database,
   owner: MethodOwner,
   body: FormPaymentBody,
-  cardEmpty: { first: string; last: string; month: string; year: string },
+  cardEmpty: FormCardEmptyMessages,
   today: string,
 ): Promise<ResolvedPayment> {
   const methods = await findMethodsOnFile(db, owner);

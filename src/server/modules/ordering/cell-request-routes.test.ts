@@ -289,6 +289,26 @@ describe('send_CellRequest', () => {
     expect(await ledgerOf(client.id)).toHaveLength(0);
   });
 
+  it("refuses a new card with no billing e-mail: 'Please enter billing email', nothing charged", async () => {
+    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const cookie = await t.signIn(client.actId);
+    const card = newCardFields(t, await tokenizeCard(t, '4111111111111111'));
+    const response = await send(
+      cookie,
+      order({
+        ...card,
+        Credit_Card_Biling_Email_Address: '',
+        update_card: true,
+        PaymentMethod: 'Credit Card',
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().fields).toEqual({
+      Credit_Card_Biling_Email_Address: 'Please enter billing email',
+    });
+    expect(await ledgerOf(client.id)).toHaveLength(0);
+  });
+
   it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {
     const client = await addClient(t.db, { clientConsentFormCompleted: true, longevityVialsAvailable: 1 });
     const cookie = await t.signIn(client.actId);

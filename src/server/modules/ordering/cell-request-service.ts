@@ -396,7 +396,13 @@ export async function sendCellRequest(
     db,
     clientId,
     body,
-    { first: m.holderFirst, last: m.holderLast, month: m.cardEmpty, year: m.cardEmpty },
+    {
+      first: m.holderFirst,
+      last: m.holderLast,
+      month: m.cardEmpty,
+      year: m.cardEmpty,
+      email: m.billingEmail,
+    },
     today,
   );
   // Until the gateway names the new card (brand, last 4), it reads as typed; kept on file when asked.

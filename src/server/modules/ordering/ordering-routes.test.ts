@@ -351,8 +351,10 @@ describe('GET /api/pay/get_ShipmentDates', () => {
       const query = { from: tuesday, to: addDays(tuesday, 6), NumberOfVials: '1' };
       const fedex = await get('get_ShipmentDates', jane, { ...query, method: 'FedEx' });
       expect(fedex.json().dates).not.toContain(tuesday);
+      expect(fedex.json().blackoutDates).toEqual([tuesday]);
       const vip = await get('get_ShipmentDates', jane, { ...query, method: 'ACT VIP' });
       expect(vip.json().dates).toHaveLength(7);
+      expect(vip.json().blackoutDates).toEqual([]);
       const quote = await post('get_FedexShipQuote', jane, { ...manhattan, ShipmentDate: tuesday });
       expect(quote.json().fields).toEqual({ ShipmentDate: shipmentDateMessages.blackout });
     } finally {

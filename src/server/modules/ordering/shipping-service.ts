@@ -210,5 +210,6 @@ export async function shipmentDates(
     method: query.method,
     earliest,
     dates: shipmentDatesBetween(query.from, query.to, { method: query.method, earliest, blackoutDates }),
+    blackoutDates: blackoutDates.filter((date) => date >= query.from && date <= query.to),
   };
 }

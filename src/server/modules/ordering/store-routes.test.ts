@@ -7,8 +7,9 @@ import { clientActivities, clients, payments, storeOrders } from '../../db/schem
 import { reconcile } from '../../jobs/reconcile';
 import { validTuesday, weekdayFrom } from '../../testing/dates';
 import { addClient, newCardFields, saveBankOnFile } from '../../testing/form-fixtures';
-import { tokenizeCard } from '../../testing/sandbox-tokens';
+import { tokenizeBank, tokenizeCard } from '../../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
+import { setShipmentBlackoutDates } from './shipment-calendar-repository';
 
 let lostAfterApproval = false;
 function faulty(real: PaymentGateway): PaymentGateway {
@@ -180,5 +181,111 @@ describe('send_CP_StoreRequest', () => {
     const replay = await send(await t.signIn(client.actId), order(), key);
     expect(replay.statusCode, replay.body).toBe(200);
     expect((await stateOf(client.id)).ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
+  });
+
+  it("refuses today + 1, today + 2 and a staff blackout date with the store sentence, a Monday with FedEx's", async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    await saveBankOnFile(t, cookie, newKey());
+    const blackout = validTuesday();
+    let monday = addDays(today, 7);
+    while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
+    await setShipmentBlackoutDates(t.db, [blackout]);
+    try {
+      const cases: Array<[string, string]> = [
+        [addDays(today, 1), 'Please contact ACT directly by phone or email for this store order date.'],
+        [addDays(today, 2), 'Please contact ACT directly by phone or email for this store order date.'],
+        [blackout, 'Please contact ACT directly by phone or email for this store order date.'],
+        [
+          monday,
+          'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival',
+        ],
+        ['02/30/2027', 'Invalid date'],
+        ['01/04/2050', 'Invalid date'],
+      ];
+      for (const [date, message] of cases) {
+        const response = await send(cookie, order({ ShipmentDate: date }));
+        expect(response.statusCode, date).toBe(400);
+        expect(response.json().fields, date).toEqual({ ShipmentDate: message });
+      }
+      const dates = await t.app.inject({
+        method: 'GET',
+        url: '/api/pay/get_ShipmentDates',
+        headers: { cookie },
+        query: { from: today, to: addDays(today, 60), purpose: 'store' },
+      });
+      expect(dates.json().blackoutDates).toEqual([blackout]);
+      expect(dates.json().dates).not.toContain(blackout);
+    } finally {
+      await setShipmentBlackoutDates(t.db, []);
+    }
+    expect((await stateOf(client.id)).ledger).toHaveLength(0);
+  });
+
+  it('refuses 100 bottles with a message that says at most 99, and 0 bottles with at least one', async () => {
+    const cookie = await t.signIn('ACT10001');
+    const many = await send(cookie, order({ stemskinserum: { quantity: 100 } }));
+    expect(many.statusCode).toBe(400);
+    expect(many.json().fields).toEqual({
+      stemskinserum:
+        'Please choose at most 99 bottles. For a larger order, please contact ACT directly by phone or email.',
+    });
+    const none = await send(cookie, order({ stemskinserum: { quantity: 0 } }));
+    expect(none.json().fields).toEqual({ stemskinserum: 'Please choose at least one bottle' });
+  });
+
+  it.each([
+    ['no billing e-mail', undefined, 'Please enter billing email'],
+    ['an empty billing e-mail', '', 'Please enter billing email'],
+    ['a billing e-mail that is not one', 'billing@', 'Invalid email.'],
+  ])('refuses a new card with %s and charges nothing', async (_what, email, message) => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    const { Credit_Card_Biling_Email_Address: _email, ...card } = newCardFields(
+      t,
+      await tokenizeCard(t, '4242424242424242'),
+    );
+    const response = await send(
+      cookie,
+      order({
+        PaymentMethod: 'Credit Card',
+        update_card: true,
+        ...card,
+        ...(email === undefined ? {} : { Credit_Card_Biling_Email_Address: email }),
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().fields).toEqual({ Credit_Card_Biling_Email_Address: message });
+    expect((await stateOf(client.id)).ledger).toHaveLength(0);
+  });
+
+  it("a physician pays by ACH: with none on file the spec's sentence; a new account pays, no fee", async () => {
+    const physician = await t.signInPhysician('PHY20001');
+    const noAch = await send(physician, order({ Client_id: 'ACT10002', stemskinserum: { quantity: 1 } }));
+    expect(noAch.statusCode, noAch.body).toBe(400);
+    expect(noAch.json().error).toBe(
+      'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+    );
+
+    const response = await send(
+      physician,
+      order({
+        Client_id: 'ACT10002',
+        stemskinserum: { quantity: 1 },
+        PaymentMethod: 'ACH Payment',
+        update_ach: true,
+        token: await tokenizeBank(t),
+        Name_On_Account: 'Maria Alvarez',
+        ABA_Routing_Number: '110000000',
+        expectedTotalCents: 22_500,
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ processingFeeCents: 0, amountChargedCents: 22_500 });
+    const [john] = await t.db.select().from(clients).where(eq(clients.clientActId, 'ACT10002'));
+    const ledger = (await stateOf(john?.id as string)).ledger.filter((row) => row.methodKind === 'ach');
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatchObject({ totalCents: 22_500, feeCents: 0, status: 'approved' });
+    expect(ledger[0]?.paidByPhysicianId).toBeTruthy();
   });
 });

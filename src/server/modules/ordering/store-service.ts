@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { shipmentDateProblem, storeEarliestShipmentDate } from '../../../domain/carrier-calendar';
+import { storeEarliestShipmentDate } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
@@ -9,6 +9,7 @@ import {
   type SendStoreRequest,
   type SendStoreRequestResponse,
   storeMessages,
+  storeShipmentDateProblem,
 } from '../../../domain/store';
 import { clientActivities, clients, operations, storeOrders } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -191,8 +192,7 @@ export async function sendStoreRequest(
   const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
 
-  const problem = shipmentDateProblem(body.ShipmentDate, {
-    method: 'FedEx',
+  const problem = storeShipmentDateProblem(body.ShipmentDate, {
     earliest: storeEarliestShipmentDate(today),
     blackoutDates: await shipmentBlackoutDates(db),
   });
@@ -212,7 +212,7 @@ export async function sendStoreRequest(
     db,
     owner,
     body,
-    { first: m.firstName, last: m.lastName, month: m.cardEmpty, year: m.cardEmpty },
+    { first: m.firstName, last: m.lastName, month: m.cardEmpty, year: m.cardEmpty, email: m.billingEmail },
     today,
   );
   if (payment.kind === 'check') throw new HttpError(400, 'VALIDATION', m.paymentMethod);

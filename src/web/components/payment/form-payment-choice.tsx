@@ -23,6 +23,8 @@ interface Props {
    * with the client's address, and saving it keeps it on the physician's file.
    */
   payer?: 'client' | 'physician';
+  /** The "save on file" boxes' words where a form's spec names them (the store's, spec 3). */
+  saveLabels?: { card: string; ach: string };
 }
 
 /**
@@ -41,6 +43,7 @@ export function FormPaymentChoice({
   disabled,
   checkNote,
   payer = 'client',
+  saveLabels,
 }: Props) {
   const onFile = methodsOnFileOf(info ?? null);
   const client = useClient();
@@ -102,9 +105,10 @@ export function FormPaymentChoice({
               />
               <Checkbox
                 label={
-                  payer === 'client'
+                  saveLabels?.card ??
+                  (payer === 'client'
                     ? 'Save this card on file for future payments'
-                    : 'Save this credit card on file for future payments'
+                    : 'Save this credit card on file for future payments')
                 }
                 checked={value.saveCard}
                 onChange={(e) => set({ saveCard: e.currentTarget.checked })}
@@ -137,7 +141,7 @@ export function FormPaymentChoice({
                 disabled={disabled}
               />
               <Checkbox
-                label="Save this account on file for future payments"
+                label={saveLabels?.ach ?? 'Save this account on file for future payments'}
                 checked={value.saveAch}
                 onChange={(e) => set({ saveAch: e.currentTarget.checked })}
                 disabled={disabled}

@@ -20,9 +20,9 @@ import { DateInput, DatesProvider } from '@mantine/dates';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { shipmentDateProblem, storeEarliestShipmentDate } from '../../../../domain/carrier-calendar';
+import { shipmentDateMessages, storeEarliestShipmentDate } from '../../../../domain/carrier-calendar';
 import { type ClientRecord, todayFor } from '../../../../domain/client';
-import { usDateToIso } from '../../../../domain/dates';
+import { addDays, isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
@@ -30,11 +30,14 @@ import { cardFeePercent } from '../../../../domain/payments';
 import {
   storeMessages as m,
   priceStoreOrder,
+  SERUM_MAX_BOTTLES,
   SERUM_NAME,
   type SendStoreRequestInput,
   type SendStoreRequestResponse,
   sendStoreRequestSchema,
   serumQuantityOf,
+  serumQuantityProblem,
+  storeShipmentDateProblem,
 } from '../../../../domain/store';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
@@ -53,6 +56,7 @@ import {
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSession } from '../../../lib/session';
+import { useStoreShipmentDates } from '../api/get-store-shipment-dates';
 import { useSendStoreRequest } from '../api/send-store-request';
 
 const SHIPPING_FIELDS = [
@@ -67,6 +71,18 @@ const SHIPPING_FIELDS = [
   { field: 'Country', label: 'Country' },
 ] as const;
 type ShippingField = (typeof SHIPPING_FIELDS)[number]['field'];
+
+/** The store's words for its save boxes (spec 3, section 2). */
+const SAVE_LABELS = {
+  card: 'Save this credit card on file for future payments',
+  ach: 'Save this ACH on file for future payments',
+};
+
+/** Typed text that is meant as a whole date: a four-digit year typed, or a character no date has. */
+function typedAsWholeDate(text: string): boolean {
+  const trimmed = text.trim();
+  return /\d{4}$/.test(trimmed) || trimmed.length >= 10 || /[^\d/\-.\s]/.test(trimmed);
+}
 type Shipping = Record<ShippingField, string>;
 
 function shippingOf(client: ClientRecord): Shipping {
@@ -135,7 +151,11 @@ function StoreForm({
   onDone(response: SendStoreRequestResponse): void;
 }) {
   const today = todayFor(new Date());
-  const earliest = storeEarliestShipmentDate(today);
+  const dates = useStoreShipmentDates({ from: today, to: addDays(today, 365) });
+  // The server's earliest date and blackout list: the page offers only what the order may use.
+  const earliest = dates.data?.earliest ?? storeEarliestShipmentDate(today);
+  const blackoutDates = dates.data?.blackoutDates ?? [];
+  const dateProblem = (iso: string) => storeShipmentDateProblem(iso, { earliest, blackoutDates });
   const session = useSession();
   const physician = session.data?.role === 'physician';
   const paymentInfo = usePaymentInfo();
@@ -145,6 +165,7 @@ function StoreForm({
   const [quantityText, setQuantityText] = useState('1');
   const quantity = serumQuantityOf(quantityText);
   const [shipmentDate, setShipmentDate] = useState('');
+  const [dateText, setDateText] = useState('');
   const [shipping, setShipping] = useState<Shipping>(() => shippingOf(client));
   const [saveAddress, setSaveAddress] = useState(false);
   const [payment, setPayment] = useState<PaymentChoice>(() => ({
@@ -162,12 +183,29 @@ function StoreForm({
   const setQuantity = (next: number) => setQuantityText(String(Math.max(0, next)));
   const clearError = (field: string) => setErrors(({ [field]: _, ...rest }) => rest);
 
+  const showDateError = (message: string) => setErrors((e) => ({ ...e, ShipmentDate: message }));
+
+  // A date picked or typed: the rule's message under the field at once, the date kept to correct.
   const onDateChange = (value: string | null) => {
     const iso = value ?? '';
     setShipmentDate(iso);
-    const problem = iso ? shipmentDateProblem(iso, { method: 'FedEx', earliest }) : null;
-    if (problem) setErrors((e) => ({ ...e, ShipmentDate: problem.message }));
+    setDateText(iso ? isoToUsDate(iso) : '');
+    const problem = iso ? dateProblem(iso) : null;
+    if (problem) showDateError(problem.message);
     else clearError('ShipmentDate');
+  };
+
+  // Text that is no date clears the date and, once typed in full, says "Invalid date" at once.
+  const onDateTyped = (text: string) => {
+    setDateText(text);
+    if (usDateToIso(text.trim())) return;
+    setShipmentDate('');
+    if (typedAsWholeDate(text)) showDateError(shipmentDateMessages.invalid);
+    else clearError('ShipmentDate');
+  };
+
+  const onDateBlur = () => {
+    if (dateText.trim() && !usDateToIso(dateText.trim())) showDateError(shipmentDateMessages.invalid);
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -188,16 +226,20 @@ function StoreForm({
       Month_of_Expiry: m.cardEmpty,
       Year_of_Expiry: m.cardEmpty,
       CVV: m.cvv,
+      Credit_Card_Biling_Email_Address: m.billingEmail,
     });
     const problems: Record<string, string> = {
       ...(parsed.success ? {} : fieldMessages(parsed.error)),
       ...checked.problems,
     };
     if (shipmentDate) {
-      const problem = shipmentDateProblem(shipmentDate, { method: 'FedEx', earliest });
+      const problem = dateProblem(shipmentDate);
       if (problem) problems.ShipmentDate = problem.message;
+    } else if (dateText.trim()) {
+      problems.ShipmentDate = shipmentDateMessages.invalid;
     }
-    if (problems['stemskinserum.quantity']) problems.quantity = m.quantity;
+    const quantityProblem = serumQuantityProblem(quantity);
+    if (quantityProblem) problems.quantity = quantityProblem;
     if (Object.keys(problems).length > 0 || !method || !parsed.success) {
       setErrors(problems);
       focusFirstInvalid(formRef.current);
@@ -220,8 +262,9 @@ function StoreForm({
       });
       onDone(response);
     } catch (error) {
-      const fields = error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
-      setErrors(fields);
+      const { stemskinserum, ...fields } =
+        error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
+      setErrors(stemskinserum ? { ...fields, quantity: stemskinserum } : fields);
       setFailure(submissionFailureMessage(error));
     } finally {
       submitting.current = false;
@@ -255,19 +298,25 @@ function StoreForm({
               <TextInput
                 label="Quantity"
                 value={quantityText}
-                onChange={(e) => setQuantityText(e.currentTarget.value)}
+                onChange={(e) => {
+                  setQuantityText(e.currentTarget.value);
+                  clearError('quantity');
+                }}
                 onBlur={() => setQuantityText(String(quantity))}
                 inputMode="numeric"
                 w={90}
-                error={errors.quantity}
+                error={quantity > SERUM_MAX_BOTTLES ? m.tooManyBottles : errors.quantity}
                 disabled={busy}
               />
               <ActionIcon
                 variant="default"
                 size="lg"
                 aria-label="One bottle more"
-                onClick={() => setQuantity(quantity + 1)}
-                disabled={busy}
+                onClick={() => {
+                  setQuantity(quantity + 1);
+                  clearError('quantity');
+                }}
+                disabled={busy || quantity >= SERUM_MAX_BOTTLES}
               >
                 <IconPlus size={16} aria-hidden />
               </ActionIcon>
@@ -282,18 +331,21 @@ function StoreForm({
                 label="Shipment Arrival Date"
                 placeholder="MM/DD/YYYY"
                 valueFormat="MM/DD/YYYY"
-                dateParser={(input) => usDateToIso(input)}
+                dateParser={(input) => {
+                  onDateTyped(input);
+                  return usDateToIso(input.trim());
+                }}
                 value={shipmentDate || null}
                 onChange={onDateChange}
-                minDate={earliest}
-                excludeDate={(date) =>
-                  shipmentDateProblem(String(date).slice(0, 10), { method: 'FedEx', earliest }) !== null
-                }
+                onBlur={onDateBlur}
+                fixOnBlur={false}
+                defaultDate={earliest}
+                excludeDate={(date) => dateProblem(String(date).slice(0, 10)) !== null}
                 required
                 clearable
                 clearButtonProps={{ 'aria-label': 'Clear Shipment Arrival Date' }}
                 error={errors.ShipmentDate}
-                disabled={busy}
+                disabled={busy || dates.isPending}
               />
             </DatesProvider>
 
@@ -328,7 +380,7 @@ function StoreForm({
               Payment Method
             </Title>
             <FormPaymentChoice
-              methods={physician ? ['Credit Card'] : ['Credit Card', 'ACH Payment']}
+              methods={['Credit Card', 'ACH Payment']}
               value={payment}
               onChange={(value) => {
                 setPayment(value);
@@ -339,14 +391,19 @@ function StoreForm({
               today={today}
               disabled={busy}
               payer={physician ? 'physician' : 'client'}
+              saveLabels={SAVE_LABELS}
             />
             {payment.method === 'ACH Payment' && !paymentInfo.data?.Account_Number && (
-              <Text size="sm">
-                Store your ACH details on the{' '}
-                <Anchor component={Link} to="/payment-information">
-                  update payment information tab
-                </Anchor>
-                .
+              <Text size="sm" data-testid="no-ach-stored">
+                Please store your ACH Details in the{' '}
+                {physician ? (
+                  'update payment information tab'
+                ) : (
+                  <Anchor component={Link} to="/payment-information">
+                    update payment information tab
+                  </Anchor>
+                )}{' '}
+                to use ACH Payment Method.
               </Text>
             )}
             <Group justify="flex-end">
