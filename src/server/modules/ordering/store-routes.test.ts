@@ -187,9 +187,8 @@ describe('send_CP_StoreRequest', () => {
     const client = await addClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveBankOnFile(t, cookie, newKey());
-    const blackout = validTuesday();
-    let monday = addDays(today, 7);
-    while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
+    const blackout = validTuesday(today, 7);
+    const monday = weekdayFrom(addDays(today, 7), 1);
     await setShipmentBlackoutDates(t.db, [blackout]);
     try {
       const cases: Array<[string, string]> = [
