@@ -14,8 +14,12 @@ export function idempotencyKeyOf(headers: Record<string, unknown>): string {
     );
   }
   // The key is kept with the order it made: a card number in it would be stored. A run of digits
-  // glued to letters counts too (the portal's own keys are UUIDs: no run longer than 12).
-  if (containsCardNumber(key) || (key.match(/\d{13,}/g) ?? []).some(containsCardNumber)) {
+  // glued to letters counts too (the portal's own keys are UUIDs: no run longer than 12), and so do
+  // groups joined by underscores.
+  if (
+    containsCardNumber(key.replaceAll('_', '-')) ||
+    (key.match(/\d{13,}/g) ?? []).some(containsCardNumber)
+  ) {
     throw new HttpError(
       400,
       'FORBIDDEN_FIELD',

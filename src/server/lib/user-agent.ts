@@ -1,13 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 
 const USER_AGENT_LENGTH = 400;
-// Twelve or more digits, one piece or in groups joined by a space or a dash (how card numbers are
-// written). A browser's version numbers are joined by dots and far shorter.
-const LONG_DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
+// Twelve or more digits, in one piece or in groups joined by anything a person or a script might put
+// between them (spaces, dashes, dots, underscores, slashes, a few at a time). A browser's version
+// numbers ("Chrome/156.0.8078.73 Safari/537.36") stop well short of twelve digits in a row.
+const LONG_DIGIT_RUN = /\d(?:[\s._/\\-]{0,3}\d){11,}/g;
 
 /**
- * Masks every run of 12 or more digits but its last 4 (`************1111`), keeping the spaces or
- * dashes between groups: a card number typed into a header is never stored, printed or e-mailed.
+ * Masks every run of 12 or more digits but its last 4 (`************1111`), keeping whatever
+ * joins the groups: a card number typed into a header is never stored, printed or e-mailed.
  */
 export function maskLongDigitRuns(text: string): string {
   return text.replace(LONG_DIGIT_RUN, (run) => {

@@ -921,7 +921,12 @@ describe('concurrent submissions', () => {
 describe('card numbers in headers', () => {
   it('refuses an Idempotency-Key holding a card number (400) and stores nothing', async () => {
     const client = await newSignedInClient();
-    for (const key of ['4111111111111111', 'consent-4111-1111-1111-1111', 'key4111111111111111']) {
+    for (const key of [
+      '4111111111111111',
+      'consent-4111-1111-1111-1111',
+      'key4111111111111111',
+      'rt_4111_1111_1111_1111',
+    ]) {
       const response = await send(client.cookie, consentBody(), key);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().error).toBe(
