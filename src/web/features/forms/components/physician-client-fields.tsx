@@ -1,4 +1,4 @@
-import { SimpleGrid, TextInput } from '@mantine/core';
+import { SimpleGrid, Text, TextInput } from '@mantine/core';
 import { contactChannelMessages } from '../../../../domain/client-basics';
 import type { PhysicianConsentClient } from '../../../../domain/consent-form';
 
@@ -15,6 +15,14 @@ interface Props {
  * address and phone number are shown, not edited: they are how the client signs in and recovers
  * the account, which only the client or the bank changes (DESIGN.md section 3).
  */
+// Mantine's description is dimmed, and lighter still beside a disabled field: too light on white
+// to read (WCAG AA), so the note is dark grey.
+const readOnlyNote = (
+  <Text span fz="xs" c="gray.7">
+    {contactChannelMessages.physicianReadOnlyNote}
+  </Text>
+);
+
 export function PhysicianClientFields({ values, onChange, errors, disabled }: Props) {
   const field = (name: keyof PhysicianConsentClient) => ({
     name,
@@ -43,7 +51,7 @@ export function PhysicianClientFields({ values, onChange, errors, disabled }: Pr
         autoComplete="off"
         {...field('Email')}
         readOnly
-        description={contactChannelMessages.physicianReadOnlyNote}
+        description={readOnlyNote}
       />
       <TextInput
         label="Phone Number"
@@ -51,7 +59,7 @@ export function PhysicianClientFields({ values, onChange, errors, disabled }: Pr
         autoComplete="off"
         {...field('PhoneNumber')}
         readOnly
-        description={contactChannelMessages.physicianReadOnlyNote}
+        description={readOnlyNote}
       />
       <TextInput label="Address" autoComplete="off" maxLength={200} {...field('Address')} />
       <TextInput label="City" autoComplete="off" maxLength={80} {...field('City')} />
