@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { ClientInformation } from '../../../domain/client';
+import type { ClientInformationUpdate } from '../../../domain/client';
 import { calendarDateToIso } from '../../../domain/dates';
 import type { AuditEvent, AuditSearchQuery, ClientSummary, StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
@@ -136,15 +136,18 @@ async function listProfileChanges(db: Database, clientId: string) {
  */
 export async function staffUpdateClient(
   db: Database,
-  input: { clientId: string; staffId: string; info: ClientInformation; today: string; now: Date },
+  input: { clientId: string; staffId: string; info: ClientInformationUpdate; today: string; now: Date },
 ): Promise<string[] | null> {
   return db.transaction(async (tx) => {
     const t = tx as unknown as Database;
     const before = await findClientRecord(t, input.clientId, input.today);
     if (!before) return null;
-    const changes = (Object.keys(input.info) as Array<keyof ClientInformation>)
-      .map((field) => ({ field, oldValue: String(before[field] ?? ''), newValue: input.info[field] }))
-      .filter((c) => c.oldValue !== c.newValue);
+    // Only the blocks the save carried: a field not sent is not a change.
+    const changes = (Object.keys(input.info) as Array<keyof ClientInformationUpdate>).flatMap((field) => {
+      const newValue = input.info[field];
+      const oldValue = String(before[field] ?? '');
+      return newValue === undefined || newValue === oldValue ? [] : [{ field, oldValue, newValue }];
+    });
     if (changes.length === 0) return [];
     await updateClientInformation(t, input.clientId, input.info, input.now);
     await tx
