@@ -64,7 +64,7 @@ describe('sendStoreRequestSchema', () => {
     const bad = sendStoreRequestSchema.safeParse({
       ...base,
       stemskinserum: { quantity: 0 },
-      Phone: '305-555',
+      Phone: '305-555-CALL',
       PaymentMethod: undefined,
     });
     const messages = bad.error?.issues.map((i) => i.message);
@@ -75,5 +75,14 @@ describe('sendStoreRequestSchema', () => {
         'Please Select Payment Method.',
       ]),
     );
+  });
+  it('takes a phone as people type it, as its digits, and refuses one of the wrong length', () => {
+    expect(sendStoreRequestSchema.parse({ ...base, Phone: '(305) 555-0142' }).Phone).toBe('3055550142');
+    const short = sendStoreRequestSchema.safeParse({ ...base, Phone: '305-555' });
+    expect(short.error?.issues.map((i) => i.message)).toEqual(['Please enter a 10-digit phone number']);
+    const zip = sendStoreRequestSchema.safeParse({ ...base, ZipCode: 'abc' });
+    expect(zip.error?.issues.map((i) => i.message)).toEqual([
+      'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)',
+    ]);
   });
 });
