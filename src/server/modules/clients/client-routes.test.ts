@@ -312,7 +312,12 @@ describe('POST /api/pay/update_Client saves each block on its own (DESIGN.md 8.2
   });
 
   it('takes an empty clinic block as no preferred clinic', async () => {
-    const response = await updateClient(john, { ...personal, firstName: 'John', lastName: 'Roe', ...emptyShipping });
+    const response = await updateClient(john, {
+      ...personal,
+      firstName: 'John',
+      lastName: 'Roe',
+      ...emptyShipping,
+    });
     expect(response.statusCode).toBe(200);
     const after = await row();
     expect(after.clinicName).toBe('');
