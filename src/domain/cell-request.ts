@@ -5,7 +5,7 @@ import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
-import { usPhoneField, usZipField } from './us-contact-fields';
+import { usPhoneField } from './us-contact-fields';
 
 /**
  * The Stem Cell Request Form (spec 3 sections 2-9): the order of vials shipped to a clinic, its
@@ -121,7 +121,8 @@ export const sendCellRequestSchema = z
         .regex(/^[A-Za-z]{2}$/, m.stateFormat),
     ).transform((v) => v.toUpperCase()),
     country: required(m.country, 80),
-    ZipCode: usZipField(m.zipCode),
+    // Not the US ZIP rule: a shipment may go to Canada (ACT VIP), whose postal codes have letters.
+    ZipCode: required(m.zipCode, 10),
     Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
     Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES, { error: m.infectiousDisease }),
     Infectious_Disease_Name: singleLine(z.string().trim().max(200)).default(''),

@@ -80,9 +80,5 @@ describe('sendStoreRequestSchema', () => {
     expect(sendStoreRequestSchema.parse({ ...base, Phone: '(305) 555-0142' }).Phone).toBe('3055550142');
     const short = sendStoreRequestSchema.safeParse({ ...base, Phone: '305-555' });
     expect(short.error?.issues.map((i) => i.message)).toEqual(['Please enter a 10-digit phone number']);
-    const zip = sendStoreRequestSchema.safeParse({ ...base, ZipCode: 'abc' });
-    expect(zip.error?.issues.map((i) => i.message)).toEqual([
-      'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)',
-    ]);
   });
 });

@@ -7,7 +7,7 @@ import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
 import { type PriceBook, SERUM_BULK_FROM } from './price-book';
 import { singleLine } from './text';
-import { usPhoneField, usZipField } from './us-contact-fields';
+import { usPhoneField } from './us-contact-fields';
 
 /**
  * The Store (spec 3 sections 2-9): Stem Cell Face Serum, $225 a bottle, $200 a bottle from 11
@@ -122,7 +122,8 @@ export const sendStoreRequestSchema = z.object({
   City: required(m.city, 80),
   State: required(m.state, 40),
   Country: required(m.country, 80),
-  ZipCode: usZipField(m.zipCode),
+  // Not the US ZIP rule: a shipping address may be outside the US (the carrier decides).
+  ZipCode: required(m.zipCode, 10),
   saveAddressForFuture: z.boolean().default(false),
   ...formPaymentFields,
   PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
