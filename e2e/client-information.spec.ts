@@ -31,10 +31,12 @@ test('edits Client Information: a validation error first, then a confirmed save'
   const clinic = page.getByRole('textbox', { name: 'Clinic Name' });
   await expect(clinic).toBeFocused();
   await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0);
+  // Only that block opens (DESIGN.md 8.27): Personal Details stay as text.
+  await expect(page.getByRole('textbox', { name: 'First Name' })).toHaveCount(0);
 
   await clinic.fill('');
   await page.getByRole('textbox', { name: 'Shipping Email' }).fill('not-an-email');
-  await page.getByRole('textbox', { name: 'Phone Number' }).fill('305-555-0100');
+  await page.getByRole('textbox', { name: 'Phone Number' }).fill('305-555-O100');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Please enter clinic name')).toBeVisible();
   await expect(page.getByText('Invalid email.')).toBeVisible();
@@ -49,7 +51,8 @@ test('edits Client Information: a validation error first, then a confirmed save'
   await expect(page.getByText('Invalid email.')).toBeVisible();
   await page.getByRole('textbox', { name: 'Shipping Email' }).fill('ship@coral-ortho.example.com');
   await expect(page.getByText('Invalid email.')).toHaveCount(0);
-  await page.getByRole('textbox', { name: 'Phone Number' }).fill('3055550111');
+  // Typed as people do (DESIGN.md 8.26), stored as digits, shown formatted.
+  await page.getByRole('textbox', { name: 'Phone Number' }).fill('+1 (305) 555-0111');
   await page.getByRole('combobox', { name: 'State' }).click();
   await page.getByRole('option', { name: 'Georgia' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
@@ -67,8 +70,39 @@ test('edits Client Information: a validation error first, then a confirmed save'
 
   await page.reload();
   await expect(shownValue(page, 'Clinic Name')).toHaveText('Coral Gables Orthopedics');
-  await expect(shownValue(page, 'Phone Number')).toHaveText('3055550111');
+  await expect(shownValue(page, 'Phone Number')).toHaveText('(305) 555-0111');
   await expect(shownValue(page, 'State').last()).toHaveText('Georgia');
+});
+
+test('changes a phone number without touching the clinic block, refusing a short one and a bad ZIP', async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10001');
+  await expect(shownValue(page, 'Phone')).toHaveText('(305) 555-0142');
+  await page.getByRole('button', { name: 'Edit Personal Details' }).click();
+  // Only Personal Details open: no clinic field to fill (DESIGN.md 8.27).
+  await expect(page.getByRole('textbox', { name: 'Clinic Name' })).toHaveCount(0);
+  const phone = page.getByRole('textbox', { name: 'Phone', exact: true });
+  await expect(phone).toHaveValue('(305) 555-0142');
+  await phone.fill('12');
+  const zip = page.getByRole('textbox', { name: 'Zip Code' });
+  await zip.fill('abc');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Please enter a 10-digit phone number')).toBeVisible();
+  await expect(
+    page.getByText('Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'),
+  ).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // The personal state is a list, like the clinic's.
+  await expect(page.getByRole('combobox', { name: 'State' })).toHaveValue('Florida');
+  await phone.fill('(305) 555-0142');
+  await zip.fill('33131');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+  await expect(page.getByText('Client information successfully updated.')).toBeVisible();
+  await page.reload();
+  await expect(shownValue(page, 'Phone')).toHaveText('(305) 555-0142');
 });
 
 test('Cancel puts back what was saved', async ({ page }) => {

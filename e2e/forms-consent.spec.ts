@@ -85,7 +85,7 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await form.getByRole('textbox', { name: 'Name' }).fill('Robert Doe');
   await form.getByRole('textbox', { name: 'Date of Birth' }).fill('02/30/1990');
   await form.getByRole('textbox', { name: 'Address' }).fill('1200 Brickell Avenue, Miami, FL 33131');
-  await form.getByRole('textbox', { name: 'Phone' }).fill('305-555-0199');
+  await form.getByRole('textbox', { name: 'Phone' }).fill('305-555-O199');
   await form.getByRole('textbox', { name: 'Relationship' }).fill('Brother');
   await form.getByRole('textbox', { name: 'Medications you are taking' }).fill('Atorvastatin 10 mg daily');
   await form.getByRole('button', { name: 'Next Page' }).click();

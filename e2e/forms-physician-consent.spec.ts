@@ -60,7 +60,7 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
   await form
     .getByRole('textbox', { name: 'Address', exact: true })
     .fill('2300 Ponce de Leon Boulevard, Coral Gables, FL');
-  await form.getByRole('textbox', { name: 'Phone', exact: true }).fill('305-555-0188');
+  await form.getByRole('textbox', { name: 'Phone', exact: true }).fill('305-555-O188');
   await form.getByRole('textbox', { name: 'Relationship', exact: true }).fill('Husband');
   await form.getByRole('button', { name: 'Next Page' }).click();
   await expect(form.getByRole('textbox', { name: 'Phone', exact: true })).toHaveAccessibleDescription(

@@ -5,6 +5,7 @@ import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
+import { usPhoneField } from './us-contact-fields';
 
 /**
  * The Stem Cell Request Form (spec 3 sections 2-9): the order of vials shipped to a clinic, its
@@ -109,14 +110,7 @@ export const sendCellRequestSchema = z
     firstName: required(m.firstName, 80),
     lastName: required(m.lastName, 80),
     ShippingEmail: required(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
-    phone: singleLine(
-      z
-        .string({ error: m.phone })
-        .trim()
-        .min(1, m.phone)
-        .max(15, m.phoneNumeric)
-        .regex(/^\d+$/, m.phoneNumeric),
-    ),
+    phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
     street: required(m.street, 200),
     city: required(m.city, 80),
     state: singleLine(
@@ -127,6 +121,7 @@ export const sendCellRequestSchema = z
         .regex(/^[A-Za-z]{2}$/, m.stateFormat),
     ).transform((v) => v.toUpperCase()),
     country: required(m.country, 80),
+    // Not the US ZIP rule: a shipment may go to Canada (ACT VIP), whose postal codes have letters.
     ZipCode: required(m.zipCode, 10),
     Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
     Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES, { error: m.infectiousDisease }),

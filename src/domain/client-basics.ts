@@ -26,13 +26,15 @@ export const clientInformationMessages = {
   email: 'Please enter email',
   phone: 'Please enter phone',
   phoneNumeric: 'Please insert only number',
-  phoneTooLong: 'Phone number must be at most 15 digits',
   city: 'Please enter city',
-  state: 'Please enter state',
+  state: 'Please select state',
+  stateUnknown: 'Please select a state from the list',
   country: 'Please enter country',
   street: 'Please enter street',
   zip: 'Please enter zipcode',
   name: 'Cannot be empty',
+  nothingToSave:
+    'Nothing to save: send the fields of Personal Details or of Preferred Shipping to Medical Professional',
 } as const;
 
 export function tooLong(max: number): string {

@@ -9,6 +9,7 @@ import {
   clientInformationFieldOrder,
   clientInformationMessages,
   clientInformationSchema,
+  clientInformationShape,
   formsIncomplete,
   todayFor,
   tooLong,
@@ -70,7 +71,7 @@ const requiredMessages: Array<[Field, string]> = [
   ['phone', 'Please enter phone'],
   ['street', 'Please enter street'],
   ['city', 'Please enter city'],
-  ['state', 'Please enter state'],
+  ['state', 'Please select state'],
   ['zip', 'Please enter zipcode'],
   ['country', 'Please enter country'],
   ['clinicName', 'Please enter clinic name'],
@@ -89,28 +90,22 @@ const lengthLimits: Array<[Field, number, string]> = [
   ['lastName', 80, 'Must be at most 80 characters'],
   ['street', 200, 'Must be at most 200 characters'],
   ['city', 80, 'Must be at most 80 characters'],
-  ['state', 80, 'Must be at most 80 characters'],
-  ['zip', 20, 'Must be at most 20 characters'],
   ['country', 80, 'Must be at most 80 characters'],
   ['clinicName', 100, 'Clinic name must be at most 100 characters'],
   ['preferredAddressContactFullName', 120, 'Must be at most 120 characters'],
   ['preferredAddressStreet', 200, 'Must be at most 200 characters'],
   ['preferredAddressCity', 80, 'Must be at most 80 characters'],
-  ['preferredAddressZip', 20, 'Must be at most 20 characters'],
   ['preferredAddressCountry', 80, 'Must be at most 80 characters'],
 ];
 
 const phoneRefusals: Array<[Field, string, string, string]> = [
-  ['phone', '305-555-0100', 'Please insert only number', 'dashes'],
-  ['phone', '(305) 5550100', 'Please insert only number', 'brackets and a space'],
-  ['phone', '305 555 0100', 'Please insert only number', 'spaces between the digits'],
-  ['phone', '+13055550100', 'Please insert only number', 'a leading plus'],
+  ['phone', '12', 'Please enter a 10-digit phone number', 'two digits'],
+  ['phone', '305-555-014', 'Please enter a 10-digit phone number', 'nine digits'],
+  ['phone', '+44 20 7946 0958', 'Please enter a 10-digit phone number', 'not a US number'],
   ['phone', '305555010O', 'Please insert only number', 'the letter O for a zero'],
   ['phone', 'call me', 'Please insert only number', 'letters only'],
   ['phone', '３０５５５５０１００', 'Please insert only number', 'full-width digits'],
-  ['phone', '3'.repeat(16), 'Phone number must be at most 15 digits', '16 digits'],
-  ['preferredAddressPhone', '305-555-0199', 'Please insert only number, must be numeric', 'dashes'],
-  ['preferredAddressPhone', '305.555.0199', 'Please insert only number, must be numeric', 'dots'],
+  ['preferredAddressPhone', '12', 'Please enter a 10-digit phone number', 'two digits'],
   [
     'preferredAddressPhone',
     '3055550l99',
@@ -118,7 +113,15 @@ const phoneRefusals: Array<[Field, string, string, string]> = [
     'the letter l for a one',
   ],
   ['preferredAddressPhone', 'ext 12', 'Please insert only number, must be numeric', 'letters'],
-  ['preferredAddressPhone', '3'.repeat(16), 'Phone number must be at most 15 digits', '16 digits'],
+];
+
+const zipRefusals: Array<[Field, string]> = [
+  ['zip', 'abc'],
+  ['zip', '3313'],
+  ['zip', '33131-12'],
+  ['zip', 'K1A 0B1'],
+  ['preferredAddressZip', 'abc'],
+  ['preferredAddressZip', '331011'],
 ];
 
 const emailRefusals: Array<[Field, string, string, string]> = [
@@ -220,18 +223,28 @@ describe('clientInformationSchema', () => {
   });
 
   it.each([
-    ['phone', '3055550100'],
-    ['phone', '0'],
-    ['phone', '3'.repeat(15)],
-    ['preferredAddressPhone', '3055550199'],
-    ['preferredAddressPhone', '3'.repeat(15)],
-  ] as Array<[Field, string]>)('accepts %s %j', (field, value) => {
-    expect(clientInformationSchema(TODAY).parse(withField(field, value))[field]).toBe(value);
+    ['phone', '(305) 555-0142', '3055550142'],
+    ['phone', '305-555-0142', '3055550142'],
+    ['phone', '305.555.0142', '3055550142'],
+    ['phone', '+1 305 555 0142', '3055550142'],
+    ['phone', ' 3055550142 ', '3055550142'],
+    ['preferredAddressPhone', '(305) 555-0199', '3055550199'],
+    ['preferredAddressPhone', '+1 (305) 555-0199', '3055550199'],
+  ] as Array<[Field, string, string]>)('accepts %s %j and keeps its digits %j', (field, value, digits) => {
+    expect(clientInformationSchema(TODAY).parse(withField(field, value))[field]).toBe(digits);
   });
 
-  it('trims the spaces around a phone number before checking its digits', () => {
-    const parsed = clientInformationSchema(TODAY).parse(withField('phone', ' 3055550100 '));
-    expect(parsed.phone).toBe('3055550100');
+  it.each(zipRefusals)('refuses the %s %j as not a US zip code', (field, value) => {
+    expect(failures(withField(field, value))).toEqual({
+      [field]: 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)',
+    });
+  });
+
+  it.each([
+    ['zip', '33139-1234'],
+    ['preferredAddressZip', '33101-0001'],
+  ] as Array<[Field, string]>)('accepts the %s %j in ZIP+4 form', (field, value) => {
+    expect(clientInformationSchema(TODAY).parse(withField(field, value))[field]).toBe(value);
   });
 
   it.each(emailRefusals)('refuses %s %j with "%s" (%s)', (field, value, message) => {
@@ -265,14 +278,12 @@ describe('clientInformationSchema', () => {
     expect(parsed.preferredAddressState).toBe('NY');
   });
 
-  it('leaves the client’s own state free text, for an address outside the list', () => {
-    const parsed = clientInformationSchema(TODAY).parse({
-      ...validInformation,
-      state: 'Ontario',
-      country: 'Canada',
-    });
-    expect(parsed.state).toBe('Ontario');
-  });
+  it.each(stateRefusals)(
+    'refuses the client’s own state %j with "Please select a state from the list" (%s)',
+    (state) => {
+      expect(failures(withField('state', state))).toEqual({ state: 'Please select a state from the list' });
+    },
+  );
 
   it.each(dateOfBirthCases)('birthdate %j with today %s gives %j (%s)', (clientDob, today, message) => {
     const expected = message === null ? {} : { clientDob: message };
@@ -317,9 +328,20 @@ describe('clientInformationSchema', () => {
     expect(clientInformationSchema(TODAY).parse(padded)).toEqual(validInformation);
   });
 
-  it('names every failing field at once, for a form left blank', () => {
+  it('names every failing field at once, for a form left blank (the shipping block then optional)', () => {
     const blank = Object.fromEntries(Object.keys(validInformation).map((key) => [key, '']));
-    expect(failures(blank)).toEqual(Object.fromEntries(requiredMessages));
+    expect(failures(blank)).toEqual({
+      firstName: 'Cannot be empty',
+      lastName: 'Cannot be empty',
+      clientDob: 'Please enter Birthdate',
+      email: 'Please enter email',
+      phone: 'Please enter phone',
+      street: 'Please enter street',
+      city: 'Please enter city',
+      state: 'Please select state',
+      zip: 'Please enter zipcode',
+      country: 'Please enter country',
+    });
   });
 
   it('has a test for every message it can give', () => {
@@ -329,15 +351,116 @@ describe('clientInformationSchema', () => {
       ...phoneRefusals.map(([, , message]) => message),
       ...emailRefusals.map(([, , message]) => message),
       'Please select a state from the list',
+      'Nothing to save: send the fields of Personal Details or of Preferred Shipping to Medical Professional',
       ...dateOfBirthCases.flatMap(([, , message]) => (message === null ? [] : [message])),
     ]);
     for (const message of Object.values(clientInformationMessages)) expect(tested).toContain(message);
   });
 });
 
+const personalDetails = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  clientDob: '06/15/1980',
+  email: 'jane.doe@example.com',
+  phone: '(305) 555-0100',
+  street: '1 Ocean Drive',
+  city: 'Miami',
+  state: 'FL',
+  zip: '33139',
+  country: 'USA',
+};
+const emptyShipping = {
+  clinicName: '',
+  preferredAddressContactFullName: '',
+  shippingClinicEmail: '',
+  preferredAddressPhone: '',
+  preferredAddressStreet: '',
+  preferredAddressCity: '',
+  preferredAddressState: '',
+  preferredAddressZip: '',
+  preferredAddressCountry: '',
+};
+
+describe('clientInformationSchema saves each block on its own (DESIGN.md 8.27)', () => {
+  it('saves Personal Details alone, leaving the shipping block out', () => {
+    expect(clientInformationSchema(TODAY).parse(personalDetails)).toEqual({
+      ...personalDetails,
+      phone: '3055550100',
+    });
+  });
+
+  it('saves the shipping block alone, without any Personal Details field', () => {
+    const shipping = Object.fromEntries(
+      Object.entries(validInformation).filter(([key]) => key in emptyShipping),
+    );
+    expect(clientInformationSchema(TODAY).parse(shipping)).toEqual(shipping);
+  });
+
+  it('takes Personal Details with an empty shipping block: the block is optional until started', () => {
+    expect(failures({ ...personalDetails, ...emptyShipping })).toEqual({});
+    expect(clientInformationSchema(TODAY).parse({ ...personalDetails, ...emptyShipping })).toMatchObject(
+      emptyShipping,
+    );
+  });
+
+  it('lets the client empty the shipping block altogether', () => {
+    expect(clientInformationSchema(TODAY).parse(emptyShipping)).toEqual(emptyShipping);
+  });
+
+  it('requires every other shipping field, with the spec’s messages, once one is filled', () => {
+    expect(failures({ ...emptyShipping, clinicName: 'Coral Gables Orthopedics' })).toEqual({
+      preferredAddressContactFullName: 'Please enter clinic contact person name',
+      shippingClinicEmail: 'Please enter shipping email',
+      preferredAddressPhone: 'Please enter phone number',
+      preferredAddressStreet: 'Please enter Street',
+      preferredAddressCity: 'Please enter city',
+      preferredAddressState: 'Please select state',
+      preferredAddressZip: 'Please enter zipcode',
+      preferredAddressCountry: 'Please enter country',
+    });
+  });
+
+  it('counts a shipping field sent alone as starting the block', () => {
+    expect(Object.keys(failures({ preferredAddressCity: 'Miami' })).sort()).toEqual(
+      Object.keys(emptyShipping)
+        .filter((field) => field !== 'preferredAddressCity')
+        .sort(),
+    );
+  });
+
+  it('shows a wrong value and the missing ones of a started block together', () => {
+    expect(failures({ ...emptyShipping, shippingClinicEmail: 'not-an-email' })).toMatchObject({
+      clinicName: 'Please enter clinic name',
+      shippingClinicEmail: 'Invalid email.',
+    });
+  });
+
+  it('requires the rest of Personal Details once one of its fields is sent', () => {
+    expect(failures({ phone: '3055550100' })).toEqual({
+      firstName: 'Cannot be empty',
+      lastName: 'Cannot be empty',
+      clientDob: 'Please enter Birthdate',
+      email: 'Please enter email',
+      street: 'Please enter street',
+      city: 'Please enter city',
+      state: 'Please select state',
+      zip: 'Please enter zipcode',
+      country: 'Please enter country',
+    });
+  });
+
+  it('refuses a save with neither block', () => {
+    expect(failures({})).toEqual({
+      undefined:
+        'Nothing to save: send the fields of Personal Details or of Preferred Shipping to Medical Professional',
+    });
+  });
+});
+
 describe('clientInformationFieldOrder', () => {
   it('lists the schema’s fields in the schema’s order', () => {
-    expect(clientInformationFieldOrder).toEqual(Object.keys(clientInformationSchema('2000-01-01').shape));
+    expect(clientInformationFieldOrder).toEqual(Object.keys(clientInformationShape('2000-01-01')));
   });
 });
 

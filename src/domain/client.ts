@@ -6,6 +6,8 @@ import {
   clientAlertItems,
   clientInformationFieldOrder,
   clientInformationMessages,
+  clientPersonalFields,
+  clientShippingFields,
   contactChannelMessages,
   EMAIL_PATTERN,
   formsIncomplete,
@@ -14,6 +16,7 @@ import {
 } from './client-basics';
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { singleLine } from './text';
+import { optionalUsPhoneField, optionalUsZipField, usPhoneField, usZipField } from './us-contact-fields';
 import { isUsStateCode } from './us-states';
 
 // The plain values and helpers live in client-basics (no zod), so the web pages can load them alone.
@@ -32,30 +35,129 @@ export {
 
 const m = clientInformationMessages;
 
-const DIGITS = /^\d+$/;
-
 function required(message: string, max = 100) {
   return singleLine(z.string({ error: message }).trim().min(1, message).max(max, tooLong(max)));
 }
 
-function email(message: string) {
-  return singleLine(
-    z
-      .string({ error: message })
-      .trim()
-      .min(1, message)
-      .max(254, tooLong(254))
-      .regex(EMAIL_PATTERN, m.invalidEmail),
-  );
+/** A field of the shipping block: may be empty (the block is optional until started), else checked. */
+function optional(required: string, max: number, message = tooLong(max)) {
+  return singleLine(z.string({ error: required }).trim().max(max, message));
 }
 
-function digits(message: string, numericMessage: string) {
-  return z
-    .string({ error: message })
+const personalFields = (today: Today) => ({
+  firstName: required(m.name, 80),
+  lastName: required(m.name, 80),
+  clientDob: z
+    .string({ error: m.clientDob })
     .trim()
-    .min(1, message)
-    .regex(DIGITS, numericMessage)
-    .max(15, m.phoneTooLong);
+    .min(1, m.clientDob)
+    .superRefine((value, ctx) => {
+      const iso = usDateToIso(value);
+      const problem = iso ? dateOfBirthProblem(iso, resolveToday(today)) : 'invalid';
+      if (problem === 'invalid') ctx.addIssue({ code: 'custom', message: m.clientDob });
+      if (problem === 'future') ctx.addIssue({ code: 'custom', message: m.clientDobFuture });
+    }),
+  email: singleLine(
+    z
+      .string({ error: m.email })
+      .trim()
+      .min(1, m.email)
+      .max(254, tooLong(254))
+      .regex(EMAIL_PATTERN, m.invalidEmail),
+  ),
+  phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
+  street: required(m.street, 200),
+  city: required(m.city, 80),
+  state: z.string({ error: m.state }).trim().min(1, m.state).refine(isUsStateCode, m.stateUnknown),
+  zip: usZipField(m.zip),
+  country: required(m.country, 80),
+});
+
+const shippingFields = {
+  clinicName: optional(m.clinicName, 100, m.clinicNameTooLong),
+  preferredAddressContactFullName: optional(m.preferredAddressContactFullName, 120),
+  shippingClinicEmail: optional(m.shippingClinicEmail, 254).refine(
+    (v) => v === '' || EMAIL_PATTERN.test(v),
+    m.invalidEmail,
+  ),
+  preferredAddressPhone: optionalUsPhoneField({
+    required: m.preferredAddressPhone,
+    numeric: m.preferredAddressPhoneNumeric,
+  }),
+  preferredAddressStreet: optional(m.preferredAddressStreet, 200),
+  preferredAddressCity: optional(m.preferredAddressCity, 80),
+  preferredAddressState: z
+    .string({ error: m.preferredAddressState })
+    .trim()
+    .refine((v) => v === '' || isUsStateCode(v), m.preferredAddressStateUnknown),
+  preferredAddressZip: optionalUsZipField(m.preferredAddressZip),
+  preferredAddressCountry: optional(m.preferredAddressCountry, 80),
+};
+
+/** Each field of the shipping block, and its message when the block is started but the field is empty. */
+const shippingRequired: Record<(typeof clientShippingFields)[number], string> = {
+  clinicName: m.clinicName,
+  preferredAddressContactFullName: m.preferredAddressContactFullName,
+  shippingClinicEmail: m.shippingClinicEmail,
+  preferredAddressPhone: m.preferredAddressPhone,
+  preferredAddressStreet: m.preferredAddressStreet,
+  preferredAddressCity: m.preferredAddressCity,
+  preferredAddressState: m.preferredAddressState,
+  preferredAddressZip: m.preferredAddressZip,
+  preferredAddressCountry: m.preferredAddressCountry,
+};
+
+function sent(raw: Record<string, unknown>, fields: readonly string[]) {
+  return fields.some((field) => raw[field] !== undefined);
+}
+
+function filled(value: unknown) {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+function optionalAll<S extends Record<string, z.ZodType>>(shape: S): { [K in keyof S]: z.ZodOptional<S[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as {
+    [K in keyof S]: z.ZodOptional<S[K]>;
+  };
+}
+
+/** The fields the Client Information form edits, each block's fields optional as a whole (see below). */
+export function clientInformationShape(today: Today) {
+  return { ...optionalAll(personalFields(today)), ...optionalAll(shippingFields) };
+}
+
+/**
+ * The block rules of a Client Information save, around an object of clientInformationShape's fields
+ * (and any others, such as staff's clientId). Each block is saved on its own (DESIGN.md 8.27): a
+ * body with any field of a block carries the whole block (a missing field of it counts as empty);
+ * a block with none of its fields is left as it is. Personal Details are all required. Preferred
+ * Shipping to Medical Professional may be left (or made) all empty; once any of its fields is
+ * filled, all are required with the spec's messages.
+ */
+export function withClientInformationBlocks<T extends z.ZodObject>(object: T) {
+  return z.preprocess(
+    (raw) => {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+      const body = { ...(raw as Record<string, unknown>) };
+      for (const block of [clientPersonalFields, clientShippingFields]) {
+        if (!sent(body, block)) continue;
+        for (const field of block) body[field] ??= '';
+      }
+      return body;
+    },
+    object.superRefine((body, ctx) => {
+      const values = body as Record<string, unknown>;
+      if (!sent(values, clientPersonalFields) && !sent(values, clientShippingFields)) {
+        ctx.addIssue({ code: 'custom', message: m.nothingToSave });
+        return;
+      }
+      if (!clientShippingFields.some((field) => filled(values[field]))) return;
+      for (const field of clientShippingFields) {
+        if (!filled(values[field]))
+          ctx.addIssue({ code: 'custom', path: [field], message: shippingRequired[field] });
+      }
+    }),
+  );
 }
 
 /**
@@ -63,47 +165,14 @@ function digits(message: string, numericMessage: string) {
  * flags, balances or identity. `today` (YYYY-MM-DD) bounds the birth date.
  */
 export function clientInformationSchema(today: Today) {
-  // Exactly the fields client-basics lists for the form, no more and no fewer.
-  const fields = {
-    firstName: required(m.name, 80),
-    lastName: required(m.name, 80),
-    clientDob: z
-      .string({ error: m.clientDob })
-      .trim()
-      .min(1, m.clientDob)
-      .superRefine((value, ctx) => {
-        const iso = usDateToIso(value);
-        const problem = iso ? dateOfBirthProblem(iso, resolveToday(today)) : 'invalid';
-        if (problem === 'invalid') ctx.addIssue({ code: 'custom', message: m.clientDob });
-        if (problem === 'future') ctx.addIssue({ code: 'custom', message: m.clientDobFuture });
-      }),
-    email: email(m.email),
-    phone: digits(m.phone, m.phoneNumeric),
-    street: required(m.street, 200),
-    city: required(m.city, 80),
-    state: required(m.state, 80),
-    zip: required(m.zip, 20),
-    country: required(m.country, 80),
-    clinicName: singleLine(
-      z.string({ error: m.clinicName }).trim().min(1, m.clinicName).max(100, m.clinicNameTooLong),
-    ),
-    preferredAddressContactFullName: required(m.preferredAddressContactFullName, 120),
-    shippingClinicEmail: email(m.shippingClinicEmail),
-    preferredAddressPhone: digits(m.preferredAddressPhone, m.preferredAddressPhoneNumeric),
-    preferredAddressStreet: required(m.preferredAddressStreet, 200),
-    preferredAddressCity: required(m.preferredAddressCity, 80),
-    preferredAddressState: z
-      .string({ error: m.preferredAddressState })
-      .trim()
-      .min(1, m.preferredAddressState)
-      .refine(isUsStateCode, m.preferredAddressStateUnknown),
-    preferredAddressZip: required(m.preferredAddressZip, 20),
-    preferredAddressCountry: required(m.preferredAddressCountry, 80),
-  } satisfies Record<ClientInformationField, z.ZodType>;
-  return z.object(fields);
+  return withClientInformationBlocks(z.object(clientInformationShape(today)));
 }
 
-export type ClientInformation = z.infer<ReturnType<typeof clientInformationSchema>>;
+/** What an update_Client body becomes: the blocks it carried, each whole. */
+export type ClientInformationUpdate = z.infer<ReturnType<typeof clientInformationSchema>>;
+
+/** Every field the Client Information form shows, as stored. */
+export type ClientInformation = Required<ClientInformationUpdate>;
 
 /** One client record of get_Client, the fields listed in spec 1 section 3, as an allow-list. */
 export const clientRecordSchema = z.object({

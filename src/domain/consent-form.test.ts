@@ -36,10 +36,22 @@ describe('the Addendum phone in each variant', () => {
     Addendum_phone: '305-555-0123',
     Relationship: 'Sister',
   };
+  it('accepts a number typed with dashes, brackets or a leading +1 (DESIGN.md 8.26)', () => {
+    for (const phone of ['305-555-0123', '(305) 555-0123', '+1 305 555 0123'])
+      expect(consentPageOneProblems({ ...individual, Addendum_phone: phone })).toEqual({});
+  });
   it('is "Please insert only number" for the client and "Invalid PhoneNumber" for the physician', () => {
-    expect(consentPageOneProblems(individual)).toEqual({ Addendum_phone: 'Please insert only number' });
-    expect(consentPageOneProblems(individual, 'physician')).toEqual({
+    const lettered = { ...individual, Addendum_phone: '305-555-O123' };
+    expect(consentPageOneProblems(lettered)).toEqual({ Addendum_phone: 'Please insert only number' });
+    expect(consentPageOneProblems(lettered, 'physician')).toEqual({
       Addendum_phone: 'Invalid PhoneNumber',
+    });
+  });
+  it('refuses a number that is not 10 digits in both variants', () => {
+    const short = { ...individual, Addendum_phone: '305-555' };
+    expect(consentPageOneProblems(short)).toEqual({ Addendum_phone: 'Please enter a 10-digit phone number' });
+    expect(consentPageOneProblems(short, 'physician')).toEqual({
+      Addendum_phone: 'Please enter a 10-digit phone number',
     });
   });
   it('puts an invalid Addendum date of birth on the date of birth in both variants (DESIGN.md 8.10)', () => {

@@ -7,6 +7,8 @@ import { paymentInfoSchema } from './payment-info';
 import type { PriceBook } from './price-book';
 import { ACCEPT_SIGNATURE_LABEL, ACCEPT_SIGNATURE_MESSAGE } from './signature';
 import { freeText, singleLine } from './text';
+import { parseUsPhone, usContactMessages } from './us-contact';
+import { usPhoneField, usZipField } from './us-contact-fields';
 
 /**
  * The client consent form (spec 2, sections 2 to 5): page 1 answers (Addendum A, medications),
@@ -164,7 +166,13 @@ export const consentPageOneFields = {
   Addendum_name: singleLine(z.string().trim().max(100)).optional(),
   Addendum_dob: singleLine(z.string().trim().max(10)).optional(),
   Addendum_address: singleLine(z.string().trim().max(200)).optional(),
-  Addendum_phone: singleLine(z.string().trim().max(15, 'Phone number must be at most 15 digits')).optional(),
+  // Checked by consentPageOneProblems (required only when releasing to an individual); kept as digits when valid.
+  Addendum_phone: singleLine(z.string().trim().max(40, usContactMessages.phoneLength))
+    .transform((value) => {
+      const parsed = parseUsPhone(value);
+      return 'digits' in parsed ? parsed.digits : value;
+    })
+    .optional(),
   Relationship: singleLine(z.string().trim().max(60)).optional(),
 };
 
@@ -201,8 +209,12 @@ export function consentPageOneProblems(
     if (!text(answers.Addendum_address)) problems.Addendum_address = c.empty;
     const phone = text(answers.Addendum_phone);
     if (!phone) problems.Addendum_phone = c.empty;
-    else if (!/^\d+$/.test(phone)) {
-      problems.Addendum_phone = variant === 'physician' ? p.phoneNumeric : c.phoneNumeric;
+    else {
+      const parsed = parseUsPhone(phone);
+      if ('problem' in parsed) {
+        const numeric = variant === 'physician' ? p.phoneNumeric : c.phoneNumeric;
+        problems.Addendum_phone = parsed.problem === 'notNumeric' ? numeric : usContactMessages.phoneLength;
+      }
     }
     if (!text(answers.Relationship)) problems.Relationship = c.empty;
   }
@@ -281,18 +293,11 @@ export function physicianConsentClientFields(today: Today) {
         .max(254, tooLong(254))
         .regex(EMAIL_PATTERN, p.invalidEmail),
     ),
-    PhoneNumber: singleLine(
-      z
-        .string({ error: p.PhoneNumber })
-        .trim()
-        .min(1, p.PhoneNumber)
-        .regex(/^\d+$/, p.phoneNumeric)
-        .max(15, 'Phone number must be at most 15 digits'),
-    ),
+    PhoneNumber: usPhoneField({ required: p.PhoneNumber, numeric: p.phoneNumeric }),
     Address: required(p.Address, 200),
     City: required(p.City, 80),
     State: required(p.State, 80),
-    zipcode: required(p.zipcode, 20),
+    zipcode: usZipField(p.zipcode),
     Country: required(p.Country, 80),
     Enrollment_Date: usDate().describe('MM/DD/YYYY: the anniversaries of annual storage count from it'),
   };

@@ -6,6 +6,7 @@ import { type Cents, formatUsd } from './money';
 import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
 import { singleLine } from './text';
+import { usPhoneField, usZipField } from './us-contact-fields';
 
 /**
  * The physician's initial sample processing (spec 2, "Physician initial sample processing" and
@@ -196,18 +197,11 @@ export function sendProcessDataRequestSchema(today: Today) {
       Dob: dateField((iso, now) => (iso > now ? m.dobFuture : null), today),
       Ship_date: dateField((iso, now) => (iso < now ? m.shipDatePast : null), today),
       Email: emailField(m.email),
-      PhoneNumber: singleLine(
-        z
-          .string({ error: m.phone })
-          .trim()
-          .min(1, m.phone)
-          .regex(/^\d+$/, m.phoneNumeric)
-          .max(15, 'Phone number must be at most 15 digits'),
-      ),
+      PhoneNumber: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
       Address: textField(m.address, 200),
       City: textField(m.city, 80),
       State: textField(m.state, 80),
-      zipcode: textField(m.zipcode, 20),
+      zipcode: usZipField(m.zipcode),
       Country: textField(m.country, 80),
       Tissue: z.enum(SAMPLE_TISSUES, { error: m.tissue }),
       CreditCard: z

@@ -3,6 +3,7 @@ import { SHIPPING_METHODS, type ShippingMethod, shipmentDateMessages } from './c
 import { addDays, calendarDateToIso, isIsoDate } from './dates';
 import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
+import { optionalUsPhoneField } from './us-contact-fields';
 
 /**
  * The contracts of the Stem Cell Request Form's shipping calls (spec 3 sections 3, 7 and 8):
@@ -85,10 +86,9 @@ export const shippingAddressFields = {
       .min(1, m.state)
       .regex(/^[A-Za-z]{2}$/, m.stateFormat),
   ).transform((v) => v.toUpperCase()),
+  // Not the US ZIP rule: ACT VIP ships to Canada too, whose postal codes have letters.
   ZipCode: required(m.zipCode, 10),
-  Phone: singleLine(
-    z.string().trim().max(15, 'Phone number must be at most 15 digits').regex(/^\d*$/, m.phoneNumeric),
-  ).optional(),
+  Phone: optionalUsPhoneField({ required: m.phoneNumeric, numeric: m.phoneNumeric }).optional(),
   firstName: optionalText(80),
   lastName: optionalText(80),
 };

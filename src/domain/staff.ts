@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { clientInformationSchema, clientRecordSchema, EMAIL_PATTERN } from './client';
+import {
+  clientInformationShape,
+  clientRecordSchema,
+  EMAIL_PATTERN,
+  withClientInformationBlocks,
+} from './client';
 import { clientActivityRecordSchema } from './client-activity';
 import { parseIsoDate, type Today } from './dates';
 import { newbornAgreementFiguresSchema } from './newborn-agreement';
@@ -307,9 +312,12 @@ export type SendPaymentLinkResponse = z.infer<typeof sendPaymentLinkResponseSche
 
 /** Staff correct a client's profile: the client's own Client Information fields and rules. */
 export function staffUpdateClientRequestSchema(today: Today) {
-  return clientInformationSchema(today).extend({
-    clientId: singleLine(z.string().trim().min(1).max(64)),
-  });
+  return withClientInformationBlocks(
+    z.object({
+      ...clientInformationShape(today),
+      clientId: singleLine(z.string().trim().min(1).max(64)),
+    }),
+  );
 }
 
 export const staffUpdateClientResponseSchema = z.object({

@@ -133,7 +133,7 @@ describe('sendStoreRequestSchema', () => {
     const bad = sendStoreRequestSchema.safeParse({
       ...base,
       stemskinserum: { quantity: 0 },
-      Phone: '305-555',
+      Phone: '305-555-CALL',
       PaymentMethod: undefined,
     });
     const messages = bad.error?.issues.map((i) => i.message);
@@ -156,5 +156,11 @@ describe('sendStoreRequestSchema', () => {
   it("refuses a date that is not one with 'Invalid date'", () => {
     const parsed = sendStoreRequestSchema.safeParse({ ...base, ShipmentDate: '02/30/2027' });
     expect(parsed.error?.issues.map((i) => i.message)).toEqual(['Invalid date']);
+  });
+
+  it('takes a phone as people type it, as its digits, and refuses one of the wrong length', () => {
+    expect(sendStoreRequestSchema.parse({ ...base, Phone: '(305) 555-0142' }).Phone).toBe('3055550142');
+    const short = sendStoreRequestSchema.safeParse({ ...base, Phone: '305-555' });
+    expect(short.error?.issues.map((i) => i.message)).toEqual(['Please enter a 10-digit phone number']);
   });
 });

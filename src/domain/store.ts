@@ -7,6 +7,7 @@ import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
 import { type PriceBook, SERUM_BULK_FROM } from './price-book';
 import { singleLine } from './text';
+import { usPhoneField } from './us-contact-fields';
 
 /**
  * The Store (spec 3 sections 2-9): Stem Cell Face Serum, $225 a bottle, $200 a bottle from 11
@@ -161,18 +162,12 @@ export const sendStoreRequestSchema = z.object({
   FirstName: required(m.firstName, 80),
   LastName: required(m.lastName, 80),
   ShippingEmail: required(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
-  Phone: singleLine(
-    z
-      .string({ error: m.phone })
-      .trim()
-      .min(1, m.phone)
-      .max(15, m.phoneNumeric)
-      .regex(/^\d+$/, m.phoneNumeric),
-  ),
+  Phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
   Street: required(m.street, 200),
   City: required(m.city, 80),
   State: required(m.state, 40),
   Country: required(m.country, 80),
+  // Not the US ZIP rule: a shipping address may be outside the US (the carrier decides).
   ZipCode: required(m.zipCode, 10),
   saveAddressForFuture: z.boolean().default(false),
   ...formPaymentFields,

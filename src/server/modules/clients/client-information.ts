@@ -1,4 +1,4 @@
-import type { ClientInformation } from '../../../domain/client';
+import type { ClientInformationUpdate } from '../../../domain/client';
 import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -54,7 +54,7 @@ export async function saveClientInformation(
   { db, clock, mailer, config }: Deps,
   session: ClientSession | PhysicianSession,
   clientId: string,
-  info: ClientInformation,
+  info: ClientInformationUpdate,
 ) {
   const now = clock.now();
   await db.transaction(async (transaction) => {

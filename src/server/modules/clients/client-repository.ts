@@ -1,5 +1,9 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { ClientInformation, ClientRecord } from '../../../domain/client';
+import {
+  type ClientInformationUpdate,
+  type ClientRecord,
+  clientInformationFieldOrder,
+} from '../../../domain/client';
 import type { ClientActivityRecord } from '../../../domain/client-activity';
 import { isoToUsDate, usDateToIso } from '../../../domain/dates';
 import type { ClientIdentification } from '../../../domain/infectious-disease';
@@ -89,41 +93,41 @@ export async function findClientRecord(
   };
 }
 
-/** Writes exactly the fields the Client Information form edits, for this one client. */
+/**
+ * Writes exactly the fields the Client Information form edits, for this one client: the blocks
+ * the save carried (a block not sent is left as it is).
+ */
 export async function updateClientInformation(
   db: Database,
   clientId: string,
-  info: ClientInformation,
+  info: ClientInformationUpdate,
   now: Date,
 ) {
-  const dateOfBirth = usDateToIso(info.clientDob);
-  if (!dateOfBirth) throw new Error('clientDob was validated before reaching the repository');
+  const { clientDob, ...rest } = info;
+  let dateOfBirth: string | undefined;
+  if (clientDob !== undefined) {
+    const iso = usDateToIso(clientDob);
+    if (!iso) throw new Error('clientDob was validated before reaching the repository');
+    dateOfBirth = iso;
+  }
+  const set: Partial<typeof clients.$inferInsert> = { updatedAt: now };
+  if (dateOfBirth !== undefined) set.dateOfBirth = dateOfBirth;
+  for (const field of clientInformationFieldOrder) {
+    if (field === 'clientDob') continue;
+    const value = rest[field];
+    if (value !== undefined) set[field] = value;
+  }
   await db
     .update(clients)
     .set({
-      firstName: info.firstName,
-      lastName: info.lastName,
-      dateOfBirth,
-      email: info.email,
-      phone: info.phone,
-      street: info.street,
-      city: info.city,
-      state: info.state,
-      zip: info.zip,
-      country: info.country,
-      clinicName: info.clinicName,
-      preferredAddressContactFullName: info.preferredAddressContactFullName,
-      shippingClinicEmail: info.shippingClinicEmail,
-      preferredAddressPhone: info.preferredAddressPhone,
-      preferredAddressStreet: info.preferredAddressStreet,
-      preferredAddressCity: info.preferredAddressCity,
-      preferredAddressState: info.preferredAddressState,
-      preferredAddressZip: info.preferredAddressZip,
-      preferredAddressCountry: info.preferredAddressCountry,
+      ...set,
       // Recovery codes wait a day after the address changes (letter case alone is no change).
-      emailChangedAt: sql`case when lower(${clients.email}) <> lower(${info.email})
-        then ${now.toISOString()}::timestamptz else ${clients.emailChangedAt} end`,
-      updatedAt: now,
+      ...(rest.email === undefined
+        ? {}
+        : {
+            emailChangedAt: sql`case when lower(${clients.email}) <> lower(${rest.email})
+              then ${now.toISOString()}::timestamptz else ${clients.emailChangedAt} end`,
+          }),
     })
     .where(eq(clients.id, clientId));
 }

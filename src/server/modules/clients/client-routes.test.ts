@@ -165,7 +165,9 @@ describe('POST /api/pay/update_Client', () => {
     ['shippingClinicEmail', '', m.shippingClinicEmail],
     ['shippingClinicEmail', 'not-an-email', m.invalidEmail],
     ['preferredAddressPhone', '', m.preferredAddressPhone],
-    ['preferredAddressPhone', '305-555-0111', m.preferredAddressPhoneNumeric],
+    ['preferredAddressPhone', 'ext 12', 'Please insert only number, must be numeric'],
+    ['preferredAddressPhone', '305-555-011', 'Please enter a 10-digit phone number'],
+    ['preferredAddressZip', 'abc', 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'],
     ['preferredAddressStreet', '', m.preferredAddressStreet],
     ['preferredAddressCity', '', m.preferredAddressCity],
     ['preferredAddressState', '', m.preferredAddressState],
@@ -178,11 +180,16 @@ describe('POST /api/pay/update_Client', () => {
     ['email', '', m.email],
     ['email', 'jane@', m.invalidEmail],
     ['phone', '', m.phone],
-    ['phone', '305 555', m.phoneNumeric],
+    ['phone', '12', 'Please enter a 10-digit phone number'],
+    ['phone', '305 555', 'Please enter a 10-digit phone number'],
+    ['phone', '305-555-CALL', 'Please insert only number'],
     ['street', '', m.street],
     ['city', '', m.city],
     ['state', '', m.state],
+    ['state', 'Ontario', 'Please select a state from the list'],
     ['zip', '', m.zip],
+    ['zip', 'abc', 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'],
+    ['zip', '3313', 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'],
     ['country', '', m.country],
     ['firstName', '   ', m.name],
     ['lastName', '', m.name],
@@ -194,6 +201,21 @@ describe('POST /api/pay/update_Client', () => {
     expect(response.json().fields[field]).toBe(message);
     const [after] = await t.db.select().from(clients).where(eq(clients.id, janeId));
     expect(after).toEqual(before);
+  });
+
+  it('stores a phone number typed as people do as its digits', async () => {
+    const response = await updateClient(jane, {
+      ...validForm,
+      phone: '(305) 555-0142',
+      preferredAddressPhone: '+1 305.555.0111',
+      zip: '33131-2020',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().client.phone).toBe('3055550142');
+    const [row] = await t.db.select().from(clients).where(eq(clients.id, janeId));
+    expect(row?.phone).toBe('3055550142');
+    expect(row?.preferredAddressPhone).toBe('3055550111');
+    expect(row?.zip).toBe('33131-2020');
   });
 
   it('refuses a birth date in the future', async () => {
@@ -245,6 +267,92 @@ describe('POST /api/pay/update_Client', () => {
       payload: validForm,
     });
     expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('POST /api/pay/update_Client saves each block on its own (DESIGN.md 8.27)', () => {
+  const personal = Object.fromEntries(
+    Object.entries(validForm).filter(([key]) => !key.startsWith('preferredAddress') && !/clinic/i.test(key)),
+  );
+  const shipping = Object.fromEntries(Object.entries(validForm).filter(([key]) => !(key in personal)));
+  const emptyShipping = Object.fromEntries(Object.keys(shipping).map((key) => [key, '']));
+
+  async function row() {
+    const [found] = await t.db.select().from(clients).where(eq(clients.id, johnId));
+    if (!found) throw new Error('John is seeded');
+    return found;
+  }
+
+  it('saves Personal Details without any clinic field, leaving the clinic block as it was', async () => {
+    const before = await row();
+    const response = await updateClient(john, {
+      ...personal,
+      firstName: 'John',
+      lastName: 'Roe',
+      phone: '(305) 555-0142',
+    });
+    expect(response.statusCode).toBe(200);
+    const after = await row();
+    expect(after.phone).toBe('3055550142');
+    expect(after.clinicName).toBe(before.clinicName);
+    expect(after.preferredAddressPhone).toBe(before.preferredAddressPhone);
+    expect(after.preferredAddressZip).toBe(before.preferredAddressZip);
+  });
+
+  it('saves the clinic block without any Personal Details field, leaving those as they were', async () => {
+    const before = await row();
+    const response = await updateClient(john, { ...shipping, clinicName: 'Brickell Spine Center' });
+    expect(response.statusCode).toBe(200);
+    const after = await row();
+    expect(after.clinicName).toBe('Brickell Spine Center');
+    expect(after.preferredAddressCity).toBe('Coral Gables');
+    expect(after.firstName).toBe(before.firstName);
+    expect(after.phone).toBe(before.phone);
+    expect(after.dateOfBirth).toBe(before.dateOfBirth);
+  });
+
+  it('takes an empty clinic block as no preferred clinic', async () => {
+    const response = await updateClient(john, {
+      ...personal,
+      firstName: 'John',
+      lastName: 'Roe',
+      ...emptyShipping,
+    });
+    expect(response.statusCode).toBe(200);
+    const after = await row();
+    expect(after.clinicName).toBe('');
+    expect(after.preferredAddressState).toBe('');
+    expect(response.json().client.preferredAddressZip).toBe('');
+  });
+
+  it('refuses a started clinic block with the spec’s message for each missing field, and saves nothing', async () => {
+    const before = await row();
+    const response = await updateClient(john, { ...emptyShipping, clinicName: 'Half Started Clinic' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION');
+    expect(response.json().fields).toEqual({
+      preferredAddressContactFullName: 'Please enter clinic contact person name',
+      shippingClinicEmail: 'Please enter shipping email',
+      preferredAddressPhone: 'Please enter phone number',
+      preferredAddressStreet: 'Please enter Street',
+      preferredAddressCity: 'Please enter city',
+      preferredAddressState: 'Please select state',
+      preferredAddressZip: 'Please enter zipcode',
+      preferredAddressCountry: 'Please enter country',
+    });
+    expect(await row()).toEqual(before);
+  });
+
+  it('counts a clinic field sent alone as starting the block', async () => {
+    const response = await updateClient(john, { preferredAddressCity: 'Miami' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields.clinicName).toBe('Please enter clinic name');
+  });
+
+  it('refuses a body with neither block, with a 400', async () => {
+    const response = await updateClient(john, {});
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION');
   });
 });
 

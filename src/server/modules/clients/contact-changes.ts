@@ -20,13 +20,16 @@ export interface ContactChange {
 /** Who made a change, as the notice names them. */
 export type ChangedBy = { role: 'client' } | { role: 'staff' } | { role: 'physician'; name: string };
 
-/** The channels a save changes: an e-mail address only in letter case is the same mailbox. */
-export function contactChanges(before: ContactChannels, after: ContactChannels): ContactChange[] {
+/**
+ * The channels a save changes (a save of one block may carry neither): an e-mail address only in
+ * letter case is the same mailbox.
+ */
+export function contactChanges(before: ContactChannels, after: Partial<ContactChannels>): ContactChange[] {
   const changes: ContactChange[] = [];
-  if (before.email.trim().toLowerCase() !== after.email.trim().toLowerCase()) {
+  if (after.email !== undefined && before.email.trim().toLowerCase() !== after.email.trim().toLowerCase()) {
     changes.push({ channel: 'email', from: before.email, to: after.email });
   }
-  if (before.phone.trim() !== after.phone.trim()) {
+  if (after.phone !== undefined && before.phone.trim() !== after.phone.trim()) {
     changes.push({ channel: 'phone', from: before.phone, to: after.phone });
   }
   return changes;

@@ -290,8 +290,18 @@ describe('the physician variant rules, checked again on the server', () => {
     ],
     [
       'letters in the Addendum phone',
-      { ...individual, Addendum_phone: '305-555-0123' },
+      { ...individual, Addendum_phone: '305-555-O123' },
       { Addendum_phone: 'Invalid PhoneNumber' },
+    ],
+    [
+      'a PhoneNumber that is not 10 digits',
+      { PhoneNumber: '305-555-014' },
+      { PhoneNumber: 'Please enter a 10-digit phone number' },
+    ],
+    [
+      'a zipcode that is not a US zip code',
+      { zipcode: 'abc' },
+      { zipcode: 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)' },
     ],
     [
       // DESIGN.md section 8, item 10: the date-of-birth error is on the date of birth, not the address.

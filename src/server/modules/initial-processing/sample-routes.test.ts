@@ -176,7 +176,7 @@ describe('the form rules (spec 2, section 5)', () => {
       ...newPerson(),
       Dob: '01/01/2099',
       Ship_date: '01/01/2020',
-      PhoneNumber: '305-555',
+      PhoneNumber: '305-555-CALL',
       Tissue: 'Adipose',
       ...byCheck,
     });

@@ -120,6 +120,33 @@ describe('POST /api/staff/update_client', () => {
     expect(await janeProfile()).toEqual(before);
   });
 
+  it('takes a phone typed as people do with the client’s own rule: stored as digits, a typed-alike number no change', async () => {
+    const before = await janeProfile();
+    const rows = (await t.db.select().from(clientProfileChanges)).length;
+    const same = await post('/api/staff/update_client', admin, {
+      clientId: 'ACT10001',
+      ...before,
+      phone: `(${before.phone.slice(0, 3)}) ${before.phone.slice(3, 6)}-${before.phone.slice(6)}`,
+    });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json().changed).toEqual([]);
+    const short = await post('/api/staff/update_client', admin, {
+      clientId: 'ACT10001',
+      ...before,
+      phone: '12',
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields.phone).toBe('Please enter a 10-digit phone number');
+    const zip = await post('/api/staff/update_client', admin, {
+      clientId: 'ACT10001',
+      ...before,
+      zip: 'abc',
+    });
+    expect(zip.json().fields.zip).toBe('Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)');
+    expect(await janeProfile()).toEqual(before);
+    expect(await t.db.select().from(clientProfileChanges)).toHaveLength(rows);
+  });
+
   it('answers 404 for an unknown client and to client and physician sessions', async () => {
     const before = await janeProfile();
     expect(

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { ClientInformation, ClientRecord } from '../../../domain/client';
+import type { ClientInformationUpdate, ClientRecord } from '../../../domain/client';
 import { calendarDateToIso } from '../../../domain/dates';
 import type { AuditEvent, AuditSearchQuery, ClientSummary, StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
@@ -141,7 +141,7 @@ async function listProfileChanges(db: Database, clientId: string) {
  */
 export async function staffUpdateClient(
   db: Database,
-  input: { clientId: string; staffId: string; info: ClientInformation; today: string; now: Date },
+  input: { clientId: string; staffId: string; info: ClientInformationUpdate; today: string; now: Date },
   /** Runs in the same transaction after the write (the notices of a changed e-mail or phone). */
   afterWrite?: (tx: Database, before: ClientRecord) => Promise<void>,
 ): Promise<string[] | null> {
@@ -150,9 +150,12 @@ export async function staffUpdateClient(
     if (!(await lockClientContact(t, input.clientId))) return null;
     const before = await findClientRecord(t, input.clientId, input.today);
     if (!before) return null;
-    const changes = (Object.keys(input.info) as Array<keyof ClientInformation>)
-      .map((field) => ({ field, oldValue: String(before[field] ?? ''), newValue: input.info[field] }))
-      .filter((c) => c.oldValue !== c.newValue);
+    // Only the blocks the save carried: a field not sent is not a change.
+    const changes = (Object.keys(input.info) as Array<keyof ClientInformationUpdate>).flatMap((field) => {
+      const newValue = input.info[field];
+      const oldValue = String(before[field] ?? '');
+      return newValue === undefined || newValue === oldValue ? [] : [{ field, oldValue, newValue }];
+    });
     if (changes.length === 0) return [];
     await updateClientInformation(t, input.clientId, input.info, input.now);
     await tx

@@ -512,7 +512,7 @@ export function CellRequestForm({
                       name={field}
                       required
                       autoComplete={autoComplete}
-                      inputMode={field === 'phone' ? 'numeric' : undefined}
+                      type={field === 'phone' ? 'tel' : undefined}
                       value={address[field]}
                       onChange={(e) => setField(field, e.currentTarget.value)}
                       {...fieldProps(field)}

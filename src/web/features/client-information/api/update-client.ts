@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClientInformation, ClientRecord } from '../../../../domain/client';
+import type { ClientInformationUpdate, ClientRecord } from '../../../../domain/client';
 import { apiRequest } from '../../../lib/api-client';
 import { clientQueryKey } from '../../../lib/client-record';
 
@@ -9,7 +9,7 @@ interface UpdateClientResponse {
   client: ClientRecord;
 }
 
-export function updateClient(information: ClientInformation): Promise<UpdateClientResponse> {
+export function updateClient(information: ClientInformationUpdate): Promise<UpdateClientResponse> {
   return apiRequest('POST', 'pay/update_Client', { body: information });
 }
 

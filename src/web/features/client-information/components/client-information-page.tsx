@@ -18,7 +18,7 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useSearchParams } from 'react-router';
-import type { ClientInformation, ClientRecord } from '../../../../domain/client';
+import type { ClientInformation, ClientInformationUpdate, ClientRecord } from '../../../../domain/client';
 import {
   annualStoragePaidUntilLabel,
   CLIENT_INFORMATION_UPDATED,
@@ -30,6 +30,7 @@ import {
   todayFor,
 } from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
+import { formatUsPhone } from '../../../../domain/us-contact';
 import { US_STATES } from '../../../../domain/us-states';
 import { formLinks, navigation } from '../../../app/navigation';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
@@ -42,6 +43,9 @@ import { subjectClientId, useSession } from '../../../lib/session';
 import { useUpdateClient } from '../api/update-client';
 
 type FormValues = Record<keyof ClientInformation, string>;
+type Block = 'personal' | 'shipping';
+/** An unsaved edit kept across a reload: the block being edited and its values. */
+type Draft = { block: Block; values: Partial<FormValues> };
 
 // The save's checks (and zod with them) load on demand: showing the record needs none of them.
 const loadRules = () => import('../lib/client-information-rules');
@@ -73,10 +77,14 @@ const stateOptions = US_STATES.map((s) => ({ value: s.code, label: s.name }));
 // The legacy page scrolled failing fields into view 30 px below the top edge.
 const ERROR_SCROLL_OFFSET = 30;
 
+const PHONE_FIELDS = new Set<keyof ClientInformation>(['phone', 'preferredAddressPhone']);
+
+/** The form's values of a record: the date for the date picker, phone numbers as people read them. */
 function valuesOf(client: ClientRecord): FormValues {
   const values = {} as FormValues;
   for (const field of clientInformationFieldOrder) {
-    values[field] = field === 'clientDob' ? (usDateToIso(client.clientDob) ?? '') : client[field];
+    if (field === 'clientDob') values[field] = usDateToIso(client.clientDob) ?? '';
+    else values[field] = PHONE_FIELDS.has(field) ? formatUsPhone(client[field]) : client[field];
   }
   return values;
 }
@@ -94,9 +102,14 @@ const FIXED_AT: Record<ClientAlertFix, string> = {
 };
 
 const sections = [
-  { legend: 'Personal Details', fields: clientPersonalFields },
-  { legend: 'Preferred Shipping to Medical Professional', fields: clientShippingFields },
+  { block: 'personal', legend: 'Personal Details', fields: clientPersonalFields },
+  { block: 'shipping', legend: 'Preferred Shipping to Medical Professional', fields: clientShippingFields },
 ] as const;
+
+const fieldsOf: Record<Block, readonly (keyof ClientInformation)[]> = {
+  personal: clientPersonalFields,
+  shipping: clientShippingFields,
+};
 
 /** A saved value as the view mode shows it: dates as MM/DD/YYYY, states by name. */
 function shownValue(field: keyof ClientInformation, value: string): string {
@@ -104,6 +117,7 @@ function shownValue(field: keyof ClientInformation, value: string): string {
   if (field === 'clientDob') return isoToUsDate(value) || value;
   if (field === 'state' || field === 'preferredAddressState')
     return US_STATES.find((s) => s.code === value)?.name ?? value;
+  if (PHONE_FIELDS.has(field)) return formatUsPhone(value);
   return value;
 }
 
@@ -170,17 +184,21 @@ function ClientInformationView({
   const session = useSession();
   const clientId = subjectClientId(session.data);
   const [draftKey] = useState(() => (clientId ? `client-information:${clientId}` : null));
-  // Changes not saved yet survive a reload for the session; the page opens in edit mode with them.
-  const [restored] = useState(() => (draftKey ? readDraft<Partial<FormValues>>(draftKey) : null));
-  const [editing, setEditing] = useState(startEditing || restored !== null);
-  const [values, setValues] = useState<FormValues>(() => ({ ...valuesOf(client), ...restored }));
+  // Changes not saved yet survive a reload for the session; the page opens that block in edit mode with them.
+  const [restored] = useState(() => {
+    const draft = draftKey ? readDraft<Draft>(draftKey) : null;
+    return draft && (draft.block === 'personal' || draft.block === 'shipping') ? draft : null;
+  });
+  // One block is edited at a time (DESIGN.md 8.27); its Save sends that block only.
+  const [editing, setEditing] = useState<Block | null>(restored?.block ?? (startEditing ? 'personal' : null));
+  const [values, setValues] = useState<FormValues>(() => ({ ...valuesOf(client), ...restored?.values }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [confirming, setConfirming] = useState<ClientInformation | null>(null);
+  const [confirming, setConfirming] = useState<ClientInformationUpdate | null>(null);
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
     if (startEditing) {
-      setEditing(true);
+      setEditing((block) => block ?? 'personal');
       setSaved(false);
       onEditStarted();
     }
@@ -190,8 +208,10 @@ function ClientInformationView({
     if (!editing) setValues(valuesOf(client));
   }, [client, editing]);
 
-  const dirty = editing && JSON.stringify(values) !== JSON.stringify(valuesOf(client));
-  useFormDraft<FormValues>(draftKey, dirty ? values : null);
+  const dirty = editing !== null && JSON.stringify(values) !== JSON.stringify(valuesOf(client));
+  useFormDraft<Draft>(draftKey, dirty && editing ? { block: editing, values } : null);
+  // The Preferred Shipping block is optional until the client starts it; then all its fields are required.
+  const shippingStarted = clientShippingFields.some((field) => values[field].trim() !== '');
 
   const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today);
   const alerts = clientAlertItems(client);
@@ -216,7 +236,12 @@ function ClientInformationView({
 
   const onSave = async (event: FormEvent) => {
     event.preventDefault();
-    const candidate = { ...values, clientDob: values.clientDob ? isoToUsDate(values.clientDob) : '' };
+    if (!editing) return;
+    const candidate: Partial<FormValues> = {};
+    for (const field of fieldsOf[editing]) {
+      candidate[field] =
+        field === 'clientDob' ? (values.clientDob ? isoToUsDate(values.clientDob) : '') : values[field];
+    }
     const rules = await loadRules();
     const parsed = rules.clientInformationSchema(today).safeParse(candidate);
     if (!parsed.success) {
@@ -233,7 +258,7 @@ function ClientInformationView({
     update.mutate(confirming, {
       onSuccess: () => {
         setConfirming(null);
-        setEditing(false);
+        setEditing(null);
         setSaved(true);
         window.scrollTo({ top: 0 });
       },
@@ -245,15 +270,15 @@ function ClientInformationView({
   };
 
   const onCancel = () => {
-    setEditing(false);
+    setEditing(null);
     setErrors({});
     update.reset();
     setValues(valuesOf(client));
   };
 
-  const editSection = (fields: readonly (keyof ClientInformation)[]) => {
+  const editSection = (block: Block, fields: readonly (keyof ClientInformation)[]) => {
     flushSync(() => {
-      setEditing(true);
+      setEditing(block);
       update.reset();
     });
     const first = fields[0];
@@ -272,7 +297,7 @@ function ClientInformationView({
       label: labels[field],
       name: field,
       error: errors[field],
-      required: true,
+      required: clientPersonalFields.some((f) => f === field) || shippingStarted,
     };
     if (field === 'clientDob') {
       return (
@@ -285,7 +310,7 @@ function ClientInformationView({
         />
       );
     }
-    if (field === 'preferredAddressState') {
+    if (field === 'state' || field === 'preferredAddressState') {
       return (
         <Select
           key={field}
@@ -301,7 +326,7 @@ function ClientInformationView({
     const type =
       field === 'email' || field === 'shippingClinicEmail'
         ? 'email'
-        : field.toLowerCase().includes('phone')
+        : PHONE_FIELDS.has(field)
           ? 'tel'
           : 'text';
     return (
@@ -309,7 +334,7 @@ function ClientInformationView({
         key={field}
         {...common}
         type={type}
-        inputMode={type === 'tel' ? 'numeric' : undefined}
+        autoComplete={field === 'zip' ? 'postal-code' : field === 'phone' ? 'tel' : undefined}
         maxLength={field === 'clinicName' ? 100 : undefined}
         value={values[field]}
         onChange={(e) => set(field)(e.currentTarget.value)}
@@ -381,22 +406,31 @@ function ClientInformationView({
       ) : (
         <form onSubmit={onSave} noValidate aria-label="Client information">
           <Stack gap="lg">
-            {sections.map(({ legend, fields }) => (
+            {sections.map(({ block, legend, fields }) => (
               <Fieldset key={legend} legend={legend} radius="md">
-                {editing ? (
-                  <SimpleGrid cols={{ base: 1, sm: 2 }}>{fields.map(renderField)}</SimpleGrid>
+                {editing === block ? (
+                  <>
+                    {block === 'shipping' && (
+                      <Text size="sm" c="gray.7" mb="xs" id="client-information-shipping-hint">
+                        Optional. Once you fill in one field of this block, all of them are required.
+                      </Text>
+                    )}
+                    <SimpleGrid cols={{ base: 1, sm: 2 }}>{fields.map(renderField)}</SimpleGrid>
+                  </>
                 ) : (
                   <>
-                    <Group justify="flex-end" mt={-8} mb={4}>
-                      <Button
-                        size="compact-sm"
-                        variant="light"
-                        aria-label={`Edit ${legend}`}
-                        onClick={() => editSection(fields)}
-                      >
-                        Edit
-                      </Button>
-                    </Group>
+                    {editing === null && (
+                      <Group justify="flex-end" mt={-8} mb={4}>
+                        <Button
+                          size="compact-sm"
+                          variant="light"
+                          aria-label={`Edit ${legend}`}
+                          onClick={() => editSection(block, fields)}
+                        >
+                          Edit
+                        </Button>
+                      </Group>
+                    )}
                     <Facts
                       items={fields.map((field) => ({
                         id: field,

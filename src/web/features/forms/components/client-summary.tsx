@@ -1,6 +1,7 @@
 import { Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import type { ClientRecord } from '../../../../domain/client';
+import { formatUsPhone } from '../../../../domain/us-contact';
 import { ReadOnlyFacts } from './read-only-facts';
 
 /** The client's details of record, read-only here; they are changed on Client Information. */
@@ -17,7 +18,7 @@ export function ClientSummary({ client }: { client: ClientRecord | undefined }) 
           { label: 'Name', value: `${client.firstName} ${client.lastName}`.trim() },
           { label: 'Date of Birth', value: client.clientDob },
           { label: 'Email', value: client.email },
-          { label: 'Phone', value: client.phone },
+          { label: 'Phone', value: formatUsPhone(client.phone) },
           { label: 'Address', value: address },
           { label: 'Country', value: client.country },
         ]}

@@ -29,7 +29,7 @@ const LABELS: Record<keyof ClientInformation, string> = {
   phone: 'Phone',
   street: 'Street',
   city: 'City',
-  state: 'State',
+  state: 'State (code)',
   zip: 'Zip Code',
   country: 'Country',
   clinicName: 'Clinic Name',

@@ -2,6 +2,7 @@ import { Alert, Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@man
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { activityTypeLabel } from '../../../../domain/client-activity';
+import { formatUsPhone } from '../../../../domain/us-contact';
 import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
@@ -78,7 +79,7 @@ export function StaffClientPage() {
               ['Client ID', client.clientACTId],
               ['Date of birth', client.clientDob],
               ['Email', client.email],
-              ['Phone', client.phone],
+              ['Phone', formatUsPhone(client.phone)],
               [
                 'Address',
                 [client.street, client.city, client.state, client.zip, client.country]

@@ -1,0 +1,188 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ClientRecord } from '../../../../domain/client';
+import { renderInPortal } from '../../../testing/render';
+import { ClientInformationPage } from './client-information-page';
+
+/** A client with no preferred clinic: the whole shipping block is empty. */
+const noClinic: ClientRecord = {
+  clientACTId: 'ACT70001',
+  clientRecordId: 'c1',
+  firstName: 'Nora',
+  lastName: 'Vance',
+  clientDob: '03/14/1975',
+  email: 'nora@example.com',
+  phone: '3055550142',
+  street: '1200 Brickell Avenue',
+  city: 'Miami',
+  state: 'FL',
+  zip: '33131',
+  country: 'United States',
+  clinicName: '',
+  preferredAddressContactFullName: '',
+  shippingClinicEmail: '',
+  preferredAddressPhone: '',
+  preferredAddressStreet: '',
+  preferredAddressCity: '',
+  preferredAddressState: '',
+  preferredAddressZip: '',
+  preferredAddressCountry: '',
+  creditCardNumber: '************4242',
+  annualStoragePaidUntil: '2099-01-01',
+  totalAnnualOverdueAmount: 0,
+  hasOverDuePayments: false,
+  longevityVialsAvailable: 0,
+  freeBioInsuranceVialsAvailble: 4,
+  initialProcessingFormCompleted: true,
+  infectiousDiseaseFormCompleted: true,
+  clientConsentFormCompleted: true,
+  arbSubscribed: false,
+  physicianFormAgreement: false,
+  dateBankedin: null,
+  LastBioInsurancePurchasedDate: null,
+};
+
+/** The session, the record, and update_Client answering the record with what was sent. */
+function fakeServer(record: ClientRecord) {
+  const posts: Array<Record<string, string>> = [];
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url === '/api/pay/session')
+        return json({
+          signedIn: true,
+          role: 'client',
+          id: 'c1',
+          clientACTId: record.clientACTId,
+          clientLastName: record.lastName,
+          idleTimeoutMs: 300_000,
+        });
+      if (url.startsWith('/api/pay/get_Client')) return json({ result: { listResponse: [record] } });
+      if (url.startsWith('/api/pay/update_Client') && init?.method === 'POST') {
+        const body = JSON.parse(String(init.body)) as Record<string, string>;
+        posts.push(body);
+        return json({
+          success: true,
+          message: 'Client information successfully updated.',
+          client: { ...record, ...body },
+        });
+      }
+      throw new Error(`unexpected call ${url}`);
+    }),
+  );
+  return posts;
+}
+
+const renderPage = () =>
+  renderInPortal(
+    <RouterProvider
+      router={createMemoryRouter([{ path: '/client-information', element: <ClientInformationPage /> }], {
+        initialEntries: ['/client-information'],
+      })}
+    />,
+  );
+
+const shipping = () => screen.getByRole('group', { name: 'Preferred Shipping to Medical Professional' });
+const personal = () => screen.getByRole('group', { name: 'Personal Details' });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+describe('Client Information edits each block on its own (DESIGN.md 8.27)', () => {
+  it('changes the phone of a client with no preferred clinic, sending Personal Details only', async () => {
+    const posts = fakeServer(noClinic);
+    renderPage();
+    // Shown as people read a phone number.
+    expect(await screen.findByText('(305) 555-0142')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Personal Details' }));
+    // The clinic block stays as text: no clinic field to fill.
+    expect(within(shipping()).queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Edit / })).toBeNull();
+    const phone = within(personal()).getByRole('textbox', { name: /Phone/ });
+    expect((phone as HTMLInputElement).value).toBe('(305) 555-0142');
+    await userEvent.clear(phone);
+    await userEvent.type(phone, '(305) 555-0199');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to update this information?')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('Client information successfully updated.')).toBeTruthy();
+    expect(posts).toHaveLength(1);
+    expect(Object.keys(posts[0] ?? {}).sort()).toEqual(
+      [
+        'city',
+        'clientDob',
+        'country',
+        'email',
+        'firstName',
+        'lastName',
+        'phone',
+        'state',
+        'street',
+        'zip',
+      ].sort(),
+    );
+    expect(posts[0]?.phone).toBe('3055550199');
+  });
+
+  it('keeps an empty clinic block optional until it is started, then asks for every field', async () => {
+    const posts = fakeServer(noClinic);
+    renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Edit Preferred Shipping to Medical Professional' }),
+    );
+    const clinic = within(shipping()).getByRole('textbox', { name: 'Clinic Name' });
+    expect(clinic).toHaveProperty('required', false);
+    expect(within(personal()).queryByRole('textbox')).toBeNull();
+
+    await userEvent.type(clinic, 'Coral Gables Orthopedics');
+    expect(clinic).toHaveProperty('required', true);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    for (const message of [
+      'Please enter clinic contact person name',
+      'Please enter shipping email',
+      'Please enter phone number',
+      'Please enter Street',
+      'Please enter city',
+      'Please select state',
+      'Please enter zipcode',
+      'Please enter country',
+    ])
+      expect(await within(shipping()).findByText(message)).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(posts).toHaveLength(0);
+  });
+
+  it('refuses a phone number too short and a ZIP that is not one, with clear messages', async () => {
+    const posts = fakeServer(noClinic);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Personal Details' }));
+    const phone = within(personal()).getByRole('textbox', { name: /Phone/ });
+    await userEvent.clear(phone);
+    await userEvent.type(phone, '12');
+    const zip = within(personal()).getByRole('textbox', { name: /Zip Code/ });
+    await userEvent.clear(zip);
+    await userEvent.type(zip, 'abc');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter a 10-digit phone number')).toBeTruthy();
+    expect(screen.getByText('Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)')).toBeTruthy();
+    expect(posts).toHaveLength(0);
+  });
+
+  it('offers the personal state as a list of states, like the clinic’s', async () => {
+    fakeServer(noClinic);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Personal Details' }));
+    const state = within(personal()).getByRole('combobox', { name: /State/ });
+    await waitFor(() => expect((state as HTMLInputElement).value).toBe('Florida'));
+    await userEvent.click(state);
+    expect(await screen.findByRole('option', { name: 'District of Columbia', hidden: true })).toBeTruthy();
+  });
+});
