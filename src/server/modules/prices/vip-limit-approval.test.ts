@@ -88,6 +88,7 @@ afterAll(() => t.close());
 
 describe('a price version raising the ACT VIP approval limit', () => {
   let raise = 0;
+  let third = '';
 
   it('does not take effect by one admin: a $9,000.00 price that admin confirms alone is not charged', async () => {
     const created = await post('/api/staff/create_price_version', admin, withLimit(10_000_000));
@@ -174,5 +175,51 @@ describe('a price version raising the ACT VIP approval limit', () => {
     expect(late.statusCode).toBe(409);
     expect(late.json().error).toBe('Only a version awaiting approval can be approved');
     expect(await limitInForce()).toBe(50_000);
+  });
+
+  it('approved after its day has passed, takes effect on the day of the approval, not before', async () => {
+    const created = await post('/api/staff/create_price_version', admin, withLimit(300_000));
+    expect(created.json().awaitingApproval).toBe(true);
+    const version = created.json<{ version: number }>().version;
+    const addedOn = today();
+
+    // The bank's next day: the sessions ended; a third admin approves.
+    while (today() === addedOn) t.clock.advance(60 * 60 * 1000);
+    t.clock.advance(12 * 60 * 60 * 1000);
+    admin = await staffSession(t);
+    third = await staffLevelMember(t, admin, 'limit.third@bank.example.com', 'Third Admin', 'admin');
+    expect(await limitInForce()).toBe(50_000);
+
+    const approved = await post('/api/staff/approve_price_version', third, { version });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect((await versions()).find((v) => v.version === version)).toMatchObject({
+      effectiveOn: addDays(addedOn, 1),
+      state: 'in force',
+      approvedBy: 'Third Admin',
+    });
+    expect(await limitInForce()).toBe(300_000);
+  });
+
+  it('is judged against the lower of the limits in force today and on its day: withdrawing an approved raise lifts nothing', async () => {
+    const approvedRaise = await post(
+      '/api/staff/create_price_version',
+      admin,
+      withLimit(600_000, addDays(today(), 5)),
+    );
+    const raiseVersion = approvedRaise.json<{ version: number }>().version;
+    expect(
+      (await post('/api/staff/approve_price_version', third, { version: raiseVersion })).statusCode,
+    ).toBe(200);
+    // The same limit after it, by one admin: still above the $3,000.00 in force today, so it waits.
+    const after = await post('/api/staff/create_price_version', admin, {
+      ...withLimit(600_000, addDays(today(), 10)),
+      amounts: { ...SHIPPED_PRICE_AMOUNTS, vipPriceApproval: 600_000, serumPrice: 23_000 },
+    });
+    expect(after.statusCode, after.body).toBe(200);
+    expect(after.json().awaitingApproval).toBe(true);
+    const withdrawn = await post('/api/staff/withdraw_price_version', admin, { version: raiseVersion });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    const listed = await versions();
+    expect(listed.find((v) => v.version === after.json().version)?.state).toBe('awaiting approval');
   });
 });
