@@ -222,6 +222,9 @@ export const priceVersionMessages = {
   note: 'Say in a few words why the prices change',
   unchanged: 'These are the prices in force on that date already',
   notScheduled: 'Only a version that has not taken effect can be withdrawn',
+  ownVersion:
+    'A second admin approves a version that raises the ACT VIP approval limit, not the admin who added it',
+  notAwaiting: 'Only a version awaiting approval can be approved',
   amountTyped: 'Enter an amount in dollars and cents, such as 500.00',
   rateTyped: 'Enter a percent to the hundredth, such as 3.00',
 } as const;
@@ -250,6 +253,7 @@ export function createPriceVersionRequestSchema() {
 }
 
 export const withdrawPriceVersionRequestSchema = z.object({ version: z.number().int().min(1) });
+export const approvePriceVersionRequestSchema = withdrawPriceVersionRequestSchema;
 
 export const priceVersionSchema = z.object({
   version: z.number().int().min(0),
@@ -258,8 +262,13 @@ export const priceVersionSchema = z.object({
   createdBy: z.string().nullable(),
   createdAt: z.string().nullable(),
   withdrawnAt: z.string().nullable(),
-  /** In force now; scheduled (takes effect later); past (replaced); withdrawn before it took effect. */
-  state: z.enum(['in force', 'scheduled', 'past', 'withdrawn']),
+  /** The admin who approved a version raising the ACT VIP approval limit (null: none needed, or not yet). */
+  approvedBy: z.string().nullable(),
+  /**
+   * In force now; scheduled (takes effect later); past (replaced); withdrawn before it took effect;
+   * awaiting approval (it raises the ACT VIP approval limit: it counts once a second admin approves it).
+   */
+  state: z.enum(['in force', 'scheduled', 'past', 'withdrawn', 'awaiting approval']),
   amounts: priceAmountsSchema,
 });
 export type PriceVersion = z.infer<typeof priceVersionSchema>;

@@ -900,6 +900,13 @@ export const priceBookVersions = pgTable(
     createdAt: createdAt(),
     withdrawnAt: timestamp({ withTimezone: true }),
     withdrawnBy: uuid().references(() => staffAccounts.id),
+    /**
+     * A version raising the ACT VIP approval limit counts (in force or scheduled) only once an admin
+     * other than its author approves it: one admin alone never lifts the second approval.
+     */
+    approvalRequired: boolean().notNull().default(false),
+    approvedAt: timestamp({ withTimezone: true }),
+    approvedBy: uuid().references(() => staffAccounts.id),
   },
   (t) => [index().on(t.effectiveOn)],
 );

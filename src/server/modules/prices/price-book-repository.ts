@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { todayFor } from '../../../domain/client';
 import {
   ENTRIES_ADDED_LATER,
@@ -35,8 +36,18 @@ function amountsOf(version: number, stored: unknown): PriceAmounts {
 }
 
 /**
+ * A version that counts (in force, scheduled or past): not withdrawn, and approved by a second admin
+ * when it raises the ACT VIP approval limit. One awaiting that approval never prices anything.
+ */
+const counts = and(
+  isNull(priceBookVersions.withdrawnAt),
+  or(eq(priceBookVersions.approvalRequired, false), isNotNull(priceBookVersions.approvedAt)),
+);
+
+/**
  * The version in force at an instant: the newest one whose day (in the bank's time zone) has come,
- * the later version on the same day, never a withdrawn one; the book as shipped before any.
+ * the later version on the same day, never a withdrawn one nor one awaiting approval; the book as
+ * shipped before any.
  */
 export async function priceBookInForce(db: Database, at: Date): Promise<PriceBookInForce> {
   const inForce = await versionOn(db, todayFor(at));
@@ -45,27 +56,32 @@ export async function priceBookInForce(db: Database, at: Date): Promise<PriceBoo
 
 /** Every version, newest first, with the book as shipped last, each marked with its state on `today`. */
 export async function priceVersions(db: Database, at: Date): Promise<PriceVersion[]> {
+  const approvers = alias(staffAccounts, 'approvers');
   const rows = await db
-    .select({ row: priceBookVersions, createdBy: staffAccounts.name })
+    .select({ row: priceBookVersions, createdBy: staffAccounts.name, approvedBy: approvers.name })
     .from(priceBookVersions)
     .leftJoin(staffAccounts, eq(staffAccounts.id, priceBookVersions.createdBy))
+    .leftJoin(approvers, eq(approvers.id, priceBookVersions.approvedBy))
     .orderBy(desc(priceBookVersions.effectiveOn), desc(priceBookVersions.version));
   const inForce = await priceBookInForce(db, at);
   const today = todayFor(at);
-  const listed: PriceVersion[] = rows.map(({ row, createdBy }) => ({
+  const listed: PriceVersion[] = rows.map(({ row, createdBy, approvedBy }) => ({
     version: row.version,
     effectiveOn: row.effectiveOn,
     note: row.note,
     createdBy,
     createdAt: row.createdAt.toISOString(),
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
+    approvedBy: row.approvedAt ? approvedBy : null,
     state: row.withdrawnAt
       ? 'withdrawn'
-      : row.version === inForce.version
-        ? 'in force'
-        : row.effectiveOn > today
-          ? 'scheduled'
-          : 'past',
+      : row.approvalRequired && !row.approvedAt
+        ? 'awaiting approval'
+        : row.version === inForce.version
+          ? 'in force'
+          : row.effectiveOn > today
+            ? 'scheduled'
+            : 'past',
     amounts: amountsOf(row.version, row.amounts),
   }));
   listed.push({
@@ -75,6 +91,7 @@ export async function priceVersions(db: Database, at: Date): Promise<PriceVersio
     createdBy: null,
     createdAt: null,
     withdrawnAt: null,
+    approvedBy: null,
     state: inForce.version === 0 ? 'in force' : 'past',
     amounts: SHIPPED_PRICE_AMOUNTS,
   });
@@ -89,7 +106,7 @@ async function versionOn(
   const [row] = await db
     .select()
     .from(priceBookVersions)
-    .where(and(lte(priceBookVersions.effectiveOn, day), isNull(priceBookVersions.withdrawnAt)))
+    .where(and(lte(priceBookVersions.effectiveOn, day), counts))
     .orderBy(desc(priceBookVersions.effectiveOn), desc(priceBookVersions.version))
     .limit(1);
   return row
@@ -103,17 +120,39 @@ const samePrices = (a: PriceAmounts, b: PriceAmounts) =>
 /**
  * Adds a version (append-only); the caller has checked the day is today or later. Idempotent: when
  * the prices asked for are those in force on that day already (a double click, a retry, or no change
- * at all), nothing is added and that version is the answer. The table lock makes two such requests
- * at once add one version, not two.
+ * at all), or those of a version on that day still awaiting approval, nothing is added and that
+ * version is the answer. The table lock makes two such requests at once add one version, not two.
+ *
+ * A version whose ACT VIP approval limit is above the lower of the limits in force today and on its
+ * day awaits a second admin's approval (another admin than its author) before it counts: one admin
+ * alone never lifts the second approval of a VIP price. Lowering or keeping the limit needs none.
  */
 export async function addPriceVersion(
   db: Database,
-  input: { effectiveOn: string; note: string; amounts: PriceAmounts; staffId: string },
-): Promise<{ version: number; added: boolean }> {
+  input: { effectiveOn: string; note: string; amounts: PriceAmounts; staffId: string; today: string },
+): Promise<{ version: number; added: boolean; awaitingApproval: boolean }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`lock table ${priceBookVersions} in exclusive mode`);
     const current = await versionOn(tx as unknown as Database, input.effectiveOn);
-    if (samePrices(current.amounts, input.amounts)) return { version: current.version, added: false };
+    if (samePrices(current.amounts, input.amounts)) {
+      return { version: current.version, added: false, awaitingApproval: false };
+    }
+    const awaiting = await tx
+      .select()
+      .from(priceBookVersions)
+      .where(
+        and(
+          eq(priceBookVersions.effectiveOn, input.effectiveOn),
+          isNull(priceBookVersions.withdrawnAt),
+          eq(priceBookVersions.approvalRequired, true),
+          isNull(priceBookVersions.approvedAt),
+        ),
+      );
+    const same = awaiting.find((row) => samePrices(amountsOf(row.version, row.amounts), input.amounts));
+    if (same) return { version: same.version, added: false, awaitingApproval: true };
+    const todays = await versionOn(tx as unknown as Database, input.today);
+    const limitNow = Math.min(current.amounts.vipPriceApproval, todays.amounts.vipPriceApproval);
+    const approvalRequired = input.amounts.vipPriceApproval > limitNow;
     const [row] = await tx
       .insert(priceBookVersions)
       .values({
@@ -121,11 +160,48 @@ export async function addPriceVersion(
         note: input.note,
         amounts: input.amounts,
         createdBy: input.staffId,
+        approvalRequired,
       })
       .returning({ version: priceBookVersions.version });
     if (!row) throw new Error('price version not recorded');
-    return { version: row.version, added: true };
+    return { version: row.version, added: true, awaitingApproval: approvalRequired };
   });
+}
+
+/**
+ * Approves a version awaiting approval, once: an admin other than its author (the conditional
+ * update decides between two admins). It takes effect on its day, or on the day of the approval when
+ * that day has passed (an order already placed keeps its price). The answer says what happened.
+ */
+export async function approvePriceVersion(
+  db: Database,
+  input: { version: number; staffId: string; at: Date },
+): Promise<'approved' | 'own version' | 'not awaiting' | 'unknown'> {
+  const today = todayFor(input.at);
+  const changed = await db
+    .update(priceBookVersions)
+    .set({
+      approvedAt: input.at,
+      approvedBy: input.staffId,
+      effectiveOn: sql`greatest(${priceBookVersions.effectiveOn}, ${today}::date)`,
+    })
+    .where(
+      and(
+        eq(priceBookVersions.version, input.version),
+        eq(priceBookVersions.approvalRequired, true),
+        isNull(priceBookVersions.approvedAt),
+        isNull(priceBookVersions.withdrawnAt),
+        ne(priceBookVersions.createdBy, input.staffId),
+      ),
+    )
+    .returning({ version: priceBookVersions.version });
+  if (changed.length > 0) return 'approved';
+  const [row] = await db.select().from(priceBookVersions).where(eq(priceBookVersions.version, input.version));
+  if (!row) return 'unknown';
+  // Approved already by this admin (a double click): the same answer as the first.
+  if (row.approvedBy === input.staffId && !row.withdrawnAt) return 'approved';
+  const awaiting = row.approvalRequired && !row.approvedAt && !row.withdrawnAt;
+  return awaiting && row.createdBy === input.staffId ? 'own version' : 'not awaiting';
 }
 
 /**
@@ -143,7 +219,11 @@ export async function withdrawPriceVersion(
       and(
         eq(priceBookVersions.version, input.version),
         isNull(priceBookVersions.withdrawnAt),
-        gt(priceBookVersions.effectiveOn, todayFor(input.at)),
+        // Not yet in force: its day to come, or still awaiting approval (it never took effect).
+        or(
+          gt(priceBookVersions.effectiveOn, todayFor(input.at)),
+          and(eq(priceBookVersions.approvalRequired, true), isNull(priceBookVersions.approvedAt)),
+        ),
       ),
     )
     .returning({ version: priceBookVersions.version });

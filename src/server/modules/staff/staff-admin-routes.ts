@@ -5,6 +5,7 @@ import { fedexHolidays } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import {
+  approvePriceVersionRequestSchema,
   createPriceVersionRequestSchema,
   priceVersionMessages,
   priceVersionsResponseSchema,
@@ -31,7 +32,12 @@ import { HttpError, notFound } from '../../lib/http-error';
 import { noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { changeShipmentBlackoutDate, shipmentBlackoutDates } from '../ordering/shipment-calendar-repository';
-import { addPriceVersion, priceVersions, withdrawPriceVersion } from '../prices/price-book-repository';
+import {
+  addPriceVersion,
+  approvePriceVersion,
+  priceVersions,
+  withdrawPriceVersion,
+} from '../prices/price-book-repository';
 import { createStaff, findStaff, staffMemberOf } from './staff-accounts';
 import { listAuditEvents, listStaff } from './staff-client-repository';
 
@@ -214,10 +220,16 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       config: { audit: 'change-prices' },
       schema: {
         summary:
-          'Admins: adds a price book version taking effect on a day (today or later); orders placed from that day are priced by it. Asking for the prices already in force on that day adds nothing (a double click adds one version)',
+          'Admins: adds a price book version taking effect on a day (today or later); orders placed from that day are priced by it. Asking for the prices already in force on that day adds nothing (a double click adds one version). A version raising the ACT VIP approval limit (above the lower of the limits in force today and on its day) awaits the approval of another admin before it counts',
         tags: ['staff admin'],
         body: createPriceVersionRequestSchema(),
-        response: { 200: priceVersionsResponseSchema.extend({ version: z.number().int() }), ...errors },
+        response: {
+          200: priceVersionsResponseSchema.extend({
+            version: z.number().int(),
+            awaitingApproval: z.boolean(),
+          }),
+          ...errors,
+        },
       },
     },
     async (request) => {
@@ -228,8 +240,14 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
           effectiveOn: priceVersionMessages.notPast,
         });
       }
-      const { version } = await addPriceVersion(db, { effectiveOn, note, amounts, staffId: admin.staffId });
-      return { ...(await versions()), version };
+      const { version, awaitingApproval } = await addPriceVersion(db, {
+        effectiveOn,
+        note,
+        amounts,
+        staffId: admin.staffId,
+        today: todayFor(clock.now()),
+      });
+      return { ...(await versions()), version, awaitingApproval };
     },
   );
 
@@ -256,6 +274,33 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
         if (listed.state !== 'withdrawn') {
           throw new HttpError(409, 'ALREADY_COMPLETED', priceVersionMessages.notScheduled);
         }
+      }
+      return versions();
+    },
+  );
+
+  app.post(
+    '/approve_price_version',
+    {
+      config: { audit: 'change-prices' },
+      schema: {
+        summary:
+          'Admins: approves a version raising the ACT VIP approval limit, added by another admin; it then takes effect on its day, or today when its day has passed',
+        tags: ['staff admin'],
+        body: approvePriceVersionRequestSchema,
+        response: { 200: priceVersionsResponseSchema, 403: errorBodySchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = sessionOf(request, 'staff');
+      const { version } = request.body;
+      const answer = await approvePriceVersion(db, { version, staffId: admin.staffId, at: clock.now() });
+      if (answer === 'unknown') throw notFound();
+      if (answer === 'own version') {
+        throw new HttpError(403, 'SECOND_APPROVAL_REQUIRED', priceVersionMessages.ownVersion);
+      }
+      if (answer === 'not awaiting') {
+        throw new HttpError(409, 'ALREADY_COMPLETED', priceVersionMessages.notAwaiting);
       }
       return versions();
     },

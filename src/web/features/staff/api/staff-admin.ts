@@ -82,14 +82,18 @@ export function usePriceVersions() {
   });
 }
 
-/** Adds a version, or withdraws one not yet in force; the portal's pages read the book again. */
+/** Adds a version, approves one awaiting approval, or withdraws one not yet in force; the portal's pages read the book again. */
 export function useChangePriceVersions<Body extends object>(
-  call: 'create_price_version' | 'withdraw_price_version',
+  call: 'create_price_version' | 'withdraw_price_version' | 'approve_price_version',
 ) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: Body) =>
-      apiRequest<PriceVersionsResponse & { version?: number }>('POST', `staff/${call}`, { body }),
+      apiRequest<PriceVersionsResponse & { version?: number; awaitingApproval?: boolean }>(
+        'POST',
+        `staff/${call}`,
+        { body },
+      ),
     onSuccess: (answer) => {
       queryClient.setQueryData(priceVersionsQueryKey, { today: answer.today, versions: answer.versions });
       void queryClient.invalidateQueries({ queryKey: priceBookQueryKey });

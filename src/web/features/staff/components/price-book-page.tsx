@@ -37,6 +37,7 @@ const STATE_LABELS: Record<PriceVersion['state'], string> = {
   scheduled: 'Scheduled',
   past: 'Past',
   withdrawn: 'Withdrawn',
+  'awaiting approval': 'Awaiting approval',
 };
 
 /** Dark enough for AA contrast on white and on the striped rows; grey for what no longer applies. */
@@ -45,6 +46,7 @@ const STATE_COLOURS: Record<PriceVersion['state'], string> = {
   scheduled: 'blue.8',
   past: 'gray.7',
   withdrawn: 'gray.7',
+  'awaiting approval': 'orange.9',
 };
 
 /** The entries whose amount differs between two versions. */
@@ -106,9 +108,12 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
   const [effectiveOn, setEffectiveOn] = useState(today);
   const [note, setNote] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [added, setAdded] = useState<{ version: number; effectiveOn: string; unchanged: boolean } | null>(
-    null,
-  );
+  const [added, setAdded] = useState<{
+    version: number;
+    effectiveOn: string;
+    unchanged: boolean;
+    awaitingApproval: boolean;
+  } | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
 
   const amounts: Partial<Record<PriceKey, number>> = {};
@@ -145,7 +150,12 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
       { effectiveOn, note: note.trim(), amounts: amounts as PriceAmounts },
       {
         onSuccess: (answer) =>
-          setAdded({ version: answer.version ?? 0, effectiveOn, unchanged: changes.length === 0 }),
+          setAdded({
+            version: answer.version ?? 0,
+            effectiveOn,
+            unchanged: changes.length === 0,
+            awaitingApproval: answer.awaitingApproval ?? false,
+          }),
         onError: () => requestAnimationFrame(() => errorRef.current?.scrollIntoView({ block: 'center' })),
       },
     );
@@ -246,7 +256,9 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
             <Alert color="teal" role="status">
               {added.unchanged
                 ? `These prices are in force on ${isoToUsDate(added.effectiveOn)} already (version ${added.version}); nothing was added.`
-                : `Version ${added.version} takes effect on ${isoToUsDate(added.effectiveOn)}.`}
+                : added.awaitingApproval
+                  ? `Version ${added.version} raises the ACT VIP approval limit: it takes effect on ${isoToUsDate(added.effectiveOn)} once another admin approves it.`
+                  : `Version ${added.version} takes effect on ${isoToUsDate(added.effectiveOn)}.`}
             </Alert>
           )}
         </Stack>
@@ -256,8 +268,10 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
 }
 
 function VersionList({ versions }: { versions: PriceVersion[] }) {
-  // Each version against the one before it in force (the next older one that was not withdrawn).
-  const previous = (index: number) => versions.slice(index + 1).find((v) => v.state !== 'withdrawn');
+  // Each version against the one before it in force (the next older one that counts: not withdrawn,
+  // not awaiting approval).
+  const previous = (index: number) =>
+    versions.slice(index + 1).find((v) => v.state !== 'withdrawn' && v.state !== 'awaiting approval');
   return (
     <Card withBorder radius="md" padding="md">
       <Title order={2} size="h4" mb="xs">
@@ -307,9 +321,17 @@ function VersionList({ versions }: { versions: PriceVersion[] }) {
                         {version.createdAt ? `, ${new Date(version.createdAt).toLocaleString('en-US')}` : ''}
                       </Text>
                     )}
+                    {version.approvedBy && (
+                      <Text size="xs" c="gray.7">
+                        Approved by {version.approvedBy}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
-                    {version.state === 'scheduled' && <Withdraw version={version.version} />}
+                    {version.state === 'awaiting approval' && <Approve version={version.version} />}
+                    {(version.state === 'scheduled' || version.state === 'awaiting approval') && (
+                      <Withdraw version={version.version} />
+                    )}
                   </Table.Td>
                 </Table.Tr>
               );
@@ -334,6 +356,29 @@ function Withdraw({ version }: { version: number }) {
         aria-label={`Withdraw version ${version}`}
       >
         Withdraw
+      </Button>
+      {error && (
+        <Text size="xs" c="red.8" role="alert">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** A version raising the ACT VIP approval limit: another admin than its author approves it. */
+function Approve({ version }: { version: number }) {
+  const approve = useChangePriceVersions<{ version: number }>('approve_price_version');
+  const error = errorText(approve.error);
+  return (
+    <Stack gap={4} align="flex-start" mb={4}>
+      <Button
+        size="xs"
+        loading={approve.isPending}
+        onClick={() => approve.mutate({ version })}
+        aria-label={`Approve version ${version}`}
+      >
+        Approve
       </Button>
       {error && (
         <Text size="xs" c="red.8" role="alert">
