@@ -3,6 +3,17 @@ import { notFound } from '../lib/http-error';
 import type { AuditTrail } from './audit';
 import type { Role, Session, SessionService } from './sessions';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route of a shared scope open to fewer of its roles (a client-only order in the client and
+     * physician scope): checked with the scope's, before the body is read, so another role gets
+     * the same 404 as a route that does not exist, never the route's 400.
+     */
+    roles?: readonly Role[];
+  }
+}
+
 export interface ScopeOptions {
   /** The scope's audit hook: routes with `config.audit` leave a row per answer. */
   audit?: AuditTrail;
@@ -15,7 +26,8 @@ export interface ScopeOptions {
  * once, here. No session answers 401; a session of another role answers 404, as a route that does
  * not exist for it. Handlers read the session with `sessionOf(request, ...roles)`. The scope's one
  * audit hook records the answers of the routes that declare `config: { audit }`; every route of an
- * audited scope must declare it (null: no client data).
+ * audited scope must declare it (null: no client data). A route for only some of the scope's roles
+ * says so with `config: { roles }`, checked here too.
  */
 export function protectedScope(
   sessions: SessionService,
@@ -29,7 +41,16 @@ export function protectedScope(
     scope.addHook('onRequest', async (request) => {
       const session = await sessions.require(request);
       if (!roles.includes(session.role)) throw notFound();
+      const routeRoles = request.routeOptions.config?.roles;
+      if (routeRoles && !routeRoles.includes(session.role)) throw notFound();
       if (options.admits && !options.admits(session)) throw notFound();
+    });
+    // A route's own roles narrow the scope's, never widen them.
+    scope.addHook('onRoute', (route) => {
+      const extra = route.config?.roles?.filter((role) => !roles.includes(role)) ?? [];
+      if (extra.length > 0) {
+        throw new Error(`${route.method} ${route.url}: config.roles ${extra.join(', ')} not in its scope`);
+      }
     });
     const audit = options.audit;
     if (audit) {

@@ -41,7 +41,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/send_CellRequest',
     {
-      config: { audit: 'change-order' },
+      config: { roles: ['client'], audit: 'change-order' },
       schema: {
         summary: 'Orders vials shipped to a clinic: pre-paid vials first, the rest charged the server amount',
         description:
@@ -113,7 +113,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/set_CellRequestApproval',
     {
-      config: { audit: 'change-order' },
+      config: { roles: ['physician'], audit: 'change-order' },
       schema: {
         summary: "The physician approves a vial request of one of the physician's clients",
         description: 'Physician only; a request of a client the physician is not linked to answers 404.',

@@ -40,7 +40,7 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/get_StoragePlanQuote',
     {
-      config: { audit: 'read-client' },
+      config: { roles: ['client'], audit: 'read-client' },
       schema: {
         summary: "The server's price of a Banking and Storage Plans choice: plans, 3% by card, total",
         description: 'Changes nothing. Card pays 3% of the whole order; ACH and check pay none.',
@@ -74,7 +74,7 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/send_StoragePlan',
     {
-      config: { audit: 'change-order' },
+      config: { roles: ['client'], audit: 'change-order' },
       schema: {
         summary: 'Orders an annual storage plan and/or a Bio-Insurance or Longevity plan, charged once',
         description:

@@ -215,35 +215,41 @@ describe('refusals before the gateway (send_CellRequest)', () => {
 });
 
 describe('payment attempts on the public payment pages', () => {
-  it('counts a save on the public page against the confirmed client, with the portal saves', async () => {
+  it('counts the public page’s saves on a ceiling of its own: 10 declines there, and the client still saves a card', async () => {
     const client = await addClient(t.db);
-    const cookie = await t.signIn(client.actId);
-    for (let i = 0; i < 10; i++) await save(cookie, await cardBody(DECLINED));
     const [lastName] = await t.db
       .select({ lastName: clients.lastName })
       .from(clients)
       .where(eq(clients.id, client.id));
-    const verified = await t.app.inject({
-      method: 'POST',
-      url: '/api/pay/set_verifyClientData',
-      payload: { mode: 'id', ClientId: client.actId, ClientLastname: lastName?.lastName },
-      remoteAddress: '10.5.0.1',
-    });
-    expect(verified.statusCode, verified.body).toBe(200);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/pay/set_PublicPaymentInfo',
-      headers: { 'idempotency-key': newKey() },
-      remoteAddress: '10.5.0.1',
-      payload: {
-        ...(await cardBody(APPROVED)),
-        verification: verified.json().verification,
-        agree: true,
-        page: 'email',
-      },
-    });
-    expect(response.statusCode, response.body).toBe(429);
-    expect(response.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
+    const confirm = async () => {
+      const verified = await t.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_verifyClientData',
+        payload: { mode: 'id', ClientId: client.actId, ClientLastname: lastName?.lastName },
+        remoteAddress: '10.5.0.1',
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+      return verified.json().verification as string;
+    };
+    const savePublic = async (verification: string, number: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_PublicPaymentInfo',
+        headers: { 'idempotency-key': newKey() },
+        remoteAddress: '10.5.0.1',
+        payload: { ...(await cardBody(number)), verification, agree: true, page: 'email' },
+      });
+    // Five saves a confirmation: ten declines on two confirmations.
+    for (let i = 0; i < 2; i++) {
+      const verification = await confirm();
+      for (let j = 0; j < 5; j++) expect((await savePublic(verification, DECLINED)).statusCode).toBe(402);
+    }
+    const eleventh = await savePublic(await confirm(), APPROVED);
+    expect(eleventh.statusCode, eleventh.body).toBe(429);
+    expect(eleventh.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
+
+    const own = await save(await t.signIn(client.actId), await cardBody(APPROVED));
+    expect(own.statusCode, own.body).toBe(200);
   });
 });
 
@@ -318,5 +324,177 @@ describe('refusals per client (RATE_LIMIT_REFUSALS_PER_CLIENT)', () => {
     expect(sixth.json().error).toBe(TOO_MANY_PAYMENT_ATTEMPTS);
     const other = await addClient(limited.db);
     expect((await saveExpired(await limited.signIn(other.actId))).statusCode).toBe(400);
+  });
+});
+
+describe('the public payment pages count on ceilings of their own', () => {
+  let pub: TestApp;
+  beforeAll(async () => {
+    // The default ceilings of payments (60 refusals a client an hour); confirmations not limited here.
+    pub = await startTestApp({ RATE_LIMIT_VERIFY_PER_IP: '1000', RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  });
+  afterAll(() => pub.close());
+
+  const confirm = async (payload: Record<string, unknown>) => {
+    const confirmed = await pub.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_verifyClientData',
+      payload,
+      remoteAddress: '10.9.0.1',
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    return confirmed.json().verification as string;
+  };
+  const savePublic = (payload: Record<string, unknown>, ip: string) =>
+    pub.app.inject({
+      method: 'POST',
+      url: '/api/pay/set_PublicPaymentInfo',
+      headers: { 'idempotency-key': newKey() },
+      payload,
+      remoteAddress: ip,
+    });
+
+  it('61 stale-total saves by an anonymous visitor leave the client’s own signed-in save untouched', async () => {
+    const client = await addClient(pub.db);
+    const [row] = await pub.db.select().from(clients).where(eq(clients.id, client.id));
+    const byId = { mode: 'id', ClientId: client.actId, ClientLastname: row?.lastName };
+    const byContact = {
+      mode: 'contact',
+      ClientFirstName: 'Test',
+      Clientlastname: row?.lastName,
+      ClientEmail: client.email,
+      ClientDob: '01/01/1980',
+    };
+    const fields = newCardFields(pub, await tokenizeCard(pub, APPROVED));
+    const staleSave = (verification: string) => ({
+      ...fields,
+      Credit_Card_Holder_Country: undefined,
+      Country: fields.Credit_Card_Holder_Country,
+      Payment_Type: 'CC',
+      verification,
+      agree: true,
+      page: 'email',
+      // The client owes nothing: a page that showed $1.00 is refused before the gateway.
+      expectedTotalCents: 100,
+    });
+    // Five saves a confirmation, ten confirmations by Client ID and as many by contact in 15 minutes.
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const verification = await confirm(i < 10 ? byId : byContact);
+      for (let j = 0; j < 5; j++)
+        statuses.push((await savePublic(staleSave(verification), '10.9.0.1')).statusCode);
+    }
+    expect(statuses).toEqual(Array(60).fill(409));
+    // The public pages' own ceiling for the client still holds, from any address.
+    const sixtyFirst = await savePublic(staleSave(await confirm(byContact)), '10.9.0.2');
+    expect(sixtyFirst.statusCode, sixtyFirst.body).toBe(429);
+    expect(sixtyFirst.json().error).toBe(
+      'Too many payment attempts. Please wait an hour and try again, or contact us.',
+    );
+
+    // The client, signed in, is not refused: a refusal of their own is still answered as such…
+    const cookie = await pub.signIn(client.actId);
+    const signedIn = (body: Record<string, unknown>) =>
+      pub.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_PaymentInfo',
+        headers: { cookie, 'idempotency-key': newKey() },
+        payload: body,
+      });
+    const base = async () => {
+      const card = newCardFields(pub, await tokenizeCard(pub, APPROVED));
+      return {
+        ...card,
+        Credit_Card_Holder_Country: undefined,
+        Country: card.Credit_Card_Holder_Country,
+        Payment_Type: 'CC',
+        PaymentSource: 'CP Payment Info Page',
+      };
+    };
+    const stale = await signedIn({ ...(await base()), expectedTotalCents: 100 });
+    expect(stale.statusCode, stale.body).toBe(409);
+    // …and the card is saved.
+    const saved = await signedIn(await base());
+    expect(saved.statusCode, saved.body).toBe(200);
+  });
+
+  it('limits the public refusals per IP address across clients', async () => {
+    const limited = await startTestApp({
+      RATE_LIMIT_VERIFY_PER_IP: '1000',
+      RATE_LIMIT_LOGIN_PER_IP: '1000',
+      RATE_LIMIT_REFUSALS_PER_CLIENT: '3',
+    });
+    try {
+      const staleFrom = async (ip: string) => {
+        const client = await addClient(limited.db);
+        const [row] = await limited.db.select().from(clients).where(eq(clients.id, client.id));
+        const confirmed = await limited.app.inject({
+          method: 'POST',
+          url: '/api/pay/set_verifyClientData',
+          payload: { mode: 'id', ClientId: client.actId, ClientLastname: row?.lastName },
+          remoteAddress: ip,
+        });
+        const fields = newCardFields(limited, await tokenizeCard(limited, APPROVED));
+        return limited.app.inject({
+          method: 'POST',
+          url: '/api/pay/set_PublicPaymentInfo',
+          headers: { 'idempotency-key': newKey() },
+          payload: {
+            ...fields,
+            Credit_Card_Holder_Country: undefined,
+            Country: fields.Credit_Card_Holder_Country,
+            Payment_Type: 'CC',
+            verification: confirmed.json().verification,
+            agree: true,
+            page: 'email',
+            expectedTotalCents: 100,
+          },
+          remoteAddress: ip,
+        });
+      };
+      for (let i = 0; i < 3; i++) expect((await staleFrom('10.9.1.1')).statusCode).toBe(409);
+      const fourth = await staleFrom('10.9.1.1');
+      expect(fourth.statusCode, fourth.body).toBe(429);
+      expect(fourth.json().error).toBe(
+        'Too many payment attempts. Please wait an hour and try again, or contact us.',
+      );
+      expect((await staleFrom('10.9.1.2')).statusCode).toBe(409);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('a body the schema refuses is no payment refusal', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMIT_REFUSALS_PER_CLIENT: '5', RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  });
+  afterAll(() => limited.close());
+
+  it('six saves missing a field answer 400 and the client still saves a card', async () => {
+    const client = await addClient(limited.db);
+    const cookie = await limited.signIn(client.actId);
+    const save = (payload: Record<string, unknown>) =>
+      limited.app.inject({
+        method: 'POST',
+        url: '/api/pay/set_PaymentInfo',
+        headers: { cookie, 'idempotency-key': newKey() },
+        payload,
+      });
+    const fields = newCardFields(limited, await tokenizeCard(limited, APPROVED));
+    const body = {
+      ...fields,
+      Credit_Card_Holder_Country: undefined,
+      Country: fields.Credit_Card_Holder_Country,
+      Payment_Type: 'CC',
+      PaymentSource: 'CP Payment Info Page',
+    };
+    for (let i = 0; i < 6; i++) {
+      const missing = await save({ ...body, Credit_Card_Billing_City: undefined });
+      expect(missing.statusCode, missing.body).toBe(400);
+    }
+    const saved = await save(body);
+    expect(saved.statusCode, saved.body).toBe(200);
   });
 });

@@ -20,6 +20,12 @@ export interface PaymentAttempt {
   clientId: string;
   ip: string;
   idempotencyKey: string;
+  /**
+   * 'public': a submission of the public payment pages, made by anyone who knows a Client ID and a
+   * last name. It is counted on ceilings of its own (per client of those pages, per IP), never on
+   * the signed-in client's own: a stranger's refusals cannot lock a client out of their portal.
+   */
+  page?: 'public';
 }
 
 /** The gateway as one submission sees it: noting whether the submission reached it. */
@@ -45,7 +51,9 @@ function watchedGateway(gateway: PaymentGateway, reached: () => void): PaymentGa
  * per client (RATE_LIMIT_PAYMENT_PER_CLIENT) and per IP (RATE_LIMIT_PAYMENT_PER_IP) an hour, so the
  * portal cannot be used to try out card numbers. Submissions refused before the gateway (a date
  * refused, a total changed) cost the gateway nothing: they have their own, higher ceiling per client
- * (RATE_LIMIT_REFUSALS_PER_CLIENT) and do not spend the client's payment attempts.
+ * (RATE_LIMIT_REFUSALS_PER_CLIENT) and do not spend the client's payment attempts. The public
+ * payment pages count on keys of their own, the same ceilings per client and per IP (refusals per
+ * IP too), so that an anonymous visitor cannot spend the signed-in client's.
  *
  * Each submission is counted on both sides while it runs (so a burst cannot outrun either
  * ceiling), then the side it did not take is given back. A retry of a submission that reached the
@@ -63,12 +71,17 @@ export async function withPaymentAttempt<T>(
   const submission = `payment-attempt:submission:${attempt.clientId}:${attempt.idempotencyKey}`;
   if (await hitWithin(db, submission, ONE_HOUR, now)) return work(deps.gateway);
 
-  const gatewayKeys = [`payment-attempt:client:${attempt.clientId}`, `payment-attempt:ip:${attempt.ip}`];
-  const refusalKey = `payment-refusal:client:${attempt.clientId}`;
+  const who = attempt.page === 'public' ? 'public-' : '';
+  const gatewayKeys = [
+    `payment-attempt:${who}client:${attempt.clientId}`,
+    `payment-attempt:${who}ip:${attempt.ip}`,
+  ];
+  const refusalKeys = [`payment-refusal:${who}client:${attempt.clientId}`];
+  if (attempt.page === 'public') refusalKeys.push(`payment-refusal:public-ip:${attempt.ip}`);
   const decision = await countRateLimits(db, now, [
     { key: gatewayKeys[0] as string, limit: config.rateLimits.paymentPerClient, windowMs: ONE_HOUR },
     { key: gatewayKeys[1] as string, limit: config.rateLimits.paymentPerIp, windowMs: ONE_HOUR },
-    { key: refusalKey, limit: config.rateLimits.refusalsPerClient, windowMs: ONE_HOUR },
+    ...refusalKeys.map((key) => ({ key, limit: config.rateLimits.refusalsPerClient, windowMs: ONE_HOUR })),
   ]);
   let reached = false;
   try {
@@ -76,7 +89,7 @@ export async function withPaymentAttempt<T>(
     return await work(watchedGateway(deps.gateway, () => (reached = true)));
   } finally {
     if (reached) {
-      await releaseRateLimitHit(db, refusalKey);
+      for (const key of refusalKeys) await releaseRateLimitHit(db, key);
       await countRateLimits(db, now, [{ key: submission, limit: 1, windowMs: ONE_HOUR }]);
     } else {
       for (const key of gatewayKeys) await releaseRateLimitHit(db, key);

@@ -207,7 +207,10 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
       }
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
-      const attempt = replay ? null : { clientId: verification.clientId, ip: request.ip, idempotencyKey };
+      // Counted on the public pages' own ceilings: never on the signed-in client's.
+      const attempt = replay
+        ? null
+        : { clientId: verification.clientId, ip: request.ip, idempotencyKey, page: 'public' as const };
       const response = await withPaymentAttempt(deps, attempt, (gateway) =>
         savePaymentMethod(
           { ...deps, gateway, log: request.log },
