@@ -123,7 +123,11 @@ function optionalAll<S extends Record<string, z.ZodType>>(shape: S): { [K in key
 
 /** The fields the Client Information form edits, each block's fields optional as a whole (see below). */
 export function clientInformationShape(today: Today) {
-  return { ...optionalAll(personalFields(today)), ...optionalAll(shippingFields) };
+  // Exactly the fields client-basics lists for the form, no more and no fewer.
+  return {
+    ...optionalAll(personalFields(today)),
+    ...optionalAll(shippingFields),
+  } satisfies Record<ClientInformationField, z.ZodType>;
 }
 
 /**
