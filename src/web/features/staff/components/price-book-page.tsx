@@ -328,9 +328,11 @@ function VersionList({ versions }: { versions: PriceVersion[] }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    {version.state === 'awaiting approval' && <Approve version={version.version} />}
+                    {version.state === 'awaiting approval' && (
+                      <VersionAction action="approve" version={version.version} />
+                    )}
                     {(version.state === 'scheduled' || version.state === 'awaiting approval') && (
-                      <Withdraw version={version.version} />
+                      <VersionAction action="withdraw" version={version.version} />
                     )}
                   </Table.Td>
                 </Table.Tr>
@@ -343,42 +345,24 @@ function VersionList({ versions }: { versions: PriceVersion[] }) {
   );
 }
 
-function Withdraw({ version }: { version: number }) {
-  const withdraw = useChangePriceVersions<{ version: number }>('withdraw_price_version');
-  const error = errorText(withdraw.error);
+/**
+ * One action on a version (withdraw it; approve a version raising the ACT VIP approval limit, which
+ * another admin than its author does), with its refusal under the button.
+ */
+function VersionAction({ version, action }: { version: number; action: 'withdraw' | 'approve' }) {
+  const change = useChangePriceVersions<{ version: number }>(`${action}_price_version`);
+  const error = errorText(change.error);
+  const label = action === 'withdraw' ? 'Withdraw' : 'Approve';
   return (
-    <Stack gap={4} align="flex-start">
+    <Stack gap={4} align="flex-start" mb={action === 'approve' ? 4 : undefined}>
       <Button
         size="xs"
-        variant="default"
-        loading={withdraw.isPending}
-        onClick={() => withdraw.mutate({ version })}
-        aria-label={`Withdraw version ${version}`}
+        variant={action === 'withdraw' ? 'default' : undefined}
+        loading={change.isPending}
+        onClick={() => change.mutate({ version })}
+        aria-label={`${label} version ${version}`}
       >
-        Withdraw
-      </Button>
-      {error && (
-        <Text size="xs" c="red.8" role="alert">
-          {error}
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
-/** A version raising the ACT VIP approval limit: another admin than its author approves it. */
-function Approve({ version }: { version: number }) {
-  const approve = useChangePriceVersions<{ version: number }>('approve_price_version');
-  const error = errorText(approve.error);
-  return (
-    <Stack gap={4} align="flex-start" mb={4}>
-      <Button
-        size="xs"
-        loading={approve.isPending}
-        onClick={() => approve.mutate({ version })}
-        aria-label={`Approve version ${version}`}
-      >
-        Approve
+        {label}
       </Button>
       {error && (
         <Text size="xs" c="red.8" role="alert">
