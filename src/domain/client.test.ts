@@ -436,6 +436,20 @@ describe('clientInformationSchema saves each block on its own (DESIGN.md 8.27)',
     });
   });
 
+  it('lists an empty field of a started block beside a phone with letters, each field with one message', () => {
+    const result = clientInformationSchema(TODAY).safeParse({
+      ...validInformation,
+      clinicName: '',
+      shippingClinicEmail: 'not-an-email',
+      preferredAddressPhone: '305-555-O100',
+    });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['shippingClinicEmail', 'Invalid email.'],
+      ['preferredAddressPhone', 'Please insert only number, must be numeric'],
+      ['clinicName', 'Please enter clinic name'],
+    ]);
+  });
+
   it('requires the rest of Personal Details once one of its fields is sent', () => {
     expect(failures({ phone: '3055550100' })).toEqual({
       firstName: 'Cannot be empty',

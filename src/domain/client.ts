@@ -14,6 +14,7 @@ import {
   todayFor,
   tooLong,
 } from './client-basics';
+import { everyFieldAtOnce } from './cross-field';
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { singleLine } from './text';
 import { optionalUsPhoneField, optionalUsZipField, usPhoneField, usZipField } from './us-contact-fields';
@@ -156,11 +157,13 @@ export function withClientInformationBlocks<T extends z.ZodObject>(object: T) {
         return;
       }
       if (!clientShippingFields.some((field) => filled(values[field]))) return;
+      // A field already refused (a phone with letters) keeps its own message alone.
+      const refused = new Set(ctx.issues.map((issue) => issue.path?.[0]));
       for (const field of clientShippingFields) {
-        if (!filled(values[field]))
+        if (!filled(values[field]) && !refused.has(field))
           ctx.addIssue({ code: 'custom', path: [field], message: shippingRequired[field] });
       }
-    }),
+    }, everyFieldAtOnce),
   );
 }
 
