@@ -51,6 +51,7 @@ export function PhysicianClientFields({ values, onChange, errors, disabled }: Pr
         autoComplete="off"
         {...field('Email')}
         readOnly
+        variant="filled"
         description={readOnlyNote}
       />
       <TextInput
@@ -59,6 +60,7 @@ export function PhysicianClientFields({ values, onChange, errors, disabled }: Pr
         autoComplete="off"
         {...field('PhoneNumber')}
         readOnly
+        variant="filled"
         description={readOnlyNote}
       />
       <TextInput label="Address" autoComplete="off" maxLength={200} {...field('Address')} />
