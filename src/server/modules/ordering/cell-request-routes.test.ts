@@ -12,6 +12,7 @@ import {
   saveCardOnFile,
   tokenizeBank,
   tokenizeCard,
+  vialRequestBody,
 } from '../../testing/form-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -44,28 +45,12 @@ const send = (cookie: string, body: Record<string, unknown>, key = newKey()) =>
   });
 
 function order(overrides: Record<string, unknown> = {}) {
-  return {
+  return vialRequestBody({
     NumberOfVials: 2,
     CPP: 'Yes',
-    shipping_method: 'FedEx',
     ShipmentDate: validTuesday(today, 28),
-    ShippingInfo: 'New',
-    clinicName: 'Hudson Orthopedic Associates',
-    firstName: 'Samuel',
-    lastName: 'Okafor',
-    ShippingEmail: 'receiving@hudson-ortho.example.com',
-    phone: '2125550188',
-    street: '160 East 56th Street',
-    city: 'New York',
-    state: 'NY',
-    country: 'United States',
-    ZipCode: '10022',
-    Tissue_Info: 'Adipose',
-    Infectious_Disease: 'not treated',
-    authorize: true,
-    PaymentMethod: 'Credit Card',
     ...overrides,
-  };
+  });
 }
 
 // John: one pre-paid longevity vial. 2 vials = 1 pre-paid + $500, CPP 2 x $25, FedEx to New York

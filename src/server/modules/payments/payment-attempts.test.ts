@@ -5,7 +5,13 @@ import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
 import { clients, payments } from '../../db/schema';
-import { addClient, newCardFields, saveCardOnFile, tokenizeCard } from '../../testing/form-fixtures';
+import {
+  addClient,
+  newCardFields,
+  saveCardOnFile,
+  tokenizeCard,
+  vialRequestBody,
+} from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -135,28 +141,7 @@ function cellRequest(cookie: string, shipmentDate: string, extra: Record<string,
     url: '/api/pay/send_CellRequest',
     headers: { cookie, 'idempotency-key': newKey() },
     remoteAddress: '10.2.0.1',
-    payload: {
-      NumberOfVials: 1,
-      CPP: 'No',
-      shipping_method: 'FedEx',
-      ShipmentDate: shipmentDate,
-      ShippingInfo: 'New',
-      clinicName: 'Hudson Orthopedic Associates',
-      firstName: 'Samuel',
-      lastName: 'Okafor',
-      ShippingEmail: 'receiving@hudson-ortho.example.com',
-      phone: '2125550188',
-      street: '160 East 56th Street',
-      city: 'New York',
-      state: 'NY',
-      country: 'United States',
-      ZipCode: '10022',
-      Tissue_Info: 'Adipose',
-      Infectious_Disease: 'not treated',
-      authorize: true,
-      PaymentMethod: 'Credit Card',
-      ...extra,
-    },
+    payload: vialRequestBody({ ShipmentDate: shipmentDate, ...extra }),
   });
 }
 

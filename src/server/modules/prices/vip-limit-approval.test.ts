@@ -5,7 +5,7 @@ import { addDays } from '../../../domain/dates';
 import { type PriceVersion, SHIPPED_PRICE_AMOUNTS } from '../../../domain/price-book';
 import { payments } from '../../db/schema';
 import { weekdayFrom } from '../../testing/dates';
-import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import { addClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -43,28 +43,15 @@ async function vipRequest() {
   const added = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
   const cookie = await t.signIn(added.actId);
   await saveCardOnFile(t, cookie, newKey());
-  const response = await post('/api/pay/send_CellRequest', cookie, {
-    NumberOfVials: 1,
-    CPP: 'No',
-    shipping_method: 'ACT VIP',
-    ShipmentDate: weekdayFrom(addDays(today(), 3), 1),
-    ShippingInfo: 'New',
-    clinicName: 'Hudson Orthopedic Associates',
-    firstName: 'Samuel',
-    lastName: 'Okafor',
-    ShippingEmail: 'receiving@hudson-ortho.example.com',
-    phone: '2125550188',
-    street: '160 East 56th Street',
-    city: 'New York',
-    state: 'NY',
-    country: 'United States',
-    ZipCode: '10022',
-    Tissue_Info: 'Adipose',
-    Infectious_Disease: 'not treated',
-    authorize: true,
-    PaymentMethod: 'Credit Card',
-    expectedTotalCents: 0,
-  });
+  const response = await post(
+    '/api/pay/send_CellRequest',
+    cookie,
+    vialRequestBody({
+      shipping_method: 'ACT VIP',
+      ShipmentDate: weekdayFrom(addDays(today(), 3), 1),
+      expectedTotalCents: 0,
+    }),
+  );
   expect(response.statusCode, response.body).toBe(200);
   return { ...added, requestId: response.json<{ id: string }>().id };
 }

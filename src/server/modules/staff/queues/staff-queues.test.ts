@@ -7,7 +7,7 @@ import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/pa
 import { auditEvents, operations, payments, staffAccounts, vialRequests } from '../../../db/schema';
 import { reconcile } from '../../../jobs/reconcile';
 import { weekdayFrom } from '../../../testing/dates';
-import { addClient, saveCardOnFile } from '../../../testing/form-fixtures';
+import { addClient, saveCardOnFile, vialRequestBody } from '../../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
@@ -57,28 +57,11 @@ async function vipRequest() {
   const cookie = await t.signIn(added.actId);
   await saveCardOnFile(t, cookie, newKey());
   const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 3), 1);
-  const response = await post('/api/pay/send_CellRequest', cookie, {
-    NumberOfVials: 1,
-    CPP: 'No',
-    shipping_method: 'ACT VIP',
-    ShipmentDate: monday,
-    ShippingInfo: 'New',
-    clinicName: 'Hudson Orthopedic Associates',
-    firstName: 'Samuel',
-    lastName: 'Okafor',
-    ShippingEmail: 'receiving@hudson-ortho.example.com',
-    phone: '2125550188',
-    street: '160 East 56th Street',
-    city: 'New York',
-    state: 'NY',
-    country: 'United States',
-    ZipCode: '10022',
-    Tissue_Info: 'Adipose',
-    Infectious_Disease: 'not treated',
-    authorize: true,
-    PaymentMethod: 'Credit Card',
-    expectedTotalCents: 0,
-  });
+  const response = await post(
+    '/api/pay/send_CellRequest',
+    cookie,
+    vialRequestBody({ shipping_method: 'ACT VIP', ShipmentDate: monday, expectedTotalCents: 0 }),
+  );
   expect(response.statusCode, response.body).toBe(200);
   return { ...added, cookie, requestId: response.json<{ id: string }>().id };
 }
