@@ -7,6 +7,7 @@ import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
 import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
+import type { OrderPayment } from '../payments/paid-order';
 import { findMethodsOnFile, type MethodOwner, type PaymentMethodRow } from '../payments/payment-methods';
 
 /** The payment part of a form body, as the domain's form-payment fields carry it. */
@@ -33,10 +34,7 @@ export interface FormPaymentBody {
 }
 
 /** The choice, checked against what is on file: the saved method, a new token, or a check. */
-export type ResolvedPayment =
-  | { kind: 'card' | 'ach'; onFile: PaymentMethodRow }
-  | { kind: 'card' | 'ach'; token: SetPaymentInfoRequest; keepOnFile: boolean }
-  | { kind: 'check' };
+export type ResolvedPayment = OrderPayment;
 
 /**
  * Refuses a payment choice the spec's rules refuse (400 with the failing fields), against the

@@ -11,12 +11,19 @@ import {
   storeMessages,
   storeShipmentDateProblem,
 } from '../../../domain/store';
-import { clientActivities, clients, operations, storeOrders } from '../../db/schema';
+import { clientActivities, clients, storeOrders } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
-import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
-import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
+import {
+  type PaidClaim,
+  type PaidOrderKind,
+  type Placement,
+  paidOrderRecovery,
+  placePaidOrder,
+} from '../payments/paid-order';
+import type { OneOffCharge, PaymentDeps } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 
@@ -30,14 +37,11 @@ import { shipmentBlackoutDates } from './shipment-calendar-repository';
 const m = storeMessages;
 const KIND = 'store-order';
 const SOURCE = 'ACT Client Portal';
-const RECHECK_AFTER_MS = 60_000;
 
 type OrderRow = typeof storeOrders.$inferSelect;
 
 interface StoreClaim {
   orderId: string;
-  clientId: string;
-  chargeKey: string;
 }
 
 async function orderRow(db: PaymentDeps['db'] | Transaction, id: string) {
@@ -61,10 +65,11 @@ function responseOf(row: OrderRow, transactionId: string | null): SendStoreReque
 
 async function confirmOrder(
   tx: Transaction,
-  deps: Pick<PaymentDeps, 'mailer' | 'clock'>,
-  claim: StoreClaim,
-  charge: OneOffCharge,
+  deps: PaymentDeps,
+  claim: PaidClaim<StoreClaim>,
+  charge: OneOffCharge | null,
 ) {
+  if (!charge) throw new Error('a store order is always charged');
   const now = deps.clock.now();
   const row = await orderRow(tx, claim.orderId);
   if (row?.status !== 'pending') return;
@@ -130,62 +135,51 @@ async function confirmOrder(
   }
 }
 
-async function releaseOrder(tx: Transaction, claim: StoreClaim) {
+async function giveBackOrder(tx: Transaction, claim: StoreClaim) {
   await tx
     .delete(storeOrders)
     .where(and(eq(storeOrders.id, claim.orderId), eq(storeOrders.status, 'pending')));
 }
 
-async function recoverOrder(
-  deps: PaymentDeps,
-  run: RecoveryRun<SendStoreRequestResponse>,
-  claim: StoreClaim | null,
-): Promise<Recovered> {
-  const giveBack = (error: HttpError) =>
-    run.fail(error, async (tx) => {
-      if (claim) await releaseOrder(tx, claim);
-    });
-  const row = claim ? await orderRow(deps.db, claim.orderId) : undefined;
-  if (!claim || !row) {
-    await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
-    );
-    return 'settled';
-  }
-  const [chargeOp] = await deps.db
-    .select()
-    .from(operations)
-    .where(
-      and(eq(operations.scope, `client:${claim.clientId}`), eq(operations.idempotencyKey, claim.chargeKey)),
-    )
-    .limit(1);
-  if (chargeOp?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
-  if (chargeOp?.status === 'succeeded') {
-    const charge = JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge;
-    await run.succeed((tx) => confirmOrder(tx, deps, claim, charge), responseOf(row, charge.transactionId));
-    return 'settled';
-  }
-  await giveBack(
-    new HttpError(
-      402,
-      'PAYMENT_DECLINED',
-      'The payment did not go through and nothing was ordered. Please try again.',
-    ),
-  );
-  return 'settled';
-}
+/** A store order on the paid-order workflow: its confirm, answer and give-back. */
+const storeOrder: PaidOrderKind<StoreClaim, SendStoreRequestResponse> = {
+  kind: KIND,
+  confirm: confirmOrder,
+  async answer(deps, claim, charge) {
+    const row = await orderRow(deps.db, claim.orderId);
+    if (!row) throw notFound();
+    return responseOf(row, charge?.transactionId ?? null);
+  },
+  giveBack: giveBackOrder,
+  stillClaimed: async (deps, claim) => (await orderRow(deps.db, claim.orderId)) !== undefined,
+  messages: {
+    interrupted: 'The order was interrupted. Please submit it again.',
+    notPaid: 'The payment did not go through and nothing was ordered. Please try again.',
+  },
+};
 
 export function storeRecoveries(deps: PaymentDeps) {
-  return {
-    [KIND]: (run: RecoveryRun<SendStoreRequestResponse>, claim: StoreClaim | null) =>
-      recoverOrder(deps, run, claim),
-  };
+  return { [KIND]: paidOrderRecovery(deps, storeOrder) };
 }
 
 export async function sendStoreRequest(
   deps: PaymentDeps,
   input: { clientId: string; physicianId: string | null; idempotencyKey: string; body: SendStoreRequest },
 ): Promise<SendStoreRequestResponse> {
+  const { clientId, physicianId, body } = input;
+  return placePaidOrder(deps, storeOrder, {
+    clientId,
+    idempotencyKey: input.idempotencyKey,
+    request: { body, physicianId },
+    place: () => priceStoreRequest(deps, input),
+  });
+}
+
+/** Prices and checks a new store order: its claim and its charge. */
+async function priceStoreRequest(
+  deps: PaymentDeps,
+  input: { clientId: string; physicianId: string | null; idempotencyKey: string; body: SendStoreRequest },
+): Promise<Placement<StoreClaim>> {
   const { db, clock } = deps;
   const { clientId, physicianId, body } = input;
   const today = todayFor(clock.now());
@@ -217,13 +211,17 @@ export async function sendStoreRequest(
   );
   if (payment.kind === 'check') throw new HttpError(400, 'VALIDATION', m.paymentMethod);
   const paymentDescription = describePayment(payment);
-  const chargeKey = `${input.idempotencyKey}:charge`;
 
-  return runOnce<StoreClaim, SendStoreRequestResponse>(deps, {
-    scope: `client:${clientId}`,
-    key: input.idempotencyKey,
-    kind: KIND,
-    request: { body, physicianId },
+  return {
+    charge: {
+      source: SOURCE,
+      purpose: 'store_order',
+      amountCents: price.itemsCents + price.shippingCents,
+      feeCents: price.processingFeeCents,
+      payment,
+      description: `Store: ${SERUM_NAME} x ${price.quantity}`,
+      ...(physicianId ? { payer: { physicianId } } : {}),
+    },
     async claim(tx, operationId) {
       const [row] = await tx
         .insert(storeOrders)
@@ -258,42 +256,7 @@ export async function sendStoreRequest(
         })
         .returning({ id: storeOrders.id });
       if (!row) throw new Error('the store order was not written');
-      return { orderId: row.id, clientId, chargeKey };
+      return { orderId: row.id };
     },
-    release: (tx, claim) => releaseOrder(tx, claim),
-    recover: (run, claim) => recoverOrder(deps, run, claim),
-    async work(run: Run<SendStoreRequestResponse>, claim) {
-      run.setInDoubt(true);
-      let charge: OneOffCharge;
-      try {
-        charge = await chargeOnce(deps, {
-          clientId,
-          source: SOURCE,
-          purpose: 'store_order',
-          idempotencyKey: claim.chargeKey,
-          request: { body, physicianId },
-          amountCents: price.itemsCents + price.shippingCents,
-          feeCents: price.processingFeeCents,
-          kind: payment.kind,
-          method:
-            'onFile' in payment
-              ? { onFile: payment.onFile }
-              : { token: payment.token, keepOnFile: payment.keepOnFile },
-          description: `Store: ${SERUM_NAME} x ${price.quantity}`,
-          ...(physicianId ? { payer: { physicianId } } : {}),
-        });
-      } catch (error) {
-        if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
-        throw error;
-      }
-      const row = await orderRow(db, claim.orderId);
-      if (!row) throw notFound();
-      const answer = await run.succeed(
-        (tx) => confirmOrder(tx, deps, claim, charge),
-        responseOf(row, charge.transactionId),
-      );
-      deps.mailer.kick();
-      return answer;
-    },
-  });
+  };
 }

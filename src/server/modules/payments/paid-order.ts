@@ -1,0 +1,239 @@
+import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
+import { HttpError } from '../../lib/http-error';
+import {
+  findOperation,
+  isHeld,
+  operationById,
+  type Recovered,
+  type RecoveryRun,
+  type Run,
+  recoverLapsed,
+  runOnce,
+  type Transaction,
+} from '../../lib/run-once';
+import type { PaymentMethodRow } from './payment-methods';
+import { chargeOnce, type OneOffCharge, type PaymentDeps, paymentRecoveries } from './payment-service';
+
+/**
+ * The paid-order workflow: every paid thing (a vial request, a storage plan, a store order, a new
+ * sample, a White Glove Labs screening, a staff-confirmed VIP price…) is placed through it, once
+ * per Idempotency-Key, on the run-once engine:
+ *
+ * 1. the thing is priced by its caller, from the price book in force (domain);
+ * 2. `claim` writes its pending record in its own table, committed with the operation before
+ *    anything leaves the bank;
+ * 3. the charge runs as its own inner operation (key `<key>:charge`), through the one ledger;
+ * 4. `confirm` turns the pending record into the real one (its Client Activity row, its e-mails)
+ *    in the same transaction as the operation's answer.
+ *
+ * A definite failure (a decline, a refused token) gives the claim back with the thing's own
+ * `giveBack`. An owner that dies leaves the operation to recovery, which asks the inner charge:
+ * approved, the order is confirmed; failed or never sent, it is given back; still unknown, it
+ * looks again later. A retry of a key already used is answered as it was, before anything is
+ * priced again (the date it chose may be past, its pre-paid vials used).
+ */
+
+/** How a paid thing is charged: the method on file, a new tokenized one, or by check (nothing now). */
+export type OrderPayment =
+  | { kind: 'card' | 'ach'; onFile: PaymentMethodRow }
+  | { kind: 'card' | 'ach'; token: SetPaymentInfoRequest; keepOnFile: boolean }
+  | { kind: 'check' };
+
+/** The charge of one order, priced by its caller. */
+export interface OrderCharge {
+  /** The ledger's source (the page or program that took the money). */
+  source: string;
+  /** The ledger's purpose. */
+  purpose: string;
+  /** What is charged before the card fee. */
+  amountCents: number;
+  /** The card processing fee of the caller's price; 0 by ACH. */
+  feeCents: number;
+  payment: Exclude<OrderPayment, { kind: 'check' }>;
+  description: string;
+  /** A physician paying with their own method for their client. */
+  payer?: { physicianId: string };
+}
+
+/** What the workflow keeps with the operation: the thing's own claim and its charge's key. */
+export type PaidClaim<C> = C & {
+  clientId: string;
+  /** The inner charge's key; null when nothing is charged now (pre-paid, zero, by check). */
+  chargeKey: string | null;
+};
+
+/** A kind of paid thing: its confirm, answer and give-back, the steps its recovery needs too. */
+export interface PaidOrderKind<C, T> {
+  /** The operation kind, unique among run-once kinds. */
+  kind: string;
+  /** Turns the pending record into the real one, in the answer's transaction. */
+  confirm(
+    tx: Transaction,
+    deps: PaymentDeps,
+    claim: PaidClaim<C>,
+    charge: OneOffCharge | null,
+  ): Promise<void>;
+  /** The answer of a confirmed order, read from its pending record as `confirm` will leave it. */
+  answer(deps: PaymentDeps, claim: PaidClaim<C>, charge: OneOffCharge | null): Promise<T>;
+  /** Gives the claim back (nothing was charged, or the charge failed). */
+  giveBack(tx: Transaction, claim: PaidClaim<C>): Promise<void>;
+  /** False when the pending record is gone (given back by recovery while its owner stalled). */
+  stillClaimed(deps: PaymentDeps, claim: PaidClaim<C>): Promise<boolean>;
+  /** The words of a give-back: interrupted before the charge, or the charge did not go through. */
+  messages: { interrupted: string; notPaid: string };
+}
+
+/** What one placement needs, computed only when its key is new. */
+export interface Placement<C> {
+  /** Writes the pending record in the thing's own table; a throw refuses with nothing kept. */
+  claim(tx: Transaction, operationId: string): Promise<C>;
+  /** The charge, or null when nothing is charged now. */
+  charge: OrderCharge | null;
+  /** Runs after the claim commits and before the charge (a fault point, a check of the claim). */
+  beforeCharge?: (claim: PaidClaim<C>) => Promise<void>;
+  /** Runs after an approved charge and before the confirmation (a fault point, a note on the claim). */
+  afterCharge?: (claim: PaidClaim<C>, charge: OneOffCharge) => Promise<void>;
+}
+
+const RECHECK_AFTER_MS = 60_000;
+
+export const chargeKeyOf = (idempotencyKey: string) => `${idempotencyKey}:charge`;
+
+/** A payment choice as the one-off charge takes it. */
+function chargeMethod(payment: OrderCharge['payment']) {
+  return 'onFile' in payment
+    ? { onFile: payment.onFile }
+    : { token: payment.token, keepOnFile: payment.keepOnFile };
+}
+
+/**
+ * Places one paid order. `place` runs only for a new key: a retry of a key already used is
+ * answered as it was (or settled first when its owner died), without pricing it again.
+ */
+export async function placePaidOrder<C, T>(
+  deps: PaymentDeps,
+  kind: PaidOrderKind<C, T>,
+  input: {
+    clientId: string;
+    idempotencyKey: string;
+    /** The submission as sent: the same key with another request is refused. */
+    request: unknown;
+    place: () => Promise<Placement<C>>;
+  },
+): Promise<T> {
+  const scope = `client:${input.clientId}`;
+  const recover = (run: RecoveryRun<T>, claim: PaidClaim<C> | null) =>
+    recoverPaidOrder(deps, kind, run, claim);
+  const base = { scope, key: input.idempotencyKey, kind: kind.kind, request: input.request, recover };
+
+  if (await findOperation(deps.db, scope, input.idempotencyKey)) {
+    const alreadyMade = (): never => {
+      throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    };
+    return runOnce<PaidClaim<C>, T>(deps, {
+      ...base,
+      claim: async () => alreadyMade(),
+      release: async () => {},
+      work: async () => alreadyMade(),
+    });
+  }
+
+  const placement = await input.place();
+  const { charge } = placement;
+  return runOnce<PaidClaim<C>, T>(deps, {
+    ...base,
+    async claim(tx, operationId) {
+      const own = await placement.claim(tx, operationId);
+      return {
+        ...own,
+        clientId: input.clientId,
+        chargeKey: charge ? chargeKeyOf(input.idempotencyKey) : null,
+      };
+    },
+    release: (tx, claim) => kind.giveBack(tx, claim),
+    recover,
+    async work(run: Run<T>, claim) {
+      // An owner stalled past its lease may find its claim given back by recovery: then it must
+      // not charge for an order that no longer exists.
+      if (!(await kind.stillClaimed(deps, claim))) {
+        throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
+      }
+      await placement.beforeCharge?.(claim);
+      let charged: OneOffCharge | null = null;
+      if (charge && claim.chargeKey) {
+        // From here a failure may leave a charge outside: recovery asks the charge's operation.
+        run.setInDoubt(true);
+        try {
+          charged = await chargeOnce(deps, {
+            clientId: input.clientId,
+            source: charge.source,
+            purpose: charge.purpose,
+            idempotencyKey: claim.chargeKey,
+            request: input.request,
+            amountCents: charge.amountCents,
+            feeCents: charge.feeCents,
+            kind: charge.payment.kind,
+            method: chargeMethod(charge.payment),
+            description: charge.description,
+            ...(charge.payer ? { payer: charge.payer } : {}),
+          });
+        } catch (error) {
+          // A definite refusal (a decline, a stale token): nothing moved; the claim is given back.
+          if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
+          throw error;
+        }
+        await placement.afterCharge?.(claim, charged);
+      }
+      const answer = await kind.answer(deps, claim, charged);
+      const done = await run.succeed((tx) => kind.confirm(tx, deps, claim, charged), answer);
+      // The confirmations are in the outbox: send them now rather than at the next sweep.
+      deps.mailer.kick();
+      return done;
+    },
+  });
+}
+
+/**
+ * Settles a paid order whose owner died, by its inner charge: approved, the order is confirmed;
+ * failed or never sent, it is given back; still unknown, it is looked at again later.
+ */
+async function recoverPaidOrder<C, T>(
+  deps: PaymentDeps,
+  kind: PaidOrderKind<C, T>,
+  run: RecoveryRun<T>,
+  claim: PaidClaim<C> | null,
+): Promise<Recovered> {
+  const giveBack = async (error: HttpError): Promise<Recovered> => {
+    await run.fail(error, async (tx) => {
+      if (claim) await kind.giveBack(tx, claim);
+    });
+    return 'settled';
+  };
+  const interrupted = () => new HttpError(409, 'IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
+  if (!claim || !(await kind.stillClaimed(deps, claim))) return giveBack(interrupted());
+
+  let charged: OneOffCharge | null = null;
+  if (claim.chargeKey) {
+    let chargeOp = await findOperation(deps.db, `client:${claim.clientId}`, claim.chargeKey);
+    // The charge's owner died with it: settle the charge first (looked up at the gateway).
+    if (chargeOp?.status === 'running' && !isHeld(chargeOp, deps.clock.now())) {
+      await recoverLapsed(deps, chargeOp.id, paymentRecoveries(deps).charge);
+      chargeOp = await operationById(deps.db, chargeOp.id);
+    }
+    if (!chargeOp) return giveBack(interrupted());
+    if (chargeOp.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
+    if (chargeOp.status !== 'succeeded') {
+      return giveBack(new HttpError(402, 'PAYMENT_DECLINED', kind.messages.notPaid));
+    }
+    charged = JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge;
+  }
+  const answer = await kind.answer(deps, claim, charged);
+  await run.succeed((tx) => kind.confirm(tx, deps, claim, charged), answer);
+  deps.mailer.kick();
+  return 'settled';
+}
+
+/** The recoveries of paid-order kinds, for the reconciliation sweep. */
+export function paidOrderRecovery<C, T>(deps: PaymentDeps, kind: PaidOrderKind<C, T>) {
+  return (run: RecoveryRun<T>, claim: PaidClaim<C> | null) => recoverPaidOrder(deps, kind, run, claim);
+}
