@@ -13,19 +13,19 @@ import { centsToAmount, formatUsd } from '../../../domain/money';
 import { shippingMessages } from '../../../domain/shipping';
 import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
-import { clientActivities, clients, operations, physicianClients, vialRequests } from '../../db/schema';
+import { clientActivities, clients, physicianClients, vialRequests } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
-import {
-  findOperation,
-  type Recovered,
-  type RecoveryRun,
-  type Run,
-  runOnce,
-  type Transaction,
-} from '../../lib/run-once';
+import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
-import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
+import {
+  type PaidClaim,
+  type PaidOrderKind,
+  type Placement,
+  paidOrderRecovery,
+  placePaidOrder,
+} from '../payments/paid-order';
+import type { OneOffCharge, PaymentDeps } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
@@ -44,16 +44,13 @@ export type CellRequestDeps = PaymentDeps & Pick<AppDeps, 'carrier'>;
 const m = cellRequestMessages;
 const SOURCE = 'ACT Client Portal';
 const KIND = 'vial-request';
-const RECHECK_AFTER_MS = 60_000;
 
 type RequestRow = typeof vialRequests.$inferSelect;
 
 interface VialClaim {
   requestId: string;
-  clientId: string;
   bioInsurance: number;
   longevity: number;
-  chargeKey: string;
 }
 
 function iso(date: Date | null): string | null {
@@ -136,8 +133,8 @@ function paidWith(described: string, charge: OneOffCharge | null): string {
 /** The effects of a confirmed request, whether it finished normally or recovery found its charge. */
 async function confirmRequest(
   tx: Transaction,
-  deps: Pick<CellRequestDeps, 'mailer' | 'clock'>,
-  claim: VialClaim,
+  deps: PaymentDeps,
+  claim: PaidClaim<VialClaim>,
   charge: OneOffCharge | null,
 ) {
   const now = deps.clock.now();
@@ -215,7 +212,7 @@ async function confirmRequest(
 }
 
 /** Gives the request back: the row goes, the pre-paid vials return. */
-async function releaseRequest(tx: Transaction, claim: VialClaim) {
+async function releaseRequest(tx: Transaction, claim: PaidClaim<VialClaim>) {
   const deleted = await tx
     .delete(vialRequests)
     .where(and(eq(vialRequests.id, claim.requestId), eq(vialRequests.status, 'pending')))
@@ -242,92 +239,57 @@ function responseOf(row: RequestRow): SendCellRequestResponse {
   };
 }
 
-/** A request whose owner died: its charge decides (approved: confirmed; failed or never sent: given back). */
-async function recoverRequest(
-  deps: CellRequestDeps,
-  run: RecoveryRun<SendCellRequestResponse>,
-  claim: VialClaim | null,
-): Promise<Recovered> {
-  const giveBack = (error: HttpError) =>
-    run.fail(error, async (tx) => {
-      if (claim) await releaseRequest(tx, claim);
+/** A vial request on the paid-order workflow: its confirm, answer and give-back. */
+const vialRequest: PaidOrderKind<VialClaim, SendCellRequestResponse> = {
+  kind: KIND,
+  async confirm(tx, deps, claim, charge) {
+    await confirmRequest(tx, deps, claim, charge);
+  },
+  async answer(deps, claim, charge) {
+    const row = await requestRow(deps.db, claim.requestId);
+    if (!row) throw notFound();
+    // The answer is built from the row, as the confirmation leaves it.
+    return responseOf({
+      ...row,
+      status: 'requested',
+      requestedAt: deps.clock.now(),
+      paymentDescription: paidWith(row.paymentDescription, charge),
+      paymentId: charge?.paymentId ?? null,
+      transactionId: charge?.transactionId ?? null,
     });
-  if (!claim) {
-    await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The request was interrupted. Please submit it again.'),
-    );
-    return 'settled';
-  }
-  const [chargeOp] = await deps.db
-    .select()
-    .from(operations)
-    .where(
-      and(eq(operations.scope, `client:${claim.clientId}`), eq(operations.idempotencyKey, claim.chargeKey)),
-    )
-    .limit(1);
-  const row = await requestRow(deps.db, claim.requestId);
-  if (chargeOp?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
-  if (chargeOp?.status === 'succeeded' || (!chargeOp && row && row.totalCents === 0)) {
-    const charge = chargeOp ? (JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge) : null;
-    if (!row) return { retryAfterMs: RECHECK_AFTER_MS };
-    await run.succeed(
-      async (tx) => {
-        await confirmRequest(tx, deps, claim, charge);
-      },
-      // The answer is rebuilt from the row, as the effects leave it.
-      responseOf({
-        ...row,
-        status: 'requested',
-        paymentDescription: paidWith(row.paymentDescription, charge),
-        transactionId: charge?.transactionId ?? null,
-      }),
-    );
-    return 'settled';
-  }
-  await giveBack(
-    new HttpError(
-      402,
-      'PAYMENT_DECLINED',
-      'The payment did not go through and nothing was ordered. Please try again.',
-    ),
-  );
-  return 'settled';
-}
+  },
+  giveBack: releaseRequest,
+  stillClaimed: async (deps, claim) => (await requestRow(deps.db, claim.requestId)) !== undefined,
+  messages: {
+    interrupted: 'The request was interrupted. Please submit it again.',
+    notPaid: 'The payment did not go through and nothing was ordered. Please try again.',
+  },
+};
 
 /** The recoveries of the vial request kind, for the reconciliation sweep. */
-export function cellRequestRecoveries(deps: CellRequestDeps) {
-  return {
-    [KIND]: (run: RecoveryRun<SendCellRequestResponse>, claim: VialClaim | null) =>
-      recoverRequest(deps, run, claim),
-  };
+export function cellRequestRecoveries(deps: PaymentDeps) {
+  return { [KIND]: paidOrderRecovery(deps, vialRequest) };
 }
 
 export async function sendCellRequest(
   deps: CellRequestDeps,
   input: { clientId: string; idempotencyKey: string; body: SendCellRequest },
 ): Promise<SendCellRequestResponse> {
+  return placePaidOrder(deps, vialRequest, {
+    clientId: input.clientId,
+    idempotencyKey: input.idempotencyKey,
+    request: input.body,
+    place: () => priceCellRequest(deps, input),
+  });
+}
+
+/** Checks and prices a new request (consent, dates, the server's own quote, the payment): its claim and charge. */
+async function priceCellRequest(
+  deps: CellRequestDeps,
+  input: { clientId: string; idempotencyKey: string; body: SendCellRequest },
+): Promise<Placement<VialClaim>> {
   const { db, clock } = deps;
   const { clientId, body } = input;
-  const scope = `client:${clientId}`;
-
-  // A retry of a submission already made is answered as it was (or settled if its owner died),
-  // before anything is priced again: its pre-paid vials are used by then, its date may be past.
-  if (await findOperation(db, scope, input.idempotencyKey)) {
-    const alreadyMade = () => {
-      throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
-    };
-    return runOnce<VialClaim, SendCellRequestResponse>(deps, {
-      scope,
-      key: input.idempotencyKey,
-      kind: KIND,
-      request: body,
-      claim: async () => alreadyMade(),
-      release: async () => {},
-      recover: (run, claim) => recoverRequest(deps, run, claim),
-      work: async () => alreadyMade(),
-    });
-  }
-
   const today = todayFor(clock.now());
   // The order is priced by the book in force as it is placed.
   const { book } = await priceBookInForce(db, clock.now());
@@ -411,13 +373,20 @@ export async function sendCellRequest(
       ? describePayment(payment).replace(/ \(not kept on file\)$/, ' (to be kept on file)')
       : describePayment(payment);
   const use = price.prePaidVials;
-  const chargeKey = `${input.idempotencyKey}:charge`;
+  const subtotal = price.vialsCents + price.cppCents + price.shippingCents;
 
-  return runOnce<VialClaim, SendCellRequestResponse>(deps, {
-    scope,
-    key: input.idempotencyKey,
-    kind: KIND,
-    request: body,
+  return {
+    charge:
+      subtotal > 0 && payment.kind !== 'check'
+        ? {
+            source: SOURCE,
+            purpose: 'vial_request',
+            amountCents: subtotal,
+            feeCents: price.processingFeeCents,
+            payment,
+            description: `Stem cell request: ${body.NumberOfVials} vials`,
+          }
+        : null,
     async claim(tx, operationId) {
       // The pre-paid vials are reserved with a guard: two requests never use the same vial.
       if (use.bioInsurance > 0 || use.longevity > 0) {
@@ -477,71 +446,9 @@ export async function sendCellRequest(
         })
         .returning({ id: vialRequests.id });
       if (!row) throw new Error('the vial request was not written');
-      return {
-        requestId: row.id,
-        clientId,
-        bioInsurance: use.bioInsurance,
-        longevity: use.longevity,
-        chargeKey,
-      };
+      return { requestId: row.id, bioInsurance: use.bioInsurance, longevity: use.longevity };
     },
-    release: (tx, claim) => releaseRequest(tx, claim),
-    recover: (run, claim) => recoverRequest(deps, run, claim),
-    async work(run: Run<SendCellRequestResponse>, claim) {
-      let charge: OneOffCharge | null = null;
-      const subtotal = price.vialsCents + price.cppCents + price.shippingCents;
-      // An owner stalled past its lease may find its claim given back by recovery: then it must
-      // not charge for a request that no longer exists.
-      if (!(await requestRow(db, claim.requestId))) {
-        throw new HttpError(
-          409,
-          'IDEMPOTENCY_CONFLICT',
-          'The request was interrupted. Please submit it again.',
-        );
-      }
-      if (subtotal > 0 && payment.kind !== 'check') {
-        // From here a failure may leave a charge outside: recovery asks the charge's operation.
-        run.setInDoubt(true);
-        try {
-          charge = await chargeOnce(deps, {
-            clientId,
-            source: SOURCE,
-            purpose: 'vial_request',
-            idempotencyKey: claim.chargeKey,
-            request: body,
-            amountCents: subtotal,
-            feeCents: price.processingFeeCents,
-            kind: payment.kind,
-            method:
-              'onFile' in payment
-                ? { onFile: payment.onFile }
-                : { token: payment.token, keepOnFile: payment.keepOnFile },
-            description: `Stem cell request: ${body.NumberOfVials} vials`,
-          });
-        } catch (error) {
-          // A definite refusal (a decline, a stale token): nothing moved; the claim is given back.
-          if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
-          throw error;
-        }
-      }
-      const pendingRow = await requestRow(db, claim.requestId);
-      if (!pendingRow) throw notFound();
-      const response = responseOf({
-        ...pendingRow,
-        status: 'requested',
-        requestedAt: clock.now(),
-        paymentDescription: paidWith(pendingRow.paymentDescription, charge),
-        paymentId: charge?.paymentId ?? null,
-        transactionId: charge?.transactionId ?? null,
-      });
-      const answer = await run.succeed(async (tx) => {
-        await confirmRequest(tx, deps, claim, charge);
-      }, response);
-      // The confirmations are in the outbox: send them now rather than at the next sweep.
-      deps.mailer.kick();
-      return answer;
-    },
-  });
+  };
 }
 
 /** One request of a client: another client's id answers the same 404 as an unknown one. */
