@@ -38,6 +38,8 @@ export interface Run<T> {
   readonly id: string;
   /** Commits the effects and the answer in one transaction; refused if the lease was lost. */
   succeed(effects: (tx: Transaction) => Promise<void>, response: T): Promise<T>;
+  /** As `succeed`, with the answer the effects compute (a date the database moved on). */
+  succeedWith(effects: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Marks the stretch where a failure leaves the outcome unknown outside (a charge sent to the
    * gateway and not yet answered): a failure then is left to reconciliation, not given back.
@@ -67,6 +69,7 @@ export interface RunOnceSpec<C, T> {
 export interface RecoveryRun<T> {
   readonly id: string;
   succeed(effects: (tx: Transaction) => Promise<void>, response: T): Promise<void>;
+  succeedWith(effects: (tx: Transaction) => Promise<T>): Promise<T>;
   fail(error: HttpError, giveBack: (tx: Transaction) => Promise<void>): Promise<void>;
 }
 
@@ -120,15 +123,15 @@ export async function findOperation(db: Database, scope: string, key: string) {
 }
 
 /** Marks the operation done with its effects, if this token still holds it. */
-async function finishWith(
+async function finishWith<R>(
   db: Database,
   clock: Clock,
   id: string,
   token: string,
-  effects: (tx: Transaction) => Promise<void>,
+  effects: (tx: Transaction) => Promise<R>,
   outcome: Partial<typeof operations.$inferInsert>,
-) {
-  await db.transaction(async (tx) => {
+): Promise<R> {
+  return db.transaction(async (tx) => {
     const [held] = await tx
       .update(operations)
       .set({ ...outcome, completedAt: clock.now() })
@@ -136,8 +139,33 @@ async function finishWith(
       .returning({ id: operations.id });
     // Someone else took the work over (our lease lapsed): our effects must not land twice.
     if (!held) throw new LeaseLost();
-    await effects(tx);
+    return effects(tx);
   });
+}
+
+/** Succeeds with the answer its effects compute, written in their transaction. */
+function succeedWithAnswer<T>(
+  db: Database,
+  clock: Clock,
+  id: string,
+  token: string,
+  effects: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return finishWith(
+    db,
+    clock,
+    id,
+    token,
+    async (tx) => {
+      const answer = await effects(tx);
+      await tx
+        .update(operations)
+        .set({ responseJson: JSON.stringify(answer) })
+        .where(eq(operations.id, id));
+      return answer;
+    },
+    { status: 'succeeded' },
+  );
 }
 
 /** Takes a lapsed operation over: a new lease and token, or null when it is not lapsed. */
@@ -171,6 +199,7 @@ export async function recoverLapsed<C, T>(
         status: 'succeeded',
         responseJson: JSON.stringify(response),
       }),
+    succeedWith: (effects) => succeedWithAnswer(db, clock, op.id, op.leaseToken, effects),
     fail: (error, giveBack) =>
       finishWith(db, clock, op.id, op.leaseToken, giveBack, {
         status: 'failed',
@@ -300,6 +329,12 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
       succeeded = true;
       inDoubt = false;
       return response;
+    },
+    async succeedWith(effects) {
+      const answer = await succeedWithAnswer(db, clock, op.id, token, effects);
+      succeeded = true;
+      inDoubt = false;
+      return answer;
     },
     setInDoubt(value) {
       inDoubt = value;

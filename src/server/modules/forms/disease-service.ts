@@ -495,6 +495,7 @@ export async function recoverDiseaseForm(
       await run.succeed(effects, response);
       return response;
     },
+    succeedWith: (effects) => run.succeedWith(effects),
     setInDoubt() {},
   };
   await finishDiseaseForm(deps, {

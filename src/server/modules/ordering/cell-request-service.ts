@@ -19,13 +19,15 @@ import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import {
+  type PaidCharge,
   type PaidClaim,
+  type PaidOrderDeps,
   type PaidOrderKind,
   type Placement,
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import type { OneOffCharge, PaymentDeps } from '../payments/payment-service';
+import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
@@ -39,7 +41,7 @@ import { shippingAmount } from './shipping-service';
  * the vials back and leaves nothing ordered.
  */
 
-export type CellRequestDeps = PaymentDeps & Pick<AppDeps, 'carrier'>;
+export type CellRequestDeps = PaidOrderDeps & Pick<AppDeps, 'carrier'>;
 
 const m = cellRequestMessages;
 const SOURCE = 'ACT Client Portal';
@@ -133,10 +135,10 @@ function paidWith(described: string, charge: OneOffCharge | null): string {
 /** The effects of a confirmed request, whether it finished normally or recovery found its charge. */
 async function confirmRequest(
   tx: Transaction,
-  deps: PaymentDeps,
+  deps: PaidOrderDeps,
   claim: PaidClaim<VialClaim>,
-  charge: OneOffCharge | null,
-) {
+  charge: PaidCharge | null,
+): Promise<SendCellRequestResponse> {
   const now = deps.clock.now();
   const row = await requestRow(tx, claim.requestId);
   if (!row) throw notFound();
@@ -208,7 +210,7 @@ async function confirmRequest(
       { dedupeKey: `vial-request:${row.id}:${to.toLowerCase()}` },
     );
   }
-  return updated;
+  return responseOf(updated);
 }
 
 /** Gives the request back: the row goes, the pre-paid vials return. */
@@ -242,22 +244,7 @@ function responseOf(row: RequestRow): SendCellRequestResponse {
 /** A vial request on the paid-order workflow: its confirm, answer and give-back. */
 const vialRequest: PaidOrderKind<VialClaim, SendCellRequestResponse> = {
   kind: KIND,
-  async confirm(tx, deps, claim, charge) {
-    await confirmRequest(tx, deps, claim, charge);
-  },
-  async answer(deps, claim, charge) {
-    const row = await requestRow(deps.db, claim.requestId);
-    if (!row) throw notFound();
-    // The answer is built from the row, as the confirmation leaves it.
-    return responseOf({
-      ...row,
-      status: 'requested',
-      requestedAt: deps.clock.now(),
-      paymentDescription: paidWith(row.paymentDescription, charge),
-      paymentId: charge?.paymentId ?? null,
-      transactionId: charge?.transactionId ?? null,
-    });
-  },
+  confirm: confirmRequest,
   giveBack: releaseRequest,
   stillClaimed: async (deps, claim) => (await requestRow(deps.db, claim.requestId)) !== undefined,
   messages: {
@@ -267,7 +254,7 @@ const vialRequest: PaidOrderKind<VialClaim, SendCellRequestResponse> = {
 };
 
 /** The recoveries of the vial request kind, for the reconciliation sweep. */
-export function cellRequestRecoveries(deps: PaymentDeps) {
+export function cellRequestRecoveries(deps: PaidOrderDeps) {
   return { [KIND]: paidOrderRecovery(deps, vialRequest) };
 }
 

@@ -17,13 +17,14 @@ import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import {
+  type PaidCharge,
   type PaidClaim,
+  type PaidOrderDeps,
   type PaidOrderKind,
   type Placement,
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import type { OneOffCharge, PaymentDeps } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 
@@ -44,7 +45,7 @@ interface StoreClaim {
   orderId: string;
 }
 
-async function orderRow(db: PaymentDeps['db'] | Transaction, id: string) {
+async function orderRow(db: PaidOrderDeps['db'] | Transaction, id: string) {
   const [row] = await db.select().from(storeOrders).where(eq(storeOrders.id, id)).limit(1);
   return row;
 }
@@ -65,14 +66,16 @@ function responseOf(row: OrderRow, transactionId: string | null): SendStoreReque
 
 async function confirmOrder(
   tx: Transaction,
-  deps: PaymentDeps,
+  deps: PaidOrderDeps,
   claim: PaidClaim<StoreClaim>,
-  charge: OneOffCharge | null,
-) {
+  charge: PaidCharge | null,
+): Promise<SendStoreRequestResponse> {
   if (!charge) throw new Error('a store order is always charged');
   const now = deps.clock.now();
   const row = await orderRow(tx, claim.orderId);
-  if (row?.status !== 'pending') return;
+  if (!row) throw notFound();
+  const answer = responseOf(row, charge.transactionId);
+  if (row.status !== 'pending') return answer;
   const [activity] = await tx
     .insert(clientActivities)
     .values({
@@ -133,6 +136,7 @@ async function confirmOrder(
       { dedupeKey: `store-order:${row.id}:${to.toLowerCase()}` },
     );
   }
+  return answer;
 }
 
 async function giveBackOrder(tx: Transaction, claim: StoreClaim) {
@@ -145,11 +149,6 @@ async function giveBackOrder(tx: Transaction, claim: StoreClaim) {
 const storeOrder: PaidOrderKind<StoreClaim, SendStoreRequestResponse> = {
   kind: KIND,
   confirm: confirmOrder,
-  async answer(deps, claim, charge) {
-    const row = await orderRow(deps.db, claim.orderId);
-    if (!row) throw notFound();
-    return responseOf(row, charge?.transactionId ?? null);
-  },
   giveBack: giveBackOrder,
   stillClaimed: async (deps, claim) => (await orderRow(deps.db, claim.orderId)) !== undefined,
   messages: {
@@ -158,12 +157,12 @@ const storeOrder: PaidOrderKind<StoreClaim, SendStoreRequestResponse> = {
   },
 };
 
-export function storeRecoveries(deps: PaymentDeps) {
+export function storeRecoveries(deps: PaidOrderDeps) {
   return { [KIND]: paidOrderRecovery(deps, storeOrder) };
 }
 
 export async function sendStoreRequest(
-  deps: PaymentDeps,
+  deps: PaidOrderDeps,
   input: { clientId: string; physicianId: string | null; idempotencyKey: string; body: SendStoreRequest },
 ): Promise<SendStoreRequestResponse> {
   const { clientId, physicianId, body } = input;
@@ -177,7 +176,7 @@ export async function sendStoreRequest(
 
 /** Prices and checks a new store order: its claim and its charge. */
 async function priceStoreRequest(
-  deps: PaymentDeps,
+  deps: PaidOrderDeps,
   input: { clientId: string; physicianId: string | null; idempotencyKey: string; body: SendStoreRequest },
 ): Promise<Placement<StoreClaim>> {
   const { db, clock } = deps;

@@ -1,4 +1,5 @@
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
+import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import {
   findOperation,
@@ -13,6 +14,8 @@ import {
 } from '../../lib/run-once';
 import type { PaymentMethodRow } from './payment-methods';
 import { chargeOnce, type OneOffCharge, type PaymentDeps, paymentRecoveries } from './payment-service';
+import { renderReceiptPdf } from './receipt-pdf';
+import { findReceipt } from './receipts';
 
 /**
  * The paid-order workflow: every paid thing (a vial request, a storage plan, a store order, a new
@@ -58,27 +61,32 @@ export interface OrderCharge {
 /** What the workflow keeps with the operation: the thing's own claim and its charge's key. */
 export type PaidClaim<C> = C & {
   clientId: string;
+  operationId: string;
   /** The inner charge's key; null when nothing is charged now (pre-paid, zero, by check). */
   chargeKey: string | null;
 };
 
-/** A kind of paid thing: its confirm, answer and give-back, the steps its recovery needs too. */
+/** An approved charge, with its receipt when the kind keeps one. */
+export type PaidCharge = OneOffCharge & { receiptDocumentId: string | null };
+
+export type PaidOrderDeps = PaymentDeps & { documentsKey: Buffer };
+
+/** A kind of paid thing: its confirm and give-back, the steps its recovery needs too. */
 export interface PaidOrderKind<C, T> {
   /** The operation kind, unique among run-once kinds. */
   kind: string;
-  /** Turns the pending record into the real one, in the answer's transaction. */
-  confirm(
-    tx: Transaction,
-    deps: PaymentDeps,
-    claim: PaidClaim<C>,
-    charge: OneOffCharge | null,
-  ): Promise<void>;
-  /** The answer of a confirmed order, read from its pending record as `confirm` will leave it. */
-  answer(deps: PaymentDeps, claim: PaidClaim<C>, charge: OneOffCharge | null): Promise<T>;
+  /**
+   * Turns the pending record into the real one (its Client Activity row, its e-mails) and
+   * returns the answer, in one transaction with the operation's outcome. `charge` is null when
+   * nothing was charged now.
+   */
+  confirm(tx: Transaction, deps: PaidOrderDeps, claim: PaidClaim<C>, charge: PaidCharge | null): Promise<T>;
+  /** Keep the charge's receipt PDF with the client's documents, for `confirm` to attach. */
+  receipt?: boolean;
   /** Gives the claim back (nothing was charged, or the charge failed). */
   giveBack(tx: Transaction, claim: PaidClaim<C>): Promise<void>;
   /** False when the pending record is gone (given back by recovery while its owner stalled). */
-  stillClaimed(deps: PaymentDeps, claim: PaidClaim<C>): Promise<boolean>;
+  stillClaimed(deps: PaidOrderDeps, claim: PaidClaim<C>): Promise<boolean>;
   /** The words of a give-back: interrupted before the charge, or the charge did not go through. */
   messages: { interrupted: string; notPaid: string };
 }
@@ -99,6 +107,32 @@ const RECHECK_AFTER_MS = 60_000;
 
 export const chargeKeyOf = (idempotencyKey: string) => `${idempotencyKey}:charge`;
 
+/**
+ * The receipt PDF of an approved charge, kept with the client's documents under the order's
+ * operation (so a confirmation that never commits leaves it to the clean-up).
+ */
+async function withReceipt<C, T>(
+  deps: PaidOrderDeps,
+  kind: PaidOrderKind<C, T>,
+  claim: PaidClaim<C>,
+  charge: OneOffCharge,
+): Promise<PaidCharge> {
+  if (!kind.receipt) return { ...charge, receiptDocumentId: null };
+  const found = await findReceipt(deps.db, charge.paymentId);
+  if (!found) return { ...charge, receiptDocumentId: null };
+  const now = deps.clock.now();
+  const stored = await storeDocument(deps.db, deps.documentsKey, {
+    clientId: claim.clientId,
+    kind: 'receipt',
+    fileName: 'receipt.pdf',
+    contentType: 'application/pdf',
+    content: await renderReceiptPdf(found.receipt, now),
+    now,
+    operationId: claim.operationId,
+  });
+  return { ...charge, receiptDocumentId: stored.id };
+}
+
 /** A payment choice as the one-off charge takes it. */
 function chargeMethod(payment: OrderCharge['payment']) {
   return 'onFile' in payment
@@ -111,7 +145,7 @@ function chargeMethod(payment: OrderCharge['payment']) {
  * answered as it was (or settled first when its owner died), without pricing it again.
  */
 export async function placePaidOrder<C, T>(
-  deps: PaymentDeps,
+  deps: PaidOrderDeps,
   kind: PaidOrderKind<C, T>,
   input: {
     clientId: string;
@@ -147,6 +181,7 @@ export async function placePaidOrder<C, T>(
       return {
         ...own,
         clientId: input.clientId,
+        operationId,
         chargeKey: charge ? chargeKeyOf(input.idempotencyKey) : null,
       };
     },
@@ -159,12 +194,13 @@ export async function placePaidOrder<C, T>(
         throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
       }
       await placement.beforeCharge?.(claim);
-      let charged: OneOffCharge | null = null;
+      let charged: PaidCharge | null = null;
       if (charge && claim.chargeKey) {
         // From here a failure may leave a charge outside: recovery asks the charge's operation.
         run.setInDoubt(true);
+        let approved: OneOffCharge;
         try {
-          charged = await chargeOnce(deps, {
+          approved = await chargeOnce(deps, {
             clientId: input.clientId,
             source: charge.source,
             purpose: charge.purpose,
@@ -182,10 +218,10 @@ export async function placePaidOrder<C, T>(
           if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
           throw error;
         }
-        await placement.afterCharge?.(claim, charged);
+        await placement.afterCharge?.(claim, approved);
+        charged = await withReceipt(deps, kind, claim, approved);
       }
-      const answer = await kind.answer(deps, claim, charged);
-      const done = await run.succeed((tx) => kind.confirm(tx, deps, claim, charged), answer);
+      const done = await run.succeedWith((tx) => kind.confirm(tx, deps, claim, charged));
       // The confirmations are in the outbox: send them now rather than at the next sweep.
       deps.mailer.kick();
       return done;
@@ -198,7 +234,7 @@ export async function placePaidOrder<C, T>(
  * failed or never sent, it is given back; still unknown, it is looked at again later.
  */
 async function recoverPaidOrder<C, T>(
-  deps: PaymentDeps,
+  deps: PaidOrderDeps,
   kind: PaidOrderKind<C, T>,
   run: RecoveryRun<T>,
   claim: PaidClaim<C> | null,
@@ -212,7 +248,7 @@ async function recoverPaidOrder<C, T>(
   const interrupted = () => new HttpError(409, 'IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
   if (!claim || !(await kind.stillClaimed(deps, claim))) return giveBack(interrupted());
 
-  let charged: OneOffCharge | null = null;
+  let charged: PaidCharge | null = null;
   if (claim.chargeKey) {
     let chargeOp = await findOperation(deps.db, `client:${claim.clientId}`, claim.chargeKey);
     // The charge's owner died with it: settle the charge first (looked up at the gateway).
@@ -225,15 +261,19 @@ async function recoverPaidOrder<C, T>(
     if (chargeOp.status !== 'succeeded') {
       return giveBack(new HttpError(402, 'PAYMENT_DECLINED', kind.messages.notPaid));
     }
-    charged = JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge;
+    charged = await withReceipt(
+      deps,
+      kind,
+      claim,
+      JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge,
+    );
   }
-  const answer = await kind.answer(deps, claim, charged);
-  await run.succeed((tx) => kind.confirm(tx, deps, claim, charged), answer);
+  await run.succeedWith((tx) => kind.confirm(tx, deps, claim, charged));
   deps.mailer.kick();
   return 'settled';
 }
 
 /** The recoveries of paid-order kinds, for the reconciliation sweep. */
-export function paidOrderRecovery<C, T>(deps: PaymentDeps, kind: PaidOrderKind<C, T>) {
+export function paidOrderRecovery<C, T>(deps: PaidOrderDeps, kind: PaidOrderKind<C, T>) {
   return (run: RecoveryRun<T>, claim: PaidClaim<C> | null) => recoverPaidOrder(deps, kind, run, claim);
 }
