@@ -8,7 +8,7 @@ import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/pa
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
 import type { OrderPayment } from '../payments/paid-order';
-import { findMethodsOnFile, type MethodOwner, type PaymentMethodRow } from '../payments/payment-methods';
+import { findMethodsOnFile, type MethodOwner } from '../payments/payment-methods';
 
 /** The payment part of a form body, as the domain's form-payment fields carry it. */
 export interface FormPaymentBody {

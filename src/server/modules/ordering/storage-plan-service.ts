@@ -11,16 +11,20 @@ import {
   type StoragePlanOrder,
   storagePlanMessages,
 } from '../../../domain/storage-plans';
-import type { AppDeps } from '../../app-deps';
-import { clientActivities, clients, operations, storagePlanOrders } from '../../db/schema';
-import { storeDocument } from '../../lib/document-store';
-import { HttpError, notFound } from '../../lib/http-error';
-import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
+import { clientActivities, clients, storagePlanOrders } from '../../db/schema';
+import { notFound } from '../../lib/http-error';
+import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
-import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../payments/payment-service';
-import { renderReceiptPdf } from '../payments/receipt-pdf';
-import { findReceipt } from '../payments/receipts';
+import {
+  type PaidClaim,
+  type PaidOrderDeps,
+  type PaidOrderKind,
+  type Placement,
+  paidOrderRecovery,
+  placePaidOrder,
+} from '../payments/paid-order';
+import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 
 /**
@@ -33,22 +37,18 @@ import { priceBookInForce } from '../prices/price-book-repository';
  * recorded as awaiting the check and applies nothing until the bank records the check.
  */
 
-export type StoragePlanDeps = PaymentDeps & Pick<AppDeps, 'documentsKey'>;
+export type StoragePlanDeps = PaidOrderDeps;
 
 const m = storagePlanMessages;
 const SOURCE = 'Client Portal';
 const KIND = 'storage-plan';
 const PURPOSE = 'storage_plan';
-const RECHECK_AFTER_MS = 60_000;
 
 export type PlanOrderRow = typeof storagePlanOrders.$inferSelect;
 type OrderRow = PlanOrderRow;
 
 interface PlanClaim {
   orderId: string;
-  clientId: string;
-  operationId: string;
-  chargeKey: string;
 }
 
 /** The order as its client sees it. */
@@ -235,7 +235,7 @@ export async function applyPlanOrder(
 async function applyPaidOrder(
   tx: Transaction,
   deps: Pick<StoragePlanDeps, 'mailer' | 'clock'>,
-  claim: PlanClaim,
+  claim: PaidClaim<PlanClaim>,
   charge: OneOffCharge,
   receiptDocumentId: string | null,
 ): Promise<OrderRow | undefined> {
@@ -254,36 +254,11 @@ async function applyPaidOrder(
   return row;
 }
 
-/**
- * Commits the effects with an answer that shows them (the paid-until date as the database
- * computed it): the operation's stored answer is rewritten in the same transaction.
- */
-async function succeedApplied(
-  run: {
-    id: string;
-    succeed(effects: (tx: Transaction) => Promise<void>, response: SendStoragePlanResponse): Promise<unknown>;
-  },
-  apply: (tx: Transaction) => Promise<OrderRow | undefined>,
-  provisional: SendStoragePlanResponse,
-): Promise<SendStoragePlanResponse> {
-  let answer = provisional;
-  await run.succeed(async (tx) => {
-    const row = await apply(tx);
-    if (!row) return;
-    answer = responseOf(row, provisional.amountChargedCents);
-    await tx
-      .update(operations)
-      .set({ responseJson: JSON.stringify(answer) })
-      .where(eq(operations.id, run.id));
-  }, provisional);
-  return answer;
-}
-
 /** A check order: recorded as awaiting the check, nothing applied; the client is told what to do. */
 async function recordCheckOrder(
   tx: Transaction,
   deps: Pick<StoragePlanDeps, 'mailer'>,
-  claim: PlanClaim,
+  claim: PaidClaim<PlanClaim>,
 ): Promise<OrderRow | undefined> {
   const [row] = await tx
     .update(storagePlanOrders)
@@ -314,24 +289,6 @@ async function recordCheckOrder(
   return row;
 }
 
-/** The receipt PDF of an approved charge, kept with the client's documents to be attached. */
-async function storeReceipt(deps: StoragePlanDeps, claim: PlanClaim, paymentId: string) {
-  const found = await findReceipt(deps.db, paymentId);
-  if (!found) return null;
-  const now = deps.clock.now();
-  const pdf = await renderReceiptPdf(found.receipt, now);
-  const stored = await storeDocument(deps.db, deps.documentsKey, {
-    clientId: claim.clientId,
-    kind: 'receipt',
-    fileName: 'receipt.pdf',
-    contentType: 'application/pdf',
-    content: pdf,
-    now,
-    operationId: claim.operationId,
-  });
-  return stored.id;
-}
-
 async function releaseOrder(tx: Transaction, claim: PlanClaim) {
   await tx
     .delete(storagePlanOrders)
@@ -349,77 +306,50 @@ function responseOf(row: OrderRow, amountChargedCents: number): SendStoragePlanR
   };
 }
 
-/** An order whose owner died: its charge decides (approved: applied; failed or never sent: given back). */
-async function recoverOrder(
-  deps: StoragePlanDeps,
-  run: RecoveryRun<SendStoragePlanResponse>,
-  claim: PlanClaim | null,
-): Promise<Recovered> {
-  const giveBack = (error: HttpError) =>
-    run.fail(error, async (tx) => {
-      if (claim) await releaseOrder(tx, claim);
-    });
-  if (!claim) {
-    await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
-    );
-    return 'settled';
-  }
-  const row = await orderRow(deps.db, claim.orderId);
-  if (!row) {
-    await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
-    );
-    return 'settled';
-  }
-  if (row.paymentMethod === 'Check') {
-    await succeedApplied(
-      run,
-      (tx) => recordCheckOrder(tx, deps, claim),
-      responseOf({ ...row, status: 'awaiting_check' }, 0),
-    );
-    return 'settled';
-  }
-  const [chargeOp] = await deps.db
-    .select()
-    .from(operations)
-    .where(
-      and(eq(operations.scope, `client:${claim.clientId}`), eq(operations.idempotencyKey, claim.chargeKey)),
-    )
-    .limit(1);
-  if (chargeOp?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
-  if (chargeOp?.status === 'succeeded') {
-    const charge = JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge;
-    const receipt = await storeReceipt(deps, claim, charge.paymentId);
-    await succeedApplied(
-      run,
-      (tx) => applyPaidOrder(tx, deps, claim, charge, receipt),
-      responseOf({ ...row, status: 'paid', transactionId: charge.transactionId }, charge.totalCents),
-    );
-    return 'settled';
-  }
-  await giveBack(
-    new HttpError(
-      402,
-      'PAYMENT_DECLINED',
-      'The payment did not go through and nothing was ordered. Please try again.',
-    ),
-  );
-  return 'settled';
-}
+/** A plans order on the paid-order workflow: a charge applies it, a check order awaits the check. */
+const storagePlanOrder: PaidOrderKind<PlanClaim, SendStoragePlanResponse> = {
+  kind: KIND,
+  receipt: true,
+  async confirm(tx, deps, claim, charge) {
+    if (!charge) {
+      const row = await recordCheckOrder(tx, deps, claim);
+      if (!row) throw notFound();
+      return responseOf(row, 0);
+    }
+    const row = await applyPaidOrder(tx, deps, claim, charge, charge.receiptDocumentId);
+    if (!row) throw notFound();
+    return responseOf(row, charge.totalCents);
+  },
+  giveBack: releaseOrder,
+  stillClaimed: async (deps, claim) => (await orderRow(deps.db, claim.orderId)) !== undefined,
+  messages: {
+    interrupted: 'The order was interrupted. Please submit it again.',
+    notPaid: 'The payment did not go through and nothing was ordered. Please try again.',
+  },
+};
 
 /** The recoveries of the storage plan kind, for the reconciliation sweep. */
 export function storagePlanRecoveries(deps: StoragePlanDeps) {
-  return {
-    [KIND]: (run: RecoveryRun<SendStoragePlanResponse>, claim: PlanClaim | null) =>
-      recoverOrder(deps, run, claim),
-  };
+  return { [KIND]: paidOrderRecovery(deps, storagePlanOrder) };
 }
 
 export async function sendStoragePlan(
   deps: StoragePlanDeps,
   input: { clientId: string; idempotencyKey: string; body: SendStoragePlan },
 ): Promise<SendStoragePlanResponse> {
+  return placePaidOrder(deps, storagePlanOrder, {
+    clientId: input.clientId,
+    idempotencyKey: input.idempotencyKey,
+    request: input.body,
+    place: () => priceStoragePlanOrder(deps, input),
+  });
+}
+
+/** Prices a new plans order from the book in force: its claim and its charge (none by check). */
+async function priceStoragePlanOrder(
+  deps: StoragePlanDeps,
+  input: { clientId: string; idempotencyKey: string; body: SendStoragePlan },
+): Promise<Placement<PlanClaim>> {
   const { db, clock } = deps;
   const { clientId, body } = input;
   const today = todayFor(clock.now());
@@ -442,13 +372,19 @@ export async function sendStoragePlan(
     today,
   );
   const paymentDescription = describePayment(payment);
-  const chargeKey = `${input.idempotencyKey}:charge`;
 
-  return runOnce<PlanClaim, SendStoragePlanResponse>(deps, {
-    scope: `client:${clientId}`,
-    key: input.idempotencyKey,
-    kind: KIND,
-    request: body,
+  return {
+    charge:
+      payment.kind === 'check'
+        ? null
+        : {
+            source: SOURCE,
+            purpose: PURPOSE,
+            amountCents: price.amountCents,
+            feeCents: price.processingFeeCents,
+            payment,
+            description: `Banking and Storage Plans: ${[price.storageLabel, price.bankingLabel].filter(Boolean).join(' + ')}`,
+          },
     async claim(tx, operationId) {
       const [row] = await tx
         .insert(storagePlanOrders)
@@ -474,56 +410,9 @@ export async function sendStoragePlan(
         })
         .returning({ id: storagePlanOrders.id });
       if (!row) throw new Error('the storage plan order was not written');
-      return { orderId: row.id, clientId, operationId, chargeKey };
+      return { orderId: row.id };
     },
-    release: (tx, claim) => releaseOrder(tx, claim),
-    recover: (run, claim) => recoverOrder(deps, run, claim),
-    async work(run: Run<SendStoragePlanResponse>, claim) {
-      const pending = await orderRow(db, claim.orderId);
-      if (!pending) throw notFound();
-      if (payment.kind === 'check') {
-        const answer = await succeedApplied(
-          run,
-          (tx) => recordCheckOrder(tx, deps, claim),
-          responseOf({ ...pending, status: 'awaiting_check' }, 0),
-        );
-        deps.mailer.kick();
-        return answer;
-      }
-      // From here a failure may leave a charge outside: recovery asks the charge's operation.
-      run.setInDoubt(true);
-      let charge: OneOffCharge;
-      try {
-        charge = await chargeOnce(deps, {
-          clientId,
-          source: SOURCE,
-          purpose: PURPOSE,
-          idempotencyKey: claim.chargeKey,
-          request: body,
-          amountCents: price.amountCents,
-          feeCents: price.processingFeeCents,
-          kind: payment.kind,
-          method:
-            'onFile' in payment
-              ? { onFile: payment.onFile }
-              : { token: payment.token, keepOnFile: payment.keepOnFile },
-          description: `Banking and Storage Plans: ${[price.storageLabel, price.bankingLabel].filter(Boolean).join(' + ')}`,
-        });
-      } catch (error) {
-        // A definite refusal (a decline, a stale token): nothing moved; the order is given back.
-        if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
-        throw error;
-      }
-      const receipt = await storeReceipt(deps, claim, charge.paymentId);
-      const answer = await succeedApplied(
-        run,
-        (tx) => applyPaidOrder(tx, deps, claim, charge, receipt),
-        responseOf({ ...pending, status: 'paid', transactionId: charge.transactionId }, charge.totalCents),
-      );
-      deps.mailer.kick();
-      return answer;
-    },
-  });
+  };
 }
 
 /** One order of a client, as applied; another client's id answers the same 404 as an unknown one. */
