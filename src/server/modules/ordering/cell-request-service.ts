@@ -263,7 +263,7 @@ export async function sendCellRequest(
   input: { clientId: string; idempotencyKey: string; body: SendCellRequest },
 ): Promise<SendCellRequestResponse> {
   return placePaidOrder(deps, vialRequest, {
-    clientId: input.clientId,
+    owner: { clientId: input.clientId },
     idempotencyKey: input.idempotencyKey,
     request: input.body,
     place: () => priceCellRequest(deps, input),

@@ -338,7 +338,7 @@ export async function sendStoragePlan(
   input: { clientId: string; idempotencyKey: string; body: SendStoragePlan },
 ): Promise<SendStoragePlanResponse> {
   return placePaidOrder(deps, storagePlanOrder, {
-    clientId: input.clientId,
+    owner: { clientId: input.clientId },
     idempotencyKey: input.idempotencyKey,
     request: input.body,
     place: () => priceStoragePlanOrder(deps, input),

@@ -167,7 +167,7 @@ export async function sendStoreRequest(
 ): Promise<SendStoreRequestResponse> {
   const { clientId, physicianId, body } = input;
   return placePaidOrder(deps, storeOrder, {
-    clientId,
+    owner: { clientId },
     idempotencyKey: input.idempotencyKey,
     request: { body, physicianId },
     place: () => priceStoreRequest(deps, input),

@@ -43,7 +43,7 @@ export type OrderPayment =
   | { kind: 'check' };
 
 /** The charge of one order, priced by its caller. */
-export interface OrderCharge {
+export interface OrderCharge<C = unknown> {
   /** The ledger's source (the page or program that took the money). */
   source: string;
   /** The ledger's purpose. */
@@ -53,7 +53,8 @@ export interface OrderCharge {
   /** The card processing fee of the caller's price; 0 by ACH. */
   feeCents: number;
   payment: Exclude<OrderPayment, { kind: 'check' }>;
-  description: string;
+  /** The ledger's description; from the claim when it names what the claim created. */
+  description: string | ((claim: PaidClaim<C>) => string);
   /** A physician paying with their own method for their client. */
   payer?: { physicianId: string };
 }
@@ -93,10 +94,13 @@ export interface PaidOrderKind<C, T> {
 
 /** What one placement needs, computed only when its key is new. */
 export interface Placement<C> {
-  /** Writes the pending record in the thing's own table; a throw refuses with nothing kept. */
-  claim(tx: Transaction, operationId: string): Promise<C>;
+  /**
+   * Writes the pending record in the thing's own table; a throw refuses with nothing kept. A
+   * placement that creates its client (a new sample) names it here.
+   */
+  claim(tx: Transaction, operationId: string): Promise<C & { clientId?: string }>;
   /** The charge, or null when nothing is charged now. */
-  charge: OrderCharge | null;
+  charge: OrderCharge<C> | null;
   /** Runs after the claim commits and before the charge (a fault point, a check of the claim). */
   beforeCharge?: (claim: PaidClaim<C>) => Promise<void>;
   /** Runs after an approved charge and before the confirmation (a fault point, a note on the claim). */
@@ -148,14 +152,16 @@ export async function placePaidOrder<C, T>(
   deps: PaidOrderDeps,
   kind: PaidOrderKind<C, T>,
   input: {
-    clientId: string;
+    /** Whose order it is; or, for an order that creates its client, the scope of its keys. */
+    owner: { clientId: string } | { scope: string };
     idempotencyKey: string;
     /** The submission as sent: the same key with another request is refused. */
     request: unknown;
     place: () => Promise<Placement<C>>;
   },
 ): Promise<T> {
-  const scope = `client:${input.clientId}`;
+  const { owner } = input;
+  const scope = 'clientId' in owner ? `client:${owner.clientId}` : owner.scope;
   const recover = (run: RecoveryRun<T>, claim: PaidClaim<C> | null) =>
     recoverPaidOrder(deps, kind, run, claim);
   const base = { scope, key: input.idempotencyKey, kind: kind.kind, request: input.request, recover };
@@ -178,9 +184,11 @@ export async function placePaidOrder<C, T>(
     ...base,
     async claim(tx, operationId) {
       const own = await placement.claim(tx, operationId);
+      const clientId = 'clientId' in owner ? owner.clientId : own.clientId;
+      if (!clientId) throw new Error('a paid order names its client');
       return {
         ...own,
-        clientId: input.clientId,
+        clientId,
         operationId,
         chargeKey: charge ? chargeKeyOf(input.idempotencyKey) : null,
       };
@@ -201,7 +209,7 @@ export async function placePaidOrder<C, T>(
         let approved: OneOffCharge;
         try {
           approved = await chargeOnce(deps, {
-            clientId: input.clientId,
+            clientId: claim.clientId,
             source: charge.source,
             purpose: charge.purpose,
             idempotencyKey: claim.chargeKey,
@@ -210,7 +218,8 @@ export async function placePaidOrder<C, T>(
             feeCents: charge.feeCents,
             kind: charge.payment.kind,
             method: chargeMethod(charge.payment),
-            description: charge.description,
+            description:
+              typeof charge.description === 'string' ? charge.description : charge.description(claim),
             ...(charge.payer ? { payer: charge.payer } : {}),
           });
         } catch (error) {
