@@ -16,24 +16,18 @@ import {
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { clientActivities, clients, physicians, sampleSubmissions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
-import {
-  findOperation,
-  isHeld,
-  operationById,
-  type Recovered,
-  type RecoveryRun,
-  recoverLapsed,
-  runOnce,
-  type Transaction,
-} from '../../lib/run-once';
+import { isHeld, operationById, recoverLapsed, type Transaction } from '../../lib/run-once';
 import { refuseChangedAmounts } from '../../lib/shown-amounts';
 import { resolveFormPayment } from '../forms/form-payment';
 import {
-  chargeOnce,
-  type OneOffCharge,
-  type PaymentDeps,
-  paymentRecoveries,
-} from '../payments/payment-service';
+  type PaidClaim,
+  type PaidOrderDeps,
+  type PaidOrderKind,
+  type Placement,
+  paidOrderRecovery,
+  placePaidOrder,
+} from '../payments/paid-order';
+import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
   pendingRegistrationOf,
@@ -43,25 +37,20 @@ import {
 } from './client-registration';
 import { createWelcomeLink } from './welcome-links';
 
-export interface SampleDeps extends PaymentDeps {
+export interface SampleDeps extends PaidOrderDeps {
   /** Where links in e-mails point (config.publicUrl). */
   publicUrl: string;
 }
 
 /** What a sample form's operation claimed: the client it registered and their pending sample. */
 interface SampleClaim {
-  operationId: string;
   sampleId: string;
   clientId: string;
   clientActId: string;
   physicianId: string;
   paymentKind: 'card' | 'check';
   quote: InitialProcessingQuote;
-  /** The nested charge's key, in the client's scope. */
-  chargeKey: string;
 }
-
-const RECHECK_AFTER_MS = 60_000;
 
 function responseOf(claim: SampleClaim, charge: OneOffCharge | null): SendProcessDataResponse {
   return {
@@ -87,9 +76,9 @@ function responseOf(claim: SampleClaim, charge: OneOffCharge | null): SendProces
 async function completeSample(
   tx: Transaction,
   deps: SampleDeps,
-  claim: SampleClaim,
+  claim: PaidClaim<SampleClaim>,
   charge: OneOffCharge | null,
-) {
+): Promise<SendProcessDataResponse> {
   const now = deps.clock.now();
   const [sample] = await tx
     .update(sampleSubmissions)
@@ -181,51 +170,30 @@ async function completeSample(
     },
     { dedupeKey: `sample:${claim.sampleId}:welcome` },
   );
+  return responseOf(claim, charge);
 }
 
-const interrupted = () => new HttpError(409, 'IDEMPOTENCY_CONFLICT', m.interrupted);
-
-/**
- * Settles a sample form whose owner died. A charge approved at the gateway (its own operation,
- * settled first if it is in doubt) completes the registration; one still unknown is looked at
- * again later, the client kept; anything else gives the registration back.
- */
-async function recoverSample(
-  deps: SampleDeps,
-  run: RecoveryRun<SendProcessDataResponse>,
-  claim: SampleClaim | null,
-): Promise<Recovered> {
-  if (!claim) {
-    await run.fail(interrupted(), async () => {});
-    return 'settled';
-  }
-  if (claim.paymentKind === 'card') {
-    const scope = `client:${claim.clientId}`;
-    let charge = await findOperation(deps.db, scope, claim.chargeKey);
-    if (charge?.status === 'running') {
-      if (!isHeld(charge, deps.clock.now())) {
-        await recoverLapsed(deps, charge.id, paymentRecoveries(deps).charge);
-      }
-      charge = await operationById(deps.db, charge.id);
-      if (charge?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
-    }
-    if (charge?.status === 'succeeded' && charge.responseJson) {
-      const result = JSON.parse(charge.responseJson) as OneOffCharge;
-      await run.succeed((tx) => completeSample(tx, deps, claim, result), responseOf(claim, result));
-      deps.mailer.kick();
-      return 'settled';
-    }
-  }
-  await run.fail(interrupted(), (tx) => removeUnfinishedRegistration(tx, claim.sampleId, claim.clientId));
-  return 'settled';
+/** A new sample on the paid-order workflow: a charge (or a check to come) completes the registration. */
+function sampleOrder(deps: SampleDeps): PaidOrderKind<SampleClaim, SendProcessDataResponse> {
+  return {
+    kind: 'initial-processing',
+    confirm: (tx, _deps, claim, charge) => completeSample(tx, deps, claim, charge),
+    giveBack: (tx, claim) => removeUnfinishedRegistration(tx, claim.sampleId, claim.clientId),
+    async stillClaimed(_deps, claim) {
+      const [row] = await deps.db
+        .select({ id: sampleSubmissions.id })
+        .from(sampleSubmissions)
+        .where(eq(sampleSubmissions.id, claim.sampleId))
+        .limit(1);
+      return row !== undefined;
+    },
+    messages: { interrupted: m.interrupted, notPaid: m.interrupted },
+  };
 }
 
 /** The recovery of the sample kind, for the reconciliation sweep. */
 export function initialProcessingRecoveries(deps: SampleDeps) {
-  return {
-    'initial-processing': (run: RecoveryRun<SendProcessDataResponse>, claim: SampleClaim | null) =>
-      recoverSample(deps, run, claim),
-  };
+  return { 'initial-processing': paidOrderRecovery(deps, sampleOrder(deps)) };
 }
 
 /**
@@ -239,8 +207,22 @@ export async function submitSample(
   input: { physicianId: string; idempotencyKey: string },
   body: SendProcessDataRequest,
 ): Promise<SendProcessDataResponse> {
+  return placePaidOrder(deps, sampleOrder(deps), {
+    owner: { scope: `physician:${input.physicianId}` },
+    idempotencyKey: input.idempotencyKey,
+    request: body,
+    place: () => priceSample(deps, input, body),
+  });
+}
+
+/** Prices a new sample form and checks its payment: its claim (the new client) and its charge. */
+async function priceSample(
+  deps: SampleDeps,
+  input: { physicianId: string; idempotencyKey: string },
+  body: SendProcessDataRequest,
+): Promise<Placement<SampleClaim>> {
   const { db, clock } = deps;
-  const { physicianId, idempotencyKey } = input;
+  const { physicianId } = input;
   const now = clock.now();
   const paymentKind = body.CreditCard ? 'card' : 'check';
   const { book } = await priceBookInForce(db, now);
@@ -273,11 +255,20 @@ export async function submitSample(
       await recoverLapsed(deps, op.id, initialProcessingRecoveries(deps)['initial-processing']);
   }
 
-  return runOnce<SampleClaim, SendProcessDataResponse>(deps, {
-    scope: `physician:${physicianId}`,
-    key: idempotencyKey,
-    kind: 'initial-processing',
-    request: body,
+  return {
+    charge:
+      payment && payment.kind === 'card'
+        ? {
+            source: INITIAL_PROCESSING_SOURCE,
+            purpose: 'initial_processing',
+            amountCents: quote.fee,
+            feeCents: quote.processingFee,
+            payment,
+            description: (claim) =>
+              `Initial sample processing, ${tissueLabels[body.Tissue]}, ${claim.clientActId}`,
+            payer: { physicianId },
+          }
+        : null,
     async claim(tx, operationId) {
       await refuseDuplicate(tx, physicianId, body);
       const client = await registerClient(tx, physicianId, body, now);
@@ -301,50 +292,13 @@ export async function submitSample(
         .returning({ id: sampleSubmissions.id });
       if (!sample) throw new Error('the sample was not recorded');
       return {
-        operationId,
         sampleId: sample.id,
         clientId: client.id,
         clientActId: client.actId,
         physicianId,
         paymentKind,
         quote,
-        chargeKey: `${idempotencyKey}:charge`,
       };
     },
-    release: (tx, claim) => removeUnfinishedRegistration(tx, claim.sampleId, claim.clientId),
-    recover: (run, claim) => recoverSample(deps, run, claim),
-    async work(run, claim) {
-      let charge: OneOffCharge | null = null;
-      if (payment && payment.kind === 'card') {
-        // From here a failure may have left a charge at the gateway: unless the charge was refused
-        // outright, the registration stays for recovery to settle from the charge's own record.
-        run.setInDoubt(true);
-        try {
-          charge = await chargeOnce(deps, {
-            clientId: claim.clientId,
-            source: INITIAL_PROCESSING_SOURCE,
-            purpose: 'initial_processing',
-            idempotencyKey: claim.chargeKey,
-            request: body,
-            amountCents: quote.fee,
-            feeCents: quote.processingFee,
-            kind: 'card',
-            method:
-              'onFile' in payment
-                ? { onFile: payment.onFile }
-                : { token: payment.token, keepOnFile: payment.keepOnFile },
-            description: `Initial sample processing, ${tissueLabels[body.Tissue]}, ${claim.clientActId}`,
-            payer: { physicianId },
-          });
-        } catch (error) {
-          if (error instanceof HttpError && error.statusCode < 500) run.setInDoubt(false);
-          throw error;
-        }
-      }
-      const response = responseOf(claim, charge);
-      await run.succeed((tx) => completeSample(tx, deps, claim, charge), response);
-      deps.mailer.kick();
-      return response;
-    },
-  });
+  };
 }
