@@ -31,13 +31,10 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
   return {
     ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
     ...(formRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(initialProcessingRecoveries({
-      ...paymentDeps,
-      publicUrl: deps.config.publicUrl,
-    }) as unknown as Record<string, Recovery>),
-    ...(cellRequestRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(storagePlanRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(storeRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...initialProcessingRecoveries({ ...paymentDeps, publicUrl: deps.config.publicUrl }),
+    ...cellRequestRecoveries(paymentDeps),
+    ...storagePlanRecoveries(paymentDeps),
+    ...storeRecoveries(paymentDeps),
     ...staffQueueRecoveries(paymentDeps),
   };
 }
