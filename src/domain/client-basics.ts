@@ -1,3 +1,4 @@
+import { FIRST_YEAR_INCLUDED } from './storage-year';
 import { isoDateOf } from './dates';
 import { formatUsd } from './money';
 
@@ -99,8 +100,17 @@ export const contactChannelMessages = {
     'Only the client or the bank can change this: it signs the client in and recovers their account.',
 } as const;
 
-/** "Annual Storage Paid Until": the date, or Overdue unless a paid-until date is present and not past. */
-export function annualStoragePaidUntilLabel(paidUntil: string | null, today: string): string {
+/**
+ * "Annual Storage Paid Until": the date, or Overdue unless a paid-until date is present and not
+ * past. A client whose tissue has not arrived yet (no banked date, no paid-until) owes nothing:
+ * the first year is included and billing starts at receipt (issue 21).
+ */
+export function annualStoragePaidUntilLabel(
+  paidUntil: string | null,
+  today: string,
+  dateBankedIn?: string | null,
+): string {
+  if (!paidUntil && dateBankedIn === null) return FIRST_YEAR_INCLUDED;
   if (!paidUntil || paidUntil < today) return 'Overdue';
   return paidUntil;
 }

@@ -21,6 +21,7 @@ export const physicianClientSchema = z.object({
   consentSigned: z.boolean(),
   screeningDone: z.boolean(),
   storagePaidUntil: z.string().nullable().describe('YYYY-MM-DD, or null when never paid'),
+  dateBankedIn: z.string().nullable().describe('YYYY-MM-DD the tissue arrived, or null until it does'),
   documents: z
     .array(z.object({ id: z.string(), form: z.enum(['consent', 'infectious_disease']) }))
     .describe('The signed PDFs, to download at /api/pay/documents/:id'),

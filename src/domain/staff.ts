@@ -270,6 +270,7 @@ export const auditActions = {
   'change-staff': 'Changed a staff account',
   'read-queue': 'Read a work queue',
   'record-check': 'Recorded a check',
+  'receive-sample': 'Recorded a sample received',
   'review-lab-report': 'Reviewed a lab report',
   'change-vial-request': 'Changed a vial request',
   'settle-payment': 'Settled a payment in doubt',

@@ -548,6 +548,14 @@ export const sampleSubmissions = pgTable(
     checkDate: date({ mode: 'string' }),
     checkRecordedBy: uuid(),
     checkRecordedAt: timestamp({ withTimezone: true }),
+    /**
+     * The tissue's arrival, recorded by staff: its date (the client's banked date, from which
+     * every storage year runs), the vials banked, who recorded it and when.
+     */
+    receivedOn: date({ mode: 'string' }),
+    vialsBanked: integer(),
+    receivedBy: uuid(),
+    receivedRecordedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     completedAt: timestamp({ withTimezone: true }),
   },

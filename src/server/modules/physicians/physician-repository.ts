@@ -31,6 +31,7 @@ export async function listPhysicianClients(db: Database, physicianId: string): P
       consentSigned: clients.clientConsentFormCompleted,
       screeningDone: clients.infectiousDiseaseFormCompleted,
       storagePaidUntil: clients.annualStoragePaidUntil,
+      dateBankedIn: clients.dateBankedIn,
     })
     .from(physicianClients)
     .innerJoin(clients, eq(clients.id, physicianClients.clientId))

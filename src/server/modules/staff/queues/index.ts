@@ -6,6 +6,7 @@ import { labReportsQueue } from './lab-reports';
 import { paymentsInDoubtQueue } from './payments-in-doubt';
 import { planChecksQueue } from './plan-checks';
 import type { QueueRecovery, StaffQueue, StaffQueueDeps } from './queue';
+import { samplesToReceiveQueue } from '../../initial-processing/samples-to-receive';
 import { sampleChecksQueue } from './sample-checks';
 import { storeOrdersQueue } from './store-orders';
 import { vialRequestsQueue } from './vial-requests';
@@ -13,6 +14,7 @@ import { vialRequestsQueue } from './vial-requests';
 /** The back office's work queues, in the order of the home page's cards: add a queue here. */
 export const staffQueues: readonly StaffQueue[] = [
   sampleChecksQueue,
+  samplesToReceiveQueue,
   labReportsQueue,
   vialRequestsQueue,
   paymentsInDoubtQueue,

@@ -32,6 +32,7 @@ import {
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { formatUsPhone } from '../../../../domain/us-contact';
 import { US_STATES } from '../../../../domain/us-states';
+import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 import { formLinks, navigation } from '../../../app/navigation';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { LeaveGuard } from '../../../components/leave-guard';
@@ -213,7 +214,7 @@ function ClientInformationView({
   // The Preferred Shipping block is optional until the client starts it; then all its fields are required.
   const shippingStarted = clientShippingFields.some((field) => values[field].trim() !== '');
 
-  const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today);
+  const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today, client.dateBankedin);
   const alerts = clientAlertItems(client);
 
   const showErrors = (next: Record<string, string>) => {
@@ -371,6 +372,8 @@ function ClientInformationView({
                   <Text component="span" inherit c="red.9" fw={700}>
                     Overdue
                   </Text>
+                ) : paidUntil === FIRST_YEAR_INCLUDED ? (
+                  FIRST_YEAR_INCLUDED
                 ) : (
                   isoToUsDate(paidUntil)
                 ),

@@ -18,6 +18,7 @@ import type { PhysicianClient } from '../../../../domain/physician';
 import { useSession } from '../../../lib/session';
 import { usePhysicianClients } from '../api/get-physician-clients';
 import { useSetActingClient } from '../api/set-acting-client';
+import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 
 const DOCUMENT_NAMES: Record<PhysicianClient['documents'][number]['form'], string> = {
   consent: 'Consent',
@@ -158,7 +159,8 @@ function yesNo(value: boolean): string {
 }
 
 function storageUntil(client: PhysicianClient): string {
-  return client.storagePaidUntil ? isoToUsDate(client.storagePaidUntil) : 'Not paid';
+  if (client.storagePaidUntil) return isoToUsDate(client.storagePaidUntil);
+  return client.dateBankedIn === null ? FIRST_YEAR_INCLUDED : 'Not paid';
 }
 
 function Fact({ term, value }: { term: string; value: string }) {
