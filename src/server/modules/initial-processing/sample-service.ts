@@ -183,7 +183,7 @@ async function completeSample(
   );
 }
 
-const interrupted = () => new HttpError(409, 'IDEMPOTENCY_CONFLICT', m.interrupted);
+const interrupted = () => new HttpError('IDEMPOTENCY_CONFLICT', m.interrupted);
 
 /**
  * Settles a sample form whose owner died. A charge approved at the gateway (its own operation,

@@ -107,7 +107,7 @@ async function requestRow(db: CellRequestDeps['db'] | Transaction, id: string) {
 }
 
 function dateRefused(message: string): HttpError {
-  return new HttpError(400, 'VALIDATION', message, { ShipmentDate: message });
+  return new HttpError('VALIDATION', message, { ShipmentDate: message });
 }
 
 function summaryLines(row: RequestRow): string[] {
@@ -254,7 +254,7 @@ async function recoverRequest(
     });
   if (!claim) {
     await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The request was interrupted. Please submit it again.'),
+      new HttpError('IDEMPOTENCY_CONFLICT', 'The request was interrupted. Please submit it again.'),
     );
     return 'settled';
   }
@@ -286,7 +286,6 @@ async function recoverRequest(
   }
   await giveBack(
     new HttpError(
-      402,
       'PAYMENT_DECLINED',
       'The payment did not go through and nothing was ordered. Please try again.',
     ),
@@ -314,7 +313,7 @@ export async function sendCellRequest(
   // before anything is priced again: its pre-paid vials are used by then, its date may be past.
   if (await findOperation(db, scope, input.idempotencyKey)) {
     const alreadyMade = () => {
-      throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+      throw new HttpError('IDEMPOTENCY_CONFLICT', 'Please try again.');
     };
     return runOnce<VialClaim, SendCellRequestResponse>(deps, {
       scope,
@@ -333,7 +332,7 @@ export async function sendCellRequest(
   const { book } = await priceBookInForce(db, clock.now());
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
-  if (!client.clientConsentFormCompleted) throw new HttpError(409, 'VALIDATION', m.consentRequired);
+  if (!client.clientConsentFormCompleted) throw new HttpError('CONSENT_REQUIRED', m.consentRequired);
 
   // The date rules, against the client's holdings now (the claim re-checks the vials).
   const prePaid = {
@@ -435,7 +434,7 @@ export async function sendCellRequest(
             ),
           )
           .returning({ id: clients.id });
-        if (!reserved) throw new HttpError(409, 'AMOUNT_CHANGED', m.vialsChanged);
+        if (!reserved) throw new HttpError('AMOUNT_CHANGED', m.vialsChanged);
       }
       const [row] = await tx
         .insert(vialRequests)
@@ -493,11 +492,7 @@ export async function sendCellRequest(
       // An owner stalled past its lease may find its claim given back by recovery: then it must
       // not charge for a request that no longer exists.
       if (!(await requestRow(db, claim.requestId))) {
-        throw new HttpError(
-          409,
-          'IDEMPOTENCY_CONFLICT',
-          'The request was interrupted. Please submit it again.',
-        );
+        throw new HttpError('IDEMPOTENCY_CONFLICT', 'The request was interrupted. Please submit it again.');
       }
       if (subtotal > 0 && payment.kind !== 'check') {
         // From here a failure may leave a charge outside: recovery asks the charge's operation.

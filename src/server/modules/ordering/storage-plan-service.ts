@@ -361,14 +361,14 @@ async function recoverOrder(
     });
   if (!claim) {
     await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
+      new HttpError('IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
     );
     return 'settled';
   }
   const row = await orderRow(deps.db, claim.orderId);
   if (!row) {
     await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
+      new HttpError('IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
     );
     return 'settled';
   }
@@ -400,7 +400,6 @@ async function recoverOrder(
   }
   await giveBack(
     new HttpError(
-      402,
       'PAYMENT_DECLINED',
       'The payment did not go through and nothing was ordered. Please try again.',
     ),

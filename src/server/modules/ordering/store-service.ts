@@ -148,7 +148,7 @@ async function recoverOrder(
   const row = claim ? await orderRow(deps.db, claim.orderId) : undefined;
   if (!claim || !row) {
     await giveBack(
-      new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
+      new HttpError('IDEMPOTENCY_CONFLICT', 'The order was interrupted. Please submit it again.'),
     );
     return 'settled';
   }
@@ -167,7 +167,6 @@ async function recoverOrder(
   }
   await giveBack(
     new HttpError(
-      402,
       'PAYMENT_DECLINED',
       'The payment did not go through and nothing was ordered. Please try again.',
     ),
@@ -196,7 +195,7 @@ export async function sendStoreRequest(
     earliest: storeEarliestShipmentDate(today),
     blackoutDates: await shipmentBlackoutDates(db),
   });
-  if (problem) throw new HttpError(400, 'VALIDATION', problem.message, { ShipmentDate: problem.message });
+  if (problem) throw new HttpError('VALIDATION', problem.message, { ShipmentDate: problem.message });
 
   const kind = body.PaymentMethod === 'Credit Card' ? 'card' : 'ach';
   // The order is priced by the book in force as it is placed.
@@ -215,7 +214,7 @@ export async function sendStoreRequest(
     { first: m.firstName, last: m.lastName, month: m.cardEmpty, year: m.cardEmpty, email: m.billingEmail },
     today,
   );
-  if (payment.kind === 'check') throw new HttpError(400, 'VALIDATION', m.paymentMethod);
+  if (payment.kind === 'check') throw new HttpError('VALIDATION', m.paymentMethod);
   const paymentDescription = describePayment(payment);
   const chargeKey = `${input.idempotencyKey}:charge`;
 
