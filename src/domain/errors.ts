@@ -1,33 +1,83 @@
 import { z } from 'zod';
 
-/** Error codes shared by server and web; the server maps each to one status in its error handler. */
-export const errorCodes = [
-  'VALIDATION',
-  'UNAUTHENTICATED',
-  'INVALID_CREDENTIALS',
-  'NOT_FOUND',
-  'RATE_LIMITED',
-  'INVALID_CODE',
-  'PAYLOAD_TOO_LARGE',
-  'FORBIDDEN_ORIGIN',
-  'FORBIDDEN_FIELD',
-  'PAYMENT_DECLINED',
-  'IDEMPOTENCY_CONFLICT',
-  'VERIFICATION_FAILED',
-  'GATEWAY_UNAVAILABLE',
-  'AMOUNT_CHANGED',
-  'ALREADY_COMPLETED',
-  'INITIAL_PROCESSING_REQUIRED',
-  'AGREEMENT_CHANGED',
-  'PAYMENT_PENDING',
-  'SERVICE_UNAVAILABLE',
-  'ADDRESS_NOT_VERIFIED',
-  'CARRIER_UNAVAILABLE',
-  'SECOND_APPROVAL_REQUIRED',
-  'INTERNAL',
-] as const;
+/**
+ * Every error code shared by server and web, with the one HTTP status it is answered with. A
+ * throw site names only the code; the server's error handler reads the status from here.
+ */
+export const errorStatus = {
+  // The request as sent cannot be accepted.
+  /** A field, header or body that does not pass its rules (the failing fields named). */
+  VALIDATION: 400,
+  /** A card or bank account number (or a CVV) sent where the portal never takes one. */
+  FORBIDDEN_FIELD: 400,
+  /** The one-time password of a password recovery is wrong, used or expired. */
+  INVALID_CODE: 400,
+  /** The details given to find a client for a public payment match no one. */
+  VERIFICATION_FAILED: 400,
 
-export type ErrorCode = (typeof errorCodes)[number];
+  // Who is asking.
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  /** A staff sign-in's authenticator or recovery code is wrong (the half session may end). */
+  INVALID_SIGN_IN_CODE: 401,
+  FORBIDDEN_ORIGIN: 403,
+  /** A change only someone else may make (a physician changing the client's e-mail or phone). */
+  CHANGE_NOT_PERMITTED: 403,
+  SECOND_APPROVAL_REQUIRED: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+
+  PAYMENT_DECLINED: 402,
+
+  // The request is sound, but what it acts on does not allow it now.
+  /** The same Idempotency-Key is still running, or its first run was cut short: try again. */
+  IDEMPOTENCY_CONFLICT: 409,
+  /** The same Idempotency-Key was already used for a different request. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  AMOUNT_CHANGED: 409,
+  ALREADY_COMPLETED: 409,
+  INITIAL_PROCESSING_REQUIRED: 409,
+  /** Vials are ordered only once the client consent is signed. */
+  CONSENT_REQUIRED: 409,
+  AGREEMENT_CHANGED: 409,
+  /**
+   * The record's state does not allow the action now: not shipped yet, no ACT VIP price to
+   * charge or approve, a White Glove charge standing for another option, a method on file the
+   * gateway no longer holds.
+   */
+  NOT_ALLOWED_NOW: 409,
+  /** A payment staff asked to settle is still being worked on, or the gateway cannot tell yet. */
+  PAYMENT_IN_PROGRESS: 409,
+  /** The carrier cannot ship this: a country it does not serve, a date it does not deliver on. */
+  CANNOT_SHIP: 422,
+  ADDRESS_NOT_VERIFIED: 422,
+
+  // The framework's own refusals (its status kept, each with its code).
+  PAYLOAD_TOO_LARGE: 413,
+  /** A body of a content type the portal does not parse. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A file request's precondition (If-Match, If-Unmodified-Since) that does not hold. */
+  PRECONDITION_FAILED: 412,
+  /** A file request's byte range outside the file. */
+  RANGE_NOT_SATISFIABLE: 416,
+
+  // The portal or a service it needs.
+  /** A charge was sent and its outcome is not known yet: it is being checked, nothing is done twice. */
+  PAYMENT_PENDING: 503,
+  GATEWAY_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+  CARRIER_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]];
+
+/** True for a code this version knows (a stored or received code may be older). */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(errorStatus, code);
+}
 
 /** Every 4xx/5xx body: a message for people, a code for programs, and the failing fields. */
 export const errorBodySchema = z.object({

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '../domain/errors';
+import { type ErrorBody, errorStatus } from '../domain/errors';
 import { createCarrier } from './adapters/carrier';
 import type { CarrierAdapter } from './adapters/carrier/carrier-adapter';
 import { createMailer, type MailTransport, outboxOnlyTransport, smtpTransport } from './adapters/mailer';
@@ -315,7 +315,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
       return reply.type('text/html; charset=utf-8').send(page.body);
     }
-    return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
+    return reply
+      .code(errorStatus.NOT_FOUND)
+      .send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
   });
 
   return app;

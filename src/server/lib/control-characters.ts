@@ -14,7 +14,6 @@ export function refuseControlCharacters(...parts: unknown[]) {
     for (const item of requestStrings(part)) {
       if (!hasControlCharacter(item.value)) continue;
       throw new HttpError(
-        400,
         'VALIDATION',
         `${item.field === '_' ? 'The request' : item.field}: ${textMessages.controlCharacter}.`,
         { [item.field]: textMessages.controlCharacter },

@@ -8,7 +8,6 @@ export function idempotencyKeyOf(headers: Record<string, unknown>): string {
   const key = headers['idempotency-key'];
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     throw new HttpError(
-      400,
       'VALIDATION',
       'Each submission needs an Idempotency-Key header (8 to 100 letters, digits, - or _).',
     );
@@ -21,7 +20,6 @@ export function idempotencyKeyOf(headers: Record<string, unknown>): string {
     (key.match(/\d{13,}/g) ?? []).some(containsCardNumber)
   ) {
     throw new HttpError(
-      400,
       'FORBIDDEN_FIELD',
       'The Idempotency-Key header must not contain a card number. Please send a random key.',
     );

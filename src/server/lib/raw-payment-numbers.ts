@@ -19,7 +19,6 @@ export function refuseRawPaymentNumbers(...parts: unknown[]) {
     for (const item of requestStrings(part, OPAQUE_KEYS)) {
       if (item.isKey && isPaymentNumberField(item.key, item.value)) {
         throw new HttpError(
-          400,
           'FORBIDDEN_FIELD',
           'Card and bank account numbers are never sent to the portal. Please use the payment form.',
           { [item.field]: 'Not accepted' },
@@ -27,7 +26,7 @@ export function refuseRawPaymentNumbers(...parts: unknown[]) {
       }
       if (item.isKey || item.inOpaque || DATA_URL.test(item.value)) continue;
       if (containsCardNumber(item.value)) {
-        throw new HttpError(400, 'FORBIDDEN_FIELD', CARD_NUMBER_IN_TEXT, {
+        throw new HttpError('FORBIDDEN_FIELD', CARD_NUMBER_IN_TEXT, {
           [item.field]: CARD_NUMBER_IN_TEXT,
         });
       }

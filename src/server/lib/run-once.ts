@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
-import type { ErrorCode } from '../../domain/errors';
+import { type ErrorCode, isErrorCode } from '../../domain/errors';
 import type { Database } from '../db/client';
 import { operations } from '../db/schema';
 import type { Clock } from './clock';
@@ -82,15 +82,29 @@ const IN_DOUBT_MESSAGE =
 class LeaseLost extends Error {}
 
 interface StoredError {
-  status: number;
-  code: ErrorCode;
+  code: string;
   message: string;
   fields?: Record<string, string>;
+  /** Rows kept before each code had one status carry the status they were answered with. */
+  status?: number;
 }
+
+/**
+ * The codes that went out with more than one status before each code had its own: an older row's
+ * code and status name the code that answers that way now, so its replay answers as it first did.
+ */
+const SPLIT_CODES: Readonly<Record<string, ErrorCode>> = {
+  'VALIDATION 409': 'NOT_ALLOWED_NOW',
+  'VALIDATION 422': 'CANNOT_SHIP',
+  'PAYMENT_PENDING 409': 'PAYMENT_IN_PROGRESS',
+  'INVALID_CODE 401': 'INVALID_SIGN_IN_CODE',
+  'FORBIDDEN_FIELD 403': 'CHANGE_NOT_PERMITTED',
+  'IDEMPOTENCY_CONFLICT 422': 'IDEMPOTENCY_KEY_REUSED',
+  'VERIFICATION_FAILED 404': 'NOT_FOUND',
+};
 
 function storedError(error: HttpError): string {
   const stored: StoredError = {
-    status: error.statusCode,
     code: error.code,
     message: error.message,
     ...(error.fields ? { fields: error.fields } : {}),
@@ -98,16 +112,15 @@ function storedError(error: HttpError): string {
   return JSON.stringify(stored);
 }
 
-function replayError(op: OperationRow): HttpError {
-  if (!op.errorJson) {
-    return new HttpError(
-      409,
-      'IDEMPOTENCY_CONFLICT',
-      'This submission did not go through. Please try again.',
-    );
-  }
+const NOT_THROUGH = 'This submission did not go through. Please try again.';
+
+/** The kept failure again, answered with its code's status; a code this version lacks, as not through. */
+export function replayError(op: Pick<OperationRow, 'errorJson'>): HttpError {
+  if (!op.errorJson) return new HttpError('IDEMPOTENCY_CONFLICT', NOT_THROUGH);
   const stored = JSON.parse(op.errorJson) as StoredError;
-  return new HttpError(stored.status, stored.code, stored.message, stored.fields);
+  const code = SPLIT_CODES[`${stored.code} ${stored.status}`] ?? stored.code;
+  if (!isErrorCode(code)) return new HttpError('IDEMPOTENCY_CONFLICT', NOT_THROUGH);
+  return new HttpError(code, stored.message, stored.fields);
 }
 
 const newToken = () => randomBytes(16).toString('hex');
@@ -246,8 +259,7 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
   const answerExisting = async (found: OperationRow): Promise<T> => {
     if (found.requestHash !== requestHash || found.kind !== spec.kind) {
       throw new HttpError(
-        422,
-        'IDEMPOTENCY_CONFLICT',
+        'IDEMPOTENCY_KEY_REUSED',
         'This submission was already used for a different request. Please reload the page and try again.',
       );
     }
@@ -262,7 +274,6 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
       op = await operationById(db, found.id);
     }
     throw new HttpError(
-      409,
       'IDEMPOTENCY_CONFLICT',
       'This submission is still being processed. Please wait a moment and reload the page.',
     );
@@ -300,7 +311,7 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
   if (!started) {
     // The same key raced us and won: answer what it answers.
     const raced = await findOperation(db, spec.scope, spec.key);
-    if (!raced) throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+    if (!raced) throw new HttpError('IDEMPOTENCY_CONFLICT', 'Please try again.');
     return answerExisting(raced);
   }
   const { op, claimed } = started as { op: OperationRow; claimed: C };
@@ -359,7 +370,7 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
         .where(and(eq(operations.id, op.id), eq(operations.leaseToken, token)))
         .catch(() => {});
       if (error instanceof HttpError) throw error;
-      throw new HttpError(503, 'PAYMENT_PENDING', IN_DOUBT_MESSAGE);
+      throw new HttpError('PAYMENT_PENDING', IN_DOUBT_MESSAGE);
     }
     // Nothing happened outside: give the claim back now, so a corrected retry is not blocked.
     // If this fails too (the database went away), the lease lapses and reconciliation does it.

@@ -15,7 +15,7 @@ export function refuseChangedAmounts(
   message: string,
 ): void {
   if (pairs.some(([sent, server]) => sent !== undefined && sent !== server)) {
-    throw new HttpError(409, 'AMOUNT_CHANGED', message);
+    throw new HttpError('AMOUNT_CHANGED', message);
   }
 }
 

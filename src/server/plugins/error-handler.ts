@@ -1,23 +1,32 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '../../domain/errors';
+import { type ErrorBody, type ErrorCode, errorStatus } from '../../domain/errors';
 import { errorSummary, isConnectionLost } from '../lib/failures';
 import { HttpError } from '../lib/http-error';
 
 const RETRY_AFTER_SECONDS = 2;
 
+/** The framework's own refusals that keep their status, each with the code that has it. */
+const FRAMEWORK_CODES: Readonly<Record<number, ErrorCode>> = {
+  404: 'NOT_FOUND',
+  412: 'PRECONDITION_FAILED',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+};
+
 /**
- * Every error answers `{ error, code, fields? }`: an HttpError as it says, a validation failure
- * as 400 with its fields, a lost database as 503, anything else as 500 with a request id. The
- * error itself is never logged: its message may hold a query's parameters (personal data).
+ * Every error answers `{ error, code, fields? }` with its code's status (`errorStatus`): an
+ * HttpError as it says, a validation failure with its fields, the framework's own refusals, a
+ * lost database as SERVICE_UNAVAILABLE, anything else as INTERNAL with a request id. The error
+ * itself is never logged: its message may hold a query's parameters (personal data).
  */
 export function errorHandlerPlugin(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const send = (status: number, body: ErrorBody) =>
-      reply.code(status).header('cache-control', 'no-store').send(body);
+    const send = (body: ErrorBody) =>
+      reply.code(errorStatus[body.code]).header('cache-control', 'no-store').send(body);
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
-      return send(error.statusCode, {
+      return send({
         error: error.message,
         code: error.code,
         ...(error.fields ? { fields: error.fields } : {}),
@@ -30,26 +39,26 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
         if (!(key in fields)) fields[key] = issue.message ?? 'Invalid value';
       }
       const first = Object.values(fields)[0] ?? 'The request is not valid.';
-      return send(400, { error: first, code: 'VALIDATION', fields });
+      return send({ error: first, code: 'VALIDATION', fields });
     }
     const status = error.statusCode ?? 500;
-    if (status === 413) return send(413, { error: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE' });
+    if (status === 413) return send({ error: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE' });
     if (status >= 400 && status < 500) {
-      return send(status, { error: 'The request could not be read.', code: 'VALIDATION' });
+      return send({ error: 'The request could not be read.', code: FRAMEWORK_CODES[status] ?? 'VALIDATION' });
     }
     const route = request.routeOptions.url ?? request.url.split('?')[0];
     const { type, errorCode } = errorSummary(error);
     if (isConnectionLost(error)) {
       request.log.warn({ route, errorType: type, errorCode }, 'database connection lost');
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return send(503, {
+      return send({
         error: 'The service is briefly unavailable. Please try again in a moment.',
         code: 'SERVICE_UNAVAILABLE',
         requestId: request.id,
       });
     }
     request.log.error({ route, errorType: type, errorCode }, 'request failed');
-    return send(500, {
+    return send({
       error: 'Something went wrong. Please try again.',
       code: 'INTERNAL',
       requestId: request.id,

@@ -38,7 +38,7 @@ const PERMISSIONS_POLICY = [
 ].join(', ');
 
 const crossSiteRefusal = () =>
-  new HttpError(403, 'FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
+  new HttpError('FORBIDDEN_ORIGIN', 'This request came from another site and was refused.');
 
 /**
  * Whether the portal's own pages made this call: the browser says so (`Sec-Fetch-Site`, which no

@@ -131,7 +131,7 @@ export const physicianAccounts: AccountKind<PhysicianOtpRequest> = {
   },
 };
 
-const invalidCredentials = (message: string) => new HttpError(401, 'INVALID_CREDENTIALS', message);
+const invalidCredentials = (message: string) => new HttpError('INVALID_CREDENTIALS', message);
 
 /** What signing in needs of a kind of account (staff accounts have no password recovery here). */
 export type SignInKind = Pick<AccountKind<never>, 'portal' | 'loginFailed' | 'loginKey' | 'findByActId'>;
@@ -306,7 +306,7 @@ export async function requestPasswordCode<D>(
 }
 
 const invalidCode = () =>
-  new HttpError(400, 'INVALID_CODE', authMessages.otpInvalid, { OneTimePassword: authMessages.otpInvalid });
+  new HttpError('INVALID_CODE', authMessages.otpInvalid, { OneTimePassword: authMessages.otpInvalid });
 
 /**
  * Checks the code (5 tries, 10 minutes, once) and sets the new password; returns the account id.

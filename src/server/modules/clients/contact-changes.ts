@@ -52,7 +52,7 @@ export function physicianContactRefusal(
   }
   const first = changes[0];
   if (!first) return null;
-  return new HttpError(403, 'FORBIDDEN_FIELD', fields[fieldNames[first.channel]] as string, fields);
+  return new HttpError('CHANGE_NOT_PERMITTED', fields[fieldNames[first.channel]] as string, fields);
 }
 
 const byWhom = (by: ChangedBy) =>

@@ -813,7 +813,7 @@ describe('signing the consent (Jane)', () => {
     const before = await stateOf(janeId);
     const changed = await send(jane, { ...body, sample_type: 'Adipose' }, key);
     expect(changed.statusCode).toBe(422);
-    expect(changed.json().code).toBe('IDEMPOTENCY_CONFLICT');
+    expect(changed.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
     const after = await stateOf(janeId);
     expect(after.submissions).toEqual(before.submissions);
     expect(after.docs).toHaveLength(before.docs.length);

@@ -94,14 +94,14 @@ export async function submitConsent(
     ? { first: submitter.firstName, last: submitter.lastName, actId: submitter.physicianActId }
     : clientPhysician;
   if (!client.initialProcessingFormCompleted) {
-    throw new HttpError(409, 'INITIAL_PROCESSING_REQUIRED', consentMessages.initialProcessingFirst);
+    throw new HttpError('INITIAL_PROCESSING_REQUIRED', consentMessages.initialProcessingFirst);
   }
   if (body.agreementVersion !== CONSENT_AGREEMENT_VERSION) {
-    throw new HttpError(409, 'AGREEMENT_CHANGED', consentMessages.agreementChanged);
+    throw new HttpError('AGREEMENT_CHANGED', consentMessages.agreementChanged);
   }
   const png = await readSignature(body.Signature);
   if (!png) {
-    throw new HttpError(400, 'VALIDATION', consentMessages.signature, {
+    throw new HttpError('VALIDATION', consentMessages.signature, {
       Signature: consentMessages.signature,
     });
   }
@@ -130,7 +130,7 @@ export async function submitConsent(
       },
     );
     if (rule && 'problem' in rule) {
-      throw new HttpError(400, 'VALIDATION', rule.problem, {
+      throw new HttpError('VALIDATION', rule.problem, {
         [payment.kind === 'card' ? 'save_card' : 'save_ach']: rule.problem,
       });
     }

@@ -158,7 +158,7 @@ export async function submitDiseaseForm(
   const payer = physician ? { physicianId: physician.id } : undefined;
   const option = body.submissionOption;
   if (body.termsVersion !== undefined && body.termsVersion !== INFECTIOUS_DISEASE_TERMS_VERSION) {
-    throw new HttpError(409, 'AGREEMENT_CHANGED', diseaseMessages.termsChanged);
+    throw new HttpError('AGREEMENT_CHANGED', diseaseMessages.termsChanged);
   }
 
   // The fee, its rate and the terms: the price book in force as the form is submitted.
@@ -192,13 +192,13 @@ export async function submitDiseaseForm(
         : (labReportProblem(bytes) ?? (bytes && (await pdfSafetyProblem(bytes))));
     if (problem || !bytes) {
       const message = problem ?? documentMessages.notPdf;
-      throw new HttpError(400, 'VALIDATION', message, { lab_report_file: message });
+      throw new HttpError('VALIDATION', message, { lab_report_file: message });
     }
     labReport = Buffer.from(bytes);
   } else {
     png = await readSignature(body.Signature);
     if (!png) {
-      throw new HttpError(400, 'VALIDATION', diseaseMessages.signature, {
+      throw new HttpError('VALIDATION', diseaseMessages.signature, {
         Signature: diseaseMessages.signature,
       });
     }
@@ -236,7 +236,7 @@ export async function submitDiseaseForm(
       // while the client's money is held for the kit.
       charge = await standingWhiteGloveCharge(db, clientId);
       if (charge && option !== 'White Glove Labs') {
-        throw new HttpError(409, 'VALIDATION', diseaseMessages.whiteGlovePaid, {
+        throw new HttpError('NOT_ALLOWED_NOW', diseaseMessages.whiteGlovePaid, {
           submissionOption: diseaseMessages.whiteGlovePaid,
         });
       }

@@ -62,7 +62,7 @@ export async function giveFormBack(
   run: RecoveryRun<FormSubmissionResponse>,
   claim: FormClaim | null,
 ): Promise<Recovered> {
-  await run.fail(new HttpError(409, 'IDEMPOTENCY_CONFLICT', INTERRUPTED), async (tx) => {
+  await run.fail(new HttpError('IDEMPOTENCY_CONFLICT', INTERRUPTED), async (tx) => {
     if (claim) await releaseForm(tx, claim);
   });
   return 'settled';
@@ -134,7 +134,7 @@ export async function submitFormOnce(
     kind: input.kind,
     request: input.body,
     async claim(tx, operationId) {
-      if (input.completedOnRecord) throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
+      if (input.completedOnRecord) throw new HttpError('ALREADY_COMPLETED', input.alreadyCompleted);
       const [claim] = await tx
         .insert(formSubmissions)
         .values({
@@ -162,10 +162,9 @@ export async function submitFormOnce(
           )
           .limit(1);
         if (existing?.status === 'completed') {
-          throw new HttpError(409, 'ALREADY_COMPLETED', input.alreadyCompleted);
+          throw new HttpError('ALREADY_COMPLETED', input.alreadyCompleted);
         }
         throw new HttpError(
-          409,
           'IDEMPOTENCY_CONFLICT',
           'This form is being submitted already. Please wait a moment and reload the page.',
         );

@@ -52,7 +52,7 @@ export async function resolveFormPayment(
   const method = body.PaymentMethod ?? 'Check';
   const problems = formPaymentProblems({ ...body, PaymentMethod: method }, onFile, cardEmpty);
   const first = Object.values(problems)[0];
-  if (first) throw new HttpError(400, 'VALIDATION', first, problems);
+  if (first) throw new HttpError('VALIDATION', first, problems);
 
   if (method === 'Check') return { kind: 'check' };
   const isCard = method === 'Credit Card';
@@ -64,7 +64,7 @@ export async function resolveFormPayment(
     isCard &&
     !hasMoreThanOneYearRemaining(Number(body.Month_of_Expiry), Number(body.Year_of_Expiry), today)
   ) {
-    throw new HttpError(400, 'VALIDATION', paymentMessages.oneYearRemaining, {
+    throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
       Year_of_Expiry: paymentMessages.oneYearRemaining,
     });
   }

@@ -362,7 +362,7 @@ describe('the physician variant rules, checked again on the server', () => {
     const client = await maria();
     const response = await send(client.cookie, consentBody({ Email: client.email, ...overrides }));
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ code: 'FORBIDDEN_FIELD', fields });
+    expect(response.json()).toMatchObject({ code: 'CHANGE_NOT_PERMITTED', fields });
     expect(response.json().error).toBe(Object.values(fields)[0]);
     await expectNothingSigned(client.id);
     const [row] = await t.db.select().from(clients).where(eq(clients.id, client.id));

@@ -177,7 +177,7 @@ describe('who may call it', () => {
       expect(answer.statusCode).toBe(404);
       expect(answer.json()).toEqual({
         error: FAILED,
-        code: 'VERIFICATION_FAILED',
+        code: 'NOT_FOUND',
         fields: { verify: FAILED },
       });
     }

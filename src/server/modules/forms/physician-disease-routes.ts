@@ -47,7 +47,7 @@ const errors = {
 /** The spec's one answer for a client that is not found among the physician's own, whoever it is. */
 function notTheirClient(): HttpError {
   const message = physicianDiseaseMessages.verifyFailed;
-  return new HttpError(404, 'VERIFICATION_FAILED', message, { verify: message });
+  return new HttpError('NOT_FOUND', message, { verify: message });
 }
 
 /** The legacy physician body as the screening service reads a submission. */

@@ -92,10 +92,10 @@ export async function refuseDuplicate(
       .where(and(eq(sampleSubmissions.clientId, mine.id), eq(sampleSubmissions.status, 'pending')))
       .limit(1);
     const message = pending ? m.inProgress : m.alreadyRegistered(mine.actId);
-    throw new HttpError(409, 'ALREADY_COMPLETED', message, { Email: message });
+    throw new HttpError('ALREADY_COMPLETED', message, { Email: message });
   }
   if (people.length > 0) {
-    throw new HttpError(409, 'ALREADY_COMPLETED', m.registeredElsewhere, { Email: m.registeredElsewhere });
+    throw new HttpError('ALREADY_COMPLETED', m.registeredElsewhere, { Email: m.registeredElsewhere });
   }
 }
 
@@ -143,7 +143,6 @@ export async function registerClient(
     }
   }
   throw new HttpError(
-    409,
     'IDEMPOTENCY_CONFLICT',
     'Many clients are being registered at this moment. Please try again.',
   );

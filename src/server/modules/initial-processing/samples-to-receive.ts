@@ -6,12 +6,12 @@ import { errorBodySchema } from '../../../domain/errors';
 import { tissueLabels } from '../../../domain/initial-processing';
 import {
   firstYearPaidUntil,
+  sampleReceiptMessages as m,
   type ReceiveSampleRequest,
   type ReceiveSampleResponse,
   receiveSampleRequestSchema,
   receiveSampleResponseSchema,
   type SampleToReceive,
-  sampleReceiptMessages as m,
   sampleReceiptProblems,
   samplesToReceiveResponseSchema,
 } from '../../../domain/storage-year';
@@ -46,7 +46,12 @@ export async function samplesToReceive(db: Database): Promise<SampleToReceive[]>
     .from(sampleSubmissions)
     .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
     .innerJoin(physicians, eq(physicians.id, sampleSubmissions.physicianId))
-    .where(and(inArray(sampleSubmissions.status, ['paid', 'awaiting_check']), isNull(sampleSubmissions.receivedOn)))
+    .where(
+      and(
+        inArray(sampleSubmissions.status, ['paid', 'awaiting_check']),
+        isNull(sampleSubmissions.receivedOn),
+      ),
+    )
     .orderBy(asc(sampleSubmissions.shipDate), asc(sampleSubmissions.createdAt))
     .limit(500);
   return rows.map((row) => ({
@@ -158,9 +163,12 @@ export async function receiveSample(
   }
 
   const [current] = await db.select().from(sampleSubmissions).where(eq(sampleSubmissions.id, body.sampleId));
-  if (!current?.receivedOn || !current.receivedRecordedAt) throw new HttpError('ALREADY_COMPLETED', m.sampleGone);
+  if (!current?.receivedOn || !current.receivedRecordedAt)
+    throw new HttpError('ALREADY_COMPLETED', m.sampleGone);
   const same =
-    current.receivedBy === staffId && current.receivedOn === receivedOn && current.vialsBanked === vialsBanked;
+    current.receivedBy === staffId &&
+    current.receivedOn === receivedOn &&
+    current.vialsBanked === vialsBanked;
   if (same) return answerOf(current, found.client.clientActId);
   throw new HttpError(
     'ALREADY_COMPLETED',

@@ -28,7 +28,7 @@ export async function createWelcomeLink(
   return token;
 }
 
-const unusable = () => new HttpError(404, 'NOT_FOUND', welcomeLinkMessages.unusable);
+const unusable = () => new HttpError('NOT_FOUND', welcomeLinkMessages.unusable);
 
 /** The client a usable (unused, unexpired) link names; the same 404 for unknown, used and expired. */
 export async function readWelcomeLink(db: Database, token: string, now: Date) {

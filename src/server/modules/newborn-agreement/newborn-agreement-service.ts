@@ -23,7 +23,7 @@ import { renderSignedPdf } from '../forms/signed-pdf';
 const AGREEMENT_VERSION = 'newborn-finance-2026-11';
 
 export const invalidAgreementLink = () =>
-  new HttpError(404, 'NOT_FOUND', m.invalidClient, { ClientId: m.invalidClient });
+  new HttpError('NOT_FOUND', m.invalidClient, { ClientId: m.invalidClient });
 
 type AgreementRow = typeof newbornAgreements.$inferSelect;
 
@@ -43,7 +43,7 @@ export async function createNewbornAgreementLink(
     .from(clients)
     .where(eq(clients.id, clientId))
     .limit(1);
-  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  if (!client) throw new HttpError('NOT_FOUND', 'Not found');
   const [row] = await db
     .insert(newbornAgreements)
     .values({
@@ -104,7 +104,7 @@ export function agreementResponse(token: string, row: AgreementRow): ClientAgree
   };
 }
 
-const alreadySigned = () => new HttpError(409, 'ALREADY_COMPLETED', m.alreadySigned);
+const alreadySigned = () => new HttpError('ALREADY_COMPLETED', m.alreadySigned);
 
 /**
  * Signs the agreement once: the signed PDF (figures, terms, signature, certificate page) is made
@@ -122,7 +122,7 @@ export async function signNewbornAgreement(
   const row = await agreementOfLink(deps, input.token, now);
   if (row.signedAt) throw alreadySigned();
   const png = await readSignature(input.signatureData);
-  if (!png) throw new HttpError(400, 'VALIDATION', m.signature, { signatureData: m.signature });
+  if (!png) throw new HttpError('VALIDATION', m.signature, { signatureData: m.signature });
   const [client] = await db
     .select({ clientActId: clients.clientActId })
     .from(clients)

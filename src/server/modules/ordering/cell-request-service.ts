@@ -106,7 +106,7 @@ async function requestRow(db: CellRequestDeps['db'] | Transaction, id: string) {
 }
 
 function dateRefused(message: string): HttpError {
-  return new HttpError(400, 'VALIDATION', message, { ShipmentDate: message });
+  return new HttpError('VALIDATION', message, { ShipmentDate: message });
 }
 
 function summaryLines(row: RequestRow): string[] {
@@ -282,7 +282,7 @@ async function priceCellRequest(
   const { book } = await priceBookInForce(db, clock.now());
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
   if (!client) throw notFound();
-  if (!client.clientConsentFormCompleted) throw new HttpError(409, 'VALIDATION', m.consentRequired);
+  if (!client.clientConsentFormCompleted) throw new HttpError('CONSENT_REQUIRED', m.consentRequired);
 
   // The date rules, against the client's holdings now (the claim re-checks the vials).
   const prePaid = {
@@ -391,7 +391,7 @@ async function priceCellRequest(
             ),
           )
           .returning({ id: clients.id });
-        if (!reserved) throw new HttpError(409, 'AMOUNT_CHANGED', m.vialsChanged);
+        if (!reserved) throw new HttpError('AMOUNT_CHANGED', m.vialsChanged);
       }
       const [row] = await tx
         .insert(vialRequests)

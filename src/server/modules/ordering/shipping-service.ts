@@ -59,9 +59,9 @@ function resolvedAddress(address: CarrierAddress): ResolvedAddress {
   };
 }
 
-/** A 422 naming the field at fault, with `error` as the call's own failure sentence. */
+/** A refusal (CANNOT_SHIP) naming the field at fault, with `error` as the call's own failure sentence. */
 function refused(error: string, fields: Record<string, string>): HttpError {
-  return new HttpError(422, 'VALIDATION', error, fields);
+  return new HttpError('CANNOT_SHIP', error, fields);
 }
 
 /** get_verifyAddressWithFedex: FedEx's verdict, or its standardised address to accept or bypass. */
@@ -86,9 +86,9 @@ export async function verifyAddress(
         output: { resolvedAddresses: [resolvedAddress(check.suggestion)] },
       };
     case 'invalid':
-      throw new HttpError(422, 'ADDRESS_NOT_VERIFIED', m.addressFailed);
+      throw new HttpError('ADDRESS_NOT_VERIFIED', m.addressFailed);
     case 'unavailable':
-      throw new HttpError(503, 'CARRIER_UNAVAILABLE', m.addressUnavailable);
+      throw new HttpError('CARRIER_UNAVAILABLE', m.addressUnavailable);
   }
 }
 
@@ -121,7 +121,7 @@ export async function shippingAmount(
     ...(shipDate ? { shipDate } : {}),
   });
   if (quote.outcome === 'unavailable') {
-    throw new HttpError(503, 'CARRIER_UNAVAILABLE', m.quoteFailed);
+    throw new HttpError('CARRIER_UNAVAILABLE', m.quoteFailed);
   }
   const { book } = await priceBookInForce(deps.db, deps.clock.now());
   const charged = shippingCharge(book, { method, carrierNetChargeCents: quote.netChargeCents });

@@ -58,7 +58,7 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         (body.Plan === 'Longevity Plan' && body.Longevity_Banking_Plans === undefined
           ? storagePlanMessages.longevityPlan
           : null);
-      if (problem) throw new HttpError(400, 'VALIDATION', problem);
+      if (problem) throw new HttpError('VALIDATION', problem);
       const { book } = await priceBookInForce(deps.db, deps.clock.now());
       const price = priceStoragePlan(book, choiceOf({ ...body, Tissue_Info: 'Adipose' } as SendStoragePlan));
       return {

@@ -189,7 +189,7 @@ async function priceStoreRequest(
     earliest: storeEarliestShipmentDate(today),
     blackoutDates: await shipmentBlackoutDates(db),
   });
-  if (problem) throw new HttpError(400, 'VALIDATION', problem.message, { ShipmentDate: problem.message });
+  if (problem) throw new HttpError('VALIDATION', problem.message, { ShipmentDate: problem.message });
 
   const kind = body.PaymentMethod === 'Credit Card' ? 'card' : 'ach';
   // The order is priced by the book in force as it is placed.
@@ -208,7 +208,7 @@ async function priceStoreRequest(
     { first: m.firstName, last: m.lastName, month: m.cardEmpty, year: m.cardEmpty, email: m.billingEmail },
     today,
   );
-  if (payment.kind === 'check') throw new HttpError(400, 'VALIDATION', m.paymentMethod);
+  if (payment.kind === 'check') throw new HttpError('VALIDATION', m.paymentMethod);
   const paymentDescription = describePayment(payment);
 
   return {

@@ -168,7 +168,7 @@ export async function placePaidOrder<C, T>(
 
   if (await findOperation(deps.db, scope, input.idempotencyKey)) {
     const alreadyMade = (): never => {
-      throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'Please try again.');
+      throw new HttpError('IDEMPOTENCY_CONFLICT', 'Please try again.');
     };
     return runOnce<PaidClaim<C>, T>(deps, {
       ...base,
@@ -199,7 +199,7 @@ export async function placePaidOrder<C, T>(
       // An owner stalled past its lease may find its claim given back by recovery: then it must
       // not charge for an order that no longer exists.
       if (!(await kind.stillClaimed(deps, claim))) {
-        throw new HttpError(409, 'IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
+        throw new HttpError('IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
       }
       await placement.beforeCharge?.(claim);
       let charged: PaidCharge | null = null;
@@ -254,7 +254,7 @@ async function recoverPaidOrder<C, T>(
     });
     return 'settled';
   };
-  const interrupted = () => new HttpError(409, 'IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
+  const interrupted = () => new HttpError('IDEMPOTENCY_CONFLICT', kind.messages.interrupted);
   if (!claim || !(await kind.stillClaimed(deps, claim))) return giveBack(interrupted());
 
   let charged: PaidCharge | null = null;
@@ -268,7 +268,7 @@ async function recoverPaidOrder<C, T>(
     if (!chargeOp) return giveBack(interrupted());
     if (chargeOp.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
     if (chargeOp.status !== 'succeeded') {
-      return giveBack(new HttpError(402, 'PAYMENT_DECLINED', kind.messages.notPaid));
+      return giveBack(new HttpError('PAYMENT_DECLINED', kind.messages.notPaid));
     }
     charged = await withReceipt(
       deps,

@@ -56,8 +56,8 @@ type LedgerRow = typeof payments.$inferSelect;
 /** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
 function refused(reason: DeclineReason | 'unknown', message: string) {
   return reason === 'gateway_unavailable' || reason === 'processing_error'
-    ? new HttpError(503, 'GATEWAY_UNAVAILABLE', message)
-    : new HttpError(402, 'PAYMENT_DECLINED', message);
+    ? new HttpError('GATEWAY_UNAVAILABLE', message)
+    : new HttpError('PAYMENT_DECLINED', message);
 }
 
 /** A charge whose answer does not say whether money moved: only the gateway's records can tell. */
@@ -110,7 +110,7 @@ async function clientContact(db: Database, clientId: string) {
     .from(clients)
     .where(eq(clients.id, clientId))
     .limit(1);
-  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  if (!client) throw new HttpError('NOT_FOUND', 'Not found');
   return client;
 }
 
@@ -127,7 +127,7 @@ async function physicianContact(db: Database, physicianId: string): Promise<Gate
     .from(physicians)
     .where(eq(physicians.id, physicianId))
     .limit(1);
-  if (!physician) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  if (!physician) throw new HttpError('NOT_FOUND', 'Not found');
   return { owner: { physicianId }, ...physician };
 }
 
@@ -227,7 +227,7 @@ async function applyOverduePayment(
     .from(clients)
     .where(eq(clients.id, claim.clientId))
     .limit(1);
-  if (!client) throw new HttpError(404, 'NOT_FOUND', 'Not found');
+  if (!client) throw new HttpError('NOT_FOUND', 'Not found');
   const charged = claim.totalCents > 0;
   if (charged) {
     const paid = await tx
@@ -314,7 +314,7 @@ export async function savePaymentMethod(
     kind === 'card' &&
     !hasMoreThanOneYearRemaining(Number(request.Month_of_Expiry), Number(request.Year_of_Expiry), today)
   ) {
-    throw new HttpError(400, 'VALIDATION', paymentMessages.oneYearRemaining, {
+    throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
       Year_of_Expiry: paymentMessages.oneYearRemaining,
     });
   }
@@ -370,7 +370,6 @@ export async function savePaymentMethod(
           .returning({ id: annualStorageFees.id });
         if (claimed.length < feeIds.length) {
           throw new HttpError(
-            409,
             'IDEMPOTENCY_CONFLICT',
             'A payment for these fees is already in progress. Please wait a moment and reload.',
           );
@@ -429,7 +428,7 @@ export async function savePaymentMethod(
         });
         faultPoint('payment:after-charge');
         if (charge.outcome !== 'approved') {
-          if (outcomeUnknown(charge)) throw new HttpError(503, 'PAYMENT_PENDING', CONFIRMING_MESSAGE);
+          if (outcomeUnknown(charge)) throw new HttpError('PAYMENT_PENDING', CONFIRMING_MESSAGE);
           run.setInDoubt(false);
           await removeMethod(db, kept);
           await db
@@ -481,12 +480,12 @@ async function recoverMethodPayment(
   const { db } = deps;
   const giveBack = (error: HttpError) => (tx: Transaction) => releaseLedger(tx, claim?.ledgerId ?? '', error);
   if (!claim) {
-    await run.fail(new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
+    await run.fail(new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
     return 'settled';
   }
   const ledger = await ledgerRow(db, claim.ledgerId);
   if (!ledger) {
-    await run.fail(new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
+    await run.fail(new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
     return 'settled';
   }
   const method = {
@@ -504,7 +503,7 @@ async function recoverMethodPayment(
       );
       deps.mailer.kick();
     } else {
-      const error = new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE);
+      const error = new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE);
       await run.fail(error, giveBack(error));
     }
     return 'settled';
@@ -526,8 +525,8 @@ async function recoverMethodPayment(
     case 'returned': {
       const error =
         found.status === 'never_sent'
-          ? new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
-          : new HttpError(402, 'PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
+          ? new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
+          : new HttpError('PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
       await run.fail(error, async (tx) => {
         await releaseLedger(tx, claim.ledgerId, error);
         // A card that could not pay is not kept as the method on file.
@@ -639,7 +638,7 @@ export async function chargeOnce(
         const owned = input.payer ? row.physicianId === input.payer.physicianId : row.clientId === clientId;
         if (!owned) throw new Error('a method on file was offered to a charge its owner does not pay');
         if (!row.gatewayCustomerRef || !row.gatewayPaymentRef) {
-          throw new HttpError(409, 'VALIDATION', 'Please enter the payment details again.');
+          throw new HttpError('NOT_ALLOWED_NOW', 'Please enter the payment details again.');
         }
         ref = {
           customerRef: row.gatewayCustomerRef,
@@ -685,7 +684,7 @@ export async function chargeOnce(
         description: input.description,
       });
       if (charge.outcome !== 'approved') {
-        if (outcomeUnknown(charge)) throw new HttpError(503, 'PAYMENT_PENDING', CONFIRMING_MESSAGE);
+        if (outcomeUnknown(charge)) throw new HttpError('PAYMENT_PENDING', CONFIRMING_MESSAGE);
         run.setInDoubt(false);
         if (keptRow) await removeMethod(db, keptRow);
         await db
@@ -738,7 +737,7 @@ async function recoverCharge(
 ): Promise<Recovered> {
   const ledger = claim ? await ledgerRow(deps.db, claim.ledgerId) : undefined;
   if (!claim || !ledger) {
-    await run.fail(new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
+    await run.fail(new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
     return 'settled';
   }
   const found = await lookUp(deps, ledger);
@@ -753,8 +752,8 @@ async function recoverCharge(
   if (['never_sent', 'not_found', 'failed', 'returned'].includes(found.status)) {
     const error =
       found.status === 'never_sent'
-        ? new HttpError(503, 'GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
-        : new HttpError(402, 'PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
+        ? new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
+        : new HttpError('PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
     await run.fail(error, (tx) => releaseLedger(tx, claim.ledgerId, error));
     return 'settled';
   }

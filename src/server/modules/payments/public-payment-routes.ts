@@ -119,14 +119,9 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         request.body.mode === 'link' ? readPaymentLinkToken(linkSecret, request.body.t, now) : null;
       const client = await findClient(db, request.body, linkClientId);
       if (!client) {
-        throw new HttpError(
-          400,
-          'VERIFICATION_FAILED',
-          request.body.mode === 'link' ? v.linkFailed : v.failed,
-          {
-            verify: v.failedInline,
-          },
-        );
+        throw new HttpError('VERIFICATION_FAILED', request.body.mode === 'link' ? v.linkFailed : v.failed, {
+          verify: v.failedInline,
+        });
       }
       const verification = randomToken();
       await db.insert(paymentVerifications).values({
@@ -204,7 +199,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         verification?.spentAt != null &&
         (await findOperation(db, `client:${verification.clientId}`, idempotencyKey)) !== undefined;
       if (!verification || (verification.spentAt && !replay)) {
-        throw new HttpError(400, 'VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
+        throw new HttpError('VALIDATION', v.confirmFirst, { verify: v.confirmFirst });
       }
       const source = request.body.page === 'sms' ? PAYMENT_SOURCES.sms : PAYMENT_SOURCES.email;
       // Counted on the public pages' own ceilings: never on the signed-in client's.

@@ -56,9 +56,9 @@ export function staffMemberOf(row: StaffRow): StaffMember {
 }
 
 export const invalidCode = () =>
-  new HttpError(401, 'INVALID_CODE', staffMessages.codeInvalid, { code: staffMessages.codeInvalid });
+  new HttpError('INVALID_SIGN_IN_CODE', staffMessages.codeInvalid, { code: staffMessages.codeInvalid });
 export const invalidRecoveryCode = () =>
-  new HttpError(401, 'INVALID_CODE', staffMessages.recoveryCodeInvalid, {
+  new HttpError('INVALID_SIGN_IN_CODE', staffMessages.recoveryCodeInvalid, {
     code: staffMessages.recoveryCodeInvalid,
   });
 

@@ -77,7 +77,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       const admin = sessionOf(request, 'staff');
       const created = await createStaff(db, { ...request.body, createdBy: admin.staffId, now: clock.now() });
       if (!created) {
-        throw new HttpError(400, 'VALIDATION', staffMessages.emailTaken, { email: staffMessages.emailTaken });
+        throw new HttpError('VALIDATION', staffMessages.emailTaken, { email: staffMessages.emailTaken });
       }
       return { staff: staffMemberOf(created.row), initialPassword: created.password };
     },
@@ -98,7 +98,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       const admin = sessionOf(request, 'staff');
       const { id } = request.body;
       if (id === admin.staffId) {
-        throw new HttpError(400, 'VALIDATION', 'You cannot disable your own account.');
+        throw new HttpError('VALIDATION', 'You cannot disable your own account.');
       }
       await db
         .update(staffAccounts)
@@ -172,7 +172,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
     async (request) => {
       const { date } = request.body;
       if (date < todayFor(clock.now())) {
-        throw new HttpError(400, 'VALIDATION', shippingCalendarMessages.pastDate, {
+        throw new HttpError('VALIDATION', shippingCalendarMessages.pastDate, {
           date: shippingCalendarMessages.pastDate,
         });
       }
@@ -236,7 +236,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       const admin = sessionOf(request, 'staff');
       const { effectiveOn, note, amounts } = request.body;
       if (effectiveOn < todayFor(clock.now())) {
-        throw new HttpError(400, 'VALIDATION', priceVersionMessages.notPast, {
+        throw new HttpError('VALIDATION', priceVersionMessages.notPast, {
           effectiveOn: priceVersionMessages.notPast,
         });
       }
@@ -272,7 +272,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
         if (!listed) throw notFound();
         // Withdrawn already (a double click, or another admin): the same answer as the first.
         if (listed.state !== 'withdrawn') {
-          throw new HttpError(409, 'ALREADY_COMPLETED', priceVersionMessages.notScheduled);
+          throw new HttpError('ALREADY_COMPLETED', priceVersionMessages.notScheduled);
         }
       }
       return versions();
@@ -297,10 +297,10 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db
       const answer = await approvePriceVersion(db, { version, staffId: admin.staffId, at: clock.now() });
       if (answer === 'unknown') throw notFound();
       if (answer === 'own version') {
-        throw new HttpError(403, 'SECOND_APPROVAL_REQUIRED', priceVersionMessages.ownVersion);
+        throw new HttpError('SECOND_APPROVAL_REQUIRED', priceVersionMessages.ownVersion);
       }
       if (answer === 'not awaiting') {
-        throw new HttpError(409, 'ALREADY_COMPLETED', priceVersionMessages.notAwaiting);
+        throw new HttpError('ALREADY_COMPLETED', priceVersionMessages.notAwaiting);
       }
       return versions();
     },

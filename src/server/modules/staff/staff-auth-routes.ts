@@ -160,7 +160,7 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     async (request, reply) => {
       const staff = await pendingAccount(request, reply, true);
       if (await verifySecret(staff.passwordHash, request.body.password)) {
-        throw new HttpError(400, 'VALIDATION', staffMessages.samePassword, {
+        throw new HttpError('VALIDATION', staffMessages.samePassword, {
           password: staffMessages.samePassword,
         });
       }

@@ -81,7 +81,7 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       noteResolvedClient(session, clientId);
       const phoneDigits = client.phone.replace(/\D/g, '');
       if (channel === 'sms' && phoneDigits.length < 10) {
-        throw new HttpError(400, 'VALIDATION', paymentLinkMessages.noPhone, {
+        throw new HttpError('VALIDATION', paymentLinkMessages.noPhone, {
           channel: paymentLinkMessages.noPhone,
         });
       }
@@ -121,7 +121,7 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
         to: phoneDigits.length === 10 ? `+1${phoneDigits}` : `+${phoneDigits}`,
         body: `Stem cell bank: update your payment information here (valid 7 days): ${link}`,
       });
-      if (!sent) throw new HttpError(503, 'SERVICE_UNAVAILABLE', paymentLinkMessages.smsFailed);
+      if (!sent) throw new HttpError('SERVICE_UNAVAILABLE', paymentLinkMessages.smsFailed);
       return { channel, sentTo: maskedPhone(client.phone), expiresAt: expiresAt.toISOString() };
     },
   );

@@ -119,7 +119,7 @@ describe('staff sign-in', () => {
     const again = await halfSignIn();
     const replay = await post('/api/staff/verify_totp', again, { code });
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toMatchObject({ code: 'INVALID_CODE' });
+    expect(replay.json()).toMatchObject({ code: 'INVALID_SIGN_IN_CODE' });
   });
 
   it('locks the account after 10 wrong codes, ending the half session, and then refuses even the right password', async () => {
@@ -152,11 +152,11 @@ describe('staff sign-in', () => {
       ),
     );
     expect(wrong.every((r) => r.statusCode === 401)).toBe(true);
-    const judged = wrong.filter((r) => r.json<{ code: string }>().code === 'INVALID_CODE');
+    const judged = wrong.filter((r) => r.json<{ code: string }>().code === 'INVALID_SIGN_IN_CODE');
     expect(judged.length).toBeLessThanOrEqual(10);
     expect(judged.length).toBeGreaterThan(0);
     // The rest were refused unjudged: the account locked, or the half session already ended.
-    for (const r of wrong.filter((r) => r.json<{ code: string }>().code !== 'INVALID_CODE')) {
+    for (const r of wrong.filter((r) => r.json<{ code: string }>().code !== 'INVALID_SIGN_IN_CODE')) {
       expect(r.json<{ code: string }>().code).toBe('UNAUTHENTICATED');
     }
 
@@ -185,7 +185,7 @@ describe('staff sign-in', () => {
       for (let i = 0; i < 6; i++) {
         const answer = await post('/api/staff/verify_totp', half, { code: '000000' });
         expect(answer.statusCode).toBe(401);
-        if (answer.json<{ code: string }>().code === 'INVALID_CODE') judged++;
+        if (answer.json<{ code: string }>().code === 'INVALID_SIGN_IN_CODE') judged++;
       }
     }
     expect(judged).toBe(10);

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../../domain/errors';
 import { queuesResponseSchema } from '../../../../domain/staff-queues';
+import { samplesToReceiveQueue } from '../../initial-processing/samples-to-receive';
 import type { PaymentDeps } from '../../payments/payment-service';
 import { labReportsQueue } from './lab-reports';
 import { paymentsInDoubtQueue } from './payments-in-doubt';
 import { planChecksQueue } from './plan-checks';
 import type { QueueRecovery, StaffQueue, StaffQueueDeps } from './queue';
-import { samplesToReceiveQueue } from '../../initial-processing/samples-to-receive';
 import { sampleChecksQueue } from './sample-checks';
 import { storeOrdersQueue } from './store-orders';
 import { vialRequestsQueue } from './vial-requests';

@@ -216,7 +216,6 @@ export async function reviewLabReport(
         .where(eq(staffAccounts.id, current.labReportReviewedBy))
     : [];
   throw new HttpError(
-    409,
     'ALREADY_COMPLETED',
     m.labReportAlreadyReviewed(
       current.labReportReview,

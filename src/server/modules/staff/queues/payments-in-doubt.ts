@@ -131,7 +131,7 @@ async function settleFromGateway(deps: AppDeps, row: LedgerRow): Promise<'paid' 
     if (done) await tellClient(deps, tx, row, outcome);
     return done;
   });
-  if (!settled) throw new HttpError(409, 'ALREADY_COMPLETED', queueMessages.alreadySettled);
+  if (!settled) throw new HttpError('ALREADY_COMPLETED', queueMessages.alreadySettled);
   deps.mailer.kick();
   return outcome;
 }
@@ -145,7 +145,7 @@ async function settle(deps: StaffQueueDeps, log: Parameters<RecoveriesByKind>[0]
         // A live owner finishes in seconds; an older payment is held only by the sweep's wait
         // between two looks at the gateway: staff may look now (the engine's takeover is safe).
         if (now.getTime() - row.createdAt.getTime() < LIVE_OWNER_MS) {
-          throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.beingProcessed);
+          throw new HttpError('PAYMENT_IN_PROGRESS', queueMessages.beingProcessed);
         }
         await deps.db
           .update(operations)
@@ -159,9 +159,9 @@ async function settle(deps: StaffQueueDeps, log: Parameters<RecoveriesByKind>[0]
           );
       }
       const recover = deps.recoveriesByKind(log)[op.kind];
-      if (!recover) throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.stillInDoubt);
+      if (!recover) throw new HttpError('PAYMENT_IN_PROGRESS', queueMessages.stillInDoubt);
       const took = await recoverLapsed(deps, op.id, recover);
-      if (!took) throw new HttpError(409, 'PAYMENT_PENDING', queueMessages.beingProcessed);
+      if (!took) throw new HttpError('PAYMENT_IN_PROGRESS', queueMessages.beingProcessed);
       const after = await ledgerRow(deps.db, row.id);
       if (!after || after.status === 'in_progress') return 'in_doubt' as const;
       if (after.status !== 'error') {
@@ -220,7 +220,7 @@ const paymentsInDoubtRoutes: FastifyPluginAsyncZod<StaffQueueDeps> = async (app,
       if (!row) throw notFound();
       noteResolvedClient(session, row.clientId);
       if (!(IN_DOUBT as readonly string[]).includes(row.status)) {
-        throw new HttpError(409, 'ALREADY_COMPLETED', queueMessages.alreadySettled);
+        throw new HttpError('ALREADY_COMPLETED', queueMessages.alreadySettled);
       }
       const outcome = await settle(deps, request.log, row);
       return {

@@ -114,7 +114,7 @@ export async function recordPlanCheck(
   onClient(client.id);
   const problems = checkEntryProblems(body, { dueCents: order.totalCents, today: todayFor(now) });
   const firstProblem = Object.values(problems)[0];
-  if (firstProblem) throw new HttpError(400, 'VALIDATION', firstProblem, problems);
+  if (firstProblem) throw new HttpError('VALIDATION', firstProblem, problems);
   const checkNumber = body.checkNumber.trim();
   const checkAmountCents = amountToCents(body.checkAmount) ?? 0;
   const checkDate = calendarDateToIso(body.checkDate) ?? '';
@@ -183,7 +183,7 @@ export async function recordPlanCheck(
   // Someone got there first (or this is the same click again).
   const [current] = await db.select().from(storagePlanOrders).where(eq(storagePlanOrders.id, order.id));
   if (current?.status !== 'paid' || !current.checkReceivedAt)
-    throw new HttpError(409, 'ALREADY_COMPLETED', m.planOrderGone);
+    throw new HttpError('ALREADY_COMPLETED', m.planOrderGone);
   const same =
     current.checkRecordedBy === staffId &&
     current.checkNumber === checkNumber &&
@@ -191,7 +191,6 @@ export async function recordPlanCheck(
     current.checkDate === checkDate;
   if (same) return answerOf(current, client.clientActId);
   throw new HttpError(
-    409,
     'ALREADY_COMPLETED',
     checkMessages.checkAlreadyRecorded(
       await staffName(db, current.checkRecordedBy),

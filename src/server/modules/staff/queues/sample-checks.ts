@@ -106,7 +106,7 @@ export async function recordCheck(
   onClient(found.client.id);
   const problems = checkEntryProblems(body, { dueCents: found.sample.totalCents, today: todayFor(now) });
   const firstProblem = Object.values(problems)[0];
-  if (firstProblem) throw new HttpError(400, 'VALIDATION', firstProblem, problems);
+  if (firstProblem) throw new HttpError('VALIDATION', firstProblem, problems);
   const checkNumber = body.checkNumber.trim();
   const checkAmountCents = amountToCents(body.checkAmount) ?? 0;
   const checkDate = calendarDateToIso(body.checkDate) ?? '';
@@ -162,7 +162,7 @@ export async function recordCheck(
   // Someone got there first (or this is the same click again).
   const [current] = await db.select().from(sampleSubmissions).where(eq(sampleSubmissions.id, body.sampleId));
   if (current?.status !== 'paid' || !current.checkRecordedAt) {
-    throw new HttpError(409, 'ALREADY_COMPLETED', m.sampleGone);
+    throw new HttpError('ALREADY_COMPLETED', m.sampleGone);
   }
   const same =
     current.checkRecordedBy === staffId &&
@@ -171,7 +171,6 @@ export async function recordCheck(
     current.checkDate === checkDate;
   if (same) return answerOf(current, found.client.clientActId);
   throw new HttpError(
-    409,
     'ALREADY_COMPLETED',
     m.checkAlreadyRecorded(
       await staffName(db, current.checkRecordedBy),

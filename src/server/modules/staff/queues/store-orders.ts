@@ -128,7 +128,7 @@ async function tellClient(
 /** An action cut short before it committed: nothing happened; the staff member tries again. */
 async function recoverSimple(run: RecoveryRun<{ message: string }>): Promise<Recovered> {
   await run.fail(
-    new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
+    new HttpError('IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
     async () => {},
   );
   return 'settled';
@@ -177,7 +177,6 @@ export function markStoreOrderShipped(
       if (!row) {
         const current = await orderRow(tx, orderId);
         throw new HttpError(
-          409,
           'ALREADY_COMPLETED',
           m.storeAlreadyShipped(await staffName(tx, current.shippedBy), on(current.shippedAt)),
         );
@@ -196,7 +195,7 @@ export function markStoreOrderDelivered(deps: PaymentDeps, staffId: string, key:
     { staffId, key, kind: KIND.deliver, orderId, body: {}, message: m.storeDelivered },
     async (tx) => {
       const before = await orderRow(tx, orderId);
-      if (!before.shippedAt) throw new HttpError(409, 'VALIDATION', m.storeNotShipped);
+      if (!before.shippedAt) throw new HttpError('NOT_ALLOWED_NOW', m.storeNotShipped);
       const [row] = await tx
         .update(storeOrders)
         .set({ status: 'delivered', deliveredAt: deps.clock.now(), deliveredBy: staffId })
@@ -207,7 +206,6 @@ export function markStoreOrderDelivered(deps: PaymentDeps, staffId: string, key:
       if (!row) {
         const current = await orderRow(tx, orderId);
         throw new HttpError(
-          409,
           'ALREADY_COMPLETED',
           m.storeAlreadyDelivered(await staffName(tx, current.deliveredBy), on(current.deliveredAt)),
         );

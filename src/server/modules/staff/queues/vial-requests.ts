@@ -135,7 +135,7 @@ async function requestRow(db: Database | Transaction, id: string): Promise<Reque
   return row;
 }
 
-const conflict = (message: string) => new HttpError(409, 'ALREADY_COMPLETED', message);
+const conflict = (message: string) => new HttpError('ALREADY_COMPLETED', message);
 
 /** The request's e-mail to its client, in the transaction of the change it tells. */
 async function tellClient(
@@ -178,7 +178,7 @@ interface SimpleClaim {
 /** A simple action cut short before it committed: nothing happened; the staff member tries again. */
 async function recoverSimple(run: RecoveryRun<{ message: string }>): Promise<Recovered> {
   await run.fail(
-    new HttpError(409, 'IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
+    new HttpError('IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
     async () => {},
   );
   return 'settled';
@@ -271,7 +271,7 @@ async function markDelivered(deps: Deps, staffId: string, key: string, requestId
     { staffId, key, kind: KIND.deliver, requestId, body: {}, message: queueMessages.delivered },
     async (tx) => {
       const before = await requestRow(tx, requestId);
-      if (!before.shippedAt) throw new HttpError(409, 'VALIDATION', queueMessages.notShipped);
+      if (!before.shippedAt) throw new HttpError('NOT_ALLOWED_NOW', queueMessages.notShipped);
       const [row] = await tx
         .update(vialRequests)
         .set({ status: 'delivered', deliveredAt: deps.clock.now() })
@@ -366,7 +366,7 @@ async function recoverVipPrice(
     return 'settled';
   }
   await run.fail(
-    new HttpError(402, 'PAYMENT_DECLINED', 'The charge did not go through and nothing was charged.'),
+    new HttpError('PAYMENT_DECLINED', 'The charge did not go through and nothing was charged.'),
     (tx) => releaseVipPrice(tx, claim),
   );
   return 'settled';
@@ -374,17 +374,17 @@ async function recoverVipPrice(
 
 /** The method on file the client chose on the request, to charge the ACT VIP price to. */
 async function vipPaymentMethod(deps: Deps, row: RequestRow) {
-  if (row.shippingMethod !== 'ACT VIP') throw new HttpError(409, 'VALIDATION', queueMessages.notVip);
+  if (row.shippingMethod !== 'ACT VIP') throw new HttpError('NOT_ALLOWED_NOW', queueMessages.notVip);
   const kind =
     row.paymentMethod === 'Credit Card' ? 'card' : row.paymentMethod === 'ACH Payment' ? 'ach' : null;
-  if (!kind) throw new HttpError(409, 'VALIDATION', queueMessages.paidByCheck);
+  if (!kind) throw new HttpError('NOT_ALLOWED_NOW', queueMessages.paidByCheck);
   const onFile = (await findMethodsOnFile(deps.db, row.clientId))[kind];
   if (!onFile) {
     const message = queueMessages.noMethodOnFile.replace(
       '{method}',
       kind === 'card' ? 'card' : 'bank account',
     );
-    throw new HttpError(409, 'VALIDATION', message);
+    throw new HttpError('NOT_ALLOWED_NOW', message);
   }
   return { kind, onFile } as const;
 }
@@ -394,12 +394,12 @@ function claimRefusal(now: RequestRow, approvedBy: string | null): HttpError {
   if (now.vipPriceConfirmedAt) return conflict(queueMessages.alreadyConfirmed);
   if (now.vipPriceOperationId) return conflict(queueMessages.confirming);
   if (approvedBy === null) return conflict(queueMessages.confirming);
-  if (now.vipPriceEnteredBy === null) return new HttpError(409, 'VALIDATION', queueMessages.nothingToApprove);
+  if (now.vipPriceEnteredBy === null) return new HttpError('NOT_ALLOWED_NOW', queueMessages.nothingToApprove);
   if (now.vipPriceEnteredBy === approvedBy) return ownPrice();
-  return new HttpError(409, 'AMOUNT_CHANGED', queueMessages.approvalAmountChanged);
+  return new HttpError('AMOUNT_CHANGED', queueMessages.approvalAmountChanged);
 }
 
-const ownPrice = () => new HttpError(403, 'SECOND_APPROVAL_REQUIRED', queueMessages.approvalOwnPrice);
+const ownPrice = () => new HttpError('SECOND_APPROVAL_REQUIRED', queueMessages.approvalOwnPrice);
 
 /**
  * Charges the ACT VIP price: the request is claimed for this submission with a conditional update
@@ -554,7 +554,7 @@ async function approveVipPrice(
   amountCents: number,
 ) {
   if (approver.level !== 'admin') {
-    throw new HttpError(403, 'SECOND_APPROVAL_REQUIRED', queueMessages.approvalNotAdmin);
+    throw new HttpError('SECOND_APPROVAL_REQUIRED', queueMessages.approvalNotAdmin);
   }
   const row = await requestRow(deps.db, requestId);
   if (row.vipPriceEnteredBy === approver.staffId) throw ownPrice();

@@ -260,7 +260,7 @@ function CodeStep({
       onSuccess: onDone,
       onError: (failure) => {
         setCode('');
-        if (failure instanceof ApiError && failure.status === 401 && failure.code !== 'INVALID_CODE')
+        if (failure instanceof ApiError && failure.status === 401 && failure.code !== 'INVALID_SIGN_IN_CODE')
           onExpired();
       },
     });
