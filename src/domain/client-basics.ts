@@ -1,6 +1,6 @@
-import { FIRST_YEAR_INCLUDED } from './storage-year';
 import { isoDateOf } from './dates';
 import { formatUsd } from './money';
+import { FIRST_YEAR_INCLUDED } from './storage-year';
 
 /*
  * The Client Information values and helpers that need no zod: the web pages import these (client.ts

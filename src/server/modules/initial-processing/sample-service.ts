@@ -15,7 +15,6 @@ import {
 } from '../../../domain/initial-processing';
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { clientActivities, clients, physicians, sampleSubmissions } from '../../db/schema';
-import { HttpError } from '../../lib/http-error';
 import { isHeld, operationById, recoverLapsed, type Transaction } from '../../lib/run-once';
 import { refuseChangedAmounts } from '../../lib/shown-amounts';
 import { resolveFormPayment } from '../forms/form-payment';

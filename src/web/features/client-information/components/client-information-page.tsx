@@ -30,9 +30,9 @@ import {
   todayFor,
 } from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
+import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 import { formatUsPhone } from '../../../../domain/us-contact';
 import { US_STATES } from '../../../../domain/us-states';
-import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 import { formLinks, navigation } from '../../../app/navigation';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { LeaveGuard } from '../../../components/leave-guard';

@@ -15,10 +15,10 @@ import {
 import { IconCheck, IconDownload } from '@tabler/icons-react';
 import { isoToUsDate } from '../../../../domain/dates';
 import type { PhysicianClient } from '../../../../domain/physician';
+import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 import { useSession } from '../../../lib/session';
 import { usePhysicianClients } from '../api/get-physician-clients';
 import { useSetActingClient } from '../api/set-acting-client';
-import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 
 const DOCUMENT_NAMES: Record<PhysicianClient['documents'][number]['form'], string> = {
   consent: 'Consent',
