@@ -26,15 +26,30 @@ describe('the arrival entry', () => {
   it.each([
     [{ receivedOn: '', vialsBanked: '4' }, { receivedOn: 'Please enter the date the sample arrived' }],
     [{ receivedOn: '02/30/2026', vialsBanked: '4' }, { receivedOn: 'Please enter the date as MM/DD/YYYY' }],
-    [{ receivedOn: '11/27/2026', vialsBanked: '4' }, { receivedOn: 'The arrival date cannot be in the future' }],
+    [
+      { receivedOn: '11/27/2026', vialsBanked: '4' },
+      { receivedOn: 'The arrival date cannot be in the future' },
+    ],
     [
       { receivedOn: '11/19/2026', vialsBanked: '4' },
       { receivedOn: 'The arrival date cannot be before the sample form was sent' },
     ],
-    [{ receivedOn: '11/26/2026', vialsBanked: '' }, { vialsBanked: 'Please enter the number of vials banked' }],
-    [{ receivedOn: '11/26/2026', vialsBanked: '0' }, { vialsBanked: 'Please enter a whole number of vials from 1 to 99' }],
-    [{ receivedOn: '11/26/2026', vialsBanked: '100' }, { vialsBanked: 'Please enter a whole number of vials from 1 to 99' }],
-    [{ receivedOn: '11/26/2026', vialsBanked: '2.5' }, { vialsBanked: 'Please enter a whole number of vials from 1 to 99' }],
+    [
+      { receivedOn: '11/26/2026', vialsBanked: '' },
+      { vialsBanked: 'Please enter the number of vials banked' },
+    ],
+    [
+      { receivedOn: '11/26/2026', vialsBanked: '0' },
+      { vialsBanked: 'Please enter a whole number of vials from 1 to 99' },
+    ],
+    [
+      { receivedOn: '11/26/2026', vialsBanked: '100' },
+      { vialsBanked: 'Please enter a whole number of vials from 1 to 99' },
+    ],
+    [
+      { receivedOn: '11/26/2026', vialsBanked: '2.5' },
+      { vialsBanked: 'Please enter a whole number of vials from 1 to 99' },
+    ],
     [{ receivedOn: '11/20/2026', vialsBanked: '1' }, {}],
     [{ receivedOn: '11/26/2026', vialsBanked: '99' }, {}],
   ])('%j → %j', (entry, problems) => {

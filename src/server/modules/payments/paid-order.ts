@@ -190,7 +190,11 @@ export async function placePaidOrder<C, T>(
         ...own,
         clientId,
         operationId,
-        chargeKey: charge ? chargeKeyOf(input.idempotencyKey) : null,
+        // An order keyed in another scope (a physician's, a staff member's) names that scope in
+        // its charge's key, so it can never meet a key of the client's own.
+        chargeKey: charge
+          ? chargeKeyOf('clientId' in owner ? input.idempotencyKey : `${scope}:${input.idempotencyKey}`)
+          : null,
       };
     },
     release: (tx, claim) => kind.giveBack(tx, claim),

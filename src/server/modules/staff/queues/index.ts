@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../../domain/errors';
 import { queuesResponseSchema } from '../../../../domain/staff-queues';
 import { samplesToReceiveQueue } from '../../initial-processing/samples-to-receive';
-import type { PaymentDeps } from '../../payments/payment-service';
+import type { PaidOrderDeps } from '../../payments/paid-order';
 import { labReportsQueue } from './lab-reports';
 import { paymentsInDoubtQueue } from './payments-in-doubt';
 import { planChecksQueue } from './plan-checks';
@@ -23,8 +23,8 @@ export const staffQueues: readonly StaffQueue[] = [
 ];
 
 /** The recoveries of every queue's run-once actions, for the reconciliation sweep. */
-export function staffQueueRecoveries(deps: PaymentDeps): Record<string, QueueRecovery> {
-  return Object.assign({}, ...staffQueues.map((queue) => queue.recoveries?.(deps) ?? {}));
+export function staffQueueRecoveries(deps: PaidOrderDeps): Record<string, QueueRecovery> {
+  return Object.fromEntries(staffQueues.flatMap((queue) => Object.entries(queue.recoveries?.(deps) ?? {})));
 }
 
 /** `GET /api/staff/queues` (each queue's count), and every queue's own routes. */

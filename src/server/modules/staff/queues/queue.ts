@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import type { Recovered, RecoveryRun } from '../../../lib/run-once';
-import type { PaymentDeps } from '../../payments/payment-service';
+import type { PaidOrderDeps } from '../../payments/paid-order';
 
 /** A recovery of the run-once engine, as the reconciliation sweep calls it. */
 export type QueueRecovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
@@ -36,5 +36,5 @@ export interface StaffQueue {
   title: string;
   count(db: Database): Promise<number>;
   routes: FastifyPluginAsyncZod<StaffQueueDeps>;
-  recoveries?: (deps: PaymentDeps) => Record<string, QueueRecovery>;
+  recoveries?: (deps: PaidOrderDeps) => Record<string, QueueRecovery>;
 }

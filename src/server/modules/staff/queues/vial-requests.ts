@@ -17,28 +17,29 @@ import {
 } from '../../../../domain/staff-queues';
 import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
-import {
-  clientActivities,
-  clients,
-  operations,
-  payments,
-  staffAccounts,
-  vialRequests,
-} from '../../../db/schema';
+import { clientActivities, clients, payments, staffAccounts, vialRequests } from '../../../db/schema';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
 import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
+import {
+  type PaidCharge,
+  type PaidClaim,
+  type PaidOrderDeps,
+  type PaidOrderKind,
+  type Placement,
+  paidOrderRecovery,
+  placePaidOrder,
+} from '../../payments/paid-order';
 import { findMethodsOnFile } from '../../payments/payment-methods';
-import { chargeOnce, type OneOffCharge, type PaymentDeps } from '../../payments/payment-service';
 import { priceBookInForce } from '../../prices/price-book-repository';
 import type { StaffQueue } from './queue';
 
 /**
  * The vial requests queue: every request not yet delivered, or whose ACT VIP price is still to
  * confirm, oldest first. Staff record the practitioner's approval when it came another way,
- * confirm the ACT VIP price (charged once through the ledger to the method chosen on the
+ * confirm the ACT VIP price (charged once on the paid-order workflow to the method chosen on the
  * request), mark it shipped with the carrier's tracking number and delivered. Each action runs on
  * the run-once engine keyed by the staff member's submission (a double click answers the first
  * result), changes the request with a conditional update (when two staff act at once, one wins
@@ -46,7 +47,6 @@ import type { StaffQueue } from './queue';
  */
 
 const SOURCE = 'ACT Back Office';
-const RECHECK_AFTER_MS = 60_000;
 const KIND = {
   approve: 'staff-vial-approve',
   price: 'staff-vial-vip-price',
@@ -57,7 +57,7 @@ const KIND = {
 } as const;
 
 type RequestRow = typeof vialRequests.$inferSelect;
-type Deps = PaymentDeps;
+type Deps = PaidOrderDeps;
 
 const inQueue = and(
   ne(vialRequests.status, 'pending'),
@@ -135,6 +135,8 @@ async function requestRow(db: Database | Transaction, id: string): Promise<Reque
   return row;
 }
 
+const INTERRUPTED = 'The action was interrupted. Please try again.';
+
 const conflict = (message: string) => new HttpError('ALREADY_COMPLETED', message);
 
 /** The request's e-mail to its client, in the transaction of the change it tells. */
@@ -177,10 +179,7 @@ interface SimpleClaim {
 
 /** A simple action cut short before it committed: nothing happened; the staff member tries again. */
 async function recoverSimple(run: RecoveryRun<{ message: string }>): Promise<Recovered> {
-  await run.fail(
-    new HttpError('IDEMPOTENCY_CONFLICT', 'The action was interrupted. Please try again.'),
-    async () => {},
-  );
+  await run.fail(new HttpError('IDEMPOTENCY_CONFLICT', INTERRUPTED), async () => {});
   return 'settled';
 }
 
@@ -292,16 +291,88 @@ async function markDelivered(deps: Deps, staffId: string, key: string, requestId
 
 interface VipClaim {
   requestId: string;
-  clientId: string;
-  operationId: string;
   amountCents: number;
-  chargeKey: string;
   /** The admin approving a price entered above the approval limit (null: charged as entered). */
   approvedBy?: string | null;
 }
 
-/** The confirmed price's effects: the timeline's column, the request's shipping, the e-mail. */
-async function applyVipPrice(tx: Transaction, deps: Deps, claim: VipClaim, charge: OneOffCharge) {
+type ActionAnswer = { message: string };
+
+/** Price: the staff member's amount, plus the card fee of the book in force when it was placed. */
+async function priceVipShipping(
+  deps: Deps,
+  row: RequestRow,
+  amountCents: number,
+  approvedBy: string | null,
+): Promise<Placement<VipClaim>> {
+  const payment = await vipPaymentMethod(deps, row);
+  const { book } = await priceBookInForce(deps.db, row.createdAt);
+  return {
+    charge: {
+      source: SOURCE,
+      purpose: 'vial_request_vip_shipping',
+      amountCents,
+      feeCents: cardProcessingFee(book, amountCents, payment.kind),
+      payment,
+      description: 'ACT VIP shipping of a stem cell request',
+    },
+    claim: (tx, operationId) => claimVipPrice(tx, row, operationId, amountCents, approvedBy),
+  };
+}
+
+/**
+ * Claim: the request is taken for this submission with a conditional update, so a second
+ * confirmation, by anyone, is told. An approval needs that very price awaiting approval, entered
+ * by another member; a price at or below the limit replaces one awaiting approval.
+ */
+async function claimVipPrice(
+  tx: Transaction,
+  row: RequestRow,
+  operationId: string,
+  amountCents: number,
+  approvedBy: string | null,
+): Promise<VipClaim & { clientId: string }> {
+  const free = and(
+    eq(vialRequests.id, row.id),
+    eq(vialRequests.shippingMethod, 'ACT VIP'),
+    isNull(vialRequests.vipPriceOperationId),
+    isNull(vialRequests.vipPriceConfirmedAt),
+  );
+  const [claimed] = await tx
+    .update(vialRequests)
+    .set(
+      approvedBy
+        ? { vipPriceOperationId: operationId }
+        : {
+            vipPriceOperationId: operationId,
+            vipPriceCents: amountCents,
+            vipPriceEnteredBy: null,
+            vipPriceEnteredAt: null,
+          },
+    )
+    .where(
+      approvedBy
+        ? and(
+            free,
+            eq(vialRequests.vipPriceCents, amountCents),
+            isNotNull(vialRequests.vipPriceEnteredBy),
+            ne(vialRequests.vipPriceEnteredBy, approvedBy),
+          )
+        : free,
+    )
+    .returning({ id: vialRequests.id });
+  if (!claimed) throw claimRefusal(await requestRow(tx, row.id), approvedBy);
+  return { requestId: row.id, clientId: row.clientId, amountCents, approvedBy };
+}
+
+/** Confirm: the timeline's column, the request's shipping and payment, the client's e-mail. */
+async function confirmVipPriceCharged(
+  tx: Transaction,
+  deps: Deps,
+  claim: PaidClaim<VipClaim>,
+  charge: PaidCharge | null,
+): Promise<ActionAnswer> {
+  if (!charge) throw new Error('an ACT VIP price is always charged');
   const [row] = await tx
     .update(vialRequests)
     .set({
@@ -321,13 +392,14 @@ async function applyVipPrice(tx: Transaction, deps: Deps, claim: VipClaim, charg
     `The ACT VIP shipping price of your stem cell request is ${formatUsd(claim.amountCents)}.`,
     `We charged ${formatUsd(charge.totalCents)} to your ${method}${charge.feeCents > 0 ? ` (including a ${formatUsd(charge.feeCents)} card processing fee)` : ''}. Transaction ${charge.transactionId}.`,
   ]);
+  return { message: queueMessages.priceConfirmed };
 }
 
 /**
- * Gives the price claim back (a decline, nothing charged): another confirmation may follow. A price
- * awaiting approval stays awaiting it.
+ * Give back (a decline, nothing charged): another confirmation may follow. A price awaiting
+ * approval stays awaiting it.
  */
-async function releaseVipPrice(tx: Transaction, claim: VipClaim) {
+async function giveBackVipPrice(tx: Transaction, claim: PaidClaim<VipClaim>) {
   await tx
     .update(vialRequests)
     .set(
@@ -342,35 +414,22 @@ async function releaseVipPrice(tx: Transaction, claim: VipClaim) {
     );
 }
 
-/** A confirmation whose owner died: its charge's operation decides. */
-async function recoverVipPrice(
-  deps: Deps,
-  run: RecoveryRun<{ message: string }>,
-  claim: VipClaim | null,
-): Promise<Recovered> {
-  if (!claim) return recoverSimple(run);
-  const [chargeOp] = await deps.db
-    .select()
-    .from(operations)
-    .where(
-      and(eq(operations.scope, `client:${claim.clientId}`), eq(operations.idempotencyKey, claim.chargeKey)),
-    )
-    .limit(1);
-  if (chargeOp?.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
-  if (chargeOp?.status === 'succeeded') {
-    const charge = JSON.parse(chargeOp.responseJson ?? 'null') as OneOffCharge;
-    await run.succeed((tx) => applyVipPrice(tx, deps, claim, charge), {
-      message: queueMessages.priceConfirmed,
-    });
-    deps.mailer.kick();
-    return 'settled';
-  }
-  await run.fail(
-    new HttpError('PAYMENT_DECLINED', 'The charge did not go through and nothing was charged.'),
-    (tx) => releaseVipPrice(tx, claim),
-  );
-  return 'settled';
-}
+/** The ACT VIP price on the paid-order workflow: entered at or below the limit, or approved above it. */
+const vipPriceOrder = (kind: string): PaidOrderKind<VipClaim, ActionAnswer> => ({
+  kind,
+  confirm: confirmVipPriceCharged,
+  giveBack: giveBackVipPrice,
+  async stillClaimed(deps, claim) {
+    const [row] = await deps.db
+      .select({ operationId: vialRequests.vipPriceOperationId })
+      .from(vialRequests)
+      .where(eq(vialRequests.id, claim.requestId))
+      .limit(1);
+    return row?.operationId === claim.operationId;
+  },
+  messages: { interrupted: INTERRUPTED, notPaid: 'The charge did not go through and nothing was charged.' },
+});
+const vipPrice = { entered: vipPriceOrder(KIND.price), approved: vipPriceOrder(KIND.approvePrice) };
 
 /** The method on file the client chose on the request, to charge the ACT VIP price to. */
 async function vipPaymentMethod(deps: Deps, row: RequestRow) {
@@ -402,97 +461,20 @@ function claimRefusal(now: RequestRow, approvedBy: string | null): HttpError {
 const ownPrice = () => new HttpError('SECOND_APPROVAL_REQUIRED', queueMessages.approvalOwnPrice);
 
 /**
- * Charges the ACT VIP price: the request is claimed for this submission with a conditional update
- * (a second confirmation, by anyone, is told), then the price plus the card fee is charged once
- * through the ledger to the method the client chose on the request. `approvedBy`: the admin
- * approving a price another member entered above the approval limit (the claim then needs that
- * very price awaiting approval); null: a price at or below the limit, charged as it is entered.
+ * Charges the ACT VIP price once per submission, through the paid-order workflow, to the method
+ * the client chose on the request. `approvedBy`: the admin approving a price another member
+ * entered above the approval limit; null: a price at or below the limit, charged as entered.
  */
-async function chargeVipPrice(
+function chargeVipPrice(
   deps: Deps,
   input: { staffId: string; key: string; row: RequestRow; amountCents: number; approvedBy: string | null },
 ) {
-  const { staffId, key, row, amountCents, approvedBy } = input;
-  const requestId = row.id;
-  const { kind, onFile } = await vipPaymentMethod(deps, row);
-  // The card fee's rate: the price book in force when the request was placed.
-  const { book } = await priceBookInForce(deps.db, row.createdAt);
-  const feeCents = cardProcessingFee(book, amountCents, kind);
-  const free = and(
-    eq(vialRequests.id, requestId),
-    eq(vialRequests.shippingMethod, 'ACT VIP'),
-    isNull(vialRequests.vipPriceOperationId),
-    isNull(vialRequests.vipPriceConfirmedAt),
-  );
-  return runOnce<VipClaim, { message: string }>(deps, {
-    scope: `staff:${staffId}`,
-    key,
-    kind: approvedBy ? KIND.approvePrice : KIND.price,
-    request: { id: requestId, amountCents },
-    async claim(tx, operationId) {
-      const [claimed] = approvedBy
-        ? await tx
-            .update(vialRequests)
-            .set({ vipPriceOperationId: operationId })
-            .where(
-              and(
-                free,
-                eq(vialRequests.vipPriceCents, amountCents),
-                isNotNull(vialRequests.vipPriceEnteredBy),
-                ne(vialRequests.vipPriceEnteredBy, approvedBy),
-              ),
-            )
-            .returning({ id: vialRequests.id })
-        : await tx
-            .update(vialRequests)
-            // A price at or below the limit replaces one awaiting approval.
-            .set({
-              vipPriceOperationId: operationId,
-              vipPriceCents: amountCents,
-              vipPriceEnteredBy: null,
-              vipPriceEnteredAt: null,
-            })
-            .where(free)
-            .returning({ id: vialRequests.id });
-      if (!claimed) throw claimRefusal(await requestRow(tx, requestId), approvedBy);
-      return {
-        requestId,
-        clientId: row.clientId,
-        operationId,
-        amountCents,
-        chargeKey: `vip-price:${operationId}`,
-        approvedBy,
-      };
-    },
-    release: (tx, claim) => releaseVipPrice(tx, claim),
-    recover: (run, claim) => recoverVipPrice(deps, run, claim),
-    async work(run, claim) {
-      run.setInDoubt(true);
-      let charge: OneOffCharge;
-      try {
-        charge = await chargeOnce(deps, {
-          clientId: claim.clientId,
-          source: SOURCE,
-          purpose: 'vial_request_vip_shipping',
-          idempotencyKey: claim.chargeKey,
-          request: { requestId, amountCents },
-          amountCents,
-          feeCents,
-          kind,
-          method: { onFile },
-          description: 'ACT VIP shipping of a stem cell request',
-        });
-      } catch (error) {
-        // A definite refusal (a decline): nothing moved; the price claim is given back.
-        if (error instanceof HttpError && error.code !== 'PAYMENT_PENDING') run.setInDoubt(false);
-        throw error;
-      }
-      const answer = await run.succeed((tx) => applyVipPrice(tx, deps, claim, charge), {
-        message: queueMessages.priceConfirmed,
-      });
-      deps.mailer.kick();
-      return answer;
-    },
+  const { row, amountCents, approvedBy } = input;
+  return placePaidOrder(deps, approvedBy ? vipPrice.approved : vipPrice.entered, {
+    owner: { scope: `staff:${input.staffId}` },
+    idempotencyKey: input.key,
+    request: { id: row.id, amountCents },
+    place: () => priceVipShipping(deps, row, amountCents, approvedBy),
   });
 }
 
@@ -698,13 +680,11 @@ export const vialRequestsQueue: StaffQueue = {
   },
   routes: vialRequestRoutes,
   recoveries: (deps) => ({
-    [KIND.approve]: recoverSimple as never,
-    [KIND.ship]: recoverSimple as never,
-    [KIND.deliver]: recoverSimple as never,
-    [KIND.enterPrice]: recoverSimple as never,
-    [KIND.price]: ((run: RecoveryRun<{ message: string }>, claim: VipClaim | null) =>
-      recoverVipPrice(deps, run, claim)) as never,
-    [KIND.approvePrice]: ((run: RecoveryRun<{ message: string }>, claim: VipClaim | null) =>
-      recoverVipPrice(deps, run, claim)) as never,
+    [KIND.approve]: recoverSimple,
+    [KIND.ship]: recoverSimple,
+    [KIND.deliver]: recoverSimple,
+    [KIND.enterPrice]: recoverSimple,
+    [KIND.price]: paidOrderRecovery(deps, vipPrice.entered),
+    [KIND.approvePrice]: paidOrderRecovery(deps, vipPrice.approved),
   }),
 };
