@@ -169,6 +169,35 @@ test.describe('back office work queues', () => {
       client.getByText('Please complete Initial Processing payment to proceed with consent form.'),
     ).toHaveCount(0);
 
+    // Until the tissue arrives, the new client owes no storage: the first year is included.
+    await client.goto('/client-information');
+    await expect(
+      client.getByText('First year included: billing starts when your sample is received'),
+    ).toBeVisible(slow);
+    await expect(client.getByText('Overdue', { exact: true })).toHaveCount(0);
+
+    // Staff record the arrival: the client's storage is paid until the first anniversary.
+    await page
+      .getByRole('navigation', { name: 'Back office sections' })
+      .getByRole('link', { name: 'Samples to Receive' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Samples to Receive', level: 1 })).toBeVisible();
+    const arriving = page.getByRole('article', { name: new RegExp(name) });
+    await arriving.getByRole('button', { name: 'Record arrival' }).click();
+    await expect(arriving.getByText('Please enter the date the sample arrived')).toBeVisible();
+    await expect(arriving.getByText('Please enter the number of vials banked')).toBeVisible();
+    await arriving.getByRole('textbox', { name: 'Date received' }).fill(usDate(0));
+    await arriving.getByRole('textbox', { name: 'Vials banked' }).fill('6');
+    await checkScreen(page, 'samples-to-receive');
+    await arriving.getByRole('button', { name: 'Record arrival' }).click();
+    const [month, day, year] = usDate(0).split('/');
+    const anniversary = `${month}/${month === '02' && day === '29' ? '28' : day}/${Number(year) + 1}`;
+    await expect(page.getByRole('status').filter({ hasText: clientId })).toContainText(
+      `Sample received. The first year of storage is included: storage is paid until ${anniversary}.`,
+    );
+    await client.reload();
+    await expect(client.getByText(anniversary).first()).toBeVisible(slow);
+
     // The lab report: read it, then reject it with a reason.
     await page
       .getByRole('navigation', { name: 'Back office sections' })

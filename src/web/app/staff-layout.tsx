@@ -22,6 +22,7 @@ export const staffNavigation = {
   home: { to: '/staff/home', label: 'Home' },
   clients: { to: '/staff/clients', label: 'Clients' },
   checks: { to: '/staff/queues/checks', label: 'Checks' },
+  samplesToReceive: { to: '/staff/queues/samples-to-receive', label: 'Samples to Receive' },
   labReports: { to: '/staff/queues/lab-reports', label: 'Lab Reports' },
   vialRequests: { to: '/staff/queues/vial-requests', label: 'Vial Requests' },
   paymentsInDoubt: { to: '/staff/queues/payments-in-doubt', label: 'Payments in Doubt' },

@@ -125,6 +125,7 @@ describe('the work queues', () => {
     // One style for every queue's title (the home page's cards): Title Case, short words lower.
     expect(queues.json<{ queues: { title: string }[] }>().queues.map((q) => q.title)).toEqual([
       'New Samples Paid by Check',
+      'Samples to Receive',
       'Lab Reports',
       'Vial Requests',
       'Payments in Doubt',

@@ -11,6 +11,11 @@ export const queuePages: Record<string, { description: string; Page: ComponentTy
       import('./staff-sample-checks-page').then((m) => ({ default: m.StaffSampleChecksPage })),
     ),
   },
+  'samples-to-receive': {
+    description:
+      "New samples not yet at the bank: record the day the tissue arrived and the vials banked, so the client's storage year starts.",
+    Page: lazy(() => import('./samples-to-receive-page').then((m) => ({ default: m.SamplesToReceivePage }))),
+  },
   'lab-reports': {
     description: 'Uploaded lab reports: view the PDF, accept it, or reject it with a reason.',
     Page: lazy(() => import('./staff-lab-reports-page').then((m) => ({ default: m.StaffLabReportsPage }))),
