@@ -29,7 +29,7 @@ export interface Log {
 export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recovery> {
   const paymentDeps = { ...deps, log };
   return {
-    ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...paymentRecoveries(paymentDeps),
     ...(formRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
     ...initialProcessingRecoveries({ ...paymentDeps, publicUrl: deps.config.publicUrl }),
     ...cellRequestRecoveries(paymentDeps),

@@ -298,7 +298,7 @@ export const storeOrdersQueue: StaffQueue = {
   },
   routes: storeOrderRoutes,
   recoveries: () => ({
-    [KIND.ship]: recoverSimple as never,
-    [KIND.deliver]: recoverSimple as never,
+    [KIND.ship]: recoverSimple,
+    [KIND.deliver]: recoverSimple,
   }),
 };
