@@ -13,6 +13,10 @@ import { isConnectionLost } from '../lib/failures';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of the database. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** What a query runs on: the database, or a transaction of it. */
+export type Executor = Database | Transaction;
 
 export interface DatabaseHandle {
   db: Database;

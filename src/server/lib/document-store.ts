@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import type { Database, Executor } from '../db/client';
 import { documents } from '../db/schema';
 
 /**
@@ -33,7 +33,7 @@ export interface StoredDocument {
 }
 
 export async function storeDocument(
-  db: Database,
+  db: Executor,
   key: Buffer,
   input: {
     clientId: string;

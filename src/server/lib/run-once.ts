@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import { type ErrorCode, isErrorCode } from '../../domain/errors';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { operations } from '../db/schema';
 import type { Clock } from './clock';
 import { HttpError } from './http-error';
@@ -23,7 +23,7 @@ import { jsonSha256 } from './secrets';
  *   lease lapses (seconds), by a retry of the same key or by the reconciliation sweep.
  */
 
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type { Transaction } from '../db/client';
 export type OperationRow = typeof operations.$inferSelect;
 
 export interface RunOnceDeps {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { isIsoDate } from '../../../domain/dates';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { systemSettings } from '../../db/schema';
 
 /** Where staff blackout dates are kept: a JSON list of `YYYY-MM-DD` (staff screens will edit it). */
@@ -24,7 +24,7 @@ export async function shipmentBlackoutDates(db: Database): Promise<string[]> {
   }
 }
 
-export async function setShipmentBlackoutDates(db: Database, dates: readonly string[]): Promise<void> {
+export async function setShipmentBlackoutDates(db: Executor, dates: readonly string[]): Promise<void> {
   const value = JSON.stringify([...new Set(dates.filter(isIsoDate))].sort());
   await db
     .insert(systemSettings)
@@ -53,7 +53,7 @@ export async function changeShipmentBlackoutDate(
       .for('update');
     const current = await shipmentBlackoutDates(tx);
     const next = change === 'add' ? [...current, date] : current.filter((d) => d !== date);
-    await setShipmentBlackoutDates(tx as unknown as Database, next);
+    await setShipmentBlackoutDates(tx, next);
     return shipmentBlackoutDates(tx);
   });
 }

@@ -10,7 +10,7 @@ import {
   priceBookOf,
   SHIPPED_PRICE_AMOUNTS,
 } from '../../../domain/price-book';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { priceBookVersions, staffAccounts } from '../../db/schema';
 
 /** The book an order is priced by, and which version it is (0: as shipped). */
@@ -100,7 +100,7 @@ export async function priceVersions(db: Database, at: Date): Promise<PriceVersio
 
 /** The version in force on a day (the newest whose day has come by then), or the book as shipped. */
 async function versionOn(
-  db: Database,
+  db: Executor,
   day: string,
 ): Promise<{ version: number; effectiveOn: string | null; amounts: PriceAmounts }> {
   const [row] = await db
@@ -133,7 +133,7 @@ export async function addPriceVersion(
 ): Promise<{ version: number; added: boolean; awaitingApproval: boolean }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`lock table ${priceBookVersions} in exclusive mode`);
-    const current = await versionOn(tx as unknown as Database, input.effectiveOn);
+    const current = await versionOn(tx, input.effectiveOn);
     if (samePrices(current.amounts, input.amounts)) {
       return { version: current.version, added: false, awaitingApproval: false };
     }
@@ -150,7 +150,7 @@ export async function addPriceVersion(
       );
     const same = awaiting.find((row) => samePrices(amountsOf(row.version, row.amounts), input.amounts));
     if (same) return { version: same.version, added: false, awaitingApproval: true };
-    const todays = await versionOn(tx as unknown as Database, input.today);
+    const todays = await versionOn(tx, input.today);
     const limitNow = Math.min(current.amounts.vipPriceApproval, todays.amounts.vipPriceApproval);
     const approvalRequired = input.amounts.vipPriceApproval > limitNow;
     const [row] = await tx

@@ -139,7 +139,7 @@ export async function recordPlanCheck(
     );
     applied = await db
       .transaction(async (tx) => {
-        const receipt = await storeDocument(tx as unknown as Database, deps.documentsKey, {
+        const receipt = await storeDocument(tx, deps.documentsKey, {
           clientId: client.id,
           kind: 'receipt',
           fileName: 'receipt.pdf',
