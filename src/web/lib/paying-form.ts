@@ -156,6 +156,13 @@ export function usePayingForm<Values extends object, Request extends object, Res
   const sent = useRef<Sent<Request & PaymentFields> | null>(null);
 
   const errors = form.errors as Record<string, string>;
+  const setError = (field: string, message: string | null) =>
+    form.setErrors((current) => {
+      const next = { ...current };
+      if (message) next[field] = message;
+      else delete next[field];
+      return next;
+    });
   const setField = form.setFieldValue as (path: string, value: unknown) => void;
 
   const buildRequest = async (values: Values, tokenizer: CardTokenizer): Promise<Request & PaymentFields> => {
@@ -260,8 +267,13 @@ export function usePayingForm<Values extends object, Request extends object, Res
     },
     /** Moves focus to the first field marked invalid (after a check the page runs itself). */
     focusInvalid: () => focusFirstInvalid(formRef.current),
-    /** Clears one field's message (a field the form sets itself, not through getInputProps). */
-    clearError: (field: string) => form.clearFieldError(field),
+    /**
+     * Sets or clears one field's message. By an update of the errors as they will be, not as the
+     * last render saw them: Mantine's setFieldError and clearFieldError compare with the latter, so
+     * two in one event can undo each other.
+     */
+    setError,
+    clearError: (field: string) => setError(field, null),
     /** The Yes/No question before the charge, when `confirmFirst`. */
     confirmation: {
       opened: confirming !== null,

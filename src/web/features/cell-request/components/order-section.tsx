@@ -63,7 +63,7 @@ export function OrderSection({
   const checkDate = (iso: string, method: ShippingMethod) => {
     const refusal = shipmentDateRefusal(iso, method, dates);
     if (refusal?.clear) form.patch({ ShipmentDate: '' });
-    if (refusal) form.form.setFieldError('ShipmentDate', refusal.message);
+    if (refusal) form.setError('ShipmentDate', refusal.message);
     else form.clearError('ShipmentDate');
   };
 
@@ -146,7 +146,7 @@ export function OrderSection({
           onChange={onDateChange}
           onBlur={() => {
             if (typedDate.trim() && !usDateToIso(typedDate.trim())) {
-              form.form.setFieldError('ShipmentDate', shipmentDateMessages.invalid);
+              form.setError('ShipmentDate', shipmentDateMessages.invalid);
             }
           }}
           excludeDate={(date) => Boolean(dates) && !offered.has(String(date).slice(0, 10))}
