@@ -1,5 +1,5 @@
 import { useForm } from '@mantine/form';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
 import type { FormPaymentMethod, MethodsOnFile } from '../../domain/form-payment';
 import { formatUsd } from '../../domain/money';
 import type { CardEmptyMessages } from '../../domain/payments';
@@ -155,6 +155,19 @@ export function usePayingForm<Values extends object, Request extends object, Res
   const answered = useRef(false);
   const sent = useRef<Sent<Request & PaymentFields> | null>(null);
 
+  // The form as last rendered, for the callbacks below that stay the same from render to render
+  // (a page's effects call them).
+  const latest = useRef(form);
+  latest.current = form;
+  const getValues = useCallback(() => latest.current.getValues(), []);
+  const patch = useCallback((values: Partial<Values>) => {
+    const current = latest.current.getValues() as Record<string, unknown>;
+    const set = latest.current.setFieldValue as (path: string, value: unknown) => void;
+    for (const [path, value] of Object.entries(values)) {
+      if (current[path] !== value) set(path, value);
+    }
+  }, []);
+
   const errors = form.errors as Record<string, string>;
   const setError = (field: string, message: string | null) =>
     form.setErrors((current) => {
@@ -195,7 +208,7 @@ export function usePayingForm<Values extends object, Request extends object, Res
       sent.current = null;
       answered.current = false;
     }
-    const fingerprint = JSON.stringify([values, options.amount(values)]);
+    const fingerprint = JSON.stringify([values, options.request(values), options.amount(values)]);
     try {
       if (sent.current?.fingerprint !== fingerprint) {
         sent.current = { fingerprint, request: await buildRequest(values, tokenizerFor(config.data)) };
@@ -254,10 +267,13 @@ export function usePayingForm<Values extends object, Request extends object, Res
       const amount = amountNow();
       return amount !== null && amount > 0 ? `Pay ${formatUsd(amount)}` : fallback;
     },
-    /** Sets fields without clearing the others' messages (Mantine's setValues clears them all). */
-    patch(values: Partial<Values>) {
-      for (const [path, value] of Object.entries(values)) setField(path, value);
-    },
+    /**
+     * Sets the fields given, clearing the messages of those that change only (Mantine's setValues
+     * clears them all). The same function at every render.
+     */
+    patch,
+    /** The values now (not as last rendered). The same function at every render. */
+    getValues,
     /** A new payment choice: the messages it answered go, and so does the refusal of the last one. */
     setPayment(next: PaymentChoice, path = 'payment') {
       const before = (form.getValues() as Record<string, unknown>)[path] as PaymentChoice;

@@ -77,6 +77,7 @@ export function OrderSection({
     const iso = value ?? '';
     form.patch({ ShipmentDate: iso });
     if (iso) checkDate(iso, values.shipping_method);
+    else form.clearError('ShipmentDate');
   };
 
   return (

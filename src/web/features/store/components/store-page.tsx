@@ -253,7 +253,7 @@ function StoreForm({
     form.patch({ ShipmentDate: iso });
     setDateText(iso ? isoToUsDate(iso) : '');
     const problem = iso ? dateProblem(iso) : null;
-    if (problem) form.setError('ShipmentDate', problem.message);
+    form.setError('ShipmentDate', problem?.message ?? null);
   };
 
   // Text that is no date clears the date and, once typed in full, says "Invalid date" at once.
@@ -261,7 +261,7 @@ function StoreForm({
     setDateText(text);
     if (usDateToIso(text.trim())) return;
     form.patch({ ShipmentDate: '' });
-    if (typedAsWholeDate(text)) form.setError('ShipmentDate', shipmentDateMessages.invalid);
+    form.setError('ShipmentDate', typedAsWholeDate(text) ? shipmentDateMessages.invalid : null);
   };
 
   const onDateBlur = () => {
