@@ -90,6 +90,8 @@ export interface PayingFormOptions<Values extends object, Request extends object
    * not known (nothing chosen yet, no quote).
    */
   amount(values: Values): number | null;
+  /** Whether pressing the button takes the amount now (not a check to mail); by default it does. */
+  charges?(values: Values): boolean;
   /** The request from the values, payment aside. */
   request(values: Values): Request;
   send(request: Request & PaymentFields, idempotencyKey: string): Promise<Response>;
@@ -265,7 +267,8 @@ export function usePayingForm<Values extends object, Request extends object, Res
     /** The button's words: the amount it takes ("Pay $463.50"), or `fallback` while none is known. */
     payLabel(fallback = 'Submit') {
       const amount = amountNow();
-      return amount !== null && amount > 0 ? `Pay ${formatUsd(amount)}` : fallback;
+      const charges = options.charges?.(form.getValues()) ?? true;
+      return charges && amount !== null && amount > 0 ? `Pay ${formatUsd(amount)}` : fallback;
     },
     /**
      * Sets the fields given, clearing the messages of those that change only (Mantine's setValues
