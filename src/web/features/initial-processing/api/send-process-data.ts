@@ -5,6 +5,8 @@ import type {
   sendProcessDataRequestSchema,
 } from '../../../../domain/initial-processing';
 import { apiRequest } from '../../../lib/api-client';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { physicianClientsQueryKey } from '../../../lib/physician-clients-key';
 
 export type SendProcessDataBody = z.input<ReturnType<typeof sendProcessDataRequestSchema>>;
 
@@ -31,6 +33,9 @@ export function useSendProcessData() {
       idempotencyKey: string;
     }) => sendProcessData(await buildRequest(), idempotencyKey),
     // A new client in My Clients, and perhaps a card newly on the physician's file.
-    onSuccess: () => void queryClient.invalidateQueries(),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: physicianClientsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
+    },
   });
 }
