@@ -98,8 +98,11 @@ export interface PayingFormOptions<Values extends object, Request extends object
   onSuccess(response: Response, values: Values): void;
   /** The server's field names onto the form's; by default the payment fields' page names. */
   fieldsOnPage?(fields: Record<string, string>, values: Values): Record<string, string>;
-  /** The server refused (after its message is shown): refresh what the page knows. */
-  onRefused?(error: ApiError, values: Values): void;
+  /**
+   * The server refused: refresh what the page knows. True (or a promise of it) when the page says
+   * what happened itself: the server's message is then not shown under the button.
+   */
+  onRefused?(error: ApiError, values: Values): unknown;
   /** The checks refused (their messages are on the fields, the first invalid one focused). */
   onInvalid?(errors: Record<string, string>, values: Values): void;
   /** Ask first (a Yes/No dialog) between the checks and the charge. */
@@ -226,7 +229,7 @@ export function usePayingForm<Values extends object, Request extends object, Res
           form.setErrors(fields);
           focusFirstInvalid(formRef.current);
         }
-        options.onRefused?.(error, values);
+        if ((await options.onRefused?.(error, values)) === true) return;
       }
       setFailure(submissionFailureMessage(error));
     } finally {
