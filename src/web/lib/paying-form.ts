@@ -81,6 +81,8 @@ export interface PayingFormOptions<Values extends object, Request extends object
     today: string;
     /** The form's own words for an empty new-card field. */
     cardEmpty?: CardEmptyMessages;
+    /** The card's messages by the page's names, where a form's own field has a card field's name. */
+    problemsOnPage?(problems: Record<string, string>): Record<string, string>;
     /** The request's payment fields; by default the forms' (a token for a new card or account). */
     requestFields?(checked: CheckedPayment, choice: PaymentChoice, tokenizer: CardTokenizer): Promise<object>;
   };
@@ -149,7 +151,10 @@ export function usePayingForm<Values extends object, Request extends object, Res
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: options.initialValues,
-    validate: (values) => ({ ...options.validate(values), ...checkedPayment(values)?.problems }),
+    validate: (values) => {
+      const problems = checkedPayment(values)?.problems ?? {};
+      return { ...options.validate(values), ...(payment?.problemsOnPage?.(problems) ?? problems) };
+    },
   });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);

@@ -24,14 +24,8 @@ export function sendProcessData(
 export function useSendProcessData() {
   const queryClient = useQueryClient();
   return useMutation({
-    // Built inside the mutation, so the loading overlay also covers the card's tokenizing.
-    mutationFn: async ({
-      buildRequest,
-      idempotencyKey,
-    }: {
-      buildRequest: () => Promise<SendProcessDataBody>;
-      idempotencyKey: string;
-    }) => sendProcessData(await buildRequest(), idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: SendProcessDataBody; idempotencyKey: string }) =>
+      sendProcessData(body, idempotencyKey),
     // A new client in My Clients, and perhaps a card newly on the physician's file.
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: physicianClientsQueryKey });
