@@ -113,7 +113,7 @@ export interface PayingFormOptions<Values extends object, Request extends object
 
 /** A submission as sent: a retry under the same key must send the same body (one token, one charge). */
 interface Sent<Request> {
-  /** The values and amount it was made from, card numbers included, to tell a retry from a change. */
+  /** The values, request and amount it was made from (card numbers too), to tell a retry from a change. */
   fingerprint: string;
   request: Request;
 }
