@@ -46,11 +46,15 @@ test('Jane buys a 5-year storage plan and Bio-Insurance 25 vials by card, and se
     page.getByRole('heading', { name: 'Client Portal / ACT Banking and Storage Plans', level: 1 }),
   ).toBeVisible();
 
-  // The defaults: no storage, Bio-Insurance 10 vials, by card: $4,250.00 + $127.50 = $4,377.50.
+  // Nothing chosen at first (DESIGN.md 8.29): the spec's default is offered as a suggestion.
   const total = page.getByTestId('order-total');
+  await expect(total).toHaveCount(0);
+  await expect(page.getByText(/^Suggested: Bio-Insurance 100 .*: \$4,250\.00\.$/)).toBeVisible();
+  await expectAccessible(page);
+  // No storage, Bio-Insurance 10 vials, by card: $4,250.00 + $127.50 = $4,377.50.
+  await page.getByRole('button', { name: 'Choose the suggestion' }).click();
   await expect(total).toHaveText('$4,377.50');
   await expect(page.getByTestId('order-summary')).toContainText('$127.50');
-  await expectAccessible(page);
 
   // Nothing at all is refused at Next, with the spec's message.
   await choose(page, 'Plan', 'No additional Plan');
@@ -59,11 +63,24 @@ test('Jane buys a 5-year storage plan and Bio-Insurance 25 vials by card, and se
 
   await choose(page, 'Annual Storage Plan', /^5 Year Storage Plan/);
   await choose(page, 'Plan', 'Bio-Insurance Plan');
-  await page.getByRole('combobox', { name: 'Bio-Insurance Banking Plan' }).click();
-  await page.getByRole('option', { name: /^Bio-Insurance 250 \(250,000,000 cells, 25 Vials\)/ }).click();
+  // A tier, then a count within it: 24 vials (dearer than 25) is not offered.
+  await expect(
+    page.getByText('24 vials would cost $10,200.00, more than 25 vials at $10,000.00'),
+  ).toBeVisible();
+  await page.getByRole('radio', { name: /^Bio-Insurance 250: 25 to 46 vials/ }).check();
+  await expect(page.getByRole('textbox', { name: 'Number of vials' })).toHaveValue('25');
+  await expect(page.getByTestId('order-summary')).toContainText(
+    'Bio-Insurance 250 (250,000,000 cells, 25 Vials)',
+  );
   // $1,575 + $10,000 = $11,575, by card + 3% ($347.25): what will be charged, before Submit.
   await expect(total).toHaveText('$11,922.25');
   await page.getByRole('button', { name: 'Next' }).click();
+  // The step is in the address: the browser's Back returns to the plans, as chosen.
+  await expect(page).toHaveURL(/\?step=payment$/);
+  await page.goBack();
+  await expect(total).toHaveText('$11,922.25');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\?step=payment$/);
 
   const form = page.getByRole('form', { name: 'Banking and Storage Plans' });
   await expect(form.getByRole('textbox', { name: 'Client ID', exact: true })).toHaveValue('ACT10001');
@@ -77,7 +94,7 @@ test('Jane buys a 5-year storage plan and Bio-Insurance 25 vials by card, and se
   await form.getByRole('radio', { name: 'Credit Card', exact: true }).check();
   await expect(total).toHaveText('$11,922.25');
 
-  await form.getByRole('button', { name: 'Submit' }).click();
+  await form.getByRole('button', { name: 'Pay $11,922.25' }).click();
   await expect(form.getByText(storagePlanMessages.sampleType)).toBeVisible();
   await choose(page, 'Tissue Sample Type', 'Adipose');
 
@@ -102,7 +119,7 @@ test('Jane buys a 5-year storage plan and Bio-Insurance 25 vials by card, and se
   await expectAccessible(page);
 
   const since = Date.now();
-  await form.getByRole('button', { name: 'Submit' }).click();
+  await form.getByRole('button', { name: 'Pay $11,922.25' }).click();
   const done = page.getByRole('status').filter({ hasText: storagePlanMessages.submitted });
   await expect(done).toBeVisible({ timeout: 30_000 });
   await expect(done).toContainText('We charged $11,922.25');
@@ -122,6 +139,7 @@ test('on a phone, both pages of Banking and Storage Plans fit the screen', async
   await page.setViewportSize({ width: 375, height: 800 });
   await signIn(page, 'ACT10001');
   await page.goto('/ACT-banking-storage-plans');
+  await page.getByRole('button', { name: 'Choose the suggestion' }).click();
   await expect(page.getByTestId('order-total')).toHaveText('$4,377.50');
   await expectNoSidewaysScroll(page);
   await page.getByRole('button', { name: 'Next' }).click();

@@ -124,7 +124,7 @@ test('Dr. Alvarez pays John’s White Glove Labs with a new card of her own, kep
   await page.setViewportSize(desktop);
 
   const calls = countRequests(page, '/api/pay/set_PhysicianDiseaseData');
-  await form.getByRole('button', { name: 'Submit' }).dblclick();
+  await form.getByRole('button', { name: 'Pay $410.97' }).dblclick();
   await expect(page.getByText(SUBMITTED, { exact: true })).toBeVisible();
   expect(calls()).toBe(1);
   // What was charged, after it was.

@@ -78,7 +78,7 @@ test('Jane pays White Glove Labs with her saved card, for the amount the server 
     .getByRole('checkbox', { name: 'I agree to the Infectious Disease Terms and Conditions' })
     .check();
   const calls = countRequests(page, '/api/pay/set_DiseaseData');
-  await form.getByRole('button', { name: 'Submit' }).dblclick();
+  await form.getByRole('button', { name: 'Pay $410.97' }).dblclick();
   await expect(page.getByText(SUBMITTED, { exact: true })).toBeVisible();
   expect(calls()).toBe(1);
 

@@ -124,15 +124,16 @@ test('the page, its card form with errors and the red overdue total pass axe and
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
 
+    // Saving pays his overdue $679.62 (by card + 3%): the button says so.
     await page.getByRole('button', { name: 'Edit credit card' }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Pay $700.01 and save card' }).click();
     await expect(page.getByText('Please enter credit card number')).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await page.getByRole('button', { name: 'Add bank account' }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Pay $679.62 and save bank account' }).click();
     await expect(page.getByText('Please enter account number')).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
@@ -378,7 +379,7 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
     zip: '10016',
   });
   await markPage(page);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Pay $700.01 and save card' }).click();
   await expect(page.getByText(UPDATED)).toBeVisible();
   await expect(page.getByText(/We charged \$700\.01/)).toBeVisible();
   await expect(page.getByText('Name on card: John Roe')).toBeVisible();

@@ -73,8 +73,9 @@ async function fillClient(form: Locator, person: { first: string; last: string; 
   await fillDate(form.getByRole('textbox', { name: 'Ship Date' }), daysFromToday(5));
 }
 
-async function submitAndConfirm(page: Page, form: Locator) {
-  await form.getByRole('button', { name: 'Submit' }).click();
+/** Submits by the button's words: by card they name the amount, by check "Submit" (nothing is charged). */
+async function submitAndConfirm(page: Page, form: Locator, button: string) {
+  await form.getByRole('button', { name: button }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText('Are you sure you want to submit this new sample form?')).toBeVisible();
   await dialog.getByRole('button', { name: 'Yes' }).click();
@@ -149,7 +150,7 @@ test.describe('initial sample processing', () => {
       payment.getByRole('checkbox', { name: 'Save this credit card on file for future payments' }),
     ).not.toBeChecked();
     await checkLayouts(page, 'page-2-card');
-    const cardClientId = await submitAndConfirm(page, form);
+    const cardClientId = await submitAndConfirm(page, form, 'Pay $2,575.00');
     await checkLayouts(page, 'submitted');
     const confirmation = await waitForMail('maria.alvarez@example.com', new RegExp(cardClientId), since);
     expect(confirmation.text).toContain('$2,575.00');
@@ -165,7 +166,7 @@ test.describe('initial sample processing', () => {
     await expect(form.getByTestId('amount-in-view')).toHaveText('$3,000.00');
     await form.getByRole('textbox', { name: 'Billing Name' }).fill('Clinic Accounts');
     await form.getByRole('textbox', { name: 'Billing Email' }).fill(`accounts.${run}@clinic.example.com`);
-    const checkClientId = await submitAndConfirm(page, form);
+    const checkClientId = await submitAndConfirm(page, form, 'Submit');
     await expect(page.getByText('Check to put in the shipment: $3,000.00')).toBeVisible();
     const billing = await waitForMail(`accounts.${run}@clinic.example.com`, /check of \$3,000\.00/, since);
     expect(billing.text).toContain(checkClientId);

@@ -48,7 +48,7 @@ test('a client whose consent is not signed is blocked with the spec alert', asyn
     'href',
     '/form-document/Consent-form',
   );
-  await expect(page.getByRole('button', { name: /Submit/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Submit|Pay )/ })).toHaveCount(0);
 });
 
 test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client Activity agree', async ({
@@ -129,7 +129,7 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   await page.screenshot({ path: 'test-results/stem-cell-request-1280.png', fullPage: true });
 
   const startedAt = Date.now();
-  await page.getByRole('button', { name: 'Submit and pay $688.43' }).click();
+  await page.getByRole('button', { name: 'Pay $688.43' }).click();
   await expect(page.getByText(cellRequestMessages.submitted)).toBeVisible();
   await expect(page.getByText(/We charged \$688\.43/)).toBeVisible();
   await expectAccessible(page);
@@ -192,7 +192,7 @@ test('an ACT VIP request paid by another bank account: shipping to be confirmed,
   await page.getByRole('checkbox', { name: 'Use Another Credit Card' }).check();
   await expect(page.getByText('Credit card on file')).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'Credit Card Number' })).toBeVisible();
-  await page.getByRole('button', { name: /^Submit/ }).click();
+  await page.getByRole('button', { name: 'Pay $515.00' }).click();
   await expect(page.getByText('Please enter credit card number')).toBeVisible();
   await expect(page.getByText('Please enter billing email')).toBeVisible();
   await expect(page.getByText('Cannot be empty').first()).toBeVisible();
@@ -217,7 +217,7 @@ test('an ACT VIP request paid by another bank account: shipping to be confirmed,
   await page.setViewportSize({ width: 1280, height: 900 });
 
   const startedAt = Date.now();
-  await page.getByRole('button', { name: 'Submit and pay $500.00' }).click();
+  await page.getByRole('button', { name: 'Pay $500.00' }).click();
   await expect(page.getByText(cellRequestMessages.submitted)).toBeVisible();
   await expect(page.getByText(/We charged \$500\.00/)).toBeVisible();
   await expect(page.getByText(/ACT VIP shipping price is to be confirmed/)).toBeVisible();

@@ -43,7 +43,7 @@ test('John orders 11 bottles of serum by ACH: $200 a bottle, no fee', async ({ p
   await expect(form.getByRole('combobox', { name: 'Courier' })).toBeDisabled();
   await expectAccessible(page);
 
-  await form.getByRole('button', { name: 'Submit' }).click();
+  await form.getByRole('button', { name: 'Pay $2,200.00' }).click();
   await expect(form.getByText(storeMessages.shipmentDate)).toBeVisible();
   await typeArrivalDate(page, validTuesday(todayFor(new Date()), 7));
 
@@ -53,7 +53,7 @@ test('John orders 11 bottles of serum by ACH: $200 a bottle, no fee', async ({ p
   await form.getByRole('textbox', { name: 'ABA Routing Number' }).fill(testBankAccount.routingNumber);
 
   const since = Date.now();
-  await form.getByRole('button', { name: 'Submit' }).click();
+  await form.getByRole('button', { name: 'Pay $2,200.00' }).click();
   const done = page.getByRole('status').filter({ hasText: storeMessages.submitted });
   await expect(done).toBeVisible({ timeout: 30_000 });
   await expect(done).toContainText('We charged $2,200.00');
@@ -104,7 +104,7 @@ test("PHY20001 orders serum for John with the physician's card; the page fits a 
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
 
-  await form.getByRole('button', { name: 'Submit' }).click();
+  await form.getByRole('button', { name: 'Pay $231.75' }).click();
   const done = page.getByRole('status').filter({ hasText: storeMessages.submitted });
   await expect(done).toBeVisible({ timeout: 30_000 });
   await expect(done).toContainText('We charged $231.75');

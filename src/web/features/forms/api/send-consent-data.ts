@@ -2,6 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { FormSubmissionResponse, sendConsentDataRequestSchema } from '../../../../domain/consent-form';
 import { apiRequest } from '../../../lib/api-client';
+import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { formDocumentsQueryKey } from './get-form-documents';
 
 export type SendConsentDataBody = z.input<typeof sendConsentDataRequestSchema>;
 
@@ -28,9 +31,12 @@ export function useSendConsentData() {
       buildRequest: () => Promise<SendConsentDataBody>;
       idempotencyKey: string;
     }) => sendConsentData(await buildRequest(), idempotencyKey),
-    // Not awaited: the page shows its confirmation at once while the flags refresh behind it.
+    // Not awaited: the page shows its confirmation at once while the flags refresh behind it: the
+    // client's record and activity, the forms done and their documents, a method kept on file.
     onSuccess: () => {
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+      void queryClient.invalidateQueries({ queryKey: formDocumentsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
     },
   });
 }

@@ -5,6 +5,9 @@ import type {
   sendPhysicianConsentDataRequestSchema,
 } from '../../../../domain/consent-form';
 import { apiRequest } from '../../../lib/api-client';
+import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { physicianClientsQueryKey } from '../../../lib/physician-clients-key';
 
 export type SendPhysicianConsentDataBody = z.input<ReturnType<typeof sendPhysicianConsentDataRequestSchema>>;
 
@@ -30,9 +33,12 @@ export function useSendPhysicianConsentData() {
       buildRequest: () => Promise<SendPhysicianConsentDataBody>;
       idempotencyKey: string;
     }) => sendPhysicianConsentData(await buildRequest(), idempotencyKey),
-    // The client's record and My Clients now read differently; the page shows its confirmation meanwhile.
+    // The client's record (and its consent) and My Clients now read differently, and a card may be
+    // kept on the physician's file; the page shows its confirmation meanwhile.
     onSuccess: () => {
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+      void queryClient.invalidateQueries({ queryKey: physicianClientsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
     },
   });
 }

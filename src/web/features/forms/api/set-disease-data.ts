@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import type { FormSubmissionResponse } from '../../../../domain/consent-form';
 import type { setDiseaseDataRequestSchema } from '../../../../domain/infectious-disease';
 import { apiRequest } from '../../../lib/api-client';
+import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { formDocumentsQueryKey } from './get-form-documents';
 
 export type SetDiseaseDataBody = z.input<typeof setDiseaseDataRequestSchema>;
 
@@ -20,16 +23,13 @@ export function setDiseaseData(
 export function useSetDiseaseData() {
   const queryClient = useQueryClient();
   return useMutation({
-    // Built inside the mutation, so the loading overlay also covers the tokenizing and file reading.
-    mutationFn: async ({
-      buildRequest,
-      idempotencyKey,
-    }: {
-      buildRequest: () => Promise<SetDiseaseDataBody>;
-      idempotencyKey: string;
-    }) => setDiseaseData(await buildRequest(), idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: SetDiseaseDataBody; idempotencyKey: string }) =>
+      setDiseaseData(body, idempotencyKey),
+    // The client's flags and Client Activity, the forms done and their documents, a card kept on file.
     onSuccess: () => {
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+      void queryClient.invalidateQueries({ queryKey: formDocumentsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
     },
   });
 }

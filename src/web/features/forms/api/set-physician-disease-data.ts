@@ -5,6 +5,10 @@ import type {
   setPhysicianDiseaseDataRequestSchema,
 } from '../../../../domain/infectious-disease';
 import { apiRequest } from '../../../lib/api-client';
+import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { physicianClientsQueryKey } from '../../../lib/physician-clients-key';
+import { sessionQueryKey } from '../../../lib/session';
 
 export type SetPhysicianDiseaseDataBody = z.input<ReturnType<typeof setPhysicianDiseaseDataRequestSchema>>;
 
@@ -22,17 +26,15 @@ export function setPhysicianDiseaseData(
 export function useSetPhysicianDiseaseData() {
   const queryClient = useQueryClient();
   return useMutation({
-    // Built inside the mutation, so the loading overlay also covers the tokenizing and file reading.
-    mutationFn: async ({
-      buildRequest,
-      idempotencyKey,
-    }: {
-      buildRequest: () => Promise<SetPhysicianDiseaseDataBody>;
-      idempotencyKey: string;
-    }) => setPhysicianDiseaseData(await buildRequest(), idempotencyKey),
-    // A saved card is now on the physician's file; the client's flags and the session changed.
+    mutationFn: ({ body, idempotencyKey }: { body: SetPhysicianDiseaseDataBody; idempotencyKey: string }) =>
+      setPhysicianDiseaseData(body, idempotencyKey),
+    // The client's flags and My Clients, the client the session acts for (the one submitted for),
+    // and a card kept on the physician's file.
     onSuccess: () => {
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+      void queryClient.invalidateQueries({ queryKey: physicianClientsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
     },
   });
 }

@@ -21,6 +21,7 @@ import { methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { LeaveGuard } from '../../../components/leave-guard';
+import { clientQueryPrefix } from '../../../lib/client-record';
 import { readDraft, useFormDraft } from '../../../lib/form-draft';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import {
@@ -32,6 +33,7 @@ import {
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { subjectClientId, useSession } from '../../../lib/session';
+import { formDocumentsQueryKey } from '../api/get-form-documents';
 import { useSendConsentData } from '../api/send-consent-data';
 import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
 import { annualFeeProblems } from '../lib/annual-fee-method';
@@ -327,7 +329,10 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
     } catch (error) {
       // Done meanwhile (another tab) or not yet possible: the refreshed flags show the tab's notice.
       const refused = submissionFailure(error, method);
-      if (refused.pageIsStale) void queryClient.invalidateQueries();
+      if (refused.pageIsStale) {
+        void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+        void queryClient.invalidateQueries({ queryKey: formDocumentsQueryKey });
+      }
       const { fields } = refused;
       setErrors(fields);
       setFailure(refused);

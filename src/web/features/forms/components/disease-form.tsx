@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { type ClientRecord, todayFor } from '../../../../domain/client';
 import type { FormSubmissionResponse } from '../../../../domain/consent-form';
 import { fieldMessages } from '../../../../domain/errors';
@@ -20,24 +20,22 @@ import {
   type VerifyPhysicianClientResponse,
   whiteGloveQuote,
 } from '../../../../domain/infectious-disease';
-import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { useClient } from '../../../lib/client-record';
-import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
+import { clientQueryPrefix, useClient } from '../../../lib/client-record';
+import { usePayingForm } from '../../../lib/paying-form';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import {
-  checkPaymentChoice,
+  fieldsOnPage,
   initialPaymentChoice,
-  paymentRequestFields,
+  type PaymentChoice,
   withSavedCardByDefault,
 } from '../../../lib/payment/payment-choice';
-import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { usePriceBook } from '../../../lib/price-book';
+import { formDocumentsQueryKey } from '../api/get-form-documents';
 import { type SetDiseaseDataBody, useSetDiseaseData } from '../api/set-disease-data';
 import {
   type SetPhysicianDiseaseDataBody,
   useSetPhysicianDiseaseData,
 } from '../api/set-physician-disease-data';
-import { type SubmissionFailure, submissionFailure } from '../lib/submission-failure';
 import { CompletedNotice } from './completed-notice';
 import { FormFailure } from './form-failure';
 import { type LabReport, LocalLabSection } from './local-lab-section';
@@ -95,6 +93,51 @@ function toPageFields(fields: Record<string, string>): Record<string, string> {
   return onPage;
 }
 
+interface DiseaseValues extends KitAddress {
+  submissionOption: SubmissionOption | '';
+  agree: boolean;
+  payment: PaymentChoice;
+  labReport: LabReport;
+  waiver: Waiver;
+}
+
+const isWhiteGlove = (values: DiseaseValues) => values.submissionOption === 'White Glove Labs';
+const cardOrAch = (method: PaymentChoice['method']) =>
+  method === 'Credit Card' || method === 'ACH Payment' ? method : null;
+
+/** What the person chose, as the schema judges it; only the chosen section's fields go in. */
+function diseaseRequestOf(values: DiseaseValues) {
+  const option = values.submissionOption;
+  const { labReport, waiver } = values;
+  return {
+    submissionOption: option || undefined,
+    agree: values.agree,
+    termsVersion: INFECTIOUS_DISEASE_TERMS_VERSION,
+    ...(option === 'White Glove Labs' && {
+      ...kitAddressFrom(values),
+      PaymentMethod: cardOrAch(values.payment.method) ?? undefined,
+    }),
+    ...(option === 'Local Lab Submission' && {
+      lab_report_file: labReport.dataUrl ?? undefined,
+      lab_report_name: labReport.file?.name,
+    }),
+    ...(option === 'Waiver Submission' && {
+      WaiverNotice: waiver.notice || undefined,
+      Signature: waiver.signature ?? undefined,
+      InfectiousDisease: waiver.diseases || undefined,
+    }),
+  };
+}
+
+function kitAddressFrom(values: DiseaseValues): KitAddress {
+  const address = kitAddressOf(undefined);
+  for (const { field } of KIT_ADDRESS_FIELDS) address[field] = values[field];
+  return address;
+}
+
+/** The keys of the page that a refusal names as out of date: the client's flags, the forms done. */
+const STALE_CODES = new Set(['ALREADY_COMPLETED', 'INITIAL_PROCESSING_REQUIRED', 'AMOUNT_CHANGED']);
+
 /**
  * The Infectious Disease Form (spec 2, sections 2, 4 and 5): the screening route and its section,
  * the terms, and one submission however often Submit is pressed. The client submits it for
@@ -106,30 +149,98 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
   const queryClient = useQueryClient();
   const client = useClient();
   const paymentInfo = usePaymentInfo();
-  const config = usePaymentConfig();
   const book = usePriceBook();
   const sendForClient = useSetDiseaseData();
   const sendForPhysician = useSetPhysicianDiseaseData();
-  const send = physician ? sendForPhysician : sendForClient;
-  const [option, setOption] = useState<SubmissionOption | ''>('');
-  const [address, setAddress] = useState<KitAddress>(() => kitAddressOf(client.data));
-  // The physician pays by card only: it is the method from the start.
-  const [payment, setPayment] = useState(() => ({
-    ...initialPaymentChoice(false),
-    ...(physician ? { method: 'Credit Card' as const } : {}),
-  }));
-  const [labReport, setLabReport] = useState<LabReport>({ file: null, dataUrl: null });
   const [labProblem, setLabProblem] = useState<string | null>(null);
-  const [waiver, setWaiver] = useState<Waiver>({ notice: '', signature: null, diseases: '' });
-  const [agree, setAgree] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<SubmissionFailure | null>(null);
-  const submitting = useRef(false);
+  const [textChanged, setTextChanged] = useState(false);
+  const schema = physician ? setPhysicianDiseaseDataRequestSchema(today) : setDiseaseDataRequestSchema;
+
+  // The physician's body: the client identification, and the kit's address by the legacy names.
+  const requestOf = (values: DiseaseValues) => {
+    const request = diseaseRequestOf(values);
+    if (!physician) return request;
+    const { Street, City, State, Country, PaymentMethod: _card, ...rest } = request;
+    return {
+      ...physician.identificationRequest(),
+      ...rest,
+      ...(isWhiteGlove(values) && {
+        street: Street,
+        city: City,
+        state: State,
+        country: Country,
+        PaymentMethod: 'Credit Card' as const,
+      }),
+    };
+  };
+
+  const form = usePayingForm<DiseaseValues, object, FormSubmissionResponse | PhysicianDiseaseResponse>({
+    initialValues: {
+      submissionOption: '',
+      ...kitAddressOf(client.data),
+      agree: false,
+      // The physician pays by card only: it is the method from the start.
+      payment: { ...initialPaymentChoice(false), ...(physician ? { method: 'Credit Card' as const } : {}) },
+      labReport: { file: null, dataUrl: null },
+      waiver: { notice: '', signature: null, diseases: '' },
+    },
+    validate: (values) => {
+      const body = requestOf(values);
+      const checked = schema.safeParse(body);
+      // The schema checks the chosen section only once the rest passes; check it as if the box were
+      // ticked too, so every problem shows at once.
+      const section =
+        !checked.success && values.submissionOption ? schema.safeParse({ ...body, agree: true }) : null;
+      const problems = toPageFields({
+        ...(section && !section.success ? fieldMessages(section.error) : {}),
+        ...(checked.success ? {} : fieldMessages(checked.error)),
+      });
+      if (physician && !physician.confirmed) problems.verify = physicianDiseaseMessages.confirmFirst;
+      if (values.submissionOption === 'Local Lab Submission' && labProblem) {
+        problems.lab_report_file = labProblem;
+      }
+      return problems;
+    },
+    payment: {
+      choice: (values) => values.payment,
+      applies: isWhiteGlove,
+      onFile: methodsOnFileOf(paymentInfo.data ?? null),
+      today,
+      cardEmpty: diseaseCardEmptyMessages,
+    },
+    amount: (values) => {
+      const method = cardOrAch(values.payment.method);
+      return isWhiteGlove(values) && method ? whiteGloveQuote(book, method).total : null;
+    },
+    // What was checked is what is sent, as the schema reads it.
+    request: (values) => schema.parse(requestOf(values)),
+    send: (request, idempotencyKey) =>
+      physician
+        ? sendForPhysician.mutateAsync({ body: request as SetPhysicianDiseaseDataBody, idempotencyKey })
+        : sendForClient.mutateAsync({ body: request as SetDiseaseDataBody, idempotencyKey }),
+    onSuccess: (response) => {
+      if (physician) physician.onSubmitted(response as PhysicianDiseaseResponse);
+      else if (variant.kind === 'client') variant.onSubmitted(response as FormSubmissionResponse);
+    },
+    fieldsOnPage: (fields, values) => toPageFields(fieldsOnPage(fields, values.payment.method)),
+    onRefused: (error) => {
+      setTextChanged(error.code === 'AGREEMENT_CHANGED');
+      // Done meanwhile in another window, or a price changed: what the page knows is read again.
+      if (STALE_CODES.has(error.code)) {
+        void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+        void queryClient.invalidateQueries({ queryKey: formDocumentsQueryKey });
+      }
+    },
+  });
+  const { values, errors } = form;
+  const option = values.submissionOption;
+  const busy = form.submitting;
+
+  const { patch, getValues } = form;
   const cardOnFile = Boolean(paymentInfo.data?.Credit_Card_Number);
   useEffect(() => {
-    setPayment((choice) => withSavedCardByDefault(choice, cardOnFile));
-  }, [cardOnFile]);
-  const formRef = useRef<HTMLFormElement>(null);
+    patch({ payment: withSavedCardByDefault(getValues().payment, cardOnFile) });
+  }, [cardOnFile, patch, getValues]);
 
   // The kit goes to the client's address of record unless they change it; a record that arrives
   // late fills only what is still empty. When a physician confirms another client, the address is
@@ -140,136 +251,23 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
     if (!record) return;
     const anotherClient = addressOf.current !== null && addressOf.current !== record.clientRecordId;
     addressOf.current = record.clientRecordId;
-    setAddress((current) => {
-      const fromRecord = kitAddressOf(record);
-      if (anotherClient) return fromRecord;
-      const filled = { ...current };
-      for (const { field } of KIT_ADDRESS_FIELDS) filled[field] ||= fromRecord[field];
-      return filled;
-    });
-  }, [client.data]);
+    const fromRecord = kitAddressOf(record);
+    const current = getValues();
+    const filled = { ...fromRecord };
+    if (!anotherClient) {
+      for (const { field } of KIT_ADDRESS_FIELDS) filled[field] = current[field] || fromRecord[field];
+    }
+    patch(filled);
+  }, [client.data, patch, getValues]);
 
   const onLabProblem = (message: string | null) => {
     setLabProblem(message);
-    setErrors(({ lab_report_file: _, ...rest }) => rest);
+    form.clearError('lab_report_file');
   };
-
-  // What the person chose, as the schema judges it; only the chosen section's fields go in.
-  const request = () => ({
-    submissionOption: option || undefined,
-    agree,
-    termsVersion: INFECTIOUS_DISEASE_TERMS_VERSION,
-    ...(option === 'White Glove Labs' && {
-      ...address,
-      PaymentMethod: payment.method === 'Check' || !payment.method ? undefined : payment.method,
-    }),
-    ...(option === 'Local Lab Submission' && {
-      lab_report_file: labReport.dataUrl ?? undefined,
-      lab_report_name: labReport.file?.name,
-    }),
-    ...(option === 'Waiver Submission' && {
-      WaiverNotice: waiver.notice || undefined,
-      Signature: waiver.signature ?? undefined,
-      InfectiousDisease: waiver.diseases || undefined,
-    }),
-  });
-
-  // The physician's body: the client identification, and the kit's address by the legacy names.
-  const physicianRequest = (physicianVariant: PhysicianVariant) => {
-    const { Street, City, State, Country, PaymentMethod: _card, ...rest } = request();
-    return {
-      ...physicianVariant.identificationRequest(),
-      ...rest,
-      ...(option === 'White Glove Labs' && {
-        street: Street,
-        city: City,
-        state: State,
-        country: Country,
-        PaymentMethod: 'Credit Card' as const,
-      }),
-    };
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting.current || !config.data) return;
-    const schema = physician ? setPhysicianDiseaseDataRequestSchema(today) : setDiseaseDataRequestSchema;
-    const body = physician ? physicianRequest(physician) : request();
-    const checked = schema.safeParse(body);
-    // The schema checks the chosen section only once the rest passes; check it as if the box were
-    // ticked too, so every problem shows at once.
-    const section = !checked.success && option ? schema.safeParse({ ...body, agree: true }) : null;
-    const whiteGlove = option === 'White Glove Labs';
-    const checkedPayment = whiteGlove
-      ? checkPaymentChoice(
-          payment,
-          methodsOnFileOf(paymentInfo.data ?? null),
-          today,
-          diseaseCardEmptyMessages,
-        )
-      : { problems: {} };
-    const problems: Record<string, string> = toPageFields({
-      ...(section && !section.success ? fieldMessages(section.error) : {}),
-      ...(checked.success ? {} : fieldMessages(checked.error)),
-      ...checkedPayment.problems,
-    });
-    if (physician && !physician.confirmed) problems.verify = physicianDiseaseMessages.confirmFirst;
-    if (option === 'Local Lab Submission' && labProblem) problems.lab_report_file = labProblem;
-    if (!checked.success || Object.keys(problems).length > 0) {
-      setErrors(problems);
-      focusFirstInvalid(formRef.current);
-      return;
-    }
-    const method = payment.method;
-    setErrors({});
-    setFailure(null);
-    submitting.current = true;
-    try {
-      const tokenizer = tokenizerFor(config.data);
-      const withPayment = async <T extends object>(data: T) =>
-        whiteGlove && (method === 'Credit Card' || method === 'ACH Payment')
-          ? {
-              ...data,
-              ...(await paymentRequestFields(method, checkedPayment, payment, tokenizer)),
-              PaymentMethod: method,
-              expectedTotalCents: whiteGloveQuote(book, method).total,
-            }
-          : data;
-      const idempotencyKey = crypto.randomUUID();
-      if (physician) {
-        const response = await sendForPhysician.mutateAsync({
-          buildRequest: () => withPayment(checked.data) as Promise<SetPhysicianDiseaseDataBody>,
-          idempotencyKey,
-        });
-        physician.onSubmitted(response);
-      } else if (variant.kind === 'client') {
-        const response = await sendForClient.mutateAsync({
-          buildRequest: () => withPayment(checked.data) as Promise<SetDiseaseDataBody>,
-          idempotencyKey,
-        });
-        variant.onSubmitted(response);
-      }
-    } catch (error) {
-      // The server's quote differs from the one shown (its message says so), or the form was done
-      // meanwhile in another window: refresh what the page knows.
-      const refused = submissionFailure(error, method);
-      if (refused.pageIsStale) void queryClient.invalidateQueries();
-      const fields = toPageFields(refused.fields);
-      setErrors(fields);
-      setFailure(refused);
-      if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
-    } finally {
-      submitting.current = false;
-    }
-  };
-
-  const busy = send.isPending;
 
   return (
     <form
-      ref={formRef}
-      onSubmit={onSubmit}
-      noValidate
+      {...form.formProps}
       aria-label={physician ? 'Client Infectious Disease Form' : 'Infectious Disease Form'}
     >
       <Stack gap="lg">
@@ -300,10 +298,7 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
               placeholder="Choose how to submit your screening"
               data={[...SUBMISSION_OPTIONS]}
               value={option || null}
-              onChange={(value) => {
-                setOption((value ?? '') as SubmissionOption | '');
-                setErrors(({ submissionOption: _, ...rest }) => rest);
-              }}
+              onChange={(value) => form.patch({ submissionOption: (value ?? '') as SubmissionOption | '' })}
               error={errors.submissionOption}
               disabled={busy}
               allowDeselect={false}
@@ -313,10 +308,10 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
 
             {option === 'White Glove Labs' && (
               <WhiteGloveSection
-                address={address}
-                onAddressChange={setAddress}
-                payment={payment}
-                onPaymentChange={setPayment}
+                address={kitAddressFrom(values)}
+                onAddressChange={(address) => form.patch(address)}
+                payment={values.payment}
+                onPaymentChange={(next) => form.setPayment(next)}
                 paymentInfo={paymentInfo.data}
                 errors={errors}
                 today={today}
@@ -326,15 +321,20 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
             )}
             {option === 'Local Lab Submission' && (
               <LocalLabSection
-                value={labReport}
-                onChange={setLabReport}
+                value={values.labReport}
+                onChange={(labReport) => form.patch({ labReport })}
                 onProblem={onLabProblem}
                 error={errors.lab_report_file ?? labProblem ?? undefined}
                 disabled={busy}
               />
             )}
             {option === 'Waiver Submission' && (
-              <WaiverSection value={waiver} onChange={setWaiver} errors={errors} disabled={busy} />
+              <WaiverSection
+                value={values.waiver}
+                onChange={(waiver) => form.patch({ waiver })}
+                errors={errors}
+                disabled={busy}
+              />
             )}
 
             <Stack gap="xs">
@@ -353,22 +353,20 @@ export function DiseaseForm({ variant }: { variant: DiseaseFormVariant }) {
               <Checkbox
                 name="agree"
                 label="I agree to the Infectious Disease Terms and Conditions"
-                checked={agree}
-                onChange={(e) => {
-                  setAgree(e.currentTarget.checked);
-                  setErrors(({ agree: _, ...rest }) => rest);
-                }}
-                error={errors.agree}
+                {...form.form.getInputProps('agree', { type: 'checkbox' })}
                 aria-invalid={Boolean(errors.agree) || undefined}
                 disabled={busy}
               />
             </Stack>
             <Group justify="flex-end">
-              <Button type="submit" loading={busy} disabled={!config.data}>
-                Submit
+              <Button type="submit" loading={busy} disabled={!form.ready}>
+                {form.payLabel()}
               </Button>
             </Group>
-            <FormFailure failure={failure} reloadLabel="Load the updated terms" />
+            <FormFailure
+              failure={form.failure ? { message: form.failure, textChanged } : null}
+              reloadLabel="Load the updated terms"
+            />
           </>
         )}
       </Stack>

@@ -10,7 +10,7 @@ export function FormFailure({
   failure,
   reloadLabel,
 }: {
-  failure: SubmissionFailure | null;
+  failure: Pick<SubmissionFailure, 'message' | 'textChanged'> | null;
   reloadLabel: string;
 }) {
   return (

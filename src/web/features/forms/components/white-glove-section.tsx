@@ -54,14 +54,17 @@ function WhiteGloveAmount({
     );
   }
   const quote = whiteGloveQuote(book, method);
+  // One total in bold, what is charged; the spec's total line of the physician variant is the lab's.
   return (
     <Paper withBorder p="md" radius="md" bg="gray.0" aria-live="polite">
       <Stack gap={4}>
-        {variant === 'physician' && <Text fw={600}>{whiteGloveTotalLine(book)}</Text>}
+        {variant === 'physician' && <Text size="sm">{whiteGloveTotalLine(book)}</Text>}
         <Text size="sm">White Glove Labs fee: {formatUsd(quote.labFee)}</Text>
-        <Text size="sm">
-          Credit card processing fee ({cardFeePercent(book)}): {formatUsd(quote.processingFee)}
-        </Text>
+        {method === 'Credit Card' && (
+          <Text size="sm">
+            Credit card processing fee ({cardFeePercent(book)}): {formatUsd(quote.processingFee)}
+          </Text>
+        )}
         <Text fw={700}>
           {variant === 'physician' ? 'Total charged to your card' : 'Total'}: {formatUsd(quote.total)}
         </Text>

@@ -5,6 +5,8 @@ import type {
   sendProcessDataRequestSchema,
 } from '../../../../domain/initial-processing';
 import { apiRequest } from '../../../lib/api-client';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { physicianClientsQueryKey } from '../../../lib/physician-clients-key';
 
 export type SendProcessDataBody = z.input<ReturnType<typeof sendProcessDataRequestSchema>>;
 
@@ -22,15 +24,12 @@ export function sendProcessData(
 export function useSendProcessData() {
   const queryClient = useQueryClient();
   return useMutation({
-    // Built inside the mutation, so the loading overlay also covers the card's tokenizing.
-    mutationFn: async ({
-      buildRequest,
-      idempotencyKey,
-    }: {
-      buildRequest: () => Promise<SendProcessDataBody>;
-      idempotencyKey: string;
-    }) => sendProcessData(await buildRequest(), idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: SendProcessDataBody; idempotencyKey: string }) =>
+      sendProcessData(body, idempotencyKey),
     // A new client in My Clients, and perhaps a card newly on the physician's file.
-    onSuccess: () => void queryClient.invalidateQueries(),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: physicianClientsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
+    },
   });
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SetPaymentInfoRequest, SetPaymentInfoResponse } from '../../../../domain/payment-info';
 import { apiRequest } from '../../../lib/api-client';
+import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
 
 /** Saves a tokenized method; the key makes a double click or a retry one submission. */
 export function setPaymentInfo(
@@ -18,6 +20,11 @@ export function useSetPaymentInfo() {
   return useMutation({
     mutationFn: ({ request, idempotencyKey }: { request: SetPaymentInfoRequest; idempotencyKey: string }) =>
       setPaymentInfo(request, idempotencyKey),
-    onSuccess: () => queryClient.invalidateQueries(),
+    // The method on file, and the client's record and activity when the overdue years were paid.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey }),
+        queryClient.invalidateQueries({ queryKey: clientQueryPrefix }),
+      ]),
   });
 }

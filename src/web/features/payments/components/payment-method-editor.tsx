@@ -1,17 +1,9 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
-import { fieldMessages } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
-import type { SetPaymentInfoResponse } from '../../../../domain/payment-info';
-import {
-  achFormSchema,
-  cardFeePercent,
-  cardFormSchema,
-  cardProcessingFee,
-} from '../../../../domain/payments';
-import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import type { SetPaymentInfoRequest, SetPaymentInfoResponse } from '../../../../domain/payment-info';
+import { cardFeePercent, cardProcessingFee } from '../../../../domain/payments';
 import {
   AchFields,
   type AchFormValues,
@@ -21,13 +13,11 @@ import {
   emptyAch,
 } from '../../../components/payment/card-fields';
 import { SubmitFailure } from '../../../components/submit-failure';
-import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
 import { withoutChangedFields } from '../../../lib/field-errors';
-import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { submissionFailureMessage } from '../../../lib/payment/failure-message';
+import { usePayingForm } from '../../../lib/paying-form';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
-import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { initialPaymentChoice } from '../../../lib/payment/payment-choice';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSetPaymentInfo } from '../api/set-payment-info';
 
@@ -39,121 +29,115 @@ interface Props {
   onSaved(response: SetPaymentInfoResponse): void;
 }
 
+interface MethodValues {
+  card: CardFormValues;
+  ach: AchFormValues;
+}
+
 /** The Edit form of one payment method: validated here, tokenized by the gateway, saved by the server. */
 export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: Props) {
   const today = todayFor(new Date());
-  const config = usePaymentConfig();
   const book = usePriceBook();
   const save = useSetPaymentInfo();
   const queryClient = useQueryClient();
   const client = useClient();
-  // The card's billing address starts as the client's address of record; the client may change it.
-  const [card, setCard] = useState<CardFormValues>(() => cardPrefilledFrom(client.data));
-  const [ach, setAch] = useState<AchFormValues>(emptyAch);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [tokenizing, setTokenizing] = useState(false);
-  const submitting = useRef(false);
-
   const overdueCents = Math.round(overdueAmount * 100);
   const feeCents = cardProcessingFee(book, overdueCents, kind);
-  const busy = tokenizing || save.isPending;
+  const totalCents = overdueCents + feeCents;
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting.current || !config.data) return;
-    const form = event.currentTarget;
-    const parsed = kind === 'card' ? cardFormSchema(today).safeParse(card) : achFormSchema.safeParse(ach);
-    if (!parsed.success) {
-      setErrors(fieldMessages(parsed.error));
-      focusFirstInvalid(form);
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    submitting.current = true;
-    setTokenizing(true);
-    try {
-      const tokenizer = tokenizerFor(config.data);
-      const idempotencyKey = crypto.randomUUID();
-      if (parsed.data && 'Credit_Card_Number' in parsed.data) {
-        const token = await tokenizer.tokenizeCard(parsed.data);
-        const { Credit_Card_Number: _number, CVV: _cvv, ...display } = parsed.data;
-        setTokenizing(false);
-        onSaved(
-          await save.mutateAsync({
-            request: { Payment_Type: 'CC', token, ...display, expectedTotalCents: overdueCents + feeCents },
-            idempotencyKey,
-          }),
-        );
-      } else if (parsed.data) {
-        const token = await tokenizer.tokenizeBank(parsed.data);
-        setTokenizing(false);
-        onSaved(
-          await save.mutateAsync({
-            request: {
-              Payment_Type: 'ACH',
-              token,
-              Name_On_Account: parsed.data.Name_On_Account,
-              ABA_Routing_Number: parsed.data.ABA_Routing_Number,
-              expectedTotalCents: overdueCents,
-            },
-            idempotencyKey,
-          }),
-        );
-      }
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'AMOUNT_CHANGED') {
+  const form = usePayingForm<MethodValues, object, SetPaymentInfoResponse>({
+    // The card's billing address starts as the client's address of record; the client may change it.
+    initialValues: { card: cardPrefilledFrom(client.data), ach: emptyAch },
+    validate: () => ({}),
+    payment: {
+      choice: (values) => ({
+        ...initialPaymentChoice(false),
+        method: kind === 'card' ? 'Credit Card' : 'ACH Payment',
+        useAnotherCard: true,
+        useAnotherAch: true,
+        card: values.card,
+        ach: values.ach,
+      }),
+      onFile: { card: false, ach: false },
+      today,
+      requestFields: async (checked, _choice, tokenizer) => {
+        if (checked.card) {
+          const { Credit_Card_Number: _number, CVV: _cvv, ...display } = checked.card;
+          return {
+            Payment_Type: 'CC' as const,
+            token: await tokenizer.tokenizeCard(checked.card),
+            ...display,
+          };
+        }
+        if (!checked.ach) return {};
+        return {
+          Payment_Type: 'ACH' as const,
+          token: await tokenizer.tokenizeBank(checked.ach),
+          Name_On_Account: checked.ach.Name_On_Account,
+          ABA_Routing_Number: checked.ach.ABA_Routing_Number,
+        };
+      },
+    },
+    // Saving pays the overdue total (the card with its fee): the server charges nothing if it differs.
+    amount: () => totalCents,
+    charges: () => overdueCents > 0,
+    request: () => ({}),
+    send: (request, idempotencyKey) =>
+      save.mutateAsync({ request: request as SetPaymentInfoRequest, idempotencyKey }),
+    onSuccess: onSaved,
+    // The server's names are the page's (the card's Country included): no mapping.
+    fieldsOnPage: (fields) => fields,
+    onRefused: async (error) => {
+      if (error.code === 'AMOUNT_CHANGED')
         await queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
-      }
-      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-      setFailure(submissionFailureMessage(error));
-    } finally {
-      submitting.current = false;
-      setTokenizing(false);
-    }
-  };
+    },
+  });
+  const { values, errors } = form;
+  const busy = form.submitting;
 
   // A field's error goes as soon as the field changes.
   const edit =
-    <T extends object>(current: T, setValues: (next: T) => void) =>
-    (next: T) => {
-      setErrors((e) => withoutChangedFields(e, current, next));
-      setValues(next);
+    <K extends keyof MethodValues>(key: K) =>
+    (next: MethodValues[K]) => {
+      form.form.setErrors((current) =>
+        withoutChangedFields(current as Record<string, string>, values[key], next),
+      );
+      form.patch({ [key]: next } as Partial<MethodValues>);
     };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={kind === 'card' ? 'Credit card' : 'ACH payment'}>
+    <form {...form.formProps} aria-label={kind === 'card' ? 'Credit card' : 'ACH payment'}>
       <Stack>
         {kind === 'card' ? (
           <CardFields
-            values={card}
-            onChange={edit(card, setCard)}
+            values={values.card}
+            onChange={edit('card')}
             errors={errors}
             today={today}
             disabled={busy}
           />
         ) : (
-          <AchFields values={ach} onChange={edit(ach, setAch)} errors={errors} disabled={busy} />
+          <AchFields values={values.ach} onChange={edit('ach')} errors={errors} disabled={busy} />
         )}
         {overdueCents > 0 && (
           <Alert color="yellow" variant="light" p="xs">
             Saving will pay the overdue total now: {formatUsd(overdueCents)}
             {feeCents > 0
-              ? ` + ${formatUsd(feeCents)} card processing fee (${cardFeePercent(book)}) = ${formatUsd(overdueCents + feeCents)}`
+              ? ` + ${formatUsd(feeCents)} card processing fee (${cardFeePercent(book)}) = ${formatUsd(totalCents)}`
               : ' (no fee by ACH)'}
             .
           </Alert>
         )}
         <Group>
-          <Button type="submit" loading={busy} disabled={!config.data}>
-            Save
+          <Button type="submit" loading={busy} disabled={!form.ready}>
+            {form.payLabel('Save')}
+            {overdueCents > 0 ? ` and save ${kind === 'card' ? 'card' : 'bank account'}` : ''}
           </Button>
           <Button variant="default" onClick={onCancel} disabled={busy}>
             Cancel
           </Button>
         </Group>
-        <SubmitFailure message={failure} />
+        <SubmitFailure message={form.failure} />
       </Stack>
     </form>
   );

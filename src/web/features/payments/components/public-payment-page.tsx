@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  Radio,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Checkbox, Fieldset, Group, Radio, Stack, Text } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
@@ -17,21 +6,11 @@ import { todayFor } from '../../../../domain/client';
 import {
   type AmountDue,
   type ClientVerificationRequest,
-  clientVerificationSchema,
   verificationMessages as v,
 } from '../../../../domain/client-verification';
-import { isoToUsDate } from '../../../../domain/dates';
-import { fieldMessages } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
-import {
-  achFormSchema,
-  cardFeePercent,
-  cardFormSchema,
-  cardProcessingFee,
-} from '../../../../domain/payments';
-import type { PriceBook } from '../../../../domain/price-book';
-import { DateOfBirthInput } from '../../../components/date-of-birth-input';
-import { focusFirstInvalid } from '../../../components/focus-first-invalid';
+import type { SetPublicPaymentInfoRequest } from '../../../../domain/payment-info';
+import { cardFeePercent } from '../../../../domain/payments';
 import {
   AchFields,
   type AchFormValues,
@@ -42,22 +21,60 @@ import {
 } from '../../../components/payment/card-fields';
 import { PublicShell } from '../../../components/public-shell';
 import { SubmitFailure } from '../../../components/submit-failure';
-import { ApiError } from '../../../lib/api-client';
-import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { submissionFailureMessage } from '../../../lib/payment/failure-message';
-import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { withoutChangedFields } from '../../../lib/field-errors';
+import { usePayingForm } from '../../../lib/paying-form';
+import { initialPaymentChoice, type PaymentChoice } from '../../../lib/payment/payment-choice';
 import { priceBookQueryKey, usePriceBook } from '../../../lib/price-book';
 import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
+import { AmountDueSummary, type PublicPaymentMethod, totalFor } from './amount-due-summary';
+import {
+  ClientIdentificationFieldset,
+  type Confirmation,
+  type IdentificationMode,
+} from './client-identification-fieldset';
 
-type Mode = 'id' | 'contact' | '';
-const emptyIdentity = {
-  ClientId: '',
-  ClientLastname: '',
-  ClientFirstName: '',
-  Clientlastname: '',
-  ClientEmail: '',
-  ClientDob: '',
-};
+interface PublicPaymentValues {
+  method: PublicPaymentMethod;
+  card: CardFormValues;
+  ach: AchFormValues;
+  agree: boolean;
+}
+
+/** The page's card or account as the forms' payment choice: always a new one, never kept but here. */
+function choiceOf(values: PublicPaymentValues): PaymentChoice {
+  return {
+    ...initialPaymentChoice(false),
+    method: values.method === 'card' ? 'Credit Card' : values.method === 'ach' ? 'ACH Payment' : '',
+    useAnotherCard: true,
+    useAnotherAch: true,
+    card: values.card,
+    ach: values.ach,
+  };
+}
+
+/** The server's field names on this page's fields. */
+function fieldsOnThisPage(fields: Record<string, string>, method: PublicPaymentMethod) {
+  const onPage: Record<string, string> = {};
+  for (const [field, message] of Object.entries(fields)) {
+    const key =
+      field === 'Payment_Type'
+        ? 'method'
+        : field === 'token'
+          ? method === 'ach'
+            ? 'Account_Number'
+            : 'Credit_Card_Number'
+          : field;
+    onPage[key] ??= message;
+  }
+  return onPage;
+}
+
+/** Beside the button after the server refused the total shown; `total` is the new one shown. */
+function amountChangedMessage(total: number): string {
+  return total > 0
+    ? `The amount due has changed. The new total is ${formatUsd(total)}: please check it above before you pay.`
+    : 'The amount due has changed: nothing is due now. Please check it above before you save.';
+}
 
 /**
  * The public single-payment page reached from an e-mailed (`email`) or texted (`sms`) link. The
@@ -66,30 +83,95 @@ const emptyIdentity = {
  */
 export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const today = todayFor(new Date());
-  const config = usePaymentConfig();
   const book = usePriceBook();
   const verifyClient = useVerifyClient();
   const save = usePublicPaymentSave();
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<Mode>('');
-  const [identity, setIdentity] = useState(emptyIdentity);
   const [verification, setVerification] = useState<string | null>(null);
-  const [byLink, setByLink] = useState(false);
-  const [verifyError, setVerifyError] = useState<string | null>(null);
-  const [method, setMethod] = useState<'card' | 'ach' | ''>(page === 'email' ? 'card' : '');
-  const [card, setCard] = useState<CardFormValues>(emptyCard);
-  const [ach, setAch] = useState<AchFormValues>(emptyAch);
-  const [agree, setAgree] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [done, setDone] = useState<{ message: string; charged: string | null } | null>(null);
   const [amountDue, setAmountDue] = useState<AmountDue | null>(null);
-  const [working, setWorking] = useState(false);
+  const [byLink, setByLink] = useState(false);
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const [mode, setMode] = useState<IdentificationMode>('');
+  const [done, setDone] = useState<{ message: string; charged: string | null } | null>(null);
   /** The server refused the total shown (409): the figures were read again, and the page says so. */
   const [amountChanged, setAmountChanged] = useState(false);
   const linkChecked = useRef(false);
   /** The confirmation that read the amount due, to read it again if the server says it changed. */
   const confirmedBy = useRef<ClientVerificationRequest | null>(null);
+
+  const confirm = ({ request, verification, amountDue }: Confirmation) => {
+    confirmedBy.current = request;
+    setVerification(verification);
+    setAmountDue(amountDue);
+  };
+  const forgetConfirmation = () => {
+    setVerification(null);
+    setAmountDue(null);
+    setByLink(false);
+    confirmedBy.current = null;
+  };
+
+  const form = usePayingForm<PublicPaymentValues, object, Awaited<ReturnType<typeof save.mutateAsync>>>({
+    initialValues: { method: page === 'email' ? 'card' : '', card: emptyCard, ach: emptyAch, agree: false },
+    validate: (values) => {
+      const found: Record<string, string> = {};
+      if (!verification && !mode) found.mode = v.chooseOption;
+      if (!verification) found.verify = v.confirmFirst;
+      if (!values.method) found.method = v.chooseMethod;
+      if (!values.agree) found.agree = v.agree;
+      return found;
+    },
+    payment: {
+      choice: choiceOf,
+      onFile: { card: false, ach: false },
+      today,
+      requestFields: async (checked, _choice, tokenizer) => {
+        if (checked.card) {
+          const { Credit_Card_Number: _number, CVV: _cvv, ...display } = checked.card;
+          return {
+            ...display,
+            Payment_Type: 'CC' as const,
+            token: await tokenizer.tokenizeCard(checked.card),
+          };
+        }
+        if (checked.ach) {
+          return {
+            Payment_Type: 'ACH' as const,
+            token: await tokenizer.tokenizeBank(checked.ach),
+            Name_On_Account: checked.ach.Name_On_Account,
+            ABA_Routing_Number: checked.ach.ABA_Routing_Number,
+          };
+        }
+        return {};
+      },
+    },
+    // The total this page showed: if the bill changed meanwhile, the server charges nothing.
+    amount: (values) => (amountDue ? totalFor(book, amountDue, values.method) : null),
+    request: () => ({ verification, agree: true as const, page, ClientSFRecordId: undefined }),
+    send: (request, idempotencyKey) =>
+      save.mutateAsync({ request: request as SetPublicPaymentInfoRequest, idempotencyKey }),
+    onSuccess: (response) =>
+      setDone({
+        message: response.message,
+        charged:
+          response.amountCharged > 0
+            ? `We charged ${formatUsd(Math.round(response.amountCharged * 100))}${response.processingFee > 0 ? `, including the ${formatUsd(Math.round(response.processingFee * 100))} card processing fee` : ''}. Transaction number: ${response.TransactionId}.`
+            : null,
+      }),
+    fieldsOnPage: (fields, values) => fieldsOnThisPage(fields, values.method),
+    onRefused: async (error) => {
+      // The confirmation expired (15 minutes): ask for it again.
+      if (error.fields.verify) forgetConfirmation();
+      // The new figures are shown (summary and button): the client checks them before paying.
+      if (error.code === 'AMOUNT_CHANGED' && (await readAmountDueAgain())) {
+        setAmountChanged(true);
+        return true;
+      }
+      return false;
+    },
+  });
+  const { values, errors } = form;
+  const { setErrors } = form.form;
 
   // A signed link identifies the client; it is then taken out of the address bar.
   useEffect(() => {
@@ -106,138 +188,9 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
         setAmountDue(data.amountDue);
         setByLink(true);
       },
-      onError: (error) => setVerifyError(error.message),
+      onError: (error) => setLinkError(error.message),
     });
   }, [verifyClient]);
-
-  const setField = (field: keyof typeof emptyIdentity) => (value: string) =>
-    setIdentity((i) => ({ ...i, [field]: value }));
-
-  const onConfirm = () => {
-    setVerifyError(null);
-    if (!mode) {
-      setErrors({ mode: v.chooseOption });
-      return;
-    }
-    const candidate =
-      mode === 'id'
-        ? { mode, ClientId: identity.ClientId, ClientLastname: identity.ClientLastname }
-        : {
-            mode,
-            ClientFirstName: identity.ClientFirstName,
-            Clientlastname: identity.Clientlastname,
-            ClientEmail: identity.ClientEmail,
-            ClientDob: identity.ClientDob ? isoToUsDate(identity.ClientDob) : '',
-          };
-    const parsed = clientVerificationSchema(today).safeParse(candidate);
-    if (!parsed.success) {
-      setErrors(fieldMessages(parsed.error));
-      return;
-    }
-    setErrors({});
-    const request = parsed.data;
-    verifyClient.mutate(request, {
-      onSuccess: (data) => {
-        confirmedBy.current = request;
-        setVerification(data.verification);
-        setAmountDue(data.amountDue);
-      },
-      onError: (error) => {
-        setIdentity(emptyIdentity);
-        setVerifyError(error.message);
-        if (error instanceof ApiError && error.fields.verify) setErrors({ verify: error.fields.verify });
-      },
-    });
-  };
-
-  const onCancel = () => {
-    setCard(emptyCard);
-    setAch(emptyAch);
-    setAgree(false);
-    setErrors({});
-    setFailure(null);
-    setAmountChanged(false);
-  };
-
-  const onSave = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (working || !config.data) return;
-    const form = event.currentTarget;
-    const found: Record<string, string> = {};
-    if (!verification && !mode) found.mode = v.chooseOption;
-    if (!verification) found.verify = v.confirmFirst;
-    if (!method) found.method = v.chooseMethod;
-    if (!agree) found.agree = v.agree;
-    const parsed =
-      method === 'card'
-        ? cardFormSchema(today).safeParse(card)
-        : method === 'ach'
-          ? achFormSchema.safeParse(ach)
-          : null;
-    if (parsed && !parsed.success) Object.assign(found, fieldMessages(parsed.error));
-    if (Object.keys(found).length > 0 || !parsed?.success || !verification) {
-      setErrors(found);
-      focusFirstInvalid(form);
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    setAmountChanged(false);
-    setWorking(true);
-    try {
-      const tokenizer = tokenizerFor(config.data);
-      const common = {
-        verification,
-        agree: true as const,
-        page,
-        ClientSFRecordId: undefined,
-        // The total this page showed: if the bill changed meanwhile, the server charges nothing.
-        ...(amountDue ? { expectedTotalCents: totalFor(book, amountDue, method) } : {}),
-      };
-      const idempotencyKey = crypto.randomUUID();
-      const data = parsed.data;
-      const request =
-        'Credit_Card_Number' in data
-          ? (() => {
-              const { Credit_Card_Number: _n, CVV: _c, ...display } = data;
-              return tokenizer
-                .tokenizeCard(data)
-                .then((token) => ({ ...common, ...display, Payment_Type: 'CC' as const, token }));
-            })()
-          : tokenizer.tokenizeBank(data).then((token) => ({
-              ...common,
-              Payment_Type: 'ACH' as const,
-              token,
-              Name_On_Account: data.Name_On_Account,
-              ABA_Routing_Number: data.ABA_Routing_Number,
-            }));
-      const response = await save.mutateAsync({ request: await request, idempotencyKey });
-      setDone({
-        message: response.message,
-        charged:
-          response.amountCharged > 0
-            ? `We charged ${formatUsd(Math.round(response.amountCharged * 100))}${response.processingFee > 0 ? `, including the ${formatUsd(Math.round(response.processingFee * 100))} card processing fee` : ''}. Transaction number: ${response.TransactionId}.`
-            : null,
-      });
-    } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-      // The confirmation expired (15 minutes): ask for it again.
-      if (error instanceof ApiError && error.fields.verify) {
-        setVerification(null);
-        setAmountDue(null);
-        setByLink(false);
-        confirmedBy.current = null;
-      }
-      if (error instanceof ApiError && error.code === 'AMOUNT_CHANGED' && (await readAmountDueAgain())) {
-        // The new figures are shown (summary and button): the client checks them before paying.
-        setAmountChanged(true);
-        return;
-      }
-      setFailure(submissionFailureMessage(error));
-    } finally {
-      setWorking(false);
-    }
-  };
 
   /**
    * After a 409 AMOUNT_CHANGED: reads the amount due (and the price book, for the card fee) again,
@@ -256,23 +209,40 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       setAmountDue(data.amountDue);
       return true;
     } catch {
-      setVerification(null);
-      setAmountDue(null);
-      setByLink(false);
+      forgetConfirmation();
       setErrors({ verify: v.confirmFirst });
-      confirmedBy.current = null;
       return false;
     }
   };
 
+  const onSave = (event: FormEvent<HTMLFormElement>) => {
+    setAmountChanged(false);
+    form.onSubmit(event);
+  };
+
+  const onCancel = () => {
+    form.patch({ card: emptyCard, ach: emptyAch, agree: false });
+    setErrors({});
+    form.setFailure(null);
+    setAmountChanged(false);
+  };
+
+  // A field's message goes as soon as the field changes.
+  const edit =
+    <K extends 'card' | 'ach'>(key: K) =>
+    (next: PublicPaymentValues[K]) => {
+      setErrors((current) => withoutChangedFields(current as Record<string, string>, values[key], next));
+      form.patch({ [key]: next } as Partial<PublicPaymentValues>);
+    };
+
   const confirmed = verification !== null;
-  const total = amountDue && method ? totalFor(book, amountDue, method) : 0;
+  const total = amountDue && values.method ? totalFor(book, amountDue, values.method) : 0;
   const saveLabel =
     total > 0
-      ? `Pay ${formatUsd(total)} and save ${method === 'card' ? 'card' : 'bank account'}`
-      : method === 'card'
+      ? `Pay ${formatUsd(total)} and save ${values.method === 'card' ? 'card' : 'bank account'}`
+      : values.method === 'card'
         ? 'Save card'
-        : method === 'ach'
+        : values.method === 'ach'
           ? 'Save bank account'
           : 'Save';
 
@@ -284,119 +254,26 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
           <Text>Thank you. A confirmation has been e-mailed to the address we have on file.</Text>
         </Alert>
       ) : (
-        <form onSubmit={onSave} noValidate aria-label="Update payment information">
+        <form {...form.formProps} onSubmit={onSave} aria-label="Update payment information">
           <Stack gap="lg">
-            <Fieldset legend="Client Identification" radius="md">
-              {byLink ? (
-                <Text c="teal.9" fw={600} role="status">
-                  {v.confirmed}
-                </Text>
-              ) : (
-                <Stack>
-                  <Radio.Group
-                    label="Identify the client by"
-                    value={mode}
-                    onChange={(value) => {
-                      setMode(value as Mode);
-                      setErrors({});
-                    }}
-                    error={errors.mode}
-                    readOnly={confirmed}
-                  >
-                    <Group mt="xs">
-                      <Radio value="id" label="Client ID and Last Name" disabled={confirmed} />
-                      <Radio value="contact" label="Client Full Contact Information" disabled={confirmed} />
-                    </Group>
-                  </Radio.Group>
-                  {mode === 'id' && (
-                    <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                      <TextInput
-                        label="Client ID"
-                        value={identity.ClientId}
-                        onChange={(e) => setField('ClientId')(e.currentTarget.value)}
-                        error={errors.ClientId}
-                        readOnly={confirmed}
-                        required
-                      />
-                      <TextInput
-                        label="Last Name"
-                        value={identity.ClientLastname}
-                        onChange={(e) => setField('ClientLastname')(e.currentTarget.value)}
-                        error={errors.ClientLastname}
-                        readOnly={confirmed}
-                        required
-                      />
-                    </SimpleGrid>
-                  )}
-                  {mode === 'contact' && (
-                    <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                      <TextInput
-                        label="First Name"
-                        value={identity.ClientFirstName}
-                        onChange={(e) => setField('ClientFirstName')(e.currentTarget.value)}
-                        error={errors.ClientFirstName}
-                        readOnly={confirmed}
-                        required
-                      />
-                      <TextInput
-                        label="Last Name"
-                        value={identity.Clientlastname}
-                        onChange={(e) => setField('Clientlastname')(e.currentTarget.value)}
-                        error={errors.Clientlastname}
-                        readOnly={confirmed}
-                        required
-                      />
-                      <TextInput
-                        label="Email"
-                        type="email"
-                        value={identity.ClientEmail}
-                        onChange={(e) => setField('ClientEmail')(e.currentTarget.value)}
-                        error={errors.ClientEmail}
-                        readOnly={confirmed}
-                        required
-                      />
-                      <DateOfBirthInput
-                        label="Date of Birth"
-                        value={identity.ClientDob}
-                        onChange={setField('ClientDob')}
-                        maxDate={today}
-                        error={errors.ClientDob}
-                        readOnly={confirmed}
-                        required
-                      />
-                    </SimpleGrid>
-                  )}
-                  {confirmed ? (
-                    <Text c="teal.9" fw={600} role="status">
-                      {v.confirmed}
-                    </Text>
-                  ) : (
-                    <div>
-                      <Button variant="outline" onClick={onConfirm} loading={verifyClient.isPending}>
-                        Confirm Client Details
-                      </Button>
-                      {errors.verify && (
-                        <Text c="red.9" size="sm" mt="xs">
-                          {errors.verify}
-                        </Text>
-                      )}
-                      {verifyError && (
-                        <Text c="red.9" size="sm" mt="xs" role="alert">
-                          {verifyError}
-                        </Text>
-                      )}
-                    </div>
-                  )}
-                </Stack>
-              )}
-            </Fieldset>
+            <ClientIdentificationFieldset
+              today={today}
+              byLink={byLink}
+              linkError={linkError}
+              mode={mode}
+              onModeChange={setMode}
+              confirmed={confirmed}
+              onConfirmed={confirm}
+              errors={errors}
+              setErrors={setErrors}
+            />
 
             <Fieldset legend="Payment Method" radius="md">
               <Stack>
                 <Radio.Group
                   label="Pay by"
-                  value={method}
-                  onChange={(value) => setMethod(value as 'card' | 'ach')}
+                  value={values.method}
+                  onChange={(method) => form.patch({ method: method as PublicPaymentMethod })}
                   error={errors.method}
                 >
                   <Group mt="xs">
@@ -407,103 +284,46 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
                 <Text size="sm">
                   A {cardFeePercent(book)} processing fee applies to card payments. Pay by ACH to avoid it.
                 </Text>
-                {method === 'card' && (
+                {values.method === 'card' && (
                   <CardFields
-                    values={card}
-                    onChange={setCard}
+                    values={values.card}
+                    onChange={edit('card')}
                     errors={errors}
                     today={today}
-                    disabled={working}
+                    disabled={form.submitting}
                   />
                 )}
-                {method === 'ach' && (
-                  <AchFields values={ach} onChange={setAch} errors={errors} disabled={working} />
+                {values.method === 'ach' && (
+                  <AchFields
+                    values={values.ach}
+                    onChange={edit('ach')}
+                    errors={errors}
+                    disabled={form.submitting}
+                  />
                 )}
               </Stack>
             </Fieldset>
 
-            {amountDue && <AmountDueSummary amountDue={amountDue} method={method} />}
+            {amountDue && <AmountDueSummary amountDue={amountDue} method={values.method} />}
 
             <Checkbox
-              checked={agree}
-              onChange={(e) => setAgree(e.currentTarget.checked)}
-              error={errors.agree}
+              {...form.form.getInputProps('agree', { type: 'checkbox' })}
               label="I am the owner of this card or bank account, and I authorize the bank to store this payment information and use it for overdue and future annual storage fees."
             />
             <Stack gap="xs">
               <Group>
-                <Button type="submit" loading={working}>
+                <Button type="submit" loading={form.submitting}>
                   {saveLabel}
                 </Button>
-                <Button variant="default" onClick={onCancel} disabled={working}>
+                <Button variant="default" onClick={onCancel} disabled={form.submitting}>
                   Cancel
                 </Button>
               </Group>
-              <SubmitFailure message={amountChanged ? amountChangedMessage(total) : failure} />
+              <SubmitFailure message={amountChanged ? amountChangedMessage(total) : form.failure} />
             </Stack>
           </Stack>
         </form>
       )}
     </PublicShell>
-  );
-}
-
-/** Beside the button after the server refused the total shown; `total` is the new one shown. */
-function amountChangedMessage(total: number): string {
-  return total > 0
-    ? `The amount due has changed. The new total is ${formatUsd(total)}: please check it above before you pay.`
-    : 'The amount due has changed: nothing is due now. Please check it above before you save.';
-}
-
-function totalFor(book: PriceBook, amountDue: AmountDue, method: 'card' | 'ach' | ''): number {
-  const kind = method === 'card' ? 'card' : 'ach';
-  return amountDue.overdueCents + cardProcessingFee(book, amountDue.overdueCents, kind);
-}
-
-/** What saving will charge, before it charges: the overdue years, the card fee, the total. */
-function AmountDueSummary({ amountDue, method }: { amountDue: AmountDue; method: 'card' | 'ach' | '' }) {
-  const book = usePriceBook();
-  if (amountDue.overdueCents === 0) {
-    return (
-      <Text role="status">
-        Nothing is due today. Saving stores this payment method for future annual storage fees.
-      </Text>
-    );
-  }
-  const fee = method === 'card' ? cardProcessingFee(book, amountDue.overdueCents, 'card') : 0;
-  return (
-    <Fieldset legend="Amount Due" radius="md">
-      <Stack gap={4} component="dl" m={0} aria-label="Amount due">
-        {amountDue.overdueYears.map((year) => (
-          <Group key={year.dueDate} justify="space-between" wrap="nowrap">
-            <Text component="dt">Annual storage due {isoToUsDate(year.dueDate)}</Text>
-            <Text component="dd" m={0}>
-              {formatUsd(year.amountCents)}
-            </Text>
-          </Group>
-        ))}
-        {method === 'card' && (
-          <Group justify="space-between" wrap="nowrap">
-            <Text component="dt">Card processing fee ({cardFeePercent(book)})</Text>
-            <Text component="dd" m={0}>
-              {formatUsd(fee)}
-            </Text>
-          </Group>
-        )}
-        <Group justify="space-between" wrap="nowrap">
-          <Text component="dt" fw={700}>
-            Total charged when you save
-          </Text>
-          <Text component="dd" m={0} fw={700}>
-            {formatUsd(amountDue.overdueCents + fee)}
-          </Text>
-        </Group>
-        {method === '' && (
-          <Text size="sm" c="gray.7">
-            A card adds the {cardFeePercent(book)} processing fee; ACH does not.
-          </Text>
-        )}
-      </Stack>
-    </Fieldset>
   );
 }

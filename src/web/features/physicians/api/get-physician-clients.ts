@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PhysicianClient } from '../../../../domain/physician';
 import { apiRequest } from '../../../lib/api-client';
+import { physicianClientsQueryKey } from '../../../lib/physician-clients-key';
 
 export const physicianClientsQuery = queryOptions({
-  queryKey: ['physician-clients'] as const,
+  queryKey: physicianClientsQueryKey,
   queryFn: async () =>
     (await apiRequest<{ clients: PhysicianClient[] }>('GET', 'pay/get_PhysicianClients')).clients,
 });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SendStoragePlanInput, SendStoragePlanResponse } from '../../../../domain/storage-plans';
 import { apiRequest } from '../../../lib/api-client';
 import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
 
 /** Orders the plans; the key makes a double click or a retry one order (and one charge). */
 export function sendStoragePlan(body: SendStoragePlanInput, idempotencyKey: string) {
@@ -14,18 +15,12 @@ export function sendStoragePlan(body: SendStoragePlanInput, idempotencyKey: stri
 export function useSendStoragePlan() {
   const queryClient = useQueryClient();
   return useMutation({
-    // Built inside the mutation, so the loading state also covers the tokenizing.
-    mutationFn: async ({
-      buildRequest,
-      idempotencyKey,
-    }: {
-      buildRequest: () => Promise<SendStoragePlanInput>;
-      idempotencyKey: string;
-    }) => sendStoragePlan(await buildRequest(), idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: SendStoragePlanInput; idempotencyKey: string }) =>
+      sendStoragePlan(body, idempotencyKey),
     onSuccess: () => {
-      // The paid-until date, the vials, Client Activity and the payment methods may all have changed.
+      // The paid-until date, the vials and Client Activity (the client's queries); a method kept on file.
       void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
     },
   });
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SendStoreRequestInput, SendStoreRequestResponse } from '../../../../domain/store';
 import { apiRequest } from '../../../lib/api-client';
+import { clientQueryPrefix } from '../../../lib/client-record';
+import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
 
 /** Orders the serum; the key makes a double click or a retry one order (and one charge). */
 export function sendStoreRequest(body: SendStoreRequestInput, idempotencyKey: string) {
@@ -13,15 +15,12 @@ export function sendStoreRequest(body: SendStoreRequestInput, idempotencyKey: st
 export function useSendStoreRequest() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({
-      buildRequest,
-      idempotencyKey,
-    }: {
-      buildRequest: () => Promise<SendStoreRequestInput>;
-      idempotencyKey: string;
-    }) => sendStoreRequest(await buildRequest(), idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: SendStoreRequestInput; idempotencyKey: string }) =>
+      sendStoreRequest(body, idempotencyKey),
+    // Client Activity and a saved address (the client's record), and a card or account kept on file.
     onSuccess: () => {
-      void queryClient.invalidateQueries();
+      void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
+      void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
     },
   });
 }

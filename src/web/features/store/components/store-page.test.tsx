@@ -222,7 +222,8 @@ describe('the store order', () => {
     expect(
       screen.getByRole('checkbox', { name: 'Save this credit card on file for future payments' }),
     ).toBeDefined();
-    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    // One bottle by card, $225.00 + 3%: the button names what it takes.
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
     expect(await screen.findByText('Please enter billing email')).toBeDefined();
     expect(screen.getByText('Please enter CVV')).toBeDefined();
     expect(screen.getByText('Please enter Shipment Date')).toBeDefined();

@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   Checkbox,
-  Grid,
   Group,
   Loader,
   Select,
@@ -18,15 +17,15 @@ import {
 } from '@mantine/core';
 import { DateInput, DatesProvider } from '@mantine/dates';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { shipmentDateMessages, storeEarliestShipmentDate } from '../../../../domain/carrier-calendar';
 import { type ClientRecord, todayFor } from '../../../../domain/client';
 import { addDays, isoToUsDate, usDateToIso } from '../../../../domain/dates';
-import { fieldMessages } from '../../../../domain/errors';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
 import { cardFeePercent } from '../../../../domain/payments';
+import { SERUM_BULK_FROM } from '../../../../domain/price-book';
 import {
   storeMessages as m,
   priceStoreOrder,
@@ -34,28 +33,22 @@ import {
   SERUM_NAME,
   type SendStoreRequestInput,
   type SendStoreRequestResponse,
+  type StorePrice,
   sendStoreRequestSchema,
   serumQuantityOf,
   serumQuantityProblem,
   storeShipmentDateProblem,
 } from '../../../../domain/store';
-import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
-import { ApiError } from '../../../lib/api-client';
+import { PayingFormLayout } from '../../../components/payment/paying-form-layout';
+import { SubmitFailure } from '../../../components/submit-failure';
 import { useClient } from '../../../lib/client-record';
-import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
-import { submissionFailureMessage } from '../../../lib/payment/failure-message';
+import { usePayingForm } from '../../../lib/paying-form';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
-import {
-  checkPaymentChoice,
-  fieldsOnPage,
-  initialPaymentChoice,
-  type PaymentChoice,
-  paymentRequestFields,
-} from '../../../lib/payment/payment-choice';
-import { usePaymentConfig } from '../../../lib/payment/payment-config';
+import { fieldsOnPage, initialPaymentChoice, type PaymentChoice } from '../../../lib/payment/payment-choice';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSession } from '../../../lib/session';
+import { zodResolver } from '../../../lib/zod-resolver';
 import { useStoreShipmentDates } from '../api/get-store-shipment-dates';
 import { useSendStoreRequest } from '../api/send-store-request';
 
@@ -143,6 +136,36 @@ export function StorePage() {
   );
 }
 
+interface StoreValues extends Shipping {
+  /** As typed: anything but a whole number is 0 bottles. */
+  quantity: string;
+  /** `YYYY-MM-DD`, or empty while nothing (or no date) is typed. */
+  ShipmentDate: string;
+  saveAddressForFuture: boolean;
+  payment: PaymentChoice;
+}
+
+const chosenMethod = (payment: PaymentChoice) => (payment.method === 'Check' ? '' : payment.method);
+
+/** The order as the schema judges it, the payment's token and display fields aside. */
+function storeRequestOf(values: StoreValues): SendStoreRequestInput {
+  const { quantity, payment, ...rest } = values;
+  return {
+    ...rest,
+    Source: 'ACT Client Portal',
+    stemskinserum: { name: SERUM_NAME, quantity: serumQuantityOf(quantity) },
+    PaymentMethod: chosenMethod(payment) || undefined,
+  } as SendStoreRequestInput;
+}
+
+/** The quantity's messages (the request's `stemskinserum`) go under the Quantity box. */
+function withQuantity(fields: Record<string, string>): Record<string, string> {
+  const { stemskinserum, ...rest } = fields;
+  return stemskinserum ? { ...rest, quantity: stemskinserum } : rest;
+}
+
+const checkStoreRequest = zodResolver(sendStoreRequestSchema, storeRequestOf);
+
 function StoreForm({
   client,
   onDone,
@@ -159,132 +182,106 @@ function StoreForm({
   const session = useSession();
   const physician = session.data?.role === 'physician';
   const paymentInfo = usePaymentInfo();
-  const config = usePaymentConfig();
   const book = usePriceBook();
   const send = useSendStoreRequest();
-  const [quantityText, setQuantityText] = useState('1');
-  const quantity = serumQuantityOf(quantityText);
-  const [shipmentDate, setShipmentDate] = useState('');
   const [dateText, setDateText] = useState('');
-  const [shipping, setShipping] = useState<Shipping>(() => shippingOf(client));
-  const [saveAddress, setSaveAddress] = useState(false);
-  const [payment, setPayment] = useState<PaymentChoice>(() => ({
-    ...initialPaymentChoice(false),
-    method: paymentInfo.data?.Credit_Card_Number || physician ? 'Credit Card' : '',
-  }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const submitting = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const method = payment.method === 'Check' ? '' : payment.method;
-  const price = priceStoreOrder(book, quantity, method === 'Credit Card' ? 'card' : 'ach');
-  const busy = send.isPending;
 
-  const setQuantity = (next: number) => setQuantityText(String(Math.max(0, next)));
-  const clearError = (field: string) => setErrors(({ [field]: _, ...rest }) => rest);
+  const priceOf = (values: StoreValues) =>
+    priceStoreOrder(
+      book,
+      serumQuantityOf(values.quantity),
+      chosenMethod(values.payment) === 'Credit Card' ? 'card' : 'ach',
+    );
 
-  const showDateError = (message: string) => setErrors((e) => ({ ...e, ShipmentDate: message }));
+  const form = usePayingForm<StoreValues, SendStoreRequestInput, SendStoreRequestResponse>({
+    initialValues: {
+      quantity: '1',
+      ShipmentDate: '',
+      ...shippingOf(client),
+      saveAddressForFuture: false,
+      payment: {
+        ...initialPaymentChoice(false),
+        method: paymentInfo.data?.Credit_Card_Number || physician ? 'Credit Card' : '',
+      },
+    },
+    validate: (values) => {
+      const problems = withQuantity(checkStoreRequest(values));
+      if (values.ShipmentDate) {
+        const problem = dateProblem(values.ShipmentDate);
+        if (problem) problems.ShipmentDate = problem.message;
+      } else if (dateText.trim()) {
+        problems.ShipmentDate = shipmentDateMessages.invalid;
+      }
+      const quantityProblem = serumQuantityProblem(serumQuantityOf(values.quantity));
+      if (quantityProblem) problems.quantity = quantityProblem;
+      return problems;
+    },
+    payment: {
+      choice: (values) => values.payment,
+      onFile: methodsOnFileOf(paymentInfo.data ?? null),
+      today,
+      cardEmpty: {
+        Credit_Card_Holder_First_Name: m.firstName,
+        Credit_Card_Holder_Last_Name: m.lastName,
+        Month_of_Expiry: m.cardEmpty,
+        Year_of_Expiry: m.cardEmpty,
+        CVV: m.cvv,
+        Credit_Card_Biling_Email_Address: m.billingEmail,
+      },
+    },
+    amount: (values) =>
+      chosenMethod(values.payment) && !serumQuantityProblem(serumQuantityOf(values.quantity))
+        ? priceOf(values).totalCents
+        : null,
+    request: storeRequestOf,
+    send: (request, idempotencyKey) =>
+      send.mutateAsync({ body: request as SendStoreRequestInput, idempotencyKey }),
+    onSuccess: onDone,
+    fieldsOnPage: (fields, values) => withQuantity(fieldsOnPage(fields, chosenMethod(values.payment))),
+  });
+  const { values, errors } = form;
+  const quantity = serumQuantityOf(values.quantity);
+  const method = chosenMethod(values.payment);
+  const price = priceOf(values);
+  const busy = form.submitting;
+
+  const setQuantity = (next: number) => form.patch({ quantity: String(Math.max(0, next)) });
 
   // A date picked or typed: the rule's message under the field at once, the date kept to correct.
   const onDateChange = (value: string | null) => {
     const iso = value ?? '';
-    setShipmentDate(iso);
+    form.patch({ ShipmentDate: iso });
     setDateText(iso ? isoToUsDate(iso) : '');
     const problem = iso ? dateProblem(iso) : null;
-    if (problem) showDateError(problem.message);
-    else clearError('ShipmentDate');
+    form.setError('ShipmentDate', problem?.message ?? null);
   };
 
   // Text that is no date clears the date and, once typed in full, says "Invalid date" at once.
   const onDateTyped = (text: string) => {
     setDateText(text);
     if (usDateToIso(text.trim())) return;
-    setShipmentDate('');
-    if (typedAsWholeDate(text)) showDateError(shipmentDateMessages.invalid);
-    else clearError('ShipmentDate');
+    form.patch({ ShipmentDate: '' });
+    form.setError('ShipmentDate', typedAsWholeDate(text) ? shipmentDateMessages.invalid : null);
   };
 
   const onDateBlur = () => {
-    if (dateText.trim() && !usDateToIso(dateText.trim())) showDateError(shipmentDateMessages.invalid);
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting.current || !config.data) return;
-    const body = {
-      Source: 'ACT Client Portal',
-      stemskinserum: { name: SERUM_NAME, quantity },
-      ShipmentDate: shipmentDate,
-      ...shipping,
-      saveAddressForFuture: saveAddress,
-      PaymentMethod: method || undefined,
-    };
-    const parsed = sendStoreRequestSchema.safeParse(body);
-    const checked = checkPaymentChoice(payment, methodsOnFileOf(paymentInfo.data ?? null), today, {
-      Credit_Card_Holder_First_Name: m.firstName,
-      Credit_Card_Holder_Last_Name: m.lastName,
-      Month_of_Expiry: m.cardEmpty,
-      Year_of_Expiry: m.cardEmpty,
-      CVV: m.cvv,
-      Credit_Card_Biling_Email_Address: m.billingEmail,
-    });
-    const problems: Record<string, string> = {
-      ...(parsed.success ? {} : fieldMessages(parsed.error)),
-      ...checked.problems,
-    };
-    if (shipmentDate) {
-      const problem = dateProblem(shipmentDate);
-      if (problem) problems.ShipmentDate = problem.message;
-    } else if (dateText.trim()) {
-      problems.ShipmentDate = shipmentDateMessages.invalid;
-    }
-    const quantityProblem = serumQuantityProblem(quantity);
-    if (quantityProblem) problems.quantity = quantityProblem;
-    if (Object.keys(problems).length > 0 || !method || !parsed.success) {
-      setErrors(problems);
-      focusFirstInvalid(formRef.current);
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    submitting.current = true;
-    try {
-      const tokenizer = tokenizerFor(config.data);
-      const response = await send.mutateAsync({
-        idempotencyKey: crypto.randomUUID(),
-        buildRequest: async () =>
-          ({
-            ...body,
-            ...(await paymentRequestFields(method, checked, payment, tokenizer)),
-            PaymentMethod: method,
-            expectedTotalCents: price.totalCents,
-          }) as SendStoreRequestInput,
-      });
-      onDone(response);
-    } catch (error) {
-      const { stemskinserum, ...fields } =
-        error instanceof ApiError ? fieldsOnPage(error.fields, method) : {};
-      setErrors(stemskinserum ? { ...fields, quantity: stemskinserum } : fields);
-      setFailure(submissionFailureMessage(error));
-    } finally {
-      submitting.current = false;
+    if (dateText.trim() && !usDateToIso(dateText.trim())) {
+      form.setError('ShipmentDate', shipmentDateMessages.invalid);
     }
   };
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="ACT Store">
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 7 }}>
+    <form {...form.formProps} aria-label="ACT Store">
+      <PayingFormLayout
+        fields={
           <Stack gap="md">
-            {failure && (
-              <Text c="red.9" fw={600} role="alert">
-                {failure}
-              </Text>
-            )}
             <Title order={2} size="h4">
               Stem Skin
             </Title>
-            <Text>{SERUM_NAME}: $225 per bottle, $200 per bottle if ordering 11 or more.</Text>
+            <Text>
+              {SERUM_NAME}: {formatUsd(book.serumPrice)} per bottle, {formatUsd(book.serumBulkPrice)} per
+              bottle if ordering {SERUM_BULK_FROM} or more.
+            </Text>
             <Group gap="xs" align="flex-end" wrap="nowrap">
               <ActionIcon
                 variant="default"
@@ -297,12 +294,8 @@ function StoreForm({
               </ActionIcon>
               <TextInput
                 label="Quantity"
-                value={quantityText}
-                onChange={(e) => {
-                  setQuantityText(e.currentTarget.value);
-                  clearError('quantity');
-                }}
-                onBlur={() => setQuantityText(String(quantity))}
+                {...form.form.getInputProps('quantity')}
+                onBlur={() => form.patch({ quantity: String(quantity) })}
                 inputMode="numeric"
                 w={90}
                 error={quantity > SERUM_MAX_BOTTLES ? m.tooManyBottles : errors.quantity}
@@ -312,10 +305,7 @@ function StoreForm({
                 variant="default"
                 size="lg"
                 aria-label="One bottle more"
-                onClick={() => {
-                  setQuantity(quantity + 1);
-                  clearError('quantity');
-                }}
+                onClick={() => setQuantity(quantity + 1)}
                 disabled={busy || quantity >= SERUM_MAX_BOTTLES}
               >
                 <IconPlus size={16} aria-hidden />
@@ -335,7 +325,7 @@ function StoreForm({
                   onDateTyped(input);
                   return usDateToIso(input.trim());
                 }}
-                value={shipmentDate || null}
+                value={values.ShipmentDate || null}
                 onChange={onDateChange}
                 onBlur={onDateBlur}
                 fixOnBlur={false}
@@ -357,13 +347,7 @@ function StoreForm({
                 <TextInput
                   key={field}
                   label={label}
-                  value={shipping[field]}
-                  onChange={(e) => {
-                    const value = e.currentTarget.value;
-                    setShipping((s) => ({ ...s, [field]: value }));
-                    clearError(field);
-                  }}
-                  error={errors[field]}
+                  {...form.form.getInputProps(field)}
                   required
                   disabled={busy}
                 />
@@ -371,8 +355,7 @@ function StoreForm({
             </SimpleGrid>
             <Checkbox
               label="Saved Addresses For Future"
-              checked={saveAddress}
-              onChange={(e) => setSaveAddress(e.currentTarget.checked)}
+              {...form.form.getInputProps('saveAddressForFuture', { type: 'checkbox' })}
               disabled={busy}
             />
 
@@ -381,11 +364,8 @@ function StoreForm({
             </Title>
             <FormPaymentChoice
               methods={['Credit Card', 'ACH Payment']}
-              value={payment}
-              onChange={(value) => {
-                setPayment(value);
-                setFailure(null);
-              }}
+              value={values.payment}
+              onChange={(next) => form.setPayment(next)}
               info={paymentInfo.data}
               errors={errors}
               today={today}
@@ -393,7 +373,7 @@ function StoreForm({
               payer={physician ? 'physician' : 'client'}
               saveLabels={SAVE_LABELS}
             />
-            {payment.method === 'ACH Payment' && !paymentInfo.data?.Account_Number && (
+            {values.payment.method === 'ACH Payment' && !paymentInfo.data?.Account_Number && (
               <Text size="sm" data-testid="no-ach-stored">
                 Please store your ACH Details in the{' '}
                 {physician ? (
@@ -406,62 +386,68 @@ function StoreForm({
                 to use ACH Payment Method.
               </Text>
             )}
+          </Stack>
+        }
+        summary={<StoreSummary price={price} method={method} />}
+        actions={
+          <Stack gap="xs">
             <Group justify="flex-end">
-              <Button type="submit" loading={busy} disabled={!config.data}>
-                Submit
+              <Button type="submit" loading={busy} disabled={!form.ready}>
+                {form.payLabel()}
               </Button>
             </Group>
-            {failure && (
-              <Text c="red.9" size="sm" aria-hidden>
-                {failure}
-              </Text>
-            )}
+            <SubmitFailure message={form.failure} />
           </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Card withBorder padding="md" component="section" aria-labelledby="store-summary-title">
-            <Stack gap="xs">
-              <Title order={2} size="h4" id="store-summary-title">
-                Order Summary
-              </Title>
-              <Table data-testid="order-summary">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Items</Table.Th>
-                    <Table.Th ta="right">Quantity</Table.Th>
-                    <Table.Th ta="right">Amount</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {quantity > 0 && (
-                    <Table.Tr>
-                      <Table.Td>{SERUM_NAME}</Table.Td>
-                      <Table.Td ta="right">{quantity}</Table.Td>
-                      <Table.Td ta="right">{formatUsd(price.itemsCents)}</Table.Td>
-                    </Table.Tr>
-                  )}
-                  <Table.Tr>
-                    <Table.Td colSpan={2}>Shipping</Table.Td>
-                    <Table.Td ta="right">{formatUsd(price.shippingCents)}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td colSpan={2}>
-                      Processing fee{method === 'Credit Card' ? ` (${cardFeePercent(book)})` : ''}
-                    </Table.Td>
-                    <Table.Td ta="right">{formatUsd(price.processingFeeCents)}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Th colSpan={2}>Total Price</Table.Th>
-                    <Table.Td ta="right" fw={700} data-testid="order-total">
-                      {formatUsd(price.totalCents)}
-                    </Table.Td>
-                  </Table.Tr>
-                </Table.Tbody>
-              </Table>
-            </Stack>
-          </Card>
-        </Grid.Col>
-      </Grid>
+        }
+      />
     </form>
+  );
+}
+
+/** What the order costs: the bottles, shipping, the card fee, and the one total. */
+function StoreSummary({ price, method }: { price: StorePrice; method: PaymentChoice['method'] }) {
+  const book = usePriceBook();
+  return (
+    <Card withBorder padding="md" component="section" aria-labelledby="store-summary-title">
+      <Stack gap="xs">
+        <Title order={2} size="h4" id="store-summary-title">
+          Order Summary
+        </Title>
+        <Table data-testid="order-summary">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Items</Table.Th>
+              <Table.Th ta="right">Quantity</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {price.quantity > 0 && (
+              <Table.Tr>
+                <Table.Td>{SERUM_NAME}</Table.Td>
+                <Table.Td ta="right">{price.quantity}</Table.Td>
+                <Table.Td ta="right">{formatUsd(price.itemsCents)}</Table.Td>
+              </Table.Tr>
+            )}
+            <Table.Tr>
+              <Table.Td colSpan={2}>Shipping</Table.Td>
+              <Table.Td ta="right">{formatUsd(price.shippingCents)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Td colSpan={2}>
+                Processing fee{method === 'Credit Card' ? ` (${cardFeePercent(book)})` : ''}
+              </Table.Td>
+              <Table.Td ta="right">{formatUsd(price.processingFeeCents)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th colSpan={2}>Total Price</Table.Th>
+              <Table.Td ta="right" fw={700} data-testid="order-total">
+                {formatUsd(price.totalCents)}
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Card>
   );
 }

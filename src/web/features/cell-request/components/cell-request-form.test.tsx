@@ -1,0 +1,171 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ClientRecord } from '../../../../domain/client';
+import type { PaymentInfo } from '../../../../domain/payment-info';
+import { SHIPPED_PRICE_AMOUNTS } from '../../../../domain/price-book';
+import { renderInPortal } from '../../../testing/render';
+import { CellRequestForm } from './cell-request-form';
+
+// Today is Monday 2026-11-23; ACT VIP may arrive from Tuesday 12-01.
+const TODAY = '2026-11-23';
+
+const john = {
+  clientACTId: 'ACT10002',
+  clientRecordId: 'client-2',
+  firstName: 'John',
+  lastName: 'Roe',
+  email: 'john.roe@example.com',
+  phone: '3055550142',
+  street: '1200 Brickell Avenue',
+  city: 'Miami',
+  state: 'FL',
+  zip: '33131',
+  country: 'United States',
+  clinicName: 'Midtown Clinic',
+  preferredAddressContactFullName: 'Maria Alvarez',
+  shippingClinicEmail: 'clinic@example.com',
+  preferredAddressPhone: '2125550100',
+  preferredAddressStreet: '160 East 56th Street, Floor 7',
+  preferredAddressCity: 'New York',
+  preferredAddressState: 'NY',
+  preferredAddressZip: '10022',
+  preferredAddressCountry: 'United States',
+} as ClientRecord;
+
+const visaOnFile = {
+  Credit_Card_Number: '************1111',
+  Credit_Card_Type: 'Visa',
+  Month_of_Expiry: '12',
+  Year_of_Expiry: '2029',
+  Credit_Card_Holder_First_Name: 'John',
+  Credit_Card_Holder_Last_Name: 'Roe',
+  Account_Number: null,
+} as unknown as PaymentInfo;
+
+interface Sent {
+  body: Record<string, unknown>;
+  key: string | undefined;
+}
+
+/** The server as the form meets it: one vial at $500, ACT VIP from 12-01; the requests it receives are kept. */
+function fakeServer() {
+  const sent: Sent[] = [];
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input).split('?')[0];
+      if (path === '/api/pay/session') return json({ signedIn: true, role: 'client', id: 'client-2' });
+      if (path === '/api/pay/get_Client') return json({ result: { listResponse: [john] } });
+      if (path === '/api/pay/payment_config') return json({ gateway: 'sandbox', tokenizeUrl: '/tokenize' });
+      if (path === '/api/pay/price_book')
+        return json({ version: 0, effectiveOn: null, amounts: SHIPPED_PRICE_AMOUNTS });
+      if (path === '/api/pay/get_ShipmentDates') {
+        return json({ method: 'ACT VIP', earliest: '2026-12-01', dates: ['2026-12-01'], blackoutDates: [] });
+      }
+      if (path === '/api/pay/get_ClientVialsService') {
+        return json({
+          PayableAmount: 500,
+          PayableAmountCents: 50_000,
+          PrePaidVials: 0,
+          BioInsuranceVialsUsed: 0,
+          LongevityVialsUsed: 0,
+          PayableVials: 1,
+          EarliestShipmentDate: '2026-12-01',
+        });
+      }
+      if (path === '/api/pay/send_CellRequest') {
+        const headers = new Headers(init?.headers);
+        sent.push({
+          body: JSON.parse(String(init?.body)) as Record<string, unknown>,
+          key: headers.get('idempotency-key') ?? undefined,
+        });
+        return json({ error: 'FedEx is not answering.', code: 'SERVICE_UNAVAILABLE' }, 503);
+      }
+      throw new Error(`unexpected call ${path}`);
+    }),
+  );
+  return { sent };
+}
+
+async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string) {
+  await user.click(screen.getByRole('combobox', { name: label }));
+  await user.click(await screen.findByRole('option', { name: option, hidden: true }));
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(`${TODAY}T15:00:00Z`));
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function renderForm() {
+  const server = fakeServer();
+  renderInPortal(
+    <MemoryRouter>
+      <CellRequestForm
+        client={john}
+        paymentInfo={visaOnFile}
+        clientId="client-2"
+        today={TODAY}
+        onSubmitted={() => {}}
+      />
+    </MemoryRouter>,
+  );
+  return server;
+}
+
+describe('the Stem Cell Request Form', () => {
+  it("gives the spec's messages for an empty form and sends nothing", async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    await user.click(await screen.findByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Please select sample type')).toBeDefined();
+    expect(screen.getByText('Please Select Dose')).toBeDefined();
+    expect(screen.getByText('Please select Infectious Disease')).toBeDefined();
+    expect(server.sent).toHaveLength(0);
+  });
+
+  it('names the total on its button, sends it to be checked, and retries an unanswered request under its key', async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    expect((await screen.findByRole('textbox', { name: 'Street' })) as HTMLInputElement).toHaveProperty(
+      'value',
+      '160 East 56th Street, Floor 7',
+    );
+    await choose(user, 'Sample Type', 'Adipose');
+    await user.click(screen.getByRole('radio', { name: 'Not treated for an infectious disease' }));
+    await choose(user, 'Number of Vials', '1');
+    await user.click(screen.getByRole('radio', { name: 'No' }));
+    await user.click(screen.getByRole('radio', { name: 'ACT VIP' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Shipment Date' }), {
+      target: { value: '12/01/2026' },
+    });
+    await user.click(screen.getByRole('checkbox', { name: /I authorize ACT/ }));
+
+    // $500 for the vial, ACT VIP shipping to be confirmed, 3% by card: $515.00.
+    await waitFor(() => expect(screen.getByTestId('order-total').textContent).toBe('$515.00'));
+    const pay = screen.getByRole('button', { name: 'Pay $515.00' });
+    await user.click(pay);
+    expect(await screen.findByText('FedEx is not answering.')).toBeDefined();
+    await user.click(pay);
+    await waitFor(() => expect(server.sent).toHaveLength(2));
+    const [first, second] = server.sent;
+    expect(first?.body).toMatchObject({
+      NumberOfVials: 1,
+      shipping_method: 'ACT VIP',
+      ShipmentDate: '2026-12-01',
+      PaymentMethod: 'Credit Card',
+      update_card: false,
+      expectedTotalCents: 51_500,
+    });
+    expect(second?.key).toBe(first?.key);
+    expect(second?.body).toEqual(first?.body);
+  });
+});

@@ -1,0 +1,65 @@
+import { Anchor, Checkbox, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { cellRequestMessages as m } from '../../../../domain/cell-request';
+import { FORM_PAYMENT_METHODS, methodsOnFileOf } from '../../../../domain/form-payment';
+import { formatUsd } from '../../../../domain/money';
+import type { PaymentInfo } from '../../../../domain/payment-info';
+import { cardFeePercent } from '../../../../domain/payments';
+import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
+import type { PayingForm } from '../../../lib/paying-form';
+import { usePriceBook } from '../../../lib/price-book';
+import type { CellRequestValues } from '../lib/cell-request-values';
+
+/** The request form pays by card or ACH (spec 3): the saved one, or another entered here. */
+const REQUEST_PAYMENT_METHODS = FORM_PAYMENT_METHODS.filter((method) => method !== 'Check');
+
+/** Payment: the method, the fee and cancellation notes, and the authorization of the total. */
+export function PaymentSection({
+  form,
+  paymentInfo,
+  today,
+  totalCents,
+  disabled,
+}: {
+  form: PayingForm<CellRequestValues>;
+  paymentInfo: PaymentInfo;
+  today: string;
+  totalCents: number | null;
+  disabled: boolean;
+}) {
+  const book = usePriceBook();
+  const { errors } = form;
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Payment
+      </Title>
+      <FormPaymentChoice
+        methods={REQUEST_PAYMENT_METHODS}
+        value={form.values.payment}
+        onChange={(next) => form.setPayment(next)}
+        info={paymentInfo}
+        errors={errors}
+        today={today}
+        disabled={form.submitting}
+      />
+      {!methodsOnFileOf(paymentInfo).ach && (
+        <Text size="sm">
+          To pay by ACH,{' '}
+          <Anchor component={Link} to="/payment-information">
+            store your ACH details on the payment information page
+          </Anchor>
+          .
+        </Text>
+      )}
+      <Text size="sm">A {cardFeePercent(book)} processing fee applies to card payments; ACH has none.</Text>
+      <Text size="sm">{m.cancellationPolicy}</Text>
+      <Checkbox
+        label={`I authorize ACT to charge the total of this order to the payment method above${totalCents != null ? ` (${formatUsd(totalCents)})` : ''}.`}
+        {...form.form.getInputProps('authorize', { type: 'checkbox' })}
+        aria-invalid={Boolean(errors.authorize) || undefined}
+        disabled={disabled}
+      />
+    </Stack>
+  );
+}
