@@ -30,7 +30,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
   const paymentDeps = { ...deps, log };
   return {
     ...(paymentRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...(formRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
+    ...formRecoveries(paymentDeps),
     ...(initialProcessingRecoveries({
       ...paymentDeps,
       publicUrl: deps.config.publicUrl,
