@@ -45,8 +45,6 @@ export const diseaseMessages = {
   submitted: 'Please check your email for order confirmation',
   confirmSignature: CONFIRM_SIGNATURE_LABEL,
   termsChanged: 'The terms were updated while you were reading them. Please read them again and submit.',
-  whiteGlovePaid:
-    'Your White Glove Labs payment was received. Please choose White Glove Labs to finish this form.',
 } as const;
 
 const d = diseaseMessages;

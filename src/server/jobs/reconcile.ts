@@ -30,8 +30,11 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
   const paymentDeps = { ...deps, log };
   return {
     ...paymentRecoveries(paymentDeps),
-    ...(formRecoveries(paymentDeps) as unknown as Record<string, Recovery>),
-    ...initialProcessingRecoveries({ ...paymentDeps, publicUrl: deps.config.publicUrl }),
+    ...formRecoveries(paymentDeps),
+    ...initialProcessingRecoveries({
+      ...paymentDeps,
+      publicUrl: deps.config.publicUrl,
+    }),
     ...cellRequestRecoveries(paymentDeps),
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),

@@ -1,6 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
+import type { Database } from '../../db/client';
 import { documents, formSubmissions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import {
@@ -14,7 +15,6 @@ import {
   runOnce,
   type Transaction,
 } from '../../lib/run-once';
-import { sealText } from '../../lib/sealed-text';
 import { jsonSha256 } from '../../lib/secrets';
 import type { PaymentDeps } from '../payments/payment-service';
 
@@ -31,26 +31,21 @@ export interface FormClaim {
   submissionId: string;
   clientId: string;
   form: FormName;
-  /**
-   * What a recovery needs to finish the form when its owner died after something outside was
-   * done (a White Glove Labs charge), sealed under the documents key: it names the client.
-   */
-  resume?: string;
 }
 
 /** Settles a form's operation whose owner died: finish it, give it back, or look again later. */
-export type FormRecovery = (
-  run: RecoveryRun<FormSubmissionResponse>,
-  claim: FormClaim | null,
+export type FormRecovery<C extends FormClaim = FormClaim, T = FormSubmissionResponse> = (
+  run: RecoveryRun<T>,
+  claim: C | null,
 ) => Promise<Recovered>;
 
 /** A pending row of the time before operations: given back once it is surely abandoned. */
 const LEGACY_STALE_MS = 10 * 60_000;
-const INTERRUPTED =
+export const FORM_INTERRUPTED =
   'This form was interrupted before it was completed, and nothing of it was kept. Please submit it again.';
 
 /** Gives a form back: the pending submission and every document its operation stored. */
-async function releaseForm(tx: Transaction, claim: FormClaim) {
+export async function releaseForm(tx: Transaction, claim: FormClaim) {
   await tx
     .delete(formSubmissions)
     .where(and(eq(formSubmissions.id, claim.submissionId), eq(formSubmissions.status, 'pending')));
@@ -62,21 +57,32 @@ export async function giveFormBack(
   run: RecoveryRun<FormSubmissionResponse>,
   claim: FormClaim | null,
 ): Promise<Recovered> {
-  await run.fail(new HttpError('IDEMPOTENCY_CONFLICT', INTERRUPTED), async (tx) => {
+  await run.fail(new HttpError('IDEMPOTENCY_CONFLICT', FORM_INTERRUPTED), async (tx) => {
     if (claim) await releaseForm(tx, claim);
   });
   return 'settled';
 }
 
+/** True while the form's submission is still pending (not given back, not completed). */
+export async function formStillClaimed(db: Database, claim: FormClaim): Promise<boolean> {
+  const [row] = await db
+    .select({ id: formSubmissions.id })
+    .from(formSubmissions)
+    .where(and(eq(formSubmissions.id, claim.submissionId), eq(formSubmissions.status, 'pending')))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Before a new submission: a pending claim whose owner died is settled now (its form given
- * back), so the client is never blocked by a half-done attempt for longer than a lease.
+ * back, or finished by its kind's recovery), so the client is never blocked by a half-done
+ * attempt for longer than a lease.
  */
-async function settleAbandonedClaim(
+export async function settleAbandonedClaim<C extends FormClaim, T>(
   deps: RunOnceDeps,
   clientId: string,
   form: FormName,
-  recover: FormRecovery,
+  recover: FormRecovery<C, T>,
 ) {
   const [pending] = await deps.db
     .select()
@@ -98,89 +104,92 @@ async function settleAbandonedClaim(
   }
 }
 
+/** Who submits which form, and whether it may be submitted at all. */
+export interface FormSubmission {
+  clientId: string;
+  /** The physician who submits the form for the client (the physician variants). */
+  physicianId?: string | null;
+  form: FormName;
+  idempotencyKey: string;
+  /** The submission's body: the same key with another body is refused (422). */
+  body: unknown;
+  alreadyCompleted: string;
+  /** The client record says the form is done already (a paper form, an import). */
+  completedOnRecord: boolean;
+}
+
+/**
+ * Claims the client's one submission of a form, in the operation's transaction: a form already
+ * completed is refused (409 ALREADY_COMPLETED), one being submitted under another key too.
+ */
+export async function claimForm(
+  tx: Transaction,
+  deps: Pick<RunOnceDeps, 'clock'>,
+  input: FormSubmission,
+  operationId: string,
+): Promise<FormClaim> {
+  const { clientId, form } = input;
+  if (input.completedOnRecord) throw new HttpError('ALREADY_COMPLETED', input.alreadyCompleted);
+  const [claim] = await tx
+    .insert(formSubmissions)
+    .values({
+      clientId,
+      physicianId: input.physicianId ?? null,
+      form,
+      status: 'pending',
+      idempotencyKey: input.idempotencyKey,
+      requestHash: jsonSha256(input.body),
+      operationId,
+      createdAt: deps.clock.now(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: formSubmissions.id });
+  if (!claim) {
+    const [existing] = await tx
+      .select({ status: formSubmissions.status })
+      .from(formSubmissions)
+      .where(
+        and(
+          eq(formSubmissions.clientId, clientId),
+          eq(formSubmissions.form, form),
+          ne(formSubmissions.status, 'rejected'),
+        ),
+      )
+      .limit(1);
+    if (existing?.status === 'completed') {
+      throw new HttpError('ALREADY_COMPLETED', input.alreadyCompleted);
+    }
+    throw new HttpError(
+      'IDEMPOTENCY_CONFLICT',
+      'This form is being submitted already. Please wait a moment and reload the page.',
+    );
+  }
+  return { operationId, submissionId: claim.id, clientId, form };
+}
+
 /**
  * Submits a client's form once, through the run-once engine: the (client, form) submission is
- * claimed with the operation before anything is stored or charged, so exactly one submission
- * gets through; a repeat of it (same Idempotency-Key and body) answers what it answered; any
- * other is refused and changes nothing. A failure gives the form and its documents back.
+ * claimed with the operation before anything is stored, so exactly one submission gets through;
+ * a repeat of it (same Idempotency-Key and body) answers what it answered; any other is refused
+ * and changes nothing. A failure, or an owner that dies, gives the form and its documents back.
+ * (A paid form, the screening, is placed through the paid-order workflow with the same claim.)
  */
 export async function submitFormOnce(
   deps: FormDeps,
-  input: {
-    clientId: string;
-    /** The physician who submits the form for the client (the physician variants). */
-    physicianId?: string | null;
-    form: FormName;
-    kind: 'consent' | 'infectious-disease';
-    idempotencyKey: string;
-    /** The submission's body: the same key with another body is refused (422). */
-    body: unknown;
-    alreadyCompleted: string;
-    /** The client record says the form is done already (a paper form, an import). */
-    completedOnRecord: boolean;
+  input: FormSubmission & {
+    kind: 'consent';
     work: (run: Run<FormSubmissionResponse>, claim: FormClaim) => Promise<FormSubmissionResponse>;
-    /** What a recovery needs to finish this submission (kept sealed with the claim). */
-    resume?: unknown;
-    /** The kind's recovery; by default the form is given back. */
-    recover?: FormRecovery;
   },
 ): Promise<FormSubmissionResponse> {
-  const { clientId, form } = input;
-  const recover = input.recover ?? giveFormBack;
-  await settleAbandonedClaim(deps, clientId, form, recover);
+  await settleAbandonedClaim(deps, input.clientId, input.form, giveFormBack);
   return runOnce<FormClaim, FormSubmissionResponse>(deps, {
-    scope: `client:${clientId}`,
+    scope: `client:${input.clientId}`,
     key: input.idempotencyKey,
     kind: input.kind,
     request: input.body,
-    async claim(tx, operationId) {
-      if (input.completedOnRecord) throw new HttpError('ALREADY_COMPLETED', input.alreadyCompleted);
-      const [claim] = await tx
-        .insert(formSubmissions)
-        .values({
-          clientId,
-          physicianId: input.physicianId ?? null,
-          form,
-          status: 'pending',
-          idempotencyKey: input.idempotencyKey,
-          requestHash: jsonSha256(input.body),
-          operationId,
-          createdAt: deps.clock.now(),
-        })
-        .onConflictDoNothing()
-        .returning({ id: formSubmissions.id });
-      if (!claim) {
-        const [existing] = await tx
-          .select({ status: formSubmissions.status })
-          .from(formSubmissions)
-          .where(
-            and(
-              eq(formSubmissions.clientId, clientId),
-              eq(formSubmissions.form, form),
-              ne(formSubmissions.status, 'rejected'),
-            ),
-          )
-          .limit(1);
-        if (existing?.status === 'completed') {
-          throw new HttpError('ALREADY_COMPLETED', input.alreadyCompleted);
-        }
-        throw new HttpError(
-          'IDEMPOTENCY_CONFLICT',
-          'This form is being submitted already. Please wait a moment and reload the page.',
-        );
-      }
-      return {
-        operationId,
-        submissionId: claim.id,
-        clientId,
-        form,
-        ...(input.resume === undefined
-          ? {}
-          : { resume: sealText(deps.documentsKey, JSON.stringify(input.resume)) }),
-      };
-    },
+    claim: (tx, operationId) => claimForm(tx, deps, input, operationId),
     release: (tx, claim) => releaseForm(tx, claim),
-    recover,
+    recover: giveFormBack,
     work: input.work,
   });
 }

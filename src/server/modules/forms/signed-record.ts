@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { AgreementSection } from '../../../domain/consent-agreement';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
+import type { Database } from '../../db/client';
 import { clients, formSubmissions, physicianClients, physicians } from '../../db/schema';
-import { storeDocument } from '../../lib/document-store';
+import { type StoredDocument, storeDocument } from '../../lib/document-store';
 import { faultPoint } from '../../lib/faults';
 import { notFound } from '../../lib/http-error';
 import type { Run, Transaction } from '../../lib/run-once';
@@ -19,10 +20,16 @@ export interface SignerContext {
   userAgent: string;
 }
 
+/** The client a form is for, read in the caller's transaction or outside one. */
+export async function clientOf(db: Database, clientId: string) {
+  const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  if (!client) throw notFound();
+  return client;
+}
+
 /** The client and their physician, as the form and its PDF name them. */
 export async function signerOf(deps: FormDeps, clientId: string) {
-  const [client] = await deps.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
-  if (!client) throw notFound();
+  const client = await clientOf(deps.db, clientId);
   const [physician] = await deps.db
     .select({ first: physicians.firstName, last: physicians.lastName, actId: physicians.physicianActId })
     .from(physicianClients)
@@ -33,7 +40,7 @@ export async function signerOf(deps: FormDeps, clientId: string) {
 }
 
 /** What a form keeps of one signing, beyond what every signing keeps. */
-export interface SignedRecord {
+export interface SignedRecord<R extends FormSubmissionResponse = FormSubmissionResponse> {
   completedFlag: 'clientConsentFormCompleted' | 'infectiousDiseaseFormCompleted';
   /** The text signed as the client read it; its SHA-256 is recorded and printed on the certificate. */
   text: { title: string; version: string; subtitle: string; sections: AgreementSection[]; signed: string };
@@ -41,9 +48,11 @@ export interface SignedRecord {
   /** The answers as submitted (no signature, token or file), kept encrypted. */
   answersJson: unknown;
   signaturePng: Buffer | null;
+  /** The signature's document when the claim has stored it already (the screening's waiver). */
+  signatureDocument?: StoredDocument | null;
   /** The stem of the stored files' names: `<stem>.pdf`, `<stem>-signature.png`, `<stem>-answers.json`. */
   fileStem: string;
-  response: Omit<FormSubmissionResponse, 'documentId'>;
+  response: Omit<R, 'documentId'>;
   /** The physician variants: the physician who submitted the form, the client signing in their presence. */
   inPresenceOf?: { physicianId: string; physicianActId: string; name: string };
   /** Facts of this form's row: the route chosen, the lab report, the payment. */
@@ -52,33 +61,40 @@ export interface SignedRecord {
   mail: { subject: string; paragraphs: string[] };
 }
 
+/** The signing: the claimed form, its client as named in it, and when and from where it was signed. */
+export interface Signing {
+  claim: FormClaim;
+  client: { id: string; clientActId: string; firstName: string; lastName: string; email: string };
+  signer: Pick<SignerContext, 'ip' | 'userAgent'>;
+  now: Date;
+}
+
+interface SignedDocuments {
+  signature: StoredDocument | null;
+  answers: StoredDocument;
+  pdf: StoredDocument;
+  pdfFileName: string;
+  textSha256: string;
+}
+
 /**
- * The end of every signing (DESIGN.md section 7): the signature, the answers and the signed PDF
- * with its certificate page stored encrypted, the claim completed with the facts of the signing
- * and the client's flag set in one transaction, then the PDF e-mailed.
+ * The documents of a signing, stored encrypted under its operation (they go with it if it
+ * fails): the signature, the answers and the signed PDF with its certificate page.
  */
-export async function completeSignedForm(
+async function storeSignedDocuments(
+  db: Database,
   deps: FormDeps,
-  context: {
-    claim: FormClaim;
-    run: Run<FormSubmissionResponse>;
-    client: { id: string; clientActId: string; firstName: string; lastName: string; email: string };
-    signer: SignerContext;
-    now: Date;
-  },
-  record: SignedRecord,
-): Promise<FormSubmissionResponse> {
-  const { db, documentsKey } = deps;
-  const { claim, run, client, signer, now } = context;
-  const isConsent = claim.form === 'consent';
-  const signerName = `${client.firstName} ${client.lastName}`;
+  signing: Signing,
+  record: SignedRecord<FormSubmissionResponse>,
+): Promise<SignedDocuments> {
+  const { claim, client, signer, now } = signing;
   const store = (
     kind: 'signature' | 'form_answers' | 'signed_agreement',
     fileName: string,
     contentType: string,
     content: Buffer,
   ) =>
-    storeDocument(db, documentsKey, {
+    storeDocument(db, deps.documentsKey, {
       clientId: client.id,
       kind,
       fileName,
@@ -88,10 +104,12 @@ export async function completeSignedForm(
       operationId: claim.operationId,
     });
 
-  const signature = record.signaturePng
-    ? await store('signature', `${record.fileStem}-signature.png`, 'image/png', record.signaturePng)
-    : null;
-  const answersDocument = await store(
+  const signature =
+    record.signatureDocument ??
+    (record.signaturePng
+      ? await store('signature', `${record.fileStem}-signature.png`, 'image/png', record.signaturePng)
+      : null);
+  const answers = await store(
     'form_answers',
     `${record.fileStem}-answers.json`,
     'application/json',
@@ -105,7 +123,7 @@ export async function completeSignedForm(
     answers: record.answers,
     signaturePng: record.signaturePng,
     certificate: {
-      signer: signerName,
+      signer: `${client.firstName} ${client.lastName}`,
       clientActId: client.clientActId,
       signedAt: now,
       ip: signer.ip,
@@ -118,48 +136,99 @@ export async function completeSignedForm(
   });
   const pdfFileName = `${record.fileStem}.pdf`;
   const pdfDocument = await store('signed_agreement', pdfFileName, 'application/pdf', pdf);
-  if (isConsent) faultPoint('consent:after-documents');
-  const response: FormSubmissionResponse = { ...record.response, documentId: pdfDocument.id };
+  return { signature, answers, pdf: pdfDocument, pdfFileName, textSha256 };
+}
 
-  await run.succeed(async (tx) => {
-    await tx
-      .update(formSubmissions)
-      .set({
-        ...record.submission,
-        // The claim already names a submitting physician (the screening); a signing in one's presence says so too.
-        ...(record.inPresenceOf ? { physicianId: record.inPresenceOf.physicianId } : {}),
-        status: 'completed',
-        agreementVersion: record.text.version,
-        agreementSha256: textSha256,
-        answersDocumentId: answersDocument.id,
-        signatureDocumentId: signature?.id ?? null,
-        pdfDocumentId: pdfDocument.id,
-        signerIp: signer.ip,
-        userAgent: signer.userAgent,
-        responseJson: JSON.stringify(response),
-        completedAt: now,
-      })
-      .where(eq(formSubmissions.id, claim.submissionId));
-    await tx
-      .update(clients)
-      .set({ [record.completedFlag]: true, updatedAt: now })
-      .where(eq(clients.id, client.id));
-    await record.alsoInTransaction?.(tx);
-    // The signed copy leaves with the commit, once: the PDF is attached from the documents.
-    await deps.mailer.enqueue(
-      tx,
-      {
-        to: client.email,
-        subject: record.mail.subject,
-        text: [`Dear ${signerName},`, ...record.mail.paragraphs, `Reference ${claim.submissionId}.`].join(
-          '\n\n',
-        ),
-        attachments: [{ documentId: pdfDocument.id, filename: pdfFileName, contentType: 'application/pdf' }],
-      },
-      { dedupeKey: `form:${claim.submissionId}` },
-    );
-  }, response);
+/**
+ * The signing committed, in the outcome's transaction: the claim completed with the facts of the
+ * signing, the client's flag set, and the signed PDF e-mailed (from the outbox, once).
+ */
+async function recordSigning(
+  tx: Transaction,
+  deps: FormDeps,
+  signing: Signing,
+  record: SignedRecord<FormSubmissionResponse>,
+  stored: SignedDocuments,
+  response: unknown,
+): Promise<void> {
+  const { claim, client, signer, now } = signing;
+  await tx
+    .update(formSubmissions)
+    .set({
+      ...record.submission,
+      // The claim already names a submitting physician (the screening); a signing in one's presence says so too.
+      ...(record.inPresenceOf ? { physicianId: record.inPresenceOf.physicianId } : {}),
+      status: 'completed',
+      agreementVersion: record.text.version,
+      agreementSha256: stored.textSha256,
+      answersDocumentId: stored.answers.id,
+      signatureDocumentId: stored.signature?.id ?? null,
+      pdfDocumentId: stored.pdf.id,
+      signerIp: signer.ip,
+      userAgent: signer.userAgent,
+      responseJson: JSON.stringify(response),
+      completedAt: now,
+    })
+    .where(eq(formSubmissions.id, claim.submissionId));
+  await tx
+    .update(clients)
+    .set({ [record.completedFlag]: true, updatedAt: now })
+    .where(eq(clients.id, client.id));
+  await record.alsoInTransaction?.(tx);
+  // The signed copy leaves with the commit, once: the PDF is attached from the documents.
+  await deps.mailer.enqueue(
+    tx,
+    {
+      to: client.email,
+      subject: record.mail.subject,
+      text: [
+        `Dear ${client.firstName} ${client.lastName},`,
+        ...record.mail.paragraphs,
+        `Reference ${claim.submissionId}.`,
+      ].join('\n\n'),
+      attachments: [
+        { documentId: stored.pdf.id, filename: stored.pdfFileName, contentType: 'application/pdf' },
+      ],
+    },
+    { dedupeKey: `form:${claim.submissionId}` },
+  );
+}
+
+/**
+ * The end of every signing (DESIGN.md section 7): the signature, the answers and the signed PDF
+ * with its certificate page stored encrypted, then the claim completed with the facts of the
+ * signing and the client's flag set in one transaction with the operation's answer, then the PDF
+ * e-mailed.
+ */
+export async function completeSignedForm(
+  deps: FormDeps,
+  context: Signing & { run: Run<FormSubmissionResponse> },
+  record: SignedRecord,
+): Promise<FormSubmissionResponse> {
+  const { claim, run } = context;
+  const isConsent = claim.form === 'consent';
+  const stored = await storeSignedDocuments(deps.db, deps, context, record);
+  if (isConsent) faultPoint('consent:after-documents');
+  const response: FormSubmissionResponse = { ...record.response, documentId: stored.pdf.id };
+  await run.succeed((tx) => recordSigning(tx, deps, context, record, stored, response), response);
   deps.mailer.kick();
   if (isConsent) faultPoint('consent:after-commit');
+  return response;
+}
+
+/**
+ * The same end of a signing within a transaction the caller holds (a paid form's confirmation,
+ * committed with the operation's answer): its documents are stored in it too, so a confirmation
+ * that does not commit leaves none behind.
+ */
+export async function completeSignedFormIn<R extends FormSubmissionResponse>(
+  tx: Transaction,
+  deps: FormDeps,
+  signing: Signing,
+  record: SignedRecord<R>,
+): Promise<Omit<R, 'documentId'> & { documentId: string }> {
+  const stored = await storeSignedDocuments(tx, deps, signing, record);
+  const response = { ...record.response, documentId: stored.pdf.id };
+  await recordSigning(tx, deps, signing, record, stored, response);
   return response;
 }
