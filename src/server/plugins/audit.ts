@@ -49,6 +49,8 @@ const PUBLIC_ACTOR: Actor = { actorRole: 'public', actorId: '00000000-0000-0000-
 // Rows per INSERT, well under PostgreSQL's 65,535 parameters for a long list.
 const ROWS_PER_INSERT = 1000;
 
+type AuditRow = typeof auditEvents.$inferInsert;
+
 function actorOf(session: Session | null): Actor | null {
   if (!session) return PUBLIC_ACTOR;
   switch (session.role) {
@@ -71,12 +73,95 @@ export interface AuditTrail {
   record(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
+/** Writes the rows of one answer; settles once they are committed, or fails when they are not. */
+export interface AuditWriter {
+  write(rows: AuditRow[]): Promise<void>;
+}
+
+interface Waiting {
+  rows: AuditRow[];
+  recorded(): void;
+  failed(error: unknown): void;
+}
+
+/**
+ * A group commit: while one INSERT is on its way, the rows of the answers that finish meanwhile
+ * wait together, and go as the next INSERT the moment it is back. A lone answer is written at once;
+ * under load, one commit records many answers instead of each paying its own. Every waiter of a
+ * batch hears its outcome: recorded when the INSERT committed, the INSERT's error when it did not
+ * (then none of the batch's rows is in the trail, and none of its answers leaves).
+ *
+ * `insert` writes one batch all or nothing. A batch holds at most `maxRows` rows, of whole
+ * answers, except an answer with more rows than that (a long list), which goes alone.
+ */
+export function createAuditWriter(
+  insert: (rows: AuditRow[]) => Promise<void>,
+  maxRows = ROWS_PER_INSERT,
+): AuditWriter {
+  let waiting: Waiting[] = [];
+  let flushing = false;
+
+  function nextBatch(): Waiting[] {
+    let rows = 0;
+    let taken = 0;
+    for (const entry of waiting) {
+      if (taken > 0 && rows + entry.rows.length > maxRows) break;
+      rows += entry.rows.length;
+      taken += 1;
+    }
+    const batch = waiting.slice(0, taken);
+    waiting = waiting.slice(taken);
+    return batch;
+  }
+
+  async function flush() {
+    flushing = true;
+    while (waiting.length > 0) {
+      const batch = nextBatch();
+      try {
+        await insert(batch.flatMap((entry) => entry.rows));
+        for (const entry of batch) entry.recorded();
+      } catch (error) {
+        for (const entry of batch) entry.failed(error);
+      }
+    }
+    flushing = false;
+  }
+
+  return {
+    write(rows) {
+      if (rows.length === 0) return Promise.resolve();
+      return new Promise<void>((recorded, failed) => {
+        waiting.push({ rows, recorded, failed });
+        if (!flushing) void flush();
+      });
+    },
+  };
+}
+
+/** One INSERT per batch; a batch longer than an INSERT takes (a long list) in one transaction. */
+function insertInto(db: Database) {
+  return async (rows: AuditRow[]) => {
+    if (rows.length <= ROWS_PER_INSERT) {
+      await db.insert(auditEvents).values(rows);
+      return;
+    }
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        await tx.insert(auditEvents).values(rows.slice(i, i + ROWS_PER_INSERT));
+      }
+    });
+  };
+}
+
 /**
  * The append-only trail: who (role and id), which client, what (the route's audit action and its
  * pattern), when, from which IP. Written before the answer leaves, so an answer that was not
- * recorded is not sent. Only ids and the route pattern: never a body, query, code or token.
+ * recorded is not sent; the rows of answers finishing together share one INSERT (createAuditWriter).
+ * Only ids and the route pattern: never a body, query, code or token.
  */
 export function createAuditTrail(db: Database, clock: Clock): AuditTrail {
+  const writer = createAuditWriter(insertInto(db));
   return {
     async record(request, reply) {
       const action = request.routeOptions.config?.audit;
@@ -103,9 +188,7 @@ export function createAuditTrail(db: Database, clock: Clock): AuditTrail {
         ip: request.ip,
         statusCode: reply.statusCode,
       }));
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await db.insert(auditEvents).values(rows.slice(i, i + ROWS_PER_INSERT));
-      }
+      await writer.write(rows);
     },
   };
 }
