@@ -33,7 +33,10 @@ function heldInsert() {
   return { calls, insert };
 }
 
-/** Whether each promise has settled yet, and how: after the writer's own awaits have run. */
+/** One turn of the event loop: the writer takes its next batch on the turn after it is asked. */
+const turn = () => new Promise((done) => setImmediate(done));
+
+/** Whether each promise has settled yet, and how, once the writer has had its turn. */
 async function outcomes(promises: Promise<void>[]): Promise<string[]> {
   const seen = promises.map(() => 'waiting');
   promises.forEach((p, i) => {
@@ -46,20 +49,23 @@ async function outcomes(promises: Promise<void>[]): Promise<string[]> {
       },
     );
   });
-  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+  await turn();
+  await turn();
   return seen;
 }
 
 describe('the audit writer (a group commit)', () => {
-  it('writes a lone answer at once, and the answers that finish meanwhile together in the next INSERT', async () => {
+  it('writes a lone answer on the next turn, and the answers that finish meanwhile together in the next INSERT', async () => {
     const { calls, insert } = heldInsert();
     const writer = createAuditWriter(insert);
     const first = writer.write([row('a')]);
+    expect(calls).toEqual([]);
+    await turn();
     expect(calls.map((c) => c.routes)).toEqual([['a']]);
     const others = [writer.write([row('b')]), writer.write([row('c'), row('c')]), writer.write([row('d')])];
     // Nothing more is sent while the first INSERT is on its way, and nobody is released early.
-    expect(calls).toHaveLength(1);
     expect(await outcomes([first, ...others])).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
+    expect(calls).toHaveLength(1);
     calls[0]?.commit();
     expect(await outcomes([first, ...others])).toEqual(['recorded', 'waiting', 'waiting', 'waiting']);
     expect(calls.map((c) => c.routes)).toEqual([['a'], ['b', 'c', 'c', 'd']]);
@@ -67,10 +73,21 @@ describe('the audit writer (a group commit)', () => {
     expect(await outcomes(others)).toEqual(['recorded', 'recorded', 'recorded']);
   });
 
+  it('takes the answers that finish in the same turn as one batch', async () => {
+    const { calls, insert } = heldInsert();
+    const writer = createAuditWriter(insert);
+    const writes = [writer.write([row('a')]), writer.write([row('b')])];
+    await turn();
+    expect(calls.map((c) => c.routes)).toEqual([['a', 'b']]);
+    calls[0]?.commit();
+    expect(await outcomes(writes)).toEqual(['recorded', 'recorded']);
+  });
+
   it('fails every answer of a batch whose INSERT fails, and goes on with the next batch', async () => {
     const { calls, insert } = heldInsert();
     const writer = createAuditWriter(insert);
     const first = writer.write([row('a')]);
+    await turn();
     const batch = [writer.write([row('b')]), writer.write([row('c')])];
     calls[0]?.commit();
     await outcomes([first]);
@@ -97,11 +114,12 @@ describe('the audit writer (a group commit)', () => {
       writer.write([row('d'), row('d'), row('d'), row('d')]),
       writer.write([row('e')]),
     ];
+    await turn();
     for (let i = 0; i < 4; i += 1) {
       calls[i]?.commit();
       await outcomes(writes);
     }
-    expect(calls.map((c) => c.routes)).toEqual([['a'], ['b', 'b', 'c'], ['d', 'd', 'd', 'd'], ['e']]);
+    expect(calls.map((c) => c.routes)).toEqual([['a', 'b', 'b'], ['c'], ['d', 'd', 'd', 'd'], ['e']]);
     expect(await outcomes(writes)).toEqual(['recorded', 'recorded', 'recorded', 'recorded', 'recorded']);
   });
 });

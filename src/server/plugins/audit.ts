@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEvent } from '../../domain/staff';
 import type { Database } from '../db/client';
@@ -46,8 +47,8 @@ type Actor = { actorRole: AuditEvent['actorRole']; actorId: string };
  */
 const PUBLIC_ACTOR: Actor = { actorRole: 'public', actorId: '00000000-0000-0000-0000-000000000000' };
 
-// Rows per INSERT, well under PostgreSQL's 65,535 parameters for a long list.
-const ROWS_PER_INSERT = 1000;
+// Rows per batch: a batch of answers finishing together stays one modest statement.
+const ROWS_PER_BATCH = 1000;
 
 type AuditRow = typeof auditEvents.$inferInsert;
 
@@ -86,8 +87,10 @@ interface Waiting {
 
 /**
  * A group commit: while one INSERT is on its way, the rows of the answers that finish meanwhile
- * wait together, and go as the next INSERT the moment it is back. A lone answer is written at once;
- * under load, one commit records many answers instead of each paying its own. Every waiter of a
+ * wait together, and go as the next INSERT the moment it is back. A batch is taken on the next turn
+ * of the event loop, after the requests already read from the network have run: on PGlite, whose
+ * queries run on this thread, that turn is when other requests reach the database at all. Under
+ * load, one commit records many answers instead of each paying its own. Every waiter of a
  * batch hears its outcome: recorded when the INSERT committed, the INSERT's error when it did not
  * (then none of the batch's rows is in the trail, and none of its answers leaves).
  *
@@ -96,7 +99,7 @@ interface Waiting {
  */
 export function createAuditWriter(
   insert: (rows: AuditRow[]) => Promise<void>,
-  maxRows = ROWS_PER_INSERT,
+  maxRows = ROWS_PER_BATCH,
 ): AuditWriter {
   let waiting: Waiting[] = [];
   let flushing = false;
@@ -115,8 +118,8 @@ export function createAuditWriter(
   }
 
   async function flush() {
-    flushing = true;
     while (waiting.length > 0) {
+      await new Promise((turn) => setImmediate(turn));
       const batch = nextBatch();
       try {
         await insert(batch.flatMap((entry) => entry.rows));
@@ -133,24 +136,40 @@ export function createAuditWriter(
       if (rows.length === 0) return Promise.resolve();
       return new Promise<void>((recorded, failed) => {
         waiting.push({ rows, recorded, failed });
-        if (!flushing) void flush();
+        if (!flushing) {
+          flushing = true;
+          void flush();
+        }
       });
     },
   };
 }
 
-/** One INSERT per batch; a batch longer than an INSERT takes (a long list) in one transaction. */
+/**
+ * One INSERT per batch, whatever its length: the rows go as one JSON parameter, so the statement's
+ * text is the same for every batch and costs nothing to build, and a long list needs no second
+ * statement (PostgreSQL's 65,535 parameters do not apply).
+ */
 function insertInto(db: Database) {
   return async (rows: AuditRow[]) => {
-    if (rows.length <= ROWS_PER_INSERT) {
-      await db.insert(auditEvents).values(rows);
-      return;
-    }
-    await db.transaction(async (tx) => {
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        await tx.insert(auditEvents).values(rows.slice(i, i + ROWS_PER_INSERT));
-      }
-    });
+    const json = JSON.stringify(
+      rows.map((row) => ({
+        at: row.at,
+        actor_role: row.actorRole,
+        actor_id: row.actorId,
+        client_id: row.clientId ?? null,
+        action: row.action,
+        route: row.route,
+        document_id: row.documentId ?? null,
+        ip: row.ip,
+        status_code: row.statusCode,
+      })),
+    );
+    await db.execute(sql`
+      insert into audit_events (at, actor_role, actor_id, client_id, action, route, document_id, ip, status_code)
+      select at, actor_role, actor_id, client_id, action, route, document_id, ip, status_code
+      from jsonb_to_recordset(${json}::jsonb) as r(at timestamptz, actor_role text, actor_id uuid,
+        client_id uuid, action text, route text, document_id uuid, ip text, status_code integer)`);
   };
 }
 
