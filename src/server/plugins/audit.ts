@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEvent } from '../../domain/staff';
 import type { Database } from '../db/client';
-import { auditEvents } from '../db/schema';
+import type { auditEvents } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { Session } from './sessions';
 
