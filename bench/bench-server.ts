@@ -1,8 +1,12 @@
 /**
  * The portal server as `npm run bench` measures it, in its own process: the real app on a fresh
  * database, plus one bare route doing a single primary-key select through the same pool, as the
- * yardstick for what the database round trip alone costs. With BENCH_WEB it also serves the built
- * web app (bench/web.ts).
+ * yardstick for what the database round trip alone costs, and one telling the process's CPU time so
+ * far. With BENCH_WEB it also serves the built web app (bench/web.ts).
+ *
+ * On PostgreSQL, as in production (README, "Database roles"): BENCH_DB_MIGRATION_URL is the owner
+ * that migrates and grants, BENCH_DB_URL the restricted role the app serves as (one role when the
+ * first is not given).
  */
 
 import fs from 'node:fs';
@@ -13,6 +17,7 @@ import { todayFor } from '../src/domain/client';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openPglite, openPostgres } from '../src/server/db/client';
+import { migrateDatabase } from '../src/server/db/migrate';
 import { seedDemoData } from '../src/server/db/seed';
 
 const kind = process.env.BENCH_KIND === 'pglite' ? 'pglite' : 'postgres';
@@ -20,7 +25,17 @@ const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir
 fs.mkdirSync(dataDir, { recursive: true });
 const database =
   kind === 'postgres' ? openPostgres(process.env.BENCH_DB_URL as string, 10) : await openPglite(dataDir);
-await database.migrate();
+const ownerUrl = process.env.BENCH_DB_MIGRATION_URL;
+if (kind === 'postgres' && ownerUrl && ownerUrl !== process.env.BENCH_DB_URL) {
+  const owner = openPostgres(ownerUrl, 1);
+  try {
+    await migrateDatabase(owner, database);
+  } finally {
+    await owner.close();
+  }
+} else {
+  await migrateDatabase(database);
+}
 await seedDemoData(database.db, todayFor(new Date()));
 
 const config = loadConfig({
@@ -50,6 +65,12 @@ app.get('/bench/pk', async () => {
     sql`select id, first_name, last_name from clients where id = ${id}`,
   )) as unknown as { rows: unknown[] };
   return result.rows[0];
+});
+
+// The server's CPU time so far (user and system, microseconds): the bench divides it by the answers.
+app.get('/bench/cpu', async () => {
+  const { user, system } = process.cpuUsage();
+  return { micros: user + system };
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });
