@@ -20,6 +20,41 @@ import type { Transaction } from '../../lib/run-once';
 // get_Client is the portal's busiest read: its statement is built and prepared once per database.
 const clientRecordStatements = new WeakMap<Database, ReturnType<typeof prepareClientRecord>>();
 
+/** Only the columns the record shows (never the password hash): the busiest read reads no more. */
+const recordColumns = {
+  annualStoragePaidUntil: clients.annualStoragePaidUntil,
+  arbSubscribed: clients.arbSubscribed,
+  bioInsuranceVialsAvailable: clients.bioInsuranceVialsAvailable,
+  city: clients.city,
+  clientActId: clients.clientActId,
+  clientConsentFormCompleted: clients.clientConsentFormCompleted,
+  clinicName: clients.clinicName,
+  country: clients.country,
+  dateBankedIn: clients.dateBankedIn,
+  dateOfBirth: clients.dateOfBirth,
+  email: clients.email,
+  firstName: clients.firstName,
+  id: clients.id,
+  infectiousDiseaseFormCompleted: clients.infectiousDiseaseFormCompleted,
+  initialProcessingFormCompleted: clients.initialProcessingFormCompleted,
+  lastBioInsurancePurchasedDate: clients.lastBioInsurancePurchasedDate,
+  lastName: clients.lastName,
+  longevityVialsAvailable: clients.longevityVialsAvailable,
+  phone: clients.phone,
+  physicianFormAgreement: clients.physicianFormAgreement,
+  preferredAddressCity: clients.preferredAddressCity,
+  preferredAddressContactFullName: clients.preferredAddressContactFullName,
+  preferredAddressCountry: clients.preferredAddressCountry,
+  preferredAddressPhone: clients.preferredAddressPhone,
+  preferredAddressState: clients.preferredAddressState,
+  preferredAddressStreet: clients.preferredAddressStreet,
+  preferredAddressZip: clients.preferredAddressZip,
+  shippingClinicEmail: clients.shippingClinicEmail,
+  state: clients.state,
+  street: clients.street,
+  zip: clients.zip,
+};
+
 function prepareClientRecord(db: Database) {
   // Correlated subqueries name their tables in full: drizzle renders a bare column unqualified.
   const cardLast4 = sql<string | null>`(
@@ -30,7 +65,7 @@ function prepareClientRecord(db: Database) {
     select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
     where f.client_id = ${clients}.id and f.paid_at is null and f.due_date < ${sql.placeholder('today')})`;
   return db
-    .select({ client: clients, cardLast4, overdueCents })
+    .select({ client: recordColumns, cardLast4, overdueCents })
     .from(clients)
     .where(eq(clients.id, sql.placeholder('clientId')))
     .limit(1)
