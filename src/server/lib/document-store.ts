@@ -4,6 +4,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { documents } from '../db/schema';
+import type { Transaction } from './run-once';
 
 /**
  * Documents at rest: AES-256-GCM with a key from DOCUMENTS_KEY (base64, 32 bytes), or in demo
@@ -68,6 +69,14 @@ export async function storeDocument(
     .returning({ id: documents.id });
   if (!row) throw new Error('the document was not stored');
   return { id: row.id, sha256 };
+}
+
+/** Removes the documents a run-once operation stored (it failed, or its claim is given back). */
+export async function deleteOperationDocuments(
+  tx: Database | Transaction,
+  operationId: string,
+): Promise<void> {
+  await tx.delete(documents).where(eq(documents.operationId, operationId));
 }
 
 /** The client a document belongs to; null when there is no such document. */

@@ -5,17 +5,19 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../db/columns';
+import { physicians } from '../physicians/schema';
 
 /**
- * The clients module's tables: a client's record (contact, addresses, vials, forms done) and the
- * activity timeline shown to them. Only this module's folder imports them; the other modules call
- * its functions (scripts/check-boundaries.ts).
+ * The clients module's tables: a client's record (contact, addresses, vials, forms done), the
+ * activity timeline shown to them, and the physicians who may act for them. Only this module's
+ * folder imports them; the other modules call its functions (scripts/check-boundaries.ts).
  */
 
 export const clients = pgTable(
@@ -88,4 +90,19 @@ export const clientActivities = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.clientId, t.closeDate), uniqueIndex('client_activities_payment_key').on(t.paymentId)],
+);
+
+/** Which clients a physician may act for (the physicians' access to a client, see client-access.ts). */
+export const physicianClients = pgTable(
+  'physician_clients',
+  {
+    physicianId: uuid()
+      .notNull()
+      .references(() => physicians.id, { onDelete: 'cascade' }),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.physicianId, t.clientId] }), index().on(t.clientId)],
 );
