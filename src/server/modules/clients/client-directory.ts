@@ -1,4 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { calendarDateToIso } from '../../../domain/dates';
+import type { ClientSummary } from '../../../domain/staff';
 import type { Database } from '../../db/client';
 import type { Transaction } from '../../lib/run-once';
 import { clients, physicianClients } from './schema';
@@ -103,12 +105,13 @@ export async function findClientIdByNaming(db: Reader, naming: ClientNaming): Pr
   return row?.id ?? null;
 }
 
-/** The physician linked to the client (the first, should there be several); null when none is. */
+/** The client's physician of record: the first linked to them; null when none is. */
 export async function linkedPhysicianId(db: Reader, clientId: string): Promise<string | null> {
   const [row] = await db
     .select({ physicianId: physicianClients.physicianId })
     .from(physicianClients)
     .where(eq(physicianClients.clientId, clientId))
+    .orderBy(asc(physicianClients.createdAt), asc(physicianClients.physicianId))
     .limit(1);
   return row?.physicianId ?? null;
 }
@@ -129,6 +132,19 @@ export async function markClientCompleted(
   await tx
     .update(clients)
     .set({ [completion]: true, updatedAt: now })
+    .where(eq(clients.id, clientId));
+}
+
+/** Clears one of the client's completion flags (a rejected lab report opens the screening again). */
+export async function reopenClientCompletion(
+  tx: Reader,
+  clientId: string,
+  completion: ClientCompletion,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(clients)
+    .set({ [completion]: false, updatedAt: now })
     .where(eq(clients.id, clientId));
 }
 
@@ -176,4 +192,38 @@ export async function clientsOfPhysician(db: Reader, physicianId: string) {
     .innerJoin(clients, eq(clients.id, physicianClients.clientId))
     .where(eq(physicianClients.physicianId, physicianId))
     .orderBy(asc(clients.clientActId));
+}
+
+const SEARCH_LIMIT = 50;
+
+/** A LIKE pattern that finds the text anywhere, its own % and _ taken literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Clients whose Client ID, name or e-mail holds the text, or born on the date it names (the back office's search). */
+export async function searchClients(db: Reader, q: string): Promise<ClientSummary[]> {
+  const pattern = likePattern(q);
+  const dob = calendarDateToIso(q);
+  return db
+    .select({
+      id: clients.id,
+      clientACTId: clients.clientActId,
+      firstName: clients.firstName,
+      lastName: clients.lastName,
+      email: clients.email,
+      dateOfBirth: clients.dateOfBirth,
+    })
+    .from(clients)
+    .where(
+      or(
+        ilike(clients.clientActId, pattern),
+        ilike(clients.email, pattern),
+        sql`(${clients.firstName} || ' ' || ${clients.lastName}) ilike ${pattern}`,
+        sql`(${clients.lastName} || ', ' || ${clients.firstName}) ilike ${pattern}`,
+        ...(dob ? [eq(clients.dateOfBirth, dob)] : []),
+      ),
+    )
+    .orderBy(clients.lastName, clients.firstName)
+    .limit(SEARCH_LIMIT);
 }

@@ -5,7 +5,7 @@ import { formSubmissions } from './schema';
 
 /**
  * What the other modules read of a client's forms, through the forms module that owns the
- * submissions: the signed documents of completed forms.
+ * submissions: the signed documents of completed forms, and every submission of one client.
  */
 
 type Reader = Database | Transaction;
@@ -21,4 +21,9 @@ export async function signedFormDocuments(db: Reader, clientIds: readonly string
     })
     .from(formSubmissions)
     .where(and(inArray(formSubmissions.clientId, [...clientIds]), eq(formSubmissions.status, 'completed')));
+}
+
+/** Every submission of the client's forms (completed, pending and rejected ones). */
+export async function clientFormSubmissions(db: Reader, clientId: string) {
+  return db.select().from(formSubmissions).where(eq(formSubmissions.clientId, clientId));
 }
