@@ -1,7 +1,7 @@
 /**
- * Everything CI runs, in order: lint, types, unit and API tests on PGlite, the API tests again on
- * PostgreSQL and the fault suite (servers killed and connections cut mid-load) when
- * TEST_DATABASE_URL is set, the web build, the browser journeys in Chromium, and a
+ * Everything CI runs, in order: lint (Biome, import boundaries, cycles, repeated code), types,
+ * unit and API tests on PGlite, the API tests again on PostgreSQL and the fault suite (servers
+ * killed and connections cut mid-load) when TEST_DATABASE_URL is set, the web build, the browser journeys in Chromium, and a
  * scan of what the journeys left (database, server log, e-mails) for any card or account number.
  * The journeys are mandatory in CI; elsewhere a missing Chromium is reported plainly and skipped.
  * Ends with one line "Summary: N passed, N failed".
@@ -55,9 +55,10 @@ function countPlaywright(file: string) {
   failed += report.stats.unexpected;
 }
 
-run('lint (Biome) and import boundaries', bin('biome'), ['check', '.']) &&
+run('lint (Biome)', bin('biome'), ['check', '.']) &&
   run('import boundaries', bin('tsx'), ['scripts/check-boundaries.ts']) &&
   run('no import cycles (type-only imports included)', bin('tsx'), ['scripts/check-cycles.ts']) &&
+  run('repeated code no more than its ceiling (jscpd)', bin('tsx'), ['scripts/check-duplicates.ts']) &&
   run('Mantine styles for every component in use', bin('tsx'), ['scripts/check-mantine-styles.ts']);
 run('type check', bin('tsc'), ['--noEmit', '-p', '.']);
 

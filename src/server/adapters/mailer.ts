@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Database } from '../db/client';
 import { outboxMessages } from '../db/schema';
@@ -235,4 +235,9 @@ export function createMailer(deps: OutboxDeps): Mailer {
     },
   };
   return mailer;
+}
+
+/** The newest e-mails of the outbox (the demo outbox page). */
+export async function recentOutboxMessages(db: Database, limit = 50) {
+  return db.select().from(outboxMessages).orderBy(desc(outboxMessages.createdAt)).limit(limit);
 }

@@ -1,21 +1,15 @@
 import { and, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../app-deps';
-import {
-  documents,
-  operations,
-  passwordResetCodes,
-  paymentVerifications,
-  rateLimits,
-  sandboxTokens,
-  sessions,
-} from '../db/schema';
+import { documents, operations, rateLimits, sandboxTokens, sessions } from '../db/schema';
 import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } from '../lib/run-once';
+import { deleteResetCodesExpiredBefore } from '../modules/auth/auth-service';
 import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { storeRecoveries } from '../modules/ordering/store-service';
 import { paymentRecoveries } from '../modules/payments/payment-service';
+import { deleteExpiredPaymentVerifications } from '../modules/payments/payment-verifications';
 import { staffQueueRecoveries } from '../modules/staff/queues';
 
 type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
@@ -91,15 +85,13 @@ export async function cleanUp(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<void
     .where(and(isNotNull(documents.operationId), inArray(documents.operationId, failedOps)));
   await db.delete(sessions).where(lt(sessions.expiresAt, now));
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - DAY_MS)));
-  await db.delete(paymentVerifications).where(lt(paymentVerifications.expiresAt, now));
+  await deleteExpiredPaymentVerifications(db, now);
   await db
     .delete(sandboxTokens)
     .where(
       or(isNotNull(sandboxTokens.usedAt), lt(sandboxTokens.createdAt, new Date(now.getTime() - DAY_MS))),
     );
-  await db
-    .delete(passwordResetCodes)
-    .where(lt(passwordResetCodes.expiresAt, new Date(now.getTime() - DAY_MS)));
+  await deleteResetCodesExpiredBefore(db, new Date(now.getTime() - DAY_MS));
   await db
     .delete(operations)
     .where(

@@ -1,9 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
 import { documents } from '../db/schema';
+import type { Transaction } from './run-once';
 
 /**
  * Documents at rest: AES-256-GCM with a key from DOCUMENTS_KEY (base64, 32 bytes), or in demo
@@ -68,6 +69,44 @@ export async function storeDocument(
     .returning({ id: documents.id });
   if (!row) throw new Error('the document was not stored');
   return { id: row.id, sha256 };
+}
+
+/** Removes the documents a run-once operation stored (it failed, or its claim is given back). */
+export async function deleteOperationDocuments(
+  tx: Database | Transaction,
+  operationId: string,
+): Promise<void> {
+  await tx.delete(documents).where(eq(documents.operationId, operationId));
+}
+
+/** The file name and size of these documents, by id, as lists show them (never their content). */
+export async function documentFacts(
+  db: Database,
+  documentIds: readonly string[],
+): Promise<Map<string, { fileName: string; sizeBytes: number }>> {
+  const ids = [...new Set(documentIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: documents.id, fileName: documents.fileName, sizeBytes: documents.sizeBytes })
+    .from(documents)
+    .where(inArray(documents.id, ids));
+  return new Map(rows.map(({ id, ...facts }) => [id, facts]));
+}
+
+/** The client's documents of these kinds, newest first: what they are, never their content. */
+export async function listClientDocuments(db: Database, clientId: string, kinds: readonly DocumentKind[]) {
+  return db
+    .select({
+      id: documents.id,
+      kind: documents.kind,
+      fileName: documents.fileName,
+      contentType: documents.contentType,
+      sizeBytes: documents.sizeBytes,
+      createdAt: documents.createdAt,
+    })
+    .from(documents)
+    .where(and(eq(documents.clientId, clientId), inArray(documents.kind, [...kinds])))
+    .orderBy(desc(documents.createdAt));
 }
 
 /** The client a document belongs to; null when there is no such document. */

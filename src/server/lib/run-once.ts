@@ -246,6 +246,27 @@ export function isHeld(op: Pick<OperationRow, 'status' | 'leaseUntil'>, now: Dat
   return op.status === 'running' && op.leaseUntil.getTime() >= now.getTime();
 }
 
+/**
+ * Ends a running operation's lease now, if its holder still holds it under this token, so that
+ * `recoverLapsed` may take it over at once (staff settling a payment whose owner is long silent).
+ */
+export async function expireLease(
+  db: Database,
+  op: Pick<OperationRow, 'id' | 'leaseToken'>,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(operations)
+    .set({ leaseUntil: new Date(now.getTime() - 1) })
+    .where(
+      and(
+        eq(operations.id, op.id),
+        eq(operations.status, 'running'),
+        eq(operations.leaseToken, op.leaseToken),
+      ),
+    );
+}
+
 /** The operation of an id, for callers that keep the id with what it claimed. */
 export async function operationById(db: Database, id: string): Promise<OperationRow | undefined> {
   const [row] = await db.select().from(operations).where(eq(operations.id, id)).limit(1);

@@ -2,10 +2,16 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { authMessages, authPolicy, type OtpRequest, type PhysicianOtpRequest } from '../../../domain/auth';
 import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
-import { clients, loginFailures, passwordResetCodes, physicians } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { HttpError } from '../../lib/http-error';
 import { dummySecretHash, hashSecret, sixDigitCode, verifySecret } from '../../lib/secrets';
+import { findClientByRecoveryDetails, findClientSignIn, setClientPassword } from '../clients/client-accounts';
+import {
+  findPhysicianByRecoveryDetails,
+  findPhysicianSignIn,
+  setPhysicianPassword,
+} from '../physicians/physician-repository';
+import { loginFailures, passwordResetCodes } from './schema';
 
 interface Deps {
   db: Database;
@@ -55,42 +61,11 @@ export const clientAccounts: AccountKind<OtpRequest> = {
   portal: 'Client Portal',
   loginFailed: authMessages.loginFailed,
   loginKey: (actId) => actId.trim().toUpperCase(),
-  async findByActId(db, upperActId) {
-    const [row] = await db
-      .select({
-        id: clients.id,
-        actId: clients.clientActId,
-        lastName: clients.lastName,
-        email: clients.email,
-        passwordHash: clients.passwordHash,
-      })
-      .from(clients)
-      .where(sql`upper(${clients.clientActId}) = ${upperActId}`)
-      .limit(1);
-    return row;
-  },
-  async findByDetails(db, details) {
-    const [row] = await db
-      .select({
-        id: clients.id,
-        email: clients.email,
-        actId: clients.clientActId,
-        emailChangedAt: clients.emailChangedAt,
-      })
-      .from(clients)
-      .where(
-        and(
-          sql`lower(${clients.email}) = lower(${details.email})`,
-          sql`lower(${clients.firstName}) = lower(${details.firstName})`,
-          eq(clients.dateOfBirth, details.dateOfBirth),
-        ),
-      )
-      .limit(1);
-    return row;
-  },
+  findByActId: findClientSignIn,
+  findByDetails: findClientByRecoveryDetails,
   codeOwner: { column: passwordResetCodes.clientId, sqlName: 'client_id', table: 'clients' },
   async setPassword(db, id, passwordHash, now) {
-    await db.update(clients).set({ passwordHash, updatedAt: now }).where(eq(clients.id, id));
+    await setClientPassword(db, id, passwordHash, now);
   },
 };
 
@@ -98,36 +73,11 @@ export const physicianAccounts: AccountKind<PhysicianOtpRequest> = {
   portal: 'Physician Portal',
   loginFailed: authMessages.physicianLoginFailed,
   loginKey: (actId) => `physician:${actId.trim().toUpperCase()}`,
-  async findByActId(db, upperActId) {
-    const [row] = await db
-      .select({
-        id: physicians.id,
-        actId: physicians.physicianActId,
-        lastName: physicians.lastName,
-        email: physicians.email,
-        passwordHash: physicians.passwordHash,
-      })
-      .from(physicians)
-      .where(sql`upper(${physicians.physicianActId}) = ${upperActId}`)
-      .limit(1);
-    return row;
-  },
-  async findByDetails(db, details) {
-    const [row] = await db
-      .select({ id: physicians.id, email: physicians.email, actId: physicians.physicianActId })
-      .from(physicians)
-      .where(
-        and(
-          sql`upper(${physicians.physicianActId}) = upper(${details.physicianId})`,
-          sql`lower(${physicians.email}) = lower(${details.email})`,
-        ),
-      )
-      .limit(1);
-    return row;
-  },
+  findByActId: findPhysicianSignIn,
+  findByDetails: findPhysicianByRecoveryDetails,
   codeOwner: { column: passwordResetCodes.physicianId, sqlName: 'physician_id', table: 'physicians' },
   async setPassword(db, id, passwordHash) {
-    await db.update(physicians).set({ passwordHash }).where(eq(physicians.id, id));
+    await setPhysicianPassword(db, id, passwordHash);
   },
 };
 
@@ -370,4 +320,9 @@ export async function resetPassword<D>(
     })
     .catch((error: unknown) => log.warn({ err: error }, 'password change notice not sent'));
   return client.id;
+}
+
+/** Forgets the password reset codes that expired before `before` (the clean-up job). */
+export async function deleteResetCodesExpiredBefore(db: Database, before: Date): Promise<void> {
+  await db.delete(passwordResetCodes).where(lt(passwordResetCodes.expiresAt, before));
 }

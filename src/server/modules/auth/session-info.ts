@@ -1,21 +1,15 @@
-import { eq } from 'drizzle-orm';
 import { authPolicy } from '../../../domain/auth';
 import type { Database } from '../../db/client';
-import { clients, physicians } from '../../db/schema';
 import type { Session } from '../../plugins/sessions';
+import { clientContact } from '../clients/client-directory';
 import { physicianActsFor } from '../clients/client-repository';
+import { findPhysician } from '../physicians/physician-repository';
 
 async function clientName(db: Database, clientId: string) {
-  const [client] = await db
-    .select({
-      actId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-    })
-    .from(clients)
-    .where(eq(clients.id, clientId))
-    .limit(1);
-  return client;
+  const client = await clientContact(db, clientId);
+  return client
+    ? { actId: client.clientActId, firstName: client.firstName, lastName: client.lastName }
+    : undefined;
 }
 
 /** What GET /session answers for a live session; null when its person is gone. */
@@ -34,11 +28,7 @@ export async function describeSession(db: Database, session: Session) {
   }
   // A staff session is described by GET /api/staff/session: the portals' session call does not know it.
   if (session.role !== 'physician') return null;
-  const [physician] = await db
-    .select({ actId: physicians.physicianActId, lastName: physicians.lastName })
-    .from(physicians)
-    .where(eq(physicians.id, session.physicianId))
-    .limit(1);
+  const physician = await findPhysician(db, session.physicianId);
   if (!physician) return null;
   // Shown only while the client is still linked to the physician, as every client route checks.
   const actingForId =
@@ -50,7 +40,7 @@ export async function describeSession(db: Database, session: Session) {
     signedIn: true as const,
     role: 'physician' as const,
     id: session.physicianId,
-    physicianACTId: physician.actId,
+    physicianACTId: physician.physicianActId,
     physicianLastName: physician.lastName,
     actingFor:
       acting && actingForId

@@ -10,8 +10,9 @@ import type { ClientIdentification } from '../../../domain/infectious-disease';
 import { centsToAmount } from '../../../domain/money';
 import { maskedCardNumber } from '../../../domain/payment-info';
 import type { Database } from '../../db/client';
-import { clientActivities, clients, payments, physicianClients } from '../../db/schema';
 import type { Transaction } from '../../lib/run-once';
+import { paymentOutcomes } from '../payments/receipts';
+import { clientActivities, clients, physicianClients } from './schema';
 
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
@@ -191,14 +192,16 @@ export async function listClientActivity(db: Database, clientId: string): Promis
     .select({
       activity: clientActivities,
       client: { actId: clients.clientActId, first: clients.firstName, last: clients.lastName },
-      payment: { id: payments.id, status: payments.status, totalCents: payments.totalCents },
     })
     .from(clientActivities)
     .innerJoin(clients, eq(clients.id, clientActivities.clientId))
-    .leftJoin(payments, eq(payments.id, clientActivities.paymentId))
     .where(eq(clientActivities.clientId, clientId))
     .orderBy(desc(clientActivities.closeDate), asc(clientActivities.createdAt));
-  return rows.map(({ activity, client, payment }) => ({
+  const payments = await paymentOutcomes(
+    db,
+    rows.map(({ activity }) => activity.paymentId),
+  );
+  return rows.map(({ activity, client }) => ({
     Id: activity.id,
     ClientId: client.actId,
     ClientName: `${client.first} ${client.last}`,
@@ -208,14 +211,24 @@ export async function listClientActivity(db: Database, clientId: string): Promis
     Purchased_Plan_Name: activity.purchasedPlanName,
     StageName: activity.stageName,
     Cell_Request_Approved_By_Practitioner: activity.cellRequestApprovedByPractitioner,
+    ...activityAmount(activity, activity.paymentId ? payments.get(activity.paymentId) : undefined),
+  }));
+}
+
+/** An activity's amount (the ledger's total once its payment is approved) and its receipt. */
+function activityAmount(
+  activity: { amountCents: number | null; paymentId: string | null },
+  payment: { status: string; totalCents: number } | undefined,
+) {
+  return {
     Amount:
       payment?.status === 'approved'
         ? centsToAmount(payment.totalCents).toFixed(2)
         : activity.amountCents === null
           ? null
           : centsToAmount(activity.amountCents).toFixed(2),
-    ReceiptId: payment?.status === 'approved' ? payment.id : null,
-  }));
+    ReceiptId: payment?.status === 'approved' ? activity.paymentId : null,
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

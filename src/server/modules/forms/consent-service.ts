@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import {
   CONSENT_AGREEMENT_TITLE,
@@ -20,10 +19,10 @@ import {
 } from '../../../domain/consent-form';
 import { usDateToIso } from '../../../domain/dates';
 import { PAYMENT_SOURCES } from '../../../domain/payment-info';
-import { clients } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
+import { type ClientRow, saveConsentProfile } from '../clients/client-directory';
 import { contactChanges, physicianContactRefusal } from '../clients/contact-changes';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { savePaymentMethod } from '../payments/payment-service';
@@ -41,8 +40,6 @@ import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from 
 export type ConsentSubmission =
   | { variant: 'client'; body: SendConsentDataRequest }
   | { variant: 'physician'; body: SendPhysicianConsentDataRequest; physicianId: string };
-
-type ClientRow = typeof clients.$inferSelect;
 
 /** The client's details the physician variant saves on the client's record. */
 function detailsOf(body: SendPhysicianConsentDataRequest) {
@@ -287,10 +284,7 @@ async function physicianVariantEffects(
   // The e-mail address and phone number equal the record's (checked before the claim); they are not
   // written, so a change the client made meanwhile stands.
   const { email: _email, phone: _phone, ...profile } = details;
-  await tx
-    .update(clients)
-    .set({ ...profile, updatedAt: now })
-    .where(eq(clients.id, client.id));
+  await saveConsentProfile(tx, client.id, profile, now);
   const clientName = `${client.firstName} ${client.lastName}`;
   await deps.mailer.enqueue(
     tx,

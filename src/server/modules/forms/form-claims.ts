@@ -2,7 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
 import type { Database } from '../../db/client';
-import { documents, formSubmissions } from '../../db/schema';
+import { deleteOperationDocuments } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import {
   isHeld,
@@ -17,6 +17,7 @@ import {
 } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
 import type { PaymentDeps } from '../payments/payment-service';
+import { formSubmissions } from './schema';
 
 export interface FormDeps extends PaymentDeps {
   documentsKey: Buffer;
@@ -49,7 +50,7 @@ export async function releaseForm(tx: Transaction, claim: FormClaim) {
   await tx
     .delete(formSubmissions)
     .where(and(eq(formSubmissions.id, claim.submissionId), eq(formSubmissions.status, 'pending')));
-  await tx.delete(documents).where(eq(documents.operationId, claim.operationId));
+  await deleteOperationDocuments(tx, claim.operationId);
 }
 
 /** A signing whose owner died is given back whole; the client submits again. */

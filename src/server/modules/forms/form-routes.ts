@@ -10,15 +10,16 @@ import {
 import { errorBodySchema } from '../../../domain/errors';
 import { setDiseaseDataRequestSchema } from '../../../domain/infectious-disease';
 import type { AppDeps } from '../../app-deps';
-import { clients, formSubmissions } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { userAgentOf } from '../../lib/user-agent';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
+import { findClientRow } from '../clients/client-directory';
 import { withPaymentAttempt } from '../payments/payment-attempts';
 import { submitConsent } from './consent-service';
 import { submitDiseaseForm } from './disease-service';
+import { formSubmissions } from './schema';
 
 const errors = {
   400: errorBodySchema,
@@ -64,16 +65,13 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const clientId = await ownClient(request);
-      const [client] = await db
-        .select({
-          initial: clients.initialProcessingFormCompleted,
-          consent: clients.clientConsentFormCompleted,
-          disease: clients.infectiousDiseaseFormCompleted,
-        })
-        .from(clients)
-        .where(eq(clients.id, clientId))
-        .limit(1);
-      if (!client) throw notFound();
+      const record = await findClientRow(db, clientId);
+      if (!record) throw notFound();
+      const client = {
+        initial: record.initialProcessingFormCompleted,
+        consent: record.clientConsentFormCompleted,
+        disease: record.infectiousDiseaseFormCompleted,
+      };
       const rows = await db
         .select()
         .from(formSubmissions)

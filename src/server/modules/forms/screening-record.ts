@@ -11,7 +11,7 @@ import {
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { cardFeePercent } from '../../../domain/payments';
 import type { PriceBook } from '../../../domain/price-book';
-import { clientActivities } from '../../db/schema';
+import { recordActivity } from '../clients/client-activities';
 import type { OneOffCharge } from '../payments/payment-service';
 import type { FormClaim, FormDeps } from './form-claims';
 import { describePaidWith, type PaymentShown } from './form-payment';
@@ -210,7 +210,7 @@ export function screeningRecord(
           dedupeKey: `form-receipt:${claim.submissionId}`,
         });
       }
-      await tx.insert(clientActivities).values({
+      await recordActivity(tx, {
         clientId: client.id,
         type: 'White Glove Labs',
         closeDate: todayFor(now),

@@ -2,13 +2,15 @@ import { eq } from 'drizzle-orm';
 import type { AgreementSection } from '../../../domain/consent-agreement';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
 import type { Database } from '../../db/client';
-import { clients, formSubmissions, physicianClients, physicians } from '../../db/schema';
 import { type StoredDocument, storeDocument } from '../../lib/document-store';
 import { faultPoint } from '../../lib/faults';
 import { notFound } from '../../lib/http-error';
 import type { Run, Transaction } from '../../lib/run-once';
 import { sha256Hex } from '../../lib/secrets';
+import { findClientRow, markClientCompleted } from '../clients/client-directory';
+import { physicianOfClient } from '../physicians/physician-repository';
 import type { FormClaim, FormDeps, SubmissionRow } from './form-claims';
+import { formSubmissions } from './schema';
 import { renderSignedPdf } from './signed-pdf';
 
 export type { FormDeps } from './form-claims';
@@ -21,8 +23,8 @@ export interface SignerContext {
 }
 
 /** The client a form is for, read in the caller's transaction or outside one. */
-export async function clientOf(db: Database, clientId: string) {
-  const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+export async function clientOf(db: Database | Transaction, clientId: string) {
+  const client = await findClientRow(db, clientId);
   if (!client) throw notFound();
   return client;
 }
@@ -30,13 +32,13 @@ export async function clientOf(db: Database, clientId: string) {
 /** The client and their physician, as the form and its PDF name them. */
 export async function signerOf(deps: FormDeps, clientId: string) {
   const client = await clientOf(deps.db, clientId);
-  const [physician] = await deps.db
-    .select({ first: physicians.firstName, last: physicians.lastName, actId: physicians.physicianActId })
-    .from(physicianClients)
-    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
-    .where(eq(physicianClients.clientId, clientId))
-    .limit(1);
-  return { client, physician: physician ?? null };
+  const physician = await physicianOfClient(deps.db, clientId);
+  return {
+    client,
+    physician: physician
+      ? { first: physician.firstName, last: physician.lastName, actId: physician.physicianActId }
+      : null,
+  };
 }
 
 /** What a form keeps of one signing, beyond what every signing keeps. */
@@ -170,10 +172,7 @@ async function recordSigning(
       completedAt: now,
     })
     .where(eq(formSubmissions.id, claim.submissionId));
-  await tx
-    .update(clients)
-    .set({ [record.completedFlag]: true, updatedAt: now })
-    .where(eq(clients.id, client.id));
+  await markClientCompleted(tx, client.id, record.completedFlag, now);
   await record.alsoInTransaction?.(tx);
   // The signed copy leaves with the commit, once: the PDF is attached from the documents.
   await deps.mailer.enqueue(

@@ -4,36 +4,14 @@ import {
   type SendProcessDataRequest,
 } from '../../../domain/initial-processing';
 import type { Database } from '../../db/client';
-import { clients, physicianClients, sampleSubmissions } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
-
-/** Client IDs the bank gives new clients: ACT followed by a 1 and four digits (ACT10001, ...). */
-const NEW_CLIENT_ID = '^ACT1[0-9]{4}$';
-const FIRST_NUMBER = 10_001;
-/** Concurrent registrations that took the number we tried: try the next ones, this many times. */
-const ALLOCATION_TRIES = 20;
-
-/** The clients with this e-mail address and date of birth, and whether they are this physician's. */
-async function samePerson(
-  tx: Database | Transaction,
-  physicianId: string,
-  email: string,
-  dateOfBirth: string,
-) {
-  return tx
-    .select({
-      id: clients.id,
-      actId: clients.clientActId,
-      linkedTo: physicianClients.physicianId,
-    })
-    .from(clients)
-    .leftJoin(
-      physicianClients,
-      and(eq(physicianClients.clientId, clients.id), eq(physicianClients.physicianId, physicianId)),
-    )
-    .where(and(sql`lower(${clients.email}) = lower(${email})`, eq(clients.dateOfBirth, dateOfBirth)));
-}
+import {
+  registerNewClient,
+  removeUnprocessedClient,
+  clientsWithEmailAndBirth as samePerson,
+} from '../clients/client-accounts';
+import { sampleSubmissions } from './schema';
 
 /**
  * A registration of the same person that has not finished (its operation may have died): its
@@ -99,52 +77,29 @@ export async function refuseDuplicate(
   }
 }
 
-/**
- * Registers the client under the next free Client ID: the highest ACT1xxxx number plus one. The
- * unique index on Client IDs is the guard: a number another registration took meanwhile is
- * skipped (the insert does nothing), and the next one is tried.
- */
+/** Registers the new client of a sample form under the next free Client ID, linked to the physician. */
 export async function registerClient(
   tx: Transaction,
   physicianId: string,
   body: SendProcessDataRequest,
   now: Date,
 ): Promise<{ id: string; actId: string }> {
-  const [highest] = await tx
-    .select({ number: sql<number | null>`max(substring(${clients.clientActId} from 4)::int)` })
-    .from(clients)
-    .where(sql`${clients.clientActId} ~ ${NEW_CLIENT_ID}`);
-  let candidate = Math.max(FIRST_NUMBER, Number(highest?.number ?? 0) + 1);
-  for (let tries = 0; tries < ALLOCATION_TRIES; tries++, candidate++) {
-    const [row] = await tx
-      .insert(clients)
-      .values({
-        clientActId: `ACT${candidate}`,
-        passwordHash: null,
-        firstName: body.FirstName,
-        lastName: body.LastName,
-        dateOfBirth: body.Dob,
-        email: body.Email,
-        phone: body.PhoneNumber,
-        street: body.Address,
-        city: body.City,
-        state: body.State,
-        zip: body.zipcode,
-        country: body.Country,
-        initialProcessingFormCompleted: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning({ id: clients.id, actId: clients.clientActId });
-    if (row) {
-      await tx.insert(physicianClients).values({ physicianId, clientId: row.id, createdAt: now });
-      return row;
-    }
-  }
-  throw new HttpError(
-    'IDEMPOTENCY_CONFLICT',
-    'Many clients are being registered at this moment. Please try again.',
+  return registerNewClient(
+    tx,
+    physicianId,
+    {
+      firstName: body.FirstName,
+      lastName: body.LastName,
+      dateOfBirth: body.Dob,
+      email: body.Email,
+      phone: body.PhoneNumber,
+      street: body.Address,
+      city: body.City,
+      state: body.State,
+      zip: body.zipcode,
+      country: body.Country,
+    },
+    now,
   );
 }
 
@@ -160,7 +115,5 @@ export async function removeUnfinishedRegistration(tx: Transaction, sampleId: st
     .where(and(eq(sampleSubmissions.id, sampleId), eq(sampleSubmissions.status, 'pending')))
     .limit(1);
   if (!pending) return;
-  await tx
-    .delete(clients)
-    .where(and(eq(clients.id, clientId), eq(clients.initialProcessingFormCompleted, false)));
+  await removeUnprocessedClient(tx, clientId);
 }

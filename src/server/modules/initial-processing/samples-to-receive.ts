@@ -17,11 +17,17 @@ import {
 } from '../../../domain/storage-year';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
-import { clientActivities, clients, physicians, sampleSubmissions, staffAccounts } from '../../db/schema';
+
 import { HttpError, notFound } from '../../lib/http-error';
 import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
+import { recordActivity } from '../clients/client-activities';
+import { clientContacts, clientFullName, findClientRow } from '../clients/client-directory';
+import { recordBankedDate } from '../clients/client-holdings';
+import { physicianContacts } from '../physicians/physician-repository';
 import type { StaffQueue } from '../staff/queues/queue';
+import { staffMemberName } from '../staff/staff-accounts';
+import { sampleSubmissions } from './schema';
 
 /**
  * "Samples to Receive" (issue 21): every new sample, paid by card or awaiting its check, until
@@ -33,19 +39,9 @@ import type { StaffQueue } from '../staff/queues/queue';
 type SampleRow = typeof sampleSubmissions.$inferSelect;
 
 export async function samplesToReceive(db: Database): Promise<SampleToReceive[]> {
-  const rows = await db
-    .select({
-      sample: sampleSubmissions,
-      clientActId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-      initialProcessingPaid: clients.initialProcessingFormCompleted,
-      physicianFirst: physicians.firstName,
-      physicianLast: physicians.lastName,
-    })
+  const samples = await db
+    .select()
     .from(sampleSubmissions)
-    .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
-    .innerJoin(physicians, eq(physicians.id, sampleSubmissions.physicianId))
     .where(
       and(
         inArray(sampleSubmissions.status, ['paid', 'awaiting_check']),
@@ -54,18 +50,34 @@ export async function samplesToReceive(db: Database): Promise<SampleToReceive[]>
     )
     .orderBy(asc(sampleSubmissions.shipDate), asc(sampleSubmissions.createdAt))
     .limit(500);
-  return rows.map((row) => ({
-    sampleId: row.sample.id,
-    clientId: row.sample.clientId,
-    clientActId: row.clientActId,
-    clientName: `${row.firstName} ${row.lastName}`,
-    physicianName: `Dr. ${row.physicianFirst} ${row.physicianLast}`,
-    tissue: tissueLabels[row.sample.tissue],
-    shipDate: isoToUsDate(row.sample.shipDate),
-    submittedAt: (row.sample.completedAt ?? row.sample.createdAt).toISOString(),
-    paidBy: row.sample.paymentKind,
-    initialProcessingPaid: row.initialProcessingPaid,
-  }));
+  const clients = await clientContacts(
+    db,
+    samples.map((sample) => sample.clientId),
+  );
+  const physicians = await physicianContacts(
+    db,
+    samples.map((sample) => sample.physicianId),
+  );
+  return samples.flatMap((sample) => {
+    const client = clients.get(sample.clientId);
+    const physician = physicians.get(sample.physicianId);
+    if (!client || !physician) return [];
+    return [
+      {
+        sampleId: sample.id,
+        clientId: sample.clientId,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        physicianName: `Dr. ${physician.firstName} ${physician.lastName}`,
+        tissue: tissueLabels[sample.tissue],
+        shipDate: isoToUsDate(sample.shipDate),
+        submittedAt: (sample.completedAt ?? sample.createdAt).toISOString(),
+        paidBy: sample.paymentKind,
+        // A check sample is paid once staff record its check; a card one when it was sent.
+        initialProcessingPaid: sample.status === 'paid',
+      },
+    ];
+  });
 }
 
 function answerOf(sample: SampleRow, clientActId: string): ReceiveSampleResponse {
@@ -82,16 +94,6 @@ function answerOf(sample: SampleRow, clientActId: string): ReceiveSampleResponse
   };
 }
 
-async function staffName(db: Database, staffId: string | null): Promise<string> {
-  if (!staffId) return 'another staff member';
-  const [row] = await db
-    .select({ name: staffAccounts.name })
-    .from(staffAccounts)
-    .where(eq(staffAccounts.id, staffId))
-    .limit(1);
-  return row?.name ?? 'another staff member';
-}
-
 /**
  * Records a sample's arrival once: a conditional update decides between two staff members; the
  * client's banked date and paid-until (the first anniversary) are set with it, a Client Activity
@@ -106,13 +108,14 @@ export async function receiveSample(
 ): Promise<ReceiveSampleResponse> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
-  const [found] = await db
-    .select({ sample: sampleSubmissions, client: clients })
+  const [sampleRow] = await db
+    .select()
     .from(sampleSubmissions)
-    .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
     .where(eq(sampleSubmissions.id, body.sampleId))
     .limit(1);
-  if (!found || found.sample.status === 'pending') throw notFound();
+  const clientRow = sampleRow ? await findClientRow(db, sampleRow.clientId) : null;
+  if (!sampleRow || !clientRow || sampleRow.status === 'pending') throw notFound();
+  const found = { sample: sampleRow, client: clientRow };
   onClient(found.client.id);
   const submittedOn = isoDateOf(found.sample.completedAt ?? found.sample.createdAt);
   const problems = sampleReceiptProblems(body, { today: todayFor(now), submittedOn });
@@ -130,12 +133,9 @@ export async function receiveSample(
       .returning();
     if (!sample) return null;
     const client = found.client;
-    await tx
-      .update(clients)
-      .set({ dateBankedIn: receivedOn, annualStoragePaidUntil: paidUntil, updatedAt: now })
-      .where(eq(clients.id, client.id));
+    await recordBankedDate(tx, client.id, { bankedDate: receivedOn, paidUntil }, now);
     const tissue = tissueLabels[sample.tissue];
-    await tx.insert(clientActivities).values({
+    await recordActivity(tx, {
       clientId: client.id,
       type: 'Sample Received',
       closeDate: receivedOn,
@@ -173,7 +173,7 @@ export async function receiveSample(
   throw new HttpError(
     'ALREADY_COMPLETED',
     m.alreadyReceived(
-      await staffName(db, current.receivedBy),
+      await staffMemberName(db, current.receivedBy),
       isoToUsDate(isoDateOf(current.receivedRecordedAt)),
     ),
   );

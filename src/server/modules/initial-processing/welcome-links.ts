@@ -1,11 +1,14 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 import { WELCOME_LINK_DAYS, welcomeLinkMessages } from '../../../domain/initial-processing';
 import type { Mailer } from '../../adapters/mailer';
 import type { Database } from '../../db/client';
-import { clients, physicians, sampleSubmissions, welcomeLinks } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
+import { clientHasNoPassword, setClientPassword } from '../clients/client-accounts';
+import { clientContact } from '../clients/client-directory';
+import { findPhysician } from '../physicians/physician-repository';
+import { sampleSubmissions, welcomeLinks } from './schema';
 
 const LIFETIME_MS = WELCOME_LINK_DAYS * 24 * 60 * 60 * 1000;
 
@@ -32,15 +35,9 @@ const unusable = () => new HttpError('NOT_FOUND', welcomeLinkMessages.unusable);
 
 /** The client a usable (unused, unexpired) link names; the same 404 for unknown, used and expired. */
 export async function readWelcomeLink(db: Database, token: string, now: Date) {
-  const [row] = await db
-    .select({
-      clientId: welcomeLinks.clientId,
-      expiresAt: welcomeLinks.expiresAt,
-      clientACTId: clients.clientActId,
-      firstName: clients.firstName,
-    })
+  const [link] = await db
+    .select({ clientId: welcomeLinks.clientId, expiresAt: welcomeLinks.expiresAt })
     .from(welcomeLinks)
-    .innerJoin(clients, eq(clients.id, welcomeLinks.clientId))
     .where(
       and(
         eq(welcomeLinks.tokenHash, sha256Hex(token)),
@@ -49,8 +46,9 @@ export async function readWelcomeLink(db: Database, token: string, now: Date) {
       ),
     )
     .limit(1);
-  if (!row) throw unusable();
-  return row;
+  const client = link ? await clientContact(db, link.clientId) : null;
+  if (!link || !client) throw unusable();
+  return { ...link, clientACTId: client.clientActId, firstName: client.firstName };
 }
 
 /**
@@ -71,11 +69,7 @@ export async function useWelcomeLink(db: Database, token: string, passwordHash: 
       )
       .returning({ clientId: welcomeLinks.clientId });
     if (!used) throw unusable();
-    const [client] = await tx
-      .update(clients)
-      .set({ passwordHash, updatedAt: now })
-      .where(eq(clients.id, used.clientId))
-      .returning({ id: clients.id, actId: clients.clientActId, lastName: clients.lastName });
+    const client = await setClientPassword(tx, used.clientId, passwordHash, now);
     if (!client) throw unusable();
     return client;
   });
@@ -92,23 +86,20 @@ export async function welcomeStillPending(
   clientId: string,
   registeredBy?: string,
 ): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: clients.id })
-    .from(clients)
-    .where(
-      and(
-        eq(clients.id, clientId),
-        isNull(clients.passwordHash),
-        registeredBy === undefined
-          ? undefined
-          : sql`(select s.physician_id from sample_submissions s where s.client_id = ${clients.id}
-               order by s.created_at limit 1) = ${registeredBy}`,
-        sql`exists (select 1 from welcome_links w where w.client_id = ${clients.id})`,
-        sql`not exists (select 1 from welcome_links w where w.client_id = ${clients.id} and w.used_at is not null)`,
-      ),
-    )
+  if (!(await clientHasNoPassword(tx, clientId))) return false;
+  const [links] = await tx
+    .select({ sent: count(), used: count(welcomeLinks.usedAt) })
+    .from(welcomeLinks)
+    .where(eq(welcomeLinks.clientId, clientId));
+  if (!links || links.sent === 0 || links.used > 0) return false;
+  if (registeredBy === undefined) return true;
+  const [firstSample] = await tx
+    .select({ physicianId: sampleSubmissions.physicianId })
+    .from(sampleSubmissions)
+    .where(eq(sampleSubmissions.clientId, clientId))
+    .orderBy(asc(sampleSubmissions.createdAt))
     .limit(1);
-  return row !== undefined;
+  return firstSample?.physicianId === registeredBy;
 }
 
 /**
@@ -124,15 +115,15 @@ export async function replaceWelcomeLink(
   await tx
     .delete(welcomeLinks)
     .where(and(eq(welcomeLinks.clientId, input.clientId), isNull(welcomeLinks.usedAt)));
-  const [client] = await tx.select().from(clients).where(eq(clients.id, input.clientId)).limit(1);
+  const client = await clientContact(tx, input.clientId);
   if (!client) throw new Error('the client whose welcome link is replaced is gone');
-  const [registeredBy] = await tx
-    .select({ lastName: physicians.lastName })
+  const [firstSample] = await tx
+    .select({ physicianId: sampleSubmissions.physicianId })
     .from(sampleSubmissions)
-    .innerJoin(physicians, eq(physicians.id, sampleSubmissions.physicianId))
     .where(eq(sampleSubmissions.clientId, input.clientId))
     .orderBy(asc(sampleSubmissions.createdAt))
     .limit(1);
+  const registeredBy = firstSample ? await findPhysician(tx, firstSample.physicianId) : undefined;
   const token = await createWelcomeLink(tx, input.clientId, input.now);
   await deps.mailer.enqueue(tx, {
     to: client.email,

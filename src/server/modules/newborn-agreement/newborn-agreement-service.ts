@@ -12,13 +12,14 @@ import {
 } from '../../../domain/newborn-agreement';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
-import { clients, newbornAgreements } from '../../db/schema';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
 import { createAgreementLinkToken, readAgreementLinkToken } from '../../lib/link-tokens';
 import { sha256Hex } from '../../lib/secrets';
+import { clientContact } from '../clients/client-directory';
 import { readSignature } from '../forms/form-claims';
 import { renderSignedPdf } from '../forms/signed-pdf';
+import { newbornAgreements } from './schema';
 
 const AGREEMENT_VERSION = 'newborn-finance-2026-11';
 
@@ -38,11 +39,7 @@ export async function createNewbornAgreementLink(
   figures: NewbornAgreementFigures & { mainContactEmail?: string },
   now: Date,
 ): Promise<{ agreementId: string; token: string; path: string }> {
-  const [client] = await db
-    .select({ email: clients.email })
-    .from(clients)
-    .where(eq(clients.id, clientId))
-    .limit(1);
+  const client = await clientContact(db, clientId);
   if (!client) throw new HttpError('NOT_FOUND', 'Not found');
   const [row] = await db
     .insert(newbornAgreements)
@@ -123,11 +120,7 @@ export async function signNewbornAgreement(
   if (row.signedAt) throw alreadySigned();
   const png = await readSignature(input.signatureData);
   if (!png) throw new HttpError('VALIDATION', m.signature, { signatureData: m.signature });
-  const [client] = await db
-    .select({ clientActId: clients.clientActId })
-    .from(clients)
-    .where(eq(clients.id, row.clientId))
-    .limit(1);
+  const client = await clientContact(db, row.clientId);
   if (!client) throw invalidAgreementLink();
 
   const figures = figuresOf(row);
@@ -172,7 +165,7 @@ export async function signNewbornAgreement(
       contentType: string,
       content: Buffer,
     ) =>
-      storeDocument(tx as unknown as Database, documentsKey, {
+      storeDocument(tx, documentsKey, {
         clientId: row.clientId,
         kind,
         fileName,

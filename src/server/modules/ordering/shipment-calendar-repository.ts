@@ -1,21 +1,16 @@
-import { eq } from 'drizzle-orm';
 import { isIsoDate } from '../../../domain/dates';
 import type { Database, Executor } from '../../db/client';
-import { systemSettings } from '../../db/schema';
+import { lockSetting, readSetting, writeSetting } from '../../lib/system-settings';
 
 /** Where staff blackout dates are kept: a JSON list of `YYYY-MM-DD` (staff screens will edit it). */
 export const BLACKOUT_DATES_SETTING = 'shipment_blackout_dates';
 
 /** The staff blackout dates: no FedEx shipment arrives on them. A malformed setting counts as none. */
 export async function shipmentBlackoutDates(db: Database): Promise<string[]> {
-  const [row] = await db
-    .select({ value: systemSettings.value })
-    .from(systemSettings)
-    .where(eq(systemSettings.key, BLACKOUT_DATES_SETTING))
-    .limit(1);
-  if (!row) return [];
+  const value = await readSetting(db, BLACKOUT_DATES_SETTING);
+  if (value === null) return [];
   try {
-    const dates: unknown = JSON.parse(row.value);
+    const dates: unknown = JSON.parse(value);
     return Array.isArray(dates)
       ? dates.filter((d): d is string => typeof d === 'string' && isIsoDate(d))
       : [];
@@ -26,10 +21,7 @@ export async function shipmentBlackoutDates(db: Database): Promise<string[]> {
 
 export async function setShipmentBlackoutDates(db: Executor, dates: readonly string[]): Promise<void> {
   const value = JSON.stringify([...new Set(dates.filter(isIsoDate))].sort());
-  await db
-    .insert(systemSettings)
-    .values({ key: BLACKOUT_DATES_SETTING, value })
-    .onConflictDoUpdate({ target: systemSettings.key, set: { value } });
+  await writeSetting(db, BLACKOUT_DATES_SETTING, value);
 }
 
 /**
@@ -42,15 +34,7 @@ export async function changeShipmentBlackoutDate(
   date: string,
 ): Promise<string[]> {
   return db.transaction(async (tx) => {
-    await tx
-      .insert(systemSettings)
-      .values({ key: BLACKOUT_DATES_SETTING, value: '[]' })
-      .onConflictDoNothing({ target: systemSettings.key });
-    await tx
-      .select({ key: systemSettings.key })
-      .from(systemSettings)
-      .where(eq(systemSettings.key, BLACKOUT_DATES_SETTING))
-      .for('update');
+    await lockSetting(tx, BLACKOUT_DATES_SETTING, '[]');
     const current = await shipmentBlackoutDates(tx);
     const next = change === 'add' ? [...current, date] : current.filter((d) => d !== date);
     await setShipmentBlackoutDates(tx, next);

@@ -8,7 +8,8 @@ import {
 } from '../../../domain/payment-info';
 import type { SavedMethod } from '../../adapters/payments/payment-gateway';
 import type { Database } from '../../db/client';
-import { paymentMethods, physicianClients, physicians } from '../../db/schema';
+import { findPhysician, physicianOfClient } from '../physicians/physician-repository';
+import { paymentMethods } from './schema';
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
@@ -123,25 +124,11 @@ export async function paymentInfoOf(
   overdueCents: number,
 ): Promise<PaymentInfo> {
   const { card, ach } = await findMethodsOnFile(db, owner);
-  const physicianColumns = {
-    actId: physicians.physicianActId,
-    first: physicians.firstName,
-    last: physicians.lastName,
-  };
   // A client's answer names their physician; a physician's own answer names the physician.
-  const [physician] =
+  const physician =
     typeof owner === 'string'
-      ? await db
-          .select(physicianColumns)
-          .from(physicianClients)
-          .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
-          .where(eq(physicianClients.clientId, owner))
-          .limit(1)
-      : await db
-          .select(physicianColumns)
-          .from(physicians)
-          .where(eq(physicians.id, owner.physicianId))
-          .limit(1);
+      ? await physicianOfClient(db, owner)
+      : await findPhysician(db, owner.physicianId);
   const id = typeof owner === 'string' ? owner : owner.physicianId;
   const cardNumber = card ? maskedCardNumber(card.last4) : null;
   const month = card?.expiryMonth ? String(card.expiryMonth).padStart(2, '0') : null;
@@ -159,9 +146,9 @@ export async function paymentInfoOf(
     Account_Number: accountNumber,
     Name_On_Account: ach?.nameOnAccount ?? null,
     ABA_Routing_Number: ach?.routingNumber ?? null,
-    Physician_ID: physician?.actId ?? null,
-    Physician_First_Name: physician?.first ?? null,
-    Physician_Last_Name: physician?.last ?? null,
+    Physician_ID: physician?.physicianActId ?? null,
+    Physician_First_Name: physician?.firstName ?? null,
+    Physician_Last_Name: physician?.lastName ?? null,
     Credit_Card_Number__c: cardNumber,
     Credit_Card_Type__c: card?.brand ?? null,
     Month_of_Expiry__c: month,

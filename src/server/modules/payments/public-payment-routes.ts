@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { todayFor } from '../../../domain/client';
 import {
@@ -17,7 +17,6 @@ import {
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
-import { clients, paymentVerifications } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { readPaymentLinkToken } from '../../lib/link-tokens';
@@ -25,8 +24,10 @@ import { enforceRateLimits } from '../../lib/rate-limit';
 import { findOperation } from '../../lib/run-once';
 import { randomToken, sha256Hex } from '../../lib/secrets';
 import { noteShownClients } from '../../plugins/audit';
+import { findClientIdByActId, findClientIdByNaming } from '../clients/client-directory';
 import { withPaymentAttempt } from './payment-attempts';
 import { overdueFees, savePaymentMethod } from './payment-service';
+import { paymentVerifications } from './schema';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -36,27 +37,22 @@ const SAVES_PER_VERIFICATION = 5;
 async function findClient(db: Database, request: ClientVerificationRequest, linkClientId: string | null) {
   if (request.mode === 'link') {
     if (!linkClientId) return null;
-    const [row] = await db
-      .select({ id: clients.id })
-      .from(clients)
-      .where(sql`upper(${clients.clientActId}) = upper(${linkClientId})`)
-      .limit(1);
-    return row ?? null;
+    const id = await findClientIdByActId(db, linkClientId);
+    return id ? { id } : null;
   }
-  const condition =
+  const id = await findClientIdByNaming(
+    db,
     request.mode === 'id'
-      ? and(
-          sql`upper(${clients.clientActId}) = upper(${request.ClientId})`,
-          sql`lower(${clients.lastName}) = lower(${request.ClientLastname})`,
-        )
-      : and(
-          sql`lower(${clients.firstName}) = lower(${request.ClientFirstName})`,
-          sql`lower(${clients.lastName}) = lower(${request.Clientlastname})`,
-          sql`lower(${clients.email}) = lower(${request.ClientEmail})`,
-          eq(clients.dateOfBirth, usDateToIso(request.ClientDob) ?? ''),
-        );
-  const [row] = await db.select({ id: clients.id }).from(clients).where(condition).limit(1);
-  return row ?? null;
+      ? { by: 'id', clientActId: request.ClientId, lastName: request.ClientLastname }
+      : {
+          by: 'contact',
+          firstName: request.ClientFirstName,
+          lastName: request.Clientlastname,
+          email: request.ClientEmail,
+          dateOfBirth: usDateToIso(request.ClientDob) ?? '',
+        },
+  );
+  return id ? { id } : null;
 }
 
 /** Who the attempt is about, for the per-client limit, whether or not such a client exists. */

@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { todayFor } from '../../../domain/client';
 import {
   ENTRIES_ADDED_LATER,
@@ -11,7 +10,8 @@ import {
   SHIPPED_PRICE_AMOUNTS,
 } from '../../../domain/price-book';
 import type { Database, Executor } from '../../db/client';
-import { priceBookVersions, staffAccounts } from '../../db/schema';
+import { staffNames } from '../staff/staff-accounts';
+import { priceBookVersions } from './schema';
 
 /** The book an order is priced by, and which version it is (0: as shipped). */
 export interface PriceBookInForce {
@@ -56,13 +56,19 @@ export async function priceBookInForce(db: Database, at: Date): Promise<PriceBoo
 
 /** Every version, newest first, with the book as shipped last, each marked with its state on `today`. */
 export async function priceVersions(db: Database, at: Date): Promise<PriceVersion[]> {
-  const approvers = alias(staffAccounts, 'approvers');
-  const rows = await db
-    .select({ row: priceBookVersions, createdBy: staffAccounts.name, approvedBy: approvers.name })
+  const versions = await db
+    .select()
     .from(priceBookVersions)
-    .leftJoin(staffAccounts, eq(staffAccounts.id, priceBookVersions.createdBy))
-    .leftJoin(approvers, eq(approvers.id, priceBookVersions.approvedBy))
     .orderBy(desc(priceBookVersions.effectiveOn), desc(priceBookVersions.version));
+  const names = await staffNames(
+    db,
+    versions.flatMap((row) => [row.createdBy, row.approvedBy]),
+  );
+  const rows = versions.map((row) => ({
+    row,
+    createdBy: names.get(row.createdBy) ?? null,
+    approvedBy: row.approvedBy ? (names.get(row.approvedBy) ?? null) : null,
+  }));
   const inForce = await priceBookInForce(db, at);
   const today = todayFor(at);
   const listed: PriceVersion[] = rows.map(({ row, createdBy, approvedBy }) => ({

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { renderSVG } from 'uqr';
 import {
@@ -10,11 +10,12 @@ import {
   staffPolicy,
 } from '../../../domain/staff';
 import type { Database } from '../../db/client';
-import { staffAccounts, staffRecoveryCodes } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
+import type { Transaction } from '../../lib/run-once';
 import { openText, sealText } from '../../lib/sealed-text';
 import { hashSecret } from '../../lib/secrets';
 import type { SignInKind } from '../auth/auth-service';
+import { staffAccounts, staffRecoveryCodes } from './schema';
 
 export type StaffRow = typeof staffAccounts.$inferSelect;
 
@@ -234,4 +235,23 @@ export async function createStaff(
 export function nextStepOf(staff: StaffRow): StaffNextStep {
   if (staff.mustChangePassword) return 'password';
   return staff.totpSecretSealed ? 'totp' : 'enrol';
+}
+
+/** The names of these staff members, by id (an id of no one is absent). */
+export async function staffNames(
+  db: Database | Transaction,
+  staffIds: readonly (string | null)[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(staffIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: staffAccounts.id, name: staffAccounts.name })
+    .from(staffAccounts)
+    .where(inArray(staffAccounts.id, ids));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** A staff member's name, as a queue tells who did something first; "another staff member" for no one. */
+export async function staffMemberName(db: Database | Transaction, staffId: string | null): Promise<string> {
+  return (await staffNames(db, [staffId])).get(staffId ?? '') ?? 'another staff member';
 }

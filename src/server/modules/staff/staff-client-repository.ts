@@ -1,60 +1,20 @@
-import { and, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { ClientInformationUpdate, ClientRecord } from '../../../domain/client';
-import { calendarDateToIso } from '../../../domain/dates';
-import type { AuditEvent, AuditSearchQuery, ClientSummary, StaffClientRecord } from '../../../domain/staff';
+import type { AuditEvent, AuditSearchQuery, StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
-import {
-  auditEvents,
-  clientProfileChanges,
-  clients,
-  documents,
-  formSubmissions,
-  type paymentMethods,
-  physicianClients,
-  physicians,
-  staffAccounts,
-} from '../../db/schema';
+import { auditEvents, clients } from '../../db/schema';
+import { listClientDocuments } from '../../lib/document-store';
+import { likePattern } from '../clients/client-directory';
 import {
   findClientRecord,
   listClientActivity,
   lockClientContact,
   updateClientInformation,
 } from '../clients/client-repository';
-import { findMethodsOnFile } from '../payments/payment-methods';
-
-const SEARCH_LIMIT = 50;
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Clients whose Client ID, name or e-mail holds the text, or born on the date it names. */
-export async function searchClients(db: Database, q: string): Promise<ClientSummary[]> {
-  const pattern = likePattern(q);
-  const dob = calendarDateToIso(q);
-  const rows = await db
-    .select({
-      id: clients.id,
-      clientACTId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-      email: clients.email,
-      dateOfBirth: clients.dateOfBirth,
-    })
-    .from(clients)
-    .where(
-      or(
-        ilike(clients.clientActId, pattern),
-        ilike(clients.email, pattern),
-        sql`(${clients.firstName} || ' ' || ${clients.lastName}) ilike ${pattern}`,
-        sql`(${clients.lastName} || ', ' || ${clients.firstName}) ilike ${pattern}`,
-        ...(dob ? [eq(clients.dateOfBirth, dob)] : []),
-      ),
-    )
-    .orderBy(clients.lastName, clients.firstName)
-    .limit(SEARCH_LIMIT);
-  return rows;
-}
+import { clientFormSubmissions } from '../forms/signed-forms';
+import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
+import { physicianOfClient } from '../physicians/physician-repository';
+import { clientProfileChanges, staffAccounts } from './schema';
 
 /** Everything the back office shows of one client; null when there is no such client. */
 export async function staffClientRecord(
@@ -64,31 +24,15 @@ export async function staffClientRecord(
 ): Promise<StaffClientRecord | null> {
   const client = await findClientRecord(db, clientId, today);
   if (!client) return null;
-  const [physician] = await db
-    .select({ actId: physicians.physicianActId, first: physicians.firstName, last: physicians.lastName })
-    .from(physicianClients)
-    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
-    .where(eq(physicianClients.clientId, clientId))
-    .limit(1);
-  const forms = await db.select().from(formSubmissions).where(eq(formSubmissions.clientId, clientId));
-  const docs = await db
-    .select({
-      id: documents.id,
-      kind: documents.kind,
-      fileName: documents.fileName,
-      contentType: documents.contentType,
-      sizeBytes: documents.sizeBytes,
-      createdAt: documents.createdAt,
-    })
-    .from(documents)
-    .where(and(eq(documents.clientId, clientId), inArray(documents.kind, ['signed_agreement', 'lab_report'])))
-    .orderBy(desc(documents.createdAt));
+  const physician = await physicianOfClient(db, clientId);
+  const forms = await clientFormSubmissions(db, clientId);
+  const docs = await listClientDocuments(db, clientId, ['signed_agreement', 'lab_report']);
   const { card, ach } = await findMethodsOnFile(db, clientId);
-  const methods = [card, ach].filter((m): m is typeof paymentMethods.$inferSelect => m !== null);
+  const methods = [card, ach].filter((m): m is PaymentMethodRow => m !== null);
   return {
     client,
     physician: physician
-      ? { physicianACTId: physician.actId, name: `${physician.first} ${physician.last}` }
+      ? { physicianACTId: physician.physicianActId, name: `${physician.firstName} ${physician.lastName}` }
       : null,
     forms: forms.map((f) => ({
       form: f.form,

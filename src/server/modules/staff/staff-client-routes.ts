@@ -18,15 +18,11 @@ import { documentOwner, readDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
+import { searchClients } from '../clients/client-directory';
 import { findClientIdByAnyId } from '../clients/client-repository';
 import { announceContactChanges, contactChanges } from '../clients/contact-changes';
 import { replaceWelcomeLink, welcomeStillPending } from '../initial-processing/welcome-links';
-import {
-  listAuditEvents,
-  searchClients,
-  staffClientRecord,
-  staffUpdateClient,
-} from './staff-client-repository';
+import { listAuditEvents, staffClientRecord, staffUpdateClient } from './staff-client-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../domain/errors';
 import {
@@ -12,12 +11,12 @@ import {
   sendPaymentLinkResponseSchema,
 } from '../../../domain/staff';
 import type { AppDeps } from '../../app-deps';
-import { clients } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import { createPaymentLinkToken, LINK_LIFETIME_MS } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
+import { clientContact } from '../clients/client-directory';
 import { findClientIdByAnyId } from '../clients/client-repository';
 import { createNewbornAgreementLink } from '../newborn-agreement/newborn-agreement-service';
 
@@ -68,15 +67,7 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       const { channel } = request.body;
       const clientId = await findClientIdByAnyId(db, request.body.clientId);
       if (!clientId) throw notFound();
-      const [client] = await db
-        .select({
-          clientActId: clients.clientActId,
-          firstName: clients.firstName,
-          email: clients.email,
-          phone: clients.phone,
-        })
-        .from(clients)
-        .where(eq(clients.id, clientId));
+      const client = await clientContact(db, clientId);
       if (!client) throw notFound();
       noteResolvedClient(session, clientId);
       const phoneDigits = client.phone.replace(/\D/g, '');
@@ -143,10 +134,7 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       const { clientId: anyId, ...figures } = request.body;
       const clientId = await findClientIdByAnyId(db, anyId);
       if (!clientId) throw notFound();
-      const [client] = await db
-        .select({ email: clients.email })
-        .from(clients)
-        .where(eq(clients.id, clientId));
+      const client = await clientContact(db, clientId);
       if (!client) throw notFound();
       noteResolvedClient(session, clientId);
       const now = clock.now();

@@ -1,11 +1,11 @@
-import { desc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { priceBookResponseSchema } from '../../../domain/price-book';
 import { siteConfigSchema } from '../../../domain/site';
+import { recentOutboxMessages } from '../../adapters/mailer';
+import { recentSmsMessages } from '../../adapters/sms/sms-adapter';
 import type { AppDeps } from '../../app-deps';
 import { pingDatabase } from '../../db/client';
-import { outboxMessages, smsMessages } from '../../db/schema';
 import { priceBookInForce } from '../prices/price-book-repository';
 
 export const healthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
@@ -71,7 +71,7 @@ const escapeHtml = (value: string) =>
  */
 export const outboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get('/dev/outbox', { schema: { hide: true } }, async (_request, reply) => {
-    const messages = await db.select().from(outboxMessages).orderBy(desc(outboxMessages.createdAt)).limit(50);
+    const messages = await recentOutboxMessages(db);
     const items = messages
       .map(
         (m) => `<article>
@@ -98,7 +98,7 @@ ${items || '<p>No e-mail yet.</p>'}
 /** Demo mode with SMS=offline: every text message the portal sent, newest first (like /dev/outbox). */
 export const smsOutboxRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db }) => {
   app.get('/dev/sms-outbox', { schema: { hide: true } }, async (_request, reply) => {
-    const messages = await db.select().from(smsMessages).orderBy(desc(smsMessages.createdAt)).limit(50);
+    const messages = await recentSmsMessages(db);
     const items = messages
       .map(
         (m) => `<article>

@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../../domain/errors';
 import { queuesResponseSchema } from '../../../../domain/staff-queues';
+import { labReportsQueue } from '../../forms/lab-reports-queue';
+import { sampleChecksQueue } from '../../initial-processing/sample-checks-queue';
 import { samplesToReceiveQueue } from '../../initial-processing/samples-to-receive';
+import { planChecksQueue } from '../../ordering/plan-checks-queue';
+import { storeOrdersQueue } from '../../ordering/store-orders-queue';
 import type { PaidOrderDeps } from '../../payments/paid-order';
-import { labReportsQueue } from './lab-reports';
-import { paymentsInDoubtQueue } from './payments-in-doubt';
-import { planChecksQueue } from './plan-checks';
+import { paymentsInDoubtQueue } from '../../payments/payments-in-doubt-queue';
 import type { QueueRecovery, StaffQueue, StaffQueueDeps } from './queue';
-import { sampleChecksQueue } from './sample-checks';
-import { storeOrdersQueue } from './store-orders';
 import { vialRequestsQueue } from './vial-requests';
 
-/** The back office's work queues, in the order of the home page's cards: add a queue here. */
+/**
+ * The back office's work queues, in the order of the home page's cards: add a queue here. Each
+ * lives in the module that owns its rows; staff keeps the shell (this list, the counts, the routes).
+ */
 export const staffQueues: readonly StaffQueue[] = [
   sampleChecksQueue,
   samplesToReceiveQueue,

@@ -2,8 +2,8 @@ import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
-import { errorBodySchema } from '../../../../domain/errors';
+import { isoDateOf, isoToUsDate } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
 import {
   planStoreQueueMessages as m,
   type StoreQueueItem,
@@ -11,17 +11,20 @@ import {
   storeOrderIdParamsSchema,
   storeQueueActionResponseSchema,
   storeQueueResponseSchema,
-} from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app-deps';
-import type { Database } from '../../../db/client';
-import { clientActivities, clients, staffAccounts, storeOrders } from '../../../db/schema';
-import { HttpError, notFound } from '../../../lib/http-error';
-import { idempotencyKeyOf } from '../../../lib/idempotency';
-import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
-import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
-import { sessionOf } from '../../../plugins/sessions';
-import type { PaymentDeps } from '../../payments/payment-service';
-import type { StaffQueue } from './queue';
+} from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
+import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
+import { updateActivity } from '../clients/client-activities';
+import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
+import type { PaymentDeps } from '../payments/payment-service';
+import type { StaffQueue } from '../staff/queues/queue';
+import { staffMemberName as staffName } from '../staff/staff-accounts';
+import { storeOrders } from './schema';
 
 /**
  * The store orders queue: serum orders not yet delivered, oldest first. Staff mark an order
@@ -39,53 +42,45 @@ const inQueue = inArray(storeOrders.status, ['ordered', 'shipped']);
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 async function queueItems(db: Database, id?: string): Promise<StoreQueueItem[]> {
-  const rows = await db
-    .select({
-      order: storeOrders,
-      clientActId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-    })
+  const orders = await db
+    .select()
     .from(storeOrders)
-    .innerJoin(clients, eq(clients.id, storeOrders.clientId))
     .where(id ? eq(storeOrders.id, id) : inQueue)
     .orderBy(asc(storeOrders.orderedAt), asc(storeOrders.createdAt))
     .limit(500);
-  return rows
-    .filter(({ order }) => order.status !== 'pending')
-    .map(({ order: o, ...client }) => ({
-      id: o.id,
-      clientId: o.clientId,
-      clientActId: client.clientActId,
-      clientName: `${client.firstName} ${client.lastName}`,
-      status: o.status as StoreQueueItem['status'],
-      orderedAt: (o.orderedAt ?? o.createdAt).toISOString(),
-      item: o.item,
-      quantity: o.quantity,
-      shippingMethod: o.shippingMethod,
-      shipmentDate: o.shipmentDate,
-      shipTo: `${o.contactFirstName} ${o.contactLastName}, ${o.street}, ${o.city}, ${o.state} ${o.zip}`,
-      totalCents: o.totalCents,
-      shippedAt: iso(o.shippedAt),
-      trackingNumber: o.trackingNumber,
-      deliveredAt: iso(o.deliveredAt),
-    }));
+  const clients = await clientContacts(
+    db,
+    orders.map((order) => order.clientId),
+  );
+  return orders.flatMap((o) => {
+    const client = clients.get(o.clientId);
+    if (o.status === 'pending' || !client) return [];
+    return [
+      {
+        id: o.id,
+        clientId: o.clientId,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        status: o.status as StoreQueueItem['status'],
+        orderedAt: (o.orderedAt ?? o.createdAt).toISOString(),
+        item: o.item,
+        quantity: o.quantity,
+        shippingMethod: o.shippingMethod,
+        shipmentDate: o.shipmentDate,
+        shipTo: `${o.contactFirstName} ${o.contactLastName}, ${o.street}, ${o.city}, ${o.state} ${o.zip}`,
+        totalCents: o.totalCents,
+        shippedAt: iso(o.shippedAt),
+        trackingNumber: o.trackingNumber,
+        deliveredAt: iso(o.deliveredAt),
+      },
+    ];
+  });
 }
 
 async function orderRow(db: Database | Transaction, id: string): Promise<OrderRow> {
   const [row] = await db.select().from(storeOrders).where(eq(storeOrders.id, id)).limit(1);
   if (!row || row.status === 'pending') throw notFound();
   return row;
-}
-
-async function staffName(db: Database | Transaction, staffId: string | null): Promise<string> {
-  if (!staffId) return 'another staff member';
-  const [row] = await db
-    .select({ name: staffAccounts.name })
-    .from(staffAccounts)
-    .where(eq(staffAccounts.id, staffId))
-    .limit(1);
-  return row?.name ?? 'another staff member';
 }
 
 const on = (date: Date | null) => (date ? isoToUsDate(isoDateOf(date)) : '');
@@ -99,16 +94,11 @@ async function tellClient(
   lines: string[],
 ) {
   if (row.clientActivityId) {
-    await tx
-      .update(clientActivities)
-      .set({ stageName: event === 'shipped' ? 'Shipped' : 'Delivered' })
-      .where(eq(clientActivities.id, row.clientActivityId));
+    await updateActivity(tx, row.clientActivityId, {
+      stageName: event === 'shipped' ? 'Shipped' : 'Delivered',
+    });
   }
-  const [client] = await tx
-    .select({ email: clients.email, first: clients.firstName })
-    .from(clients)
-    .where(eq(clients.id, row.clientId))
-    .limit(1);
+  const client = await clientContact(tx, row.clientId);
   if (!client) return;
   await deps.mailer.enqueue(
     tx,
@@ -116,7 +106,7 @@ async function tellClient(
       to: client.email,
       subject: `Client Portal: your store order ${event}`,
       text: [
-        `Dear ${client.first},`,
+        `Dear ${client.firstName},`,
         ...lines,
         `Order ${row.id}: ${row.quantity} × ${row.item}. You can follow it under Client Activity in the Client Portal.`,
       ].join('\n\n'),

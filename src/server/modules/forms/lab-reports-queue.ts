@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
-import { errorBodySchema } from '../../../../domain/errors';
+import { isoDateOf, isoToUsDate } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
 import {
   acceptLabReportRequestSchema,
   type LabReportAwaiting,
@@ -10,39 +10,29 @@ import {
   type ReviewLabReportResponse,
   rejectLabReportRequestSchema,
   reviewLabReportResponseSchema,
-} from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app-deps';
-import type { Database } from '../../../db/client';
+} from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
+import { documentFacts } from '../../lib/document-store';
+import { HttpError, notFound } from '../../lib/http-error';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
 import {
-  clients,
-  documents,
-  formSubmissions,
-  physicianClients,
-  physicians,
-  staffAccounts,
-} from '../../../db/schema';
-import { HttpError, notFound } from '../../../lib/http-error';
-import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
-import { sessionOf } from '../../../plugins/sessions';
-import type { StaffQueue } from './queue';
+  clientContact,
+  clientContacts,
+  clientFullName,
+  reopenClientCompletion,
+} from '../clients/client-directory';
+import { findPhysician, physicianContacts, physicianOfClient } from '../physicians/physician-repository';
+import type { StaffQueue } from '../staff/queues/queue';
+import { staffMemberName } from '../staff/staff-accounts';
+import { formSubmissions } from './schema';
 
 /** Screening forms submitted with a lab report that nobody has reviewed yet: oldest first. */
 export async function labReportsAwaitingReview(db: Database): Promise<LabReportAwaiting[]> {
-  const rows = await db
-    .select({
-      submission: formSubmissions,
-      clientActId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-      physicianFirst: physicians.firstName,
-      physicianLast: physicians.lastName,
-      fileName: documents.fileName,
-      sizeBytes: documents.sizeBytes,
-    })
+  const submissions = await db
+    .select()
     .from(formSubmissions)
-    .innerJoin(clients, eq(clients.id, formSubmissions.clientId))
-    .innerJoin(documents, eq(documents.id, formSubmissions.labReportDocumentId))
-    .leftJoin(physicians, eq(physicians.id, formSubmissions.physicianId))
     .where(
       and(
         eq(formSubmissions.form, 'infectious_disease'),
@@ -53,17 +43,39 @@ export async function labReportsAwaitingReview(db: Database): Promise<LabReportA
     )
     .orderBy(asc(formSubmissions.completedAt), asc(formSubmissions.createdAt))
     .limit(500);
-  return rows.map((row) => ({
-    submissionId: row.submission.id,
-    clientId: row.submission.clientId,
-    clientActId: row.clientActId,
-    clientName: `${row.firstName} ${row.lastName}`,
-    submittedAt: (row.submission.completedAt ?? row.submission.createdAt).toISOString(),
-    submittedBy: row.physicianLast ? `Dr. ${row.physicianFirst} ${row.physicianLast}` : 'Client',
-    documentId: row.submission.labReportDocumentId as string,
-    fileName: row.fileName,
-    sizeBytes: row.sizeBytes,
-  }));
+  const clients = await clientContacts(
+    db,
+    submissions.map((submission) => submission.clientId),
+  );
+  const physicians = await physicianContacts(
+    db,
+    submissions.flatMap((submission) => (submission.physicianId ? [submission.physicianId] : [])),
+  );
+  const files = await documentFacts(
+    db,
+    submissions.flatMap((submission) =>
+      submission.labReportDocumentId ? [submission.labReportDocumentId] : [],
+    ),
+  );
+  return submissions.flatMap((submission) => {
+    const client = clients.get(submission.clientId);
+    const file = files.get(submission.labReportDocumentId ?? '');
+    if (!client || !file) return [];
+    const physician = submission.physicianId ? physicians.get(submission.physicianId) : undefined;
+    return [
+      {
+        submissionId: submission.id,
+        clientId: submission.clientId,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        submittedAt: (submission.completedAt ?? submission.createdAt).toISOString(),
+        submittedBy: physician ? `Dr. ${physician.firstName} ${physician.lastName}` : 'Client',
+        documentId: submission.labReportDocumentId as string,
+        fileName: file.fileName,
+        sizeBytes: file.sizeBytes,
+      },
+    ];
+  });
 }
 
 type Decision = { outcome: 'accepted' } | { outcome: 'rejected'; reason: string };
@@ -73,23 +85,8 @@ type Decision = { outcome: 'accepted' } | { outcome: 'rejected'; reason: string 
  * the client's physician of record (the first linked); none when the client has no physician.
  */
 async function physicianToTell(db: Database, submittedBy: string | null, clientId: string) {
-  const columns = { email: physicians.email, lastName: physicians.lastName };
-  if (submittedBy) {
-    const [submitter] = await db
-      .select(columns)
-      .from(physicians)
-      .where(eq(physicians.id, submittedBy))
-      .limit(1);
-    if (submitter) return submitter;
-  }
-  const [ofRecord] = await db
-    .select(columns)
-    .from(physicianClients)
-    .innerJoin(physicians, eq(physicians.id, physicianClients.physicianId))
-    .where(eq(physicianClients.clientId, clientId))
-    .orderBy(asc(physicianClients.createdAt), asc(physicians.physicianActId))
-    .limit(1);
-  return ofRecord ?? null;
+  const submitter = submittedBy ? await findPhysician(db, submittedBy) : undefined;
+  return submitter ?? (await physicianOfClient(db, clientId)) ?? null;
 }
 
 /**
@@ -109,14 +106,14 @@ export async function reviewLabReport(
 ): Promise<ReviewLabReportResponse> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
-  const [found] = await db
-    .select({ submission: formSubmissions, client: clients })
+  const [submission] = await db
+    .select()
     .from(formSubmissions)
-    .innerJoin(clients, eq(clients.id, formSubmissions.clientId))
     .where(and(eq(formSubmissions.id, submissionId), eq(formSubmissions.form, 'infectious_disease')))
     .limit(1);
-  if (!found?.submission.labReportDocumentId) throw notFound();
-  const { client } = found;
+  const client = submission ? await clientContact(db, submission.clientId) : null;
+  if (!submission?.labReportDocumentId || !client) throw notFound();
+  const found = { submission, client };
   onClient(client.id);
   const reason = decision.outcome === 'rejected' ? decision.reason : null;
   const physician =
@@ -151,10 +148,7 @@ export async function reviewLabReport(
       .returning();
     if (!row) return null;
     if (decision.outcome === 'rejected') {
-      await tx
-        .update(clients)
-        .set({ infectiousDiseaseFormCompleted: false, updatedAt: now })
-        .where(eq(clients.id, client.id));
+      await reopenClientCompletion(tx, client.id, 'infectiousDiseaseFormCompleted', now);
     }
     await mailer.enqueue(
       tx,
@@ -209,17 +203,11 @@ export async function reviewLabReport(
     current.labReportReview === decision.outcome &&
     (current.labReportRejectionReason ?? null) === reason;
   if (same) return answer(current.labReportReviewedAt);
-  const [by] = current.labReportReviewedBy
-    ? await db
-        .select({ name: staffAccounts.name })
-        .from(staffAccounts)
-        .where(eq(staffAccounts.id, current.labReportReviewedBy))
-    : [];
   throw new HttpError(
     'ALREADY_COMPLETED',
     m.labReportAlreadyReviewed(
       current.labReportReview,
-      by?.name ?? 'another staff member',
+      await staffMemberName(db, current.labReportReviewedBy),
       isoToUsDate(isoDateOf(current.labReportReviewedAt)),
     ),
   );

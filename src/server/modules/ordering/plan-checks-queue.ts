@@ -1,9 +1,9 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { todayFor } from '../../../../domain/client';
-import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../../domain/dates';
-import { errorBodySchema } from '../../../../domain/errors';
-import { formatUsd } from '../../../../domain/money';
+import { todayFor } from '../../../domain/client';
+import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
+import { formatUsd } from '../../../domain/money';
 import {
   amountToCents,
   checkEntryProblems,
@@ -15,17 +15,19 @@ import {
   type RecordPlanCheckResponse,
   recordPlanCheckRequestSchema,
   recordPlanCheckResponseSchema,
-} from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app-deps';
-import type { Database } from '../../../db/client';
-import { clients, staffAccounts, storagePlanOrders } from '../../../db/schema';
-import { storeDocument } from '../../../lib/document-store';
-import { HttpError, notFound } from '../../../lib/http-error';
-import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
-import { sessionOf } from '../../../plugins/sessions';
-import { applyPlanOrder, type PlanOrderRow } from '../../ordering/storage-plan-service';
-import { renderReceiptPdf } from '../../payments/receipt-pdf';
-import type { StaffQueue } from './queue';
+} from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
+import { storeDocument } from '../../lib/document-store';
+import { HttpError, notFound } from '../../lib/http-error';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
+import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
+import { renderReceiptPdf } from '../payments/receipt-pdf';
+import type { StaffQueue } from '../staff/queues/queue';
+import { staffMemberName } from '../staff/staff-accounts';
+import { storagePlanOrders } from './schema';
+import { applyPlanOrder, type PlanOrderRow } from './storage-plan-service';
 
 /**
  * The queue of Banking and Storage Plans orders paid by check: oldest first. Recording the check
@@ -46,39 +48,32 @@ function planNames(row: PlanOrderRow): string {
 }
 
 export async function planOrdersAwaitingCheck(db: Database): Promise<PlanOrderAwaitingCheck[]> {
-  const rows = await db
-    .select({
-      order: storagePlanOrders,
-      clientActId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-      paidUntil: clients.annualStoragePaidUntil,
-    })
+  const orders = await db
+    .select()
     .from(storagePlanOrders)
-    .innerJoin(clients, eq(clients.id, storagePlanOrders.clientId))
     .where(awaiting)
     .orderBy(asc(storagePlanOrders.createdAt))
     .limit(500);
-  return rows.map((row) => ({
-    orderId: row.order.id,
-    clientId: row.order.clientId,
-    clientActId: row.clientActId,
-    clientName: `${row.firstName} ${row.lastName}`,
-    plans: planNames(row.order),
-    orderedAt: row.order.createdAt.toISOString(),
-    amountDueCents: row.order.totalCents,
-    paidUntil: row.paidUntil,
-  }));
-}
-
-async function staffName(db: Database, staffId: string | null): Promise<string> {
-  if (!staffId) return 'another staff member';
-  const [row] = await db
-    .select({ name: staffAccounts.name })
-    .from(staffAccounts)
-    .where(eq(staffAccounts.id, staffId))
-    .limit(1);
-  return row?.name ?? 'another staff member';
+  const clients = await clientContacts(
+    db,
+    orders.map((order) => order.clientId),
+  );
+  return orders.flatMap((order) => {
+    const client = clients.get(order.clientId);
+    if (!client) return [];
+    return [
+      {
+        orderId: order.id,
+        clientId: order.clientId,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        plans: planNames(order),
+        orderedAt: order.createdAt.toISOString(),
+        amountDueCents: order.totalCents,
+        paidUntil: client.annualStoragePaidUntil,
+      },
+    ];
+  });
 }
 
 function answerOf(row: PlanOrderRow, clientActId: string): RecordPlanCheckResponse {
@@ -103,14 +98,13 @@ export async function recordPlanCheck(
 ): Promise<RecordPlanCheckResponse> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
-  const [found] = await db
-    .select({ order: storagePlanOrders, client: clients })
+  const [order] = await db
+    .select()
     .from(storagePlanOrders)
-    .innerJoin(clients, eq(clients.id, storagePlanOrders.clientId))
     .where(eq(storagePlanOrders.id, body.orderId))
     .limit(1);
-  if (found?.order.paymentMethod !== 'Check' || found.order.status === 'pending') throw notFound();
-  const { order, client } = found;
+  const client = order ? await clientContact(db, order.clientId) : null;
+  if (!order || !client || order.paymentMethod !== 'Check' || order.status === 'pending') throw notFound();
   onClient(client.id);
   const problems = checkEntryProblems(body, { dueCents: order.totalCents, today: todayFor(now) });
   const firstProblem = Object.values(problems)[0];
@@ -125,7 +119,7 @@ export async function recordPlanCheck(
     // The receipt is rendered before the transaction; it is stored only by the one who applies.
     const pdf = await renderReceiptPdf(
       {
-        clientName: `${client.firstName} ${client.lastName}`,
+        clientName: clientFullName(client),
         clientActId: client.clientActId,
         paidOn: isoToUsDate(checkDate),
         description: `Banking and Storage Plans: ${planNames(order)}`,
@@ -193,7 +187,7 @@ export async function recordPlanCheck(
   throw new HttpError(
     'ALREADY_COMPLETED',
     checkMessages.checkAlreadyRecorded(
-      await staffName(db, current.checkRecordedBy),
+      await staffMemberName(db, current.checkRecordedBy),
       isoToUsDate(isoDateOf(current.checkReceivedAt)),
     ),
   );

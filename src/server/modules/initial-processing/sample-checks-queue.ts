@@ -1,10 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { todayFor } from '../../../../domain/client';
-import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../../domain/dates';
-import { errorBodySchema } from '../../../../domain/errors';
-import { tissueLabels } from '../../../../domain/initial-processing';
-import { formatUsd } from '../../../../domain/money';
+import { todayFor } from '../../../domain/client';
+import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
+import { tissueLabels } from '../../../domain/initial-processing';
+import { formatUsd } from '../../../domain/money';
 import {
   amountToCents,
   checkEntryProblems,
@@ -15,55 +15,60 @@ import {
   recordCheckResponseSchema,
   type SampleAwaitingCheck,
   sampleChecksResponseSchema,
-} from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app-deps';
-import type { Database } from '../../../db/client';
-import { clientActivities, clients, physicians, sampleSubmissions, staffAccounts } from '../../../db/schema';
-import { HttpError, notFound } from '../../../lib/http-error';
-import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
-import { sessionOf } from '../../../plugins/sessions';
-import type { StaffQueue } from './queue';
+} from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
+import { recordActivity } from '../clients/client-activities';
+import {
+  clientContact,
+  clientContacts,
+  clientFullName,
+  markClientCompleted,
+} from '../clients/client-directory';
+import { physicianContacts } from '../physicians/physician-repository';
+import type { StaffQueue } from '../staff/queues/queue';
+import { staffMemberName as staffName } from '../staff/staff-accounts';
+import { sampleSubmissions } from './schema';
 
 /** New samples whose physician chose a check in the shipment, still unpaid: oldest first. */
 export async function samplesAwaitingCheck(db: Database): Promise<SampleAwaitingCheck[]> {
-  const rows = await db
-    .select({
-      sample: sampleSubmissions,
-      clientActId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-      physicianFirst: physicians.firstName,
-      physicianLast: physicians.lastName,
-    })
+  const samples = await db
+    .select()
     .from(sampleSubmissions)
-    .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
-    .innerJoin(physicians, eq(physicians.id, sampleSubmissions.physicianId))
     .where(eq(sampleSubmissions.status, 'awaiting_check'))
     .orderBy(asc(sampleSubmissions.completedAt), asc(sampleSubmissions.createdAt))
     .limit(500);
-  return rows.map((row) => ({
-    sampleId: row.sample.id,
-    clientId: row.sample.clientId,
-    clientActId: row.clientActId,
-    clientName: `${row.firstName} ${row.lastName}`,
-    physicianName: `Dr. ${row.physicianFirst} ${row.physicianLast}`,
-    tissue: tissueLabels[row.sample.tissue],
-    shipDate: isoToUsDate(row.sample.shipDate),
-    submittedAt: (row.sample.completedAt ?? row.sample.createdAt).toISOString(),
-    amountDueCents: row.sample.totalCents,
-    billingName: row.sample.billingName,
-    billingEmail: row.sample.billingEmail,
-  }));
-}
-
-async function staffName(db: Database, staffId: string | null): Promise<string> {
-  if (!staffId) return 'another staff member';
-  const [row] = await db
-    .select({ name: staffAccounts.name })
-    .from(staffAccounts)
-    .where(eq(staffAccounts.id, staffId))
-    .limit(1);
-  return row?.name ?? 'another staff member';
+  const clients = await clientContacts(
+    db,
+    samples.map((sample) => sample.clientId),
+  );
+  const physicians = await physicianContacts(
+    db,
+    samples.map((sample) => sample.physicianId),
+  );
+  return samples.flatMap((sample) => {
+    const client = clients.get(sample.clientId);
+    const physician = physicians.get(sample.physicianId);
+    if (!client || !physician) return [];
+    return [
+      {
+        sampleId: sample.id,
+        clientId: sample.clientId,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        physicianName: `Dr. ${physician.firstName} ${physician.lastName}`,
+        tissue: tissueLabels[sample.tissue],
+        shipDate: isoToUsDate(sample.shipDate),
+        submittedAt: (sample.completedAt ?? sample.createdAt).toISOString(),
+        amountDueCents: sample.totalCents,
+        billingName: sample.billingName,
+        billingEmail: sample.billingEmail,
+      },
+    ];
+  });
 }
 
 type SampleRow = typeof sampleSubmissions.$inferSelect;
@@ -96,13 +101,14 @@ export async function recordCheck(
 ): Promise<RecordCheckResponse> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
-  const [found] = await db
-    .select({ sample: sampleSubmissions, client: clients })
+  const [sampleRow] = await db
+    .select()
     .from(sampleSubmissions)
-    .innerJoin(clients, eq(clients.id, sampleSubmissions.clientId))
     .where(eq(sampleSubmissions.id, body.sampleId))
     .limit(1);
-  if (found?.sample.paymentKind !== 'check') throw notFound();
+  const clientRow = sampleRow ? await clientContact(db, sampleRow.clientId) : null;
+  if (!sampleRow || !clientRow || sampleRow.paymentKind !== 'check') throw notFound();
+  const found = { sample: sampleRow, client: clientRow };
   onClient(found.client.id);
   const problems = checkEntryProblems(body, { dueCents: found.sample.totalCents, today: todayFor(now) });
   const firstProblem = Object.values(problems)[0];
@@ -126,12 +132,9 @@ export async function recordCheck(
       .returning();
     if (!sample) return null;
     const client = found.client;
-    await tx
-      .update(clients)
-      .set({ initialProcessingFormCompleted: true, updatedAt: now })
-      .where(eq(clients.id, client.id));
+    await markClientCompleted(tx, client.id, 'initialProcessingFormCompleted', now);
     const tissue = tissueLabels[sample.tissue];
-    await tx.insert(clientActivities).values({
+    await recordActivity(tx, {
       clientId: client.id,
       type: 'Initial Processing',
       closeDate: todayFor(now),

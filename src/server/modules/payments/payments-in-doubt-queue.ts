@@ -1,9 +1,9 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { todayFor } from '../../../../domain/client';
-import { isoToUsDate } from '../../../../domain/dates';
-import { errorBodySchema } from '../../../../domain/errors';
-import { formatUsd } from '../../../../domain/money';
+import { todayFor } from '../../../domain/client';
+import { isoToUsDate } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
+import { formatUsd } from '../../../domain/money';
 import {
   type PaymentInDoubt,
   paymentIdParamsSchema,
@@ -11,15 +11,16 @@ import {
   queueMessages,
   type SettlePaymentResponse,
   settlePaymentResponseSchema,
-} from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app-deps';
-import type { Database } from '../../../db/client';
-import { clients, operations, payments } from '../../../db/schema';
-import { HttpError, notFound } from '../../../lib/http-error';
-import { isHeld, operationById, recoverLapsed, type Transaction } from '../../../lib/run-once';
-import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
-import { sessionOf } from '../../../plugins/sessions';
-import type { RecoveriesByKind, StaffQueue, StaffQueueDeps } from './queue';
+} from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { expireLease, isHeld, operationById, recoverLapsed, type Transaction } from '../../lib/run-once';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
+import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
+import type { RecoveriesByKind, StaffQueue, StaffQueueDeps } from '../staff/queues/queue';
+import { payments } from './schema';
 
 /**
  * Payments whose outcome is unknown: the ledger's rows still in progress (their owner never
@@ -37,34 +38,38 @@ const LIVE_OWNER_MS = 5 * 60_000;
 
 async function inDoubtRows(db: Database, id?: string): Promise<PaymentInDoubt[]> {
   const rows = await db
-    .select({
-      payment: payments,
-      clientActId: clients.clientActId,
-      first: clients.firstName,
-      last: clients.lastName,
-    })
+    .select()
     .from(payments)
-    .innerJoin(clients, eq(clients.id, payments.clientId))
     .where(and(inArray(payments.status, [...IN_DOUBT]), id ? eq(payments.id, id) : undefined))
     .orderBy(asc(payments.createdAt));
-  return rows.map(({ payment: p, ...client }) => ({
-    id: p.id,
-    clientId: p.clientId,
-    clientActId: client.clientActId,
-    clientName: `${client.first} ${client.last}`,
-    createdAt: p.createdAt.toISOString(),
-    status: p.status as PaymentInDoubt['status'],
-    purpose: p.purpose,
-    source: p.source,
-    totalCents: p.totalCents,
-    method: p.methodLast4
-      ? `${p.methodKind === 'card' ? (p.methodBrand ?? 'Card') : 'Bank account'} ending in ${p.methodLast4}`
-      : p.methodKind === 'card'
-        ? 'Card'
-        : 'Bank account',
-    reference: p.reference,
-    message: p.message,
-  }));
+  const clients = await clientContacts(
+    db,
+    rows.map((row) => row.clientId),
+  );
+  return rows.flatMap((p) => {
+    const client = clients.get(p.clientId);
+    if (!client) return [];
+    return [
+      {
+        id: p.id,
+        clientId: p.clientId,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        createdAt: p.createdAt.toISOString(),
+        status: p.status as PaymentInDoubt['status'],
+        purpose: p.purpose,
+        source: p.source,
+        totalCents: p.totalCents,
+        method: p.methodLast4
+          ? `${p.methodKind === 'card' ? (p.methodBrand ?? 'Card') : 'Bank account'} ending in ${p.methodLast4}`
+          : p.methodKind === 'card'
+            ? 'Card'
+            : 'Bank account',
+        reference: p.reference,
+        message: p.message,
+      },
+    ];
+  });
 }
 
 async function ledgerRow(db: Database, id: string): Promise<LedgerRow | undefined> {
@@ -79,11 +84,7 @@ async function tellClient(
   row: LedgerRow,
   outcome: 'paid' | 'failed',
 ) {
-  const [client] = await tx
-    .select({ email: clients.email })
-    .from(clients)
-    .where(eq(clients.id, row.clientId))
-    .limit(1);
+  const client = await clientContact(tx, row.clientId);
   if (!client) return;
   const what = `Your payment of ${formatUsd(row.totalCents)} of ${isoToUsDate(todayFor(row.createdAt))}`;
   await deps.mailer.enqueue(
@@ -147,16 +148,7 @@ async function settle(deps: StaffQueueDeps, log: Parameters<RecoveriesByKind>[0]
         if (now.getTime() - row.createdAt.getTime() < LIVE_OWNER_MS) {
           throw new HttpError('PAYMENT_IN_PROGRESS', queueMessages.beingProcessed);
         }
-        await deps.db
-          .update(operations)
-          .set({ leaseUntil: new Date(now.getTime() - 1) })
-          .where(
-            and(
-              eq(operations.id, op.id),
-              eq(operations.status, 'running'),
-              eq(operations.leaseToken, op.leaseToken),
-            ),
-          );
+        await expireLease(deps.db, op, now);
       }
       const recover = deps.recoveriesByKind(log)[op.kind];
       if (!recover) throw new HttpError('PAYMENT_IN_PROGRESS', queueMessages.stillInDoubt);

@@ -1,0 +1,165 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import type { Transaction } from '../../lib/run-once';
+import { clients } from './schema';
+
+/**
+ * What the paid orders change on a client's record, through the clients module that owns it: the
+ * pre-paid vials an order reserves or gives back, the storage a plan or a fee pays for, and the
+ * shipping address an order saves as preferred. Each runs in the caller's transaction.
+ */
+
+type Writer = Database | Transaction;
+
+/** Pre-paid vials by kind. */
+export interface PrePaidVials {
+  bioInsurance: number;
+  longevity: number;
+}
+
+/**
+ * Takes the vials from the client's pre-paid ones, only if the client still has them all: of two
+ * orders racing for the last vial, one reserves it and the other is told false.
+ */
+export async function reservePrePaidVials(
+  tx: Writer,
+  clientId: string,
+  vials: PrePaidVials,
+): Promise<boolean> {
+  if (vials.bioInsurance === 0 && vials.longevity === 0) return true;
+  const [reserved] = await tx
+    .update(clients)
+    .set({
+      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} - ${vials.bioInsurance}`,
+      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} - ${vials.longevity}`,
+    })
+    .where(
+      and(
+        eq(clients.id, clientId),
+        gte(clients.bioInsuranceVialsAvailable, vials.bioInsurance),
+        gte(clients.longevityVialsAvailable, vials.longevity),
+      ),
+    )
+    .returning({ id: clients.id });
+  return reserved !== undefined;
+}
+
+/** Gives reserved vials back to the client (an order that did not go through). */
+export async function givePrePaidVialsBack(tx: Writer, clientId: string, vials: PrePaidVials): Promise<void> {
+  await tx
+    .update(clients)
+    .set({
+      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} + ${vials.bioInsurance}`,
+      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} + ${vials.longevity}`,
+    })
+    .where(eq(clients.id, clientId));
+}
+
+/** A shipping address an order saves as the client's preferred one. */
+export interface PreferredAddress {
+  contactFullName: string;
+  phone: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  shippingEmail: string;
+  /** Kept as it is when empty. */
+  clinicName?: string;
+}
+
+export async function savePreferredAddress(
+  tx: Writer,
+  clientId: string,
+  address: PreferredAddress,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(clients)
+    .set({
+      preferredAddressContactFullName: address.contactFullName,
+      preferredAddressPhone: address.phone,
+      preferredAddressStreet: address.street,
+      preferredAddressCity: address.city,
+      preferredAddressState: address.state,
+      preferredAddressZip: address.zip,
+      preferredAddressCountry: address.country,
+      shippingClinicEmail: address.shippingEmail,
+      ...(address.clinicName ? { clinicName: address.clinicName } : {}),
+      updatedAt: now,
+    })
+    .where(eq(clients.id, clientId));
+}
+
+/** What a Banking and Storage Plans order adds to the client's record. */
+export interface StoragePlanGrant {
+  storageYears: number;
+  bioInsuranceVials: number;
+  longevityVials: number;
+}
+
+/**
+ * Applies a plan in one statement, so a concurrent order of the same client extends from this
+ * one's result: the paid-until date moves on by the plan's years from today or from the date
+ * already paid, whichever is later; the vials are added. Returns the new paid-until date.
+ */
+export async function grantStoragePlan(
+  tx: Writer,
+  clientId: string,
+  plan: StoragePlanGrant,
+  today: string,
+  now: Date,
+): Promise<{ paidUntil: string | null } | null> {
+  const [after] = await tx
+    .update(clients)
+    .set({
+      ...(plan.storageYears > 0
+        ? {
+            annualStoragePaidUntil: sql`(greatest(coalesce(${clients.annualStoragePaidUntil}, ${today}::date), ${today}::date) + make_interval(years => ${plan.storageYears}))::date`,
+          }
+        : {}),
+      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} + ${plan.bioInsuranceVials}`,
+      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} + ${plan.longevityVials}`,
+      ...(plan.bioInsuranceVials > 0 ? { lastBioInsurancePurchasedDate: today } : {}),
+      updatedAt: now,
+    })
+    .where(eq(clients.id, clientId))
+    .returning({ paidUntil: clients.annualStoragePaidUntil });
+  return after ?? null;
+}
+
+/** Moves the client's storage paid-until date on to `paidUntil`, never back. */
+export async function extendStoragePaidUntil(
+  tx: Writer,
+  clientId: string,
+  paidUntil: string,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(clients)
+    .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
+    .where(
+      and(
+        eq(clients.id, clientId),
+        sql`(${clients.annualStoragePaidUntil} is null or ${clients.annualStoragePaidUntil} < ${paidUntil}::date)`,
+      ),
+    );
+}
+
+/**
+ * The client's tissue arrived: the banked date (the Enrollment Date for billing) is set, and
+ * storage is paid until its first anniversary, never moved back.
+ */
+export async function recordBankedDate(
+  tx: Writer,
+  clientId: string,
+  input: { bankedDate: string; paidUntil: string },
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(clients)
+    .set({ dateBankedIn: input.bankedDate, updatedAt: now })
+    .where(eq(clients.id, clientId));
+  await extendStoragePaidUntil(tx, clientId, input.paidUntil, now);
+}

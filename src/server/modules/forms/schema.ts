@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { clients } from '../clients/schema';
+import { physicians } from '../physicians/schema';
+
+/**
+ * The forms module's table: a client's submissions of the consent and infectious disease forms.
+ * Only this module's folder imports them; the other modules call its functions (scripts/check-
+ * boundaries.ts).
+ */
+
+/**
+ * A client's submission of a form (the consent agreement, the infectious disease screening).
+ * One per client and form: the unique key claims the form before anything is charged, so a
+ * second submission, concurrent or later, changes nothing that was signed. The answers and the
+ * signature are documents (encrypted); the row keeps the facts of the signing.
+ */
+export const formSubmissions = pgTable(
+  'form_submissions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    form: text({ enum: ['consent', 'infectious_disease'] }).notNull(),
+    /** rejected: staff refused its lab report; the client's screening is open again. */
+    status: text({ enum: ['pending', 'completed', 'rejected'] }).notNull(),
+    idempotencyKey: text().notNull(),
+    requestHash: text().notNull(),
+    submissionOption: text(),
+    agreementVersion: text(),
+    agreementSha256: text(),
+    answersDocumentId: uuid(),
+    signatureDocumentId: uuid(),
+    pdfDocumentId: uuid(),
+    labReportDocumentId: uuid(),
+    paymentId: uuid(),
+    operationId: uuid(),
+    signerIp: text(),
+    userAgent: text(),
+    /** The physician who submitted the form for the client (the physician variants). */
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'set null' }),
+    responseJson: text(),
+    /** Staff's review of the uploaded lab report (null: awaiting review), by whom, when, why not. */
+    labReportReview: text({ enum: ['accepted', 'rejected'] }),
+    labReportReviewedBy: uuid(),
+    labReportReviewedAt: timestamp({ withTimezone: true }),
+    labReportRejectionReason: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    // A rejected submission stays as history; the client may submit the form again.
+    uniqueIndex('form_submissions_client_form_key')
+      .on(t.clientId, t.form)
+      .where(sql`${t.status} <> 'rejected'`),
+    index().on(t.form, t.status, t.completedAt),
+  ],
+);

@@ -1,0 +1,202 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt } from '../../db/columns';
+import { clients } from '../clients/schema';
+
+/**
+ * The ordering module's tables: vial requests, Banking and Storage Plans orders and store orders.
+ * Only this module's folder imports them; the other modules call its functions (scripts/check-
+ * boundaries.ts).
+ */
+
+/**
+ * A client's order of vials shipped to a clinic (the Stem Cell Request Form): what was ordered,
+ * where and when it goes, what it cost and how it was paid, and its timeline. A row is claimed
+ * (pending, the pre-paid vials reserved) before anything is charged, and confirmed (requested)
+ * with the charge; a declined charge deletes it and gives the vials back.
+ */
+export const vialRequests = pgTable(
+  'vial_requests',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'requested', 'approved', 'shipped', 'delivered'] }).notNull(),
+    vials: integer().notNull(),
+    bioInsuranceVialsUsed: integer().notNull(),
+    longevityVialsUsed: integer().notNull(),
+    cpp: boolean().notNull(),
+    tissue: text().notNull(),
+    infectiousDisease: text().notNull(),
+    infectiousDiseaseName: text().notNull().default(''),
+    clinicName: text().notNull().default(''),
+    shippingMethod: text({ enum: ['FedEx', 'ACT VIP'] }).notNull(),
+    shipmentDate: date({ mode: 'string' }).notNull(),
+    contactFirstName: text().notNull(),
+    contactLastName: text().notNull(),
+    shippingEmail: text().notNull(),
+    phone: text().notNull(),
+    street: text().notNull(),
+    city: text().notNull(),
+    state: text().notNull(),
+    zip: text().notNull(),
+    country: text().notNull(),
+    addressVerified: boolean().notNull(),
+    saveAddress: boolean().notNull().default(false),
+    vialsCents: integer().notNull(),
+    cppCents: integer().notNull(),
+    shippingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    /** ACT VIP: the bank confirms the shipping price later; it is not charged with the order. */
+    shippingPriceToBeConfirmed: boolean().notNull(),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    requestedAt: timestamp({ withTimezone: true }),
+    approvedByPractitionerAt: timestamp({ withTimezone: true }),
+    vipPriceConfirmedAt: timestamp({ withTimezone: true }),
+    /** ACT VIP: the price staff confirmed, the staff submission charging it, and its ledger row. */
+    vipPriceCents: integer(),
+    vipPriceOperationId: uuid(),
+    vipPaymentId: uuid(),
+    /**
+     * A price above the price book's approval limit: who entered it and when; it is charged once an
+     * admin other than them approves it (vipPriceApprovedBy).
+     */
+    vipPriceEnteredBy: uuid(),
+    vipPriceEnteredAt: timestamp({ withTimezone: true }),
+    vipPriceApprovedBy: uuid(),
+    shippedAt: timestamp({ withTimezone: true }),
+    trackingNumber: text(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    uniqueIndex('vial_requests_operation_key').on(t.operationId),
+    check('vial_requests_vials_check', sql`${t.vials} between 1 and 10`),
+  ],
+);
+
+/**
+ * Banking and Storage Plans orders (send_StoragePlan). A card or ACH order is charged and applied
+ * at once ('paid'): the storage paid-until date moves on by the plan's years, the vials are added.
+ * A check order waits for the check ('awaiting_check') and applies nothing until the bank records
+ * the check ('check_received', checkReceivedAt, by the back office).
+ */
+export const storagePlanOrders = pgTable(
+  'storage_plan_orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'paid', 'awaiting_check', 'check_received'] }).notNull(),
+    annualStoragePlan: text().notNull(),
+    storageYears: integer().notNull(),
+    storageCents: integer().notNull(),
+    plan: text().notNull(),
+    bankingPlanName: text(),
+    bioInsuranceVials: integer().notNull(),
+    longevityVials: integer().notNull(),
+    bankingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    tissue: text().notNull(),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    /** The paid-until date before and after the order was applied (null until applied). */
+    paidUntilBefore: date({ mode: 'string' }),
+    paidUntilAfter: date({ mode: 'string' }),
+    appliedAt: timestamp({ withTimezone: true }),
+    checkReceivedAt: timestamp({ withTimezone: true }),
+    /** A check order's check as staff recorded it (the back office's plan checks queue). */
+    checkNumber: text(),
+    checkAmountCents: integer(),
+    checkDate: date({ mode: 'string' }),
+    checkRecordedBy: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.status),
+    uniqueIndex('storage_plan_orders_operation_key').on(t.operationId),
+  ],
+);
+
+/**
+ * Store orders (send_CP_StoreRequest): Stem Cell Face Serum, charged at once and kept for the bank
+ * to ship ('ordered'; a back-office issue ships it: shippedAt, trackingNumber). A physician may
+ * order for a client they act for (physicianId), paying with the physician's own method.
+ */
+export const storeOrders = pgTable(
+  'store_orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid(),
+    operationId: uuid().notNull(),
+    idempotencyKey: text().notNull(),
+    status: text({ enum: ['pending', 'ordered', 'shipped', 'delivered'] }).notNull(),
+    item: text().notNull(),
+    quantity: integer().notNull(),
+    perBottleCents: integer().notNull(),
+    itemsCents: integer().notNull(),
+    shippingCents: integer().notNull(),
+    processingFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    shippingMethod: text().notNull(),
+    shipmentDate: date({ mode: 'string' }).notNull(),
+    contactFirstName: text().notNull(),
+    contactLastName: text().notNull(),
+    shippingEmail: text().notNull(),
+    phone: text().notNull(),
+    street: text().notNull(),
+    city: text().notNull(),
+    state: text().notNull(),
+    zip: text().notNull(),
+    country: text().notNull(),
+    saveAddress: boolean().notNull().default(false),
+    paymentMethod: text().notNull(),
+    paymentDescription: text().notNull().default(''),
+    paymentId: uuid(),
+    transactionId: text(),
+    clientActivityId: uuid(),
+    orderedAt: timestamp({ withTimezone: true }),
+    shippedAt: timestamp({ withTimezone: true }),
+    trackingNumber: text(),
+    shippedBy: uuid(),
+    deliveredAt: timestamp({ withTimezone: true }),
+    deliveredBy: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId, t.createdAt),
+    index().on(t.status),
+    uniqueIndex('store_orders_operation_key').on(t.operationId),
+  ],
+);

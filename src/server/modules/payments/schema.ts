@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt } from '../../db/columns';
+import { clients } from '../clients/schema';
+import { physicians } from '../physicians/schema';
+
+/**
+ * The payments module's tables: payment methods on file, the payment ledger, annual storage fees
+ * and the public payment pages' confirmed identifications. Only this module's folder imports them;
+ * the other modules call its functions (scripts/check-boundaries.ts).
+ */
+
+/** A payment method on file: gateway references and display data only, never a full number. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** The owner: a client, or a physician who keeps a card on file to pay for their clients. */
+    clientId: uuid().references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
+    kind: text({ enum: ['card', 'ach'] }).notNull(),
+    brand: text(),
+    last4: text().notNull(),
+    expiryMonth: integer(),
+    expiryYear: integer(),
+    holderFirstName: text(),
+    holderLastName: text(),
+    nameOnAccount: text(),
+    /** ACH only: the bank's ABA routing number, public bank data shown back to the client. */
+    routingNumber: text(),
+    billingEmail: text(),
+    billingZip: text(),
+    country: text(),
+    gateway: text().notNull().default('sandbox'),
+    gatewayCustomerRef: text(),
+    gatewayPaymentRef: text(),
+    isDefault: boolean().notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.clientId),
+    index().on(t.physicianId),
+    check('payment_methods_one_owner', sql`num_nonnulls(${t.clientId}, ${t.physicianId}) = 1`),
+  ],
+);
+
+/** One year of annual storage: due on its date, overdue while unpaid past it. */
+export const annualStorageFees = pgTable(
+  'annual_storage_fees',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    dueDate: date({ mode: 'string' }).notNull(),
+    amountCents: integer().notNull(),
+    paidAt: timestamp({ withTimezone: true }),
+    paymentId: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.clientId)],
+);
+
+/**
+ * The payment ledger: one row per submission that may charge, keyed by the idempotency key the
+ * web sends, holding the amounts the server computed, the outcome and the answer to replay.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    idempotencyKey: text().notNull(),
+    requestHash: text().notNull(),
+    source: text().notNull(),
+    purpose: text().notNull(),
+    methodKind: text({ enum: ['card', 'ach'] }).notNull(),
+    paymentMethodId: uuid(),
+    /** Set when a physician paid for the client with the physician's own card. */
+    paidByPhysicianId: uuid().references(() => physicians.id, { onDelete: 'set null' }),
+    amountCents: integer().notNull(),
+    feeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    status: text({ enum: ['in_progress', 'approved', 'declined', 'error', 'saved', 'returned'] }).notNull(),
+    /** The run-once operation this row belongs to (its lease says whether someone is still at it). */
+    operationId: uuid(),
+    /**
+     * Our reference for the charge, committed before the gateway is called and sent as its invoice
+     * number: reconciliation finds the charge by it when the outcome was never recorded.
+     */
+    reference: text(),
+    chargeStartedAt: timestamp({ withTimezone: true }),
+    /** The gateway customer and the method charged, as they were when the charge was sent. */
+    gatewayCustomerRef: text(),
+    methodBrand: text(),
+    methodLast4: text(),
+    gatewayTransactionId: text(),
+    message: text(),
+    responseJson: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payments_idempotency_key_key').on(t.clientId, t.idempotencyKey),
+    uniqueIndex('payments_reference_key').on(t.reference),
+    index().on(t.clientId),
+    index().on(t.operationId),
+  ],
+);
+
+/**
+ * A confirmed identification on a public payment page: for 15 minutes it lets that browser save
+ * a payment method for that one client, and nothing else. The browser holds a random token whose
+ * SHA-256 is the id.
+ */
+export const paymentVerifications = pgTable(
+  'payment_verifications',
+  {
+    id: text().primaryKey(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** A save went through with it: good only to replay that save (the same key), nothing new. */
+    spentAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.clientId)],
+);
