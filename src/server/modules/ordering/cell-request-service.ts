@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { earliestVialShipmentDate, shipmentDateProblem } from '../../../domain/carrier-calendar';
 import {
   type CellRequest,
@@ -13,10 +13,13 @@ import { centsToAmount, formatUsd } from '../../../domain/money';
 import { shippingMessages } from '../../../domain/shipping';
 import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
-import { clientActivities, clients, physicianClients, vialRequests } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
+import { recordActivity, updateActivity } from '../clients/client-activities';
+import { findClientRow } from '../clients/client-directory';
+import { givePrePaidVialsBack, reservePrePaidVials, savePreferredAddress } from '../clients/client-holdings';
+import { physicianActsFor } from '../clients/client-repository';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import {
   type PaidCharge,
@@ -29,6 +32,7 @@ import {
 } from '../payments/paid-order';
 import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
+import { vialRequests } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
 
@@ -142,20 +146,17 @@ async function confirmRequest(
   const now = deps.clock.now();
   const row = await requestRow(tx, claim.requestId);
   if (!row) throw notFound();
-  const [activity] = await tx
-    .insert(clientActivities)
-    .values({
-      clientId: claim.clientId,
-      type: 'Dose Retrieval Fee',
-      doseAmount: row.vials,
-      closeDate: todayFor(now),
-      purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}`,
-      stageName: 'Requested',
-      cellRequestApprovedByPractitioner: false,
-      paymentId: charge?.paymentId ?? null,
-      amountCents: row.totalCents,
-    })
-    .returning({ id: clientActivities.id });
+  const activityId = await recordActivity(tx, {
+    clientId: claim.clientId,
+    type: 'Dose Retrieval Fee',
+    doseAmount: row.vials,
+    closeDate: todayFor(now),
+    purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}`,
+    stageName: 'Requested',
+    cellRequestApprovedByPractitioner: false,
+    paymentId: charge?.paymentId ?? null,
+    amountCents: row.totalCents,
+  });
   const [updated] = await tx
     .update(vialRequests)
     .set({
@@ -164,32 +165,30 @@ async function confirmRequest(
       paymentDescription: paidWith(row.paymentDescription, charge),
       paymentId: charge?.paymentId ?? null,
       transactionId: charge?.transactionId ?? null,
-      clientActivityId: activity?.id ?? null,
+      clientActivityId: activityId,
     })
     .where(eq(vialRequests.id, claim.requestId))
     .returning();
   if (!updated) throw notFound();
-  const [client] = await tx
-    .select({ email: clients.email, clinicEmail: clients.shippingClinicEmail, first: clients.firstName })
-    .from(clients)
-    .where(eq(clients.id, claim.clientId))
-    .limit(1);
+  // Read before a saved address replaces the clinic's e-mail: both hear of the request.
+  const client = await findClientRow(tx, claim.clientId);
   if (row.saveAddress) {
-    await tx
-      .update(clients)
-      .set({
-        preferredAddressContactFullName: `${row.contactFirstName} ${row.contactLastName}`,
-        preferredAddressPhone: row.phone,
-        preferredAddressStreet: row.street,
-        preferredAddressCity: row.city,
-        preferredAddressState: row.state,
-        preferredAddressZip: row.zip,
-        preferredAddressCountry: row.country,
-        shippingClinicEmail: row.shippingEmail,
-        ...(row.clinicName ? { clinicName: row.clinicName } : {}),
-        updatedAt: now,
-      })
-      .where(eq(clients.id, claim.clientId));
+    await savePreferredAddress(
+      tx,
+      claim.clientId,
+      {
+        contactFullName: `${row.contactFirstName} ${row.contactLastName}`,
+        phone: row.phone,
+        street: row.street,
+        city: row.city,
+        state: row.state,
+        zip: row.zip,
+        country: row.country,
+        shippingEmail: row.shippingEmail,
+        clinicName: row.clinicName,
+      },
+      now,
+    );
   }
   const text = [
     `We received your stem cell request ${row.id}.`,
@@ -201,7 +200,7 @@ async function confirmRequest(
     m.cancellationPolicy,
   ].join('\n\n');
   const recipients = new Set(
-    [client?.email, client?.clinicEmail, row.shippingEmail].filter(Boolean) as string[],
+    [client?.email, client?.shippingClinicEmail, row.shippingEmail].filter(Boolean) as string[],
   );
   for (const to of recipients) {
     await deps.mailer.enqueue(
@@ -220,13 +219,7 @@ async function releaseRequest(tx: Transaction, claim: PaidClaim<VialClaim>) {
     .where(and(eq(vialRequests.id, claim.requestId), eq(vialRequests.status, 'pending')))
     .returning({ id: vialRequests.id });
   if (deleted.length === 0) return;
-  await tx
-    .update(clients)
-    .set({
-      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} + ${claim.bioInsurance}`,
-      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} + ${claim.longevity}`,
-    })
-    .where(eq(clients.id, claim.clientId));
+  await givePrePaidVialsBack(tx, claim.clientId, claim);
 }
 
 function responseOf(row: RequestRow): SendCellRequestResponse {
@@ -280,7 +273,7 @@ async function priceCellRequest(
   const today = todayFor(clock.now());
   // The order is priced by the book in force as it is placed.
   const { book } = await priceBookInForce(db, clock.now());
-  const [client] = await db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  const client = await findClientRow(db, clientId);
   if (!client) throw notFound();
   if (!client.clientConsentFormCompleted) throw new HttpError('CONSENT_REQUIRED', m.consentRequired);
 
@@ -376,22 +369,8 @@ async function priceCellRequest(
         : null,
     async claim(tx, operationId) {
       // The pre-paid vials are reserved with a guard: two requests never use the same vial.
-      if (use.bioInsurance > 0 || use.longevity > 0) {
-        const [reserved] = await tx
-          .update(clients)
-          .set({
-            bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} - ${use.bioInsurance}`,
-            longevityVialsAvailable: sql`${clients.longevityVialsAvailable} - ${use.longevity}`,
-          })
-          .where(
-            and(
-              eq(clients.id, clientId),
-              gte(clients.bioInsuranceVialsAvailable, use.bioInsurance),
-              gte(clients.longevityVialsAvailable, use.longevity),
-            ),
-          )
-          .returning({ id: clients.id });
-        if (!reserved) throw new HttpError('AMOUNT_CHANGED', m.vialsChanged);
+      if (!(await reservePrePaidVials(tx, clientId, use))) {
+        throw new HttpError('AMOUNT_CHANGED', m.vialsChanged);
       }
       const [row] = await tx
         .insert(vialRequests)
@@ -465,20 +444,9 @@ export async function approveCellRequest(
   id: string,
 ): Promise<{ clientId: string; request: CellRequest }> {
   const { db, clock } = deps;
-  const [row] = await db
-    .select({ request: vialRequests })
-    .from(vialRequests)
-    .innerJoin(
-      physicianClients,
-      and(
-        eq(physicianClients.clientId, vialRequests.clientId),
-        eq(physicianClients.physicianId, physicianId),
-      ),
-    )
-    .where(eq(vialRequests.id, id))
-    .limit(1);
-  if (!row || row.request.status === 'pending') throw notFound();
-  const request = row.request;
+  const [request] = await db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
+  if (!request || request.status === 'pending') throw notFound();
+  if (!(await physicianActsFor(db, physicianId, request.clientId))) throw notFound();
   if (request.approvedByPractitionerAt)
     return { clientId: request.clientId, request: cellRequestView(request) };
   const updated = await db.transaction(async (tx) => {
@@ -491,10 +459,10 @@ export async function approveCellRequest(
       .where(eq(vialRequests.id, id))
       .returning();
     if (request.clientActivityId) {
-      await tx
-        .update(clientActivities)
-        .set({ cellRequestApprovedByPractitioner: true, stageName: 'Approved' })
-        .where(eq(clientActivities.id, request.clientActivityId));
+      await updateActivity(tx, request.clientActivityId, {
+        cellRequestApprovedByPractitioner: true,
+        stageName: 'Approved',
+      });
     }
     return done;
   });

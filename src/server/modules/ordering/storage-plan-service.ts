@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { tissueLabels } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
@@ -11,10 +11,12 @@ import {
   type StoragePlanOrder,
   storagePlanMessages,
 } from '../../../domain/storage-plans';
-import { clientActivities, clients, storagePlanOrders } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
+import { recordActivity } from '../clients/client-activities';
+import { clientContact } from '../clients/client-directory';
+import { grantStoragePlan } from '../clients/client-holdings';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import {
   type PaidClaim,
@@ -26,6 +28,7 @@ import {
 } from '../payments/paid-order';
 import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
+import { storagePlanOrders } from './schema';
 
 /**
  * send_StoragePlan: a client's Banking and Storage Plans order. The server prices the choice
@@ -145,54 +148,43 @@ export async function applyPlanOrder(
     .where(and(eq(storagePlanOrders.id, input.orderId), eq(storagePlanOrders.status, input.from)))
     .returning({ id: storagePlanOrders.id });
   if (!claimed) return { row: await orderRow(tx, input.orderId), applied: false };
-  const [before] = await tx
-    .select({ paidUntil: clients.annualStoragePaidUntil, email: clients.email, first: clients.firstName })
-    .from(clients)
-    .where(eq(clients.id, row.clientId))
-    .limit(1);
+  const before = await clientContact(tx, row.clientId);
   if (!before) throw notFound();
   // One statement: a concurrent order of the same client extends from this one's result.
-  const [after] = await tx
-    .update(clients)
-    .set({
-      ...(row.storageYears > 0
-        ? {
-            annualStoragePaidUntil: sql`(greatest(coalesce(${clients.annualStoragePaidUntil}, ${today}::date), ${today}::date) + make_interval(years => ${row.storageYears}))::date`,
-          }
-        : {}),
-      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} + ${row.bioInsuranceVials}`,
-      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} + ${row.longevityVials}`,
-      ...(row.bioInsuranceVials > 0 ? { lastBioInsurancePurchasedDate: today } : {}),
-      updatedAt: now,
-    })
-    .where(eq(clients.id, row.clientId))
-    .returning({ paidUntil: clients.annualStoragePaidUntil });
-  const [activity] = await tx
-    .insert(clientActivities)
-    .values({
-      clientId: row.clientId,
-      type: activityType(row),
-      closeDate: today,
-      purchasedPlanName: planNames(row),
-      stageName: 'Closed Won',
-      paymentId: payment.paymentId,
-      amountCents: payment.amountCents,
-    })
-    .returning({ id: clientActivities.id });
+  const after = await grantStoragePlan(
+    tx,
+    row.clientId,
+    {
+      storageYears: row.storageYears,
+      bioInsuranceVials: row.bioInsuranceVials,
+      longevityVials: row.longevityVials,
+    },
+    today,
+    now,
+  );
+  const activityId = await recordActivity(tx, {
+    clientId: row.clientId,
+    type: activityType(row),
+    closeDate: today,
+    purchasedPlanName: planNames(row),
+    stageName: 'Closed Won',
+    paymentId: payment.paymentId,
+    amountCents: payment.amountCents,
+  });
   const [updated] = await tx
     .update(storagePlanOrders)
     .set({
       paymentId: payment.paymentId,
       transactionId: payment.transactionId,
-      clientActivityId: activity?.id ?? null,
-      paidUntilBefore: before.paidUntil,
-      paidUntilAfter: after?.paidUntil ?? before.paidUntil,
+      clientActivityId: activityId,
+      paidUntilBefore: before.annualStoragePaidUntil,
+      paidUntilAfter: after?.paidUntil ?? before.annualStoragePaidUntil,
     })
     .where(eq(storagePlanOrders.id, input.orderId))
     .returning();
   if (!updated) throw notFound();
   const text = [
-    `Dear ${before.first},`,
+    `Dear ${before.firstName},`,
     `Thank you for your Banking and Storage Plans order ${updated.id}.`,
     ...summaryLines(updated),
     payment.paidLine(updated),
@@ -266,11 +258,7 @@ async function recordCheckOrder(
     .where(and(eq(storagePlanOrders.id, claim.orderId), eq(storagePlanOrders.status, 'pending')))
     .returning();
   if (!row) return orderRow(tx, claim.orderId);
-  const [client] = await tx
-    .select({ email: clients.email, first: clients.firstName })
-    .from(clients)
-    .where(eq(clients.id, claim.clientId))
-    .limit(1);
+  const client = await clientContact(tx, claim.clientId);
   if (!client) throw notFound();
   await deps.mailer.enqueue(
     tx,
@@ -278,7 +266,7 @@ async function recordCheckOrder(
       to: client.email,
       subject: 'Client Portal: your Banking and Storage Plans order',
       text: [
-        `Dear ${client.first},`,
+        `Dear ${client.firstName},`,
         `We received your Banking and Storage Plans order ${row.id}, to be paid by check.`,
         ...summaryLines(row),
         `Please mail a check for ${formatUsd(row.totalCents)} to ACT, with your Client ID on it. Your plan starts when we receive the check; nothing was charged.`,
@@ -353,8 +341,7 @@ async function priceStoragePlanOrder(
   const { db, clock } = deps;
   const { clientId, body } = input;
   const today = todayFor(clock.now());
-  const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
-  if (!client) throw notFound();
+  if (!(await clientContact(db, clientId))) throw notFound();
 
   // The order is priced by the book in force as it is placed.
   const { book } = await priceBookInForce(db, clock.now());

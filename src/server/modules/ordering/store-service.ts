@@ -11,10 +11,12 @@ import {
   storeMessages,
   storeShipmentDateProblem,
 } from '../../../domain/store';
-import { clientActivities, clients, storeOrders } from '../../db/schema';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
+import { recordActivity } from '../clients/client-activities';
+import { clientContact } from '../clients/client-directory';
+import { savePreferredAddress } from '../clients/client-holdings';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import {
   type PaidCharge,
@@ -26,6 +28,7 @@ import {
   placePaidOrder,
 } from '../payments/paid-order';
 import { priceBookInForce } from '../prices/price-book-repository';
+import { storeOrders } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 
 /**
@@ -76,52 +79,46 @@ async function confirmOrder(
   if (!row) throw notFound();
   const answer = responseOf(row, charge.transactionId);
   if (row.status !== 'pending') return answer;
-  const [activity] = await tx
-    .insert(clientActivities)
-    .values({
-      clientId: claim.clientId,
-      type: 'Store Order',
-      closeDate: todayFor(now),
-      purchasedPlanName: `${SERUM_NAME} x ${row.quantity}`,
-      stageName: 'Closed Won',
-      paymentId: charge.paymentId,
-      amountCents: charge.totalCents,
-    })
-    .returning({ id: clientActivities.id });
+  const activityId = await recordActivity(tx, {
+    clientId: claim.clientId,
+    type: 'Store Order',
+    closeDate: todayFor(now),
+    purchasedPlanName: `${SERUM_NAME} x ${row.quantity}`,
+    stageName: 'Closed Won',
+    paymentId: charge.paymentId,
+    amountCents: charge.totalCents,
+  });
   await tx
     .update(storeOrders)
     .set({
       status: 'ordered',
       paymentId: charge.paymentId,
       transactionId: charge.transactionId,
-      clientActivityId: activity?.id ?? null,
+      clientActivityId: activityId,
       orderedAt: now,
     })
     .where(and(eq(storeOrders.id, claim.orderId), eq(storeOrders.status, 'pending')));
-  const [client] = await tx
-    .select({ email: clients.email, first: clients.firstName })
-    .from(clients)
-    .where(eq(clients.id, claim.clientId))
-    .limit(1);
+  const client = await clientContact(tx, claim.clientId);
   if (!client) throw notFound();
   if (row.saveAddress) {
-    await tx
-      .update(clients)
-      .set({
-        preferredAddressContactFullName: `${row.contactFirstName} ${row.contactLastName}`,
-        preferredAddressPhone: row.phone,
-        preferredAddressStreet: row.street,
-        preferredAddressCity: row.city,
-        preferredAddressState: row.state,
-        preferredAddressZip: row.zip,
-        preferredAddressCountry: row.country,
-        shippingClinicEmail: row.shippingEmail,
-        updatedAt: now,
-      })
-      .where(eq(clients.id, claim.clientId));
+    await savePreferredAddress(
+      tx,
+      claim.clientId,
+      {
+        contactFullName: `${row.contactFirstName} ${row.contactLastName}`,
+        phone: row.phone,
+        street: row.street,
+        city: row.city,
+        state: row.state,
+        zip: row.zip,
+        country: row.country,
+        shippingEmail: row.shippingEmail,
+      },
+      now,
+    );
   }
   const text = [
-    `Dear ${client.first},`,
+    `Dear ${client.firstName},`,
     `Thank you for your store order ${row.id}.`,
     `${SERUM_NAME}: ${row.quantity} x ${formatUsd(row.perBottleCents)} = ${formatUsd(row.itemsCents)}`,
     `Shipping (FedEx): ${formatUsd(row.shippingCents)}`,
@@ -182,8 +179,7 @@ async function priceStoreRequest(
   const { db, clock } = deps;
   const { clientId, physicianId, body } = input;
   const today = todayFor(clock.now());
-  const [client] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
-  if (!client) throw notFound();
+  if (!(await clientContact(db, clientId))) throw notFound();
 
   const problem = storeShipmentDateProblem(body.ShipmentDate, {
     earliest: storeEarliestShipmentDate(today),
