@@ -14,9 +14,10 @@ import {
   WELCOME_LINK_DAYS,
 } from '../../../domain/initial-processing';
 import { centsToAmount, formatUsd } from '../../../domain/money';
-import { clientActivities, clients, physicians, sampleSubmissions } from '../../db/schema';
 import { isHeld, operationById, recoverLapsed, type Transaction } from '../../lib/run-once';
 import { refuseChangedAmounts } from '../../lib/shown-amounts';
+import { recordActivity } from '../clients/client-activities';
+import { findClientRow, markClientCompleted } from '../clients/client-directory';
 import { resolveFormPayment } from '../forms/form-payment';
 import {
   type PaidClaim,
@@ -27,6 +28,7 @@ import {
   placePaidOrder,
 } from '../payments/paid-order';
 import type { OneOffCharge } from '../payments/payment-service';
+import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
   pendingRegistrationOf,
@@ -34,6 +36,7 @@ import {
   registerClient,
   removeUnfinishedRegistration,
 } from './client-registration';
+import { sampleSubmissions } from './schema';
 import { createWelcomeLink } from './welcome-links';
 
 export interface SampleDeps extends PaidOrderDeps {
@@ -88,16 +91,13 @@ async function completeSample(
     })
     .where(eq(sampleSubmissions.id, claim.sampleId))
     .returning();
-  const [client] = await tx.select().from(clients).where(eq(clients.id, claim.clientId)).limit(1);
-  const [physician] = await tx.select().from(physicians).where(eq(physicians.id, claim.physicianId)).limit(1);
+  const client = await findClientRow(tx, claim.clientId);
+  const physician = await findPhysician(tx, claim.physicianId);
   if (!sample || !client || !physician) throw new Error('the registration to complete is gone');
   const tissue = tissueLabels[sample.tissue];
   if (charge) {
-    await tx
-      .update(clients)
-      .set({ initialProcessingFormCompleted: true, updatedAt: now })
-      .where(eq(clients.id, claim.clientId));
-    await tx.insert(clientActivities).values({
+    await markClientCompleted(tx, claim.clientId, 'initialProcessingFormCompleted', now);
+    await recordActivity(tx, {
       clientId: claim.clientId,
       type: 'Initial Processing',
       closeDate: todayFor(now),
