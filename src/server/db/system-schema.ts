@@ -194,7 +194,8 @@ export const operations = pgTable(
 
 /**
  * The sandbox gateway's record of its transactions, like a processor's: reconciliation looks a
- * charge up here by our reference.
+ * charge up here by our reference. A charge settles at the first batch cut-off after it was made;
+ * `voided` before that, it never moves money.
  */
 export const sandboxTransactions = pgTable(
   'sandbox_transactions',
@@ -204,10 +205,31 @@ export const sandboxTransactions = pgTable(
     customerRef: text().notNull(),
     paymentRef: text().notNull(),
     amountCents: integer().notNull(),
-    status: text({ enum: ['approved', 'declined', 'returned'] }).notNull(),
+    status: text({ enum: ['approved', 'declined', 'returned', 'voided'] }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [index().on(t.customerRef, t.reference)],
+);
+
+/**
+ * The sandbox gateway's refunds, each linked to the charge it gives back (as a processor links a
+ * credit to its debit). Only refunds it accepted are recorded, as a processor records no transaction
+ * for a refused one; `voided` before its batch settles, a refund gives nothing back.
+ */
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    transactionId: text().primaryKey(),
+    chargeTransactionId: text()
+      .notNull()
+      .references(() => sandboxTransactions.transactionId),
+    reference: text().notNull(),
+    customerRef: text().notNull(),
+    amountCents: integer().notNull(),
+    status: text({ enum: ['refunded', 'voided'] }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.customerRef, t.reference), index().on(t.chargeTransactionId)],
 );
 
 /**

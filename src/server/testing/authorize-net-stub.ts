@@ -19,6 +19,17 @@ import type { AddressInfo } from 'node:net';
  * that later declines can be tested. A Visa validated in liveMode without street, city, state and zip gets
  * response code 3, reason 290, as the card networks' address verification makes Authorize.Net answer.
  *
+ * Refunds and voids keep the service's rules. A charge settles with the next batch (settleBatch, as the
+ * daily cut-off would); until then it can be voided and not refunded (reason 54), after it the other way
+ * round (a void answers reason 16). A refund names the charge (refTransId) and its card's last 4 with the
+ * expiry as XXXX, or its bank account's routing and account numbers as XXXX and their last 4 with the name
+ * on it; another card or account is refused with reason 54, as is a charge voided, declined or returned.
+ * The refunds of a charge never add up to more than it (reason 55). A second void of a transaction answers
+ * approved with reason 310, already voided. A refund, like a charge, is a duplicate (reason 11) when its
+ * invoice number and amount come again within the duplicate window. A refund is not tied to the customer
+ * profile, so the customer's transaction list leaves it out; the merchant's unsettled list and the lists of
+ * the settled batches show it.
+ *
  * Paths other than the API's: /hang never answers, /unavailable answers 503 with an HTML page.
  */
 export const authorizeNetStubCredentials = {
@@ -41,7 +52,9 @@ export type StubTransactionStatus =
   | 'FDSPendingReview'
   | 'voided'
   | 'returnedItem'
-  | 'declined';
+  | 'declined'
+  | 'refundPendingSettlement'
+  | 'refundSettledSuccessfully';
 
 export interface AuthorizeNetStub {
   /** The API endpoint, like https://apitest.authorize.net/xml/v1/request.api. */
@@ -52,8 +65,17 @@ export interface AuthorizeNetStub {
   answers: unknown[];
   /** A fresh one-time nonce for one of the test nonces above, issued now (or `minutesAgo` before now). */
   issueNonce(testNonce: string, options?: { minutesAgo?: number }): string;
-  /** Moves a transaction to another status, as the processor would later. */
+  /**
+   * Moves a transaction to another status, as the processor would later; a settled status puts it in a
+   * settled batch of its own.
+   */
   setTransactionStatus(transId: string, status: StubTransactionStatus): void;
+  /**
+   * Runs the daily batch: every transaction not yet batched (except one held for review or authorised
+   * only) joins a batch settled now; charges become settledSuccessfully, refunds refundSettledSuccessfully.
+   * Returns the batch id.
+   */
+  settleBatch(): string;
   close(): Promise<void>;
 }
 
@@ -75,6 +97,13 @@ interface StoredCustomer {
 
 interface StoredTransaction {
   transId: string;
+  transactionType: 'authCaptureTransaction' | 'refundTransaction';
+  /** A refund's charge. */
+  refTransId: string;
+  /** The card or account it moved money on (a refund's is its charge's). */
+  method: StoredPaymentProfile;
+  /** The settled batch it belongs to, once the batch has run. */
+  batchId: string | null;
   responseCode: '1' | '2';
   reasonCode: string;
   reasonText: string;
@@ -129,7 +158,26 @@ const billToLimits: Record<string, number> = {
 };
 const payment: ElementShape = {
   order: ['creditCard', 'bankAccount', 'trackData', 'encryptedTrackData', 'payPal', 'opaqueData'],
-  children: { opaqueData: { order: ['dataDescriptor', 'dataValue', 'dataKey', 'expirationTimeStamp'] } },
+  children: {
+    creditCard: { order: ['cardNumber', 'expirationDate', 'cardCode'] },
+    bankAccount: {
+      order: [
+        'accountType',
+        'routingNumber',
+        'accountNumber',
+        'nameOnAccount',
+        'echeckType',
+        'bankName',
+        'checkNumber',
+      ],
+    },
+    opaqueData: { order: ['dataDescriptor', 'dataValue', 'dataKey', 'expirationTimeStamp'] },
+  },
+};
+/** The reporting lists' sorting and paging. */
+const listing: Record<string, ElementShape> = {
+  sorting: { order: ['orderBy', 'orderDescending'] },
+  paging: { order: ['limit', 'offset'] },
 };
 const customerPaymentProfile: ElementShape = {
   order: ['customerType', 'billTo', 'payment', 'driversLicense', 'taxId', 'defaultPaymentProfile'],
@@ -197,11 +245,26 @@ const requestShapes: Record<string, ElementShape> = {
       'sorting',
       'paging',
     ],
-    children: {
-      merchantAuthentication,
-      sorting: { order: ['orderBy', 'orderDescending'] },
-      paging: { order: ['limit', 'offset'] },
-    },
+    children: { merchantAuthentication, ...listing },
+  },
+  getUnsettledTransactionListRequest: {
+    order: ['merchantAuthentication', 'clientId', 'refId', 'status', 'sorting', 'paging'],
+    children: { merchantAuthentication, ...listing },
+  },
+  getSettledBatchListRequest: {
+    order: [
+      'merchantAuthentication',
+      'clientId',
+      'refId',
+      'includeStatistics',
+      'firstSettlementDate',
+      'lastSettlementDate',
+    ],
+    children: { merchantAuthentication },
+  },
+  getTransactionListRequest: {
+    order: ['merchantAuthentication', 'clientId', 'refId', 'batchId', 'sorting', 'paging'],
+    children: { merchantAuthentication, ...listing },
   },
   createTransactionRequest: {
     order: ['merchantAuthentication', 'clientId', 'refId', 'transactionRequest'],
@@ -329,6 +392,10 @@ function directResponse(fields: {
   return values.join(',');
 }
 
+/** What the stub's bank account (nonce-bank-NNNN) has besides its number: the routing number's last 4, the name. */
+const bankRoutingLast4 = '0025';
+const bankNameOnAccount = 'Account Holder';
+
 /** How long an Accept.js nonce can be used after it was issued. */
 const nonceLifetimeMs = 15 * 60_000;
 const invalidToken = () => failed('E00114', 'Invalid OTS Token.');
@@ -340,6 +407,33 @@ const missingAddress = {
 
 /** Statuses in which the money was taken (or is being settled), for settleAmount and the duplicate answer. */
 const chargedStatuses = new Set(['capturedPendingSettlement', 'settledSuccessfully', 'returnedItem']);
+/** Statuses in which a refund gives the money back. */
+const refundedStatuses = new Set(['refundPendingSettlement', 'refundSettledSuccessfully']);
+/** Still in the open batch, so a void cancels it. */
+const voidableStatuses = new Set([
+  'capturedPendingSettlement',
+  'refundPendingSettlement',
+  'FDSPendingReview',
+  'FDSAuthorizedPendingReview',
+  'authorizedPendingCapture',
+]);
+/** Left out of the daily batch until someone decides about them. */
+const heldStatuses = new Set(['FDSPendingReview', 'FDSAuthorizedPendingReview', 'authorizedPendingCapture']);
+
+/** An amount of dollars as whole cents, to compare sums without floating point. */
+function cents(amount: string): number {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** The E00003 text of an element shorter than the XSD's minLength. */
+function tooShort(element: string, value: string): Answer {
+  return failed(
+    'E00003',
+    `The '${namespace}:${element}' element is invalid - The value '${value}' is invalid according to its ` +
+      "datatype 'String' - The actual length is less than the MinLength value.",
+  );
+}
 
 /** The E00003 text of an element longer than the XSD's maxLength. */
 function tooLong(element: string, value: string): Answer {
@@ -367,6 +461,9 @@ export async function startAuthorizeNetStub(
   let nextCustomerId = 500_000_001;
   let nextPaymentProfileId = 700_000_001;
   let nextTransId = 60_000_000_001;
+  /** Settled batches, oldest first. */
+  const batches: Array<{ batchId: string; settledAt: number }> = [];
+  let nextBatchId = 9_000_001;
 
   function authCode(): string {
     return Math.random().toString(36).slice(2, 8).toUpperCase().padEnd(6, '0');
@@ -580,9 +677,9 @@ export async function startAuthorizeNetStub(
         : {
             bankAccount: {
               accountType: 'checking',
-              routingNumber: 'XXXX0025',
+              routingNumber: `XXXX${bankRoutingLast4}`,
               accountNumber: `XXXX${stored.last4}`,
-              nameOnAccount: 'Account Holder',
+              nameOnAccount: bankNameOnAccount,
               echeckType: 'WEB',
             },
           };
@@ -643,8 +740,18 @@ export async function startAuthorizeNetStub(
     const transaction = isRecord(request.transactionRequest) ? request.transactionRequest : {};
     const refId = text(request.refId);
     const echo = refId ? { refId } : {};
-    if (transaction.transactionType !== 'authCaptureTransaction') {
-      return { ...echo, ...failed('E00003', 'The stub only knows authCaptureTransaction.') };
+    if (transaction.transactionType === 'voidTransaction') return voidTransaction(transaction, echo);
+    if (
+      transaction.transactionType !== 'authCaptureTransaction' &&
+      transaction.transactionType !== 'refundTransaction'
+    ) {
+      return {
+        ...echo,
+        ...failed(
+          'E00003',
+          'The stub only knows authCaptureTransaction, refundTransaction and voidTransaction.',
+        ),
+      };
     }
     const amount = text(transaction.amount);
     if (!/^\d+(\.\d{1,2})?$/.test(amount)) {
@@ -656,6 +763,8 @@ export async function startAuthorizeNetStub(
         ),
       };
     }
+    if (transaction.transactionType === 'refundTransaction')
+      return refundTransaction(transaction, amount, echo);
     const profile = isRecord(transaction.profile) ? transaction.profile : {};
     const customerProfileId = text(profile.customerProfileId);
     const paymentProfileId = isRecord(profile.paymentProfile)
@@ -695,6 +804,10 @@ export async function startAuthorizeNetStub(
     const declined = method.billTo?.zip === '46282' || (method.kind === 'ach' && Number(amount) > 100);
     const stored: StoredTransaction = {
       transId: String(nextTransId++),
+      transactionType: 'authCaptureTransaction',
+      refTransId: '',
+      method,
+      batchId: null,
       responseCode: declined ? '2' : '1',
       reasonCode: declined ? '2' : '1',
       reasonText: declined ? 'This transaction has been declined.' : 'This transaction has been approved.',
@@ -732,11 +845,244 @@ export async function startAuthorizeNetStub(
     };
   }
 
+  /** A transaction answered with response code 3: nothing recorded, transId 0. */
+  function transactionError(
+    echo: Answer,
+    reason: { code: string; text: string },
+    fields: { transId?: string; refTransId?: string; method?: StoredPaymentProfile } = {},
+  ): Answer {
+    return {
+      transactionResponse: {
+        responseCode: '3',
+        authCode: '',
+        avsResultCode: 'P',
+        cvvResultCode: '',
+        cavvResultCode: '',
+        transId: fields.transId ?? '0',
+        refTransID: fields.refTransId ?? '',
+        transHash: '',
+        testRequest: '0',
+        ...(fields.method ? accountFieldsOf(fields.method) : { accountNumber: '', accountType: '' }),
+        errors: [{ errorCode: reason.code, errorText: reason.text }],
+      },
+      ...echo,
+      ...failed('E00027', 'The transaction was unsuccessful.'),
+    };
+  }
+
+  function accountFieldsOf(method: StoredPaymentProfile): Answer {
+    return {
+      accountNumber: `XXXX${method.last4}`,
+      accountType: method.kind === 'ach' ? 'eCheck' : (method.cardType ?? ''),
+    };
+  }
+
+  const notCreditable = {
+    code: '54',
+    text: 'The referenced transaction does not meet the criteria for issuing a credit.',
+  };
+
+  /**
+   * What the refund's payment names, checked as the XSD does (lengths) and then against its charge: the
+   * last 4 of the card (expiry XXXX), or of the bank account and routing number with the name on it.
+   */
+  function refundPayment(
+    transaction: Record<string, unknown>,
+  ): { error: Answer } | { kind: 'card' | 'ach'; last4: string; routingLast4?: string } | null {
+    const paymentField = isRecord(transaction.payment) ? transaction.payment : {};
+    if (isRecord(paymentField.creditCard)) {
+      const cardNumber = text(paymentField.creditCard.cardNumber);
+      const expirationDate = text(paymentField.creditCard.expirationDate);
+      if (cardNumber.length < 4) return { error: tooShort('cardNumber', cardNumber) };
+      if (cardNumber.length > 16) return { error: tooLong('cardNumber', cardNumber) };
+      if (expirationDate.length < 4) return { error: tooShort('expirationDate', expirationDate) };
+      if (expirationDate.length > 7) return { error: tooLong('expirationDate', expirationDate) };
+      const last4 = /^(?:XXXX|\d*)(\d{4})$/.exec(cardNumber)?.[1];
+      return last4 === undefined ? null : { kind: 'card', last4 };
+    }
+    if (isRecord(paymentField.bankAccount)) {
+      const bank = paymentField.bankAccount;
+      const routingNumber = text(bank.routingNumber);
+      const accountNumber = text(bank.accountNumber);
+      const nameOnAccount = text(bank.nameOnAccount);
+      if (routingNumber.length < 8) return { error: tooShort('routingNumber', routingNumber) };
+      if (routingNumber.length > 9) return { error: tooLong('routingNumber', routingNumber) };
+      if (accountNumber.length < 5) return { error: tooShort('accountNumber', accountNumber) };
+      if (accountNumber.length > 17) return { error: tooLong('accountNumber', accountNumber) };
+      if (nameOnAccount === '') return { error: tooShort('nameOnAccount', nameOnAccount) };
+      if (nameOnAccount.length > 22) return { error: tooLong('nameOnAccount', nameOnAccount) };
+      const last4 = /^(?:XXXX|\d*)(\d{4})$/.exec(accountNumber)?.[1];
+      const routingLast4 = /^(?:XXXX|\d*)(\d{4})$/.exec(routingNumber)?.[1];
+      return last4 === undefined || routingLast4 === undefined ? null : { kind: 'ach', last4, routingLast4 };
+    }
+    return null;
+  }
+
+  /** The sum of the refunds of a charge that give money back, in cents. */
+  function refundedCents(chargeId: string): number {
+    let sum = 0;
+    for (const stored of transactions.values()) {
+      if (
+        stored.transactionType === 'refundTransaction' &&
+        stored.refTransId === chargeId &&
+        refundedStatuses.has(stored.status)
+      )
+        sum += cents(stored.amount);
+    }
+    return sum;
+  }
+
+  function refundTransaction(transaction: Record<string, unknown>, amount: string, echo: Answer): Answer {
+    const refTransId = text(transaction.refTransId);
+    const invoiceNumber = isRecord(transaction.order) ? text(transaction.order.invoiceNumber) : '';
+    if (invoiceNumber.length > 20) return { ...echo, ...tooLong('invoiceNumber', invoiceNumber) };
+    const named = refundPayment(transaction);
+    if (named && 'error' in named) return { ...echo, ...named.error };
+    const original = transactions.get(refTransId);
+
+    const identity = ['refund', invoiceNumber, amount, refTransId, named?.last4 ?? ''].join('|');
+    const previous = recentCharges.get(identity);
+    if (previous && Date.now() - previous.submittedAt < duplicateWindowMs(transaction.transactionSettings)) {
+      return transactionError(
+        echo,
+        { code: '11', text: 'A duplicate transaction has been submitted.' },
+        { transId: previous.transId, refTransId, method: previous.method },
+      );
+    }
+    const method = original?.method;
+    const sameAccount =
+      method !== undefined &&
+      named !== null &&
+      named.kind === method.kind &&
+      named.last4 === method.last4 &&
+      (named.kind === 'card' || named.routingLast4 === bankRoutingLast4);
+    if (
+      original?.transactionType !== 'authCaptureTransaction' ||
+      original.status !== 'settledSuccessfully' ||
+      !sameAccount
+    ) {
+      return transactionError(echo, notCreditable, { refTransId, ...(method ? { method } : {}) });
+    }
+    if (refundedCents(original.transId) + cents(amount) > cents(original.amount)) {
+      return transactionError(
+        echo,
+        {
+          code: '55',
+          text: 'The sum of credits against the referenced transaction would exceed original debit amount.',
+        },
+        { refTransId, method: original.method },
+      );
+    }
+    // A refund is tied to its charge and its card or account, not to the customer profile.
+    const stored: StoredTransaction = {
+      transId: String(nextTransId++),
+      transactionType: 'refundTransaction',
+      refTransId,
+      method: original.method,
+      batchId: null,
+      responseCode: '1',
+      reasonCode: '1',
+      reasonText: 'This transaction has been approved.',
+      authCode: '',
+      amount,
+      invoiceNumber,
+      customerProfileId: '',
+      paymentProfileId: '',
+      status: 'refundPendingSettlement',
+      submittedAt: Date.now(),
+    };
+    transactions.set(stored.transId, stored);
+    recentCharges.set(identity, stored);
+    return {
+      transactionResponse: {
+        responseCode: '1',
+        authCode: '',
+        avsResultCode: 'P',
+        cvvResultCode: '',
+        cavvResultCode: '',
+        transId: stored.transId,
+        refTransID: refTransId,
+        transHash: '',
+        testRequest: '0',
+        ...accountFieldsOf(stored.method),
+        messages: [{ code: '1', description: 'This transaction has been approved.' }],
+      },
+      ...echo,
+      messages: successful,
+    };
+  }
+
+  /** Voids what is still in the open batch; a second void answers approved, reason 310. */
+  function voidTransaction(transaction: Record<string, unknown>, echo: Answer): Answer {
+    const refTransId = text(transaction.refTransId);
+    const stored = transactions.get(refTransId);
+    const notFound = { code: '16', text: 'The transaction cannot be found.' };
+    if (!stored) return transactionError(echo, notFound, { refTransId });
+    const approved = (code: string, description: string) => ({
+      transactionResponse: {
+        responseCode: '1',
+        authCode: stored.authCode,
+        avsResultCode: 'P',
+        cvvResultCode: '',
+        cavvResultCode: '',
+        transId: stored.transId,
+        refTransID: stored.transId,
+        transHash: '',
+        testRequest: '0',
+        ...accountFieldsOf(stored.method),
+        messages: [{ code, description }],
+      },
+      ...echo,
+      messages: successful,
+    });
+    if (stored.status === 'voided') return approved('310', 'This transaction has already been voided.');
+    if (stored.batchId !== null || !voidableStatuses.has(stored.status)) {
+      return transactionError(echo, notFound, { refTransId, method: stored.method });
+    }
+    stored.status = 'voided';
+    return approved('1', 'This transaction has been approved.');
+  }
+
   const reportingDenied = () =>
     failed('E00011', 'Access denied. You do not have permissions to call the Transaction Details API.');
 
   function settleAmount(stored: StoredTransaction): number {
-    return chargedStatuses.has(stored.status) ? Number(stored.amount) : 0;
+    return chargedStatuses.has(stored.status) || refundedStatuses.has(stored.status)
+      ? Number(stored.amount)
+      : 0;
+  }
+
+  /** The card or account as transaction details show it: masked, XXXX and the last 4. */
+  function maskedPayment(method: StoredPaymentProfile): Answer {
+    return method.kind === 'card'
+      ? {
+          creditCard: {
+            cardNumber: `XXXX${method.last4}`,
+            expirationDate: 'XXXX',
+            cardType: method.cardType,
+          },
+        }
+      : {
+          bankAccount: {
+            accountType: 'checking',
+            routingNumber: `XXXX${bankRoutingLast4}`,
+            accountNumber: `XXXX${method.last4}`,
+            nameOnAccount: bankNameOnAccount,
+            echeckType: 'WEB',
+          },
+        };
+  }
+
+  function batchOf(stored: StoredTransaction): Answer {
+    const batch = batches.find((candidate) => candidate.batchId === stored.batchId);
+    if (!batch) return {};
+    return {
+      batch: {
+        batchId: batch.batchId,
+        settlementTimeUTC: new Date(batch.settledAt).toISOString(),
+        settlementState: 'settledSuccessfully',
+      },
+    };
   }
 
   function getTransactionDetails(request: Record<string, unknown>): Answer {
@@ -747,8 +1093,9 @@ export async function startAuthorizeNetStub(
     return {
       transaction: {
         transId: stored.transId,
+        ...(stored.refTransId ? { refTransId: stored.refTransId } : {}),
         submitTimeUTC: new Date(stored.submittedAt).toISOString(),
-        transactionType: 'authCaptureTransaction',
+        transactionType: stored.transactionType,
         transactionStatus: stored.status,
         // A transaction the fraud filters hold was answered with response code 4.
         responseCode: stored.status === 'FDSPendingReview' ? 4 : Number(stored.responseCode),
@@ -757,7 +1104,9 @@ export async function startAuthorizeNetStub(
         authCode: stored.authCode,
         authAmount: Number(stored.amount),
         settleAmount: settleAmount(stored),
+        ...batchOf(stored),
         order: { invoiceNumber: stored.invoiceNumber },
+        payment: maskedPayment(stored.method),
         ...(returned
           ? {
               returnedItems: [
@@ -770,21 +1119,21 @@ export async function startAuthorizeNetStub(
               ],
             }
           : {}),
-        profile: {
-          customerProfileId: stored.customerProfileId,
-          customerPaymentProfileId: stored.paymentProfileId,
-        },
+        ...(stored.customerProfileId
+          ? {
+              profile: {
+                customerProfileId: stored.customerProfileId,
+                customerPaymentProfileId: stored.paymentProfileId,
+              },
+            }
+          : {}),
       },
       messages: successful,
     };
   }
 
-  /** A customer's transactions, sorted and paged as asked (offset is the page number, from 1). */
-  function getTransactionListForCustomer(request: Record<string, unknown>): Answer {
-    if (!transactionDetailsApi) return reportingDenied();
-    const customer = customers.get(text(request.customerProfileId));
-    if (!customer) return failed('E00040', 'The record cannot be found.');
-    const paymentProfileId = text(request.customerPaymentProfileId);
+  /** Transactions sorted and paged as a reporting list asks (offset is the page number, from 1). */
+  function listed(request: Record<string, unknown>, matching: StoredTransaction[]): Answer {
     const sorting = isRecord(request.sorting) ? request.sorting : {};
     const paging = isRecord(request.paging) ? request.paging : {};
     const limit = paging.limit === undefined ? 1000 : Number(text(paging.limit));
@@ -802,42 +1151,125 @@ export async function startAuthorizeNetStub(
       );
     }
     const descending = sorting.orderDescending === true || sorting.orderDescending === 'true';
-    const matching = [...transactions.values()]
-      .filter(
-        (stored) =>
-          stored.customerProfileId === customer.id &&
-          (paymentProfileId === '' || stored.paymentProfileId === paymentProfileId),
-      )
-      // Ids grow with time here, so they break ties between transactions of the same millisecond.
-      .sort((a, b) => a.submittedAt - b.submittedAt || Number(a.transId) - Number(b.transId));
-    if (descending) matching.reverse();
-    const page = matching.slice((offset - 1) * limit, offset * limit);
+    // Ids grow with time here, so they break ties between transactions of the same millisecond.
+    const sorted = [...matching].sort(
+      (a, b) => a.submittedAt - b.submittedAt || Number(a.transId) - Number(b.transId),
+    );
+    if (descending) sorted.reverse();
+    const page = sorted.slice((offset - 1) * limit, offset * limit);
     if (page.length === 0) {
       return { messages: { resultCode: 'Ok', message: [{ code: 'I00004', text: 'No records found.' }] } };
     }
     return {
-      transactions: page.map((stored) => {
-        const method = customer.paymentProfiles.get(stored.paymentProfileId);
-        return {
-          transId: stored.transId,
-          submitTimeUTC: new Date(stored.submittedAt).toISOString(),
-          submitTimeLocal: new Date(stored.submittedAt).toISOString().replace('Z', ''),
-          transactionStatus: stored.status,
-          invoiceNumber: stored.invoiceNumber,
-          firstName: text(method?.billTo?.firstName),
-          lastName: text(method?.billTo?.lastName),
-          accountType: method?.kind === 'ach' ? 'eCheck' : (method?.cardType ?? ''),
-          accountNumber: `XXXX${method?.last4 ?? ''}`,
-          settleAmount: settleAmount(stored),
-          marketType: 'eCommerce',
-          product: 'Card Not Present',
-          hasReturnedItems: stored.status === 'returnedItem',
-          profile: { customerProfileId: customer.id, customerPaymentProfileId: stored.paymentProfileId },
-        };
-      }),
-      totalNumInResultSet: matching.length,
+      transactions: page.map((stored) => ({
+        transId: stored.transId,
+        submitTimeUTC: new Date(stored.submittedAt).toISOString(),
+        submitTimeLocal: new Date(stored.submittedAt).toISOString().replace('Z', ''),
+        transactionStatus: stored.status,
+        invoiceNumber: stored.invoiceNumber,
+        firstName: text(stored.method.billTo?.firstName),
+        lastName: text(stored.method.billTo?.lastName),
+        ...accountFieldsOf(stored.method),
+        settleAmount: settleAmount(stored),
+        marketType: 'eCommerce',
+        product: 'Card Not Present',
+        hasReturnedItems: stored.status === 'returnedItem',
+        ...(stored.customerProfileId
+          ? {
+              profile: {
+                customerProfileId: stored.customerProfileId,
+                customerPaymentProfileId: stored.paymentProfileId,
+              },
+            }
+          : {}),
+      })),
+      totalNumInResultSet: sorted.length,
       messages: successful,
     };
+  }
+
+  /** A customer's transactions: those made with its profile (a refund is not). */
+  function getTransactionListForCustomer(request: Record<string, unknown>): Answer {
+    if (!transactionDetailsApi) return reportingDenied();
+    const customer = customers.get(text(request.customerProfileId));
+    if (!customer) return failed('E00040', 'The record cannot be found.');
+    const paymentProfileId = text(request.customerPaymentProfileId);
+    return listed(
+      request,
+      [...transactions.values()].filter(
+        (stored) =>
+          stored.customerProfileId === customer.id &&
+          (paymentProfileId === '' || stored.paymentProfileId === paymentProfileId),
+      ),
+    );
+  }
+
+  /** The merchant's transactions not yet in a settled batch. */
+  function getUnsettledTransactionList(request: Record<string, unknown>): Answer {
+    if (!transactionDetailsApi) return reportingDenied();
+    return listed(
+      request,
+      [...transactions.values()].filter((stored) => stored.batchId === null),
+    );
+  }
+
+  /** The batches settled between two instants (UTC), the last 24 hours when none are given. */
+  function getSettledBatchList(request: Record<string, unknown>): Answer {
+    if (!transactionDetailsApi) return reportingDenied();
+    const last =
+      request.lastSettlementDate === undefined ? Date.now() : Date.parse(text(request.lastSettlementDate));
+    const first =
+      request.firstSettlementDate === undefined
+        ? last - 86_400_000
+        : Date.parse(text(request.firstSettlementDate));
+    for (const [element, value] of [
+      ['firstSettlementDate', first],
+      ['lastSettlementDate', last],
+    ] as const) {
+      if (Number.isNaN(value)) {
+        return failed('E00003', `The '${namespace}:${element}' element is invalid - The value is invalid.`);
+      }
+    }
+    const found = batches.filter((batch) => batch.settledAt >= first && batch.settledAt <= last);
+    if (found.length === 0) {
+      return { messages: { resultCode: 'Ok', message: [{ code: 'I00004', text: 'No records found.' }] } };
+    }
+    return {
+      batchList: found.map((batch) => ({
+        batchId: batch.batchId,
+        settlementTimeUTC: new Date(batch.settledAt).toISOString(),
+        settlementTimeLocal: new Date(batch.settledAt).toISOString().replace('Z', ''),
+        settlementState: 'settledSuccessfully',
+        paymentMethod: 'creditCard',
+        marketType: 'eCommerce',
+        product: 'Card Not Present',
+      })),
+      messages: successful,
+    };
+  }
+
+  /** The transactions of one settled batch. */
+  function getTransactionList(request: Record<string, unknown>): Answer {
+    if (!transactionDetailsApi) return reportingDenied();
+    const batchId = text(request.batchId);
+    if (!batches.some((batch) => batch.batchId === batchId))
+      return failed('E00040', 'The record cannot be found.');
+    return listed(
+      request,
+      [...transactions.values()].filter((stored) => stored.batchId === batchId),
+    );
+  }
+
+  /** Puts transactions in a new batch settled now, as the daily cut-off does. */
+  function settle(members: StoredTransaction[]): string {
+    const batch = { batchId: String(nextBatchId++), settledAt: Date.now() };
+    batches.push(batch);
+    for (const stored of members) {
+      stored.batchId = batch.batchId;
+      if (stored.status === 'capturedPendingSettlement') stored.status = 'settledSuccessfully';
+      if (stored.status === 'refundPendingSettlement') stored.status = 'refundSettledSuccessfully';
+    }
+    return batch.batchId;
   }
 
   const operations: Record<string, (request: Record<string, unknown>) => Answer> = {
@@ -847,6 +1279,9 @@ export async function startAuthorizeNetStub(
     getCustomerProfileRequest: getCustomerProfile,
     getTransactionDetailsRequest: getTransactionDetails,
     getTransactionListForCustomerRequest: getTransactionListForCustomer,
+    getUnsettledTransactionListRequest: getUnsettledTransactionList,
+    getSettledBatchListRequest: getSettledBatchList,
+    getTransactionListRequest: getTransactionList,
     createTransactionRequest: createTransaction,
   };
 
@@ -928,6 +1363,15 @@ export async function startAuthorizeNetStub(
       const stored = transactions.get(transId);
       if (!stored) throw new Error(`The stub has no transaction ${transId}`);
       stored.status = status;
+      const settled = ['settledSuccessfully', 'refundSettledSuccessfully', 'returnedItem'].includes(status);
+      if (settled && stored.batchId === null) settle([stored]);
+    },
+    settleBatch() {
+      return settle(
+        [...transactions.values()].filter(
+          (stored) => stored.batchId === null && !heldStatuses.has(stored.status),
+        ),
+      );
     },
     close() {
       return new Promise((resolve, reject) => {

@@ -913,11 +913,593 @@ describe('Authorize.Net gateway: finding a charge again by our reference (reconc
   });
 });
 
+/** A client charged $100.00 (the stub's eCheck limit) on a card or a bank account. */
+async function chargedClient(kind: 'card' | 'ach') {
+  const method = await savedMethod(
+    newClient(kind === 'card' ? {} : { kind: 'ach', token: token('nonce-bank-6789') }),
+  );
+  const charge = await gateway.charge({
+    customerRef: method.customerRef,
+    paymentRef: method.paymentRef,
+    amountCents: 10_000,
+    reference: `CHG${clientNumber}`,
+    description: 'Vial request',
+  });
+  if (charge.outcome !== 'approved') throw new Error(`not charged: ${JSON.stringify(charge)}`);
+  return { method, chargeId: charge.transactionId };
+}
+
+let refundNumber = 0;
+function refundReference(): string {
+  refundNumber += 1;
+  return `RFD${refundNumber}`;
+}
+
+type Step =
+  | { refund: number; expect: 'refunded' | 'not_settled' | 'exceeds_charge' | 'not_refundable' }
+  | { void: 'charge' | 'last refund'; expect: 'voided' | 'settled' | 'not_voidable' }
+  | { batch: true };
+
+const refundScenarios: Array<[string, Step[]]> = [
+  [
+    'refunds the whole charge once it has settled, and nothing more',
+    [{ batch: true }, { refund: 10_000, expect: 'refunded' }, { refund: 1, expect: 'exceeds_charge' }],
+  ],
+  [
+    'refunds in parts up to the charge',
+    [
+      { batch: true },
+      { refund: 2_500, expect: 'refunded' },
+      { refund: 7_500, expect: 'refunded' },
+      { refund: 1, expect: 'exceeds_charge' },
+    ],
+  ],
+  [
+    'refuses a refund above what is left of the charge (reason 55)',
+    [
+      { batch: true },
+      { refund: 6_000, expect: 'refunded' },
+      { refund: 4_001, expect: 'exceeds_charge' },
+      { refund: 4_000, expect: 'refunded' },
+    ],
+  ],
+  [
+    'refuses a refund above the charge itself',
+    [{ batch: true }, { refund: 10_001, expect: 'exceeds_charge' }],
+  ],
+  [
+    'refuses to refund a charge before its batch settles (reason 54): it is voided instead',
+    [
+      { refund: 10_000, expect: 'not_settled' },
+      { refund: 100, expect: 'not_settled' },
+      { void: 'charge', expect: 'voided' },
+    ],
+  ],
+  [
+    'refuses to void a charge once its batch has settled: it is refunded instead',
+    [{ batch: true }, { void: 'charge', expect: 'settled' }, { refund: 10_000, expect: 'refunded' }],
+  ],
+  [
+    'refuses to refund a voided charge, before and after the batch',
+    [
+      { void: 'charge', expect: 'voided' },
+      { refund: 10_000, expect: 'not_refundable' },
+      { batch: true },
+      { refund: 10_000, expect: 'not_refundable' },
+    ],
+  ],
+  [
+    'answers a second void as approved again (reason 310), also after the batch',
+    [
+      { void: 'charge', expect: 'voided' },
+      { void: 'charge', expect: 'voided' },
+      { batch: true },
+      { void: 'charge', expect: 'voided' },
+    ],
+  ],
+  [
+    'voids a refund before its own batch settles, which gives its amount back to refund',
+    [
+      { batch: true },
+      { refund: 10_000, expect: 'refunded' },
+      { void: 'last refund', expect: 'voided' },
+      { refund: 10_000, expect: 'refunded' },
+      { batch: true },
+      { void: 'last refund', expect: 'settled' },
+      { refund: 1, expect: 'exceeds_charge' },
+    ],
+  ],
+];
+
+describe.each(['card', 'ach'] as const)(
+  'Authorize.Net gateway: refunds and voids of a %s charge of $100.00',
+  (kind) => {
+    it.each(refundScenarios)('%s', async (_rule, steps) => {
+      const { method, chargeId } = await chargedClient(kind);
+      let lastRefund = '';
+      for (const step of steps) {
+        if ('batch' in step) {
+          stub.settleBatch();
+        } else if ('refund' in step) {
+          const result = await gateway.refund({
+            chargeTransactionId: chargeId,
+            customerRef: method.customerRef,
+            amountCents: step.refund,
+            reference: refundReference(),
+            description: 'Cancelled request',
+          });
+          expect(result.outcome === 'declined' ? result.reason : result.outcome, JSON.stringify(step)).toBe(
+            step.expect,
+          );
+          if (result.outcome === 'refunded') lastRefund = result.transactionId;
+        } else {
+          const result = await gateway.void({
+            transactionId: step.void === 'charge' ? chargeId : lastRefund,
+          });
+          expect(result.outcome === 'declined' ? result.reason : result.outcome, JSON.stringify(step)).toBe(
+            step.expect,
+          );
+        }
+      }
+    });
+  },
+);
+
+describe('Authorize.Net gateway: what a refund and a void send', () => {
+  it("refunds a card naming the charge and the card's last 4 with the expiry as XXXX, keys in XSD order", async () => {
+    const { method, chargeId } = await chargedClient('card');
+    stub.settleBatch();
+    const reference = refundReference();
+    const result = await gateway.refund({
+      chargeTransactionId: chargeId,
+      customerRef: method.customerRef,
+      amountCents: 2_575,
+      reference,
+      description: 'Cancelled vial request',
+    });
+    expect(result).toEqual({ outcome: 'refunded', transactionId: expect.stringMatching(/^\d+$/) });
+    const sent = requestsFor('createTransactionRequest').at(-1) ?? {};
+    expect(Object.keys(sent)).toEqual(['merchantAuthentication', 'refId', 'transactionRequest']);
+    const transaction = sent.transactionRequest as Record<string, unknown>;
+    expect(Object.keys(transaction)).toEqual([
+      'transactionType',
+      'amount',
+      'payment',
+      'refTransId',
+      'order',
+      'transactionSettings',
+    ]);
+    expect(sent).toEqual({
+      merchantAuthentication: expect.any(Object),
+      refId: reference,
+      transactionRequest: {
+        transactionType: 'refundTransaction',
+        amount: '25.75',
+        payment: { creditCard: { cardNumber: '1111', expirationDate: 'XXXX' } },
+        refTransId: chargeId,
+        order: { invoiceNumber: reference, description: 'Cancelled vial request' },
+        transactionSettings: { setting: [{ settingName: 'duplicateWindow', settingValue: '28800' }] },
+      },
+    });
+  });
+
+  it('refunds a bank account naming its routing and account numbers as XXXX and their last 4, and the name on it', async () => {
+    const { method, chargeId } = await chargedClient('ach');
+    stub.settleBatch();
+    const result = await gateway.refund({
+      chargeTransactionId: chargeId,
+      customerRef: method.customerRef,
+      amountCents: 10_000,
+      reference: refundReference(),
+      description: 'Cancelled store order',
+    });
+    expect(result.outcome).toBe('refunded');
+    expect(requestsFor('createTransactionRequest').at(-1)?.transactionRequest).toMatchObject({
+      amount: '100.00',
+      payment: {
+        bankAccount: {
+          accountType: 'checking',
+          routingNumber: 'XXXX0025',
+          accountNumber: 'XXXX6789',
+          nameOnAccount: 'Account Holder',
+        },
+      },
+      refTransId: chargeId,
+    });
+  });
+
+  it('voids with the transaction id alone', async () => {
+    const { chargeId } = await chargedClient('card');
+    expect(await gateway.void({ transactionId: chargeId })).toEqual({
+      outcome: 'voided',
+      transactionId: chargeId,
+    });
+    expect(requestsFor('createTransactionRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      transactionRequest: { transactionType: 'voidTransaction', refTransId: chargeId },
+    });
+    expect(await gateway.void({ transactionId: chargeId })).toEqual({
+      outcome: 'voided',
+      transactionId: chargeId,
+    });
+    expect(lastAnswer()).toMatchObject({
+      transactionResponse: {
+        responseCode: '1',
+        messages: [{ code: '310', description: 'This transaction has already been voided.' }],
+      },
+    });
+  });
+
+  it('answers a retried refund with the first one (reason 11): one refund, its transaction id', async () => {
+    const { method, chargeId } = await chargedClient('card');
+    stub.settleBatch();
+    const request = {
+      chargeTransactionId: chargeId,
+      customerRef: method.customerRef,
+      amountCents: 6_000,
+      reference: refundReference(),
+      description: 'Cancelled request',
+    };
+    const first = await gateway.refund(request);
+    const retry = await gateway.refund(request);
+    expect(first.outcome).toBe('refunded');
+    expect(retry).toEqual(first);
+    expect(requestsFor('getTransactionDetailsRequest').at(-1)).toMatchObject({
+      transId: first.outcome === 'refunded' ? first.transactionId : '',
+    });
+    // The first 6000 cents went back once: 4000 are left.
+    const rest = await gateway.refund({ ...request, amountCents: 4_001, reference: refundReference() });
+    expect(rest).toMatchObject({ outcome: 'declined', reason: 'exceeds_charge' });
+  });
+
+  it('refuses a retried reference whose refund was voided as a duplicate', async () => {
+    const { method, chargeId } = await chargedClient('card');
+    stub.settleBatch();
+    const request = {
+      chargeTransactionId: chargeId,
+      customerRef: method.customerRef,
+      amountCents: 5_000,
+      reference: refundReference(),
+      description: 'Cancelled request',
+    };
+    const first = await gateway.refund(request);
+    if (first.outcome !== 'refunded') throw new Error(JSON.stringify(first));
+    await gateway.void({ transactionId: first.transactionId });
+    expect(await gateway.refund(request)).toEqual({
+      outcome: 'declined',
+      reason: 'duplicate',
+      message: 'This refund was already submitted and then voided. Use a new reference to refund again.',
+    });
+  });
+
+  it("refuses another customer's charge without asking for a refund", async () => {
+    const { chargeId } = await chargedClient('card');
+    const stranger = await savedMethod(newClient());
+    stub.settleBatch();
+    const before = requestsFor('createTransactionRequest').length;
+    const result = await gateway.refund({
+      chargeTransactionId: chargeId,
+      customerRef: stranger.customerRef,
+      amountCents: 100,
+      reference: refundReference(),
+      description: 'Cancelled request',
+    });
+    expect(result).toEqual({
+      outcome: 'declined',
+      reason: 'not_refundable',
+      message: 'The gateway cannot refund this charge: it was voided, declined or returned.',
+    });
+    expect(requestsFor('createTransactionRequest')).toHaveLength(before);
+  });
+
+  it('refuses to refund a declined charge or one it never made, and to void one it never made', async () => {
+    const method = await savedMethod(newClient({ billTo: { ...billing, zip: '46282' } }));
+    const declined = await gateway.charge({
+      customerRef: method.customerRef,
+      paymentRef: method.paymentRef,
+      amountCents: 10_000,
+      reference: `CHG${clientNumber}`,
+      description: 'Vial request',
+    });
+    stub.settleBatch();
+    for (const chargeTransactionId of [declined.transactionId ?? '', '69999999999']) {
+      const result = await gateway.refund({
+        chargeTransactionId,
+        customerRef: method.customerRef,
+        amountCents: 100,
+        reference: refundReference(),
+        description: 'Cancelled request',
+      });
+      expect(result).toMatchObject({ outcome: 'declined', reason: 'not_refundable' });
+    }
+    expect(await gateway.void({ transactionId: '69999999999' })).toMatchObject({
+      outcome: 'declined',
+      reason: 'not_voidable',
+    });
+  });
+
+  it('is unavailable when the gateway cannot be reached, for a refund and a void', async () => {
+    const closedPort = createAuthorizeNetGateway({
+      ...authorizeNetStubCredentials,
+      endpoint: 'http://127.0.0.1:1/xml/v1/request.api',
+    });
+    expect(
+      await closedPort.refund({
+        chargeTransactionId: '1',
+        customerRef: '2',
+        amountCents: 100,
+        reference: 'RFDNETWORK',
+        description: 'x',
+      }),
+    ).toMatchObject({ outcome: 'error', reason: 'gateway_unavailable', transactionId: null });
+    expect(await closedPort.void({ transactionId: '1' })).toEqual({
+      outcome: 'error',
+      reason: 'gateway_unavailable',
+      message: 'The payment service could not be reached. Please try again in a few minutes.',
+    });
+  });
+});
+
+describe('Authorize.Net gateway: finding a refund again by our reference (reconciliation)', () => {
+  async function refunded(cents = 3_000) {
+    const { method, chargeId } = await chargedClient('card');
+    stub.settleBatch();
+    const reference = refundReference();
+    const result = await gateway.refund({
+      chargeTransactionId: chargeId,
+      customerRef: method.customerRef,
+      amountCents: cents,
+      reference,
+      description: 'Cancelled request',
+    });
+    if (result.outcome !== 'refunded') throw new Error(JSON.stringify(result));
+    const lookup = (on: PaymentGateway = gateway) =>
+      on.lookupRefund({ customerRef: method.customerRef, chargeTransactionId: chargeId, reference });
+    return { method, chargeId, reference, refundId: result.transactionId, lookup };
+  }
+
+  it('finds a refund still in the open batch among the unsettled transactions', async () => {
+    const { reference, refundId, lookup } = await refunded(3_050);
+    expect(await lookup()).toEqual({ status: 'refunded', transactionId: refundId, amountCents: 3_050 });
+    expect(requestsFor('getUnsettledTransactionListRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      sorting: { orderBy: 'submitTimeUTC', orderDescending: true },
+      paging: { limit: 1000, offset: 1 },
+    });
+    expect(requestsFor('getTransactionDetailsRequest').at(-1)).toMatchObject({ transId: refundId });
+    expect(reference).toMatch(/^RFD\d+$/);
+  });
+
+  it('finds a settled refund in the batches settled in the last 30 days', async () => {
+    const { refundId, lookup } = await refunded(1_999);
+    const batchId = stub.settleBatch();
+    expect(await lookup()).toEqual({ status: 'refunded', transactionId: refundId, amountCents: 1_999 });
+    const batchList = requestsFor('getSettledBatchListRequest').at(-1) ?? {};
+    const first = Date.parse(String(batchList.firstSettlementDate));
+    const last = Date.parse(String(batchList.lastSettlementDate));
+    expect(String(batchList.lastSettlementDate)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(last - first).toBe(30 * 86_400_000);
+    expect(requestsFor('getTransactionListRequest').at(-1)).toEqual({
+      merchantAuthentication: expect.any(Object),
+      batchId,
+      sorting: { orderBy: 'submitTimeUTC', orderDescending: true },
+      paging: { limit: 1000, offset: 1 },
+    });
+  });
+
+  it('reports a voided refund as failed: nothing went back', async () => {
+    const { refundId, lookup } = await refunded();
+    await gateway.void({ transactionId: refundId });
+    expect(await lookup()).toEqual({ status: 'failed', transactionId: refundId });
+    stub.settleBatch();
+    expect(await lookup()).toEqual({ status: 'failed', transactionId: refundId });
+  });
+
+  it('answers not found for a reference no refund of this charge carries', async () => {
+    const { method, chargeId, reference } = await refunded();
+    const other = await chargedClient('card');
+    expect(
+      await gateway.lookupRefund({
+        customerRef: method.customerRef,
+        chargeTransactionId: chargeId,
+        reference: 'RFDNEVERSENT',
+      }),
+    ).toEqual({ status: 'not_found' });
+    // The same invoice number on a refund of another charge is not this refund.
+    expect(
+      await gateway.lookupRefund({
+        customerRef: other.method.customerRef,
+        chargeTransactionId: other.chargeId,
+        reference,
+      }),
+    ).toEqual({ status: 'not_found' });
+  });
+
+  it('is unavailable, naming the setting to enable, when the Transaction Details API is off (E00011)', async () => {
+    const restricted = await startAuthorizeNetStub({ transactionDetailsApi: false });
+    try {
+      const restrictedGateway = createAuthorizeNetGateway({
+        ...authorizeNetStubCredentials,
+        endpoint: restricted.url,
+      });
+      const lookup = await restrictedGateway.lookupRefund({
+        customerRef: '1',
+        chargeTransactionId: '2',
+        reference: 'RFDDENIED',
+      });
+      expect(lookup).toEqual({ status: 'unavailable', message: expect.stringContaining('E00011') });
+      const refund = await restrictedGateway.refund({
+        chargeTransactionId: '2',
+        customerRef: '1',
+        amountCents: 100,
+        reference: 'RFDDENIED',
+        description: 'x',
+      });
+      expect(refund).toMatchObject({
+        outcome: 'error',
+        reason: 'processing_error',
+        message: expect.stringContaining('Transaction Details API'),
+      });
+    } finally {
+      await restricted.close();
+    }
+  });
+
+  it('refuses a reference longer than the 20 characters of an invoice number, and a refund of no cents', async () => {
+    const request = { chargeTransactionId: '1', customerRef: '2', amountCents: 100, description: 'x' };
+    await expect(gateway.refund({ ...request, reference: 'R'.repeat(21) })).rejects.toThrow(RangeError);
+    await expect(gateway.refund({ ...request, amountCents: 0, reference: 'RFDZERO' })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(
+      gateway.lookupRefund({ customerRef: '2', chargeTransactionId: '1', reference: 'R'.repeat(21) }),
+    ).rejects.toThrow(RangeError);
+  });
+});
+
+describe('Authorize.Net stub: the rules of refunds and voids', () => {
+  function refundRequest(chargeId: string, amount: string, payment: Record<string, unknown>) {
+    return {
+      transactionRequest: {
+        transactionType: 'refundTransaction',
+        amount,
+        payment,
+        refTransId: chargeId,
+        order: { invoiceNumber: refundReference() },
+      },
+    };
+  }
+  const card1111 = { creditCard: { cardNumber: '1111', expirationDate: 'XXXX' } };
+
+  it('refuses to refund an unsettled charge with reason 54, and a settled one above its amount with 55', async () => {
+    const { chargeId } = await chargedClient('card');
+    const early = await ask('createTransactionRequest', refundRequest(chargeId, '100.00', card1111));
+    stub.settleBatch();
+    const tooMuch = await ask('createTransactionRequest', refundRequest(chargeId, '100.01', card1111));
+    const whole = await ask('createTransactionRequest', refundRequest(chargeId, '100.00', card1111));
+    expect(early.transactionResponse).toMatchObject({
+      responseCode: '3',
+      transId: '0',
+      errors: [
+        {
+          errorCode: '54',
+          errorText: 'The referenced transaction does not meet the criteria for issuing a credit.',
+        },
+      ],
+    });
+    expect(tooMuch.transactionResponse.errors).toEqual([
+      {
+        errorCode: '55',
+        errorText:
+          'The sum of credits against the referenced transaction would exceed original debit amount.',
+      },
+    ]);
+    expect(whole.transactionResponse).toMatchObject({
+      responseCode: '1',
+      refTransID: chargeId,
+      accountNumber: 'XXXX1111',
+    });
+    expect(whole.messages.resultCode).toBe('Ok');
+  });
+
+  it('refuses a refund to another card or account than the one charged, with reason 54', async () => {
+    const card = await chargedClient('card');
+    const bank = await chargedClient('ach');
+    stub.settleBatch();
+    const otherCard = await ask(
+      'createTransactionRequest',
+      refundRequest(card.chargeId, '1.00', { creditCard: { cardNumber: '4444', expirationDate: 'XXXX' } }),
+    );
+    const cardForBank = await ask('createTransactionRequest', refundRequest(bank.chargeId, '1.00', card1111));
+    const otherRouting = await ask(
+      'createTransactionRequest',
+      refundRequest(bank.chargeId, '1.00', {
+        bankAccount: {
+          routingNumber: 'XXXX9999',
+          accountNumber: 'XXXX6789',
+          nameOnAccount: 'Account Holder',
+        },
+      }),
+    );
+    for (const answer of [otherCard, cardForBank, otherRouting]) {
+      expect(answer.transactionResponse.errors[0].errorCode).toBe('54');
+    }
+  });
+
+  it('checks the masked numbers against the XSD lengths (E00003)', async () => {
+    const { chargeId } = await chargedClient('ach');
+    stub.settleBatch();
+    const shortAccount = await ask(
+      'createTransactionRequest',
+      refundRequest(chargeId, '1.00', {
+        bankAccount: { routingNumber: 'XXXX0025', accountNumber: '6789', nameOnAccount: 'Account Holder' },
+      }),
+    );
+    const noName = await ask(
+      'createTransactionRequest',
+      refundRequest(chargeId, '1.00', {
+        bankAccount: { routingNumber: 'XXXX0025', accountNumber: 'XXXX6789' },
+      }),
+    );
+    expect(shortAccount.messages.message[0]).toMatchObject({ code: 'E00003' });
+    expect(shortAccount.messages.message[0].text).toContain('accountNumber');
+    expect(noName.messages.message[0].text).toContain('nameOnAccount');
+  });
+
+  it('voids only what is still in the open batch: reason 16 for a settled charge, 310 for a voided one', async () => {
+    const settled = await chargedClient('card');
+    stub.settleBatch();
+    const open = await chargedClient('card');
+    const voidOf = (transId: string) =>
+      ask('createTransactionRequest', {
+        transactionRequest: { transactionType: 'voidTransaction', refTransId: transId },
+      });
+    const onSettled = await voidOf(settled.chargeId);
+    const first = await voidOf(open.chargeId);
+    const second = await voidOf(open.chargeId);
+    expect(onSettled.transactionResponse).toMatchObject({
+      responseCode: '3',
+      errors: [{ errorCode: '16', errorText: 'The transaction cannot be found.' }],
+    });
+    expect(first.transactionResponse).toMatchObject({
+      responseCode: '1',
+      transId: open.chargeId,
+      refTransID: open.chargeId,
+    });
+    expect(second.transactionResponse).toMatchObject({
+      responseCode: '1',
+      messages: [{ code: '310', description: 'This transaction has already been voided.' }],
+    });
+  });
+
+  it("leaves refunds out of the customer's transaction list: they are not tied to the profile", async () => {
+    const { method, chargeId } = await chargedClient('card');
+    stub.settleBatch();
+    await ask('createTransactionRequest', refundRequest(chargeId, '5.00', card1111));
+    const list = await ask('getTransactionListForCustomerRequest', { customerProfileId: method.customerRef });
+    expect(list.transactions.map((t: { transId: string }) => t.transId)).toEqual([chargeId]);
+  });
+});
+
 describe('Authorize.Net gateway: card data', () => {
   it('never sent anything that looks like a card or account number (13 to 19 digits)', () => {
     expect(stub.requests.length).toBeGreaterThan(20);
     for (const body of stub.requests) {
       expect(JSON.stringify(body)).not.toMatch(/\d{13,19}/);
+    }
+  });
+
+  it('sent no more than the last 4 digits of a card, an account or a routing number in any refund', () => {
+    const refunds = requestsFor('createTransactionRequest').flatMap((body) => {
+      const transaction = body.transactionRequest;
+      return isRecord(transaction) && transaction.transactionType === 'refundTransaction'
+        ? [transaction]
+        : [];
+    });
+    expect(refunds.length).toBeGreaterThan(10);
+    for (const refund of refunds) {
+      const payment = JSON.stringify(refund.payment);
+      for (const digits of payment.match(/\d+/g) ?? []) expect(digits.length).toBeLessThanOrEqual(4);
     }
   });
 });

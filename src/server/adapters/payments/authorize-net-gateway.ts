@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Clock, systemClock } from '../../lib/clock';
 import {
   type BillTo,
   type ChargeLookup,
@@ -6,21 +7,33 @@ import {
   type ChargeResult,
   type DeclineReason,
   declineMessages,
+  type GatewayFailure,
   type PaymentGateway,
+  type RefundLookup,
+  type RefundLookupRequest,
+  type RefundRefusal,
+  type RefundRequest,
+  type RefundResult,
+  refundMessages,
   type SavedMethod,
   type SaveMethodRequest,
   type SaveMethodResult,
+  type VoidRefusal,
+  type VoidRequest,
+  type VoidResult,
 } from './payment-gateway';
 
 /**
  * Authorize.Net adapter: Customer Information Manager profiles for saved methods, createTransactionRequest
- * for charges, the Transaction Details API to find a charge again, all through the one JSON endpoint. The
- * server only ever handles Accept.js opaque data and profile ids; the masked numbers Authorize.Net returns
- * are reduced to their last four digits here.
+ * for charges, refunds and voids, the Transaction Details API to find a charge or a refund again, all
+ * through the one JSON endpoint. The server only ever handles Accept.js opaque data and profile ids; the
+ * masked numbers Authorize.Net returns are reduced to their last four digits here, and a refund sends no
+ * more than those (a card's last 4 with the expiry as XXXX, a bank account's as XXXX and the last 4).
  *
- * Prerequisites on the merchant account: the Transaction Details API enabled (lookupCharge answers
- * `unavailable` with that instruction otherwise), and the card's billing address collected, because a Visa
- * validated in liveMode without street, city, state and zip is refused with reason 290.
+ * Prerequisites on the merchant account: the Transaction Details API enabled (lookupCharge and lookupRefund
+ * answer `unavailable` with that instruction otherwise, and a refund cannot read the charge it gives back),
+ * and the card's billing address collected, because a Visa validated in liveMode without street, city,
+ * state and zip is refused with reason 290.
  */
 export interface AuthorizeNetGatewayOptions {
   apiLoginId: string;
@@ -29,6 +42,8 @@ export interface AuthorizeNetGatewayOptions {
   endpoint: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Now, for the window of settled batches lookupRefund reads. */
+  clock?: Clock;
 }
 
 const defaultTimeoutMs = 15_000;
@@ -106,6 +121,33 @@ const inDoubtStatuses = new Set([
 ]);
 /** An eCheck debit that settled and then came back from the bank. */
 const returnedStatus = 'returnedItem';
+/** Still in the open batch: voidable, and (for a charge) not yet refundable. */
+const unsettledStatuses = new Set([
+  'capturedPendingSettlement',
+  'authorizedPendingCapture',
+  'FDSPendingReview',
+  'FDSAuthorizedPendingReview',
+  'refundPendingSettlement',
+]);
+/** Settled with the batch: refundable (a charge), no longer voidable. */
+const settledStatuses = new Set(['settledSuccessfully', 'refundSettledSuccessfully']);
+/** bankAccountTypeEnum of the XSD. */
+const bankAccountTypes = new Set(['checking', 'savings', 'businessChecking']);
+/** A refund that gives the money back, before or after its batch settled. */
+const refundedStatuses = new Set(['refundPendingSettlement', 'refundSettledSuccessfully']);
+
+/**
+ * Reason codes of a refused refund: 54, the charge does not meet the criteria for a credit (not settled,
+ * voided, declined, another card, too old); 55, the credits would exceed the charge; 16, no such charge.
+ */
+const notCreditableCode = '54';
+const creditsExceedChargeCode = '55';
+const transactionNotFoundCode = '16';
+/** How far back lookupRefund reads settled batches: the longest range getSettledBatchListRequest allows is 31 days. */
+const refundLookupDays = 30;
+/** Transactions read per page of the reporting lists (their maximum), and the pages read of one list. */
+const reportPageSize = 1000;
+const reportMaxPages = 3;
 
 const idSchema = z.union([z.string(), z.number()]).transform(String);
 
@@ -168,6 +210,8 @@ const transactionDetailsAnswerSchema = answerSchema.extend({
   transaction: z
     .object({
       transId: idSchema,
+      refTransId: idSchema.optional(),
+      transactionType: z.string().optional(),
       transactionStatus: z.string(),
       responseCode: idSchema,
       responseReasonCode: idSchema.optional(),
@@ -175,7 +219,32 @@ const transactionDetailsAnswerSchema = answerSchema.extend({
       authAmount: amountSchema,
       settleAmount: amountSchema,
       order: z.object({ invoiceNumber: z.string().optional() }).optional(),
+      // Masked as Authorize.Net shows them: XXXX and the last four digits.
+      payment: z
+        .object({
+          creditCard: z.object({ cardNumber: z.string() }).optional(),
+          bankAccount: z
+            .object({
+              accountType: z.string().optional(),
+              routingNumber: z.string(),
+              accountNumber: z.string(),
+              nameOnAccount: z.string().default(''),
+            })
+            .optional(),
+        })
+        .optional(),
+      profile: z.object({ customerProfileId: idSchema.optional() }).optional(),
     })
+    .optional(),
+});
+type TransactionDetails = NonNullable<z.infer<typeof transactionDetailsAnswerSchema>['transaction']>;
+
+const batchListAnswerSchema = answerSchema.extend({
+  batchList: z
+    .preprocess(
+      (value) => (value === undefined || Array.isArray(value) ? value : [value]),
+      z.array(z.object({ batchId: idSchema, settlementTimeUTC: z.string().optional() })),
+    )
     .optional(),
 });
 
@@ -196,6 +265,7 @@ type Exchange = { ok: true; answer: unknown } | { ok: false };
 export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): PaymentGateway {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const clock = options.clock ?? systemClock;
 
   /**
    * One request to the API. merchantAuthentication goes first because the XSD checks element order;
@@ -355,6 +425,79 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
     return { status: 'failed', transactionId: transaction.transId };
   }
 
+  /** One transaction's details, or why they could not be read. */
+  async function readTransaction(
+    transId: string,
+  ): Promise<
+    { found: TransactionDetails } | { unknown: true } | { failed: GatewayFailure; message: string }
+  > {
+    const answer = await call('getTransactionDetailsRequest', { transId }, transactionDetailsAnswerSchema);
+    if (answer === undefined)
+      return { failed: 'gateway_unavailable', message: refundMessages.gateway_unavailable };
+    if (isOk(answer.messages) && answer.transaction !== undefined) return { found: answer.transaction };
+    if (firstCode(answer.messages) === 'E00040') return { unknown: true };
+    return { failed: 'processing_error', message: lookupRefused(answer.messages).message };
+  }
+
+  /** A reason-11 answer to a refund: the first refund with this reference, read back. */
+  async function resolveRefundDuplicate(originalId: string): Promise<RefundResult> {
+    const read = await readTransaction(originalId);
+    if ('failed' in read)
+      return { outcome: 'error', reason: read.failed, message: read.message, transactionId: originalId };
+    if ('unknown' in read) return refundError('processing_error', originalId);
+    const original = read.found;
+    if (refundedStatuses.has(original.transactionStatus))
+      return { outcome: 'refunded', transactionId: original.transId };
+    if (original.transactionStatus === 'voided') return refundRefused('duplicate');
+    return refundError('processing_error', original.transId);
+  }
+
+  /** The reference's matches among a reporting list (unsettled, or one settled batch), newest first. */
+  async function matchesIn(
+    operation: 'getUnsettledTransactionListRequest' | 'getTransactionListRequest',
+    fields: Record<string, unknown>,
+    reference: string,
+  ): Promise<string[] | { unavailable: LookupUnavailable }> {
+    const matches: string[] = [];
+    for (let page = 1; page <= reportMaxPages; page += 1) {
+      const answer = await call(
+        operation,
+        {
+          ...fields,
+          sorting: { orderBy: 'submitTimeUTC', orderDescending: true },
+          paging: { limit: reportPageSize, offset: page },
+        },
+        transactionListAnswerSchema,
+      );
+      if (answer === undefined) return { unavailable: lookupUnavailable() };
+      if (!isOk(answer.messages)) return { unavailable: lookupRefused(answer.messages) };
+      const listed = answer.transactions ?? [];
+      for (const transaction of listed) {
+        if (transaction.invoiceNumber === reference) matches.push(transaction.transId);
+      }
+      if (listed.length < reportPageSize) break;
+    }
+    return matches;
+  }
+
+  /** The ids of the batches settled in the last refundLookupDays, newest first. */
+  async function recentBatches(): Promise<string[] | { unavailable: LookupUnavailable }> {
+    const now = clock.now().getTime();
+    // The dates have whole seconds: the last one rounds up, so a batch settled this second is in.
+    const last = new Date(Math.ceil(now / 1000) * 1000);
+    const first = new Date(last.getTime() - refundLookupDays * 86_400_000);
+    const answer = await call(
+      'getSettledBatchListRequest',
+      { firstSettlementDate: utcSeconds(first), lastSettlementDate: utcSeconds(last) },
+      batchListAnswerSchema,
+    );
+    if (answer === undefined) return { unavailable: lookupUnavailable() };
+    if (!isOk(answer.messages)) return { unavailable: lookupRefused(answer.messages) };
+    return [...(answer.batchList ?? [])]
+      .sort((a, b) => (b.settlementTimeUTC ?? '').localeCompare(a.settlementTimeUTC ?? ''))
+      .map((batch) => batch.batchId);
+  }
+
   return {
     name: 'authorize-net',
 
@@ -439,10 +582,7 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
               customerProfileId: request.customerRef,
               paymentProfile: { paymentProfileId: request.paymentRef },
             },
-            order: { invoiceNumber: reference, description: request.description.slice(0, 255) },
-            transactionSettings: {
-              setting: [{ settingName: 'duplicateWindow', settingValue: String(duplicateWindowSeconds) }],
-            },
+            ...orderAndWindow(reference, request.description),
           },
         },
         transactionAnswerSchema,
@@ -452,8 +592,7 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
       if (transaction?.responseCode === undefined)
         return { ...apiError(answer.messages), transactionId: null };
       // '0' is what an account in test mode returns: nothing was charged, so there is nothing to record.
-      const transactionId = transaction.transId && transaction.transId !== '0' ? transaction.transId : null;
-      const reasonCode = transaction.errors?.[0]?.errorCode ?? '';
+      const { transactionId, reasonCode } = transactionFacts(transaction);
       switch (transaction.responseCode) {
         case '1':
           if (transactionId === null) return { ...failure('error', 'processing_error'), transactionId };
@@ -477,7 +616,193 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
           return { ...failure('error', 'processing_error'), transactionId };
       }
     },
+
+    /**
+     * Reads the charge first: its masked payment is what the refund must name (Authorize.Net checks it
+     * against the charge), and its status tells a refusal for "not settled yet" from one for "voided or
+     * declined". The service decides: a refund is refused unless the charge has settled, and while the
+     * credits against it would exceed it.
+     */
+    async refund(request: RefundRequest): Promise<RefundResult> {
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+        throw new RangeError(`A refund needs a positive whole number of cents, got ${request.amountCents}`);
+      }
+      checkReference(request.reference);
+      const read = await readTransaction(request.chargeTransactionId);
+      if ('failed' in read)
+        return { outcome: 'error', reason: read.failed, message: read.message, transactionId: null };
+      if ('unknown' in read) return refundRefused('not_refundable');
+      const charge = read.found;
+      const payment = refundPaymentOf(charge);
+      if (
+        charge.transactionType === 'refundTransaction' ||
+        charge.profile?.customerProfileId !== request.customerRef ||
+        payment === null
+      ) {
+        return refundRefused('not_refundable');
+      }
+      const answer = await call(
+        'createTransactionRequest',
+        {
+          refId: request.reference,
+          // Keys in the order of the XSD's transactionRequestType.
+          transactionRequest: {
+            transactionType: 'refundTransaction',
+            amount: dollars(request.amountCents),
+            payment,
+            refTransId: request.chargeTransactionId,
+            ...orderAndWindow(request.reference, request.description),
+          },
+        },
+        transactionAnswerSchema,
+      );
+      if (answer === undefined) return refundError('gateway_unavailable', null);
+      const transaction = answer.transactionResponse;
+      if (transaction?.responseCode === undefined) return refundError('processing_error', null);
+      const { transactionId, reasonCode } = transactionFacts(transaction);
+      if (transaction.responseCode === '1') {
+        return transactionId === null
+          ? refundError('processing_error', null)
+          : { outcome: 'refunded', transactionId };
+      }
+      if (transaction.responseCode === '2') return refundRefused('not_refundable');
+      if (transaction.responseCode !== '3') return refundError('processing_error', transactionId);
+      switch (reasonCode) {
+        case duplicateReasonCode:
+          return transactionId === null
+            ? refundError('processing_error', null)
+            : resolveRefundDuplicate(transactionId);
+        case notCreditableCode:
+          return refundRefused(
+            unsettledStatuses.has(charge.transactionStatus) ? 'not_settled' : 'not_refundable',
+          );
+        case creditsExceedChargeCode:
+          return refundRefused('exceeds_charge');
+        case transactionNotFoundCode:
+          return refundRefused('not_refundable');
+        default:
+          return refundError('processing_error', transactionId);
+      }
+    },
+
+    /**
+     * Voids a charge or a refund still in the open batch. Authorize.Net answers a second void of the same
+     * transaction as approved (reason 310, already voided), so a void whose answer was lost is simply sent
+     * again. Any other refusal is told apart by the transaction's status: settled (refund it instead), or
+     * never voidable.
+     */
+    async void(request: VoidRequest): Promise<VoidResult> {
+      const answer = await call(
+        'createTransactionRequest',
+        { transactionRequest: { transactionType: 'voidTransaction', refTransId: request.transactionId } },
+        transactionAnswerSchema,
+      );
+      if (answer === undefined) return voidError('gateway_unavailable');
+      const responseCode = answer.transactionResponse?.responseCode;
+      if (responseCode === undefined) return voidError('processing_error');
+      if (responseCode === '1') return { outcome: 'voided', transactionId: request.transactionId };
+      const read = await readTransaction(request.transactionId);
+      if ('failed' in read) return { outcome: 'error', reason: read.failed, message: read.message };
+      if ('unknown' in read) return voidRefused('not_voidable');
+      const status = read.found.transactionStatus;
+      if (status === 'voided') return { outcome: 'voided', transactionId: request.transactionId };
+      if (settledStatuses.has(status)) return voidRefused('settled');
+      if (unsettledStatuses.has(status)) return voidError('processing_error');
+      return voidRefused('not_voidable');
+    },
+
+    /**
+     * A refund names the card or account, not the customer profile, so it is found in the merchant's
+     * reporting lists rather than the customer's: first the unsettled transactions, then the batches
+     * settled in the last 30 days, newest first. In that order a refund that settles meanwhile is still
+     * found (it left the first list only for the second). Each transaction carrying our reference is
+     * confirmed as a refund of this charge; one that gives money back wins over one voided or refused.
+     */
+    async lookupRefund(request: RefundLookupRequest): Promise<RefundLookup> {
+      checkReference(request.reference);
+      const unsettled = await matchesIn('getUnsettledTransactionListRequest', {}, request.reference);
+      if (!Array.isArray(unsettled)) return unsettled.unavailable;
+      const matches = [...unsettled];
+      if (matches.length === 0) {
+        const batches = await recentBatches();
+        if (!Array.isArray(batches)) return batches.unavailable;
+        for (const batchId of batches) {
+          const found = await matchesIn('getTransactionListRequest', { batchId }, request.reference);
+          if (!Array.isArray(found)) return found.unavailable;
+          matches.push(...found);
+          if (matches.length > 0) break;
+        }
+      }
+      let failed: RefundLookup | null = null;
+      for (const transId of matches.slice(0, lookupMaxMatches)) {
+        const read = await readTransaction(transId);
+        if ('failed' in read) return { status: 'unavailable', message: read.message };
+        if ('unknown' in read) continue;
+        const refund = read.found;
+        if (
+          refund.transactionType !== 'refundTransaction' ||
+          refund.refTransId !== request.chargeTransactionId
+        )
+          continue;
+        if (refundedStatuses.has(refund.transactionStatus)) {
+          const amountCents = centsOf(refund.settleAmount) ?? centsOf(refund.authAmount);
+          if (amountCents === null) return lookupUnavailable();
+          return { status: 'refunded', transactionId: refund.transId, amountCents };
+        }
+        failed ??= { status: 'failed', transactionId: refund.transId };
+      }
+      return failed ?? { status: 'not_found' };
+    },
   };
+}
+
+/**
+ * The payment a refund must name, from the charge's masked one: a card's last four digits with the expiry
+ * as XXXX; a bank account's routing and account numbers as XXXX and their last four, with the name on it.
+ */
+function refundPaymentOf(charge: TransactionDetails): Record<string, unknown> | null {
+  const card = charge.payment?.creditCard;
+  if (card) {
+    const last4 = /(\d{4})$/.exec(card.cardNumber)?.[1];
+    return last4 === undefined ? null : { creditCard: { cardNumber: last4, expirationDate: 'XXXX' } };
+  }
+  const bank = charge.payment?.bankAccount;
+  if (!bank) return null;
+  const accountLast4 = /(\d{4})$/.exec(bank.accountNumber)?.[1];
+  const routingLast4 = /(\d{4})$/.exec(bank.routingNumber)?.[1];
+  if (accountLast4 === undefined || routingLast4 === undefined) return null;
+  // bankAccountType's order: accountType (one of the XSD's enumeration, or left out), routingNumber,
+  // accountNumber, nameOnAccount.
+  const accountType = bankAccountTypes.has(bank.accountType ?? '') ? bank.accountType : undefined;
+  return {
+    bankAccount: {
+      ...(accountType ? { accountType } : {}),
+      routingNumber: `XXXX${routingLast4}`,
+      accountNumber: `XXXX${accountLast4}`,
+      nameOnAccount: bank.nameOnAccount.slice(0, 22),
+    },
+  };
+}
+
+function refundRefused(reason: RefundRefusal): RefundResult {
+  return { outcome: 'declined', reason, message: refundMessages[reason] };
+}
+
+function refundError(reason: GatewayFailure, transactionId: string | null): RefundResult {
+  return { outcome: 'error', reason, message: refundMessages[reason], transactionId };
+}
+
+function voidRefused(reason: VoidRefusal): VoidResult {
+  return { outcome: 'declined', reason, message: refundMessages[reason] };
+}
+
+function voidError(reason: GatewayFailure): VoidResult {
+  return { outcome: 'error', reason, message: refundMessages[reason] };
+}
+
+/** An instant as the reporting calls take it: UTC to the second. */
+function utcSeconds(instant: Date): string {
+  return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
 function billToFields(billTo: BillTo, email: string): Record<string, string> {
@@ -520,15 +845,36 @@ function centsOf(amount: string | number | undefined): number | null {
   return Number(parts[1]) * 100 + Number((parts[2] ?? '').padEnd(2, '0'));
 }
 
-function lookupUnavailable(): ChargeLookup {
+/** A lookup that could not be answered now: the same for charges and refunds. */
+type LookupUnavailable = { status: 'unavailable'; message: string };
+
+function lookupUnavailable(): LookupUnavailable {
   return { status: 'unavailable', message: declineMessages.gateway_unavailable };
 }
 
-function lookupRefused(messages: ApiMessages): ChargeLookup {
+function lookupRefused(messages: ApiMessages): LookupUnavailable {
   if (firstCode(messages) === reportingDeniedCode)
     return { status: 'unavailable', message: reportingDeniedMessage };
   const code = firstCode(messages) || 'no code';
   return { status: 'unavailable', message: `Authorize.Net refused the transaction lookup (${code}).` };
+}
+
+/** The order (our reference as the invoice number) and the duplicate window of a transaction request. */
+function orderAndWindow(reference: string, description: string) {
+  return {
+    order: { invoiceNumber: reference, description: description.slice(0, 255) },
+    transactionSettings: {
+      setting: [{ settingName: 'duplicateWindow', settingValue: String(duplicateWindowSeconds) }],
+    },
+  };
+}
+
+/** A transaction answer's id ('0' in test mode: nothing happened) and its first reason code. */
+function transactionFacts(transaction: { transId?: string; errors?: { errorCode?: string }[] }) {
+  return {
+    transactionId: transaction.transId && transaction.transId !== '0' ? transaction.transId : null,
+    reasonCode: transaction.errors?.[0]?.errorCode ?? '',
+  };
 }
 
 function dollars(cents: number): string {

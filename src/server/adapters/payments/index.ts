@@ -30,6 +30,7 @@ export function createPaymentGateway(config: Config, db: Database, clock: Clock)
       apiLoginId: payments.apiLoginId,
       transactionKey: payments.transactionKey,
       endpoint: ANET_ENDPOINTS[payments.environment].api,
+      clock,
     });
   }
   return createSandboxGateway(db, clock);

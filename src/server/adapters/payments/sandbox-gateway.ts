@@ -1,13 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { addDays, isoDateOf } from '../../../domain/dates';
 import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
-import { sandboxPaymentMethods, sandboxTokens, sandboxTransactions } from '../../db/schema';
+import { sandboxPaymentMethods, sandboxRefunds, sandboxTokens, sandboxTransactions } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { countRateLimits } from '../../lib/rate-limit';
-import { type DeclineReason, declineMessages, type PaymentGateway } from './payment-gateway';
+import {
+  type DeclineReason,
+  declineMessages,
+  type PaymentGateway,
+  type RefundRefusal,
+  type RefundResult,
+  refundMessages,
+  type VoidRefusal,
+} from './payment-gateway';
 
 /**
  * The built-in sandbox gateway: the default, offline stand-in for the card processor. Its
@@ -50,6 +59,56 @@ function outcomeOf(
   if (stage === 'error') return { stage: 'save', kind: 'error', reason };
   if (stage === 'charge') return { stage: 'charge', kind: 'declined', reason };
   return null;
+}
+
+/**
+ * Like Authorize.Net with its default setting, the sandbox closes its batch once a day at 4:00 PM
+ * Pacific time: a transaction made before the cut-off settles with that day's batch, one made after
+ * it with the next day's. Until then it can be voided (nothing moves) and not refunded; after, the
+ * other way round.
+ */
+export const SANDBOX_BATCH_CUTOFF = { timeZone: 'America/Los_Angeles', hour: 16 } as const;
+
+/** The instant a wall-clock hour of a calendar date is in a time zone (never ambiguous at 4 PM). */
+function zonedInstant(isoDate: string, hour: number, timeZone: string): Date {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  const asUtc = Date.UTC(year, month - 1, day, hour);
+  const offsetAt = (instant: number) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(new Date(instant));
+    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    const wall = Date.UTC(
+      part('year'),
+      part('month') - 1,
+      part('day'),
+      part('hour'),
+      part('minute'),
+      part('second'),
+    );
+    return wall - instant;
+  };
+  const guess = asUtc - offsetAt(asUtc);
+  return new Date(asUtc - offsetAt(guess));
+}
+
+/** When the batch holding a transaction made at `madeAt` settles: the first cut-off after it. */
+export function sandboxSettlementTime(madeAt: Date): Date {
+  const { timeZone, hour } = SANDBOX_BATCH_CUTOFF;
+  const day = isoDateOf(madeAt, timeZone);
+  const cutoff = zonedInstant(day, hour, timeZone);
+  return cutoff.getTime() > madeAt.getTime() ? cutoff : zonedInstant(addDays(day, 1), hour, timeZone);
+}
+
+function isSettled(madeAt: Date, now: Date): boolean {
+  return now.getTime() >= sandboxSettlementTime(madeAt).getTime();
 }
 
 function digest(value: string): string {
@@ -175,6 +234,18 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
     return found;
   }
 
+  function newTransactionId(): string {
+    return String(BigInt(`0x${randomBytes(6).toString('hex')}`) % 1_000_000_000_000n).padStart(12, '0');
+  }
+
+  const refused = (reason: RefundRefusal): RefundResult => ({
+    outcome: 'declined',
+    reason,
+    message: refundMessages[reason],
+  });
+  const voidRefused = (reason: VoidRefusal) =>
+    ({ outcome: 'declined', reason, message: refundMessages[reason] }) as const;
+
   return {
     name: 'sandbox',
     async saveMethod(request) {
@@ -278,9 +349,7 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
               transactionId: earlier.transactionId,
             };
       }
-      const transactionId = String(
-        BigInt(`0x${randomBytes(6).toString('hex')}`) % 1_000_000_000_000n,
-      ).padStart(12, '0');
+      const transactionId = newTransactionId();
       const outcome = outcomeOf(method.behavior);
       await db.insert(sandboxTransactions).values({
         transactionId,
@@ -304,6 +373,118 @@ export function createSandboxGateway(db: Database, clock: Clock): PaymentGateway
         transactionId,
         authCode: digest(`auth:${transactionId}`).slice(0, 6).toUpperCase(),
       };
+    },
+
+    /**
+     * The service's rules, checked under a lock on the charge so that concurrent refunds of it are
+     * judged one after the other: a retry of a reference answers the first refund; only an approved,
+     * settled charge of this customer is refunded; all its refunds not voided never add up to more
+     * than it. A refused refund leaves no record, as at a processor.
+     */
+    async refund(request) {
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+        return {
+          outcome: 'error',
+          reason: 'processing_error',
+          message: refundMessages.processing_error,
+          transactionId: null,
+        };
+      }
+      const now = clock.now();
+      return db.transaction(async (tx): Promise<RefundResult> => {
+        const [charge] = await tx
+          .select()
+          .from(sandboxTransactions)
+          .where(eq(sandboxTransactions.transactionId, request.chargeTransactionId))
+          .for('update');
+        const [earlier] = await tx
+          .select()
+          .from(sandboxRefunds)
+          .where(
+            and(
+              eq(sandboxRefunds.customerRef, request.customerRef),
+              eq(sandboxRefunds.reference, request.reference),
+            ),
+          )
+          .orderBy(desc(sandboxRefunds.createdAt))
+          .limit(1);
+        if (earlier) {
+          return earlier.status === 'refunded' && earlier.chargeTransactionId === request.chargeTransactionId
+            ? { outcome: 'refunded', transactionId: earlier.transactionId }
+            : refused('duplicate');
+        }
+        if (!charge || charge.customerRef !== request.customerRef || charge.status !== 'approved') {
+          return refused('not_refundable');
+        }
+        if (!isSettled(charge.createdAt, now)) return refused('not_settled');
+        const [given] = await tx
+          .select({ cents: sql<number>`coalesce(sum(${sandboxRefunds.amountCents}), 0)::int` })
+          .from(sandboxRefunds)
+          .where(
+            and(
+              eq(sandboxRefunds.chargeTransactionId, charge.transactionId),
+              eq(sandboxRefunds.status, 'refunded'),
+            ),
+          );
+        if ((given?.cents ?? 0) + request.amountCents > charge.amountCents) return refused('exceeds_charge');
+        const transactionId = newTransactionId();
+        await tx.insert(sandboxRefunds).values({
+          transactionId,
+          chargeTransactionId: charge.transactionId,
+          reference: request.reference,
+          customerRef: request.customerRef,
+          amountCents: request.amountCents,
+          status: 'refunded',
+          createdAt: now,
+        });
+        return { outcome: 'refunded', transactionId };
+      });
+    },
+
+    /** A charge or a refund still in the open batch is voided; voiding it again answers the same. */
+    async void(request) {
+      const now = clock.now();
+      const [charge] = await db
+        .select()
+        .from(sandboxTransactions)
+        .where(eq(sandboxTransactions.transactionId, request.transactionId));
+      const [refund] = charge
+        ? []
+        : await db
+            .select()
+            .from(sandboxRefunds)
+            .where(eq(sandboxRefunds.transactionId, request.transactionId));
+      const found = charge ?? refund;
+      if (!found) return voidRefused('not_voidable');
+      if (found.status === 'voided') return { outcome: 'voided', transactionId: found.transactionId };
+      if (found.status !== 'approved' && found.status !== 'refunded') return voidRefused('not_voidable');
+      if (isSettled(found.createdAt, now)) return voidRefused('settled');
+      const table = charge ? sandboxTransactions : sandboxRefunds;
+      await db
+        .update(table)
+        .set({ status: 'voided' })
+        .where(and(eq(table.transactionId, found.transactionId), eq(table.status, found.status)));
+      return { outcome: 'voided', transactionId: found.transactionId };
+    },
+
+    async lookupRefund(request) {
+      const [found] = await db
+        .select()
+        .from(sandboxRefunds)
+        .where(
+          and(
+            eq(sandboxRefunds.customerRef, request.customerRef),
+            eq(sandboxRefunds.reference, request.reference),
+            eq(sandboxRefunds.chargeTransactionId, request.chargeTransactionId),
+          ),
+        )
+        .orderBy(desc(sandboxRefunds.createdAt))
+        .limit(1);
+      if (!found) return { status: 'not_found' };
+      if (found.status === 'refunded') {
+        return { status: 'refunded', transactionId: found.transactionId, amountCents: found.amountCents };
+      }
+      return { status: 'failed', transactionId: found.transactionId };
     },
   };
 }

@@ -42,6 +42,15 @@ function watchedGateway(gateway: PaymentGateway, reached: () => void): PaymentGa
       return gateway.charge(request);
     },
     lookupCharge: (request) => gateway.lookupCharge(request),
+    refund(request) {
+      reached();
+      return gateway.refund(request);
+    },
+    void(request) {
+      reached();
+      return gateway.void(request);
+    },
+    lookupRefund: (request) => gateway.lookupRefund(request),
   };
 }
 

@@ -31,6 +31,9 @@ function faulty(real: PaymentGateway): PaymentGateway {
   return {
     name: real.name,
     notFoundGraceMs: real.notFoundGraceMs,
+    refund: (request) => real.refund(request),
+    void: (request) => real.void(request),
+    lookupRefund: (request) => real.lookupRefund(request),
     async saveMethod(request) {
       if (fault === 'hang-save') {
         await new Promise<void>((resolve) => {

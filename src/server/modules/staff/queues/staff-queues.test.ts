@@ -24,6 +24,9 @@ function faulty(real: PaymentGateway): PaymentGateway {
   return {
     name: real.name,
     notFoundGraceMs: real.notFoundGraceMs,
+    refund: (request) => real.refund(request),
+    void: (request) => real.void(request),
+    lookupRefund: (request) => real.lookupRefund(request),
     saveMethod: (request) => real.saveMethod(request),
     async charge(request) {
       const result = await real.charge(request);
