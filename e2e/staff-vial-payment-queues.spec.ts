@@ -50,6 +50,8 @@ test('staff confirm a VIP price and ship with a tracking number; the client sees
   await confirm.click();
   await expect(grace.getByRole('alert')).toHaveText('Enter the price in dollars, e.g. 150.00');
   await grace.getByRole('textbox', { name: /ACT VIP price/ }).fill('150');
+  // The button names what will be charged: $150.00 and the 3% card fee.
+  await expect(confirm).toHaveText('Confirm price and charge $154.50');
   await confirm.dblclick();
   await expect(grace.getByRole('status')).toHaveText('The ACT VIP price was confirmed and charged.');
   await expect(grace.getByRole('row', { name: /ACT VIP price/ })).toContainText('$150.00, confirmed');

@@ -99,7 +99,12 @@ export function cardFeePercent(book: PriceBook): string {
 /** The card processing fee: the book's rate (3% as shipped) of the amount, rounded half up to the cent; ACH and check pay none. */
 export function cardProcessingFee(book: PriceBook, amount: Cents, method: PaymentMethodType): Cents {
   if (method !== 'card') return 0;
-  return Math.floor((amount * book.cardProcessingFeeBasisPoints + 5_000) / 10_000);
+  return feeAtRate(book.cardProcessingFeeBasisPoints, amount);
+}
+
+/** The card fee of an amount at a rate in basis points, rounded half up to the cent. */
+export function feeAtRate(basisPoints: number, amount: Cents): Cents {
+  return Math.floor((amount * basisPoints + 5_000) / 10_000);
 }
 
 /** Expiry years offered: the current year to the current year + 8 (DESIGN.md section 8, item 7). */

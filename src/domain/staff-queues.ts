@@ -110,6 +110,10 @@ export const vialQueueItemSchema = z.object({
   vipPriceCents: z.number().int().nullable(),
   vipTransactionId: z.string().nullable(),
   vipPriceAwaitingApproval: vipPriceApprovalSchema.nullable(),
+  cardFeeBasisPoints: z
+    .number()
+    .int()
+    .describe('The card processing fee of the price book in force when the request was placed; 0 by ACH'),
   shippedAt: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   deliveredAt: z.string().nullable(),

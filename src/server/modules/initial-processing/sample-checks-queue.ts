@@ -22,15 +22,10 @@ import { HttpError, notFound } from '../../lib/http-error';
 import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { recordActivity } from '../clients/client-activities';
-import {
-  clientContact,
-  clientContacts,
-  clientFullName,
-  markClientCompleted,
-} from '../clients/client-directory';
-import { physicianContacts } from '../physicians/physician-repository';
+import { clientContact, markClientCompleted } from '../clients/client-directory';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName as staffName } from '../staff/staff-accounts';
+import { sampleFacts } from './sample-rows';
 import { sampleSubmissions } from './schema';
 
 /** New samples whose physician chose a check in the shipment, still unpaid: oldest first. */
@@ -41,34 +36,12 @@ export async function samplesAwaitingCheck(db: Database): Promise<SampleAwaiting
     .where(eq(sampleSubmissions.status, 'awaiting_check'))
     .orderBy(asc(sampleSubmissions.completedAt), asc(sampleSubmissions.createdAt))
     .limit(500);
-  const clients = await clientContacts(
-    db,
-    samples.map((sample) => sample.clientId),
-  );
-  const physicians = await physicianContacts(
-    db,
-    samples.map((sample) => sample.physicianId),
-  );
-  return samples.flatMap((sample) => {
-    const client = clients.get(sample.clientId);
-    const physician = physicians.get(sample.physicianId);
-    if (!client || !physician) return [];
-    return [
-      {
-        sampleId: sample.id,
-        clientId: sample.clientId,
-        clientActId: client.clientActId,
-        clientName: clientFullName(client),
-        physicianName: `Dr. ${physician.firstName} ${physician.lastName}`,
-        tissue: tissueLabels[sample.tissue],
-        shipDate: isoToUsDate(sample.shipDate),
-        submittedAt: (sample.completedAt ?? sample.createdAt).toISOString(),
-        amountDueCents: sample.totalCents,
-        billingName: sample.billingName,
-        billingEmail: sample.billingEmail,
-      },
-    ];
-  });
+  return (await sampleFacts(db, samples)).map(([sample, facts]) => ({
+    ...facts,
+    amountDueCents: sample.totalCents,
+    billingName: sample.billingName,
+    billingEmail: sample.billingEmail,
+  }));
 }
 
 type SampleRow = typeof sampleSubmissions.$inferSelect;

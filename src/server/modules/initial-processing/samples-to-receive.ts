@@ -22,11 +22,11 @@ import { HttpError, notFound } from '../../lib/http-error';
 import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { recordActivity } from '../clients/client-activities';
-import { clientContacts, clientFullName, findClientRow } from '../clients/client-directory';
+import { findClientRow } from '../clients/client-directory';
 import { recordBankedDate } from '../clients/client-holdings';
-import { physicianContacts } from '../physicians/physician-repository';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName } from '../staff/staff-accounts';
+import { sampleFacts } from './sample-rows';
 import { sampleSubmissions } from './schema';
 
 /**
@@ -50,34 +50,12 @@ export async function samplesToReceive(db: Database): Promise<SampleToReceive[]>
     )
     .orderBy(asc(sampleSubmissions.shipDate), asc(sampleSubmissions.createdAt))
     .limit(500);
-  const clients = await clientContacts(
-    db,
-    samples.map((sample) => sample.clientId),
-  );
-  const physicians = await physicianContacts(
-    db,
-    samples.map((sample) => sample.physicianId),
-  );
-  return samples.flatMap((sample) => {
-    const client = clients.get(sample.clientId);
-    const physician = physicians.get(sample.physicianId);
-    if (!client || !physician) return [];
-    return [
-      {
-        sampleId: sample.id,
-        clientId: sample.clientId,
-        clientActId: client.clientActId,
-        clientName: clientFullName(client),
-        physicianName: `Dr. ${physician.firstName} ${physician.lastName}`,
-        tissue: tissueLabels[sample.tissue],
-        shipDate: isoToUsDate(sample.shipDate),
-        submittedAt: (sample.completedAt ?? sample.createdAt).toISOString(),
-        paidBy: sample.paymentKind,
-        // A check sample is paid once staff record its check; a card one when it was sent.
-        initialProcessingPaid: sample.status === 'paid',
-      },
-    ];
-  });
+  return (await sampleFacts(db, samples)).map(([sample, facts]) => ({
+    ...facts,
+    paidBy: sample.paymentKind,
+    // A check sample is paid once staff record its check; a card one when it was sent.
+    initialProcessingPaid: sample.status === 'paid',
+  }));
 }
 
 function answerOf(sample: SampleRow, clientActId: string): ReceiveSampleResponse {

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isoDateOf } from '../../../../domain/dates';
 import { errorBodySchema } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
 import { cardProcessingFee } from '../../../../domain/payments';
@@ -91,6 +92,14 @@ async function queueItems(db: Database, viewer: Viewer, id?: string): Promise<Vi
     .leftJoin(staffAccounts, eq(staffAccounts.id, vialRequests.vipPriceEnteredBy))
     .where(id ? and(eq(vialRequests.id, id), ne(vialRequests.status, 'pending')) : inQueue)
     .orderBy(asc(vialRequests.requestedAt), asc(vialRequests.createdAt));
+  // A VIP price carries the card fee of the book in force when its request was placed.
+  const feeOn = new Map<string, number>();
+  for (const { request: r } of rows) {
+    const day = isoDateOf(r.createdAt);
+    if (r.paymentMethod === 'Credit Card' && !feeOn.has(day)) {
+      feeOn.set(day, (await priceBookInForce(db, r.createdAt)).book.cardProcessingFeeBasisPoints);
+    }
+  }
   return rows.map(({ request: r, ...client }) => ({
     id: r.id,
     clientId: r.clientId,
@@ -119,6 +128,7 @@ async function queueItems(db: Database, viewer: Viewer, id?: string): Promise<Vi
             canApprove: viewer.level === 'admin' && viewer.staffId !== r.vipPriceEnteredBy,
           }
         : null,
+    cardFeeBasisPoints: r.paymentMethod === 'Credit Card' ? (feeOn.get(isoDateOf(r.createdAt)) ?? 0) : 0,
     shippedAt: iso(r.shippedAt),
     trackingNumber: r.trackingNumber,
     deliveredAt: iso(r.deliveredAt),

@@ -34,6 +34,7 @@ const awaiting = (canApprove: boolean): VialQueueItem => ({
   shippedAt: null,
   trackingNumber: null,
   deliveredAt: null,
+  cardFeeBasisPoints: 300,
 });
 
 /** The queue answers one request; an approval answers the request charged. */

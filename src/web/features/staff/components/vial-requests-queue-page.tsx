@@ -15,6 +15,8 @@ import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
+import { feeAtRate } from '../../../../domain/payments';
+import { formatRate } from '../../../../domain/price-book';
 import {
   amountToCents,
   queueMessages,
@@ -40,12 +42,15 @@ const newKey = () => crypto.randomUUID();
 function ActionForm({
   requestId,
   label,
+  buttonLabel = label,
   children,
   build,
   onDone,
 }: {
   requestId: string;
   label: string;
+  /** The button's words when they say more than the form's name (the amount it charges). */
+  buttonLabel?: string;
   /** The answer's message: shown by the card, since the form goes once its step is done. */
   onDone: (message: string) => void;
   children?: ReactNode;
@@ -82,7 +87,7 @@ function ActionForm({
         <Group align="flex-end" wrap="wrap" gap="xs">
           {children}
           <Button type="submit" loading={action.isPending}>
-            {label}
+            {buttonLabel}
           </Button>
         </Group>
         {problem && (
@@ -98,17 +103,26 @@ function ActionForm({
 function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
   const [price, setPrice] = useState('');
   const method = request.paymentMethod === 'ACH Payment' ? 'bank account' : 'card';
+  const amountCents = amountToCents(price);
+  // The button names what will be charged: the price and the card fee of the request's price book.
+  const charged =
+    amountCents !== null && amountCents > 0
+      ? ` ${formatUsd(amountCents + feeAtRate(request.cardFeeBasisPoints, amountCents))}`
+      : '';
   return (
     <Stack gap={4}>
       <Text size="sm">
         The price is charged once to the {method} on file
-        {request.paymentMethod === 'Credit Card' ? ', plus the 3% card processing fee' : ''}. A price above
-        the price book's approval limit is charged once an admin other than the one who entered it approves
-        it.
+        {request.cardFeeBasisPoints > 0
+          ? `, plus the ${formatRate(request.cardFeeBasisPoints)} card processing fee`
+          : ''}
+        . A price above the price book's approval limit is charged once an admin other than the one who
+        entered it approves it.
       </Text>
       <ActionForm
         requestId={request.id}
         label="Confirm price and charge"
+        buttonLabel={`Confirm price and charge${charged}`}
         onDone={onDone}
         build={() => {
           if (!price.trim()) return { problem: queueMessages.amountRequired };

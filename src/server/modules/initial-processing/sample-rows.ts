@@ -1,0 +1,55 @@
+import { isoToUsDate } from '../../../domain/dates';
+import { tissueLabels } from '../../../domain/initial-processing';
+import type { Database } from '../../db/client';
+import { clientContacts, clientFullName } from '../clients/client-directory';
+import { physicianContacts } from '../physicians/physician-repository';
+import type { sampleSubmissions } from './schema';
+
+type SampleRow = typeof sampleSubmissions.$inferSelect;
+
+/** What every queue of samples shows of one: who it is for, from whom, what and when. */
+export interface SampleFacts {
+  sampleId: string;
+  clientId: string;
+  clientActId: string;
+  clientName: string;
+  physicianName: string;
+  tissue: string;
+  shipDate: string;
+  submittedAt: string;
+}
+
+/** The samples with their client's and physician's names (one read each); a sample without either is left out. */
+export async function sampleFacts(
+  db: Database,
+  samples: SampleRow[],
+): Promise<Array<[SampleRow, SampleFacts]>> {
+  const clients = await clientContacts(
+    db,
+    samples.map((sample) => sample.clientId),
+  );
+  const physicians = await physicianContacts(
+    db,
+    samples.map((sample) => sample.physicianId),
+  );
+  return samples.flatMap((sample): Array<[SampleRow, SampleFacts]> => {
+    const client = clients.get(sample.clientId);
+    const physician = physicians.get(sample.physicianId);
+    if (!client || !physician) return [];
+    return [
+      [
+        sample,
+        {
+          sampleId: sample.id,
+          clientId: sample.clientId,
+          clientActId: client.clientActId,
+          clientName: clientFullName(client),
+          physicianName: `Dr. ${physician.firstName} ${physician.lastName}`,
+          tissue: tissueLabels[sample.tissue],
+          shipDate: isoToUsDate(sample.shipDate),
+          submittedAt: (sample.completedAt ?? sample.createdAt).toISOString(),
+        },
+      ],
+    ];
+  });
+}
