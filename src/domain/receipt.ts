@@ -3,6 +3,7 @@ import { formatUsd } from './money';
 /** What a payment paid for, in the words its receipt uses; the ledger keeps a short code. */
 const PURPOSES: Record<string, string> = {
   annual_storage_overdue: 'Annual storage fees (overdue years)',
+  annual_storage_renewal: 'Annual storage renewal',
   white_glove_lab: 'White Glove Labs infectious disease screening',
   initial_processing: 'Initial sample processing',
   vial_request: 'Stem cell vials shipped to a clinic',

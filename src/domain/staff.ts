@@ -277,6 +277,8 @@ export const auditActions = {
   'record-plan-check': 'Recorded the check of a plan order',
   'change-store-order': 'Changed a store order',
   'send-payment-link': 'Sent a payment link',
+  'billing-run': 'Ran billing as of a date (demo)',
+  'change-billing-year': 'Waived or deferred a storage year',
   'change-calendar': 'Changed the shipping calendar',
   'change-prices': 'Changed the price book',
   'send-agreement-link': 'Sent a newborn finance agreement link',

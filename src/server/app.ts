@@ -39,6 +39,11 @@ import { newbornAgreementRoutes } from './modules/newborn-agreement/newborn-agre
 import { cellRequestRoutes } from './modules/ordering/cell-request-routes';
 import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { storagePlanRoutes } from './modules/ordering/storage-plan-routes';
+import {
+  staffBillingAdminRoutes,
+  staffBillingRoutes,
+  storageRenewalRoutes,
+} from './modules/payments/billing-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
@@ -224,6 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ['client'],
       async (scope) => {
         await scope.register(clientPaymentRoutes, api);
+        await scope.register(storageRenewalRoutes, api);
         await scope.register(formRoutes, api);
       },
       { audit },
@@ -266,6 +272,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           recoveriesByKind: (log) => recoveriesByKind(deps, log),
         });
         await scope.register(staffLinkRoutes, staffApi);
+        await scope.register(staffBillingRoutes, staffApi);
       },
       { audit },
     ),
@@ -276,6 +283,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ['staff'],
       async (scope) => {
         await scope.register(staffAdminRoutes, staffApi);
+        await scope.register(staffBillingAdminRoutes, staffApi);
       },
       { audit, admits: (session) => session.role === 'staff' && session.level === 'admin' },
     ),

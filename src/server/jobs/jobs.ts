@@ -1,6 +1,9 @@
 import PgBoss from 'pg-boss';
+import { todayFor } from '../../domain/client-basics';
 import type { AppDeps } from '../app-deps';
 import type { DatabaseHandle } from '../db/client';
+import { renewalDeps } from '../modules/payments/billing-routes';
+import { runBilling } from '../modules/payments/billing-run';
 import { cleanUp, reconcile } from './reconcile';
 
 interface Log {
@@ -16,6 +19,7 @@ const QUEUES = {
   reconcile: 'reconcile-operations',
   mail: 'deliver-mail',
   cleanUp: 'clean-up',
+  billing: 'storage-billing',
 } as const;
 
 /** The queue pg-boss 10's timekeeper sends scheduled jobs through (its timekeeper.js). */
@@ -53,7 +57,8 @@ export async function installJobQueue(owner: DatabaseHandle): Promise<void> {
  * - reconciliation of interrupted payments and signings (also once at start);
  * - delivery of the mail outbox, with retries and backoff (mail is also delivered right after
  *   each commit; this job sends what a crash or an SMTP failure left behind);
- * - clean-up of orphaned documents and expired rows, hourly.
+ * - clean-up of orphaned documents and expired rows, hourly;
+ * - storage billing for today (notices, renewals, retries), hourly: each day runs once.
  *
  * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
  * adapter; the schedules and retries behave the same.
@@ -81,13 +86,19 @@ export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Lo
   const sweep = guarded(QUEUES.reconcile, () => reconcile(deps, log));
   const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue());
   const clean = guarded(QUEUES.cleanUp, () => cleanUp(deps));
+  // Billing for today (and any day a stopped server missed): the cursor makes each day run once.
+  const bill = guarded(QUEUES.billing, () =>
+    runBilling({ ...renewalDeps(deps), log }, { asOf: todayFor(deps.clock.now()) }),
+  );
 
   await boss.work(QUEUES.reconcile, { pollingIntervalSeconds: 2 }, sweep);
   await boss.work(QUEUES.mail, { pollingIntervalSeconds: 2 }, deliver);
   await boss.work(QUEUES.cleanUp, { pollingIntervalSeconds: 10 }, clean);
+  await boss.work(QUEUES.billing, { pollingIntervalSeconds: 10 }, bill);
   await boss.schedule(QUEUES.reconcile, '* * * * *');
   await boss.schedule(QUEUES.mail, '* * * * *');
   await boss.schedule(QUEUES.cleanUp, '17 * * * *');
+  await boss.schedule(QUEUES.billing, '7 * * * *');
   // Whatever a previous process left: settle it now rather than at the next minute.
   await boss.send(QUEUES.reconcile, {});
   await boss.send(QUEUES.mail, {});

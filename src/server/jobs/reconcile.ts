@@ -8,8 +8,10 @@ import { initialProcessingRecoveries } from '../modules/initial-processing/sampl
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { storeRecoveries } from '../modules/ordering/store-service';
+import { billingRunRecoveries, renewalDeps } from '../modules/payments/billing-routes';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 import { deleteExpiredPaymentVerifications } from '../modules/payments/payment-verifications';
+import { storageRenewalRecoveries } from '../modules/payments/storage-renewals';
 import { staffQueueRecoveries } from '../modules/staff/queues';
 
 type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;
@@ -33,6 +35,8 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),
     ...staffQueueRecoveries(paymentDeps),
+    ...storageRenewalRecoveries({ ...renewalDeps(deps), log }),
+    ...billingRunRecoveries,
   };
 }
 

@@ -10,6 +10,13 @@ import path from 'node:path';
 
 export const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * The public payment pages' two variants: the e-mailed link opens /updatepaymentinformation
+ * (source tag Email Single Payment Page), the texted one /updatepaymentinfo (SMS Single Payment
+ * Page); the same signed token as `npm run payment-link`.
+ */
+export const PAYMENT_LINK_PATHS = { email: '/updatepaymentinformation', sms: '/updatepaymentinfo' } as const;
+
 /** The signing key: LINK_SECRET, else a key generated once into DATA_DIR (one server, or a shared disk). */
 export function linkSecret(dataDir: string, fromEnv: string | undefined): Buffer {
   if (fromEnv) return Buffer.from(fromEnv, 'utf8');

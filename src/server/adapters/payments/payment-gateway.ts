@@ -1,3 +1,5 @@
+import type { DeclineReason } from '../../../domain/storage-billing';
+
 /**
  * The payment gateway port (DESIGN.md section 5). The server never sees a card number, CVV or
  * bank account number: the browser hands them to the gateway's tokenizer and the server receives
@@ -13,23 +15,7 @@ export interface PaymentToken {
 
 export type PaymentMethodKind = 'card' | 'ach';
 
-export type DeclineReason =
-  | 'generic_decline'
-  | 'insufficient_funds'
-  | 'lost_card'
-  | 'stolen_card'
-  | 'expired_card'
-  | 'incorrect_cvc'
-  | 'incorrect_zip'
-  | 'billing_address_required'
-  | 'invalid_number'
-  | 'processing_error'
-  | 'duplicate'
-  | 'ach_account_closed'
-  | 'ach_no_account'
-  | 'ach_insufficient_funds'
-  | 'invalid_token'
-  | 'gateway_unavailable';
+export type { DeclineReason };
 
 export interface BillTo {
   firstName: string;

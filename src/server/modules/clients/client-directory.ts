@@ -228,3 +228,50 @@ export async function searchClients(db: Reader, q: string): Promise<ClientSummar
     .orderBy(clients.lastName, clients.firstName)
     .limit(SEARCH_LIMIT);
 }
+
+/** A client the billing run may bill: banked, with storage paid until a date. */
+export interface ClientToBill extends ClientContact {
+  dateBankedIn: string;
+  annualStoragePaidUntil: string;
+}
+
+/**
+ * The banked clients whose storage is paid until `paidUntilBy` or earlier (the billing run's
+ * candidates for a notice), optionally only those of the Client IDs given.
+ */
+export async function clientsToBill(
+  db: Reader,
+  input: { paidUntilBy: string; clientActIds?: readonly string[] },
+): Promise<ClientToBill[]> {
+  const rows = await db
+    .select({ ...contactColumns, dateBankedIn: clients.dateBankedIn })
+    .from(clients)
+    .where(
+      and(
+        sql`${clients.dateBankedIn} is not null`,
+        sql`${clients.annualStoragePaidUntil} <= ${input.paidUntilBy}::date`,
+        input.clientActIds
+          ? inArray(
+              sql`upper(${clients.clientActId})`,
+              input.clientActIds.map((id) => id.toUpperCase()),
+            )
+          : undefined,
+      ),
+    );
+  return rows.filter((r): r is ClientToBill => r.dateBankedIn !== null && r.annualStoragePaidUntil !== null);
+}
+
+/** The ids of the clients of these Client IDs (the billing run's test limit). */
+export async function clientIdsOfActIds(db: Reader, clientActIds: readonly string[]): Promise<string[]> {
+  if (clientActIds.length === 0) return [];
+  const rows = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(
+      inArray(
+        sql`upper(${clients.clientActId})`,
+        clientActIds.map((id) => id.toUpperCase()),
+      ),
+    );
+  return rows.map((r) => r.id);
+}

@@ -64,7 +64,8 @@ function prepareClientRecord(db: Database) {
     order by pm.is_default desc, pm.created_at desc limit 1)`;
   const overdueCents = sql<string>`(
     select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
-    where f.client_id = ${clients}.id and f.paid_at is null and f.due_date < ${sql.placeholder('today')})`;
+    where f.client_id = ${clients}.id and f.paid_at is null
+      and (f.status in ('retrying', 'overdue') or (f.status = 'noticed' and f.due_date < ${sql.placeholder('today')})))`;
   return db
     .select({ client: recordColumns, cardLast4, overdueCents })
     .from(clients)

@@ -84,8 +84,11 @@ export interface PaidOrderKind<C, T> {
   confirm(tx: Transaction, deps: PaidOrderDeps, claim: PaidClaim<C>, charge: PaidCharge | null): Promise<T>;
   /** Keep the charge's receipt PDF with the client's documents, for `confirm` to attach. */
   receipt?: boolean;
-  /** Gives the claim back (nothing was charged, or the charge failed). */
-  giveBack(tx: Transaction, claim: PaidClaim<C>): Promise<void>;
+  /**
+   * Gives the claim back (nothing was charged, or the charge failed), in the transaction that
+   * records the failure; `error` says why (a `PaymentRefused` names the gateway's reason).
+   */
+  giveBack(tx: Transaction, claim: PaidClaim<C>, error: unknown): Promise<void>;
   /** False when the pending record is gone (given back by recovery while its owner stalled). */
   stillClaimed(deps: PaidOrderDeps, claim: PaidClaim<C>): Promise<boolean>;
   /** The words of a give-back: interrupted before the charge, or the charge did not go through. */
@@ -197,7 +200,7 @@ export async function placePaidOrder<C, T>(
           : null,
       };
     },
-    release: (tx, claim) => kind.giveBack(tx, claim),
+    release: (tx, claim, error) => kind.giveBack(tx, claim, error),
     recover,
     async work(run: Run<T>, claim) {
       // An owner stalled past its lease may find its claim given back by recovery: then it must
@@ -254,7 +257,7 @@ async function recoverPaidOrder<C, T>(
 ): Promise<Recovered> {
   const giveBack = async (error: HttpError): Promise<Recovered> => {
     await run.fail(error, async (tx) => {
-      if (claim) await kind.giveBack(tx, claim);
+      if (claim) await kind.giveBack(tx, claim, error);
     });
     return 'settled';
   };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
 import { addYears } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
@@ -53,11 +53,26 @@ export interface PaymentDeps extends RunOnceDeps {
 
 type LedgerRow = typeof payments.$inferSelect;
 
+/** A gateway's refusal, with its reason: a renewal retries a soft one and gives up on a hard one. */
+export class PaymentRefused extends HttpError {
+  constructor(
+    code: 'GATEWAY_UNAVAILABLE' | 'PAYMENT_DECLINED',
+    message: string,
+    readonly reason: DeclineReason | 'unknown',
+  ) {
+    super(code, message);
+  }
+}
+
 /** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
 function refused(reason: DeclineReason | 'unknown', message: string) {
-  return reason === 'gateway_unavailable' || reason === 'processing_error'
-    ? new HttpError('GATEWAY_UNAVAILABLE', message)
-    : new HttpError('PAYMENT_DECLINED', message);
+  return new PaymentRefused(
+    reason === 'gateway_unavailable' || reason === 'processing_error'
+      ? 'GATEWAY_UNAVAILABLE'
+      : 'PAYMENT_DECLINED',
+    message,
+    reason,
+  );
 }
 
 /** A charge whose answer does not say whether money moved: only the gateway's records can tell. */
@@ -84,7 +99,10 @@ export function chargeReference(ledgerId: string): string {
   return ledgerId.replace(/-/g, '').slice(0, 20).toUpperCase();
 }
 
-/** The overdue annual storage fees of a client today: the rows and their total in cents. */
+/**
+ * The overdue annual storage fees of a client today: the rows and their total in cents. A year
+ * whose renewal was declined is overdue at once (the client may pay it before the next retry).
+ */
 export async function overdueFees(db: Database | Transaction, clientId: string, today: string) {
   const rows = await db
     .select()
@@ -93,7 +111,11 @@ export async function overdueFees(db: Database | Transaction, clientId: string, 
       and(
         eq(annualStorageFees.clientId, clientId),
         isNull(annualStorageFees.paidAt),
-        lt(annualStorageFees.dueDate, today),
+        // A year that failed its charge is owed at once; one still waiting for it, from its due date.
+        or(
+          inArray(annualStorageFees.status, ['retrying', 'overdue']),
+          and(eq(annualStorageFees.status, 'noticed'), lt(annualStorageFees.dueDate, today)),
+        ),
       ),
     );
   return { rows, totalCents: rows.reduce((sum, r) => sum + r.amountCents, 0) };
@@ -232,21 +254,25 @@ async function applyOverduePayment(
   if (charged) {
     const paid = await tx
       .update(annualStorageFees)
-      .set({ paidAt: now })
+      .set({
+        paidAt: now,
+        status: 'paid',
+        paidOn: todayFor(now),
+        recovered: sql`${annualStorageFees.tries} > 0`,
+        nextTryOn: null,
+      })
       .where(and(eq(annualStorageFees.paymentId, claim.ledgerId), isNull(annualStorageFees.paidAt)))
-      .returning({ dueDate: annualStorageFees.dueDate });
-    const lastDue = paid
-      .map((r) => r.dueDate)
+      .returning({ dueDate: annualStorageFees.dueDate, coversUntil: annualStorageFees.coversUntil });
+    // Paid until the end of the last year paid: its next anniversary (older rows: a year on).
+    const paidUntil = paid
+      .map((r) => r.coversUntil ?? addYears(r.dueDate, 1))
       .sort()
       .at(-1);
-    if (lastDue) {
-      const paidUntil = addYears(lastDue, 1);
-      if (!client.paidUntil || client.paidUntil < paidUntil) {
-        await tx
-          .update(clients)
-          .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
-          .where(eq(clients.id, claim.clientId));
-      }
+    if (paidUntil && (!client.paidUntil || client.paidUntil < paidUntil)) {
+      await tx
+        .update(clients)
+        .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
+        .where(eq(clients.id, claim.clientId));
     }
     const years = claim.feeIds.length;
     await tx.insert(clientActivities).values({
@@ -364,6 +390,8 @@ export async function savePaymentMethod(
             and(
               inArray(annualStorageFees.id, feeIds),
               isNull(annualStorageFees.paymentId),
+              // A renewal charging the year now (storage-renewals.ts) holds it.
+              isNull(annualStorageFees.claimOperationId),
               isNull(annualStorageFees.paidAt),
             ),
           )

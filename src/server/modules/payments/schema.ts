@@ -55,7 +55,11 @@ export const paymentMethods = pgTable(
   ],
 );
 
-/** One year of annual storage: due on its date, overdue while unpaid past it. */
+/**
+ * One year of annual storage: due on its date, overdue while unpaid past it. The billing run
+ * (storage-renewals.ts) writes one row per client and storage year when the year's notice goes,
+ * with the amount fixed then; older rows (before renewals) have no year number.
+ */
 export const annualStorageFees = pgTable(
   'annual_storage_fees',
   {
@@ -67,10 +71,49 @@ export const annualStorageFees = pgTable(
     amountCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
     paymentId: uuid(),
+    /** The storage year's number (1: the year after the included first one); null on older rows. */
+    yearNumber: integer(),
+    /** When paid, storage is paid until this day (the next anniversary). */
+    coversUntil: date({ mode: 'string' }),
+    status: text({ enum: ['noticed', 'retrying', 'overdue', 'paid', 'waived', 'covered'] })
+      .notNull()
+      .default('noticed'),
+    /** The billing day the notice went, and the day the method is (first) charged. */
+    noticeOn: date({ mode: 'string' }),
+    chargeOn: date({ mode: 'string' }),
+    /** How the notice said it would be paid: card, ach, check or none. */
+    methodKind: text(),
+    /** The renewal charge's operation holding the year while it charges (see storage-renewals.ts). */
+    claimOperationId: uuid(),
+    tries: integer().notNull().default(0),
+    nextTryOn: date({ mode: 'string' }),
+    lastDecline: text(),
+    /** The billing day it was paid, by autopay, a saved method or a check. */
+    paidOn: date({ mode: 'string' }),
+    /** Paid after at least one failed try. */
+    recovered: boolean().notNull().default(false),
+    /** A staff waiver or deferral: who, why. */
+    note: text(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.clientId)],
+  (t) => [
+    index().on(t.clientId),
+    uniqueIndex('annual_storage_fees_year_key').on(t.clientId, t.yearNumber),
+    index('annual_storage_fees_open_idx')
+      .on(t.status, t.chargeOn)
+      .where(sql`${t.status} in ('noticed', 'retrying')`),
+  ],
 );
+
+/**
+ * The billing run's bookkeeping: the last day it ran, so each day runs once and in order. One
+ * row for the bank ('all'); a test's run limited to its own clients keeps its own.
+ */
+export const billingRuns = pgTable('billing_runs', {
+  scope: text().primaryKey(),
+  lastDay: date({ mode: 'string' }).notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 /**
  * The payment ledger: one row per submission that may charge, keyed by the idempotency key the

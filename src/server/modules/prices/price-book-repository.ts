@@ -50,7 +50,12 @@ const counts = and(
  * shipped before any.
  */
 export async function priceBookInForce(db: Database, at: Date): Promise<PriceBookInForce> {
-  const inForce = await versionOn(db, todayFor(at));
+  return priceBookOn(db, todayFor(at));
+}
+
+/** The version in force on a day (YYYY-MM-DD, the bank's): the billing run prices each day it runs by it. */
+export async function priceBookOn(db: Database, day: string): Promise<PriceBookInForce> {
+  const inForce = await versionOn(db, day);
   return { ...inForce, book: priceBookOf(inForce.amounts) };
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../../../domain/staff';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
-import { createPaymentLinkToken, LINK_LIFETIME_MS } from '../../lib/link-tokens';
+import { createPaymentLinkToken, LINK_LIFETIME_MS, PAYMENT_LINK_PATHS } from '../../lib/link-tokens';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
@@ -37,13 +37,6 @@ function maskedEmail(email: string): string {
 function maskedPhone(phone: string): string {
   return `***-***-${phone.replace(/\D/g, '').slice(-4)}`;
 }
-
-/**
- * The public payment pages' two variants: the e-mailed link opens /updatepaymentinformation
- * (source tag Email Single Payment Page), the texted one /updatepaymentinfo (SMS Single Payment
- * Page); the same signed token as `npm run payment-link`.
- */
-export const PAYMENT_LINK_PATHS = { email: '/updatepaymentinformation', sms: '/updatepaymentinfo' } as const;
 
 /** Staff (either level) send a client a signed, expiring link to the public payment page. */
 export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (

@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { addDays, addYears, isoToUsDate } from './dates';
+import { type Cents, formatUsd } from './money';
+import type { PriceBook } from './price-book';
+import { storageAnniversary } from './storage-year';
+
+/**
+ * Storage renewals (issue 21, DESIGN 8a): each storage year after the first falls due on an
+ * anniversary of the banked date; a notice goes 30 days ahead and fixes the amount; the method
+ * secured for annual banking is charged on the due date; a soft decline is retried on days 3, 7
+ * and 14, a hard one is not; after the last try the year is overdue.
+ */
+
+/** Every reason a gateway gives for not taking money, as the gateway port reports it. */
+export const DECLINE_REASONS = [
+  'generic_decline',
+  'insufficient_funds',
+  'lost_card',
+  'stolen_card',
+  'expired_card',
+  'incorrect_cvc',
+  'incorrect_zip',
+  'billing_address_required',
+  'invalid_number',
+  'processing_error',
+  'duplicate',
+  'ach_account_closed',
+  'ach_no_account',
+  'ach_insufficient_funds',
+  'invalid_token',
+  'gateway_unavailable',
+] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+/**
+ * Soft: the same method may pay on another day (funds, a processing error, a generic decline).
+ * Hard: it never will (the account is closed or unknown, the card lost, stolen or expired, the
+ * card's checks refused) and retrying would only be refused again.
+ */
+export const DECLINE_KINDS: Record<DeclineReason | 'unknown', 'soft' | 'hard'> = {
+  generic_decline: 'soft',
+  insufficient_funds: 'soft',
+  ach_insufficient_funds: 'soft',
+  processing_error: 'soft',
+  gateway_unavailable: 'soft',
+  duplicate: 'soft',
+  unknown: 'soft',
+  lost_card: 'hard',
+  stolen_card: 'hard',
+  expired_card: 'hard',
+  incorrect_cvc: 'hard',
+  incorrect_zip: 'hard',
+  billing_address_required: 'hard',
+  invalid_number: 'hard',
+  invalid_token: 'hard',
+  ach_account_closed: 'hard',
+  ach_no_account: 'hard',
+};
+
+export function declineKind(reason: string | null | undefined): 'soft' | 'hard' {
+  return DECLINE_KINDS[(reason ?? 'unknown') as DeclineReason] ?? 'soft';
+}
+
+/** Days before the due date the notice goes; never fewer than 15 nor more than 45 (automatic-renewal laws). */
+export const NOTICE_DAYS_AHEAD = 30;
+export const NOTICE_MIN_DAYS = 15;
+export const NOTICE_MAX_DAYS = 45;
+/** Days after the charge date a soft decline is tried again; after the last the year is overdue. */
+export const RETRY_DAYS = [3, 7, 14] as const;
+/** Days after the due date a year paid by check (or with no method) becomes overdue. */
+export const CHECK_GRACE_DAYS = 14;
+
+/** One storage year to bill: its number, the day it falls due and the day it pays storage until. */
+export interface RenewalYear {
+  yearNumber: number;
+  dueDate: string;
+  coversUntil: string;
+}
+
+/**
+ * The next year to bill for a client banked on `bankedDate` whose storage is covered until
+ * `coveredUntil` (paid-until, or the end of the last year already billed): the year that falls
+ * due on that date. On a real anniversary it pays until the next one (a 29 February banked date
+ * falls due on 28 February in common years and on 29 February in leap years); a paid-until that
+ * is not an anniversary (an older record) pays a calendar year.
+ */
+export function nextRenewalYear(bankedDate: string, coveredUntil: string): RenewalYear {
+  let n = 1;
+  while (storageAnniversary(bankedDate, n + 1) <= coveredUntil) n += 1;
+  const onAnniversary = storageAnniversary(bankedDate, n) === coveredUntil;
+  return {
+    yearNumber: n,
+    dueDate: coveredUntil,
+    coversUntil: onAnniversary ? storageAnniversary(bankedDate, n + 1) : addYears(coveredUntil, 1),
+  };
+}
+
+/** The day a year's notice is due to go. */
+export function noticeDay(dueDate: string): string {
+  return addDays(dueDate, -NOTICE_DAYS_AHEAD);
+}
+
+/**
+ * The day the method is charged when the notice goes on `noticeOn`: the due date, unless the
+ * notice could not go 15 days ahead; then 15 days after the notice.
+ */
+export function chargeDay(dueDate: string, noticeOn: string): string {
+  return noticeOn > addDays(dueDate, -NOTICE_MIN_DAYS) ? addDays(noticeOn, NOTICE_MIN_DAYS) : dueDate;
+}
+
+/**
+ * After `failedTries` failed tries (1 to 4) of a charge first tried on `chargeOn`: the day of the
+ * next try, or null when there is none (a hard decline, or the last try has failed).
+ */
+export function nextTryDay(chargeOn: string, failedTries: number, kind: 'soft' | 'hard'): string | null {
+  if (kind === 'hard') return null;
+  const after = RETRY_DAYS[failedTries - 1];
+  return after === undefined ? null : addDays(chargeOn, after);
+}
+
+/** How the client pays annual storage: ACH pays the maintenance fee; card and check the card-or-check amount. */
+export type RenewalMethod = 'card' | 'ach' | 'check' | 'none';
+
+/** The amount of a storage year, fixed when its notice goes (no card fee on top: it is in the amount). */
+export function renewalAmountCents(book: PriceBook, method: RenewalMethod): Cents {
+  return method === 'ach' ? book.annualMaintenanceFee : book.annualFeeCardOrCheck;
+}
+
+/** Where a storage year stands. */
+export const RENEWAL_STATUSES = ['noticed', 'retrying', 'overdue', 'paid', 'waived', 'covered'] as const;
+export type RenewalStatus = (typeof RENEWAL_STATUSES)[number];
+
+export function describeMethodOnFile(method: { kind: 'card' | 'ach'; brand: string | null; last4: string }) {
+  return method.kind === 'card'
+    ? `${method.brand ?? 'Card'} ending ${method.last4}`
+    : `bank account ending ${method.last4}`;
+}
+
+export const renewalMessages = {
+  nextCharge: (amountCents: Cents, dueDate: string, method: string) =>
+    `${formatUsd(amountCents)} on ${isoToUsDate(dueDate)} to ${method}`,
+  nextInvoice: (amountCents: Cents, dueDate: string) =>
+    `${formatUsd(amountCents)} due on ${isoToUsDate(dueDate)}, no payment method on file`,
+  retrying: (nextTry: string) => `Payment due, retrying on ${isoToUsDate(nextTry)}`,
+  expiresBeforeDue: (method: string, dueDate: string) =>
+    `Your ${method} expires before your next annual storage payment on ${isoToUsDate(dueDate)}. Please update your payment method.`,
+  noticeSubject: 'Your annual storage renews soon',
+  receiptSubject: 'Receipt: annual storage renewed',
+  declinedSubject: 'Your annual storage payment did not go through',
+  overdueSubject: 'Your annual storage payment is overdue',
+  runNotDemo: 'Not found',
+  asOfInvalid: 'Please enter a date as YYYY-MM-DD',
+  asOfPast: 'The date must be after the last billing run',
+  asOfTooFar: 'The date can be at most two years ahead',
+  waiveReasonRequired: 'Please give a reason',
+  waived: 'The year was waived.',
+  deferred: (until: string) => `The year was deferred to ${isoToUsDate(until)}.`,
+  notOpen: 'This year is not open any more.',
+} as const;
+
+export const billingRunRequestSchema = z.object({
+  asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, renewalMessages.asOfInvalid),
+  /** Tests only: the run is limited to these clients (Client IDs). */
+  clients: z.array(z.string().max(40)).max(5000).optional(),
+});
+export type BillingRunRequest = z.infer<typeof billingRunRequestSchema>;
+
+export const billingRunCountsSchema = z.object({
+  days: z.number().int(),
+  notices: z.number().int(),
+  charges: z.number().int(),
+  declines: z.number().int(),
+  retries: z.number().int(),
+  overdue: z.number().int(),
+});
+export type BillingRunCounts = z.infer<typeof billingRunCountsSchema>;
+
+export const billingRunResponseSchema = billingRunCountsSchema.extend({
+  from: z.string().describe('YYYY-MM-DD: the first day run'),
+  asOf: z.string().describe('YYYY-MM-DD: the last day run'),
+});
+export type BillingRunResponse = z.infer<typeof billingRunResponseSchema>;
+
+export const billingYearSchema = z.object({
+  id: z.uuid(),
+  clientActId: z.string(),
+  clientName: z.string(),
+  yearNumber: z.number().int().nullable(),
+  dueDate: z.string(),
+  chargeOn: z.string().nullable(),
+  amountCents: z.number().int(),
+  status: z.enum(RENEWAL_STATUSES),
+  method: z.string().describe('How it is paid: "Visa ending 4242", "check", "none on file"'),
+  tries: z.number().int(),
+  nextTryOn: z.string().nullable(),
+  lastDecline: z.string().nullable(),
+  paidOn: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type BillingYear = z.infer<typeof billingYearSchema>;
+
+export const billingOverviewSchema = z.object({
+  today: z.string(),
+  lastRunDay: z.string().nullable(),
+  demo: z.boolean(),
+  dueSoon: z.array(billingYearSchema),
+  chargedToday: z.array(billingYearSchema),
+  retrying: z.array(billingYearSchema),
+  overdue: z.array(billingYearSchema),
+  recovered: z.array(billingYearSchema),
+});
+export type BillingOverview = z.infer<typeof billingOverviewSchema>;
+
+export const waiveYearRequestSchema = z.object({
+  action: z.enum(['waive', 'defer']),
+  reason: z.string().max(500),
+  /** Defer only: the new charge day, YYYY-MM-DD. */
+  until: z.string().max(10).optional(),
+});
+
+/** Where a check for annual storage goes (the invoice of a client without a method on file). */
+export const REMIT_TO = {
+  payee: 'Stem Cell Bank',
+  address: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
+} as const;
+
+/** The memo a check carries, so the bank can tell whose year it pays. */
+export function checkMemo(clientActId: string, yearNumber: number | null): string {
+  return yearNumber === null ? `${clientActId} annual storage` : `${clientActId} storage year ${yearNumber}`;
+}
+
+export const storageRenewalSchema = z.object({
+  nextCharge: z
+    .string()
+    .nullable()
+    .describe('"$350.00 on 06/14/2027 to Visa ending 4242", or an invoice line'),
+  retryingOn: z
+    .string()
+    .nullable()
+    .describe('"Payment due, retrying on 06/17/2027" while a retry is planned'),
+  expiring: z.string().nullable().describe('The card on file expires before the next charge'),
+});
+export type StorageRenewal = z.infer<typeof storageRenewalSchema>;

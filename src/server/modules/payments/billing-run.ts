@@ -1,0 +1,167 @@
+import { and, desc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { todayFor } from '../../../domain/client-basics';
+import { addDays, addYears } from '../../../domain/dates';
+import type {
+  BillingOverview,
+  BillingRunResponse,
+  BillingYear,
+  RenewalStatus,
+} from '../../../domain/storage-billing';
+import { NOTICE_DAYS_AHEAD } from '../../../domain/storage-billing';
+import { sha256Hex } from '../../lib/secrets';
+import { clientContacts, clientFullName, clientIdsOfActIds } from '../clients/client-directory';
+import { findMethodsOnFile } from './payment-methods';
+import { annualStorageFees, billingRuns } from './schema';
+import { type DayCounts, type RenewalDeps, runBillingDay } from './storage-renewals';
+
+/** How far ahead "Run billing as of…" may go (demo mode). */
+export const BILLING_AHEAD_YEARS = 2;
+
+function scopeOf(clientActIds: readonly string[] | undefined): string {
+  if (!clientActIds) return 'all';
+  const ids = [...new Set(clientActIds.map((id) => id.toUpperCase()))].sort();
+  return `clients:${sha256Hex(ids.join(',')).slice(0, 32)}`;
+}
+
+/** The last day the run of this scope ran, if it ever did. */
+export async function lastBillingDay(deps: Pick<RenewalDeps, 'db'>, scope = 'all'): Promise<string | null> {
+  const [row] = await deps.db
+    .select({ lastDay: billingRuns.lastDay })
+    .from(billingRuns)
+    .where(eq(billingRuns.scope, scope))
+    .limit(1);
+  return row?.lastDay ?? null;
+}
+
+/**
+ * Runs billing for each day from the day after the last run (today, the first time) up to
+ * `asOf`, once and in order, as the daily job would have: the application's clock is not moved.
+ * Each day's work is safe to run twice (unique notices, claimed years, keyed charges), so two
+ * processes running at once only repeat lookups.
+ */
+export async function runBilling(
+  deps: RenewalDeps,
+  input: { asOf: string; clientActIds?: readonly string[] },
+): Promise<BillingRunResponse> {
+  const today = todayFor(deps.clock.now());
+  const scope = scopeOf(input.clientActIds);
+  const last = await lastBillingDay(deps, scope);
+  const from = last ? addDays(last, 1) : today;
+  const clientIds = input.clientActIds ? await clientIdsOfActIds(deps.db, input.clientActIds) : undefined;
+  const totals: DayCounts & { days: number } = {
+    days: 0,
+    notices: 0,
+    charges: 0,
+    declines: 0,
+    retries: 0,
+    overdue: 0,
+  };
+  for (let day = from; day <= input.asOf; day = addDays(day, 1)) {
+    const counts = await runBillingDay(deps, day, {
+      ...(clientIds ? { clientIds } : {}),
+      ...(input.clientActIds ? { clientActIds: input.clientActIds } : {}),
+    });
+    totals.days += 1;
+    totals.notices += counts.notices;
+    totals.charges += counts.charges;
+    totals.declines += counts.declines;
+    totals.retries += counts.retries;
+    totals.overdue += counts.overdue;
+    const now = deps.clock.now();
+    await deps.db
+      .insert(billingRuns)
+      .values({ scope, lastDay: day, updatedAt: now })
+      .onConflictDoUpdate({
+        target: billingRuns.scope,
+        set: { lastDay: sql`greatest(${billingRuns.lastDay}, excluded.last_day)`, updatedAt: now },
+      });
+  }
+  return { ...totals, from, asOf: input.asOf };
+}
+
+/** The day "Run billing as of…" may reach: two years from today. */
+export function latestBillingDay(today: string): string {
+  return addYears(today, BILLING_AHEAD_YEARS);
+}
+
+type FeeRow = typeof annualStorageFees.$inferSelect;
+
+async function describeYears(deps: Pick<RenewalDeps, 'db'>, rows: FeeRow[]): Promise<BillingYear[]> {
+  const contacts = await clientContacts(deps.db, [...new Set(rows.map((r) => r.clientId))]);
+  const methods = new Map<string, string>();
+  for (const clientId of new Set(rows.map((r) => r.clientId))) {
+    const onFile = await findMethodsOnFile(deps.db, clientId);
+    const method = onFile.card ?? onFile.ach;
+    methods.set(
+      clientId,
+      method
+        ? method.kind === 'card'
+          ? `${method.brand ?? 'Card'} ending ${method.last4}`
+          : `bank account ending ${method.last4}`
+        : 'none on file',
+    );
+  }
+  return rows.flatMap((row) => {
+    const client = contacts.get(row.clientId);
+    if (!client) return [];
+    return [
+      {
+        id: row.id,
+        clientActId: client.clientActId,
+        clientName: clientFullName(client),
+        yearNumber: row.yearNumber,
+        dueDate: row.dueDate,
+        chargeOn: row.chargeOn,
+        amountCents: row.amountCents,
+        status: row.status as RenewalStatus,
+        method: methods.get(row.clientId) ?? 'none on file',
+        tries: row.tries,
+        nextTryOn: row.nextTryOn,
+        lastDecline: row.lastDecline,
+        paidOn: row.paidOn,
+        note: row.note,
+      },
+    ];
+  });
+}
+
+/**
+ * The Billing page: renewals due in the next 30 days (of the billing day), charged on that day,
+ * failed and waiting for a retry, overdue, and recovered after a retry.
+ */
+export async function billingOverview(deps: RenewalDeps, demo: boolean): Promise<BillingOverview> {
+  const today = todayFor(deps.clock.now());
+  const lastRunDay = await lastBillingDay(deps);
+  // The billing day: today, or the day a demo run reached.
+  const day = lastRunDay && lastRunDay > today ? lastRunDay : today;
+  const select = (where: ReturnType<typeof and>, limit = 200) =>
+    deps.db
+      .select()
+      .from(annualStorageFees)
+      .where(where)
+      .orderBy(desc(annualStorageFees.dueDate))
+      .limit(limit);
+  const [dueSoon, chargedToday, retrying, overdue, recovered] = await Promise.all([
+    select(
+      and(
+        inArray(annualStorageFees.status, ['noticed']),
+        gte(annualStorageFees.dueDate, day),
+        lte(annualStorageFees.dueDate, addDays(day, NOTICE_DAYS_AHEAD)),
+      ),
+    ),
+    select(and(eq(annualStorageFees.status, 'paid'), eq(annualStorageFees.paidOn, day))),
+    select(eq(annualStorageFees.status, 'retrying')),
+    select(eq(annualStorageFees.status, 'overdue')),
+    select(and(eq(annualStorageFees.recovered, true), isNotNull(annualStorageFees.paidAt))),
+  ]);
+  return {
+    today: day,
+    lastRunDay,
+    demo,
+    dueSoon: await describeYears(deps, dueSoon),
+    chargedToday: await describeYears(deps, chargedToday),
+    retrying: await describeYears(deps, retrying),
+    overdue: await describeYears(deps, overdue),
+    recovered: await describeYears(deps, recovered),
+  };
+}
