@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase, openPostgres } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
-import { seedDemoPlanStoreClient, seedDemoVialRequest } from './db/seed-back-office';
+import { seedDemoPlanStoreClient, seedDemoRenewalClients, seedDemoVialRequest } from './db/seed-back-office';
 import { seedDemoNewbornAgreement } from './db/seed-newborn';
 import { type Jobs, startJobs } from './jobs/jobs';
 
@@ -41,6 +41,7 @@ async function main() {
     await seedDemoVialRequest(database.db, new Date());
     await seedDemoNewbornAgreement(database.db, new Date());
     await seedDemoPlanStoreClient(database.db, new Date());
+    await seedDemoRenewalClients(database.db, new Date());
   }
   app.log.info(
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },

@@ -229,3 +229,108 @@ export async function seedDemoPlanStoreClient(db: Database, now: Date): Promise<
   });
   return true;
 }
+
+/** One demo client of the renewals story: storage paid until `paidUntilInDays` from the seed, a Visa on file. */
+async function seedRenewalClient(
+  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  now: Date,
+  client: {
+    clientActId: string;
+    firstName: string;
+    lastName: string;
+    dateOfBirth: string;
+    email: string;
+    paidUntilInDays: number;
+    card: { last4: string; behavior: string };
+  },
+) {
+  const today = todayFor(now);
+  const thisYear = Number(today.slice(0, 4));
+  const paidUntil = addDays(today, client.paidUntilInDays);
+  const [row] = await tx
+    .insert(clients)
+    .values({
+      clientActId: client.clientActId,
+      passwordHash: await hashSecret(DEMO_CLIENT_PASSWORD),
+      firstName: client.firstName,
+      lastName: client.lastName,
+      dateOfBirth: client.dateOfBirth,
+      email: client.email,
+      phone: '3055550123',
+      street: '1200 Brickell Avenue',
+      city: 'Miami',
+      state: 'FL',
+      zip: '33131',
+      country: 'United States',
+      annualStoragePaidUntil: paidUntil,
+      // Banked three years before the coming anniversary: the coming one is storage year 3.
+      dateBankedIn: addYears(paidUntil, -3),
+      initialProcessingFormCompleted: true,
+      clientConsentFormCompleted: true,
+      infectiousDiseaseFormCompleted: true,
+    })
+    .onConflictDoNothing()
+    .returning({ id: clients.id });
+  if (!row) return;
+  const ref = `sandbox-card-demo-${client.clientActId.toLowerCase()}`;
+  const customerRef = `sandbox-customer-demo-${client.clientActId.toLowerCase()}`;
+  const card = {
+    kind: 'card' as const,
+    brand: 'Visa',
+    last4: client.card.last4,
+    expiryMonth: 9,
+    expiryYear: thisYear + 3,
+  };
+  await tx
+    .insert(sandboxPaymentMethods)
+    .values({ paymentRef: ref, customerRef, ...card, behavior: client.card.behavior, createdAt: now });
+  await tx.insert(paymentMethods).values({
+    clientId: row.id,
+    ...card,
+    holderFirstName: client.firstName,
+    holderLastName: client.lastName,
+    billingEmail: client.email,
+    billingZip: '33131',
+    country: 'United States',
+    gateway: 'sandbox',
+    gatewayCustomerRef: customerRef,
+    gatewayPaymentRef: ref,
+  });
+}
+
+/**
+ * The demo clients of storage renewals (issue 21): Ivy Chen (ACT10009), storage paid until 20
+ * days from the seed with a Visa ending 4242 that pays, and Ben Ortiz (ACT10010), paid until 25
+ * days from the seed with the sandbox card ending 0341 whose charges are declined. "Run billing
+ * as of…" on the Billing page shows their notices, Ivy's renewal and Ben's retries. Once.
+ */
+export async function seedDemoRenewalClients(db: Database, now: Date): Promise<boolean> {
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_renewal_clients_seeded'))
+    .limit(1);
+  if (done) return false;
+  await db.transaction(async (tx) => {
+    await seedRenewalClient(tx, now, {
+      clientActId: 'ACT10009',
+      firstName: 'Ivy',
+      lastName: 'Chen',
+      dateOfBirth: '1986-05-12',
+      email: 'ivy.chen@example.com',
+      paidUntilInDays: 20,
+      card: { last4: '4242', behavior: 'approve' },
+    });
+    await seedRenewalClient(tx, now, {
+      clientActId: 'ACT10010',
+      firstName: 'Ben',
+      lastName: 'Ortiz',
+      dateOfBirth: '1977-11-03',
+      email: 'ben.ortiz@example.com',
+      paidUntilInDays: 25,
+      card: { last4: '0341', behavior: 'charge:generic_decline' },
+    });
+    await tx.insert(systemSettings).values({ key: 'demo_renewal_clients_seeded', value: now.toISOString() });
+  });
+  return true;
+}
