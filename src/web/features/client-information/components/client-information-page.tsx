@@ -40,6 +40,7 @@ import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
 import { readDraft, useFormDraft } from '../../../lib/form-draft';
+import { useStorageRenewal } from '../../../lib/payment/storage-renewal';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useUpdateClient } from '../api/update-client';
 
@@ -215,6 +216,7 @@ function ClientInformationView({
   const shippingStarted = clientShippingFields.some((field) => values[field].trim() !== '');
 
   const paidUntil = annualStoragePaidUntilLabel(client.annualStoragePaidUntil, today, client.dateBankedin);
+  const renewal = useStorageRenewal().data;
   const alerts = clientAlertItems(client);
 
   const showErrors = (next: Record<string, string>) => {
@@ -367,17 +369,24 @@ function ClientInformationView({
             {
               id: 'paid-until',
               label: 'Annual Storage Paid Until',
-              value:
-                paidUntil === 'Overdue' ? (
-                  <Text component="span" inherit c="red.9" fw={700}>
-                    Overdue
-                  </Text>
-                ) : paidUntil === FIRST_YEAR_INCLUDED ? (
-                  FIRST_YEAR_INCLUDED
-                ) : (
-                  isoToUsDate(paidUntil)
-                ),
+              value: renewal?.retryingOn ? (
+                // A declined renewal still being retried: due, not yet overdue (issue 21).
+                <Text component="span" inherit fw={700}>
+                  {renewal.retryingOn}
+                </Text>
+              ) : paidUntil === 'Overdue' ? (
+                <Text component="span" inherit c="red.9" fw={700}>
+                  Overdue
+                </Text>
+              ) : paidUntil === FIRST_YEAR_INCLUDED ? (
+                FIRST_YEAR_INCLUDED
+              ) : (
+                isoToUsDate(paidUntil)
+              ),
             },
+            ...(renewal?.nextCharge
+              ? [{ id: 'next-charge', label: 'Next Annual Storage Charge', value: renewal.nextCharge }]
+              : []),
             {
               id: 'bio-insurance',
               label: 'Bio-Insurance Cells Available',

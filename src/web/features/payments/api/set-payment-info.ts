@@ -3,6 +3,7 @@ import type { SetPaymentInfoRequest, SetPaymentInfoResponse } from '../../../../
 import { apiRequest } from '../../../lib/api-client';
 import { clientQueryPrefix } from '../../../lib/client-record';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { storageRenewalQueryKey } from '../../../lib/payment/storage-renewal';
 
 /** Saves a tokenized method; the key makes a double click or a retry one submission. */
 export function setPaymentInfo(
@@ -25,6 +26,7 @@ export function useSetPaymentInfo() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey }),
         queryClient.invalidateQueries({ queryKey: clientQueryPrefix }),
+        queryClient.invalidateQueries({ queryKey: storageRenewalQueryKey }),
       ]),
   });
 }

@@ -7,6 +7,7 @@ import { PAYMENT_INFO_UPDATED, type SetPaymentInfoResponse } from '../../../../d
 import { cardFeePercent } from '../../../../domain/payments';
 import { CardBrandMark } from '../../../components/payment/card-brand-mark';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
+import { useStorageRenewal } from '../../../lib/payment/storage-renewal';
 import { usePriceBook } from '../../../lib/price-book';
 import { PaymentMethodEditor } from './payment-method-editor';
 
@@ -35,6 +36,7 @@ export function PaymentInformationPage() {
   };
 
   const data = info.data;
+  const renewal = useStorageRenewal();
   const overdue = data?.Total_Amount_Overdue ?? 0;
 
   return (
@@ -53,6 +55,20 @@ export function PaymentInformationPage() {
         <Alert color="red" variant="filled" role="alert">
           Total Amount Overdue = {formatUsd(Math.round(overdue * 100))} (this amount is the sum of all annual
           storage overdue payments)
+        </Alert>
+      )}
+      {renewal.data?.retryingOn && <Text fw={700}>{renewal.data.retryingOn}</Text>}
+      {renewal.data?.nextCharge && (
+        <Text>
+          <Text component="span" fw={700} inherit>
+            Next annual storage charge:
+          </Text>{' '}
+          {renewal.data.nextCharge}
+        </Text>
+      )}
+      {renewal.data?.expiring && (
+        <Alert color="yellow" variant="light" role="status">
+          {renewal.data.expiring}
         </Alert>
       )}
       <Stack gap={4}>
