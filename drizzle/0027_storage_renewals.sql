@@ -4,6 +4,7 @@ CREATE TABLE "billing_runs" (
 	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "annual_storage_fees" ADD COLUMN "ach_amount_cents" integer;--> statement-breakpoint
 ALTER TABLE "annual_storage_fees" ADD COLUMN "year_number" integer;--> statement-breakpoint
 ALTER TABLE "annual_storage_fees" ADD COLUMN "covers_until" date;--> statement-breakpoint
 ALTER TABLE "annual_storage_fees" ADD COLUMN "status" text DEFAULT 'noticed' NOT NULL;--> statement-breakpoint

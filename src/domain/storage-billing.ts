@@ -126,6 +126,14 @@ export function renewalAmountCents(book: PriceBook, method: RenewalMethod): Cent
   return method === 'ach' ? book.annualMaintenanceFee : book.annualFeeCardOrCheck;
 }
 
+/** A noticed year's amount for a method: its ACH amount by ACH (when it has one), else its card-or-check amount. */
+export function yearAmountCents(
+  year: { amountCents: Cents; achAmountCents: Cents | null },
+  method: RenewalMethod,
+): Cents {
+  return method === 'ach' ? (year.achAmountCents ?? year.amountCents) : year.amountCents;
+}
+
 /** Where a storage year stands. */
 export const RENEWAL_STATUSES = ['noticed', 'retrying', 'overdue', 'paid', 'waived', 'covered'] as const;
 export type RenewalStatus = (typeof RENEWAL_STATUSES)[number];

@@ -58,6 +58,7 @@ describe('the job queue (both databases)', () => {
       { name: 'clean-up' },
       { name: 'deliver-mail' },
       { name: 'reconcile-operations' },
+      { name: 'storage-billing' },
     ]);
   });
 });

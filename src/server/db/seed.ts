@@ -181,11 +181,13 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         clientId: john.id,
         dueDate: addDays(addYears(today, -2), 30),
         amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
+        status: 'overdue',
       },
       {
         clientId: john.id,
         dueDate: addDays(addYears(today, -1), 30),
         amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
+        status: 'overdue',
       },
     ]);
     // Display data only: a Visa ending 1111 held by the gateway's sandbox, which knows it too.
@@ -374,6 +376,7 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
       clientId: omar.id,
       dueDate: addDays(today, -20),
       amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
+      status: 'overdue',
     });
     await tx.insert(systemSettings).values({ key: 'demo_seeded', value: today });
   });

@@ -136,8 +136,8 @@ export async function addClients(
   if (made.length !== count) throw new Error(`expected ${count} clients, made ${made.length} (no John?)`);
   if (kind === 'payer') {
     await pool.query(
-      `insert into annual_storage_fees (client_id, due_date, amount_cents)
-       select c.id, f.due_date, f.amount_cents
+      `insert into annual_storage_fees (client_id, due_date, amount_cents, status)
+       select c.id, f.due_date, f.amount_cents, 'overdue'
        from clients c, annual_storage_fees f join clients john on john.id = f.client_id
        where john.client_act_id = 'ACT10002' and f.paid_at is null and c.id = any($1::uuid[])`,
       [made.map((c) => c.id)],

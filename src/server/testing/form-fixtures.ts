@@ -121,6 +121,7 @@ export async function saveCardOnFile(t: TestApp, cookie: string, key: string, nu
     },
   });
   expect(response.statusCode, response.body).toBe(200);
+  return response;
 }
 
 /**

@@ -63,7 +63,7 @@ function prepareClientRecord(db: Database) {
     where pm.client_id = ${clients}.id and pm.kind = 'card'
     order by pm.is_default desc, pm.created_at desc limit 1)`;
   const overdueCents = sql<string>`(
-    select coalesce(sum(f.amount_cents), 0) from annual_storage_fees f
+    select coalesce(sum(coalesce(f.ach_amount_cents, f.amount_cents)), 0) from annual_storage_fees f
     where f.client_id = ${clients}.id and f.paid_at is null
       and (f.status in ('retrying', 'overdue') or (f.status = 'noticed' and f.due_date < ${sql.placeholder('today')})))`;
   return db

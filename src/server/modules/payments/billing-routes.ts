@@ -12,6 +12,7 @@ import {
   renewalMessages as m,
   renewalAmountCents,
   storageRenewalSchema,
+  yearAmountCents,
 } from '../../../domain/storage-billing';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -67,7 +68,8 @@ export async function storageRenewalOf(deps: AppDeps, clientId: string) {
   } else if (open?.status === 'noticed') {
     const on = open.chargeOn ?? open.dueDate;
     dueDate = on;
-    nextCharge = named ? m.nextCharge(open.amountCents, on, named) : m.nextInvoice(open.amountCents, on);
+    const amount = yearAmountCents(open, method ? method.kind : 'none');
+    nextCharge = named ? m.nextCharge(amount, on, named) : m.nextInvoice(amount, on);
   } else if (!open && client.annualStoragePaidUntil) {
     // Not yet noticed: the amount as the price book in force prices it today.
     const { book } = await priceBookInForce(deps.db, deps.clock.now());

@@ -7,7 +7,7 @@ import type {
   BillingYear,
   RenewalStatus,
 } from '../../../domain/storage-billing';
-import { NOTICE_DAYS_AHEAD } from '../../../domain/storage-billing';
+import { describeMethodOnFile, NOTICE_DAYS_AHEAD, yearAmountCents } from '../../../domain/storage-billing';
 import { sha256Hex } from '../../lib/secrets';
 import { clientContacts, clientFullName, clientIdsOfActIds } from '../clients/client-directory';
 import { findMethodsOnFile } from './payment-methods';
@@ -88,22 +88,21 @@ type FeeRow = typeof annualStorageFees.$inferSelect;
 
 async function describeYears(deps: Pick<RenewalDeps, 'db'>, rows: FeeRow[]): Promise<BillingYear[]> {
   const contacts = await clientContacts(deps.db, [...new Set(rows.map((r) => r.clientId))]);
-  const methods = new Map<string, string>();
+  const methods = new Map<string, { named: string; kind: 'card' | 'ach' | 'none' }>();
   for (const clientId of new Set(rows.map((r) => r.clientId))) {
     const onFile = await findMethodsOnFile(deps.db, clientId);
     const method = onFile.card ?? onFile.ach;
     methods.set(
       clientId,
       method
-        ? method.kind === 'card'
-          ? `${method.brand ?? 'Card'} ending ${method.last4}`
-          : `bank account ending ${method.last4}`
-        : 'none on file',
+        ? { named: describeMethodOnFile(method), kind: method.kind }
+        : { named: 'none on file', kind: 'none' },
     );
   }
   return rows.flatMap((row) => {
     const client = contacts.get(row.clientId);
     if (!client) return [];
+    const method = methods.get(row.clientId) ?? { named: 'none on file', kind: 'none' as const };
     return [
       {
         id: row.id,
@@ -112,9 +111,9 @@ async function describeYears(deps: Pick<RenewalDeps, 'db'>, rows: FeeRow[]): Pro
         yearNumber: row.yearNumber,
         dueDate: row.dueDate,
         chargeOn: row.chargeOn,
-        amountCents: row.amountCents,
+        amountCents: yearAmountCents(row, method.kind),
         status: row.status as RenewalStatus,
-        method: methods.get(row.clientId) ?? 'none on file',
+        method: method.named,
         tries: row.tries,
         nextTryOn: row.nextTryOn,
         lastDecline: row.lastDecline,

@@ -118,7 +118,10 @@ export async function overdueFees(db: Database | Transaction, clientId: string, 
         ),
       ),
     );
-  return { rows, totalCents: rows.reduce((sum, r) => sum + r.amountCents, 0) };
+  // A renewal year is owed at its ACH amount; a card adds the fee (with the shipped book, the card
+  // total is the card-or-check amount its notice named).
+  const owed = rows.map((r) => ({ ...r, amountCents: r.achAmountCents ?? r.amountCents }));
+  return { rows: owed, totalCents: owed.reduce((sum, r) => sum + r.amountCents, 0) };
 }
 
 async function ledgerRow(db: Database, id: string): Promise<LedgerRow | undefined> {

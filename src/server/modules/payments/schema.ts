@@ -71,6 +71,12 @@ export const annualStorageFees = pgTable(
     amountCents: integer().notNull(),
     paidAt: timestamp({ withTimezone: true }),
     paymentId: uuid(),
+    /**
+     * A renewal's amount by ACH (the annual maintenance fee), fixed with `amountCents` (by card or
+     * check) when its notice went. A year paid later from Payment Information or a link charges
+     * this with the card fee on a card, as any overdue year; null on older rows.
+     */
+    achAmountCents: integer(),
     /** The storage year's number (1: the year after the included first one); null on older rows. */
     yearNumber: integer(),
     /** When paid, storage is paid until this day (the next anniversary). */

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayFor } from '../../../domain/client-basics';
-import { addDays, addYears } from '../../../domain/dates';
+import { addDays, addYears, isoToUsDate as usDate } from '../../../domain/dates';
 import {
   annualStorageFees,
   clientActivities,
@@ -10,7 +10,7 @@ import {
   payments,
   sandboxPaymentMethods,
 } from '../../db/schema';
-import { addClient } from '../../testing/form-fixtures';
+import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
 import { staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from './billing-routes';
@@ -188,6 +188,47 @@ describe('storage renewals', () => {
     expect(await run(due, [client.actId])).toMatchObject({ charges: 0 });
     const [year] = await years(client.id);
     expect(year?.status).toBe('covered');
+  });
+
+  it('charges a year once when two runs of the same days race (two processes, a double press)', async () => {
+    const due = addDays(today, 21);
+    const client = await bankedClient(due, { behavior: 'approve', last4: '4242' });
+    const results = await Promise.all([run(due, [client.actId]), run(due, [client.actId])]);
+    expect(results.reduce((sum, r) => sum + r.notices, 0)).toBe(1);
+    const approved = await t.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.clientId, client.id), eq(payments.status, 'approved')));
+    expect(approved).toHaveLength(1);
+    const notices = (await t.mailTo(client.email)).filter(
+      (m) => m.subject === 'Your annual storage renews soon',
+    );
+    expect(notices).toHaveLength(1);
+    expect(await paidUntilOf(client.id)).toBe(addYears(due, 1));
+  });
+
+  it('lets the client pay a declined year from Payment Information; the next retry charges nothing', async () => {
+    const due = addDays(today, 26);
+    const client = await bankedClient(due, { behavior: 'charge:insufficient_funds', last4: '9995' });
+    await run(due, [client.actId]);
+    const cookie = await t.signIn(client.actId);
+    const renewal = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/storage_renewal',
+      headers: { cookie },
+    });
+    expect(renewal.json()).toMatchObject({
+      retryingOn: `Payment due, retrying on ${usDate(addDays(due, 3))}`,
+    });
+    const info = await t.app.inject({ method: 'GET', url: '/api/pay/get_PaymentInfo', headers: { cookie } });
+    expect(info.json().result.Total_Amount_Overdue).toBe(339.81);
+    const saved = await saveCardOnFile(t, cookie, `renewal-pay-${client.actId}`);
+    // The year at its ACH amount, $339.81, with the 3% card fee: the $350.00 its notice named.
+    expect(saved.json()).toMatchObject({ amountCharged: 350 });
+    const [year] = await years(client.id);
+    expect(year).toMatchObject({ status: 'paid', recovered: true });
+    expect(await paidUntilOf(client.id)).toBe(addYears(due, 1));
+    expect(await run(addDays(due, 20), [client.actId])).toMatchObject({ charges: 0, declines: 0 });
   });
 
   it('is run by an admin in demo mode with an Idempotency-Key; a repeat answers the same counts', async () => {

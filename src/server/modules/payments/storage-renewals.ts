@@ -15,6 +15,7 @@ import {
   REMIT_TO,
   type RenewalMethod,
   renewalAmountCents,
+  yearAmountCents,
 } from '../../../domain/storage-billing';
 import type { Executor } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
@@ -116,12 +117,13 @@ async function mailDecline(
   const client = await clientContact(tx, row.clientId);
   if (!client) return;
   const link = paymentLink(deps, client.clientActId, DECLINE_LINK_LIFETIME_MS);
+  const amount = formatUsd(yearAmountCents(row, row.methodKind === 'ach' ? 'ach' : 'card'));
   const text = [
     `Dear ${client.firstName},`,
     outcome.nextTry
-      ? `We could not charge ${formatUsd(row.amountCents)} for your annual storage (${yearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
-      : `We could not charge ${formatUsd(row.amountCents)} for your annual storage (${yearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
-    `To pay ${formatUsd(row.amountCents)} now, or to use another card or bank account, follow this link (for you only, good for 14 days):`,
+      ? `We could not charge ${amount} for your annual storage (${yearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
+      : `We could not charge ${amount} for your annual storage (${yearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
+    `To pay now (${formatUsd(row.amountCents)} by card, ${formatUsd(yearAmountCents(row, 'ach'))} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
     link,
     `Questions: ${deps.contactUrl}`,
   ].join('\n\n');
@@ -333,7 +335,6 @@ async function sendNotice(
   const methods = await findMethodsOnFile(deps.db, client.id);
   const method = methodToCharge(methods, 'card');
   const methodKind: RenewalMethod = method ? method.kind : 'none';
-  const amountCents = renewalAmountCents(book, methodKind);
   const chargeOn = chargeDay(year.dueDate, day);
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -343,7 +344,8 @@ async function sendNotice(
         yearNumber: year.yearNumber,
         dueDate: year.dueDate,
         coversUntil: year.coversUntil,
-        amountCents,
+        amountCents: renewalAmountCents(book, 'card'),
+        achAmountCents: renewalAmountCents(book, 'ach'),
         status: 'noticed',
         noticeOn: day,
         chargeOn,
@@ -364,7 +366,7 @@ async function sendNotice(
 function noticeText(deps: RenewalDeps, client: ClientToBill, row: FeeRow, method: PaymentMethodRow | null) {
   const due = isoToUsDate(row.dueDate);
   const chargeOn = isoToUsDate(row.chargeOn ?? row.dueDate);
-  const amount = formatUsd(row.amountCents);
+  const amount = formatUsd(yearAmountCents(row, method?.kind ?? 'none'));
   const link = paymentLink(deps, client.clientActId, NOTICE_LINK_LIFETIME_MS);
   const lines = [
     `Dear ${client.firstName},`,
@@ -424,7 +426,8 @@ async function chargeYear(deps: RenewalDeps, row: FeeRow, method: PaymentMethodR
       charge: {
         source: 'Annual Storage Renewal',
         purpose: 'annual_storage_renewal',
-        amountCents: row.amountCents,
+        // By card the card-or-check amount, with no further fee; by ACH the maintenance fee.
+        amountCents: yearAmountCents(row, method.kind),
         feeCents: 0,
         payment: { kind: method.kind, onFile: method },
         description: `Annual storage, ${yearName(row.yearNumber)}`,

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { SHIPPED_PRICE_BOOK } from './price-book';
+import {
+  chargeDay,
+  declineKind,
+  nextRenewalYear,
+  nextTryDay,
+  noticeDay,
+  renewalAmountCents,
+  renewalMessages,
+} from './storage-billing';
+
+describe('the storage year to bill next', () => {
+  it.each([
+    // banked, covered until, year number, due, pays until
+    ['2024-06-14', '2025-06-14', 1, '2025-06-14', '2026-06-14'],
+    ['2024-06-14', '2026-06-14', 2, '2026-06-14', '2027-06-14'],
+    // A 29 February banked date: due on 28 February in common years, 29 February in leap years.
+    ['2024-02-29', '2025-02-28', 1, '2025-02-28', '2026-02-28'],
+    ['2024-02-29', '2027-02-28', 3, '2027-02-28', '2028-02-29'],
+    ['2024-02-29', '2028-02-29', 4, '2028-02-29', '2029-02-28'],
+    // A paid-until that is no anniversary (an older record, a plan bought mid-year): a calendar year.
+    ['2020-03-10', '2026-01-05', 5, '2026-01-05', '2027-01-05'],
+  ])('banked %s, covered until %s: year %i due %s, paying until %s', (banked, covered, n, due, until) => {
+    expect(nextRenewalYear(banked, covered)).toEqual({ yearNumber: n, dueDate: due, coversUntil: until });
+  });
+});
+
+describe('the notice and the charge day', () => {
+  it('sends the notice 30 days ahead', () => {
+    expect(noticeDay('2027-06-14')).toBe('2027-05-15');
+    expect(noticeDay('2028-03-01')).toBe('2028-01-31');
+  });
+
+  it.each([
+    // due, notice sent on, charged on
+    ['2027-06-14', '2027-05-15', '2027-06-14'], // 30 days ahead
+    ['2027-06-14', '2027-05-30', '2027-06-14'], // 15 days ahead: still on the due date
+    ['2027-06-14', '2027-05-31', '2027-06-15'], // 14 days ahead: 15 days after the notice
+    ['2027-06-14', '2027-06-14', '2027-06-29'], // on the due date (a receipt recorded late)
+    ['2027-06-14', '2027-07-01', '2027-07-16'], // after it
+  ])('due %s, noticed %s: charged %s', (due, noticed, charged) => {
+    expect(chargeDay(due, noticed)).toBe(charged);
+  });
+});
+
+describe('declines and retries', () => {
+  it.each([
+    ['insufficient_funds', 'soft'],
+    ['ach_insufficient_funds', 'soft'],
+    ['processing_error', 'soft'],
+    ['generic_decline', 'soft'],
+    ['unknown', 'soft'],
+    ['ach_account_closed', 'hard'],
+    ['ach_no_account', 'hard'],
+    ['stolen_card', 'hard'],
+    ['lost_card', 'hard'],
+    ['expired_card', 'hard'],
+    ['incorrect_cvc', 'hard'],
+  ])('%s is a %s decline', (reason, kind) => {
+    expect(declineKind(reason)).toBe(kind);
+  });
+
+  it('retries a soft decline on days 3, 7 and 14 after the charge day, then no more', () => {
+    expect(nextTryDay('2027-06-14', 1, 'soft')).toBe('2027-06-17');
+    expect(nextTryDay('2027-06-14', 2, 'soft')).toBe('2027-06-21');
+    expect(nextTryDay('2027-06-14', 3, 'soft')).toBe('2027-06-28');
+    expect(nextTryDay('2027-06-14', 4, 'soft')).toBeNull();
+  });
+
+  it('never retries a hard decline', () => {
+    expect(nextTryDay('2027-06-14', 1, 'hard')).toBeNull();
+  });
+});
+
+describe('the amount of a storage year', () => {
+  it('is the annual maintenance fee by ACH and the card-or-check amount otherwise', () => {
+    expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'ach')).toBe(33_981);
+    expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'card')).toBe(35_000);
+    expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'check')).toBe(35_000);
+    expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'none')).toBe(35_000);
+  });
+
+  it('is named with its day and method on the client pages', () => {
+    expect(renewalMessages.nextCharge(35_000, '2027-06-14', 'Visa ending 4242')).toBe(
+      '$350.00 on 06/14/2027 to Visa ending 4242',
+    );
+    expect(renewalMessages.retrying('2027-06-17')).toBe('Payment due, retrying on 06/17/2027');
+  });
+});
