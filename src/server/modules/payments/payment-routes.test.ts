@@ -317,7 +317,9 @@ describe('saving a method while annual storage is overdue', () => {
   });
 
   it('charges the overdue years once when two different submissions race for them', async () => {
-    await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null, status = 'overdue'`);
+    await t.db.execute(
+      sql`update annual_storage_fees set paid_at = null, payment_id = null, status = 'overdue'`,
+    );
     const body = async () =>
       cardBody(await tokenizeCard('4111111111111111'), {
         Credit_Card_Holder_First_Name: 'John',
@@ -339,7 +341,9 @@ describe('saving a method while annual storage is overdue', () => {
   });
 
   it('charges nothing when the total the page showed is not the total due', async () => {
-    await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null, status = 'overdue'`);
+    await t.db.execute(
+      sql`update annual_storage_fees set paid_at = null, payment_id = null, status = 'overdue'`,
+    );
     const token = await tokenizeCard('4111111111111111');
     const response = await save(john, cardBody(token, { expectedTotalCents: 67_962 }));
     expect(response.statusCode).toBe(409);
@@ -361,7 +365,9 @@ describe('saving a method while annual storage is overdue', () => {
   });
 
   it('saves a bank account with no card fee', async () => {
-    await t.db.execute(sql`update annual_storage_fees set paid_at = null, payment_id = null, status = 'overdue'`);
+    await t.db.execute(
+      sql`update annual_storage_fees set paid_at = null, payment_id = null, status = 'overdue'`,
+    );
     const token = await tokenizeBank('000123456789');
     const response = await save(john, {
       Payment_Type: 'ACH',
