@@ -161,6 +161,7 @@ export const renewalMessages = {
   asOfPast: 'The date must be after the last billing run',
   asOfTooFar: 'The date can be at most two years ahead',
   waiveReasonRequired: 'Please give a reason',
+  deferDateInvalid: 'Please enter a date after today and at most two years ahead',
   waived: 'The year was waived.',
   deferred: (until: string) => `The year was deferred to ${isoToUsDate(until)}.`,
   notOpen: 'This year is not open any more.',
@@ -219,7 +220,7 @@ export const billingOverviewSchema = z.object({
 });
 export type BillingOverview = z.infer<typeof billingOverviewSchema>;
 
-export const waiveYearRequestSchema = z.object({
+export const changeBillingYearRequestSchema = z.object({
   action: z.enum(['waive', 'defer']),
   reason: z.string().max(500),
   /** Defer only: the new charge day, YYYY-MM-DD. */
@@ -249,3 +250,7 @@ export const storageRenewalSchema = z.object({
   expiring: z.string().nullable().describe('The card on file expires before the next charge'),
 });
 export type StorageRenewal = z.infer<typeof storageRenewalSchema>;
+
+export const changeBillingYearResponseSchema = z.object({ message: z.string() });
+
+export const clientBillingYearsSchema = z.object({ years: z.array(billingYearSchema) });

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { todayFor } from '../../../domain/client-basics';
 import { isIsoDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
@@ -8,6 +9,9 @@ import {
   billingOverviewSchema,
   billingRunRequestSchema,
   billingRunResponseSchema,
+  changeBillingYearRequestSchema,
+  changeBillingYearResponseSchema,
+  clientBillingYearsSchema,
   describeMethodOnFile,
   renewalMessages as m,
   renewalAmountCents,
@@ -18,10 +22,18 @@ import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce } from '../../lib/run-once';
+import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { clientContact } from '../clients/client-directory';
+import { findClientIdByAnyId } from '../clients/client-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
-import { billingOverview, latestBillingDay, runBilling } from './billing-run';
+import {
+  billingOverview,
+  changeBillingYear,
+  clientBillingYears,
+  latestBillingDay,
+  runBilling,
+} from './billing-run';
 import { findMethodsOnFile } from './payment-methods';
 import { annualStorageFees } from './schema';
 import type { RenewalDeps } from './storage-renewals';
@@ -118,6 +130,26 @@ export const storageRenewalRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, 
 /** The Billing page (staff). */
 export const staffBillingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get(
+    '/billing/clients/:clientId',
+    {
+      config: { audit: 'read-payment' },
+      schema: {
+        summary: "A client's billing schedule: each storage year billed, its amount, status and tries",
+        tags: ['staff'],
+        params: z.object({ clientId: z.string().max(64) }),
+        response: { 200: clientBillingYearsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const clientId = await findClientIdByAnyId(deps.db, request.params.clientId);
+      if (!clientId) throw notFound();
+      noteResolvedClient(session, clientId);
+      return { years: await clientBillingYears(deps, clientId) };
+    },
+  );
+
+  app.get(
     '/billing',
     {
       config: { audit: 'read-payment' },
@@ -137,6 +169,25 @@ export const staffBillingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
  * last run up to the date, once and in order, without moving the application's clock.
  */
 export const staffBillingAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.post(
+    '/billing/years/:id',
+    {
+      config: { audit: 'change-billing-year' },
+      schema: {
+        summary:
+          'Waives an open storage year (storage is paid through it) or defers its charge, with a reason',
+        tags: ['staff'],
+        params: z.object({ id: z.uuid() }),
+        body: changeBillingYearRequestSchema,
+        response: { 200: changeBillingYearResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      sessionOf(request, 'staff');
+      return changeBillingYear(renewalDeps(deps), request.params.id, request.body);
+    },
+  );
+
   app.post(
     '/billing/run',
     {

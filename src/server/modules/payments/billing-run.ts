@@ -1,15 +1,22 @@
-import { and, desc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client-basics';
-import { addDays, addYears } from '../../../domain/dates';
+import { addDays, addYears, isIsoDate, isoToUsDate } from '../../../domain/dates';
 import type {
   BillingOverview,
   BillingRunResponse,
   BillingYear,
   RenewalStatus,
 } from '../../../domain/storage-billing';
-import { describeMethodOnFile, NOTICE_DAYS_AHEAD, yearAmountCents } from '../../../domain/storage-billing';
+import {
+  describeMethodOnFile,
+  renewalMessages as m,
+  NOTICE_DAYS_AHEAD,
+  yearAmountCents,
+} from '../../../domain/storage-billing';
+import { HttpError } from '../../lib/http-error';
 import { sha256Hex } from '../../lib/secrets';
 import { clientContacts, clientFullName, clientIdsOfActIds } from '../clients/client-directory';
+import { extendStoragePaidUntil } from '../clients/client-holdings';
 import { findMethodsOnFile } from './payment-methods';
 import { annualStorageFees, billingRuns } from './schema';
 import { type DayCounts, type RenewalDeps, runBillingDay } from './storage-renewals';
@@ -163,4 +170,70 @@ export async function billingOverview(deps: RenewalDeps, demo: boolean): Promise
     overdue: await describeYears(deps, overdue),
     recovered: await describeYears(deps, recovered),
   };
+}
+
+/** A client's billing schedule for their record: every storage year billed, newest first. */
+export async function clientBillingYears(
+  deps: Pick<RenewalDeps, 'db'>,
+  clientId: string,
+): Promise<BillingYear[]> {
+  const rows = await deps.db
+    .select()
+    .from(annualStorageFees)
+    .where(eq(annualStorageFees.clientId, clientId))
+    .orderBy(desc(annualStorageFees.dueDate));
+  return describeYears(deps, rows);
+}
+
+/**
+ * An admin waives an open year (the bank forgives it: storage is paid through it) or defers its
+ * charge to a later day, with a reason kept on the year (and the action in the audit trail).
+ * A year being charged right now, paid or closed, is not changed.
+ */
+export async function changeBillingYear(
+  deps: RenewalDeps,
+  feeId: string,
+  input: { action: 'waive' | 'defer'; reason: string; until?: string | undefined },
+): Promise<{ message: string }> {
+  const today = todayFor(deps.clock.now());
+  const reason = input.reason.trim();
+  if (!reason) throw new HttpError('VALIDATION', m.waiveReasonRequired, { reason: m.waiveReasonRequired });
+  const until = input.until ?? '';
+  if (input.action === 'defer' && (!isIsoDate(until) || until <= today || until > latestBillingDay(today))) {
+    throw new HttpError('VALIDATION', m.deferDateInvalid, { until: m.deferDateInvalid });
+  }
+  return deps.db.transaction(async (tx) => {
+    const [year] = await tx
+      .update(annualStorageFees)
+      .set(
+        input.action === 'waive'
+          ? { status: 'waived', nextTryOn: null, note: `Waived: ${reason}` }
+          : {
+              status: 'noticed',
+              chargeOn: until,
+              nextTryOn: null,
+              note: `Deferred to ${isoToUsDate(until)}: ${reason}`,
+            },
+      )
+      .where(
+        and(
+          eq(annualStorageFees.id, feeId),
+          inArray(annualStorageFees.status, ['noticed', 'retrying', 'overdue']),
+          isNull(annualStorageFees.claimOperationId),
+          isNull(annualStorageFees.paymentId),
+        ),
+      )
+      .returning();
+    if (!year) throw new HttpError('NOT_ALLOWED_NOW', m.notOpen);
+    if (input.action === 'waive') {
+      await extendStoragePaidUntil(
+        tx,
+        year.clientId,
+        year.coversUntil ?? addYears(year.dueDate, 1),
+        deps.clock.now(),
+      );
+      return { message: m.waived };
+    }
+    return { message: m.deferred(until) };
+  });
 }

@@ -11,7 +11,7 @@ import {
   sandboxPaymentMethods,
 } from '../../db/schema';
 import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
-import { staffSession } from '../../testing/staff-fixtures';
+import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from './billing-routes';
 import { runBilling } from './billing-run';
@@ -255,5 +255,49 @@ describe('storage renewals', () => {
       headers: { cookie: admin },
     });
     expect(overview.statusCode).toBe(200);
+  });
+
+  it('lets an admin waive an overdue year (paid through it) or defer a year, with a reason; staff only read', async () => {
+    const due = addDays(today, 28);
+    const waived = await bankedClient(due, { behavior: 'charge:stolen_card', last4: '0019' });
+    await run(due, [waived.actId]);
+    const [overdue] = await years(waived.id);
+    expect(overdue?.status).toBe('overdue');
+    const change = (id: string, payload: object, cookie = admin) =>
+      t.app.inject({ method: 'POST', url: `/api/staff/billing/years/${id}`, headers: { cookie }, payload });
+
+    const member = await staffLevelMember(t, admin, 'billing-member@example.com');
+    expect((await change(overdue?.id ?? '', { action: 'waive', reason: 'Goodwill' }, member)).statusCode).toBe(404);
+    const noReason = await change(overdue?.id ?? '', { action: 'waive', reason: '  ' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().fields).toEqual({ reason: 'Please give a reason' });
+    const done = await change(overdue?.id ?? '', { action: 'waive', reason: 'Goodwill after a hospital stay' });
+    expect(done.json()).toEqual({ message: 'The year was waived.' });
+    expect(await paidUntilOf(waived.id)).toBe(addYears(due, 1));
+    expect((await change(overdue?.id ?? '', { action: 'waive', reason: 'Again' })).statusCode).toBe(409);
+
+    const deferred = await bankedClient(addDays(today, 29), { behavior: 'approve', last4: '4242' });
+    await run(today, [deferred.actId]);
+    const [noticed] = await years(deferred.id);
+    const later = addDays(today, 60);
+    const moved = await change(noticed?.id ?? '', { action: 'defer', reason: 'Asked to pay after surgery', until: later });
+    expect(moved.json()).toEqual({ message: `The year was deferred to ${usDate(later)}.` });
+    expect(await run(addDays(today, 59), [deferred.actId])).toMatchObject({ charges: 0 });
+    expect(await run(later, [deferred.actId])).toMatchObject({ charges: 1 });
+
+    // The client's record shows the schedule, to staff of either level.
+    const schedule = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/billing/clients/${waived.actId}`,
+      headers: { cookie: member },
+    });
+    expect(schedule.json().years).toMatchObject([
+      { status: 'waived', note: 'Waived: Goodwill after a hospital stay', amountCents: 35_000, tries: 1 },
+    ]);
+    // A client reaches none of it: the same 404 as a route that does not exist.
+    const client = await t.signIn(waived.actId);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/staff/billing', headers: { cookie: client } })).statusCode,
+    ).toBe(404);
   });
 });
