@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addDays, addYears, isoToUsDate } from './dates';
+import { addDays, addYears, calendarDateToIso, isoToUsDate } from './dates';
 import { type Cents, formatUsd } from './money';
 import type { PriceBook } from './price-book';
 import { storageAnniversary } from './storage-year';
@@ -56,6 +56,31 @@ export const DECLINE_KINDS: Record<DeclineReason | 'unknown', 'soft' | 'hard'> =
   ach_account_closed: 'hard',
   ach_no_account: 'hard',
 };
+
+/** A decline reason as the Billing page names it. */
+export const DECLINE_REASON_LABELS: Record<DeclineReason, string> = {
+  generic_decline: 'Generic decline',
+  insufficient_funds: 'Insufficient funds',
+  lost_card: 'Card reported lost',
+  stolen_card: 'Card reported stolen',
+  expired_card: 'Card expired',
+  incorrect_cvc: 'Incorrect security code',
+  incorrect_zip: 'Incorrect ZIP code',
+  billing_address_required: 'Billing address required',
+  invalid_number: 'Invalid card number',
+  processing_error: 'Processing error',
+  duplicate: 'Duplicate transaction',
+  ach_account_closed: 'Bank account closed',
+  ach_no_account: 'No such bank account',
+  ach_insufficient_funds: 'Insufficient funds in the bank account',
+  invalid_token: 'Payment method no longer valid',
+  gateway_unavailable: 'Payment gateway unavailable',
+};
+
+export function declineReasonLabel(reason: string | null): string {
+  if (!reason) return '—';
+  return DECLINE_REASON_LABELS[reason as DeclineReason] ?? reason;
+}
 
 export function declineKind(reason: string | null | undefined): 'soft' | 'hard' {
   return DECLINE_KINDS[(reason ?? 'unknown') as DeclineReason] ?? 'soft';
@@ -160,6 +185,8 @@ export const renewalMessages = {
   asOfInvalid: 'Please enter a date as YYYY-MM-DD',
   asOfPast: 'The date must be after the last billing run',
   asOfTooFar: 'The date can be at most two years ahead',
+  asOfRequired: 'Please enter the date to run billing to',
+  asOfEntryInvalid: 'Please enter the date as MM/DD/YYYY',
   waiveReasonRequired: 'Please give a reason',
   deferDateInvalid: 'Please enter a date after today and at most two years ahead',
   waived: 'The year was waived.',
@@ -189,6 +216,32 @@ export const billingRunResponseSchema = billingRunCountsSchema.extend({
   asOf: z.string().describe('YYYY-MM-DD: the last day run'),
 });
 export type BillingRunResponse = z.infer<typeof billingRunResponseSchema>;
+
+/**
+ * What the date typed in "Run billing as of" (MM/DD/YYYY, or YYYY-MM-DD) runs to, or the problem
+ * with it; the two-year limit is the server's.
+ */
+export function billingRunDate(
+  typed: string,
+  lastRunDay: string | null,
+): { asOf: string; problem: null } | { asOf: null; problem: string } {
+  const trimmed = typed.trim();
+  if (!trimmed) return { asOf: null, problem: renewalMessages.asOfRequired };
+  const asOf = calendarDateToIso(trimmed);
+  if (!asOf) return { asOf: null, problem: renewalMessages.asOfEntryInvalid };
+  if (lastRunDay && asOf <= lastRunDay) return { asOf: null, problem: renewalMessages.asOfPast };
+  return { asOf, problem: null };
+}
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** "Ran 20 days (11/27/2026 to 12/16/2026): 1 notice, 1 charge, 0 declines, 0 retries, 0 overdue." */
+export function billingRunSummary(run: BillingRunResponse): string {
+  if (run.days === 0) return `Nothing to run: billing has already run up to ${isoToUsDate(run.asOf)}.`;
+  const span =
+    run.days === 1 ? isoToUsDate(run.asOf) : `${isoToUsDate(run.from)} to ${isoToUsDate(run.asOf)}`;
+  return `Ran ${counted(run.days, 'day', 'days')} (${span}): ${counted(run.notices, 'notice', 'notices')}, ${counted(run.charges, 'charge', 'charges')}, ${counted(run.declines, 'decline', 'declines')}, ${counted(run.retries, 'retry', 'retries')}, ${run.overdue} overdue.`;
+}
 
 export const billingYearSchema = z.object({
   id: z.uuid(),

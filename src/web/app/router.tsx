@@ -122,6 +122,10 @@ const StaffClientPage = page(
   () => import('../features/staff/components/staff-client-page'),
   (m) => m.StaffClientPage,
 );
+const BillingPage = page(
+  () => import('../features/staff/components/billing-page'),
+  (m) => m.BillingPage,
+);
 const StaffAccountsPage = page(
   () => import('../features/staff/components/staff-admin-pages'),
   (m) => m.StaffAccountsPage,
@@ -224,6 +228,7 @@ export function AppRoutes() {
           <Route path="/staff/clients" element={<StaffClientsPage />} />
           <Route path="/staff/clients/:id" element={<StaffClientPage />} />
           <Route path="/staff/queues/:key" element={<StaffQueuePage />} />
+          <Route path="/staff/billing" element={<BillingPage />} />
           <Route path="/staff/admin/accounts" element={<StaffAccountsPage />} />
           <Route path="/staff/admin/audit" element={<AuditSearchPage />} />
           <Route path="/staff/admin/calendar" element={<ShippingCalendarPage />} />

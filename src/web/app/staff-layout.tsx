@@ -17,7 +17,7 @@ const IDLE_NOTICE = 'You were signed out after 15 minutes without activity. Plea
 const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
 const KEEPALIVE_EVERY_MS = 60_000;
 
-/** The back office's sections: Home (a card per work queue), Clients, and each queue. */
+/** The back office's sections: Home (a card per work queue), Clients, each queue, and Billing. */
 export const staffNavigation = {
   home: { to: '/staff/home', label: 'Home' },
   clients: { to: '/staff/clients', label: 'Clients' },
@@ -28,6 +28,7 @@ export const staffNavigation = {
   paymentsInDoubt: { to: '/staff/queues/payments-in-doubt', label: 'Payments in Doubt' },
   planChecks: { to: '/staff/queues/plan-checks', label: 'Plan Checks' },
   storeOrders: { to: '/staff/queues/store-orders', label: 'Store Orders' },
+  billing: { to: '/staff/billing', label: 'Billing' },
 } as const;
 
 /** Admins only: a `staff`-level member has no such menu items (and the pages answer as not found). */

@@ -6,6 +6,7 @@ import {
   type ClientActivityRow,
   toClientActivityRow,
 } from '../../../../domain/client-activity';
+import { Fact } from '../../../components/fact';
 import { useClientActivity } from '../api/get-client-activity';
 
 const columns = [
@@ -43,19 +44,6 @@ function ReceiptLink({ row }: { row: ClientActivityRow }) {
       <IconDownload size={14} aria-hidden />
       Receipt
     </Anchor>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <Group gap={6} wrap="nowrap" align="flex-start">
-      <Text component="dt" size="sm" c="gray.7" style={{ flexShrink: 0 }}>
-        {term}:
-      </Text>
-      <Text component="dd" size="sm" m={0}>
-        {children}
-      </Text>
-    </Group>
   );
 }
 

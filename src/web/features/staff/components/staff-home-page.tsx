@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api-client';
 import { useStaffQueues } from '../api/queues';
 import { queuePages, queuePath } from './queue-pages';
 
-/** The back office's start page: client search, and a card per work queue with what waits in it. */
+/** The back office's start page: client search, a card per work queue with what waits in it, and Billing. */
 export function StaffHomePage() {
   const queues = useStaffQueues();
   const cards = [
@@ -22,6 +22,13 @@ export function StaffHomePage() {
       to: queuePath(queue.key),
       count: queue.count,
     })),
+    {
+      key: 'billing',
+      title: 'Billing',
+      text: 'Storage renewals: due in the next 30 days, charged today, waiting for a retry, overdue, and recovered after a retry.',
+      to: '/staff/billing',
+      count: null,
+    },
   ];
   return (
     <Stack>

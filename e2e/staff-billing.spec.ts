@@ -1,0 +1,156 @@
+/**
+ * The Billing page (storage renewals, issue 21): the demo admin runs billing ahead ("Run billing
+ * as of…") for the demo clients Ivy Chen (ACT10009, paid until 20 days after the seed, a Visa
+ * ending 4242 that pays) and Ben Ortiz (ACT10010, 25 days, the sandbox card ending 0341 that is
+ * declined), sees Ben waiting for a retry and then overdue, and e-mails him a payment link.
+ *
+ * The run moves the demo's billing cursor for good and bills every demo client. The e2e server is
+ * fresh per `npm run test:e2e`; run again on the same server, the journey skips the first run (the
+ * days are billed already) and checks what still holds: Ben overdue, his link, Ivy renewed.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { todayFor } from '../src/domain/client';
+import { addDays, addYears, isoToUsDate } from '../src/domain/dates';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
+
+test.describe.configure({ mode: 'serial' });
+
+const today = todayFor(new Date());
+const ivyDue = addDays(today, 20);
+const benDue = addDays(today, 25);
+
+async function lastRunDay(page: Page): Promise<string | null> {
+  const answer = await page.request.get('/api/staff/billing');
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { lastRunDay: string | null }).lastRunDay;
+}
+
+const section = (page: Page, title: string) => page.getByRole('region', { name: title });
+const runLine = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /^(Ran \d+ days?|Nothing to run)/ });
+
+async function runBillingTo(page: Page, asOf: string): Promise<string> {
+  await page.getByRole('textbox', { name: 'Run billing as of' }).fill(isoToUsDate(asOf));
+  await page.getByRole('button', { name: 'Run billing' }).click();
+  await expect(runLine(page)).toBeVisible();
+  return (await runLine(page).textContent()) ?? '';
+}
+
+async function checkWidths(page: Page, name: string, title: string) {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    // A table on a wide screen, a card per year on a phone: either way each section reads by its title.
+    await expect(page.getByRole(width === 375 ? 'list' : 'table', { name: title })).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    // From the top: scrolled, a full-page shot draws the fixed header over the middle of the page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/staff-billing-${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('the admin runs billing ahead: Ivy renewed, Ben retried then overdue and sent a payment link', async ({
+  page,
+}) => {
+  await signInAsDemoAdmin(page);
+  await page
+    .getByRole('navigation', { name: 'Back office sections' })
+    .getByRole('link', { name: 'Billing' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Billing', level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Billing day: \d{2}\/\d{2}\/\d{4}$/)).toBeVisible();
+  await expect(page.getByText(/^Last run: /)).toBeVisible();
+  for (const title of [
+    'Renewals due in the next 30 days',
+    'Charged today',
+    'Failed, waiting for a retry',
+    'Overdue',
+    'Recovered after a retry',
+  ]) {
+    await expect(page.getByRole('heading', { name: title, level: 2 })).toBeVisible();
+  }
+
+  // The server's limit, under the field; a date not after the last run is refused before sending.
+  const asOfBox = page.getByRole('textbox', { name: 'Run billing as of' });
+  await asOfBox.fill(isoToUsDate(addYears(today, 3)));
+  await page.getByRole('button', { name: 'Run billing' }).click();
+  await expect(page.getByText('The date can be at most two years ahead')).toBeVisible();
+  await expect(asOfBox).toHaveAttribute('aria-invalid', 'true');
+
+  const since = Date.now();
+  const last = await lastRunDay(page);
+  if (!last || last < ivyDue) {
+    // Past Ben's first decline (day 25), before his first retry (day 28).
+    const runs: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/staff/billing/run'))
+        runs.push(request.url());
+    });
+    await asOfBox.fill(isoToUsDate(addDays(today, 26)));
+    await page.getByRole('button', { name: 'Run billing' }).dblclick();
+    await expect(runLine(page)).toBeVisible();
+    expect(runs).toHaveLength(1);
+    const line = (await runLine(page).textContent()) ?? '';
+    expect(line).toMatch(
+      new RegExp(`^Ran \\d+ days \\(\\d{2}/\\d{2}/\\d{4} to ${isoToUsDate(addDays(today, 26))}\\): `),
+    );
+    expect(Number(/(\d+) charges?,/.exec(line)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/(\d+) declines?,/.exec(line)?.[1])).toBeGreaterThanOrEqual(1);
+    await expect(page.getByText(`Billing day: ${isoToUsDate(addDays(today, 26))}`)).toBeVisible();
+    await expect(page.getByText(`Last run: ${isoToUsDate(addDays(today, 26))}`)).toBeVisible();
+
+    const ben = section(page, 'Failed, waiting for a retry')
+      .getByRole('row')
+      .filter({ hasText: 'Ben Ortiz' });
+    await expect(ben).toContainText('$350.00');
+    await expect(ben).toContainText(isoToUsDate(benDue));
+    // Retried on day 3 after the charge day.
+    await expect(ben).toContainText(isoToUsDate(addDays(benDue, 3)));
+    await expect(ben).toContainText('Generic decline');
+    await expect(ben.getByRole('link', { name: 'ACT10010' })).toHaveAttribute(
+      'href',
+      '/staff/clients/ACT10010',
+    );
+
+    const receipt = await waitForMail('ivy.chen@example.com', /Receipt: annual storage renewed/, since);
+    expect(receipt.text).toContain('$350.00');
+    const declined = await waitForMail(
+      'ben.ortiz@example.com',
+      /Your annual storage payment did not go through/,
+      since,
+    );
+    expect(declined.text).toContain('$350.00');
+    await checkWidths(page, 'retrying', 'Failed, waiting for a retry');
+  }
+
+  // On past the last retry (day 14 after the charge): Ben's year is overdue.
+  const after = await lastRunDay(page);
+  const asOf = after && after >= addDays(today, 40) ? addDays(after, 1) : addDays(today, 40);
+  expect(await runBillingTo(page, asOf)).toMatch(/^Ran \d+ days? /);
+  await expect(page.getByText(`Last run: ${isoToUsDate(asOf)}`)).toBeVisible();
+  await asOfBox.fill(isoToUsDate(asOf));
+  await page.getByRole('button', { name: 'Run billing' }).click();
+  await expect(page.getByText('The date must be after the last billing run')).toBeVisible();
+
+  await expect(section(page, 'Failed, waiting for a retry').getByText('Ben Ortiz')).toHaveCount(0);
+  const overdue = section(page, 'Overdue').getByRole('row').filter({ hasText: 'Ben Ortiz' });
+  await expect(overdue).toContainText('$350.00');
+  await expect(overdue).toContainText(isoToUsDate(benDue));
+
+  const linkSince = Date.now();
+  await overdue.getByRole('button', { name: 'Send payment link' }).click();
+  await expect(overdue.getByRole('status')).toHaveText(
+    'The payment link was sent by e-mail. Sent to b***@example.com.',
+  );
+  const link = await waitForMail('ben.ortiz@example.com', /Update your payment information/, linkSince);
+  expect(link.text).toMatch(/\/updatepaymentinformation\?t=[\w.-]+/);
+  await checkWidths(page, 'overdue', 'Overdue');
+});
+
+test('Ivy sees her storage paid a year further, until her next anniversary', async ({ page }) => {
+  await signIn(page, 'ACT10009');
+  await expect(shownValue(page, 'Annual Storage Paid Until')).toHaveText(isoToUsDate(addYears(ivyDue, 1)));
+});
