@@ -267,11 +267,16 @@ describe('storage renewals', () => {
       t.app.inject({ method: 'POST', url: `/api/staff/billing/years/${id}`, headers: { cookie }, payload });
 
     const member = await staffLevelMember(t, admin, 'billing-member@example.com');
-    expect((await change(overdue?.id ?? '', { action: 'waive', reason: 'Goodwill' }, member)).statusCode).toBe(404);
+    expect(
+      (await change(overdue?.id ?? '', { action: 'waive', reason: 'Goodwill' }, member)).statusCode,
+    ).toBe(404);
     const noReason = await change(overdue?.id ?? '', { action: 'waive', reason: '  ' });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().fields).toEqual({ reason: 'Please give a reason' });
-    const done = await change(overdue?.id ?? '', { action: 'waive', reason: 'Goodwill after a hospital stay' });
+    const done = await change(overdue?.id ?? '', {
+      action: 'waive',
+      reason: 'Goodwill after a hospital stay',
+    });
     expect(done.json()).toEqual({ message: 'The year was waived.' });
     expect(await paidUntilOf(waived.id)).toBe(addYears(due, 1));
     expect((await change(overdue?.id ?? '', { action: 'waive', reason: 'Again' })).statusCode).toBe(409);
@@ -280,7 +285,11 @@ describe('storage renewals', () => {
     await run(today, [deferred.actId]);
     const [noticed] = await years(deferred.id);
     const later = addDays(today, 60);
-    const moved = await change(noticed?.id ?? '', { action: 'defer', reason: 'Asked to pay after surgery', until: later });
+    const moved = await change(noticed?.id ?? '', {
+      action: 'defer',
+      reason: 'Asked to pay after surgery',
+      until: later,
+    });
     expect(moved.json()).toEqual({ message: `The year was deferred to ${usDate(later)}.` });
     expect(await run(addDays(today, 59), [deferred.actId])).toMatchObject({ charges: 0 });
     expect(await run(later, [deferred.actId])).toMatchObject({ charges: 1 });
@@ -297,7 +306,8 @@ describe('storage renewals', () => {
     // A client reaches none of it: the same 404 as a route that does not exist.
     const client = await t.signIn(waived.actId);
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/staff/billing', headers: { cookie: client } })).statusCode,
+      (await t.app.inject({ method: 'GET', url: '/api/staff/billing', headers: { cookie: client } }))
+        .statusCode,
     ).toBe(404);
   });
 });
