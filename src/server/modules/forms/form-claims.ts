@@ -16,7 +16,7 @@ import {
   type Transaction,
 } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
-import type { PaymentDeps } from '../payments/payment-service';
+import type { PaymentDeps } from '../payments/ledger';
 import { formSubmissions } from './schema';
 
 export interface FormDeps extends PaymentDeps {

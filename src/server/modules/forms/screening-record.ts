@@ -12,7 +12,7 @@ import { centsToAmount, formatUsd } from '../../../domain/money';
 import { cardFeePercent } from '../../../domain/payments';
 import type { PriceBook } from '../../../domain/price-book';
 import { recordActivity } from '../clients/client-activities';
-import type { OneOffCharge } from '../payments/payment-service';
+import type { OneOffCharge } from '../payments/one-off-charge';
 import type { FormClaim, FormDeps } from './form-claims';
 import { describePaidWith, type PaymentShown } from './form-payment';
 import type { SignedRecord } from './signed-record';

@@ -19,6 +19,7 @@ import { refuseChangedAmounts } from '../../lib/shown-amounts';
 import { recordActivity } from '../clients/client-activities';
 import { findClientRow, markClientCompleted } from '../clients/client-directory';
 import { resolveFormPayment } from '../forms/form-payment';
+import type { OneOffCharge } from '../payments/one-off-charge';
 import {
   type PaidClaim,
   type PaidOrderDeps,
@@ -27,7 +28,6 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import type { OneOffCharge } from '../payments/payment-service';
 import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {

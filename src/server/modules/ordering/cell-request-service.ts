@@ -21,6 +21,7 @@ import { findClientRow } from '../clients/client-directory';
 import { givePrePaidVialsBack, reservePrePaidVials, savePreferredAddress } from '../clients/client-holdings';
 import { physicianActsFor } from '../clients/client-repository';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
+import type { OneOffCharge } from '../payments/one-off-charge';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -30,7 +31,6 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { vialRequests } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';

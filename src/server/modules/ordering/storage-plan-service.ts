@@ -18,6 +18,7 @@ import { recordActivity } from '../clients/client-activities';
 import { clientContact } from '../clients/client-directory';
 import { grantStoragePlan } from '../clients/client-holdings';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
+import type { OneOffCharge } from '../payments/one-off-charge';
 import {
   type PaidClaim,
   type PaidOrderDeps,
@@ -26,7 +27,6 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import type { OneOffCharge } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { storagePlanOrders } from './schema';
 

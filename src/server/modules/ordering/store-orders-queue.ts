@@ -21,7 +21,7 @@ import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { updateActivity } from '../clients/client-activities';
 import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
-import type { PaymentDeps } from '../payments/payment-service';
+import type { PaymentDeps } from '../payments/ledger';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName as staffName } from '../staff/staff-accounts';
 import { storeOrders } from './schema';

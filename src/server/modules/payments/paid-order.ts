@@ -12,8 +12,9 @@ import {
   runOnce,
   type Transaction,
 } from '../../lib/run-once';
+import type { PaymentDeps } from './ledger';
+import { type ChargeClaim, chargeOnce, type OneOffCharge, recoverCharge } from './one-off-charge';
 import type { PaymentMethodRow } from './payment-methods';
-import { chargeOnce, type OneOffCharge, type PaymentDeps, paymentRecoveries } from './payment-service';
 import { renderReceiptPdf } from './receipt-pdf';
 import { findReceipt } from './receipts';
 
@@ -269,7 +270,9 @@ async function recoverPaidOrder<C, T>(
     let chargeOp = await findOperation(deps.db, `client:${claim.clientId}`, claim.chargeKey);
     // The charge's owner died with it: settle the charge first (looked up at the gateway).
     if (chargeOp?.status === 'running' && !isHeld(chargeOp, deps.clock.now())) {
-      await recoverLapsed(deps, chargeOp.id, paymentRecoveries(deps).charge);
+      await recoverLapsed(deps, chargeOp.id, (run: RecoveryRun<OneOffCharge>, claim: ChargeClaim | null) =>
+        recoverCharge(deps, run, claim),
+      );
       chargeOp = await operationById(deps.db, chargeOp.id);
     }
     if (!chargeOp) return giveBack(interrupted());

@@ -9,95 +9,31 @@ import {
   type SetPaymentInfoResponse,
 } from '../../../domain/payment-info';
 import { cardProcessingFee, hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
-import type { Mailer } from '../../adapters/mailer';
-import type {
-  ChargeLookup,
-  ChargeResult,
-  DeclineReason,
-  PaymentGateway,
-} from '../../adapters/payments/payment-gateway';
 import type { Database } from '../../db/client';
-import {
-  annualStorageFees,
-  clientActivities,
-  clients,
-  paymentMethods,
-  payments,
-  physicians,
-} from '../../db/schema';
+import { annualStorageFees, clientActivities, clients, paymentMethods, payments } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
 import { HttpError } from '../../lib/http-error';
-import {
-  type Recovered,
-  type RecoveryRun,
-  type RunOnceDeps,
-  runOnce,
-  type Transaction,
-} from '../../lib/run-once';
+import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
 import { refuseChangedAmounts } from '../../lib/shown-amounts';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
-  findGatewayCustomer,
-  type MethodOwner,
-  type PaymentMethodRow,
-  putMethodOnFile,
-  removeMethod,
-} from './payment-methods';
-
-export interface PaymentDeps extends RunOnceDeps {
-  gateway: PaymentGateway;
-  mailer: Mailer;
-  log: { warn(obj: object, msg: string): void };
-}
-
-type LedgerRow = typeof payments.$inferSelect;
-
-/** A gateway's refusal, with its reason: a renewal retries a soft one and gives up on a hard one. */
-export class PaymentRefused extends HttpError {
-  constructor(
-    code: 'GATEWAY_UNAVAILABLE' | 'PAYMENT_DECLINED',
-    message: string,
-    readonly reason: DeclineReason | 'unknown',
-  ) {
-    super(code, message);
-  }
-}
-
-/** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
-function refused(reason: DeclineReason | 'unknown', message: string) {
-  return new PaymentRefused(
-    reason === 'gateway_unavailable' || reason === 'processing_error'
-      ? 'GATEWAY_UNAVAILABLE'
-      : 'PAYMENT_DECLINED',
-    message,
-    reason,
-  );
-}
-
-/** A charge whose answer does not say whether money moved: only the gateway's records can tell. */
-function outcomeUnknown(charge: ChargeResult): boolean {
-  if (charge.outcome === 'approved') return false;
-  return (
-    charge.reason === 'gateway_unavailable' || (charge.outcome === 'error' && charge.transactionId !== null)
-  );
-}
-
-const CONFIRMING_MESSAGE =
-  'We could not confirm your payment with the card processor yet. We are checking it and will e-mail you the outcome; you will not be charged twice.';
-const INTERRUPTED_MESSAGE = 'The payment did not go through and nothing was charged. Please try again.';
-const NOT_COMPLETED_MESSAGE =
-  'The payment could not be completed and nothing was charged. Please try again or use another card.';
-const DEFAULT_NOT_FOUND_GRACE_MS = 2 * 60_000;
-const RECHECK_AFTER_MS = 60_000;
-
-/**
- * Our reference for a ledger row's charge: 20 letters and digits from its id, the gateway's
- * invoice number, by which reconciliation finds the charge again.
- */
-export function chargeReference(ledgerId: string): string {
-  return ledgerId.replace(/-/g, '').slice(0, 20).toUpperCase();
-}
+  CONFIRMING_MESSAGE,
+  chargeReference,
+  clientCustomer,
+  INTERRUPTED_MESSAGE,
+  ledgerRow,
+  lookUp,
+  NOT_COMPLETED_MESSAGE,
+  outcomeUnknown,
+  type PaymentDeps,
+  RECHECK_AFTER_MS,
+  refused,
+  releaseLedger,
+  saveAtGateway,
+} from './ledger';
+import { type ChargeClaim, type OneOffCharge, recoverCharge } from './one-off-charge';
+import { type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-methods';
 
 /**
  * The overdue annual storage fees of a client today: the rows and their total in cents. A year
@@ -122,84 +58,6 @@ export async function overdueFees(db: Database | Transaction, clientId: string, 
   // total is the card-or-check amount its notice named).
   const owed = rows.map((r) => ({ ...r, amountCents: r.achAmountCents ?? r.amountCents }));
   return { rows: owed, totalCents: owed.reduce((sum, r) => sum + r.amountCents, 0) };
-}
-
-async function ledgerRow(db: Database, id: string): Promise<LedgerRow | undefined> {
-  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
-  return row;
-}
-
-async function clientContact(db: Database, clientId: string) {
-  const [client] = await db
-    .select({ actId: clients.clientActId, email: clients.email, paidUntil: clients.annualStoragePaidUntil })
-    .from(clients)
-    .where(eq(clients.id, clientId))
-    .limit(1);
-  if (!client) throw new HttpError('NOT_FOUND', 'Not found');
-  return client;
-}
-
-/** Whose gateway customer profile a new method joins: its owner, and how the gateway knows them. */
-interface GatewayCustomer {
-  owner: MethodOwner;
-  actId: string;
-  email: string;
-}
-
-async function physicianContact(db: Database, physicianId: string): Promise<GatewayCustomer> {
-  const [physician] = await db
-    .select({ actId: physicians.physicianActId, email: physicians.email })
-    .from(physicians)
-    .where(eq(physicians.id, physicianId))
-    .limit(1);
-  if (!physician) throw new HttpError('NOT_FOUND', 'Not found');
-  return { owner: { physicianId }, ...physician };
-}
-
-/** Exchanges a browser token for a stored method at the gateway, in its owner's customer profile. */
-async function saveAtGateway(
-  db: Database,
-  gateway: PaymentGateway,
-  customer: GatewayCustomer,
-  kind: 'card' | 'ach',
-  request: SetPaymentInfoRequest,
-) {
-  return gateway.saveMethod({
-    customerRef: await findGatewayCustomer(db, customer.owner, gateway.name),
-    merchantCustomerId: customer.actId,
-    email: request.Credit_Card_Biling_Email_Address || customer.email,
-    kind,
-    token: request.token,
-    billTo:
-      kind === 'card'
-        ? {
-            firstName: request.Credit_Card_Holder_First_Name ?? '',
-            lastName: request.Credit_Card_Holder_Last_Name ?? '',
-            address: request.Credit_Card_Billing_Street,
-            city: request.Credit_Card_Billing_City,
-            state: request.Credit_Card_Billing_State,
-            zip: request.Credit_Card_Billing_Zip_Code,
-            country: request.Country,
-          }
-        : undefined,
-  });
-}
-
-/** Gives a claim's overdue years back and records how its ledger row ended. */
-async function releaseLedger(tx: Transaction, ledgerId: string, error: unknown) {
-  await tx
-    .update(annualStorageFees)
-    .set({ paymentId: null })
-    .where(and(eq(annualStorageFees.paymentId, ledgerId), isNull(annualStorageFees.paidAt)));
-  const declined = error instanceof HttpError && error.statusCode === 402;
-  await tx
-    .update(payments)
-    .set({
-      status: declined ? 'declined' : 'error',
-      message: error instanceof Error ? error.message.slice(0, 300) : 'Failed',
-      completedAt: new Date(),
-    })
-    .where(and(eq(payments.id, ledgerId), eq(payments.status, 'in_progress')));
 }
 
 /** What a payment-method submission claimed: its ledger row, and the overdue years it pays. */
@@ -421,8 +279,8 @@ export async function savePaymentMethod(
     recover: (run, claim) => recoverMethodPayment(deps, run, claim),
     async work(run, claim) {
       faultPoint('payment:after-claim');
-      const client = await clientContact(db, clientId);
-      const saved = await saveAtGateway(db, gateway, { owner: clientId, ...client }, kind, request);
+      const customer = await clientCustomer(db, clientId);
+      const saved = await saveAtGateway(db, gateway, customer, kind, request);
       if (saved.outcome !== 'saved') throw refused(saved.reason, saved.message);
       faultPoint('payment:after-save-method');
 
@@ -482,24 +340,6 @@ export async function savePaymentMethod(
     },
   });
   return response;
-}
-
-/** The decision on a charge sent whose outcome we never recorded, from the gateway's records. */
-async function lookUp(
-  deps: PaymentDeps,
-  ledger: LedgerRow,
-): Promise<ChargeLookup | { status: 'never_sent' } | { status: 'too_early' }> {
-  if (!ledger.chargeStartedAt || !ledger.reference || !ledger.gatewayCustomerRef)
-    return { status: 'never_sent' };
-  const found = await deps.gateway.lookupCharge({
-    customerRef: ledger.gatewayCustomerRef,
-    reference: ledger.reference,
-  });
-  if (found.status === 'not_found') {
-    const grace = deps.gateway.notFoundGraceMs ?? DEFAULT_NOT_FOUND_GRACE_MS;
-    if (deps.clock.now().getTime() - ledger.chargeStartedAt.getTime() < grace) return { status: 'too_early' };
-  }
-  return found;
 }
 
 /** Settles a payment-method submission whose owner died, from its ledger row and the gateway. */
@@ -577,218 +417,6 @@ async function recoverMethodPayment(
       // claimed (money may have moved) and look again later.
       return { retryAfterMs: RECHECK_AFTER_MS };
   }
-}
-
-/** A one-off charge paid with the method on file or a new one, and what was charged. */
-export interface OneOffCharge {
-  paymentId: string;
-  transactionId: string;
-  amountCents: number;
-  feeCents: number;
-  totalCents: number;
-  kind: 'card' | 'ach';
-  brand: string | null;
-  last4: string;
-}
-
-interface ChargeClaim {
-  ledgerId: string;
-  amountCents: number;
-  feeCents: number;
-  totalCents: number;
-  kind: 'card' | 'ach';
-}
-
-/**
- * Charges an amount the server computed (a White Glove Labs kit) once per idempotency key,
- * through the same ledger as every payment: with the method on file, or with a new tokenized
- * one that is kept on file only when the client asked. A card adds the processing fee the caller
- * priced (with the order, from the price book in force when it was placed).
- */
-export async function chargeOnce(
-  deps: PaymentDeps,
-  input: {
-    clientId: string;
-    source: string;
-    purpose: string;
-    idempotencyKey: string;
-    /** What makes two submissions the same one: a repeat with a different request is refused. */
-    request: unknown;
-    amountCents: number;
-    /** The card fee of the caller's own price (the book in force when the order was placed); 0 by ACH. */
-    feeCents: number;
-    kind: 'card' | 'ach';
-    method: { onFile: PaymentMethodRow } | { token: SetPaymentInfoRequest; keepOnFile: boolean };
-    description: string;
-    /**
-     * A physician paying for their client with the physician's own card: a method on file must be
-     * theirs, and a new card joins (and, when kept, stays on) the physician's file, not the client's.
-     */
-    payer?: { physicianId: string };
-  },
-): Promise<OneOffCharge> {
-  const { db, clock, gateway } = deps;
-  const { clientId, kind } = input;
-  if (kind === 'ach' && input.feeCents !== 0) throw new Error('an ACH payment carries no card fee');
-  const { feeCents } = input;
-  const totalCents = input.amountCents + feeCents;
-  return runOnce<ChargeClaim, OneOffCharge>(deps, {
-    scope: `client:${clientId}`,
-    key: input.idempotencyKey,
-    kind: 'charge',
-    request: { source: input.source, request: input.request },
-    async claim(tx, operationId) {
-      const [ledger] = await tx
-        .insert(payments)
-        .values({
-          clientId,
-          idempotencyKey: input.idempotencyKey,
-          requestHash: jsonSha256({ source: input.source, request: input.request }),
-          operationId,
-          source: input.source,
-          purpose: input.purpose,
-          methodKind: kind,
-          paidByPhysicianId: input.payer?.physicianId ?? null,
-          amountCents: input.amountCents,
-          feeCents,
-          totalCents,
-          status: 'in_progress',
-          createdAt: clock.now(),
-        })
-        .returning({ id: payments.id });
-      if (!ledger) throw new Error('the ledger row was not written');
-      return { ledgerId: ledger.id, amountCents: input.amountCents, feeCents, totalCents, kind };
-    },
-    release: (tx, claim, error) => releaseLedger(tx, claim.ledgerId, error),
-    recover: (run, claim) => recoverCharge(deps, run, claim),
-    async work(run, claim) {
-      let ref: { customerRef: string; paymentRef: string; brand: string | null; last4: string };
-      let keptRow: PaymentMethodRow | null = null;
-      if ('onFile' in input.method) {
-        const row = input.method.onFile;
-        const owned = input.payer ? row.physicianId === input.payer.physicianId : row.clientId === clientId;
-        if (!owned) throw new Error('a method on file was offered to a charge its owner does not pay');
-        if (!row.gatewayCustomerRef || !row.gatewayPaymentRef) {
-          throw new HttpError('NOT_ALLOWED_NOW', 'Please enter the payment details again.');
-        }
-        ref = {
-          customerRef: row.gatewayCustomerRef,
-          paymentRef: row.gatewayPaymentRef,
-          brand: row.brand,
-          last4: row.last4,
-        };
-      } else {
-        const request = input.method.token;
-        const customer = input.payer
-          ? await physicianContact(db, input.payer.physicianId)
-          : { owner: clientId, ...(await clientContact(db, clientId)) };
-        const saved = await saveAtGateway(db, gateway, customer, kind, request);
-        if (saved.outcome !== 'saved') throw refused(saved.reason, saved.message);
-        if (input.method.keepOnFile)
-          keptRow = await putMethodOnFile(db, customer.owner, gateway.name, saved.method, request);
-        ref = {
-          customerRef: saved.method.customerRef,
-          paymentRef: saved.method.paymentRef,
-          brand: saved.method.brand ?? request.Credit_Card_Type ?? null,
-          last4: saved.method.last4,
-        };
-      }
-      const reference = chargeReference(claim.ledgerId);
-      await db
-        .update(payments)
-        .set({
-          reference,
-          chargeStartedAt: clock.now(),
-          gatewayCustomerRef: ref.customerRef,
-          methodBrand: ref.brand,
-          methodLast4: ref.last4,
-          paymentMethodId: 'onFile' in input.method ? input.method.onFile.id : (keptRow?.id ?? null),
-        })
-        .where(eq(payments.id, claim.ledgerId));
-
-      run.setInDoubt(true);
-      const charge = await gateway.charge({
-        customerRef: ref.customerRef,
-        paymentRef: ref.paymentRef,
-        amountCents: totalCents,
-        reference,
-        description: input.description,
-      });
-      if (charge.outcome !== 'approved') {
-        if (outcomeUnknown(charge)) throw new HttpError('PAYMENT_PENDING', CONFIRMING_MESSAGE);
-        run.setInDoubt(false);
-        if (keptRow) await removeMethod(db, keptRow);
-        await db
-          .update(payments)
-          .set({ gatewayTransactionId: charge.transactionId })
-          .where(eq(payments.id, claim.ledgerId));
-        throw refused(charge.reason, charge.message);
-      }
-      const result = oneOffCharge(claim, charge.transactionId, ref);
-      await run.succeed((tx) => approveCharge(tx, claim.ledgerId, result, clock.now()), result);
-      return result;
-    },
-  });
-}
-
-function oneOffCharge(
-  claim: ChargeClaim,
-  transactionId: string,
-  method: { brand: string | null; last4: string },
-): OneOffCharge {
-  return {
-    paymentId: claim.ledgerId,
-    transactionId,
-    amountCents: claim.amountCents,
-    feeCents: claim.feeCents,
-    totalCents: claim.totalCents,
-    kind: claim.kind,
-    brand: method.brand,
-    last4: method.last4,
-  };
-}
-
-async function approveCharge(tx: Transaction, ledgerId: string, result: OneOffCharge, now: Date) {
-  await tx
-    .update(payments)
-    .set({
-      status: 'approved',
-      gatewayTransactionId: result.transactionId,
-      responseJson: JSON.stringify(result),
-      completedAt: now,
-    })
-    .where(eq(payments.id, ledgerId));
-}
-
-/** Settles a one-off charge whose owner died: approved at the gateway stands; anything else is given back. */
-async function recoverCharge(
-  deps: PaymentDeps,
-  run: RecoveryRun<OneOffCharge>,
-  claim: ChargeClaim | null,
-): Promise<Recovered> {
-  const ledger = claim ? await ledgerRow(deps.db, claim.ledgerId) : undefined;
-  if (!claim || !ledger) {
-    await run.fail(new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE), async () => {});
-    return 'settled';
-  }
-  const found = await lookUp(deps, ledger);
-  if (found.status === 'approved') {
-    const result = oneOffCharge(claim, found.transactionId, {
-      brand: ledger.methodBrand,
-      last4: ledger.methodLast4 ?? '',
-    });
-    await run.succeed((tx) => approveCharge(tx, claim.ledgerId, result, deps.clock.now()), result);
-    return 'settled';
-  }
-  if (['never_sent', 'not_found', 'failed', 'returned'].includes(found.status)) {
-    const error =
-      found.status === 'never_sent'
-        ? new HttpError('GATEWAY_UNAVAILABLE', INTERRUPTED_MESSAGE)
-        : new HttpError('PAYMENT_DECLINED', NOT_COMPLETED_MESSAGE);
-    await run.fail(error, (tx) => releaseLedger(tx, claim.ledgerId, error));
-    return 'settled';
-  }
-  return { retryAfterMs: RECHECK_AFTER_MS };
 }
 
 /** The recoveries of the payment kinds, for the reconciliation sweep. */

@@ -25,6 +25,7 @@ import { recordActivity } from '../clients/client-activities';
 import { type ClientToBill, clientContact, clientsToBill } from '../clients/client-directory';
 import { extendStoragePaidUntil } from '../clients/client-holdings';
 import { priceBookOn } from '../prices/price-book-repository';
+import { PaymentRefused } from './ledger';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -34,7 +35,6 @@ import {
   placePaidOrder,
 } from './paid-order';
 import { findMethodsOnFile, type PaymentMethodRow } from './payment-methods';
-import { PaymentRefused } from './payment-service';
 import { annualStorageFees } from './schema';
 
 /**
