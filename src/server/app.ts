@@ -46,6 +46,7 @@ import {
 } from './modules/payments/billing-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
+import { staffRefundRoutes } from './modules/payments/refund-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
 import { staffQueueRoutes } from './modules/staff/queues';
 import { staffAdminRoutes } from './modules/staff/staff-admin-routes';
@@ -284,6 +285,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       async (scope) => {
         await scope.register(staffAdminRoutes, staffApi);
         await scope.register(staffBillingAdminRoutes, staffApi);
+        await scope.register(staffRefundRoutes, staffApi);
       },
       { audit, admits: (session) => session.role === 'staff' && session.level === 'admin' },
     ),

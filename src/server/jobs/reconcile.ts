@@ -11,6 +11,7 @@ import { storeRecoveries } from '../modules/ordering/store-service';
 import { billingRunRecoveries, renewalDeps } from '../modules/payments/billing-routes';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 import { deleteExpiredPaymentVerifications } from '../modules/payments/payment-verifications';
+import { refundRecoveries } from '../modules/payments/refunds';
 import { storageRenewalRecoveries } from '../modules/payments/storage-renewals';
 import { staffQueueRecoveries } from '../modules/staff/queues';
 
@@ -37,6 +38,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     ...staffQueueRecoveries(paymentDeps),
     ...storageRenewalRecoveries({ ...renewalDeps(deps), log }),
     ...billingRunRecoveries,
+    ...refundRecoveries(paymentDeps),
   };
 }
 

@@ -189,3 +189,40 @@ export const paymentVerifications = pgTable(
   },
   (t) => [index().on(t.clientId)],
 );
+
+/**
+ * Refunds and voids: ledger entries linked to the charge they give back (never more than it,
+ * checked under a lock on the charge's row), keyed by their operation and sent with our
+ * reference, so that a refund whose answer was lost is found again at the gateway.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    paymentId: uuid()
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    operationId: uuid(),
+    amountCents: integer().notNull(),
+    reason: text().notNull(),
+    /** The staff member who asked for it (null: the client, by a cancellation). */
+    requestedBy: uuid(),
+    /** A refund of a settled charge, or a void of one still in its open batch (whole). */
+    kind: text({ enum: ['refund', 'void'] }),
+    status: text({ enum: ['in_progress', 'refunded', 'voided', 'failed'] }).notNull(),
+    reference: text().notNull(),
+    gatewayTransactionId: text(),
+    message: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index().on(t.paymentId),
+    index().on(t.clientId),
+    uniqueIndex('refunds_reference_key').on(t.reference),
+    check('refunds_amount_positive', sql`${t.amountCents} > 0`),
+  ],
+);

@@ -9,11 +9,14 @@ import {
   clients,
   paymentMethods,
   payments,
+  refunds,
   sandboxPaymentMethods,
+  sandboxRefunds,
   sandboxTransactions,
 } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { addClient } from '../../testing/form-fixtures';
+import { staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from './billing-routes';
 import { runBilling } from './billing-run';
@@ -24,7 +27,7 @@ import { runBilling } from './billing-run';
  * settles it from the gateway's records, once.
  */
 
-let fault: null | 'lost-after-approval' | 'timeout' = null;
+let fault: null | 'lost-after-approval' | 'timeout' | 'refund-lost' = null;
 
 function faulty(real: PaymentGateway): PaymentGateway {
   return {
@@ -32,7 +35,11 @@ function faulty(real: PaymentGateway): PaymentGateway {
     name: real.name,
     notFoundGraceMs: 0,
     saveMethod: (request) => real.saveMethod(request),
-    refund: (request) => real.refund(request),
+    async refund(request) {
+      const result = await real.refund(request);
+      if (fault === 'refund-lost') throw new Error('the connection to the gateway was lost');
+      return result;
+    },
     void: (request) => real.void(request),
     lookupRefund: (request) => real.lookupRefund(request),
     lookupCharge: (request) => real.lookupCharge(request),
@@ -155,5 +162,44 @@ describe('a renewal whose outcome was not recorded', () => {
     state = await stateOf(client);
     expect(state.year).toMatchObject({ status: 'paid', paidOn: addDays(due, 3), recovered: true });
     expect(state.charges).toHaveLength(1);
+  });
+});
+
+describe('a refund whose answer was lost', () => {
+  it('is found at the gateway by reconciliation and recorded once', async () => {
+    const due = addDays(today, 23);
+    const client = await bankedClient(due);
+    expect(await run(due, client.actId)).toMatchObject({ charges: 1 });
+    const [charge] = (await stateOf(client)).ledger;
+    // Two days on, the charge has settled: it can be refunded (not voided).
+    t.clock.advance(2 * 24 * 60 * 60 * 1000);
+    const admin = await staffSession(t);
+    fault = 'refund-lost';
+    const lost = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/refunds',
+      headers: { cookie: admin, 'idempotency-key': `lost-refund-${client.actId}` },
+      payload: { paymentId: charge?.id, amount: '50.00', reason: 'Goodwill' },
+    });
+    expect(lost.statusCode).toBeGreaterThanOrEqual(500);
+    fault = null;
+    await reconcile(t.app.deps, log);
+    const rows = await t.db
+      .select()
+      .from(refunds)
+      .where(eq(refunds.paymentId, charge?.id ?? ''));
+    expect(rows).toMatchObject([{ status: 'refunded', amountCents: 5_000 }]);
+    const atGateway = await t.db
+      .select()
+      .from(sandboxRefunds)
+      .where(eq(sandboxRefunds.customerRef, client.customerRef));
+    expect(atGateway).toHaveLength(1);
+    const replay = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/refunds',
+      headers: { cookie: admin, 'idempotency-key': `lost-refund-${client.actId}` },
+      payload: { paymentId: charge?.id, amount: '50.00', reason: 'Goodwill' },
+    });
+    expect(replay.json()).toMatchObject({ kind: 'refund', amountCents: 5_000, leftCents: 30_000 });
   });
 });

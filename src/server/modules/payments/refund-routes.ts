@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  REFUND_APPROVAL_CENTS,
+  REFUND_NEEDS_APPROVAL,
+  refundRequestSchema,
+  refundResponseSchema,
+} from '../../../domain/refunds';
+import { amountToCents } from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import { HttpError } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
+import { sessionOf } from '../../plugins/sessions';
+import { refundPayment } from './refunds';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  503: errorBodySchema,
+};
+
+/** Admins refund a charge, whole or part, with a reason (issue 22). */
+export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.post(
+    '/refunds',
+    {
+      config: { audit: 'change-payment' },
+      schema: {
+        summary:
+          'Refunds an approved charge, whole or part, with a reason; a charge not yet settled is voided when refunded whole. Never more than is left of it. Needs an Idempotency-Key.',
+        tags: ['staff'],
+        body: refundRequestSchema,
+        response: { 200: refundResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const key = idempotencyKeyOf(request.headers);
+      const cents = amountToCents(request.body.amount);
+      if (cents !== null && cents > REFUND_APPROVAL_CENTS) {
+        throw new HttpError('NOT_ALLOWED_NOW', REFUND_NEEDS_APPROVAL, { amount: REFUND_NEEDS_APPROVAL });
+      }
+      return refundPayment(
+        { ...deps, log: request.log },
+        {
+          scope: `staff:${session.staffId}`,
+          idempotencyKey: key,
+          paymentId: request.body.paymentId,
+          amount: request.body.amount,
+          reason: request.body.reason,
+          requestedBy: session.staffId,
+        },
+      );
+    },
+  );
+};
