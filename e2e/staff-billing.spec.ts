@@ -2,11 +2,13 @@
  * The Billing page (storage renewals, issue 21): the demo admin runs billing ahead ("Run billing
  * as of…") for the demo clients Ivy Chen (ACT10009, paid until 20 days after the seed, a Visa
  * ending 4242 that pays) and Ben Ortiz (ACT10010, 25 days, the sandbox card ending 0341 that is
- * declined), sees Ben waiting for a retry and then overdue, and e-mails him a payment link.
+ * declined), sees Ben waiting for a retry and then overdue, and e-mails him a payment link; last,
+ * waives Ben's overdue year with a reason and finds it waived on his billing schedule.
  *
  * The run moves the demo's billing cursor for good and bills every demo client. The e2e server is
  * fresh per `npm run test:e2e`; run again on the same server, the journey skips the first run (the
- * days are billed already) and checks what still holds: Ben overdue, his link, Ivy renewed.
+ * days are billed already) and checks what still holds: Ivy renewed, and Ben's year waived on his
+ * schedule (no longer overdue, so neither his link nor the waiver again).
  */
 import { expect, type Page, test } from '@playwright/test';
 import { todayFor } from '../src/domain/client';
@@ -25,6 +27,14 @@ async function lastRunDay(page: Page): Promise<string | null> {
   const answer = await page.request.get('/api/staff/billing');
   expect(answer.ok()).toBe(true);
   return ((await answer.json()) as { lastRunDay: string | null }).lastRunDay;
+}
+
+/** Whether Ben's overdue year was waived already (the journey's last step, on a server run before). */
+async function benWaived(page: Page): Promise<boolean> {
+  const answer = await page.request.get('/api/staff/billing/clients/ACT10010');
+  expect(answer.ok()).toBe(true);
+  const { years } = (await answer.json()) as { years: Array<{ dueDate: string; status: string }> };
+  return years.some((year) => year.dueDate === benDue && year.status === 'waived');
 }
 
 const section = (page: Page, title: string) => page.getByRole('region', { name: title });
@@ -136,6 +146,7 @@ test('the admin runs billing ahead: Ivy renewed, Ben retried then overdue and se
   await expect(page.getByText('The date must be after the last billing run')).toBeVisible();
 
   await expect(section(page, 'Failed, waiting for a retry').getByText('Ben Ortiz')).toHaveCount(0);
+  if (await benWaived(page)) return;
   const overdue = section(page, 'Overdue').getByRole('row').filter({ hasText: 'Ben Ortiz' });
   await expect(overdue).toContainText('$350.00');
   await expect(overdue).toContainText(isoToUsDate(benDue));
@@ -153,4 +164,81 @@ test('the admin runs billing ahead: Ivy renewed, Ben retried then overdue and se
 test('Ivy sees her storage paid a year further, until her next anniversary', async ({ page }) => {
   await signIn(page, 'ACT10009');
   await expect(shownValue(page, 'Annual Storage Paid Until')).toHaveText(isoToUsDate(addYears(ivyDue, 1)));
+});
+
+/** The modal over the page, as the screen shows it (the viewport: the modal stays where it is). */
+async function checkModal(page: Page, name: string) {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('dialog', { name: 'Waive or defer' })).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/staff-billing-${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("the admin waives Ben's overdue year with a reason, and his billing schedule shows it waived", async ({
+  page,
+}) => {
+  await signInAsDemoAdmin(page);
+  if (!(await benWaived(page))) {
+    await page
+      .getByRole('navigation', { name: 'Back office sections' })
+      .getByRole('link', { name: 'Billing' })
+      .click();
+    const overdue = section(page, 'Overdue').getByRole('row').filter({ hasText: 'Ben Ortiz' });
+    await overdue.getByRole('button', { name: 'Waive or defer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Waive or defer' });
+    await expect(dialog).toContainText(`Ben Ortiz (ACT10010), storage year`);
+    await expect(dialog).toContainText(`$350.00 due ${isoToUsDate(benDue)}.`);
+    await expect(dialog.getByRole('radio', { name: 'Waive this year' })).toBeChecked();
+    // No reason: the server's message under the field.
+    await dialog.getByRole('button', { name: 'Waive year' }).click();
+    const reason = dialog.getByRole('textbox', { name: 'Reason' });
+    await expect(dialog.getByText('Please give a reason')).toBeVisible();
+    await expect(reason).toHaveAttribute('aria-invalid', 'true');
+    await expect(reason).toBeFocused();
+    await checkModal(page, 'waive');
+    // A date to defer to, shown only for a deferral; the server's limit under it.
+    await dialog.getByRole('radio', { name: 'Defer the charge to' }).check();
+    const chargeOn = dialog.getByRole('textbox', { name: 'Charge on' });
+    await chargeOn.fill(isoToUsDate(addYears(today, 3)));
+    await reason.fill('Asked to pay after surgery');
+    await dialog.getByRole('button', { name: 'Defer charge' }).click();
+    await expect(
+      dialog.getByText('Please enter a date after today and at most two years ahead'),
+    ).toBeVisible();
+    await expect(chargeOn).toHaveAttribute('aria-invalid', 'true');
+    await checkModal(page, 'defer');
+    // Escape closes it and changes nothing.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(overdue).toBeVisible();
+
+    await overdue.getByRole('button', { name: 'Waive or defer' }).click();
+    await expect(dialog.getByRole('radio', { name: 'Waive this year' })).toBeChecked();
+    await expect(dialog.getByRole('textbox', { name: 'Charge on' })).toHaveCount(0);
+    await reason.fill('Goodwill after a hospital stay');
+    await dialog.getByRole('button', { name: 'Waive year' }).click();
+    await expect(dialog).toBeHidden();
+    // Ben's row (and its button) is gone: focus goes to the answer, at the top of the page.
+    const waived = page.getByRole('status').filter({ hasText: 'The year was waived.' });
+    await expect(waived).toBeVisible();
+    await expect(waived).toBeFocused();
+    await expect(section(page, 'Overdue').getByText('Ben Ortiz')).toHaveCount(0);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/staff-billing-waived-1280.png' });
+  }
+
+  await page.goto('/staff/clients/ACT10010');
+  await expect(page.getByRole('heading', { name: 'Billing schedule', level: 2 })).toBeVisible();
+  const year = page
+    .getByRole('table', { name: 'Billing schedule' })
+    .getByRole('row')
+    .filter({ hasText: isoToUsDate(benDue) });
+  await expect(year.getByRole('cell', { name: 'Waived', exact: true })).toBeVisible();
+  await expect(year).toContainText('$350.00');
+  await expect(year).toContainText('Waived: Goodwill after a hospital stay');
+  await page.getByRole('heading', { name: 'Billing schedule', level: 2 }).scrollIntoViewIfNeeded();
+  await checkWidths(page, 'schedule', 'Billing schedule');
 });

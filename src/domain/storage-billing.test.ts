@@ -3,6 +3,7 @@ import { SHIPPED_PRICE_BOOK } from './price-book';
 import {
   billingRunDate,
   billingRunSummary,
+  changeBillingYearEntrySchema,
   chargeDay,
   declineKind,
   declineReasonLabel,
@@ -158,5 +159,40 @@ describe('a decline reason on the Billing page', () => {
     [null, '—'],
   ])('%j reads %j', (reason, label) => {
     expect(declineReasonLabel(reason)).toBe(label);
+  });
+});
+
+describe('the "Waive or defer" form as sent', () => {
+  const dateProblem = { until: 'Please enter a date after today and at most two years ahead' };
+  it.each([
+    [
+      { action: 'waive', until: '12/16/2026', reason: 'Goodwill' },
+      { action: 'waive', reason: 'Goodwill' },
+      'a waiver sends no date',
+    ],
+    [
+      { action: 'defer', until: '01/15/2027', reason: 'After surgery' },
+      { action: 'defer', reason: 'After surgery', until: '2027-01-15' },
+      'MM/DD/YYYY, as the other date inputs',
+    ],
+    [
+      { action: 'defer', until: ' 2028-02-29 ', reason: '' },
+      { action: 'defer', reason: '', until: '2028-02-29' },
+      "YYYY-MM-DD, a leap day; the reason is the server's to require",
+    ],
+  ] as const)('%j sends %j (%s)', (entry, request, _why) => {
+    expect(changeBillingYearEntrySchema.parse(entry)).toEqual(request);
+  });
+
+  it.each([
+    ['', 'nothing typed'],
+    ['02/29/2027', 'no such day'],
+    ['1/15/27', 'a two-digit year'],
+  ])('refuses to defer to %j (%s)', (until, _why) => {
+    const parsed = changeBillingYearEntrySchema.safeParse({ action: 'defer', until, reason: 'Asked' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => ({ [String(issue.path[0])]: issue.message }))).toEqual([
+      dateProblem,
+    ]);
   });
 });

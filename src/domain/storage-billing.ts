@@ -163,6 +163,16 @@ export function yearAmountCents(
 export const RENEWAL_STATUSES = ['noticed', 'retrying', 'overdue', 'paid', 'waived', 'covered'] as const;
 export type RenewalStatus = (typeof RENEWAL_STATUSES)[number];
 
+/** A year's status as a client's billing schedule names it. */
+export const RENEWAL_STATUS_LABELS: Record<RenewalStatus, string> = {
+  noticed: 'Notice sent',
+  retrying: 'Waiting for a retry',
+  overdue: 'Overdue',
+  paid: 'Paid',
+  waived: 'Waived',
+  covered: 'Prepaid by a plan',
+};
+
 export function describeMethodOnFile(method: { kind: 'card' | 'ach'; brand: string | null; last4: string }) {
   return method.kind === 'card'
     ? `${method.brand ?? 'Card'} ending ${method.last4}`
@@ -279,6 +289,29 @@ export const changeBillingYearRequestSchema = z.object({
   /** Defer only: the new charge day, YYYY-MM-DD. */
   until: z.string().max(10).optional(),
 });
+export type ChangeBillingYearRequest = z.infer<typeof changeBillingYearRequestSchema>;
+
+/**
+ * The "Waive or defer" form as typed (the date as MM/DD/YYYY, or YYYY-MM-DD) and the request it
+ * sends. Only the date is judged here, because it must be read before it can be sent; the reason
+ * and the date's range are the server's to judge, and its messages are shown under the fields.
+ */
+export const changeBillingYearEntrySchema = z
+  .object({
+    action: z.enum(['waive', 'defer']),
+    until: z.string(),
+    reason: z.string().max(500),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry.action === 'defer' && !calendarDateToIso(entry.until)) {
+      ctx.addIssue({ code: 'custom', path: ['until'], message: renewalMessages.deferDateInvalid });
+    }
+  })
+  .transform(
+    ({ action, until, reason }): ChangeBillingYearRequest =>
+      action === 'waive' ? { action, reason } : { action, reason, until: calendarDateToIso(until) ?? '' },
+  );
+export type ChangeBillingYearEntry = z.input<typeof changeBillingYearEntrySchema>;
 
 /** Where a check for annual storage goes (the invoice of a client without a method on file). */
 export const REMIT_TO = {

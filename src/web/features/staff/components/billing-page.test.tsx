@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BillingOverview, BillingYear } from '../../../../domain/storage-billing';
 import { renderInPortal } from '../../../testing/render';
 import { BillingPage } from './billing-page';
@@ -34,6 +34,9 @@ const overview = (demo: boolean): BillingOverview => ({
   recovered: [],
 });
 
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
 interface Call {
   url: string;
   body: unknown;
@@ -45,11 +48,11 @@ function fakeServer(options: {
   level: 'admin' | 'staff';
   demo: boolean;
   run?: () => Response | Promise<Response>;
+  /** Answers "Waive or defer", given the body sent. */
+  change?: (body: unknown) => Response | Promise<Response>;
 }) {
   const posts: Call[] = [];
   let overviewReads = 0;
-  const json = (body: unknown, status = 200) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -83,6 +86,9 @@ function fakeServer(options: {
           });
         }
         if (url === '/api/staff/billing/run' && options.run) return options.run();
+        if (url === `/api/staff/billing/years/${ben.id}` && options.change) {
+          return options.change(JSON.parse(String(init.body)));
+        }
       }
       throw new Error(`unexpected call ${url}`);
     }),
@@ -198,5 +204,129 @@ describe('the Overdue section', () => {
     expect(server.posts).toEqual([
       { url: '/api/staff/send_payment_link', body: { clientId: 'ACT10010', channel: 'email' }, key: null },
     ]);
+  });
+});
+
+describe('"Waive or defer" (admins)', () => {
+  beforeAll(() => {
+    // The Reason's autosized Textarea listens for web fonts loading, which jsdom does not have.
+    if (!('fonts' in document)) {
+      Object.defineProperty(document, 'fonts', {
+        configurable: true,
+        value: { addEventListener: () => {}, removeEventListener: () => {} },
+      });
+    }
+  });
+
+  const openFor = async (name: string) => {
+    // The table and the phone's cards are both in the page here (jsdom applies no media query).
+    const [open] = await screen.findAllByRole('button', {
+      name: `Waive or defer the storage year of ${name}`,
+    });
+    await userEvent.click(open as HTMLElement);
+    return screen.findByRole('dialog', { name: 'Waive or defer' });
+  };
+  const changes = (server: ReturnType<typeof fakeServer>) =>
+    server.posts.filter((p) => p.url === `/api/staff/billing/years/${ben.id}`);
+
+  it("shows the server's reason required under the field, then waives the year and says so on the page", async () => {
+    const server = fakeServer({
+      level: 'admin',
+      demo: false,
+      change: (body) =>
+        (body as { reason: string }).reason.trim() === ''
+          ? json(
+              {
+                code: 'VALIDATION',
+                error: 'Please give a reason',
+                fields: { reason: 'Please give a reason' },
+              },
+              400,
+            )
+          : json({ message: 'The year was waived.' }),
+    });
+    renderPage();
+    const dialog = await openFor('Ben Ortiz');
+    expect(
+      within(dialog).getByText('Ben Ortiz (ACT10010), storage year 3: $350.00 due 12/21/2026.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('radio', { name: 'Waive this year' })).toHaveProperty('checked', true);
+    expect(within(dialog).queryByRole('textbox', { name: 'Charge on' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Waive year' }));
+    expect(await within(dialog).findByText('Please give a reason')).toBeTruthy();
+    const reason = within(dialog).getByRole('textbox', { name: 'Reason' });
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(reason));
+
+    await userEvent.type(reason, 'Goodwill after a hospital stay');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Waive year' }));
+    expect(await screen.findByRole('status')).toHaveProperty('textContent', 'The year was waived.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(changes(server)).toEqual([
+      { url: `/api/staff/billing/years/${ben.id}`, body: { action: 'waive', reason: '' }, key: null },
+      {
+        url: `/api/staff/billing/years/${ben.id}`,
+        body: { action: 'waive', reason: 'Goodwill after a hospital stay' },
+        key: null,
+      },
+    ]);
+    // The lists are read again once the year is waived.
+    expect(server.overviewReads()).toBe(2);
+  });
+
+  it('defers the charge to the date typed as MM/DD/YYYY, and refuses a date it cannot read without sending it', async () => {
+    const server = fakeServer({
+      level: 'admin',
+      demo: false,
+      change: () => json({ message: 'The year was deferred to 01/15/2027.' }),
+    });
+    renderPage();
+    const dialog = await openFor('Ben Ortiz');
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Defer the charge to' }));
+    const until = within(dialog).getByRole('textbox', { name: 'Charge on' });
+    await userEvent.type(until, '02/30/2027');
+    await userEvent.type(
+      within(dialog).getByRole('textbox', { name: 'Reason' }),
+      'Asked to pay after surgery',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Defer charge' }));
+    expect(
+      await within(dialog).findByText('Please enter a date after today and at most two years ahead'),
+    ).toBeTruthy();
+    expect(changes(server)).toHaveLength(0);
+
+    await userEvent.clear(until);
+    await userEvent.type(until, '01/15/2027');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Defer charge' }));
+    expect(await screen.findByText('The year was deferred to 01/15/2027.')).toBeTruthy();
+    expect(changes(server).map((c) => c.body)).toEqual([
+      { action: 'defer', reason: 'Asked to pay after surgery', until: '2027-01-15' },
+    ]);
+  });
+
+  it('says in the modal when the year is not open any more, and closes on Escape', async () => {
+    fakeServer({
+      level: 'admin',
+      demo: false,
+      change: () =>
+        json({ code: 'NOT_ALLOWED_NOW', error: 'This year is not open any more.', fields: {} }, 409),
+    });
+    renderPage();
+    const dialog = await openFor('Ben Ortiz');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Goodwill');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Waive year' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('This year is not open any more.');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('is not offered to a staff-level member', async () => {
+    fakeServer({ level: 'staff', demo: false });
+    renderPage();
+    expect(await screen.findAllByRole('button', { name: 'Send payment link to Ben Ortiz' })).not.toHaveLength(
+      0,
+    );
+    expect(screen.queryByRole('button', { name: /^Waive or defer/ })).toBeNull();
   });
 });

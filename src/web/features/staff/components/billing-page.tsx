@@ -1,25 +1,17 @@
-import { Alert, Anchor, Box, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
-import { type ReactNode, useId, useState } from 'react';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { paymentLinkMessages } from '../../../../domain/staff';
 import { type BillingYear, declineReasonLabel } from '../../../../domain/storage-billing';
-import { Fact } from '../../../components/fact';
 import { useBillingOverview } from '../api/billing';
 import { useSendPaymentLink } from '../api/payment-link';
 import { useStaffSession } from '../api/staff-session';
 import { errorText } from './admin-only';
+import { type BillingColumn, type BillingLead, BillingYears, usDate } from './billing-years';
 import { RunBillingForm } from './run-billing-form';
-
-const usDate = (iso: string | null) => (iso ? isoToUsDate(iso) : '—');
-
-interface Column {
-  header: string;
-  cell: (year: BillingYear) => ReactNode;
-  /** Amounts and counts line up on the right in the table. */
-  numeric?: boolean;
-}
+import { WaiveOrDeferModal } from './waive-or-defer-modal';
 
 const clientLink = (year: BillingYear) => (
   <Anchor component={Link} to={`/staff/clients/${year.clientActId}`} size="sm">
@@ -27,19 +19,34 @@ const clientLink = (year: BillingYear) => (
   </Anchor>
 );
 
-const common: Column[] = [
+const client: BillingLead = {
+  header: 'Client',
+  cell: (year) => (
+    <>
+      <Text size="sm">{year.clientName}</Text>
+      {clientLink(year)}
+    </>
+  ),
+  cardTitle: (year) => (
+    <>
+      {year.clientName} · {clientLink(year)}
+    </>
+  ),
+};
+
+const common: BillingColumn[] = [
   { header: 'Storage year', cell: (y) => y.yearNumber ?? '—', numeric: true },
   { header: 'Due', cell: (y) => usDate(y.dueDate) },
   { header: 'Amount', cell: (y) => formatUsd(y.amountCents), numeric: true },
   { header: 'Method', cell: (y) => y.method },
 ];
-const tries: Column = { header: 'Tries', cell: (y) => y.tries, numeric: true };
-const retryColumns: Column[] = [
+const tries: BillingColumn = { header: 'Tries', cell: (y) => y.tries, numeric: true };
+const retryColumns: BillingColumn[] = [
   tries,
   { header: 'Next try', cell: (y) => usDate(y.nextTryOn) },
   { header: 'Last decline', cell: (y) => declineReasonLabel(y.lastDecline) },
 ];
-const paidOn: Column = { header: 'Paid on', cell: (y) => usDate(y.paidOn) };
+const paidOn: BillingColumn = { header: 'Paid on', cell: (y) => usDate(y.paidOn) };
 
 type LinkAnswer = { text: string; problem: boolean };
 
@@ -102,19 +109,19 @@ function PaymentLinkAction({
   );
 }
 
-/** One section of the page: a table on a wide screen, a card per year on a phone. */
+/** One section of the page: its title, then its years or a line saying there are none. */
 function BillingSection({
   title,
   empty,
   years,
   columns,
-  action,
+  actions,
 }: {
   title: string;
   empty: string;
   years: BillingYear[];
-  columns: Column[];
-  action?: { header: string; cell: (year: BillingYear) => ReactNode };
+  columns: BillingColumn[];
+  actions?: BillingColumn[];
 }) {
   const headingId = useId();
   return (
@@ -125,77 +132,59 @@ function BillingSection({
       {years.length === 0 ? (
         <Text size="sm">{empty}</Text>
       ) : (
-        <>
-          <Table.ScrollContainer
-            minWidth={720}
-            type="native"
-            visibleFrom="sm"
-            tabIndex={0}
-            aria-label={`${title} table, scrolls sideways`}
-          >
-            <Table striped withTableBorder verticalSpacing="xs" aria-label={title}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Client</Table.Th>
-                  {columns.map((column) => (
-                    <Table.Th key={column.header} scope="col" ta={column.numeric ? 'right' : undefined}>
-                      {column.header}
-                    </Table.Th>
-                  ))}
-                  {action && <Table.Th scope="col">{action.header}</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {years.map((year) => (
-                  <Table.Tr key={year.id}>
-                    <Table.Td>
-                      <Text size="sm">{year.clientName}</Text>
-                      {clientLink(year)}
-                    </Table.Td>
-                    {columns.map((column) => (
-                      <Table.Td
-                        key={column.header}
-                        ta={column.numeric ? 'right' : undefined}
-                        style={{ whiteSpace: column.numeric ? 'nowrap' : undefined }}
-                      >
-                        {column.cell(year)}
-                      </Table.Td>
-                    ))}
-                    {action && <Table.Td>{action.cell(year)}</Table.Td>}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Stack
-            hiddenFrom="sm"
-            gap="sm"
-            component="ul"
-            p={0}
-            m={0}
-            aria-label={title}
-            style={{ listStyle: 'none' }}
-          >
-            {years.map((year) => (
-              <Card key={year.id} component="li" withBorder padding="sm">
-                <Text fw={600}>
-                  {year.clientName} · {clientLink(year)}
-                </Text>
-                <Box component="dl" mt="xs" mb={0} style={{ display: 'grid', gap: 2 }}>
-                  {columns.map((column) => (
-                    <Fact key={column.header} term={column.header}>
-                      {column.cell(year)}
-                    </Fact>
-                  ))}
-                </Box>
-                {action && <Box mt="xs">{action.cell(year)}</Box>}
-              </Card>
-            ))}
-          </Stack>
-        </>
+        <BillingYears label={title} years={years} columns={columns} lead={client} actions={actions} />
       )}
     </Stack>
   );
+}
+
+/**
+ * The admins' "Waive or defer" of an open year: the year the modal is open for, and the server's
+ * answer shown on the page once it closes.
+ */
+function useWaiveOrDefer(isAdmin: boolean) {
+  const [year, setYear] = useState<BillingYear | null>(null);
+  const [opened, setOpened] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  // The row acted on may have left its list: focus goes to the answer, where the page begins.
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+  const action: BillingColumn = {
+    header: 'Waive or defer',
+    cell: (row) => (
+      <Button
+        size="xs"
+        variant="default"
+        aria-label={`Waive or defer the storage year of ${row.clientName}`}
+        onClick={() => {
+          setNotice(null);
+          setYear(row);
+          setOpened(true);
+        }}
+      >
+        Waive or defer
+      </Button>
+    ),
+  };
+  return {
+    actions: isAdmin ? [action] : [],
+    notice,
+    noticeRef,
+    dismissNotice: () => setNotice(null),
+    modal: (
+      <WaiveOrDeferModal
+        year={year}
+        opened={opened}
+        onClose={() => setOpened(false)}
+        onChanged={(message) => {
+          setOpened(false);
+          setNotice(message);
+        }}
+      />
+    ),
+  };
 }
 
 /** Billing: the storage renewals of the billing day, and the demo's "Run billing as of…". */
@@ -204,6 +193,7 @@ export function BillingPage() {
   const session = useStaffSession();
   const links = usePaymentLinks();
   const isAdmin = session.data?.stage === 'signed-in' && session.data.staff.level === 'admin';
+  const waiveOrDefer = useWaiveOrDefer(isAdmin);
   const data = overview.data;
   return (
     <Stack gap="lg">
@@ -213,6 +203,20 @@ export function BillingPage() {
       {overview.error && (
         <Alert color="red" role="alert">
           {errorText(overview.error)}
+        </Alert>
+      )}
+      {waiveOrDefer.notice && (
+        <Alert
+          ref={waiveOrDefer.noticeRef}
+          tabIndex={-1}
+          color="green"
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={waiveOrDefer.dismissNotice}
+        >
+          {waiveOrDefer.notice}
         </Alert>
       )}
       {overview.isPending && <Loader aria-label="Loading" />}
@@ -229,6 +233,7 @@ export function BillingPage() {
             empty="Nothing due in the next 30 days."
             years={data.dueSoon}
             columns={[...common, { header: 'Charge on', cell: (y) => usDate(y.chargeOn) }]}
+            actions={waiveOrDefer.actions}
           />
           <BillingSection
             title="Charged today"
@@ -241,6 +246,7 @@ export function BillingPage() {
             empty="No renewal is waiting for a retry."
             years={data.retrying}
             columns={[...common, ...retryColumns]}
+            actions={waiveOrDefer.actions}
           />
           <BillingSection
             title="Overdue"
@@ -251,10 +257,13 @@ export function BillingPage() {
               tries,
               { header: 'Last decline', cell: (y) => declineReasonLabel(y.lastDecline) },
             ]}
-            action={{
-              header: 'Payment link',
-              cell: (year) => <PaymentLinkAction year={year} links={links} />,
-            }}
+            actions={[
+              {
+                header: 'Payment link',
+                cell: (year) => <PaymentLinkAction year={year} links={links} />,
+              },
+              ...waiveOrDefer.actions,
+            ]}
           />
           <BillingSection
             title="Recovered after a retry"
@@ -264,6 +273,7 @@ export function BillingPage() {
           />
         </>
       )}
+      {waiveOrDefer.modal}
     </Stack>
   );
 }

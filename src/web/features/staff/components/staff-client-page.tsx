@@ -6,6 +6,7 @@ import { formatUsPhone } from '../../../../domain/us-contact';
 import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
+import { BillingSchedule } from './billing-schedule';
 import { PaymentLinkSection } from './payment-link-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
 
@@ -144,13 +145,21 @@ export function StaffClientPage() {
         clientId={client.clientACTId}
         hasPhone={client.phone.replace(/\D/g, '').length >= 10}
       />
+      <Section title="Billing schedule">
+        <BillingSchedule clientActId={client.clientACTId} />
+      </Section>
       <AgreementLinkSection client={client} />
       <ProfileChanges changes={profileChanges} />
       <Section title="Client Activity">
         {activity.length === 0 ? (
           <Text size="sm">No activity.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={480}>
+          <Table.ScrollContainer
+            minWidth={480}
+            type="native"
+            tabIndex={0}
+            aria-label="Client Activity table, scrolls sideways"
+          >
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
@@ -185,7 +194,12 @@ function AuditTrail({ clientId }: { clientId: string }) {
     <Section title="Audit trail">
       {audit.data?.length === 0 && <Text size="sm">No reads or changes recorded.</Text>}
       {audit.data && audit.data.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer
+          minWidth={560}
+          type="native"
+          tabIndex={0}
+          aria-label="Audit trail table, scrolls sideways"
+        >
           <Table striped data-testid="audit-trail">
             <Table.Thead>
               <Table.Tr>
