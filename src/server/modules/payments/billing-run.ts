@@ -55,6 +55,10 @@ export async function runBilling(
   const last = await lastBillingDay(deps, scope);
   const from = last ? addDays(last, 1) : today;
   const clientIds = input.clientActIds ? await clientIdsOfActIds(deps.db, input.clientActIds) : undefined;
+  // A run limited to clients none of whom exists has nothing to do (and keeps no cursor).
+  if (clientIds?.length === 0) {
+    return { days: 0, notices: 0, charges: 0, declines: 0, retries: 0, overdue: 0, from, asOf: input.asOf };
+  }
   const totals: DayCounts & { days: number } = {
     days: 0,
     notices: 0,
