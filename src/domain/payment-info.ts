@@ -84,7 +84,11 @@ const paymentInfoFields = z.object({
   PhysicianId: z.string().max(64).optional().describe('Ignored'),
 });
 
-function requireDisplayFields(body: z.infer<typeof paymentInfoFields>, ctx: z.RefinementCtx) {
+/** The display fields a card (brand, expiry, holder, billing address) or an account (name, routing) needs. */
+export function requireDisplayFields(
+  body: Pick<z.infer<typeof paymentInfoFields>, 'Payment_Type' | keyof typeof paymentDisplayFields>,
+  ctx: z.RefinementCtx,
+) {
   if (body.Payment_Type === 'CC') {
     requireEach(body, ctx, {
       Credit_Card_Type: m.cardTypeRequired,
