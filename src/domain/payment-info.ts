@@ -14,6 +14,8 @@ export const PAYMENT_SOURCES = {
   physicianConsentForm: 'Physician Portal Consent Form',
   /** The legacy source tag of the infectious disease form. */
   infectiousDisease: 'ACT Client Portal',
+  /** The card or account given with a newborn finance agreement that has no deposit to charge. */
+  newbornAgreement: 'Newborn Finance Agreement',
 } as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[keyof typeof PAYMENT_SOURCES];
 
