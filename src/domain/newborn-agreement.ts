@@ -299,3 +299,57 @@ export const newbornAgreementFiguresSchema = z.object({
     .max(120, fm.installments),
   totalFinancedCents: centsField,
 });
+
+/** What a billing day did to the newborn installments (in the billing run's answer). */
+export const installmentRunCountsSchema = z.object({
+  reminders: z.number().int(),
+  charges: z.number().int(),
+  declines: z.number().int(),
+  lateCharges: z.number().int(),
+});
+export type InstallmentRunCounts = z.infer<typeof installmentRunCountsSchema>;
+
+export const INSTALLMENT_STATUSES = ['due', 'retrying', 'unpaid', 'late', 'paid'] as const;
+export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number];
+
+/** An installment's status as staff read it. */
+export function installmentStatusLabel(status: InstallmentStatus): string {
+  return {
+    due: 'Due',
+    retrying: 'Declined, retrying',
+    unpaid: 'Declined, unpaid',
+    late: 'Late',
+    paid: 'Paid',
+  }[status];
+}
+
+/** The client's newborn finance agreements with their schedules, for the staff client record. */
+export const clientNewbornAgreementsSchema = z.object({
+  agreements: z.array(
+    z.object({
+      id: z.string(),
+      mainContact: z.string(),
+      signedAt: z.string().nullable(),
+      totalFinancedCents: z.number().int(),
+      depositTotalCents: z.number().int().nullable(),
+      paymentKind: z.enum(['card', 'ach']).nullable(),
+      installments: z.array(
+        z.object({
+          number: z.number().int(),
+          dueDate: z.string(),
+          paymentCents: z.number().int(),
+          interestCents: z.number().int(),
+          principalCents: z.number().int(),
+          balanceCents: z.number().int(),
+          status: z.enum(INSTALLMENT_STATUSES),
+          tries: z.number().int(),
+          nextTryOn: z.string().nullable(),
+          lateChargeCents: z.number().int(),
+          paidOn: z.string().nullable(),
+          paidTotalCents: z.number().int().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type ClientNewbornAgreements = z.infer<typeof clientNewbornAgreementsSchema>;

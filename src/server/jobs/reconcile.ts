@@ -5,6 +5,7 @@ import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } fro
 import { deleteResetCodesExpiredBefore } from '../modules/auth/auth-service';
 import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
+import { newbornInstallmentRecoveries } from '../modules/newborn-agreement/newborn-installments';
 import { newbornSigningRecoveries } from '../modules/newborn-agreement/newborn-signing';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
@@ -38,6 +39,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     ...newbornSigningRecoveries(paymentDeps),
     ...staffQueueRecoveries(paymentDeps),
     ...storageRenewalRecoveries({ ...renewalDeps(deps), log }),
+    ...newbornInstallmentRecoveries({ ...renewalDeps(deps), log }),
     ...billingRunRecoveries,
   };
 }

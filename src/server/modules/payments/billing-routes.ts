@@ -26,6 +26,7 @@ import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { clientContact } from '../clients/client-directory';
 import { findClientIdByAnyId } from '../clients/client-repository';
+import { runInstallmentsDay } from '../newborn-agreement/newborn-installments';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
   billingOverview,
@@ -194,7 +195,7 @@ export const staffBillingAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
       config: { audit: 'billing-run' },
       schema: {
         summary:
-          'Demo mode only: runs billing each day up to asOf (at most two years ahead); counts of notices, charges, declines, retries and overdue years. Needs an Idempotency-Key.',
+          'Demo mode only: runs billing each day up to asOf (at most two years ahead); counts of notices, charges, declines, retries and overdue years, and of the newborn installments. Needs an Idempotency-Key.',
         tags: ['staff'],
         body: billingRunRequestSchema,
         response: { 200: billingRunResponseSchema, ...errors, 422: errorBodySchema },
@@ -220,7 +221,11 @@ export const staffBillingAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
         release: async () => {},
         recover: recoverBillingRun,
         async work(run) {
-          const answer = await runBilling(rd, { asOf, ...(clients ? { clientActIds: clients } : {}) });
+          const answer = await runBilling(rd, {
+            asOf,
+            ...(clients ? { clientActIds: clients } : {}),
+            installmentsDay: (day, scope) => runInstallmentsDay(rd, day, scope),
+          });
           return run.succeed(async () => {}, answer);
         },
       });
