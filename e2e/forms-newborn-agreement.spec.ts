@@ -11,6 +11,7 @@ import { createAgreementLinkToken } from '../src/server/lib/link-tokens';
 import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
 
 // The e2e server signs links with this key (playwright.config.ts sets LINK_SECRET).
 const E2E_LINK_SECRET = 'e2e-link-secret-with-at-least-32-characters';
@@ -177,4 +178,48 @@ test('the newborn finance agreement is signed once from its link with a card: th
     },
   });
   expect(again.status()).toBe(409);
+});
+
+/**
+ * A month later (issue 21): the billing run, as of the first installment's date and limited to Mia,
+ * reminds Linh 3 days before and charges the installment to the card kept at signing, with its
+ * receipt; staff see the schedule with the installment paid on Mia's record.
+ */
+test('the billing run a month later charges the first installment, and staff see it on the client record', async ({
+  page,
+}) => {
+  const today = isoDateOf(new Date());
+  const due = addMonths(today, 1);
+  await signInAsDemoAdmin(page);
+  const since = Date.now();
+  const run = await page.request.post('/api/staff/billing/run', {
+    headers: { origin: new URL(page.url()).origin, 'idempotency-key': `newborn-run-${Date.now()}` },
+    data: { asOf: due, clients: ['ACT10020'] },
+  });
+  expect(run.status(), await run.text()).toBe(200);
+  expect((await run.json()).installments).toMatchObject({ reminders: 1, charges: 1, declines: 0 });
+
+  const reminder = await waitForMail(
+    'linh.nguyen@example.com',
+    /Reminder: your newborn finance installment/,
+    since,
+  );
+  expect(reminder.text).toContain(`On ${isoToUsDate(due)} we will charge $236.69 to your Visa ending 4242`);
+  // $229.80 and the 3% card fee.
+  const receipt = await waitForMail(
+    'linh.nguyen@example.com',
+    /Receipt: your newborn finance installment/,
+    since,
+  );
+  expect(receipt.text).toContain('We charged $236.69 to your Visa ending 4242 for installment 1 of 12');
+  expect(receipt.attachments.map((a) => a.filename)).toEqual(['receipt.pdf']);
+
+  await page.goto('/staff/clients/ACT10020');
+  const section = page.getByRole('region', { name: 'Newborn finance agreements' });
+  await expect(section).toContainText('deposit $257.50 paid');
+  const rows = section.getByTestId('newborn-installments').getByRole('row');
+  await expect(rows).toHaveCount(13);
+  await expect(rows.nth(1)).toContainText(`Paid ${isoToUsDate(due)} ($236.69)`);
+  await expect(rows.nth(2)).toContainText('Due');
+  await expectAccessible(page);
 });

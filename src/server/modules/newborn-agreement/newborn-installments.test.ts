@@ -13,6 +13,7 @@ import {
 import { addClient, newCardFields } from '../../testing/form-fixtures';
 import { tokenizeCard } from '../../testing/sandbox-tokens';
 import { pngDataUrl, signaturePng } from '../../testing/signature-png';
+import { staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from '../payments/billing-routes';
 import { runBilling } from '../payments/billing-run';
@@ -163,6 +164,37 @@ describe('newborn installments on the billing run', () => {
       'We charged $886.48 to your Visa ending 4242 for installment 1 of 12 of your Newborn Finance Agreement',
     );
     expect(receipts[0]?.textBody).toContain('The balance still financed is $9,189.34.');
+
+    // Staff read the schedule and each installment's status on the client's record.
+    const staff = await staffSession(t);
+    const record = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/newborn-agreements/clients/${linh.actId}`,
+      headers: { cookie: staff },
+    });
+    expect(record.statusCode, record.body).toBe(200);
+    const [agreement] = record.json().agreements;
+    expect(agreement).toMatchObject({ id: linh.agreementId, depositTotalCents: 25_750, paymentKind: 'card' });
+    expect(agreement.installments).toHaveLength(12);
+    expect(agreement.installments[0]).toMatchObject({
+      number: 1,
+      dueDate: due,
+      status: 'paid',
+      paidOn: due,
+      paidTotalCents: 88_648,
+    });
+    expect(agreement.installments[1]).toMatchObject({ number: 2, status: 'due', paidOn: null });
+    const unsigned = await t.app.inject({
+      method: 'GET',
+      url: '/api/staff/newborn-agreements/clients/ACT10001',
+      headers: { cookie: staff },
+    });
+    expect(unsigned.json()).toEqual({ agreements: [] });
+    const noSession = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/newborn-agreements/clients/${linh.actId}`,
+    });
+    expect(noSession.statusCode).toBe(401);
   });
 
   it('retries a declined installment on days 3, 7 and 14, then adds one $50 late charge 30 days after its due date', async () => {

@@ -22,10 +22,9 @@ import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce } from '../../lib/run-once';
-import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
+import { resolveStaffClientAccess } from '../clients/client-access';
 import { clientContact } from '../clients/client-directory';
-import { findClientIdByAnyId } from '../clients/client-repository';
 import { runInstallmentsDay } from '../newborn-agreement/newborn-installments';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
@@ -143,9 +142,7 @@ export const staffBillingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      const clientId = await findClientIdByAnyId(deps.db, request.params.clientId);
-      if (!clientId) throw notFound();
-      noteResolvedClient(session, clientId);
+      const clientId = await resolveStaffClientAccess(deps.db, session, request.params.clientId);
       return { years: await clientBillingYears(deps, clientId) };
     },
   );

@@ -6,6 +6,7 @@ import { formatUsPhone } from '../../../../domain/us-contact';
 import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
+import { NewbornAgreementsSection } from './newborn-agreements-section';
 import { PaymentLinkSection } from './payment-link-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
 
@@ -145,6 +146,7 @@ export function StaffClientPage() {
         hasPhone={client.phone.replace(/\D/g, '').length >= 10}
       />
       <AgreementLinkSection client={client} />
+      <NewbornAgreementsSection clientId={client.clientRecordId} />
       <ProfileChanges changes={profileChanges} />
       <Section title="Client Activity">
         {activity.length === 0 ? (
