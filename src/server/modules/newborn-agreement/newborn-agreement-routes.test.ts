@@ -20,7 +20,7 @@ import {
 import { DEMO_NEWBORN_AGREEMENT_ID, seedDemoNewbornAgreement } from '../../db/seed-newborn';
 import { readDocument } from '../../lib/document-store';
 import { createAgreementLinkToken, createPaymentLinkToken } from '../../lib/link-tokens';
-import { newCardFields } from '../../testing/form-fixtures';
+import { addClient, newCardFields } from '../../testing/form-fixtures';
 import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr';
 import { pageText } from '../../testing/pdf-reading';
 import { type GatewayToken, tokenizeBank, tokenizeCard } from '../../testing/sandbox-tokens';
@@ -436,6 +436,30 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
     expect(ok.json().amountChargedCents).toBe(30_000);
     const [row] = await t.db.select().from(newbornAgreements).where(eq(newbornAgreements.id, agreementId));
     expect(row).toMatchObject({ paymentKind: 'ach', depositTotalCents: 30_000 });
+  });
+
+  it('with no deposit charges nothing at signing, and still keeps the method on file for the installments', async () => {
+    const client = await addClient(t.db);
+    const { token, agreementId } = await createNewbornAgreementLink(
+      t.db,
+      secret(),
+      client.id,
+      { ...figures, downPaymentCents: 0 },
+      t.clock.now(),
+    );
+    const signed = await sign(token, { payment: await cardFields(), extra: { expectedTotalCents: 0 } });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json()).toMatchObject({ amountChargedCents: 0, TransactionId: null });
+    const [row] = await t.db.select().from(newbornAgreements).where(eq(newbornAgreements.id, agreementId));
+    expect(row).toMatchObject({ paymentKind: 'card', depositTotalCents: 0, depositPaymentId: null });
+    expect(row?.signedAt).not.toBeNull();
+    const onFile = await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id));
+    expect(onFile.map((p) => [p.kind, p.last4])).toEqual([['card', '4242']]);
+    const charged = await t.db.select().from(payments).where(eq(payments.clientId, client.id));
+    expect(charged.filter((p) => p.status === 'approved')).toHaveLength(0);
+    expect(
+      await t.db.select().from(newbornInstallments).where(eq(newbornInstallments.agreementId, agreementId)),
+    ).toHaveLength(12);
   });
 
   itLooks(
