@@ -12,6 +12,7 @@ import { declineKind, describeMethodOnFile, nextTryDay } from '../../../domain/s
 import { HttpError } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
 import { recordActivity } from '../clients/client-activities';
+import { declineReasonOf } from '../payments/decline-reason';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -21,7 +22,6 @@ import {
   placePaidOrder,
 } from '../payments/paid-order';
 import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
-import { declineReasonOf } from '../payments/payment-service';
 import { priceBookOn } from '../prices/price-book-repository';
 import { newbornAgreements, newbornInstallments } from './schema';
 

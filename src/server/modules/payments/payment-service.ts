@@ -64,15 +64,6 @@ export class PaymentRefused extends HttpError {
   }
 }
 
-/**
- * The gateway's reason when a charge that took nothing was declined, a try that counts for
- * retries and dunning; null when it did not count (the gateway unreachable, a try cut short).
- */
-export function declineReasonOf(error: unknown): string | null {
-  if (error instanceof PaymentRefused) return error.reason === 'gateway_unavailable' ? null : error.reason;
-  return error instanceof HttpError && error.code === 'PAYMENT_DECLINED' ? 'unknown' : null;
-}
-
 /** A decline or a stale token is the client's to fix (402); a gateway failure is ours and worth retrying (503). */
 function refused(reason: DeclineReason | 'unknown', message: string) {
   return new PaymentRefused(

@@ -34,7 +34,7 @@ import {
   placePaidOrder,
 } from './paid-order';
 import { findMethodsOnFile, type PaymentMethodRow } from './payment-methods';
-import { declineReasonOf } from './payment-service';
+import { PaymentRefused } from './payment-service';
 import { annualStorageFees } from './schema';
 
 /**
@@ -227,8 +227,11 @@ async function giveBackRenewal(
     )
     .returning();
   if (!row || row.paidAt) return;
-  const reason = declineReasonOf(error);
-  if (!reason) {
+  const declined =
+    error instanceof PaymentRefused
+      ? error.reason !== 'gateway_unavailable'
+      : error instanceof HttpError && error.code === 'PAYMENT_DECLINED';
+  if (!declined) {
     if (row.status === 'retrying') {
       await tx
         .update(annualStorageFees)
@@ -237,6 +240,7 @@ async function giveBackRenewal(
     }
     return;
   }
+  const reason = error instanceof PaymentRefused ? error.reason : 'unknown';
   const tries = claim.tries + 1;
   const nextTry = nextTryDay(claim.chargeOn, tries, declineKind(reason));
   const [after] = await tx
