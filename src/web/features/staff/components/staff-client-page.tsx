@@ -6,9 +6,9 @@ import { formatUsPhone } from '../../../../domain/us-contact';
 import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
-import { NewbornAgreementsSection } from './newborn-agreements-section';
 import { PaymentLinkSection } from './payment-link-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
+import { NewbornAgreementsSection } from './staff-newborn-agreements';
 
 const FORM_NAMES = {
   consent: 'Client Consent',
@@ -146,7 +146,6 @@ export function StaffClientPage() {
         hasPhone={client.phone.replace(/\D/g, '').length >= 10}
       />
       <AgreementLinkSection client={client} />
-      <NewbornAgreementsSection clientId={client.clientRecordId} />
       <ProfileChanges changes={profileChanges} />
       <Section title="Client Activity">
         {activity.length === 0 ? (
@@ -176,6 +175,7 @@ export function StaffClientPage() {
           </Table.ScrollContainer>
         )}
       </Section>
+      <NewbornAgreementsSection clientId={client.clientRecordId} />
       <AuditTrail clientId={client.clientRecordId} />
     </Stack>
   );

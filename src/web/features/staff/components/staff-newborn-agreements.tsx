@@ -49,7 +49,12 @@ export function NewbornAgreementsSection({ clientId }: { clientId: string }) {
           <Stack gap="xs" key={agreement.id}>
             <Text size="sm">{summaryOf(agreement)}</Text>
             {agreement.installments.length > 0 && (
-              <Table.ScrollContainer minWidth={640}>
+              <Table.ScrollContainer
+                minWidth={640}
+                type="native"
+                tabIndex={0}
+                aria-label="Newborn installments table, scrolls sideways"
+              >
                 <Table striped fz="sm" data-testid="newborn-installments">
                   <Table.Thead>
                     <Table.Tr>
