@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  addMonths,
   addYears,
   DOB_YEAR_LIMIT,
   dateOfBirthProblem,
@@ -100,6 +101,23 @@ describe('isoDateOf gives the calendar date of an instant in the bank’s time z
     ['Asia/Tokyo', '2024-12-31T15:00:00.000Z', '2025-01-01'],
   ])('in %s, %s is %s', (timeZone, instant, iso) => {
     expect(isoDateOf(new Date(instant), timeZone)).toBe(iso);
+  });
+});
+
+describe('addMonths', () => {
+  it.each([
+    ['2027-01-31', 1, '2027-02-28', 'clamps to the last day of a common February'],
+    ['2028-01-31', 1, '2028-02-29', 'clamps to the leap day'],
+    ['2027-03-31', 1, '2027-04-30', 'clamps to a 30-day month'],
+    ['2027-01-31', 2, '2027-03-31', 'keeps the 31st when the month has one'],
+    ['2027-12-15', 1, '2028-01-15', 'crosses a year end'],
+    ['2027-11-30', 3, '2028-02-29', 'crosses a year end into a leap February'],
+    ['2027-05-10', 12, '2028-05-10', 'twelve months is a year'],
+    ['2027-05-10', 120, '2037-05-10', 'ten years'],
+    ['2027-03-31', -1, '2027-02-28', 'goes back, clamped'],
+    ['2027-06-15', 0, '2027-06-15', 'adds nothing for zero months'],
+  ])('%s + %i months is %s (%s)', (iso, months, expected) => {
+    expect(addMonths(iso, months)).toBe(expected);
   });
 });
 

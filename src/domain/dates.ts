@@ -98,6 +98,20 @@ export function addYears(iso: string, years: number): string {
   return `${year}-${pad(parts.month)}-${pad(day)}`;
 }
 
+/**
+ * Adds whole months, clamping the day to the end of a shorter month: 31 January plus one month is
+ * 28 February (29 in a leap year), 31 March plus one month is 30 April.
+ */
+export function addMonths(iso: string, months: number): string {
+  const parts = parseIsoDate(iso);
+  if (!parts) throw new Error(`not an ISO date: ${iso}`);
+  const index = parts.year * 12 + (parts.month - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = index - year * 12 + 1;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${pad(month)}-${pad(Math.min(parts.day, lastDay))}`;
+}
+
 /** Adds whole days. */
 export function addDays(iso: string, days: number): string {
   const parts = parseIsoDate(iso);

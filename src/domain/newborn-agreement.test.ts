@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { monthlyPaymentCents, newbornAgreementRows, newbornAgreementTerms } from './newborn-agreement';
+import {
+  INSTALLMENT_LATE_CHARGE_CENTS,
+  installmentLateCharge,
+  installmentLateDay,
+  installmentReminderDay,
+  installmentSchedule,
+  installmentScheduleRows,
+  monthlyPaymentCents,
+  newbornAgreementRows,
+  newbornAgreementTerms,
+} from './newborn-agreement';
 
 describe('monthly payment (standard amortisation)', () => {
   // Published amortisation tables: $10,000 at 6% a year.
@@ -88,5 +98,153 @@ describe('the agreement as shown and signed', () => {
     ]) {
       expect(terms).toContain(fact);
     }
+  });
+});
+
+describe('the installment schedule', () => {
+  const plan = (totalFinancedCents: number, interestRateBasisPoints: number, installments: number) => ({
+    totalFinancedCents,
+    interestRateBasisPoints,
+    installments,
+  });
+
+  it('amortises $1,000.00 at 12% over 3 months: interest on the balance, the last payment closing it', () => {
+    // Worked by hand: 1% a month, a payment of $340.02; the last is $340.03 to end at $0.00.
+    expect(installmentSchedule(plan(100_000, 1200, 3), '2027-03-10')).toEqual([
+      {
+        number: 1,
+        dueDate: '2027-04-10',
+        paymentCents: 34_002,
+        interestCents: 1_000,
+        principalCents: 33_002,
+        balanceCents: 66_998,
+      },
+      {
+        number: 2,
+        dueDate: '2027-05-10',
+        paymentCents: 34_002,
+        interestCents: 670,
+        principalCents: 33_332,
+        balanceCents: 33_666,
+      },
+      {
+        number: 3,
+        dueDate: '2027-06-10',
+        paymentCents: 34_003,
+        interestCents: 337,
+        principalCents: 33_666,
+        balanceCents: 0,
+      },
+    ]);
+  });
+
+  it("Mia's demo plan: $2,670.00 at 6% over 12 months, $229.80 a month, $13.35 interest first", () => {
+    const rows = installmentSchedule(plan(267_000, 600, 12), '2027-01-15');
+    expect(rows).toHaveLength(12);
+    expect(rows[0]).toEqual({
+      number: 1,
+      dueDate: '2027-02-15',
+      paymentCents: 22_980,
+      interestCents: 1_335,
+      principalCents: 21_645,
+      balanceCents: 245_355,
+    });
+    expect(rows.slice(0, 11).every((r) => r.paymentCents === 22_980)).toBe(true);
+    expect(rows.at(-1)?.balanceCents).toBe(0);
+    expect(rows.reduce((sum, r) => sum + r.principalCents, 0)).toBe(267_000);
+    for (const row of rows) expect(row.interestCents + row.principalCents).toBe(row.paymentCents);
+  });
+
+  it.each([
+    ['2027-01-31', ['2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31']],
+    ['2028-01-31', ['2028-02-29', '2028-03-31', '2028-04-30', '2028-05-31']],
+    ['2027-02-28', ['2027-03-28', '2027-04-28', '2027-05-28', '2027-06-28']],
+    ['2027-08-30', ['2027-09-30', '2027-10-30', '2027-11-30', '2027-12-30']],
+    ['2027-11-30', ['2027-12-30', '2028-01-30', '2028-02-29', '2028-03-30']],
+    ['2027-12-31', ['2028-01-31', '2028-02-29', '2028-03-31', '2028-04-30']],
+  ])('a deposit on %s falls due monthly on %j (the day clamped, never drifting)', (deposit, dates) => {
+    expect(installmentSchedule(plan(400_000, 600, 4), deposit).map((r) => r.dueDate)).toEqual(dates);
+  });
+
+  it('at 0% charges no interest, and the last payment takes the cents left over', () => {
+    const rows = installmentSchedule(plan(100_000, 0, 3), '2027-05-01');
+    expect(rows.map((r) => [r.paymentCents, r.interestCents, r.principalCents, r.balanceCents])).toEqual([
+      [33_333, 0, 33_333, 66_667],
+      [33_333, 0, 33_333, 33_334],
+      [33_334, 0, 33_334, 0],
+    ]);
+    // Rounded up each month, the last payment is the smaller one.
+    expect(installmentSchedule(plan(200, 0, 3), '2027-05-01').map((r) => r.paymentCents)).toEqual([
+      67, 67, 66,
+    ]);
+  });
+
+  it.each([
+    [1_000_000, 600, 12],
+    [350_000, 799, 24],
+    [267_000, 600, 12],
+    [999_999, 1999, 120],
+    [1, 600, 12],
+  ])(
+    '%i cents at %i bp over %i months ends at exactly zero, each payment within a cent of the last',
+    (p, r, n) => {
+      const rows = installmentSchedule(plan(p, r, n), '2027-01-01');
+      const payment = monthlyPaymentCents(p, r, n);
+      expect(rows.at(-1)?.balanceCents).toBe(0);
+      expect(rows.reduce((sum, row) => sum + row.principalCents, 0)).toBe(p);
+      for (const row of rows.slice(0, -1)) expect(row.paymentCents).toBe(payment);
+      if (p >= 100_000) expect(Math.abs((rows.at(-1)?.paymentCents ?? 0) - payment)).toBeLessThanOrEqual(n);
+    },
+  );
+
+  it('one installment is the principal and one month of interest', () => {
+    expect(installmentSchedule(plan(1_000_000, 600, 1), '2027-01-31')).toEqual([
+      {
+        number: 1,
+        dueDate: '2027-02-28',
+        paymentCents: 1_005_000,
+        interestCents: 5_000,
+        principalCents: 1_000_000,
+        balanceCents: 0,
+      },
+    ]);
+  });
+
+  it('shows dates as MM/DD/YYYY and amounts in dollars', () => {
+    expect(installmentScheduleRows(installmentSchedule(plan(100_000, 1200, 3), '2027-03-10'))[2]).toEqual({
+      number: '3',
+      date: '06/10/2027',
+      payment: '$340.03',
+      interest: '$3.37',
+      principal: '$336.66',
+      balance: '$0.00',
+    });
+  });
+});
+
+describe('late charges and reminders', () => {
+  it.each([
+    // due date, day, paid, late charge
+    ['2027-02-15', '2027-02-15', false, 0],
+    ['2027-02-15', '2027-03-16', false, 0],
+    ['2027-02-15', '2027-03-17', false, 5_000],
+    ['2027-02-15', '2027-12-31', false, 5_000],
+    ['2027-02-15', '2027-03-17', true, 0],
+    // Across a year end and a leap day.
+    ['2027-12-15', '2028-01-14', false, 5_000],
+    ['2028-02-10', '2028-03-11', false, 5_000],
+    ['2028-02-10', '2028-03-10', false, 0],
+  ])(
+    'an installment due %s, on %s (paid: %s), carries a late charge of %i cents',
+    (due, day, paid, cents) => {
+      expect(installmentLateCharge({ dueDate: due, paid }, day)).toBe(cents);
+    },
+  );
+
+  it('the late charge is $50, thirty days after the due date; the reminder three days before it', () => {
+    expect(INSTALLMENT_LATE_CHARGE_CENTS).toBe(5_000);
+    expect(installmentLateDay('2027-02-15')).toBe('2027-03-17');
+    expect(installmentReminderDay('2027-03-01')).toBe('2027-02-26');
+    expect(installmentReminderDay('2028-03-01')).toBe('2028-02-27');
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { addDays, addMonths, isoToUsDate } from './dates';
 import type { Cents } from './money';
 import { formatUsd } from './money';
+import { paymentDisplayFields, paymentTokenSchema, requireDisplayFields } from './payment-info';
 import { CONFIRM_SIGNATURE_LABEL, CONFIRM_SIGNATURE_MESSAGE } from './signature';
 import { singleLine } from './text';
 
@@ -18,7 +20,16 @@ export const newbornAgreementMessages = {
   signatureAccepted: 'Signature accepted successfully.',
   alreadySigned: 'This agreement is already signed.',
   tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+  authorize: 'Please authorize the deposit and the monthly installments.',
+  chooseMethod: 'Please select a payment method',
+  beingSigned: 'This agreement is being signed. Please wait a moment and reload the page.',
+  notPaid: 'The deposit did not go through, and the agreement was not signed. Please try again.',
+  interrupted: 'The signing was interrupted. Please submit it again.',
 } as const;
+
+/** The authorization the main contact gives with the payment method (kept in the signed PDF). */
+export const NEWBORN_PAYMENT_AUTHORIZATION =
+  'I authorize the bank to charge the deposit today and each monthly installment on its due date to this payment method.';
 
 export const NEWBORN_AGREEMENT_TITLE = 'Newborn Finance Agreement';
 
@@ -57,6 +68,89 @@ export function monthlyPaymentCents(
   const payment = (principalCents * r) / (1 - (1 + r) ** -installments);
   // A tiny nudge so that a payment of exactly half a cent, blurred by floating point, rounds up.
   return Math.round(payment + 1e-9);
+}
+
+/** The late charge of an installment still unpaid 30 days after its due date (spec 3 section 9), once. */
+export const INSTALLMENT_LATE_CHARGE_CENTS: Cents = 5_000;
+/** Days after its due date an unpaid installment takes its late charge. */
+export const INSTALLMENT_LATE_AFTER_DAYS = 30;
+/** Days before its due date the reminder of an installment goes. */
+export const INSTALLMENT_REMINDER_DAYS_AHEAD = 3;
+
+/** One row of the schedule: what is charged on its date, and what is left owing after it. */
+export interface Installment {
+  number: number;
+  /** `YYYY-MM-DD` */
+  dueDate: string;
+  paymentCents: Cents;
+  interestCents: Cents;
+  principalCents: Cents;
+  /** What is still owed once this payment is made. */
+  balanceCents: Cents;
+}
+
+/**
+ * The installments of an agreement whose deposit is paid on `depositOn`: the first one month
+ * after it, then monthly on the same day (the month's last day when it is shorter: a deposit on
+ * 31 January falls due on 28 or 29 February, then on 31 March). Each payment is the agreement's
+ * monthly payment: a month's interest on the balance (rounded half up to the cent), the rest
+ * repays principal; the last payment is what is left owing plus its interest, so the balance ends
+ * at exactly zero whatever the rounding.
+ */
+export function installmentSchedule(
+  figures: Pick<NewbornAgreementFigures, 'totalFinancedCents' | 'interestRateBasisPoints' | 'installments'>,
+  depositOn: string,
+): Installment[] {
+  const { totalFinancedCents: principal, interestRateBasisPoints: rate, installments: n } = figures;
+  const payment = monthlyPaymentCents(principal, rate, n);
+  const rows: Installment[] = [];
+  let balance = principal;
+  for (let number = 1; number <= n; number++) {
+    // Half up on whole numbers: balance · rate / (10,000 · 12), without floating point.
+    const interestCents = Math.floor((2 * balance * rate + 120_000) / 240_000);
+    const principalCents = number === n ? balance : Math.min(balance, payment - interestCents);
+    balance -= principalCents;
+    rows.push({
+      number,
+      dueDate: addMonths(depositOn, number),
+      paymentCents: principalCents + interestCents,
+      interestCents,
+      principalCents,
+      balanceCents: balance,
+    });
+  }
+  return rows;
+}
+
+/** The day an installment's reminder goes: three days before it falls due. */
+export function installmentReminderDay(dueDate: string): string {
+  return addDays(dueDate, -INSTALLMENT_REMINDER_DAYS_AHEAD);
+}
+
+/** The day an installment still unpaid takes its late charge: 30 days after it fell due. */
+export function installmentLateDay(dueDate: string): string {
+  return addDays(dueDate, INSTALLMENT_LATE_AFTER_DAYS);
+}
+
+/**
+ * The late charge an installment carries on `day`: $50 once it is unpaid 30 days after its due
+ * date, and never more than once; nothing while it is paid or not yet that late.
+ */
+export function installmentLateCharge(installment: { dueDate: string; paid: boolean }, day: string): Cents {
+  if (installment.paid) return 0;
+  return day >= installmentLateDay(installment.dueDate) ? INSTALLMENT_LATE_CHARGE_CENTS : 0;
+}
+
+/** The schedule as the page, the PDF and the staff record show it: MM/DD/YYYY and dollars. */
+export function installmentScheduleRows(schedule: readonly Installment[]) {
+  return schedule.map((row) => ({
+    number: String(row.number),
+    date: isoToUsDate(row.dueDate),
+    payment: formatUsd(row.paymentCents),
+    interest: formatUsd(row.interestCents),
+    principal: formatUsd(row.principalCents),
+    balance: formatUsd(row.balanceCents),
+  }));
 }
 
 /** "6.00%" from 600 basis points. */
@@ -125,25 +219,49 @@ export const clientAgreementQuerySchema = z.object({
 
 const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
 
-/** POST set_Client_Agreement_service: the link token, the confirmed signature, the flag. */
-export const setClientAgreementRequestSchema = z.object({
-  ClientId: z
-    .string({ error: newbornAgreementMessages.invalidClient })
-    .min(1, newbornAgreementMessages.invalidClient)
-    .max(512, newbornAgreementMessages.invalidClient),
-  signatureData: z
-    .string({ error: newbornAgreementMessages.signature })
-    .min(1, newbornAgreementMessages.signature)
-    .max(200_000, 'The signature is too large. Please clear it and sign again.')
-    .regex(PNG_DATA_URL, newbornAgreementMessages.signature),
-  NBAgreementCompleted: z.literal(true, { error: newbornAgreementMessages.signature }),
-});
+/**
+ * POST set_Client_Agreement_service: the link token, the confirmed signature, the flag, and the
+ * card or bank account for the deposit and the installments: a gateway token and the fields a
+ * person reads back (the numbers went to the gateway's tokenizer in the browser), with the
+ * authorization to charge it.
+ */
+export const setClientAgreementRequestSchema = z
+  .object({
+    ClientId: z
+      .string({ error: newbornAgreementMessages.invalidClient })
+      .min(1, newbornAgreementMessages.invalidClient)
+      .max(512, newbornAgreementMessages.invalidClient),
+    signatureData: z
+      .string({ error: newbornAgreementMessages.signature })
+      .min(1, newbornAgreementMessages.signature)
+      .max(200_000, 'The signature is too large. Please clear it and sign again.')
+      .regex(PNG_DATA_URL, newbornAgreementMessages.signature),
+    NBAgreementCompleted: z.literal(true, { error: newbornAgreementMessages.signature }),
+    Payment_Type: z.enum(['CC', 'ACH'], { error: newbornAgreementMessages.chooseMethod }),
+    token: paymentTokenSchema,
+    ...paymentDisplayFields,
+    authorizeCharges: z
+      .literal(true, { error: newbornAgreementMessages.authorize })
+      .describe(NEWBORN_PAYMENT_AUTHORIZATION),
+    expectedTotalCents: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'The deposit the button named; when it differs from the server total nothing is charged (409)',
+      ),
+  })
+  .superRefine(requireDisplayFields);
 export type SetClientAgreementRequest = z.infer<typeof setClientAgreementRequestSchema>;
 
 export const setClientAgreementResponseSchema = z.object({
   NB_Finance_Agreement_Completed__c: z.literal(true),
   message: z.string(),
+  amountChargedCents: z.number().int().describe('The deposit charged at signing, with its card fee'),
+  TransactionId: z.string().nullable(),
 });
+export type SetClientAgreementResponse = z.infer<typeof setClientAgreementResponseSchema>;
 
 /** Cents as the legacy dollar number. */
 export function centsToDollars(cents: Cents): number {
@@ -181,3 +299,57 @@ export const newbornAgreementFiguresSchema = z.object({
     .max(120, fm.installments),
   totalFinancedCents: centsField,
 });
+
+/** What a billing day did to the newborn installments (in the billing run's answer). */
+export const installmentRunCountsSchema = z.object({
+  reminders: z.number().int(),
+  charges: z.number().int(),
+  declines: z.number().int(),
+  lateCharges: z.number().int(),
+});
+export type InstallmentRunCounts = z.infer<typeof installmentRunCountsSchema>;
+
+export const INSTALLMENT_STATUSES = ['due', 'retrying', 'unpaid', 'late', 'paid'] as const;
+export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number];
+
+/** An installment's status as staff read it. */
+export function installmentStatusLabel(status: InstallmentStatus): string {
+  return {
+    due: 'Due',
+    retrying: 'Declined, retrying',
+    unpaid: 'Declined, unpaid',
+    late: 'Late',
+    paid: 'Paid',
+  }[status];
+}
+
+/** The client's newborn finance agreements with their schedules, for the staff client record. */
+export const clientNewbornAgreementsSchema = z.object({
+  agreements: z.array(
+    z.object({
+      id: z.string(),
+      mainContact: z.string(),
+      signedAt: z.string().nullable(),
+      totalFinancedCents: z.number().int(),
+      depositTotalCents: z.number().int().nullable(),
+      paymentKind: z.enum(['card', 'ach']).nullable(),
+      installments: z.array(
+        z.object({
+          number: z.number().int(),
+          dueDate: z.string(),
+          paymentCents: z.number().int(),
+          interestCents: z.number().int(),
+          principalCents: z.number().int(),
+          balanceCents: z.number().int(),
+          status: z.enum(INSTALLMENT_STATUSES),
+          tries: z.number().int(),
+          nextTryOn: z.string().nullable(),
+          lateChargeCents: z.number().int(),
+          paidOn: z.string().nullable(),
+          paidTotalCents: z.number().int().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type ClientNewbornAgreements = z.infer<typeof clientNewbornAgreementsSchema>;

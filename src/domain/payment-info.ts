@@ -14,6 +14,8 @@ export const PAYMENT_SOURCES = {
   physicianConsentForm: 'Physician Portal Consent Form',
   /** The legacy source tag of the infectious disease form. */
   infectiousDisease: 'ACT Client Portal',
+  /** The card or account given with a newborn finance agreement that has no deposit to charge. */
+  newbornAgreement: 'Newborn Finance Agreement',
 } as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[keyof typeof PAYMENT_SOURCES];
 
@@ -84,7 +86,11 @@ const paymentInfoFields = z.object({
   PhysicianId: z.string().max(64).optional().describe('Ignored'),
 });
 
-function requireDisplayFields(body: z.infer<typeof paymentInfoFields>, ctx: z.RefinementCtx) {
+/** The display fields a card (brand, expiry, holder, billing address) or an account (name, routing) needs. */
+export function requireDisplayFields(
+  body: Pick<z.infer<typeof paymentInfoFields>, 'Payment_Type' | keyof typeof paymentDisplayFields>,
+  ctx: z.RefinementCtx,
+) {
   if (body.Payment_Type === 'CC') {
     requireEach(body, ctx, {
       Credit_Card_Type: m.cardTypeRequired,

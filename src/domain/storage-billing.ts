@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addDays, addYears, calendarDateToIso, isoToUsDate } from './dates';
 import { type Cents, formatUsd } from './money';
+import { installmentRunCountsSchema } from './newborn-agreement';
 import type { PriceBook } from './price-book';
 import { storageAnniversary } from './storage-year';
 
@@ -224,6 +225,9 @@ export type BillingRunCounts = z.infer<typeof billingRunCountsSchema>;
 export const billingRunResponseSchema = billingRunCountsSchema.extend({
   from: z.string().describe('YYYY-MM-DD: the first day run'),
   asOf: z.string().describe('YYYY-MM-DD: the last day run'),
+  installments: installmentRunCountsSchema
+    .optional()
+    .describe('Newborn finance installments: reminders sent, charges, declines, late charges added'),
 });
 export type BillingRunResponse = z.infer<typeof billingRunResponseSchema>;
 

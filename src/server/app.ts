@@ -36,6 +36,7 @@ import { physicianConsentRoutes } from './modules/forms/physician-consent-routes
 import { physicianDiseaseRoutes } from './modules/forms/physician-disease-routes';
 import { sampleRoutes, welcomeRoutes } from './modules/initial-processing/sample-routes';
 import { newbornAgreementRoutes } from './modules/newborn-agreement/newborn-agreement-routes';
+import { staffNewbornAgreementRoutes } from './modules/newborn-agreement/staff-newborn-agreement-routes';
 import { cellRequestRoutes } from './modules/ordering/cell-request-routes';
 import { orderingRoutes } from './modules/ordering/ordering-routes';
 import { storagePlanRoutes } from './modules/ordering/storage-plan-routes';
@@ -274,6 +275,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         });
         await scope.register(staffLinkRoutes, staffApi);
         await scope.register(staffBillingRoutes, staffApi);
+        await scope.register(staffNewbornAgreementRoutes, staffApi);
       },
       { audit },
     ),

@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import { todayFor } from '../../domain/client-basics';
 import type { AppDeps } from '../app-deps';
 import type { DatabaseHandle } from '../db/client';
+import { runInstallmentsDay } from '../modules/newborn-agreement/newborn-installments';
 import { renewalDeps } from '../modules/payments/billing-routes';
 import { runBilling } from '../modules/payments/billing-run';
 import { cleanUp, reconcile } from './reconcile';
@@ -58,7 +59,8 @@ export async function installJobQueue(owner: DatabaseHandle): Promise<void> {
  * - delivery of the mail outbox, with retries and backoff (mail is also delivered right after
  *   each commit; this job sends what a crash or an SMTP failure left behind);
  * - clean-up of orphaned documents and expired rows, hourly;
- * - storage billing for today (notices, renewals, retries), hourly: each day runs once.
+ * - storage billing for today (notices, renewals, retries) and the newborn installments
+ *   (charges, reminders, late charges), hourly: each day runs once.
  *
  * On PGlite (one process) pg-boss runs on the same embedded database through its plain-SQL
  * adapter; the schedules and retries behave the same.
@@ -87,9 +89,13 @@ export async function startJobs(deps: AppDeps, database: DatabaseHandle, log: Lo
   const deliver = guarded(QUEUES.mail, () => deps.mailer.deliverDue());
   const clean = guarded(QUEUES.cleanUp, () => cleanUp(deps));
   // Billing for today (and any day a stopped server missed): the cursor makes each day run once.
-  const bill = guarded(QUEUES.billing, () =>
-    runBilling({ ...renewalDeps(deps), log }, { asOf: todayFor(deps.clock.now()) }),
-  );
+  const bill = guarded(QUEUES.billing, () => {
+    const billing = { ...renewalDeps(deps), log };
+    return runBilling(billing, {
+      asOf: todayFor(deps.clock.now()),
+      installmentsDay: (day, scope) => runInstallmentsDay(billing, day, scope),
+    });
+  });
 
   await boss.work(QUEUES.reconcile, { pollingIntervalSeconds: 2 }, sweep);
   await boss.work(QUEUES.mail, { pollingIntervalSeconds: 2 }, deliver);

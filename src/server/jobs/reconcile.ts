@@ -5,6 +5,8 @@ import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } fro
 import { deleteResetCodesExpiredBefore } from '../modules/auth/auth-service';
 import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
+import { newbornInstallmentRecoveries } from '../modules/newborn-agreement/newborn-installments';
+import { newbornSigningRecoveries } from '../modules/newborn-agreement/newborn-signing';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { storeRecoveries } from '../modules/ordering/store-service';
@@ -35,8 +37,10 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     ...cellRequestRecoveries(paymentDeps),
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),
+    ...newbornSigningRecoveries(paymentDeps),
     ...staffQueueRecoveries(paymentDeps),
     ...storageRenewalRecoveries({ ...renewalDeps(deps), log }),
+    ...newbornInstallmentRecoveries({ ...renewalDeps(deps), log }),
     ...billingRunRecoveries,
     ...refundRecoveries(paymentDeps),
   };

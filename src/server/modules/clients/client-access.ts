@@ -20,6 +20,18 @@ export async function resolveClientAccess(
   return clientId;
 }
 
+/** The client a staff member names by any of its ids (Client ID or record id), or 404; noted for the audit row. */
+export async function resolveStaffClientAccess(
+  db: Database,
+  session: Session,
+  anyId: string,
+): Promise<string> {
+  const clientId = await findClientIdByAnyId(db, anyId);
+  if (!clientId) throw notFound();
+  noteResolvedClient(session, clientId);
+  return clientId;
+}
+
 async function resolve(db: Database, session: Session, requestedId?: string): Promise<string> {
   const named = requestedId === undefined || requestedId === '' ? null : requestedId;
   if (session.role === 'client') {

@@ -13,6 +13,8 @@ export interface SignedPdfInput {
   subtitle: string;
   sections: { heading: string; paragraphs: string[] }[];
   answers: { label: string; value: string }[];
+  /** Tables printed after the answers (a payment schedule): a heading, the columns, the rows. */
+  tables?: { heading: string; columns: string[]; rows: string[][]; note?: string }[];
   signaturePng: Buffer | null;
   certificate: {
     signer: string;
@@ -88,6 +90,33 @@ class Writer {
     }
   }
 
+  /**
+   * One row of a table: the first column left-aligned, the others right-aligned (amounts), each
+   * column an equal share of the page's width.
+   */
+  row(cells: string[], options: { bold?: boolean } = {}) {
+    const size = 9;
+    const weight = options.bold ? 'bold' : 'regular';
+    const width = (PAGE.width - 2 * PAGE.margin) / cells.length;
+    this.room(size + 6);
+    cells.forEach((cell, i) => {
+      const text = pdfText(cell);
+      const x =
+        i === 0 ? PAGE.margin : PAGE.margin + width * (i + 1) - this.fonts.widthOf(text, size, weight) - 4;
+      this.fonts.draw(this.page, text, { x, y: this.y - size, size, weight });
+    });
+    this.y -= size + 6;
+    if (options.bold) {
+      this.page.drawLine({
+        start: { x: PAGE.margin, y: this.y + 2 },
+        end: { x: PAGE.width - PAGE.margin, y: this.y + 2 },
+        thickness: 0.5,
+        color: GREY,
+      });
+      this.y -= 2;
+    }
+  }
+
   gap(height = LEADING / 2) {
     this.y -= height;
   }
@@ -118,7 +147,13 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
   doc.setProducer('Client Portal');
   doc.setCreationDate(certificate.signedAt);
   doc.setModificationDate(certificate.signedAt);
-  const bold = [input.title, ...input.sections.map((s) => s.heading), ...input.answers.map((a) => a.label)];
+  const tables = input.tables ?? [];
+  const bold = [
+    input.title,
+    ...input.sections.map((s) => s.heading),
+    ...input.answers.map((a) => a.label),
+    ...tables.flatMap((t) => [t.heading, ...t.columns]),
+  ];
   const fonts = await PdfFonts.embed(doc, { regular: textsIn(input), bold });
   const w = new Writer(doc, fonts);
 
@@ -141,6 +176,17 @@ export async function renderSignedPdf(input: SignedPdfInput): Promise<Buffer> {
     w.text(answer.label, { bold: true });
     w.text(answer.value || '-');
     w.gap(4);
+  }
+  for (const table of tables) {
+    w.gap(LEADING);
+    w.text(table.heading, { size: 13, bold: true });
+    w.gap(4);
+    w.row(table.columns, { bold: true });
+    for (const row of table.rows) w.row(row);
+    if (table.note) {
+      w.gap(4);
+      w.text(table.note, { color: GREY });
+    }
   }
   if (input.signaturePng) {
     w.gap(LEADING);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   clientAgreementQuerySchema,
@@ -8,10 +9,13 @@ import {
   setClientAgreementResponseSchema,
 } from '../../../domain/newborn-agreement';
 import type { AppDeps } from '../../app-deps';
+import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { userAgentOf } from '../../lib/user-agent';
 import { noteShownClients } from '../../plugins/audit';
-import { agreementOfLink, agreementResponse, signNewbornAgreement } from './newborn-agreement-service';
+import { withPaymentAttempt } from '../payments/payment-attempts';
+import { agreementOfLink, agreementResponse } from './newborn-agreement-service';
+import { signNewbornAgreement } from './newborn-signing';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -54,14 +58,17 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
     '/set_Client_Agreement_service',
     {
       schema: {
-        summary: 'Newborn finance agreement: signs it once with the drawn signature',
+        summary:
+          'Newborn finance agreement: signs it once with the drawn signature, charges the deposit and keeps the method for the installments',
         description:
-          'ClientId is the link token. The signed PDF (with its certificate page) is kept and e-mailed to the main contact. A second signing answers 409.',
+          'ClientId is the link token. Needs an Idempotency-Key header. The card or bank account comes as a gateway token with its display fields, with the authorization to charge the deposit today and each monthly installment on its due date. The deposit (with the card fee on a card) is charged once; a shown total that differs answers 409 and nothing is charged; a decline answers 402 and nothing is signed. The signed PDF (the schedule, the authorization, the certificate page) and the receipt are e-mailed to the main contact; the installments are written from the schedule. A second signing answers 409.',
         tags: ['newborn agreement'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: setClientAgreementRequestSchema,
         response: {
           200: setClientAgreementResponseSchema,
           400: errorBodySchema,
+          402: errorBodySchema,
           404: errorBodySchema,
           409: errorBodySchema,
           429: errorBodySchema,
@@ -70,14 +77,26 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
     },
     async (request) => {
       await limit(request.ip);
-      await signNewbornAgreement(deps, {
-        token: request.body.ClientId,
-        signatureData: request.body.signatureData,
-        ip: request.ip,
-        userAgent: userAgentOf(request),
-        now: clock.now(),
-      });
-      return { NB_Finance_Agreement_Completed__c: true as const, message: m.completed };
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      const now = clock.now();
+      const agreement = await agreementOfLink(deps, request.body.ClientId, now);
+      // A public page: its attempts count on the public ceilings, never on the client's own.
+      return withPaymentAttempt(
+        deps,
+        { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
+        (gateway) =>
+          signNewbornAgreement(
+            { ...deps, gateway, log: request.log },
+            {
+              token: request.body.ClientId,
+              body: request.body,
+              idempotencyKey,
+              ip: request.ip,
+              userAgent: userAgentOf(request),
+              now,
+            },
+          ),
+      );
     },
   );
 };

@@ -22,10 +22,10 @@ import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce } from '../../lib/run-once';
-import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
+import { resolveStaffClientAccess } from '../clients/client-access';
 import { clientContact } from '../clients/client-directory';
-import { findClientIdByAnyId } from '../clients/client-repository';
+import { runInstallmentsDay } from '../newborn-agreement/newborn-installments';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
   billingOverview,
@@ -142,9 +142,7 @@ export const staffBillingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      const clientId = await findClientIdByAnyId(deps.db, request.params.clientId);
-      if (!clientId) throw notFound();
-      noteResolvedClient(session, clientId);
+      const clientId = await resolveStaffClientAccess(deps.db, session, request.params.clientId);
       return { years: await clientBillingYears(deps, clientId) };
     },
   );
@@ -194,7 +192,7 @@ export const staffBillingAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
       config: { audit: 'billing-run' },
       schema: {
         summary:
-          'Demo mode only: runs billing each day up to asOf (at most two years ahead); counts of notices, charges, declines, retries and overdue years. Needs an Idempotency-Key.',
+          'Demo mode only: runs billing each day up to asOf (at most two years ahead); counts of notices, charges, declines, retries and overdue years, and of the newborn installments. Needs an Idempotency-Key.',
         tags: ['staff'],
         body: billingRunRequestSchema,
         response: { 200: billingRunResponseSchema, ...errors, 422: errorBodySchema },
@@ -220,7 +218,11 @@ export const staffBillingAdminRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
         release: async () => {},
         recover: recoverBillingRun,
         async work(run) {
-          const answer = await runBilling(rd, { asOf, ...(clients ? { clientActIds: clients } : {}) });
+          const answer = await runBilling(rd, {
+            asOf,
+            ...(clients ? { clientActIds: clients } : {}),
+            installmentsDay: (day, scope) => runInstallmentsDay(rd, day, scope),
+          });
           return run.succeed(async () => {}, answer);
         },
       });

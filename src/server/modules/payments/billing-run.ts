@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client-basics';
 import { addDays, addYears, isIsoDate, isoToUsDate } from '../../../domain/dates';
+import type { InstallmentRunCounts } from '../../../domain/newborn-agreement';
 import type {
   BillingOverview,
   BillingRunResponse,
@@ -30,6 +31,15 @@ function scopeOf(clientActIds: readonly string[] | undefined): string {
   return `clients:${sha256Hex(ids.join(',')).slice(0, 32)}`;
 }
 
+/**
+ * Another day's billing the run does after the storage renewals of each day (the newborn
+ * installments), given by the composition points so this module does not import its owner.
+ */
+export type InstallmentsDay = (
+  day: string,
+  scope: { clientIds?: readonly string[] },
+) => Promise<InstallmentRunCounts>;
+
 /** The last day the run of this scope ran, if it ever did. */
 export async function lastBillingDay(deps: Pick<RenewalDeps, 'db'>, scope = 'all'): Promise<string | null> {
   const [row] = await deps.db
@@ -48,7 +58,7 @@ export async function lastBillingDay(deps: Pick<RenewalDeps, 'db'>, scope = 'all
  */
 export async function runBilling(
   deps: RenewalDeps,
-  input: { asOf: string; clientActIds?: readonly string[] },
+  input: { asOf: string; clientActIds?: readonly string[]; installmentsDay?: InstallmentsDay },
 ): Promise<BillingRunResponse> {
   const today = todayFor(deps.clock.now());
   const scope = scopeOf(input.clientActIds);
@@ -67,6 +77,9 @@ export async function runBilling(
     retries: 0,
     overdue: 0,
   };
+  const installments = input.installmentsDay
+    ? { reminders: 0, charges: 0, declines: 0, lateCharges: 0 }
+    : undefined;
   for (let day = from; day <= input.asOf; day = addDays(day, 1)) {
     const counts = await runBillingDay(deps, day, {
       ...(clientIds ? { clientIds } : {}),
@@ -78,6 +91,13 @@ export async function runBilling(
     totals.declines += counts.declines;
     totals.retries += counts.retries;
     totals.overdue += counts.overdue;
+    if (input.installmentsDay && installments) {
+      const done = await input.installmentsDay(day, clientIds ? { clientIds } : {});
+      installments.reminders += done.reminders;
+      installments.charges += done.charges;
+      installments.declines += done.declines;
+      installments.lateCharges += done.lateCharges;
+    }
     const now = deps.clock.now();
     await deps.db
       .insert(billingRuns)
@@ -87,7 +107,7 @@ export async function runBilling(
         set: { lastDay: sql`greatest(${billingRuns.lastDay}, excluded.last_day)`, updatedAt: now },
       });
   }
-  return { ...totals, from, asOf: input.asOf };
+  return { ...totals, from, asOf: input.asOf, ...(installments ? { installments } : {}) };
 }
 
 /** The day "Run billing as of…" may reach: two years from today. */

@@ -25,7 +25,7 @@ import { recordActivity } from '../clients/client-activities';
 import { type ClientToBill, clientContact, clientsToBill } from '../clients/client-directory';
 import { extendStoragePaidUntil } from '../clients/client-holdings';
 import { priceBookOn } from '../prices/price-book-repository';
-import { PaymentRefused } from './ledger';
+import { declineReasonOf } from './decline-reason';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -227,11 +227,8 @@ async function giveBackRenewal(
     )
     .returning();
   if (!row || row.paidAt) return;
-  const declined =
-    error instanceof PaymentRefused
-      ? error.reason !== 'gateway_unavailable'
-      : error instanceof HttpError && error.code === 'PAYMENT_DECLINED';
-  if (!declined) {
+  const reason = declineReasonOf(error);
+  if (reason === null) {
     if (row.status === 'retrying') {
       await tx
         .update(annualStorageFees)
@@ -240,7 +237,6 @@ async function giveBackRenewal(
     }
     return;
   }
-  const reason = error instanceof PaymentRefused ? error.reason : 'unknown';
   const tries = claim.tries + 1;
   const nextTry = nextTryDay(claim.chargeOn, tries, declineKind(reason));
   const [after] = await tx

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ClientAgreementResponse,
   SetClientAgreementRequest,
+  SetClientAgreementResponse,
 } from '../../../../domain/newborn-agreement';
 import { apiRequest } from '../../../lib/api-client';
 
@@ -18,15 +19,18 @@ export function useClientAgreement(id: string) {
   });
 }
 
+/**
+ * Signs the agreement and pays its deposit; the key makes a double click or a retry one signing
+ * (and one charge).
+ */
 export function useSignClientAgreement(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SetClientAgreementRequest) =>
-      apiRequest<{ NB_Finance_Agreement_Completed__c: true; message: string }>(
-        'POST',
-        'pay/set_Client_Agreement_service',
-        { body },
-      ),
+    mutationFn: ({ body, idempotencyKey }: { body: SetClientAgreementRequest; idempotencyKey: string }) =>
+      apiRequest<SetClientAgreementResponse>('POST', 'pay/set_Client_Agreement_service', {
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key(id) }),
   });
 }

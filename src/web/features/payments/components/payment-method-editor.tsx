@@ -17,7 +17,7 @@ import { useClient } from '../../../lib/client-record';
 import { withoutChangedFields } from '../../../lib/field-errors';
 import { usePayingForm } from '../../../lib/paying-form';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
-import { initialPaymentChoice } from '../../../lib/payment/payment-choice';
+import { newMethodChoice, newMethodRequestFields } from '../../../lib/payment/new-method';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSetPaymentInfo } from '../api/set-payment-info';
 
@@ -50,33 +50,10 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
     initialValues: { card: cardPrefilledFrom(client.data), ach: emptyAch },
     validate: () => ({}),
     payment: {
-      choice: (values) => ({
-        ...initialPaymentChoice(false),
-        method: kind === 'card' ? 'Credit Card' : 'ACH Payment',
-        useAnotherCard: true,
-        useAnotherAch: true,
-        card: values.card,
-        ach: values.ach,
-      }),
+      choice: (values) => newMethodChoice(kind, values),
       onFile: { card: false, ach: false },
       today,
-      requestFields: async (checked, _choice, tokenizer) => {
-        if (checked.card) {
-          const { Credit_Card_Number: _number, CVV: _cvv, ...display } = checked.card;
-          return {
-            Payment_Type: 'CC' as const,
-            token: await tokenizer.tokenizeCard(checked.card),
-            ...display,
-          };
-        }
-        if (!checked.ach) return {};
-        return {
-          Payment_Type: 'ACH' as const,
-          token: await tokenizer.tokenizeBank(checked.ach),
-          Name_On_Account: checked.ach.Name_On_Account,
-          ABA_Routing_Number: checked.ach.ABA_Routing_Number,
-        };
-      },
+      requestFields: newMethodRequestFields,
     },
     // Saving pays the overdue total (the card with its fee): the server charges nothing if it differs.
     amount: () => totalCents,

@@ -23,7 +23,11 @@ import { PublicShell } from '../../../components/public-shell';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { withoutChangedFields } from '../../../lib/field-errors';
 import { usePayingForm } from '../../../lib/paying-form';
-import { initialPaymentChoice, type PaymentChoice } from '../../../lib/payment/payment-choice';
+import {
+  newMethodChoice,
+  newMethodFieldsOnPage,
+  newMethodRequestFields,
+} from '../../../lib/payment/new-method';
 import { priceBookQueryKey, usePriceBook } from '../../../lib/price-book';
 import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 import { AmountDueSummary, type PublicPaymentMethod, totalFor } from './amount-due-summary';
@@ -41,33 +45,7 @@ interface PublicPaymentValues {
 }
 
 /** The page's card or account as the forms' payment choice: always a new one, never kept but here. */
-function choiceOf(values: PublicPaymentValues): PaymentChoice {
-  return {
-    ...initialPaymentChoice(false),
-    method: values.method === 'card' ? 'Credit Card' : values.method === 'ach' ? 'ACH Payment' : '',
-    useAnotherCard: true,
-    useAnotherAch: true,
-    card: values.card,
-    ach: values.ach,
-  };
-}
-
-/** The server's field names on this page's fields. */
-function fieldsOnThisPage(fields: Record<string, string>, method: PublicPaymentMethod) {
-  const onPage: Record<string, string> = {};
-  for (const [field, message] of Object.entries(fields)) {
-    const key =
-      field === 'Payment_Type'
-        ? 'method'
-        : field === 'token'
-          ? method === 'ach'
-            ? 'Account_Number'
-            : 'Credit_Card_Number'
-          : field;
-    onPage[key] ??= message;
-  }
-  return onPage;
-}
+const choiceOf = (values: PublicPaymentValues) => newMethodChoice(values.method, values);
 
 /** Beside the button after the server refused the total shown; `total` is the new one shown. */
 function amountChangedMessage(total: number): string {
@@ -125,25 +103,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       choice: choiceOf,
       onFile: { card: false, ach: false },
       today,
-      requestFields: async (checked, _choice, tokenizer) => {
-        if (checked.card) {
-          const { Credit_Card_Number: _number, CVV: _cvv, ...display } = checked.card;
-          return {
-            ...display,
-            Payment_Type: 'CC' as const,
-            token: await tokenizer.tokenizeCard(checked.card),
-          };
-        }
-        if (checked.ach) {
-          return {
-            Payment_Type: 'ACH' as const,
-            token: await tokenizer.tokenizeBank(checked.ach),
-            Name_On_Account: checked.ach.Name_On_Account,
-            ABA_Routing_Number: checked.ach.ABA_Routing_Number,
-          };
-        }
-        return {};
-      },
+      requestFields: newMethodRequestFields,
     },
     // The total this page showed: if the bill changed meanwhile, the server charges nothing.
     amount: (values) => (amountDue ? totalFor(book, amountDue, values.method) : null),
@@ -158,7 +118,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
             ? `We charged ${formatUsd(Math.round(response.amountCharged * 100))}${response.processingFee > 0 ? `, including the ${formatUsd(Math.round(response.processingFee * 100))} card processing fee` : ''}. Transaction number: ${response.TransactionId}.`
             : null,
       }),
-    fieldsOnPage: (fields, values) => fieldsOnThisPage(fields, values.method),
+    fieldsOnPage: (fields, values) => newMethodFieldsOnPage(fields, values.method),
     onRefused: async (error) => {
       // The confirmation expired (15 minutes): ask for it again.
       if (error.fields.verify) forgetConfirmation();

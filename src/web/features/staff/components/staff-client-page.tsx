@@ -9,6 +9,7 @@ import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
 import { BillingSchedule } from './billing-schedule';
 import { PaymentLinkSection } from './payment-link-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
+import { NewbornAgreementsSection } from './staff-newborn-agreements';
 
 const FORM_NAMES = {
   consent: 'Client Consent',
@@ -183,6 +184,7 @@ export function StaffClientPage() {
           </Table.ScrollContainer>
         )}
       </Section>
+      <NewbornAgreementsSection clientId={client.clientRecordId} />
       <AuditTrail clientId={client.clientRecordId} />
     </Stack>
   );
