@@ -3,6 +3,7 @@ import { SHIPPED_PRICE_BOOK } from './price-book';
 import {
   billingRunDate,
   billingRunSummary,
+  cardExpiresBefore,
   changeBillingYearEntrySchema,
   chargeDay,
   declineKind,
@@ -194,5 +195,20 @@ describe('the "Waive or defer" form as sent', () => {
     expect(parsed.error?.issues.map((issue) => ({ [String(issue.path[0])]: issue.message }))).toEqual([
       dateProblem,
     ]);
+  });
+});
+
+describe('a card that expires before the charge', () => {
+  const card = { kind: 'card' as const, expiryMonth: 6, expiryYear: 2027 };
+  it.each([
+    ['2027-06-30', false], // good through the end of its expiry month
+    ['2027-07-01', true],
+    ['2027-05-14', false],
+  ])('charged on %s: expires first is %s', (dueDate, expires) => {
+    expect(cardExpiresBefore(card, dueDate)).toBe(expires);
+  });
+
+  it('never applies to a bank account', () => {
+    expect(cardExpiresBefore({ kind: 'ach', expiryMonth: null, expiryYear: null }, '2040-01-01')).toBe(false);
   });
 });

@@ -174,6 +174,15 @@ export const RENEWAL_STATUS_LABELS: Record<RenewalStatus, string> = {
   covered: 'Prepaid by a plan',
 };
 
+/** True when a card expires before the month of `dueDate` (it is good through the end of its expiry month). */
+export function cardExpiresBefore(
+  method: { kind: 'card' | 'ach'; expiryMonth: number | null; expiryYear: number | null },
+  dueDate: string,
+): boolean {
+  if (method.kind !== 'card' || !method.expiryMonth || !method.expiryYear) return false;
+  return `${method.expiryYear}-${String(method.expiryMonth).padStart(2, '0')}-31` < dueDate;
+}
+
 export function describeMethodOnFile(method: { kind: 'card' | 'ach'; brand: string | null; last4: string }) {
   return method.kind === 'card'
     ? `${method.brand ?? 'Card'} ending ${method.last4}`

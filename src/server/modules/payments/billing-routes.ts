@@ -9,6 +9,7 @@ import {
   billingOverviewSchema,
   billingRunRequestSchema,
   billingRunResponseSchema,
+  cardExpiresBefore,
   changeBillingYearRequestSchema,
   changeBillingYearResponseSchema,
   clientBillingYearsSchema,
@@ -90,9 +91,8 @@ export async function storageRenewalOf(deps: AppDeps, clientId: string) {
     nextCharge = named ? m.nextCharge(amount, dueDate, named) : m.nextInvoice(amount, dueDate);
   }
   let expiring: string | null = null;
-  if (method?.kind === 'card' && method.expiryMonth && method.expiryYear && dueDate && named) {
-    const lastValid = `${method.expiryYear}-${String(method.expiryMonth).padStart(2, '0')}-31`;
-    if (lastValid < dueDate) expiring = m.expiresBeforeDue(named, dueDate);
+  if (method && named && dueDate && cardExpiresBefore(method, dueDate)) {
+    expiring = m.expiresBeforeDue(named, dueDate);
   }
   return { nextCharge, retryingOn, expiring };
 }

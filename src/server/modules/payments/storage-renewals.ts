@@ -3,6 +3,7 @@ import { addDays, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
 import {
   CHECK_GRACE_DAYS,
+  cardExpiresBefore,
   chargeDay,
   checkMemo,
   declineKind,
@@ -93,13 +94,6 @@ function methodToCharge(
   return noticeKind === 'ach'
     ? (usable(methods.ach) ?? usable(methods.card))
     : (usable(methods.card) ?? usable(methods.ach));
-}
-
-/** True when a card on file expires before the month of `dueDate`. */
-function expiresBefore(method: PaymentMethodRow, dueDate: string): boolean {
-  if (method.kind !== 'card' || !method.expiryMonth || !method.expiryYear) return false;
-  const lastValid = `${method.expiryYear}-${String(method.expiryMonth).padStart(2, '0')}-31`;
-  return lastValid < dueDate;
 }
 
 async function feeRow(db: Executor, feeId: string): Promise<FeeRow | undefined> {
@@ -371,7 +365,7 @@ function noticeText(deps: RenewalDeps, client: ClientToBill, row: FeeRow, method
   if (method) {
     const named = describeMethodOnFile(method);
     lines.push(`We will charge ${amount} to your ${named} on ${chargeOn}. You do not need to do anything.`);
-    if (expiresBefore(method, row.chargeOn ?? row.dueDate))
+    if (cardExpiresBefore(method, row.chargeOn ?? row.dueDate))
       lines.push(m.expiresBeforeDue(named, row.dueDate));
     lines.push(
       `To change the payment method, sign in to the Client Portal and open Payment Information, or follow this link (for you only, good until the payment is due): ${link}`,
