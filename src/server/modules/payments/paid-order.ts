@@ -113,6 +113,12 @@ export interface Placement<C> {
 
 const RECHECK_AFTER_MS = 60_000;
 
+/** When to look again at a paid order whose charge is still held: just after the charge's lease ends. */
+export function recheckAfterMs(chargeOp: { leaseUntil: Date }, now: Date): number {
+  const leaseLeft = chargeOp.leaseUntil.getTime() - now.getTime();
+  return Math.min(RECHECK_AFTER_MS, Math.max(1_000, leaseLeft + 1_000));
+}
+
 export const chargeKeyOf = (idempotencyKey: string) => `${idempotencyKey}:charge`;
 
 /**
@@ -276,7 +282,8 @@ async function recoverPaidOrder<C, T>(
       chargeOp = await operationById(deps.db, chargeOp.id);
     }
     if (!chargeOp) return giveBack(interrupted());
-    if (chargeOp.status === 'running') return { retryAfterMs: RECHECK_AFTER_MS };
+    // Its owner may still be alive (or just died with its lease): look again when that lease ends.
+    if (chargeOp.status === 'running') return { retryAfterMs: recheckAfterMs(chargeOp, deps.clock.now()) };
     if (chargeOp.status !== 'succeeded') {
       return giveBack(new HttpError('PAYMENT_DECLINED', kind.messages.notPaid));
     }
