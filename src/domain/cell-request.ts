@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
+import { cancellationViewSchema } from './cell-request-cancellation';
 import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
@@ -153,7 +154,14 @@ export const sendCellRequestSchema = z
 export type SendCellRequest = z.infer<typeof sendCellRequestSchema>;
 export type SendCellRequestInput = z.input<typeof sendCellRequestSchema>;
 
-export const CELL_REQUEST_STATUSES = ['pending', 'requested', 'approved', 'shipped', 'delivered'] as const;
+export const CELL_REQUEST_STATUSES = [
+  'pending',
+  'requested',
+  'approved',
+  'shipped',
+  'delivered',
+  'cancelled',
+] as const;
 
 /** One vial request as its client (or the physician acting for them) sees it. */
 export const cellRequestSchema = z.object({
@@ -193,6 +201,8 @@ export const cellRequestSchema = z.object({
   shippedAt: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   deliveredAt: z.string().nullable(),
+  /** On one request (not in lists): what cancelling would do now, why it cannot, or what it did. */
+  cancellation: cancellationViewSchema.optional(),
 });
 export type CellRequest = z.infer<typeof cellRequestSchema>;
 

@@ -134,3 +134,36 @@ export function dateOfBirthProblem(iso: string, today: string): 'invalid' | 'fut
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
+
+/**
+ * The instant a wall-clock hour of a calendar date is in a time zone (an hour in the afternoon is
+ * never in a change of time's gap or overlap).
+ */
+export function zonedInstant(isoDate: string, hour: number, timeZone: string): Date {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  const asUtc = Date.UTC(year, month - 1, day, hour);
+  const offsetAt = (instant: number) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(new Date(instant));
+    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    const wall = Date.UTC(
+      part('year'),
+      part('month') - 1,
+      part('day'),
+      part('hour'),
+      part('minute'),
+      part('second'),
+    );
+    return wall - instant;
+  };
+  const guess = asUtc - offsetAt(asUtc);
+  return new Date(asUtc - offsetAt(guess));
+}

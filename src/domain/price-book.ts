@@ -36,6 +36,12 @@ export const PRICE_ENTRIES = [
     group: 'Vial requests',
     label: 'ACT VIP price a second admin approves above',
   },
+  {
+    key: 'vialReplacementFee',
+    group: 'Vial requests',
+    label: 'Replacement fee per paid vial, a late cancellation',
+  },
+  { key: 'refundApproval', group: 'Payments', label: 'Refund a second admin approves above' },
   { key: 'storageYearListPrice', group: 'Storage plans', label: 'A year of storage (list price)' },
   { key: 'storagePlan5Year', group: 'Storage plans', label: '5 Year Storage Plan' },
   { key: 'storagePlan10Year', group: 'Storage plans', label: '10 Year Storage Plan' },
@@ -75,6 +81,8 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   fedexShippingMarkup: 2_000,
   fedexShippingMinimum: 5_000,
   vipPriceApproval: 100_000,
+  vialReplacementFee: 25_000,
+  refundApproval: 50_000,
   storageYearListPrice: 35_000,
   storagePlan5Year: 157_500,
   storagePlan10Year: 297_500,
@@ -97,6 +105,8 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
  */
 export const ENTRIES_ADDED_LATER: Partial<PriceAmounts> = {
   vipPriceApproval: SHIPPED_PRICE_AMOUNTS.vipPriceApproval,
+  vialReplacementFee: SHIPPED_PRICE_AMOUNTS.vialReplacementFee,
+  refundApproval: SHIPPED_PRICE_AMOUNTS.refundApproval,
 };
 
 /** The most an amount may be: $100,000 (a typing slip of a few zeros is refused, not charged). */
@@ -152,6 +162,10 @@ export function priceBookOf(amounts: PriceAmounts) {
      * it, approves it; at or below it, the member who confirms it charges it.
      */
     vipPriceApprovalCents: amounts.vipPriceApproval,
+    /** Kept for each paid vial when a request is cancelled after the cutoff (spec 3's policy). */
+    vialReplacementFeeCents: amounts.vialReplacementFee,
+    /** A refund above this is sent only once a second admin approves it. */
+    refundApprovalCents: amounts.refundApproval,
     /** The store's Stem Cell Face Serum: a bottle, and a bottle from 11 (DESIGN.md deviation 5). */
     serumPrice: amounts.serumPrice,
     serumBulkPrice: amounts.serumBulkPrice,

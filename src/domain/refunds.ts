@@ -15,6 +15,7 @@ export const refundMessages = {
     `The refund is more than what is left of this payment: at most ${formatUsd(leftCents)} can be refunded.`,
   reasonRequired: 'Please give a reason for the refund',
   notRefundable: 'This payment cannot be refunded: it was not charged.',
+  alreadyOnItsWay: 'This refund is already on its way.',
   emailSubject: 'Your refund',
   refunded: (amountCents: Cents) => `${formatUsd(amountCents)} was refunded.`,
   voided: (amountCents: Cents) =>
@@ -58,6 +59,6 @@ export const refundResponseSchema = z.object({
 });
 export type RefundResponse = z.infer<typeof refundResponseSchema>;
 
-/** Above this a refund needs a second admin's approval (issue 22), which is not taken yet: refused. */
-export const REFUND_APPROVAL_CENTS = 50_000;
-export const REFUND_NEEDS_APPROVAL = `A refund above ${formatUsd(REFUND_APPROVAL_CENTS)} needs the approval of a second admin.`;
+/** Above the price book's limit a refund needs a second admin's approval (issue 22), not taken yet: refused. */
+export const refundNeedsApproval = (limitCents: Cents) =>
+  `A refund above ${formatUsd(limitCents)} needs the approval of a second admin.`;

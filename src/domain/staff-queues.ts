@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CELL_REQUEST_STATUSES } from './cell-request';
+import { cancellationViewSchema } from './cell-request-cancellation';
 import { addDays, calendarDateToIso } from './dates';
 import { formatUsd } from './money';
 import { freeText, singleLine } from './text';
@@ -23,6 +24,8 @@ export const queueMessages = {
   trackingRequired: 'Please enter the tracking number',
   trackingInvalid: 'The tracking number has letters and digits only (up to 40)',
   approvalRecorded: "The practitioner's approval was recorded.",
+  cancelled: 'This request is cancelled.',
+  requestCancelled: 'The request was cancelled.',
   priceConfirmed: 'The ACT VIP price was confirmed and charged.',
   priceAwaitsApproval:
     'The ACT VIP price of {amount} is above {limit}: it is charged once another admin approves it.',
@@ -117,6 +120,8 @@ export const vialQueueItemSchema = z.object({
   shippedAt: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   deliveredAt: z.string().nullable(),
+  /** What cancelling now would refund, keep and forfeit, or why it cannot (shipped). */
+  cancellation: cancellationViewSchema,
 });
 export type VialQueueItem = z.infer<typeof vialQueueItemSchema>;
 export const vialQueueResponseSchema = z.object({ requests: z.array(vialQueueItemSchema) });

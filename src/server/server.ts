@@ -4,7 +4,12 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase, openPostgres } from './db/client';
 import { migrateDatabase } from './db/migrate';
 import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
-import { seedDemoPlanStoreClient, seedDemoRenewalClients, seedDemoVialRequest } from './db/seed-back-office';
+import {
+  seedDemoCancellationClient,
+  seedDemoPlanStoreClient,
+  seedDemoRenewalClients,
+  seedDemoVialRequest,
+} from './db/seed-back-office';
 import { seedDemoNewbornAgreement } from './db/seed-newborn';
 import { type Jobs, startJobs } from './jobs/jobs';
 
@@ -42,6 +47,7 @@ async function main() {
     await seedDemoNewbornAgreement(database.db, new Date());
     await seedDemoPlanStoreClient(database.db, new Date());
     await seedDemoRenewalClients(database.db, new Date());
+    await seedDemoCancellationClient(database.db, new Date());
   }
   app.log.info(
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },

@@ -242,6 +242,7 @@ async function seedRenewalClient(
     email: string;
     paidUntilInDays: number;
     card: { last4: string; behavior: string };
+    prePaidBioInsuranceVials?: number;
   },
 ) {
   const today = todayFor(now);
@@ -268,6 +269,7 @@ async function seedRenewalClient(
       initialProcessingFormCompleted: true,
       clientConsentFormCompleted: true,
       infectiousDiseaseFormCompleted: true,
+      bioInsuranceVialsAvailable: client.prePaidBioInsuranceVials ?? 0,
     })
     .onConflictDoNothing()
     .returning({ id: clients.id });
@@ -331,6 +333,36 @@ export async function seedDemoRenewalClients(db: Database, now: Date): Promise<b
       card: { last4: '0341', behavior: 'charge:generic_decline' },
     });
     await tx.insert(systemSettings).values({ key: 'demo_renewal_clients_seeded', value: now.toISOString() });
+  });
+  return true;
+}
+
+/**
+ * Noah Patel (ACT10011): consent signed, a Visa ending 4242 on file and one pre-paid Bio-Insurance
+ * vial, storage paid well ahead. He orders vials and cancels them (the cancellation journey and
+ * the README's walk-through); no other journey changes him.
+ */
+export async function seedDemoCancellationClient(db: Database, now: Date): Promise<boolean> {
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_cancellation_client_seeded'))
+    .limit(1);
+  if (done) return false;
+  await db.transaction(async (tx) => {
+    await seedRenewalClient(tx, now, {
+      clientActId: 'ACT10011',
+      firstName: 'Noah',
+      lastName: 'Patel',
+      dateOfBirth: '1983-02-17',
+      email: 'noah.patel@example.com',
+      paidUntilInDays: 200,
+      card: { last4: '4242', behavior: 'approve' },
+      prePaidBioInsuranceVials: 1,
+    });
+    await tx
+      .insert(systemSettings)
+      .values({ key: 'demo_cancellation_client_seeded', value: now.toISOString() });
   });
   return true;
 }

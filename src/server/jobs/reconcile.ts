@@ -7,6 +7,7 @@ import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { newbornInstallmentRecoveries } from '../modules/newborn-agreement/newborn-installments';
 import { newbornSigningRecoveries } from '../modules/newborn-agreement/newborn-signing';
+import { sendCancellationRefunds } from '../modules/ordering/cell-request-cancellation';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { storeRecoveries } from '../modules/ordering/store-service';
@@ -72,6 +73,15 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
     }
   }
   if (settled > 0) log.info({ settled }, 'reconciliation settled interrupted operations');
+  // The refunds cancelled requests still owe (one refused while its charge settles, or cut short).
+  try {
+    await sendCancellationRefunds({ ...deps, log });
+  } catch (error) {
+    log.warn(
+      { error: error instanceof Error ? error.name : 'Error' },
+      'the owed refunds were not sent; next sweep',
+    );
+  }
   return { settled };
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { addDays, isoDateOf } from '../../../domain/dates';
+import { addDays, isoDateOf, zonedInstant } from '../../../domain/dates';
 import { abaRoutingValid, cardBrandOf, digitsOf, luhnValid, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { sandboxPaymentMethods, sandboxRefunds, sandboxTokens, sandboxTransactions } from '../../db/schema';
@@ -68,36 +68,6 @@ function outcomeOf(
  * other way round.
  */
 export const SANDBOX_BATCH_CUTOFF = { timeZone: 'America/Los_Angeles', hour: 16 } as const;
-
-/** The instant a wall-clock hour of a calendar date is in a time zone (never ambiguous at 4 PM). */
-function zonedInstant(isoDate: string, hour: number, timeZone: string): Date {
-  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
-  const asUtc = Date.UTC(year, month - 1, day, hour);
-  const offsetAt = (instant: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(new Date(instant));
-    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    const wall = Date.UTC(
-      part('year'),
-      part('month') - 1,
-      part('day'),
-      part('hour'),
-      part('minute'),
-      part('second'),
-    );
-    return wall - instant;
-  };
-  const guess = asUtc - offsetAt(asUtc);
-  return new Date(asUtc - offsetAt(guess));
-}
 
 /** When the batch holding a transaction made at `madeAt` settles: the first cut-off after it. */
 export function sandboxSettlementTime(madeAt: Date): Date {

@@ -15,8 +15,10 @@ import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { withPaymentAttempt } from '../payments/payment-attempts';
+import { cancelCellRequest, cancellationView } from './cell-request-cancellation';
 import {
   approveCellRequest,
+  cellRequestView,
   findCellRequest,
   listCellRequests,
   sendCellRequest,
@@ -85,7 +87,35 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         sessionOf(request, 'client', 'physician'),
         request.query.Client_id,
       );
-      return findCellRequest(deps.db, clientId, request.query.id);
+      return findCellRequest(deps.db, clientId, request.query.id, deps.clock.now());
+    },
+  );
+
+  app.post(
+    '/cancel_CellRequest',
+    {
+      config: { roles: ['client'], audit: 'change-order' },
+      schema: {
+        summary: "Cancels one of the client's vial requests, by the cancellation policy",
+        description:
+          "Client only; needs an Idempotency-Key header. Up to 2:00 PM Eastern two business days before the delivery date: everything refunded, pre-paid vials given back. Later and before shipping: the replacement fee kept for each paid vial (its card fee in proportion), pre-paid vials forfeited. Shipped: 409. A repeat answers what the first did; another client's request answers 404.",
+        tags: ['ordering'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: cellRequestIdSchema,
+        response: { 200: cellRequestSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(deps.db, sessionOf(request, 'client'), undefined);
+      idempotencyKeyOf(request.headers);
+      const { row } = await cancelCellRequest(
+        { ...deps, log: request.log },
+        { clientId, id: request.body.id, staffId: null, reason: null },
+      );
+      return {
+        ...cellRequestView(row),
+        cancellation: await cancellationView(deps.db, row, deps.clock.now()),
+      };
     },
   );
 

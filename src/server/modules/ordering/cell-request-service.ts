@@ -7,6 +7,7 @@ import {
   type SendCellRequestResponse,
   tissueLabels,
 } from '../../../domain/cell-request';
+import { cancellationMessages } from '../../../domain/cell-request-cancellation';
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
@@ -32,6 +33,7 @@ import {
   placePaidOrder,
 } from '../payments/paid-order';
 import { priceBookInForce } from '../prices/price-book-repository';
+import { cancellationView } from './cell-request-cancellation';
 import { vialRequests } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
@@ -418,14 +420,14 @@ async function priceCellRequest(
 }
 
 /** One request of a client: another client's id answers the same 404 as an unknown one. */
-export async function findCellRequest(db: CellRequestDeps['db'], clientId: string, id: string) {
+export async function findCellRequest(db: CellRequestDeps['db'], clientId: string, id: string, now: Date) {
   const [row] = await db
     .select()
     .from(vialRequests)
     .where(and(eq(vialRequests.id, id), eq(vialRequests.clientId, clientId)))
     .limit(1);
   if (!row || row.status === 'pending') throw notFound();
-  return cellRequestView(row);
+  return { ...cellRequestView(row), cancellation: await cancellationView(db, row, now) };
 }
 
 export async function listCellRequests(db: CellRequestDeps['db'], clientId: string) {
@@ -447,6 +449,8 @@ export async function approveCellRequest(
   const [request] = await db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
   if (!request || request.status === 'pending') throw notFound();
   if (!(await physicianActsFor(db, physicianId, request.clientId))) throw notFound();
+  if (request.status === 'cancelled')
+    throw new HttpError('NOT_ALLOWED_NOW', cancellationMessages.isCancelled);
   if (request.approvedByPractitionerAt)
     return { clientId: request.clientId, request: cellRequestView(request) };
   const updated = await db.transaction(async (tx) => {

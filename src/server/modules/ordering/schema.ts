@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CELL_REQUEST_STATUSES } from '../../../domain/cell-request';
 import { createdAt } from '../../db/columns';
 import { clients } from '../clients/schema';
 
@@ -35,7 +36,7 @@ export const vialRequests = pgTable(
       .references(() => clients.id, { onDelete: 'cascade' }),
     operationId: uuid().notNull(),
     idempotencyKey: text().notNull(),
-    status: text({ enum: ['pending', 'requested', 'approved', 'shipped', 'delivered'] }).notNull(),
+    status: text({ enum: CELL_REQUEST_STATUSES }).notNull(),
     vials: integer().notNull(),
     bioInsuranceVialsUsed: integer().notNull(),
     longevityVialsUsed: integer().notNull(),
@@ -86,10 +87,32 @@ export const vialRequests = pgTable(
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
     deliveredAt: timestamp({ withTimezone: true }),
+    /**
+     * A cancellation (spec 3's policy): when, by whom (null: the client), why, and its terms fixed
+     * then: the refund owed (sent through the payments module, one live refund per charge), the
+     * replacement fee kept and the pre-paid vials given back or forfeited.
+     */
+    cancelledAt: timestamp({ withTimezone: true }),
+    cancelledBy: uuid(),
+    cancelReason: text(),
+    cancelPhase: text({ enum: ['full', 'late'] }),
+    cancelRefundCents: integer(),
+    cancelKeptCents: integer(),
+    cancelReturnedVials: integer(),
+    cancelForfeitedVials: integer(),
+    /** Each charge's refund owed: `[{ paymentId, cents }]`. */
+    cancelRefundsJson: text(),
+    /** Set once every refund owed is done (refunded or voided). */
+    cancelRefundsSettledAt: timestamp({ withTimezone: true }),
+    /** A refund refused for now (the charge not settled yet): when the sweep tries again. */
+    cancelRefundsNextTryAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index().on(t.clientId, t.createdAt),
+    index('vial_requests_refunds_owed')
+      .on(t.cancelledAt)
+      .where(sql`${t.cancelledAt} is not null and ${t.cancelRefundsSettledAt} is null`),
     uniqueIndex('vial_requests_operation_key').on(t.operationId),
     check('vial_requests_vials_check', sql`${t.vials} between 1 and 10`),
   ],

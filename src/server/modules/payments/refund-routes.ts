@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '../../../domain/errors';
-import {
-  REFUND_APPROVAL_CENTS,
-  REFUND_NEEDS_APPROVAL,
-  refundRequestSchema,
-  refundResponseSchema,
-} from '../../../domain/refunds';
+import { refundNeedsApproval, refundRequestSchema, refundResponseSchema } from '../../../domain/refunds';
 import { amountToCents } from '../../../domain/staff-queues';
 import type { AppDeps } from '../../app-deps';
 import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
+import { priceBookInForce } from '../prices/price-book-repository';
 import { refundPayment } from './refunds';
 
 const errors = {
@@ -39,8 +35,10 @@ export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       const session = sessionOf(request, 'staff');
       const key = idempotencyKeyOf(request.headers);
       const cents = amountToCents(request.body.amount);
-      if (cents !== null && cents > REFUND_APPROVAL_CENTS) {
-        throw new HttpError('NOT_ALLOWED_NOW', REFUND_NEEDS_APPROVAL, { amount: REFUND_NEEDS_APPROVAL });
+      const { book } = await priceBookInForce(deps.db, deps.clock.now());
+      if (cents !== null && cents > book.refundApprovalCents) {
+        const message = refundNeedsApproval(book.refundApprovalCents);
+        throw new HttpError('NOT_ALLOWED_NOW', message, { amount: message });
       }
       return refundPayment(
         { ...deps, log: request.log },

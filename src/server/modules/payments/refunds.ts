@@ -49,6 +49,47 @@ async function refundedOf(db: Executor, paymentId: string): Promise<number> {
   return Number(row?.cents ?? 0);
 }
 
+/** The refund of this charge owed by this source that is under way or done, if any. */
+async function liveRefundOf(db: Executor, paymentId: string, source: string) {
+  const [row] = await db
+    .select({ id: refunds.id, status: refunds.status })
+    .from(refunds)
+    .where(
+      and(eq(refunds.paymentId, paymentId), eq(refunds.source, source), inArray(refunds.status, [...LIVE])),
+    )
+    .limit(1);
+  return row;
+}
+
+/**
+ * The refunds owed by one source (a cancelled request), per charge: done (refunded or voided), under
+ * way, or the number of tries that failed (each new try takes a new key).
+ */
+export async function refundsOwedBy(db: Executor, source: string) {
+  const rows = await db
+    .select({ paymentId: refunds.paymentId, status: refunds.status, amountCents: refunds.amountCents })
+    .from(refunds)
+    .where(eq(refunds.source, source));
+  const byCharge = new Map<string, { doneCents: number; underWay: boolean; failedTries: number }>();
+  for (const row of rows) {
+    const entry = byCharge.get(row.paymentId) ?? { doneCents: 0, underWay: false, failedTries: 0 };
+    if (row.status === 'refunded' || row.status === 'voided') entry.doneCents += row.amountCents;
+    else if (row.status === 'in_progress') entry.underWay = true;
+    else entry.failedTries += 1;
+    byCharge.set(row.paymentId, entry);
+  }
+  return byCharge;
+}
+
+/** The approved charges among these ids: their totals and the card fee within each. */
+export async function chargesForRefund(db: Executor, paymentIds: readonly string[]) {
+  if (paymentIds.length === 0) return [];
+  return db
+    .select({ paymentId: payments.id, totalCents: payments.totalCents, feeCents: payments.feeCents })
+    .from(payments)
+    .where(and(inArray(payments.id, [...paymentIds]), eq(payments.status, 'approved')));
+}
+
 async function chargeOf(db: Executor, paymentId: string) {
   const [charge] = await db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
   return charge;
@@ -140,6 +181,8 @@ export async function refundPayment(
     requestedBy: string | null;
     /** The charge must be this client's (a client cancelling their own order). */
     clientId?: string;
+    /** What owes the refund (`vial-request:<id>`): one live refund per charge and source, by constraint. */
+    source?: string;
   },
 ): Promise<RefundResponse> {
   const { db, gateway } = deps;
@@ -167,6 +210,9 @@ export async function refundPayment(
       const first = Object.values(problems)[0];
       if (first) throw new HttpError('VALIDATION', first, problems);
       const amountCents = amountToCents(input.amount) ?? 0;
+      if (input.source && (await liveRefundOf(tx, charge.id, input.source))) {
+        throw new HttpError('PAYMENT_IN_PROGRESS', m.alreadyOnItsWay);
+      }
       const [row] = await tx
         .insert(refunds)
         .values({
@@ -176,6 +222,7 @@ export async function refundPayment(
           amountCents,
           reason: input.reason.trim(),
           requestedBy: input.requestedBy,
+          source: input.source ?? null,
           status: 'in_progress',
           reference: `pending-${operationId}`,
           createdAt: deps.clock.now(),

@@ -216,6 +216,11 @@ export const refunds = pgTable(
     reference: text().notNull(),
     gatewayTransactionId: text(),
     message: text(),
+    /**
+     * What owes the refund when something other than a staff member's choice does (a cancelled
+     * vial request: `vial-request:<id>`): at most one live refund per charge and source.
+     */
+    source: text(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     completedAt: timestamp({ withTimezone: true }),
   },
@@ -223,6 +228,9 @@ export const refunds = pgTable(
     index().on(t.paymentId),
     index().on(t.clientId),
     uniqueIndex('refunds_reference_key').on(t.reference),
+    uniqueIndex('refunds_one_live_per_source')
+      .on(t.paymentId, t.source)
+      .where(sql`${t.source} is not null and ${t.status} <> 'failed'`),
     check('refunds_amount_positive', sql`${t.amountCents} > 0`),
   ],
 );

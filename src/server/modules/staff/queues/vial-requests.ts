@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { cancellationMessages, staffCancelRequestSchema } from '../../../../domain/cell-request-cancellation';
 import { isoDateOf } from '../../../../domain/dates';
 import { errorBodySchema } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
@@ -24,6 +25,7 @@ import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
 import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
+import { cancelCellRequest, cancellationView } from '../../ordering/cell-request-cancellation';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -62,6 +64,7 @@ type Deps = PaidOrderDeps;
 
 const inQueue = and(
   ne(vialRequests.status, 'pending'),
+  ne(vialRequests.status, 'cancelled'),
   or(
     isNull(vialRequests.deliveredAt),
     and(eq(vialRequests.shippingPriceToBeConfirmed, true), isNull(vialRequests.vipPriceConfirmedAt)),
@@ -76,7 +79,7 @@ interface Viewer {
   level: 'staff' | 'admin';
 }
 
-async function queueItems(db: Database, viewer: Viewer, id?: string): Promise<VialQueueItem[]> {
+async function queueItems(db: Database, viewer: Viewer, now: Date, id?: string): Promise<VialQueueItem[]> {
   const rows = await db
     .select({
       request: vialRequests,
@@ -100,39 +103,42 @@ async function queueItems(db: Database, viewer: Viewer, id?: string): Promise<Vi
       feeOn.set(day, (await priceBookInForce(db, r.createdAt)).book.cardProcessingFeeBasisPoints);
     }
   }
-  return rows.map(({ request: r, ...client }) => ({
-    id: r.id,
-    clientId: r.clientId,
-    clientActId: client.clientActId,
-    clientName: `${client.firstName} ${client.lastName}`,
-    status: r.status,
-    requestedAt: (r.requestedAt ?? r.createdAt).toISOString(),
-    vials: r.vials,
-    shippingMethod: r.shippingMethod,
-    shipmentDate: r.shipmentDate,
-    shipTo: `${r.clinicName ? `${r.clinicName}, ` : ''}${r.contactFirstName} ${r.contactLastName}, ${r.street}, ${r.city}, ${r.state} ${r.zip}`,
-    paymentMethod: r.paymentMethod,
-    paymentDescription: r.paymentDescription,
-    totalCents: r.totalCents,
-    shippingPriceToBeConfirmed: r.shippingPriceToBeConfirmed,
-    approvedByPractitionerAt: iso(r.approvedByPractitionerAt),
-    vipPriceConfirmedAt: iso(r.vipPriceConfirmedAt),
-    vipPriceCents: r.vipPriceConfirmedAt ? r.vipPriceCents : null,
-    vipTransactionId: r.vipPriceConfirmedAt ? client.vipTransactionId : null,
-    vipPriceAwaitingApproval:
-      awaitsApproval(r) && r.vipPriceEnteredAt && r.vipPriceCents !== null
-        ? {
-            amountCents: r.vipPriceCents,
-            enteredBy: client.enteredByName ?? 'a former staff member',
-            enteredAt: r.vipPriceEnteredAt.toISOString(),
-            canApprove: viewer.level === 'admin' && viewer.staffId !== r.vipPriceEnteredBy,
-          }
-        : null,
-    cardFeeBasisPoints: r.paymentMethod === 'Credit Card' ? (feeOn.get(isoDateOf(r.createdAt)) ?? 0) : 0,
-    shippedAt: iso(r.shippedAt),
-    trackingNumber: r.trackingNumber,
-    deliveredAt: iso(r.deliveredAt),
-  }));
+  return Promise.all(
+    rows.map(async ({ request: r, ...client }) => ({
+      id: r.id,
+      clientId: r.clientId,
+      clientActId: client.clientActId,
+      clientName: `${client.firstName} ${client.lastName}`,
+      status: r.status,
+      requestedAt: (r.requestedAt ?? r.createdAt).toISOString(),
+      vials: r.vials,
+      shippingMethod: r.shippingMethod,
+      shipmentDate: r.shipmentDate,
+      shipTo: `${r.clinicName ? `${r.clinicName}, ` : ''}${r.contactFirstName} ${r.contactLastName}, ${r.street}, ${r.city}, ${r.state} ${r.zip}`,
+      paymentMethod: r.paymentMethod,
+      paymentDescription: r.paymentDescription,
+      totalCents: r.totalCents,
+      shippingPriceToBeConfirmed: r.shippingPriceToBeConfirmed,
+      approvedByPractitionerAt: iso(r.approvedByPractitionerAt),
+      vipPriceConfirmedAt: iso(r.vipPriceConfirmedAt),
+      vipPriceCents: r.vipPriceConfirmedAt ? r.vipPriceCents : null,
+      vipTransactionId: r.vipPriceConfirmedAt ? client.vipTransactionId : null,
+      vipPriceAwaitingApproval:
+        awaitsApproval(r) && r.vipPriceEnteredAt && r.vipPriceCents !== null
+          ? {
+              amountCents: r.vipPriceCents,
+              enteredBy: client.enteredByName ?? 'a former staff member',
+              enteredAt: r.vipPriceEnteredAt.toISOString(),
+              canApprove: viewer.level === 'admin' && viewer.staffId !== r.vipPriceEnteredBy,
+            }
+          : null,
+      cardFeeBasisPoints: r.paymentMethod === 'Credit Card' ? (feeOn.get(isoDateOf(r.createdAt)) ?? 0) : 0,
+      shippedAt: iso(r.shippedAt),
+      trackingNumber: r.trackingNumber,
+      deliveredAt: iso(r.deliveredAt),
+      cancellation: await cancellationView(db, r, now),
+    })),
+  );
 }
 
 /** A price entered above the approval limit, not yet approved (nor being charged, nor charged). */
@@ -344,6 +350,7 @@ async function claimVipPrice(
 ): Promise<VipClaim & { clientId: string }> {
   const free = and(
     eq(vialRequests.id, row.id),
+    ne(vialRequests.status, 'cancelled'),
     eq(vialRequests.shippingMethod, 'ACT VIP'),
     isNull(vialRequests.vipPriceOperationId),
     isNull(vialRequests.vipPriceConfirmedAt),
@@ -460,6 +467,7 @@ async function vipPaymentMethod(deps: Deps, row: RequestRow) {
 
 /** Why a request could not be claimed for a price: someone else acted on it first. */
 function claimRefusal(now: RequestRow, approvedBy: string | null): HttpError {
+  if (now.status === 'cancelled') return new HttpError('NOT_ALLOWED_NOW', queueMessages.cancelled);
   if (now.vipPriceConfirmedAt) return conflict(queueMessages.alreadyConfirmed);
   if (now.vipPriceOperationId) return conflict(queueMessages.confirming);
   if (approvedBy === null) return conflict(queueMessages.confirming);
@@ -523,6 +531,7 @@ async function confirmVipPrice(
         .where(
           and(
             eq(vialRequests.id, requestId),
+            ne(vialRequests.status, 'cancelled'),
             eq(vialRequests.shippingMethod, 'ACT VIP'),
             isNull(vialRequests.vipPriceOperationId),
             isNull(vialRequests.vipPriceConfirmedAt),
@@ -597,7 +606,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const requests = await queueItems(deps.db, viewerOf(request));
+      const requests = await queueItems(deps.db, viewerOf(request), deps.clock.now());
       noteShownClients(
         sessionOf(request, 'staff'),
         requests.map((r) => r.clientId),
@@ -624,7 +633,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         requestId: row.id,
       };
       const { message } = await run(actor, (request.body ?? {}) as B);
-      const [item] = await queueItems(deps.db, viewer, row.id);
+      const [item] = await queueItems(deps.db, viewer, deps.clock.now(), row.id);
       if (!item) throw notFound();
       return { message, request: item };
     };
@@ -673,6 +682,22 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     act((a, body: { trackingNumber: string }) =>
       markShipped(a.deps, a.staffId, a.key, a.requestId, body.trackingNumber),
     ),
+  );
+  app.post(
+    '/vial_requests/:id/cancel',
+    action(
+      'Cancels a vial request with a reason, by the cancellation policy: everything refunded up to 2:00 PM Eastern two business days before delivery, the replacement fee kept after it; refused once shipped. A repeat answers the first cancellation',
+      staffCancelRequestSchema,
+    ),
+    act(async (a, body: { reason: string }) => {
+      const reason = body.reason.trim();
+      if (!reason)
+        throw new HttpError('VALIDATION', cancellationMessages.reasonRequired, {
+          reason: cancellationMessages.reasonRequired,
+        });
+      await cancelCellRequest(a.deps, { clientId: null, id: a.requestId, staffId: a.staffId, reason });
+      return { message: queueMessages.requestCancelled };
+    }),
   );
   app.post(
     '/vial_requests/:id/deliver',

@@ -5,6 +5,7 @@ import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequest } from '../api/get-cell-request';
+import { CancelRequestCard } from './cancel-request-card';
 
 const when = (instant: string | null) => (instant ? isoToUsDate(isoDateOf(new Date(instant))) : 'Not yet');
 
@@ -44,13 +45,17 @@ export function timelineOf(request: CellRequest): [string, string][] {
         : 'Not yet',
     ],
     ['Delivered', when(request.deliveredAt)],
+    ...(request.cancellation?.state === 'cancelled'
+      ? [['Cancelled', when(request.cancellation.cancelledAt)] as [string, string]]
+      : []),
   ];
 }
 
 /** One request of the client: what was ordered and paid, and where it stands. */
 export function CellRequestDetail({ id }: { id: string }) {
   const session = useSession();
-  const request = useCellRequest(subjectClientId(session.data), id);
+  const clientId = subjectClientId(session.data);
+  const request = useCellRequest(clientId, id);
   if (request.isError) {
     return (
       <Alert color="red" role="alert">
@@ -63,8 +68,12 @@ export function CellRequestDetail({ id }: { id: string }) {
   }
   if (!request.data) return <Loader aria-label="Loading" />;
   const r = request.data;
+  const cancelCard = session.data?.role === 'client' && <CancelRequestCard request={r} clientId={clientId} />;
+  const cancelled = r.cancellation?.state === 'cancelled';
   return (
     <Stack gap="md">
+      {/* A cancelled request says so first; one still open offers its cancellation last. */}
+      {cancelled && cancelCard}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Facts
           caption="What was ordered"
@@ -105,6 +114,7 @@ export function CellRequestDetail({ id }: { id: string }) {
         />
       </SimpleGrid>
       <Facts caption="Timeline" rows={timelineOf(r)} />
+      {!cancelled && cancelCard}
     </Stack>
   );
 }

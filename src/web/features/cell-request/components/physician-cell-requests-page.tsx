@@ -15,6 +15,7 @@ function shippingOf(r: CellRequest): string {
 }
 
 function Approval({ request, approve }: { request: CellRequest; approve: Approve }) {
+  if (request.status === 'cancelled') return <Text size="sm">Cancelled</Text>;
   if (request.approvedByPractitionerAt) return <Text size="sm">Approved</Text>;
   return (
     <Button

@@ -19,7 +19,8 @@ export type VialRequestAction =
   | { action: 'confirm_vip_price'; body: { amountCents: number } }
   | { action: 'approve_vip_price'; body: { amountCents: number } }
   | { action: 'ship'; body: { trackingNumber: string } }
-  | { action: 'deliver' };
+  | { action: 'deliver' }
+  | { action: 'cancel'; body: { reason: string } };
 
 /**
  * One action on one request. The key is the submission's: the caller keeps it across a double

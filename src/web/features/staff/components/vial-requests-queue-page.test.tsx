@@ -35,6 +35,16 @@ const awaiting = (canApprove: boolean): VialQueueItem => ({
   trackingNumber: null,
   deliveredAt: null,
   cardFeeBasisPoints: 300,
+  cancellation: {
+    state: 'open',
+    phase: 'full',
+    cutoff: '2026-11-26T19:00:00.000Z',
+    refundCents: 0,
+    keptCents: 0,
+    returnedVials: 1,
+    forfeitedVials: 0,
+    lines: ['Nothing was charged for this request, so nothing is refunded.'],
+  },
 });
 
 /** The queue answers one request; an approval answers the request charged. */
@@ -96,5 +106,62 @@ describe('an ACT VIP price awaiting a second admin', () => {
       ),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Approve and charge/ })).toBeNull();
+  });
+});
+
+describe('staff cancel a request', () => {
+  const late: VialQueueItem = {
+    ...awaiting(false),
+    vipPriceAwaitingApproval: null,
+    shippingPriceToBeConfirmed: false,
+    shippingMethod: 'FedEx',
+    cancellation: {
+      state: 'open',
+      phase: 'late',
+      cutoff: '2026-11-26T19:00:00.000Z',
+      refundCents: 68_495,
+      keptCents: 51_500,
+      returnedVials: 0,
+      forfeitedVials: 1,
+      lines: [],
+    },
+  };
+
+  it('names what it refunds, keeps and forfeits, needs a reason, and sends it', async () => {
+    const posts = fakeServer(late);
+    renderPage();
+    expect(
+      await screen.findByText(
+        'After the cancellation deadline (2:00 PM Eastern on 11/26/2026): cancelling now refunds $684.95, keeps $515.00 as the replacement fee, forfeits 1 pre-paid vial. The client is e-mailed.',
+      ),
+    ).toBeTruthy();
+    const button = screen.getByRole('button', { name: 'Cancel and refund $684.95' });
+    await userEvent.click(button);
+    expect(await screen.findByText('Please give a reason for the cancellation')).toBeTruthy();
+    expect(posts).toHaveLength(0);
+    await userEvent.type(
+      screen.getByRole('textbox', { name: 'Reason for the cancellation' }),
+      'Clinic closed',
+    );
+    await userEvent.click(button);
+    await waitFor(() => expect(posts).toHaveLength(1));
+    expect(posts[0]).toEqual({
+      url: '/api/staff/vial_requests/6f1c2b9e-0a4d-4c1e-9d1a-2b3c4d5e6f70/cancel',
+      body: { reason: 'Clinic closed' },
+    });
+  });
+
+  it('offers nothing once shipped', async () => {
+    fakeServer({
+      ...late,
+      cancellation: {
+        state: 'closed',
+        cutoff: '2026-11-26T19:00:00.000Z',
+        message: 'No cancellation is possible once the vials have shipped.',
+      },
+    });
+    renderPage();
+    expect(await screen.findByText(/Test Client/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Cancel/ })).toBeNull();
   });
 });

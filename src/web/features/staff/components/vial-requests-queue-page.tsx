@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { cancellationMessages, cutoffText } from '../../../../domain/cell-request-cancellation';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { feeAtRate } from '../../../../domain/payments';
@@ -186,7 +187,58 @@ function ShipForm({ request, onDone }: { request: VialQueueItem; onDone: (messag
   );
 }
 
-function VialRequestCard({ request }: { request: VialQueueItem }) {
+const vialCount = (n: number) => `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}`;
+
+/** Cancelling by the policy, with a reason: what it refunds, keeps and forfeits is on the page first. */
+function CancelForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
+  const [reason, setReason] = useState('');
+  const c = request.cancellation;
+  if (c.state !== 'open') return null;
+  const effects = [
+    `refunds ${formatUsd(c.refundCents)}`,
+    ...(c.keptCents > 0 ? [`keeps ${formatUsd(c.keptCents)} as the replacement fee`] : []),
+    ...(c.returnedVials > 0 ? [`gives ${vialCount(c.returnedVials)} back`] : []),
+    ...(c.forfeitedVials > 0 ? [`forfeits ${vialCount(c.forfeitedVials)}`] : []),
+  ];
+  return (
+    <Stack gap={4}>
+      <Text size="sm">
+        {c.phase === 'full' ? 'Before' : 'After'} the cancellation deadline ({cutoffText(c.cutoff)}):
+        cancelling now {effects.join(', ')}. The client is e-mailed.
+      </Text>
+      <ActionForm
+        requestId={request.id}
+        label="Cancel the request"
+        buttonLabel={
+          c.refundCents > 0 ? `Cancel and refund ${formatUsd(c.refundCents)}` : 'Cancel the request'
+        }
+        onDone={onDone}
+        build={() =>
+          reason.trim()
+            ? { action: 'cancel', body: { reason: reason.trim() } }
+            : { problem: cancellationMessages.reasonRequired }
+        }
+      >
+        <TextInput
+          label="Reason for the cancellation"
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          maxLength={500}
+          style={{ flex: '1 1 240px' }}
+        />
+      </ActionForm>
+    </Stack>
+  );
+}
+
+/** `onCancelled`: the page says it, since a cancelled request leaves the queue with its card. */
+function VialRequestCard({
+  request,
+  onCancelled,
+}: {
+  request: VialQueueItem;
+  onCancelled: (message: string) => void;
+}) {
   const headingId = useId();
   const [done, setDone] = useState<string | null>(null);
   const pending = request.vipPriceAwaitingApproval;
@@ -247,6 +299,10 @@ function VialRequestCard({ request }: { request: VialQueueItem }) {
           </>
         )}
         {!request.shippedAt && <ShipForm request={request} onDone={setDone} />}
+        <CancelForm
+          request={request}
+          onDone={(message) => onCancelled(`${request.clientName} (${request.clientActId}): ${message}`)}
+        />
         {request.shippedAt && !request.deliveredAt && (
           <ActionForm
             requestId={request.id}
@@ -268,6 +324,7 @@ function VialRequestCard({ request }: { request: VialQueueItem }) {
 /** The vial requests queue: what the bank still has to do for each request, oldest first. */
 export function VialRequestsQueuePage() {
   const queue = useVialRequestsQueue();
+  const [cancelled, setCancelled] = useState<string | null>(null);
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -280,10 +337,11 @@ export function VialRequestsQueuePage() {
             : 'Something went wrong. Please reload the page.'}
         </Alert>
       )}
+      {cancelled && <Text role="status">{cancelled}</Text>}
       {queue.isPending && <Loader aria-label="Loading" />}
       {queue.data?.length === 0 && <Text role="status">No vial requests are waiting.</Text>}
       {queue.data?.map((request) => (
-        <VialRequestCard key={request.id} request={request} />
+        <VialRequestCard key={request.id} request={request} onCancelled={setCancelled} />
       ))}
     </Stack>
   );

@@ -1,0 +1,112 @@
+/**
+ * Cancelling a vial request (issue 22): Noah Patel (ACT10011, seeded for this journey: consent
+ * signed, a Visa ending 4242 on file, one pre-paid Bio-Insurance vial) orders 3 vials, 1 of them
+ * pre-paid, for delivery four weeks out, then cancels from the request's page well before the
+ * cutoff: the page names what comes back before he confirms, the button names the refund, and
+ * after it the request reads cancelled, the vial is back and Client Activity shows the refund.
+ * Each run orders anew, so it runs again on the same server.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { todayFor } from '../src/domain/client';
+import { formatUsd } from '../src/domain/money';
+import { validTuesday } from '../src/server/testing/dates';
+import { waitForMail } from './support/mail';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+
+const NOAH = 'ACT10011';
+
+async function orderThreeVials(page: Page): Promise<{ id: string; totalCents: number }> {
+  const answer = await page.request.post('/api/pay/send_CellRequest', {
+    headers: {
+      origin: new URL(page.url()).origin,
+      'x-portal-client': 'web',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    data: {
+      NumberOfVials: 3,
+      CPP: 'Yes',
+      shipping_method: 'FedEx',
+      ShipmentDate: validTuesday(todayFor(new Date()), 28),
+      ShippingInfo: 'New',
+      clinicName: 'Hudson Orthopedic Associates',
+      firstName: 'Samuel',
+      lastName: 'Okafor',
+      ShippingEmail: 'receiving@hudson-ortho.example.com',
+      phone: '2125550188',
+      street: '160 East 56th Street',
+      city: 'New York',
+      state: 'NY',
+      country: 'United States',
+      ZipCode: '10022',
+      Tissue_Info: 'Adipose',
+      Infectious_Disease: 'not treated',
+      authorize: true,
+      PaymentMethod: 'Credit Card',
+    },
+  });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  const body = (await answer.json()) as { id: string; amountChargedCents: number };
+  return { id: body.id, totalCents: body.amountChargedCents };
+}
+
+test('a client cancels a request before the cutoff: everything refunded, the pre-paid vial back, the refund on Client Activity', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const since = Date.now();
+  await signIn(page, NOAH);
+  const { id, totalCents } = await orderThreeVials(page);
+  const total = formatUsd(totalCents);
+
+  await page.goto(`/stem-cell-request/${id}`);
+  const card = page
+    .getByRole('heading', { name: 'Cancel this request' })
+    .locator('xpath=ancestor::div[contains(@class,"mantine-Card-root")]');
+  await expect(page.getByRole('heading', { name: 'Cancel this request' })).toBeVisible();
+  await expect(card).toContainText(
+    /Cancel by 2:00 PM Eastern on \d{2}\/\d{2}\/\d{4} and everything you paid is refunded\./,
+  );
+  await expect(card).toContainText(`${total} is refunded to the account you paid with.`);
+  await expect(card).toContainText('Your 1 pre-paid vial is given back to your plan.');
+  await expectAccessible(page);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoSidewaysScroll(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/cancel-request-before-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Asked once more, with the amount on the button; "Keep the request" backs out.
+  await card.getByRole('button', { name: 'Cancel this request' }).click();
+  await expect(card.getByText('Cancel this request? This cannot be undone.')).toBeVisible();
+  await card.getByRole('button', { name: 'Keep the request' }).click();
+  await expect(card.getByRole('button', { name: `Cancel and refund ${total}` })).toHaveCount(0);
+  await card.getByRole('button', { name: 'Cancel this request' }).click();
+  await card.getByRole('button', { name: `Cancel and refund ${total}` }).dblclick();
+
+  const done = page.getByRole('status').filter({ hasText: /^Cancelled on/ });
+  await expect(done).toBeVisible();
+  await expect(done).toContainText(`${total} was refunded to the account you paid with.`);
+  await expect(done).toContainText('1 pre-paid vial given back to your plan.');
+  await expect(page.getByRole('row', { name: /^Cancelled \d{2}\/\d{2}\/\d{4}$/ })).toBeVisible();
+  await expectAccessible(page);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoSidewaysScroll(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/cancel-request-after-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // A reload reads the same from the server.
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: /^Cancelled on/ })).toBeVisible();
+
+  const mail = await waitForMail('noah.patel@example.com', /^Your stem cell request is cancelled$/, since);
+  expect(mail.text).toContain(`${total} is refunded to the account you paid with.`);
+
+  await done.getByRole('link', { name: 'See it on Client Activity' }).click();
+  await expect(page.getByRole('heading', { name: 'Client Activity', level: 1 })).toBeVisible();
+  await expect(page.getByText('Voided').first()).toBeVisible();
+});

@@ -1,0 +1,234 @@
+import { and, asc, eq, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import {
+  type CancellationTerms,
+  type CancellationView,
+  cancellationLines,
+  cancellationTerms,
+  cutoffText,
+  cancellationMessages as m,
+} from '../../../domain/cell-request-cancellation';
+import { isoToUsDate } from '../../../domain/dates';
+import { formatUsd } from '../../../domain/money';
+import type { Executor } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { updateActivity } from '../clients/client-activities';
+import { clientContact } from '../clients/client-directory';
+import { givePrePaidVialsBack } from '../clients/client-holdings';
+import type { PaymentDeps } from '../payments/ledger';
+import { chargesForRefund, refundPayment, refundsOwedBy } from '../payments/refunds';
+import { priceBookInForce } from '../prices/price-book-repository';
+import { vialRequests } from './schema';
+
+/**
+ * Cancelling a vial request (issue 22, spec 3's policy; the terms in the domain). The cancellation
+ * commits first, under a lock on the request: its terms fixed (refund owed per charge, fee kept,
+ * vials given back or forfeited), the vials given back, the client's activity and e-mail. The
+ * refunds follow through the payments module, one live refund per charge and request by
+ * constraint; one refused for now (a charge not settled yet) or cut short is sent by the sweep.
+ * A second cancellation, at once or later, answers what the first did.
+ */
+
+type RequestRow = typeof vialRequests.$inferSelect;
+type Owed = { paymentId: string; cents: number }[];
+
+const RETRY_AFTER_MS = 60 * 60_000;
+/** Two days of hourly tries: a refund refused that long is not for a machine to keep trying. */
+const MAX_TRIES = 48;
+const sourceOf = (requestId: string) => `vial-request:${requestId}`;
+
+async function termsFor(
+  db: Executor,
+  row: RequestRow,
+  now: Date,
+): Promise<CancellationTerms & { feeCents: number }> {
+  const ids = [row.paymentId, row.vipPaymentId].filter((id): id is string => id !== null);
+  const found = await chargesForRefund(db, ids);
+  // The order's charge first (it holds the vials), then the ACT VIP price charged later.
+  const charges = ids.flatMap((id) => found.filter((c) => c.paymentId === id));
+  const { book } = await priceBookInForce(db, row.requestedAt ?? row.createdAt);
+  const terms = cancellationTerms({
+    now,
+    deliveryDate: row.shipmentDate,
+    shipped: row.status === 'shipped' || row.status === 'delivered',
+    vials: row.vials,
+    prePaidVials: row.bioInsuranceVialsUsed + row.longevityVialsUsed,
+    charges,
+    replacementFeeCents: book.vialReplacementFeeCents,
+  });
+  return { ...terms, feeCents: book.vialReplacementFeeCents };
+}
+
+/** The request's cancellation as its page shows it: the terms now, why it is closed, or what was done. */
+export async function cancellationView(db: Executor, row: RequestRow, now: Date): Promise<CancellationView> {
+  if (row.status === 'cancelled' && row.cancelledAt) {
+    const done = await refundsOwedBy(db, sourceOf(row.id));
+    return {
+      state: 'cancelled',
+      cancelledAt: row.cancelledAt.toISOString(),
+      by: row.cancelledBy ? 'staff' : 'client',
+      refundCents: row.cancelRefundCents ?? 0,
+      refundedCents: [...done.values()].reduce((sum, c) => sum + c.doneCents, 0),
+      keptCents: row.cancelKeptCents ?? 0,
+      returnedVials: row.cancelReturnedVials ?? 0,
+      forfeitedVials: row.cancelForfeitedVials ?? 0,
+    };
+  }
+  const terms = await termsFor(db, row, now);
+  if (!terms.allowed) return { state: 'closed', cutoff: terms.cutoff, message: m.shipped };
+  return {
+    state: 'open',
+    phase: terms.phase,
+    cutoff: terms.cutoff,
+    refundCents: terms.refundCents,
+    keptCents: terms.keptCents,
+    returnedVials: terms.returnedVials,
+    forfeitedVials: terms.forfeitedVials,
+    lines: cancellationLines(terms, terms.feeCents),
+  };
+}
+
+/**
+ * Cancels a request of this client (by the client, or by staff with a reason): the same 404 for
+ * another client's request as for an unknown one; refused once shipped.
+ */
+export async function cancelCellRequest(
+  deps: PaymentDeps,
+  input: { clientId: string | null; id: string; staffId: string | null; reason: string | null },
+): Promise<{ clientId: string; row: RequestRow }> {
+  const { db, clock } = deps;
+  const cancelled = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(vialRequests)
+      .where(
+        input.clientId
+          ? and(eq(vialRequests.id, input.id), eq(vialRequests.clientId, input.clientId))
+          : eq(vialRequests.id, input.id),
+      )
+      .for('update')
+      .limit(1);
+    if (!row || row.status === 'pending') throw notFound();
+    if (row.status === 'cancelled') return { row, fresh: false };
+    // An ACT VIP price being charged now: cancelling waits for its outcome, so it is refunded too.
+    if (row.vipPriceOperationId && !row.vipPriceConfirmedAt)
+      throw new HttpError('PAYMENT_IN_PROGRESS', m.paymentUnderWay);
+    const now = clock.now();
+    const terms = await termsFor(tx, row, now);
+    if (!terms.allowed) throw new HttpError('NOT_ALLOWED_NOW', m.shipped);
+    const [updated] = await tx
+      .update(vialRequests)
+      .set({
+        status: 'cancelled',
+        cancelledAt: now,
+        cancelledBy: input.staffId,
+        cancelReason: input.reason,
+        cancelPhase: terms.phase,
+        cancelRefundCents: terms.refundCents,
+        cancelKeptCents: terms.keptCents,
+        cancelReturnedVials: terms.returnedVials,
+        cancelForfeitedVials: terms.forfeitedVials,
+        cancelRefundsJson: JSON.stringify(terms.refunds satisfies Owed),
+        cancelRefundsSettledAt: terms.refunds.length === 0 ? now : null,
+      })
+      .where(eq(vialRequests.id, row.id))
+      .returning();
+    if (!updated) throw notFound();
+    if (terms.returnedVials > 0) {
+      await givePrePaidVialsBack(tx, row.clientId, {
+        bioInsurance: row.bioInsuranceVialsUsed,
+        longevity: row.longevityVialsUsed,
+      });
+    }
+    if (row.clientActivityId) await updateActivity(tx, row.clientActivityId, { stageName: 'Cancelled' });
+    const client = await clientContact(tx, row.clientId);
+    if (client) {
+      await deps.mailer.enqueue(
+        tx,
+        {
+          to: client.email,
+          subject: m.emailSubject,
+          text: [
+            `Dear ${client.firstName},`,
+            `Your stem cell request of ${row.vials} ${row.vials === 1 ? 'vial' : 'vials'} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
+            ...cancellationLines(terms, terms.feeCents),
+            terms.refundCents > 0 ? 'You will receive a separate e-mail when the refund is sent.' : '',
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
+        },
+        { dedupeKey: `vial-request-cancelled:${row.id}` },
+      );
+    }
+    return { row: updated, fresh: true };
+  });
+  const row = cancelled.fresh ? await sendOwedRefunds(deps, cancelled.row) : cancelled.row;
+  deps.mailer.kick();
+  return { clientId: row.clientId, row };
+}
+
+/**
+ * Sends each refund a cancelled request still owes, each try under a new key; a refund refused
+ * for now is tried again by the sweep an hour later. Returns the row as it stands after.
+ */
+async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<RequestRow> {
+  const owed = JSON.parse(row.cancelRefundsJson ?? '[]') as Owed;
+  const source = sourceOf(row.id);
+  let unsettled = false;
+  for (const refund of owed) {
+    const state = (await refundsOwedBy(deps.db, source)).get(refund.paymentId);
+    if (state && state.doneCents >= refund.cents) continue;
+    if (state?.underWay || (state?.failedTries ?? 0) >= MAX_TRIES) {
+      // Under way: its own recovery settles it. Refused two days long: left to staff, the request showing it owed.
+      unsettled = true;
+      continue;
+    }
+    try {
+      await refundPayment(deps, {
+        scope: 'cancellations',
+        idempotencyKey: `${source}:${refund.paymentId}:${state?.failedTries ?? 0}`,
+        paymentId: refund.paymentId,
+        amount: (refund.cents / 100).toFixed(2),
+        reason: `Vial request cancelled (${formatUsd(row.cancelKeptCents ?? 0)} kept)`,
+        requestedBy: row.cancelledBy,
+        clientId: row.clientId,
+        source,
+      });
+    } catch (error) {
+      unsettled = true;
+      deps.log.warn(
+        { request: row.id, error: error instanceof Error ? error.message : 'Error' },
+        'a cancellation refund was not sent; the sweep tries again',
+      );
+    }
+  }
+  const now = deps.clock.now();
+  const [after] = await deps.db
+    .update(vialRequests)
+    .set(
+      unsettled
+        ? { cancelRefundsNextTryAt: new Date(now.getTime() + RETRY_AFTER_MS) }
+        : { cancelRefundsSettledAt: now, cancelRefundsNextTryAt: null },
+    )
+    .where(eq(vialRequests.id, row.id))
+    .returning();
+  return after ?? row;
+}
+
+/** The sweep: the refunds of cancelled requests still owed and due a try. */
+export async function sendCancellationRefunds(deps: PaymentDeps, limit = 20): Promise<number> {
+  const now = deps.clock.now();
+  const rows = await deps.db
+    .select()
+    .from(vialRequests)
+    .where(
+      and(
+        isNotNull(vialRequests.cancelledAt),
+        isNull(vialRequests.cancelRefundsSettledAt),
+        or(isNull(vialRequests.cancelRefundsNextTryAt), lte(vialRequests.cancelRefundsNextTryAt, now)),
+      ),
+    )
+    .orderBy(asc(vialRequests.cancelledAt))
+    .limit(limit);
+  for (const row of rows) await sendOwedRefunds(deps, row);
+  return rows.length;
+}
