@@ -141,7 +141,7 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   // The request's page: what was ordered and paid, and its timeline.
   await page.getByRole('link', { name: 'View your request' }).click();
   await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
-  await expect(page.getByText('$688.43')).toBeVisible();
+  await expect(page.getByRole('row', { name: 'Total charged $688.43' })).toBeVisible();
   await expect(page.getByRole('row', { name: /Approved by the practitioner/ })).toContainText('Not yet');
   await expectAccessible(page);
   await page.setViewportSize({ width: 375, height: 800 });
