@@ -84,6 +84,13 @@ const envSchema = z.object({
     .string()
     .regex(/^\d{9}$/, 'must be the 9-digit FedEx account number')
     .optional(),
+  /** The laboratory's phone, printed as the sender's on FedEx labels (10 digits). */
+  FEDEX_SENDER_PHONE: z
+    .string()
+    .regex(/^\d{10}$/, 'must be 10 digits')
+    .default('9545550100'),
+  /** How long an hour of the offline carrier's scans lasts (shortened for demos and browser tests). */
+  OFFLINE_CARRIER_HOUR_MS: positiveInt.default(3_600_000),
 });
 
 export interface Config {
@@ -147,8 +154,15 @@ export interface Config {
       };
   /** Address validation and rate quotes: the offline table (default) or FedEx's REST API. */
   carrier:
-    | { kind: 'offline' }
-    | { kind: 'fedex'; baseUrl: string; clientId: string; clientSecret: string; accountNumber: string };
+    | { kind: 'offline'; hourMs: number }
+    | {
+        kind: 'fedex';
+        baseUrl: string;
+        clientId: string;
+        clientSecret: string;
+        accountNumber: string;
+        senderPhone: string;
+      };
   /** Text messages: the offline outbox (default) or Twilio's REST API. */
   sms:
     | { kind: 'offline' }
@@ -284,8 +298,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             clientId: e.FEDEX_CLIENT_ID as string,
             clientSecret: e.FEDEX_CLIENT_SECRET as string,
             accountNumber: e.FEDEX_ACCOUNT_NUMBER as string,
+            senderPhone: e.FEDEX_SENDER_PHONE,
           }
-        : { kind: 'offline' },
+        : { kind: 'offline', hourMs: e.OFFLINE_CARRIER_HOUR_MS },
     sms:
       e.SMS === 'twilio'
         ? {

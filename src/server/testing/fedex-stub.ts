@@ -14,6 +14,11 @@ import type { AddressInfo } from 'node:net';
  *   anything else             standardized: upper case, STREET/AVENUE/BOULEVARD/SUITE abbreviated,
  *                             ZIP+4 `-1234` added; DPV "true"
  * Rates: ACCOUNT $91.80 and LIST $105.40, except $64.10 / $70.00 to Florida.
+ * Shipments: a 12-digit tracking number (7946…) and a base64 PDF label, for the stub's account, a
+ * recipient with an address, contact name and phone, and a PDF label asked for (else 400 with
+ * FedEx's codes). Tracking: a shipment made here has its scans newest first (OC, PU, AR, OD, DL, an
+ * hour apart from when it was made); any other number answers 200 with TRACKING.TRACKINGNUMBER.NOTFOUND
+ * in its result, as FedEx does.
  */
 export const fedexStubCredentials = {
   clientId: 'stub-client-id',
@@ -61,6 +66,9 @@ function errorBody(code: string, message: string) {
 export async function startFedExStub(): Promise<FedExStub> {
   const requests: FedExStub['requests'] = [];
   const validTokens = new Set<string>();
+  /** Shipments made here: tracking number, when made (ms). */
+  const shipments = new Map<string, number>();
+  let shipmentsMade = 0;
   let issued = 0;
   let tokenLifetime = 3599;
   const faults: FedExStubFault[] = [];
@@ -114,6 +122,100 @@ export async function startFedExStub(): Promise<FedExStub> {
             },
           ],
         },
+      },
+    };
+  }
+
+  function ship(body: unknown): { status: number; answer: unknown } {
+    const shipment = isRecord(body) && isRecord(body.requestedShipment) ? body.requestedShipment : null;
+    const account = isRecord(body) && isRecord(body.accountNumber) ? text(body.accountNumber.value) : '';
+    if (!shipment || account !== fedexStubCredentials.accountNumber) {
+      return { status: 400, answer: errorBody('ACCOUNT.NUMBER.MISMATCH', 'The account number is invalid.') };
+    }
+    const recipients = Array.isArray(shipment.recipients) ? shipment.recipients : [];
+    const recipient = isRecord(recipients[0]) ? recipients[0] : null;
+    const contact = recipient && isRecord(recipient.contact) ? recipient.contact : null;
+    if (
+      !recipient ||
+      !isRecord(recipient.address) ||
+      !contact ||
+      !text(contact.phoneNumber) ||
+      !text(contact.personName)
+    ) {
+      return {
+        status: 400,
+        answer: errorBody('RECIPIENT.CONTACT.INVALID', 'Recipient contact is required.'),
+      };
+    }
+    const label = isRecord(shipment.labelSpecification) ? shipment.labelSpecification : {};
+    if (label.imageType !== 'PDF') {
+      return { status: 400, answer: errorBody('LABEL.IMAGETYPE.INVALID', 'Label image type is invalid.') };
+    }
+    shipmentsMade += 1;
+    const trackingNumber = `7946${String(shipmentsMade).padStart(8, '0')}`;
+    shipments.set(trackingNumber, Date.now());
+    const labelPdf = Buffer.from(`%PDF-1.4\n% stub label ${trackingNumber}\n%%EOF\n`).toString('base64');
+    return {
+      status: 200,
+      answer: {
+        transactionId: 'stub-transaction',
+        output: {
+          transactionShipments: [
+            {
+              serviceType: 'PRIORITY_OVERNIGHT',
+              masterTrackingNumber: trackingNumber,
+              pieceResponses: [
+                {
+                  trackingNumber,
+                  packageDocuments: [{ contentType: 'LABEL', docType: 'PDF', encodedLabel: labelPdf }],
+                },
+              ],
+            },
+          ],
+        },
+      },
+    };
+  }
+
+  function track(body: unknown): { status: number; answer: unknown } {
+    const info = isRecord(body) && Array.isArray(body.trackingInfo) ? body.trackingInfo[0] : null;
+    const number =
+      isRecord(info) && isRecord(info.trackingNumberInfo) ? text(info.trackingNumberInfo.trackingNumber) : '';
+    const madeAt = shipments.get(number);
+    const hour = 60 * 60_000;
+    const scan = (
+      offset: number,
+      eventType: string,
+      eventDescription: string,
+      city: string,
+      state: string,
+    ) => ({
+      date: new Date((madeAt ?? 0) + offset * hour).toISOString().replace('Z', '+00:00'),
+      eventType,
+      eventDescription,
+      scanLocation: { city, stateOrProvinceCode: state, countryCode: 'US' },
+    });
+    const result =
+      madeAt === undefined
+        ? {
+            trackingNumberInfo: { trackingNumber: number },
+            error: { code: 'TRACKING.TRACKINGNUMBER.NOTFOUND', message: 'Tracking number cannot be found.' },
+          }
+        : {
+            trackingNumberInfo: { trackingNumber: number },
+            scanEvents: [
+              scan(5, 'DL', 'Delivered', 'NEW YORK', 'NY'),
+              scan(4, 'OD', 'On FedEx vehicle for delivery', 'NEW YORK', 'NY'),
+              scan(3, 'AR', 'Arrived at FedEx location', 'MEMPHIS', 'TN'),
+              scan(2, 'PU', 'Picked up', 'SUNRISE', 'FL'),
+              scan(1, 'OC', 'Shipment information sent to FedEx', '', ''),
+            ],
+          };
+    return {
+      status: 200,
+      answer: {
+        transactionId: 'stub-transaction',
+        output: { completeTrackResults: [{ trackingNumber: number, trackResults: [result] }] },
       },
     };
   }
@@ -226,6 +328,8 @@ export async function startFedExStub(): Promise<FedExStub> {
     const routes: Record<string, (body: unknown) => { status: number; answer: unknown }> = {
       '/address/v1/addresses/resolve': resolve,
       '/rate/v1/rates/quotes': rate,
+      '/ship/v1/shipments': ship,
+      '/track/v1/trackingnumbers': track,
     };
     const route = routes[path];
     if (!route)

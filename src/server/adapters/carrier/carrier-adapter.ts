@@ -1,3 +1,5 @@
+import type { TrackingStatus } from '../../../domain/shipment';
+
 /**
  * The carrier port (DESIGN.md section 6): address validation, which may suggest FedEx's
  * standardised form of an address for the Accept/Bypass modal, and a rate quote for the bank's one
@@ -34,10 +36,50 @@ export interface QuoteRequest {
 
 export type RateQuote = { outcome: 'quoted'; netChargeCents: number } | { outcome: 'unavailable' };
 
+/** One package of vials to a clinic, from the bank's fixed sender (PRIORITY_OVERNIGHT). */
+export interface ShipmentRequest {
+  /** Our reference (the request's), printed on the label and sent as the customer reference. */
+  reference: string;
+  recipient: CarrierAddress & { contactName: string; company: string; phone: string };
+  /** The day it leaves, `YYYY-MM-DD`. */
+  shipDate: string;
+  /** The package's declared contents and the dry shipper's id, both entered by staff. */
+  contents: string;
+  dryShipperId: string;
+}
+
+export type ShipmentResult =
+  | { outcome: 'created'; trackingNumber: string; labelPdf: Buffer }
+  | { outcome: 'refused'; message: string }
+  | { outcome: 'unavailable' };
+
+/** A carrier scan: when, where and what, in the carrier's words mapped to our four statuses. */
+export interface CarrierEvent {
+  at: Date;
+  status: TrackingStatus;
+  place: string;
+  description: string;
+}
+
+export type TrackResult =
+  | { outcome: 'tracked'; events: CarrierEvent[] }
+  | { outcome: 'unknown' }
+  | { outcome: 'unavailable' };
+
 export interface CarrierAdapter {
   readonly name: 'offline' | 'fedex';
   validateAddress(address: CarrierAddress): Promise<AddressCheck>;
   quote(request: QuoteRequest): Promise<RateQuote>;
+  /** Creates the shipment: its tracking number and the label to print. */
+  createShipment(request: ShipmentRequest): Promise<ShipmentResult>;
+  /** The events of a shipment so far (`shippedAt`: when the label was made, for the offline carrier's clock). */
+  track(request: {
+    trackingNumber: string;
+    shippedAt: Date;
+    now: Date;
+    /** Where it goes, for the offline carrier's scans' place names. */
+    destination?: { city: string; state: string };
+  }): Promise<TrackResult>;
 }
 
 /**

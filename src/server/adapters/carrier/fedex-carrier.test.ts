@@ -16,6 +16,7 @@ function newCarrier(overrides: Partial<Parameters<typeof createFedExCarrier>[0]>
   return createFedExCarrier({
     baseUrl: stub.url,
     ...fedexStubCredentials,
+    senderPhone: '9545550100',
     now: () => clock,
     // Long enough that a loaded machine never times out an answered call; the hang faults wait it out.
     timeoutMs: 3_000,

@@ -8,11 +8,13 @@ import {
   type QuoteRequest,
   type RateQuote,
 } from './carrier-adapter';
+import { readShipAnswer, readTrackAnswer, shipmentBody, trackBody } from './fedex-shipping';
 
 /**
  * FedEx REST adapter: an OAuth client-credentials token, cached until shortly before it expires
- * and shared by concurrent calls; address resolve (`/address/v1/addresses/resolve`) and rate quotes
- * (`/rate/v1/rates/quotes`). FedEx answers with CORS refused, so this runs on the server only. A
+ * and shared by concurrent calls; address resolve (`/address/v1/addresses/resolve`), rate quotes
+ * (`/rate/v1/rates/quotes`), shipments with their label (`/ship/v1/shipments`) and tracking
+ * (`/track/v1/trackingnumbers`, in fedex-shipping.ts). FedEx answers with CORS refused, so this runs on the server only. A
  * 401 on a call refreshes the token once and retries once; anything else that is not an answer
  * (5xx, 429, a timeout, a body that does not parse) is `unavailable`.
  */
@@ -22,6 +24,8 @@ export interface FedExCarrierOptions {
   clientId: string;
   clientSecret: string;
   accountNumber: string;
+  /** The laboratory's phone, the sender's on the label. */
+  senderPhone: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
   /** Milliseconds since the epoch; tests move it to expire the token. */
@@ -259,6 +263,16 @@ export function createFedExCarrier(options: FedExCarrierOptions): CarrierAdapter
         rates.find((r) => r.rateType === 'ACCOUNT') ?? rates.find((r) => r.rateType === 'LIST') ?? rates[0];
       if (!rate) return { outcome: 'unavailable' };
       return { outcome: 'quoted', netChargeCents: Math.round(rate.totalNetCharge * 100) };
+    },
+
+    async createShipment(request) {
+      return readShipAnswer(
+        await call('/ship/v1/shipments', shipmentBody(options.accountNumber, request, options.senderPhone)),
+      );
+    },
+
+    async track({ trackingNumber }) {
+      return readTrackAnswer(await call('/track/v1/trackingnumbers', trackBody(trackingNumber)));
     },
   };
 }

@@ -16,7 +16,8 @@ export function createCarrier(config: Config): CarrierAdapter {
       clientId: carrier.clientId,
       clientSecret: carrier.clientSecret,
       accountNumber: carrier.accountNumber,
+      senderPhone: carrier.senderPhone,
     });
   }
-  return createOfflineCarrier();
+  return createOfflineCarrier({ hourMs: carrier.hourMs });
 }

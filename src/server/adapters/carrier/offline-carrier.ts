@@ -1,13 +1,19 @@
+import { createHash } from 'node:crypto';
 import { vialShipment } from '../../../domain/price-book';
 import { isUsStateCode } from '../../../domain/us-states';
 import {
   type AddressCheck,
   type CarrierAdapter,
   type CarrierAddress,
+  type CarrierEvent,
   matchesInput,
   type QuoteRequest,
   type RateQuote,
+  type ShipmentRequest,
+  type ShipmentResult,
+  type TrackResult,
 } from './carrier-adapter';
+import { renderLabelPdf } from './label-pdf';
 
 /**
  * The offline carrier (the default): no network, the same answer for the same input. Addresses are
@@ -210,9 +216,61 @@ function standardize(address: CarrierAddress): CarrierAddress | null {
   return { streetLines, city, state, zip: `${zip5}-${addOn}`, country: 'US' };
 }
 
-export function createOfflineCarrier(): CarrierAdapter {
+/** A 12-digit tracking number, the same for the same reference (a retry makes the same shipment). */
+export function offlineTrackingNumber(reference: string): string {
+  const digits = createHash('sha256')
+    .update(`offline-shipment:${reference}`)
+    .digest('hex')
+    .replace(/[a-f]/g, '');
+  return `7${digits.padEnd(11, '0').slice(0, 11)}`;
+}
+
+/**
+ * The offline carrier's scans, as time passes from the label (in carrier hours: an hour by
+ * default, shortened for demos and browser tests): picked up after 1, through the Memphis hub
+ * after 5, out for delivery after 18, delivered after 22.
+ */
+const OFFLINE_SCANS: Array<{
+  afterHours: number;
+  status: CarrierEvent['status'];
+  place?: string;
+  description: string;
+}> = [
+  { afterHours: 1, status: 'picked_up', place: 'SUNRISE, FL', description: 'Picked up' },
+  { afterHours: 5, status: 'in_transit', place: 'MEMPHIS, TN', description: 'Departed FedEx hub' },
+  { afterHours: 18, status: 'out_for_delivery', description: 'On FedEx vehicle for delivery' },
+  { afterHours: 22, status: 'delivered', description: 'Delivered' },
+];
+
+export function createOfflineCarrier(options: { hourMs?: number } = {}): CarrierAdapter {
+  const hourMs = options.hourMs ?? 60 * 60_000;
   return {
     name: 'offline',
+    async createShipment(request: ShipmentRequest): Promise<ShipmentResult> {
+      if (request.recipient.zip.startsWith(UNAVAILABLE_ZIP)) return { outcome: 'unavailable' };
+      if (standardize(request.recipient) === null) {
+        return { outcome: 'refused', message: 'FedEx cannot deliver to this address.' };
+      }
+      const trackingNumber = offlineTrackingNumber(request.reference);
+      return {
+        outcome: 'created',
+        trackingNumber,
+        labelPdf: await renderLabelPdf(request, trackingNumber, new Date()),
+      };
+    },
+    async track({ trackingNumber, shippedAt, now, destination }): Promise<TrackResult> {
+      if (!/^7\d{11}$/.test(trackingNumber)) return { outcome: 'unknown' };
+      const place = destination
+        ? `${destination.city.toUpperCase()}, ${destination.state.toUpperCase()}`
+        : '';
+      const events = OFFLINE_SCANS.map((scan) => ({
+        at: new Date(shippedAt.getTime() + scan.afterHours * hourMs),
+        status: scan.status,
+        place: scan.place ?? place,
+        description: scan.description,
+      })).filter((event) => event.at.getTime() <= now.getTime());
+      return { outcome: 'tracked', events };
+    },
     async validateAddress(address): Promise<AddressCheck> {
       const standardized = standardize(address);
       if (standardized === null) return { outcome: 'invalid' };

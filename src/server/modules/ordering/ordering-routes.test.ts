@@ -27,6 +27,8 @@ beforeAll(async () => {
           name: real.name,
           validateAddress: async () => ({ outcome: 'unavailable' }),
           quote: async () => ({ outcome: 'unavailable' }),
+          createShipment: async () => ({ outcome: 'unavailable' }),
+          track: async () => ({ outcome: 'unavailable' }),
         }),
       },
     ),
