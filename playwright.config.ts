@@ -82,6 +82,8 @@ export default defineConfig({
       CONTACT_URL: 'https://bank.example.org/contact-us',
       // The same key e2e/public-payment-pages.spec.ts signs its link with.
       LINK_SECRET: 'e2e-link-secret-with-at-least-32-characters',
+      // The offline carrier's hour lasts half a second: a package is delivered 11 seconds after its label.
+      OFFLINE_CARRIER_HOUR_MS: '500',
     },
   },
 });

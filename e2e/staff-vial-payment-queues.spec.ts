@@ -26,7 +26,7 @@ async function checkScreen(page: Page, name: string) {
   if (wide) await page.setViewportSize(wide);
 }
 
-test('staff confirm a VIP price and ship with a tracking number; the client sees it on the timeline', async ({
+test('staff confirm a VIP price, record the approval and ship by courier; the client sees it on the timeline', async ({
   page,
   browser,
 }) => {
@@ -57,11 +57,20 @@ test('staff confirm a VIP price and ship with a tracking number; the client sees
   await expect(grace.getByRole('row', { name: /ACT VIP price/ })).toContainText('$150.00, confirmed');
   await expect(confirm).toHaveCount(0);
 
-  // Shipped with the carrier's tracking number.
-  await grace.getByRole('textbox', { name: 'Tracking number' }).fill(TRACKING);
+  // Nothing ships before the practitioner's approval: refused, then recorded and shipped by the courier.
+  await grace.getByRole('textbox', { name: 'Courier' }).fill('MedCourier');
+  await grace.getByRole('textbox', { name: 'Reference' }).fill(TRACKING);
+  await grace.getByRole('button', { name: 'Mark shipped' }).click();
+  await expect(grace.getByRole('alert')).toHaveText(
+    'The practitioner has not approved this request yet: it cannot ship.',
+  );
+  await grace.getByRole('button', { name: 'Record practitioner approval' }).click();
+  await expect(grace.getByRole('status')).toHaveText("The practitioner's approval was recorded.");
   await grace.getByRole('button', { name: 'Mark shipped' }).click();
   await expect(grace.getByRole('status')).toHaveText('The request was marked shipped.');
-  await expect(grace.getByRole('row', { name: /Shipped/ })).toContainText(`tracking number ${TRACKING}`);
+  await expect(grace.getByRole('row', { name: /Shipped/ })).toContainText(
+    `MedCourier, reference ${TRACKING}`,
+  );
   await expect(grace.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
   await checkScreen(page, 'vial-requests-shipped');
 
@@ -92,7 +101,9 @@ test('staff confirm a VIP price and ship with a tracking number; the client sees
   const client = await context.newPage();
   await signIn(client, 'ACT10007');
   await client.goto(`/stem-cell-request/${request?.id}`);
-  await expect(client.getByRole('row', { name: /^Shipped/ })).toContainText(`tracking number ${TRACKING}`);
+  await expect(client.getByRole('row', { name: /^Shipped/ })).toContainText(
+    `MedCourier, reference ${TRACKING}`,
+  );
   await expect(client.getByRole('row', { name: /^ACT VIP price confirmed/ })).not.toContainText('Not yet');
   await expect(client.getByRole('row', { name: /^Shipping \$150\.00/ })).toBeVisible();
   await expectAccessible(client);

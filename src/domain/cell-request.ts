@@ -5,6 +5,7 @@ import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { VIALS_PER_REQUEST } from './price-book';
+import { shippingViewSchema } from './shipment';
 import { singleLine } from './text';
 import { usPhoneField } from './us-contact-fields';
 
@@ -203,6 +204,8 @@ export const cellRequestSchema = z.object({
   deliveredAt: z.string().nullable(),
   /** On one request (not in lists): what cancelling would do now, why it cannot, or what it did. */
   cancellation: cancellationViewSchema.optional(),
+  /** On one request: the carrier's scans and the clinic's confirmation. */
+  shipping: shippingViewSchema.optional(),
 });
 export type CellRequest = z.infer<typeof cellRequestSchema>;
 

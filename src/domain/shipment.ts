@@ -74,3 +74,21 @@ export const deliveryConfirmationSchema = z.object({
   note: singleLine(z.string().trim().max(500)).default(''),
 });
 export type DeliveryConfirmation = z.infer<typeof deliveryConfirmationSchema>;
+
+/** A request's shipping as its timeline shows it: the carrier's scans and the clinic's answer. */
+export const shippingViewSchema = z.object({
+  carrier: z.enum(['offline', 'fedex']).nullable(),
+  courier: z.string().nullable(),
+  scans: z.array(trackingEventSchema.extend({ label: z.string() })),
+  deliveryConfirmation: z.object({ at: z.string(), arrivedFrozen: z.boolean(), note: z.string() }).nullable(),
+});
+export type ShippingView = z.infer<typeof shippingViewSchema>;
+
+export const deliveryLinkViewSchema = z.object({
+  reference: z.string(),
+  clinicName: z.string(),
+  vials: z.number().int(),
+  deliveredOn: z.string(),
+  answer: z.object({ arrivedFrozen: z.boolean(), note: z.string() }).nullable(),
+});
+export type DeliveryLinkView = z.infer<typeof deliveryLinkViewSchema>;

@@ -3,6 +3,7 @@ import { CELL_REQUEST_STATUSES } from './cell-request';
 import { cancellationViewSchema } from './cell-request-cancellation';
 import { addDays, calendarDateToIso } from './dates';
 import { formatUsd } from './money';
+import { shippingViewSchema } from './shipment';
 import { freeText, singleLine } from './text';
 
 /**
@@ -36,6 +37,7 @@ export const queueMessages = {
   approvalAmountChanged:
     'The ACT VIP price awaiting approval is no longer the one you saw. Please review it again.',
   shipped: 'The request was marked shipped.',
+  tracked: 'Tracking was checked with the carrier.',
   delivered: 'The request was marked delivered.',
   alreadyApproved: "Another staff member already recorded the practitioner's approval of this request.",
   alreadyConfirmed: 'Another staff member already confirmed the ACT VIP price of this request.',
@@ -87,7 +89,11 @@ export const trackingNumberSchema = singleLine(
     .max(40, queueMessages.trackingInvalid)
     .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, queueMessages.trackingInvalid),
 );
-export const shipRequestSchema = z.object({ trackingNumber: trackingNumberSchema });
+export const shipRequestSchema = z.object({
+  trackingNumber: trackingNumberSchema,
+  /** ACT VIP: the courier that took it (its reference is `trackingNumber`). */
+  courier: singleLine(z.string().trim().max(60)).optional(),
+});
 export type ShipRequest = z.infer<typeof shipRequestSchema>;
 
 export const vialRequestIdParamsSchema = z.object({ id: z.uuid() });
@@ -122,6 +128,11 @@ export const vialQueueItemSchema = z.object({
   deliveredAt: z.string().nullable(),
   /** What cancelling now would refund, keep and forfeit, or why it cannot (shipped). */
   cancellation: cancellationViewSchema,
+  shipping: shippingViewSchema,
+  /** A label was made through the carrier: staff print it (GET .../label). */
+  hasLabel: z.boolean(),
+  /** The declared contents a new label suggests. */
+  suggestedContents: z.string(),
 });
 export type VialQueueItem = z.infer<typeof vialQueueItemSchema>;
 export const vialQueueResponseSchema = z.object({ requests: z.array(vialQueueItemSchema) });

@@ -166,7 +166,7 @@ export const staffClientQuerySchema = z.object({ id: singleLine(z.string().trim(
 
 export const staffDocumentSchema = z.object({
   id: z.string(),
-  kind: z.enum(['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt']),
+  kind: z.enum(['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt', 'shipping_label']),
   fileName: z.string(),
   contentType: z.string(),
   sizeBytes: z.number().int(),

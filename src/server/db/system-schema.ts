@@ -143,7 +143,7 @@ export const documents = pgTable(
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),
     kind: text({
-      enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt'],
+      enum: ['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt', 'shipping_label'],
     }).notNull(),
     fileName: text().notNull(),
     contentType: text().notNull(),

@@ -11,6 +11,7 @@ import { sendCancellationRefunds } from '../modules/ordering/cell-request-cancel
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { storeRecoveries } from '../modules/ordering/store-service';
+import { pollShipments, vialLabelRecoveries } from '../modules/ordering/vial-shipping';
 import { billingRunRecoveries, renewalDeps } from '../modules/payments/billing-routes';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 import { deleteExpiredPaymentVerifications } from '../modules/payments/payment-verifications';
@@ -36,6 +37,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
       publicUrl: deps.config.publicUrl,
     }),
     ...cellRequestRecoveries(paymentDeps),
+    ...vialLabelRecoveries(deps),
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),
     ...newbornSigningRecoveries(paymentDeps),
@@ -73,14 +75,21 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
     }
   }
   if (settled > 0) log.info({ settled }, 'reconciliation settled interrupted operations');
-  // The refunds cancelled requests still owe (one refused while its charge settles, or cut short).
-  try {
-    await sendCancellationRefunds({ ...deps, log });
-  } catch (error) {
-    log.warn(
-      { error: error instanceof Error ? error.name : 'Error' },
-      'the owed refunds were not sent; next sweep',
-    );
+  // The refunds cancelled requests still owe (one refused while its charge settles, or cut short),
+  // and the shipments on their way (each asked about every quarter of an hour).
+  const steps = [
+    ['the owed refunds', () => sendCancellationRefunds({ ...deps, log })],
+    ['the shipments', () => pollShipments(deps)],
+  ] as const;
+  for (const [what, step] of steps) {
+    try {
+      await step();
+    } catch (error) {
+      log.warn(
+        { error: error instanceof Error ? error.name : 'Error' },
+        `${what} were not looked at; next sweep`,
+      );
+    }
   }
   return { settled };
 }

@@ -76,30 +76,35 @@ export function readPaymentLinkToken(secret: Buffer, token: string, now: Date): 
 }
 
 /**
- * A newborn finance agreement's link (`/newbornfinanceagreement/<token>`): names the agreement
- * (its id, never shown otherwise) for the main contact, expiring like the payment links. Made
- * without the database, so `npm run agreement-link` works beside a running server.
+ * A link naming one record by its id (never shown otherwise) for one purpose, expiring like the
+ * payment links: a newborn finance agreement's (`/newbornfinanceagreement/<token>`, made without
+ * the database so `npm run agreement-link` works beside a running server), a delivery's
+ * confirmation by the clinic (`/delivery-confirmation/<token>`).
  */
-export function createAgreementLinkToken(
+export type IdLinkPurpose = 'newborn-agreement' | 'delivery-confirmation';
+
+export function createIdLinkToken(
   secret: Buffer,
-  agreementId: string,
+  purpose: IdLinkPurpose,
+  id: string,
   now: Date,
   lifetimeMs = LINK_LIFETIME_MS,
 ): string {
   const payload = Buffer.from(
-    JSON.stringify({
-      a: agreementId,
-      p: 'newborn-agreement',
-      e: Math.floor((now.getTime() + lifetimeMs) / 1000),
-    }),
+    JSON.stringify({ a: id, p: purpose, e: Math.floor((now.getTime() + lifetimeMs) / 1000) }),
   ).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The agreement id a link names, or null when it is forged, altered, for another purpose or expired. */
-export function readAgreementLinkToken(secret: Buffer, token: string, now: Date): string | null {
+/** The id a link names, or null when it is forged, altered, for another purpose or expired. */
+export function readIdLinkToken(
+  secret: Buffer,
+  purpose: IdLinkPurpose,
+  token: string,
+  now: Date,
+): string | null {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(sign(secret, payload));
@@ -111,11 +116,20 @@ export function readAgreementLinkToken(secret: Buffer, token: string, now: Date)
       p?: unknown;
       e?: unknown;
     };
-    if (claims.p !== 'newborn-agreement' || typeof claims.a !== 'string' || typeof claims.e !== 'number')
-      return null;
+    if (claims.p !== purpose || typeof claims.a !== 'string' || typeof claims.e !== 'number') return null;
     if (!UUID.test(claims.a) || claims.e * 1000 <= now.getTime()) return null;
     return claims.a;
   } catch {
     return null;
   }
 }
+
+export const createAgreementLinkToken = (
+  secret: Buffer,
+  agreementId: string,
+  now: Date,
+  lifetimeMs?: number,
+) => createIdLinkToken(secret, 'newborn-agreement', agreementId, now, lifetimeMs);
+
+export const readAgreementLinkToken = (secret: Buffer, token: string, now: Date) =>
+  readIdLinkToken(secret, 'newborn-agreement', token, now);

@@ -42,6 +42,10 @@ const NewbornAgreementPage = page(
   () => import('../features/forms/components/newborn-agreement-page'),
   (m) => m.NewbornAgreementPage,
 );
+const DeliveryConfirmationPage = page(
+  () => import('../features/cell-request/components/delivery-confirmation-page'),
+  (m) => m.DeliveryConfirmationPage,
+);
 const SessionGate = page(
   () => import('./session-gate'),
   (m) => m.SessionGate,
@@ -222,6 +226,7 @@ export function AppRoutes() {
         <Route path="/updatepaymentinfo" element={<PublicPaymentPage page="sms" />} />
         <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
         <Route path="/newbornfinanceagreement/:id?" element={<NewbornAgreementPage />} />
+        <Route path="/delivery-confirmation/:token?" element={<DeliveryConfirmationPage />} />
         <Route path="/staff" element={<StaffSignInPage />} />
         <Route element={<StaffLayout />}>
           <Route path="/staff/home" element={<StaffHomePage />} />

@@ -9,6 +9,7 @@ import {
   sendCellRequestSchema,
 } from '../../../domain/cell-request';
 import { errorBodySchema } from '../../../domain/errors';
+import { deliveryConfirmationSchema, deliveryLinkViewSchema } from '../../../domain/shipment';
 import type { AppDeps } from '../../app-deps';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { noteResolvedClient } from '../../plugins/audit';
@@ -23,6 +24,7 @@ import {
   listCellRequests,
   sendCellRequest,
 } from './cell-request-service';
+import { confirmDelivery, deliveryOfLink } from './vial-shipping';
 
 const errors = {
   400: errorBodySchema,
@@ -158,5 +160,39 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       noteResolvedClient(session, approved.clientId);
       return approved.request;
     },
+  );
+};
+
+/** The clinic's delivery confirmation: public, the signed link e-mailed at delivery is its only key. */
+export const deliveryConfirmationRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/get_DeliveryConfirmation',
+    {
+      config: { audit: null },
+      schema: {
+        summary: "The clinic's delivery confirmation link: the package delivered, and the answer if given",
+        description:
+          'Public: the signed link e-mailed to the clinic at delivery is the only key. A forged or expired link answers 404.',
+        tags: ['ordering'],
+        querystring: z.object({ token: z.string().min(1).max(400) }),
+        response: { 200: deliveryLinkViewSchema, ...errors },
+      },
+    },
+    async (request) => deliveryOfLink(deps, request.query.token),
+  );
+
+  app.post(
+    '/confirm_Delivery',
+    {
+      config: { audit: null },
+      schema: {
+        summary:
+          'The clinic confirms the cells arrived frozen, or says what was wrong (once; a repeat answers the first)',
+        tags: ['ordering'],
+        body: deliveryConfirmationSchema,
+        response: { 200: deliveryLinkViewSchema, ...errors },
+      },
+    },
+    async (request) => confirmDelivery(deps, request.body),
   );
 };

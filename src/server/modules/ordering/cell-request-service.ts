@@ -37,6 +37,7 @@ import { cancellationView } from './cell-request-cancellation';
 import { vialRequests } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
+import { scansOf, shippingTimeline } from './vial-shipping';
 
 /**
  * send_CellRequest: a client's order of vials. Everything is checked first (consent, the date
@@ -427,7 +428,12 @@ export async function findCellRequest(db: CellRequestDeps['db'], clientId: strin
     .where(and(eq(vialRequests.id, id), eq(vialRequests.clientId, clientId)))
     .limit(1);
   if (!row || row.status === 'pending') throw notFound();
-  return { ...cellRequestView(row), cancellation: await cancellationView(db, row, now) };
+  const scans = (await scansOf(db, [row.id])).get(row.id) ?? [];
+  return {
+    ...cellRequestView(row),
+    cancellation: await cancellationView(db, row, now),
+    shipping: shippingTimeline(row, scans),
+  };
 }
 
 export async function listCellRequests(db: CellRequestDeps['db'], clientId: string) {

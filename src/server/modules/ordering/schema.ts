@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { CELL_REQUEST_STATUSES } from '../../../domain/cell-request';
+import { TRACKING_STATUSES } from '../../../domain/shipment';
 import { createdAt } from '../../db/columns';
 import { clients } from '../clients/schema';
 
@@ -86,7 +87,23 @@ export const vialRequests = pgTable(
     vipPriceApprovedBy: uuid(),
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
+    /**
+     * Shipping (issue 22): a FedEx label made through the carrier (`carrier`, the label document,
+     * the package's declared contents and dry shipper's id, the label's operation while it is made)
+     * or, for ACT VIP, the courier staff recorded with its reference (`trackingNumber`). Tracked
+     * until delivered (`lastTrackedAt`); the clinic then confirms the cells arrived frozen.
+     */
+    carrier: text({ enum: ['offline', 'fedex'] }),
+    labelOperationId: uuid(),
+    labelDocumentId: uuid(),
+    declaredContents: text(),
+    dryShipperId: text(),
+    courier: text(),
+    lastTrackedAt: timestamp({ withTimezone: true }),
     deliveredAt: timestamp({ withTimezone: true }),
+    deliveryConfirmedAt: timestamp({ withTimezone: true }),
+    deliveryArrivedFrozen: boolean(),
+    deliveryConfirmationNote: text(),
     /**
      * A cancellation (spec 3's policy): when, by whom (null: the client), why, and its terms fixed
      * then: the refund owed (sent through the payments module, one live refund per charge), the
@@ -222,4 +239,21 @@ export const storeOrders = pgTable(
     index().on(t.status),
     uniqueIndex('store_orders_operation_key').on(t.operationId),
   ],
+);
+
+/** A carrier's scans of a shipped vial request, one per status (the first seen), for its timeline. */
+export const shipmentEvents = pgTable(
+  'shipment_events',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    vialRequestId: uuid()
+      .notNull()
+      .references(() => vialRequests.id, { onDelete: 'cascade' }),
+    status: text({ enum: TRACKING_STATUSES }).notNull(),
+    at: timestamp({ withTimezone: true }).notNull(),
+    place: text().notNull(),
+    description: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('shipment_events_one_per_status').on(t.vialRequestId, t.status)],
 );

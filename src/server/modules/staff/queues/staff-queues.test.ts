@@ -212,6 +212,25 @@ describe('the work queues', () => {
     expect(deliverEarly.statusCode).toBe(409);
     expect(deliverEarly.json().error).toBe(queueMessages.notShipped);
 
+    // Refused, not warned: nothing ships before the practitioner's approval and a confirmed VIP price.
+    const unapproved = await post(ship, staff, { trackingNumber: '7712 3456 7890' });
+    expect(unapproved.statusCode).toBe(409);
+    expect(unapproved.json().error).toBe(
+      'The practitioner has not approved this request yet: it cannot ship.',
+    );
+    const approve = await post(`/api/staff/vial_requests/${order.requestId}/approve`, staff);
+    expect(approve.statusCode, approve.body).toBe(200);
+    expect(approve.json().request.approvedByPractitionerAt).not.toBeNull();
+    expect((await post(`/api/staff/vial_requests/${order.requestId}/approve`, staff)).json().error).toBe(
+      queueMessages.alreadyApproved,
+    );
+    const unpriced = await post(ship, staff, { trackingNumber: '7712 3456 7890' });
+    expect(unpriced.json().error).toBe('The ACT VIP price is not confirmed yet: the request cannot ship.');
+    const priced = await post(`/api/staff/vial_requests/${order.requestId}/confirm_vip_price`, staff, {
+      amountCents: 9_900,
+    });
+    expect(priced.statusCode, priced.body).toBe(200);
+
     const key = newKey();
     const [a, b] = await Promise.all([
       post(ship, staff, { trackingNumber: '7712 3456 7890' }, key),
@@ -233,22 +252,17 @@ describe('the work queues', () => {
     expect(row?.trackingNumber).toBe('7712 3456 7890');
     expect(row?.shippedAt?.toISOString()).toBe(shippedAt);
 
-    const approve = await post(`/api/staff/vial_requests/${order.requestId}/approve`, staff);
-    expect(approve.statusCode, approve.body).toBe(200);
-    expect(approve.json().request.approvedByPractitionerAt).not.toBeNull();
-    expect((await post(`/api/staff/vial_requests/${order.requestId}/approve`, staff)).json().error).toBe(
-      queueMessages.alreadyApproved,
-    );
-
     const delivered = await post(`/api/staff/vial_requests/${order.requestId}/deliver`, staff);
     expect(delivered.statusCode, delivered.body).toBe(200);
     expect(delivered.json().request).toMatchObject({ status: 'delivered' });
     const mine = await get(`/api/pay/get_CellRequest?id=${order.requestId}`, order.cookie);
     expect(mine.json()).toMatchObject({ status: 'delivered', trackingNumber: '7712 3456 7890' });
     expect(mine.json().deliveredAt).not.toBeNull();
-    // Still in the queue until its VIP price is confirmed.
+    // Delivered with its price confirmed: done, out of the queue.
     const list = await get('/api/staff/queues/vial-requests', staff);
-    expect(list.json<{ requests: { id: string }[] }>().requests.map((r) => r.id)).toContain(order.requestId);
+    expect(list.json<{ requests: { id: string }[] }>().requests.map((r) => r.id)).not.toContain(
+      order.requestId,
+    );
   });
 
   it('settles a payment whose answer was lost from the gateway’s records, once', async () => {

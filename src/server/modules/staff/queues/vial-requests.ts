@@ -7,6 +7,7 @@ import { isoDateOf } from '../../../../domain/dates';
 import { errorBodySchema } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
 import { cardProcessingFee } from '../../../../domain/payments';
+import { type CreateLabel, createLabelSchema, defaultDeclaredContents } from '../../../../domain/shipment';
 import {
   approveVipPriceRequestSchema,
   confirmVipPriceRequestSchema,
@@ -20,12 +21,22 @@ import {
 import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, payments, staffAccounts, vialRequests } from '../../../db/schema';
+import { readDocument } from '../../../lib/document-store';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
 import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
 import { cancelCellRequest, cancellationView } from '../../ordering/cell-request-cancellation';
+import {
+  createLabel,
+  labelDocumentOf,
+  type ShippingDeps,
+  scansOf,
+  shippingTimeline,
+  shipRefusal,
+  trackNow,
+} from '../../ordering/vial-shipping';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -103,6 +114,10 @@ async function queueItems(db: Database, viewer: Viewer, now: Date, id?: string):
       feeOn.set(day, (await priceBookInForce(db, r.createdAt)).book.cardProcessingFeeBasisPoints);
     }
   }
+  const scans = await scansOf(
+    db,
+    rows.map(({ request: r }) => r.id),
+  );
   return Promise.all(
     rows.map(async ({ request: r, ...client }) => ({
       id: r.id,
@@ -137,6 +152,9 @@ async function queueItems(db: Database, viewer: Viewer, now: Date, id?: string):
       trackingNumber: r.trackingNumber,
       deliveredAt: iso(r.deliveredAt),
       cancellation: await cancellationView(db, r, now),
+      shipping: shippingTimeline(r, scans.get(r.id) ?? []),
+      hasLabel: r.labelDocumentId !== null,
+      suggestedContents: defaultDeclaredContents(r.vials),
     })),
   );
 }
@@ -246,7 +264,15 @@ async function recordApproval(deps: Deps, staffId: string, key: string, requestI
   );
 }
 
-async function markShipped(deps: Deps, staffId: string, key: string, requestId: string, tracking: string) {
+async function markShipped(
+  deps: Deps,
+  staffId: string,
+  key: string,
+  requestId: string,
+  body: { trackingNumber: string; courier?: string | undefined },
+) {
+  const tracking = body.trackingNumber;
+  const courier = body.courier?.trim() || null;
   return simpleAction(
     deps,
     {
@@ -254,18 +280,23 @@ async function markShipped(deps: Deps, staffId: string, key: string, requestId: 
       key,
       kind: KIND.ship,
       requestId,
-      body: { trackingNumber: tracking },
+      body: { trackingNumber: tracking, ...(courier ? { courier } : {}) },
       message: queueMessages.shipped,
     },
     async (tx) => {
-      await requestRow(tx, requestId);
+      const before = await requestRow(tx, requestId);
+      if (before.shippedAt) throw conflict(queueMessages.alreadyShipped);
+      // Refused, not warned: no shipment before the practitioner's approval (nor an unconfirmed VIP price).
+      const refusal = shipRefusal(before);
+      if (refusal) throw refusal;
       const [row] = await tx
         .update(vialRequests)
-        .set({ status: 'shipped', shippedAt: deps.clock.now(), trackingNumber: tracking })
+        .set({ status: 'shipped', shippedAt: deps.clock.now(), trackingNumber: tracking, courier })
         .where(
           and(
             eq(vialRequests.id, requestId),
             isNull(vialRequests.shippedAt),
+            isNotNull(vialRequests.approvedByPractitionerAt),
             inArray(vialRequests.status, ['requested', 'approved']),
           ),
         )
@@ -273,8 +304,8 @@ async function markShipped(deps: Deps, staffId: string, key: string, requestId: 
       if (!row) throw conflict(queueMessages.alreadyShipped);
       await setActivityStage(tx, row, { stageName: 'Shipped' });
       await tellClient(tx, deps, row, 'shipped', [
-        `Your stem cell request shipped by ${row.shippingMethod}.`,
-        `Tracking number: ${tracking}`,
+        `Your stem cell request shipped by ${courier ?? row.shippingMethod}.`,
+        `${courier ? 'Reference' : 'Tracking number'}: ${tracking}`,
       ]);
     },
   );
@@ -580,7 +611,7 @@ const errors = {
 
 /** Who acts on which request, with which submission. */
 interface Actor {
-  deps: Deps;
+  deps: Deps & ShippingDeps;
   viewer: Viewer;
   staffId: string;
   key: string;
@@ -679,9 +710,51 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/vial_requests/:id/ship',
     action("Marks a vial request shipped with the carrier's tracking number", shipRequestSchema),
-    act((a, body: { trackingNumber: string }) =>
-      markShipped(a.deps, a.staffId, a.key, a.requestId, body.trackingNumber),
+    act((a, body: { trackingNumber: string; courier?: string }) =>
+      markShipped(a.deps, a.staffId, a.key, a.requestId, body),
     ),
+  );
+  app.post(
+    '/vial_requests/:id/create_label',
+    action(
+      "Creates the FedEx label of an approved request (PRIORITY_OVERNIGHT from the laboratory, the declared contents and the dry shipper's id as entered), marks it shipped with the tracking number and tells the client and the clinic. Refused before the practitioner's approval; once per request",
+      createLabelSchema,
+    ),
+    act((a, body: CreateLabel) =>
+      createLabel(a.deps, { staffId: a.staffId, key: a.key, requestId: a.requestId, body }),
+    ),
+  );
+  app.post(
+    '/vial_requests/:id/track',
+    action("Asks the carrier for the shipment's scans now; the delivery scan marks the request delivered"),
+    act(async (a) => {
+      await trackNow(a.deps, a.requestId);
+      return { message: queueMessages.tracked };
+    }),
+  );
+  app.get(
+    '/vial_requests/:id/label',
+    {
+      config: { audit: 'read-order' as const },
+      schema: {
+        summary: 'The FedEx label of a shipped request, to print (PDF)',
+        tags: ['staff queues'],
+        params: vialRequestIdParamsSchema,
+        response: { 200: z.instanceof(Buffer).describe('The label (PDF)'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request, 'staff');
+      const { clientId, documentId } = await labelDocumentOf(deps, request.params.id);
+      noteResolvedClient(session, clientId);
+      const document = await readDocument(deps.db, deps.documentsKey, clientId, documentId);
+      if (!document) throw notFound();
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `inline; filename="${document.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .type('application/pdf')
+        .send(document.content);
+    },
   );
   app.post(
     '/vial_requests/:id/cancel',

@@ -31,6 +31,20 @@ function Facts({ caption, rows }: { caption: string; rows: [string, string][] })
   );
 }
 
+const whenTime = (instant: string) =>
+  new Date(instant).toLocaleString('en-US', {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    timeZone: 'America/New_York',
+  });
+
+function shippedText(request: CellRequest): string {
+  if (!request.shippedAt) return 'Not yet';
+  const courier = request.shipping?.courier;
+  if (courier) return `${when(request.shippedAt)}, ${courier}, reference ${request.trackingNumber}`;
+  return `${when(request.shippedAt)}${request.trackingNumber ? `, tracking number ${request.trackingNumber}` : ''}`;
+}
+
 export function timelineOf(request: CellRequest): [string, string][] {
   return [
     ['Requested', when(request.requestedAt)],
@@ -38,13 +52,25 @@ export function timelineOf(request: CellRequest): [string, string][] {
     ...(request.shippingPriceToBeConfirmed
       ? [['ACT VIP price confirmed', when(request.vipPriceConfirmedAt)] as [string, string]]
       : []),
-    [
-      'Shipped',
-      request.shippedAt
-        ? `${when(request.shippedAt)}${request.trackingNumber ? `, tracking number ${request.trackingNumber}` : ''}`
-        : 'Not yet',
-    ],
+    ['Shipped', shippedText(request)],
+    // The carrier's delivery scan is the Delivered row itself.
+    ...(request.shipping?.scans ?? [])
+      .filter((scan) => scan.status !== 'delivered')
+      .map(
+        (scan) =>
+          [scan.label, `${whenTime(scan.at)}${scan.place ? `, ${scan.place}` : ''}`] as [string, string],
+      ),
     ['Delivered', when(request.deliveredAt)],
+    ...(request.shipping?.deliveryConfirmation
+      ? [
+          [
+            'Confirmed by the clinic',
+            request.shipping.deliveryConfirmation.arrivedFrozen
+              ? 'Arrived frozen'
+              : `A problem was reported: ${request.shipping.deliveryConfirmation.note}`,
+          ] as [string, string],
+        ]
+      : []),
     ...(request.cancellation?.state === 'cancelled'
       ? [['Cancelled', when(request.cancellation.cancelledAt)] as [string, string]]
       : []),

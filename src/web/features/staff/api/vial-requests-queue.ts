@@ -18,7 +18,9 @@ export type VialRequestAction =
   | { action: 'approve' }
   | { action: 'confirm_vip_price'; body: { amountCents: number } }
   | { action: 'approve_vip_price'; body: { amountCents: number } }
-  | { action: 'ship'; body: { trackingNumber: string } }
+  | { action: 'ship'; body: { trackingNumber: string; courier?: string } }
+  | { action: 'create_label'; body: { dryShipperId: string; contents: string } }
+  | { action: 'track' }
   | { action: 'deliver' }
   | { action: 'cancel'; body: { reason: string } };
 

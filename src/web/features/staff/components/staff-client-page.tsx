@@ -21,6 +21,7 @@ const DOCUMENT_KINDS = {
   signature: 'Signature',
   form_answers: 'Form answers',
   receipt: 'Receipt',
+  shipping_label: 'Shipping label',
 } as const;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

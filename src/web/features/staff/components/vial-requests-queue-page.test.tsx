@@ -45,6 +45,9 @@ const awaiting = (canApprove: boolean): VialQueueItem => ({
     forfeitedVials: 0,
     lines: ['Nothing was charged for this request, so nothing is refunded.'],
   },
+  shipping: { carrier: null, courier: null, scans: [], deliveryConfirmation: null },
+  hasLabel: false,
+  suggestedContents: 'Cryopreserved human cells, 1 vial, in a liquid nitrogen dry shipper',
 });
 
 /** The queue answers one request; an approval answers the request charged. */

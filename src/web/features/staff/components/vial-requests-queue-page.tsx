@@ -18,6 +18,7 @@ import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { feeAtRate } from '../../../../domain/payments';
 import { formatRate } from '../../../../domain/price-book';
+import { createLabelSchema, shipmentMessages } from '../../../../domain/shipment';
 import {
   amountToCents,
   queueMessages,
@@ -163,28 +164,87 @@ function VipApproval({ request, onDone }: { request: VialQueueItem; onDone: (mes
   );
 }
 
-function ShipForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
-  const [tracking, setTracking] = useState('');
+/** ACT VIP: no carrier label; the courier and its reference when it leaves. */
+function CourierForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
+  const [courier, setCourier] = useState('');
+  const [reference, setReference] = useState('');
   return (
     <ActionForm
       requestId={request.id}
       label="Mark shipped"
       onDone={onDone}
       build={() => {
-        const parsed = trackingNumberSchema.safeParse(tracking);
-        if (!parsed.success)
-          return { problem: parsed.error.issues[0]?.message ?? queueMessages.trackingInvalid };
-        return { action: 'ship', body: { trackingNumber: parsed.data } };
+        if (!courier.trim()) return { problem: shipmentMessages.courierRequired };
+        const parsed = trackingNumberSchema.safeParse(reference);
+        if (!parsed.success) return { problem: shipmentMessages.referenceRequired };
+        return { action: 'ship', body: { trackingNumber: parsed.data, courier: courier.trim() } };
       }}
     >
       <TextInput
-        label="Tracking number"
-        value={tracking}
-        onChange={(e) => setTracking(e.currentTarget.value)}
-        style={{ flex: '1 1 200px' }}
+        label="Courier"
+        value={courier}
+        onChange={(e) => setCourier(e.currentTarget.value)}
+        maxLength={60}
+        style={{ flex: '1 1 160px' }}
+      />
+      <TextInput
+        label="Reference"
+        value={reference}
+        onChange={(e) => setReference(e.currentTarget.value)}
+        style={{ flex: '1 1 160px' }}
       />
     </ActionForm>
   );
+}
+
+/** FedEx: the carrier makes the label from the dry shipper's id and the declared contents. */
+function LabelForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
+  const [dryShipperId, setDryShipperId] = useState('');
+  const [contents, setContents] = useState(request.suggestedContents);
+  return (
+    <ActionForm
+      requestId={request.id}
+      label="Create label"
+      onDone={onDone}
+      build={() => {
+        const parsed = createLabelSchema.safeParse({ dryShipperId, contents });
+        if (!parsed.success)
+          return { problem: parsed.error.issues[0]?.message ?? shipmentMessages.dryShipperRequired };
+        return { action: 'create_label', body: parsed.data };
+      }}
+    >
+      <TextInput
+        label="Dry shipper id"
+        value={dryShipperId}
+        onChange={(e) => setDryShipperId(e.currentTarget.value)}
+        maxLength={30}
+        style={{ flex: '1 1 140px' }}
+      />
+      <TextInput
+        label="Declared contents"
+        value={contents}
+        onChange={(e) => setContents(e.currentTarget.value)}
+        maxLength={120}
+        style={{ flex: '2 1 260px' }}
+      />
+    </ActionForm>
+  );
+}
+
+function shippedText(request: VialQueueItem): string {
+  if (!request.shippedAt) return 'Not yet';
+  const { courier } = request.shipping;
+  return courier
+    ? `${when(request.shippedAt)}, ${courier}, reference ${request.trackingNumber}`
+    : `${when(request.shippedAt)}, tracking number ${request.trackingNumber}`;
+}
+
+function confirmationText(request: VialQueueItem): string {
+  const answer = request.shipping.deliveryConfirmation;
+  if (!answer) return 'Not yet';
+  return answer.arrivedFrozen
+    ? `Arrived frozen (${when(answer.at)})`
+    : `A problem: ${answer.note} (${when(answer.at)})`;
 }
 
 const vialCount = (n: number) => `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}`;
@@ -231,14 +291,8 @@ function CancelForm({ request, onDone }: { request: VialQueueItem; onDone: (mess
   );
 }
 
-/** `onCancelled`: the page says it, since a cancelled request leaves the queue with its card. */
-function VialRequestCard({
-  request,
-  onCancelled,
-}: {
-  request: VialQueueItem;
-  onCancelled: (message: string) => void;
-}) {
+/** `onLeft`: the page says it, since a request cancelled or delivered leaves the queue with its card. */
+function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: (message: string) => void }) {
   const headingId = useId();
   const [done, setDone] = useState<string | null>(null);
   const pending = request.vipPriceAwaitingApproval;
@@ -259,14 +313,24 @@ function VialRequestCard({
     ['Charged with the order', formatUsd(request.totalCents)],
     ['Approved by the practitioner', when(request.approvedByPractitionerAt)],
     ...(vipPrice ? [['ACT VIP price', vipPrice] as [string, string]] : []),
-    [
-      'Shipped',
-      request.shippedAt ? `${when(request.shippedAt)}, tracking number ${request.trackingNumber}` : 'Not yet',
-    ],
+    ['Shipped', shippedText(request)],
+    ...request.shipping.scans
+      .filter((scan) => scan.status !== 'delivered')
+      .map(
+        (scan) => [scan.label, `${when(scan.at)}${scan.place ? `, ${scan.place}` : ''}`] as [string, string],
+      ),
     ['Delivered', when(request.deliveredAt)],
+    ...(request.deliveredAt ? [['Clinic confirmation', confirmationText(request)] as [string, string]] : []),
   ];
   return (
-    <Card withBorder radius="md" padding="md" component="section" aria-labelledby={headingId}>
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      component="section"
+      aria-labelledby={headingId}
+      data-request-id={request.id}
+    >
       <Title order={2} size="h4" id={headingId} mb="xs">
         <Anchor component={Link} to={`/staff/clients/${request.clientActId}`}>
           {request.clientName} ({request.clientActId})
@@ -298,10 +362,32 @@ function VialRequestCard({
             <VipPriceForm request={request} onDone={setDone} />
           </>
         )}
-        {!request.shippedAt && <ShipForm request={request} onDone={setDone} />}
+        {!request.shippedAt &&
+          request.status !== 'cancelled' &&
+          (request.shippingMethod === 'FedEx' ? (
+            <LabelForm request={request} onDone={setDone} />
+          ) : (
+            <CourierForm request={request} onDone={setDone} />
+          ))}
+        {request.hasLabel && (
+          <Group gap="sm">
+            <Anchor href={`/api/staff/vial_requests/${request.id}/label`} target="_blank" rel="noopener">
+              Print the label (PDF)
+            </Anchor>
+            {!request.deliveredAt && (
+              <ActionForm
+                requestId={request.id}
+                label="Check tracking now"
+                // Delivered, the request leaves the queue with its card: the page says what happened.
+                onDone={(message) => onLeft(`${request.clientName} (${request.clientActId}): ${message}`)}
+                build={() => ({ action: 'track' })}
+              />
+            )}
+          </Group>
+        )}
         <CancelForm
           request={request}
-          onDone={(message) => onCancelled(`${request.clientName} (${request.clientActId}): ${message}`)}
+          onDone={(message) => onLeft(`${request.clientName} (${request.clientActId}): ${message}`)}
         />
         {request.shippedAt && !request.deliveredAt && (
           <ActionForm
@@ -324,7 +410,7 @@ function VialRequestCard({
 /** The vial requests queue: what the bank still has to do for each request, oldest first. */
 export function VialRequestsQueuePage() {
   const queue = useVialRequestsQueue();
-  const [cancelled, setCancelled] = useState<string | null>(null);
+  const [left, setLeft] = useState<string | null>(null);
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -337,11 +423,11 @@ export function VialRequestsQueuePage() {
             : 'Something went wrong. Please reload the page.'}
         </Alert>
       )}
-      {cancelled && <Text role="status">{cancelled}</Text>}
+      {left && <Text role="status">{left}</Text>}
       {queue.isPending && <Loader aria-label="Loading" />}
       {queue.data?.length === 0 && <Text role="status">No vial requests are waiting.</Text>}
       {queue.data?.map((request) => (
-        <VialRequestCard key={request.id} request={request} onCancelled={setCancelled} />
+        <VialRequestCard key={request.id} request={request} onLeft={setLeft} />
       ))}
     </Stack>
   );

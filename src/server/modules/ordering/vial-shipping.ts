@@ -1,0 +1,421 @@
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { isoDateOf, isoToUsDate } from '../../../domain/dates';
+import {
+  type CreateLabel,
+  type DeliveryConfirmation,
+  shipmentMessages as m,
+  type TrackingEvent,
+  trackingStatusLabels,
+} from '../../../domain/shipment';
+import type { CarrierEvent } from '../../adapters/carrier/carrier-adapter';
+import type { AppDeps } from '../../app-deps';
+import { storeDocument } from '../../lib/document-store';
+import { HttpError, notFound } from '../../lib/http-error';
+import { createIdLinkToken, readIdLinkToken } from '../../lib/link-tokens';
+import { type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
+import { updateActivity } from '../clients/client-activities';
+import { clientContact } from '../clients/client-directory';
+import { shipmentEvents, vialRequests } from './schema';
+
+/**
+ * Shipping a vial request (issue 22). A FedEx request gets its label from the carrier once the
+ * practitioner approved it: the label is kept (encrypted, like every document), the request marked
+ * shipped with its tracking number, the client and the clinic told. Tracking is polled until the
+ * carrier scans it delivered, each scan on the request's timeline; delivery e-mails the clinic a
+ * link to confirm the cells arrived frozen, recorded on the timeline too.
+ */
+
+export type ShippingDeps = Pick<
+  AppDeps,
+  'db' | 'clock' | 'carrier' | 'mailer' | 'documentsKey' | 'linkSecret' | 'leaseMs' | 'config'
+>;
+type RequestRow = typeof vialRequests.$inferSelect;
+
+const KIND = 'vial-label';
+/** How often a shipment is asked about (the sweep runs every minute). */
+const TRACK_EVERY_MS = 15 * 60_000;
+const CONFIRMATION_LINK_MS = 30 * 24 * 60 * 60_000;
+
+/** Our reference for a request's package: short, printed on the label. */
+export const packageReference = (requestId: string) => `VR-${requestId.slice(0, 8).toUpperCase()}`;
+
+/** Why a request may not ship now, or null: approval first, and an ACT VIP price confirmed. */
+export function shipRefusal(row: RequestRow): HttpError | null {
+  if (row.status === 'cancelled') return new HttpError('NOT_ALLOWED_NOW', 'This request is cancelled.');
+  if (!row.approvedByPractitionerAt) return new HttpError('NOT_ALLOWED_NOW', m.notApproved);
+  if (row.shippingPriceToBeConfirmed && !row.vipPriceConfirmedAt) {
+    return new HttpError('NOT_ALLOWED_NOW', m.vipPriceNotConfirmed);
+  }
+  return null;
+}
+
+async function tell(
+  tx: Transaction,
+  deps: ShippingDeps,
+  row: RequestRow,
+  event: string,
+  message: { subject: string; lines: string[] },
+  to: 'client' | 'clinic',
+) {
+  const address = to === 'clinic' ? row.shippingEmail : (await clientContact(tx, row.clientId))?.email;
+  if (!address) return;
+  await deps.mailer.enqueue(
+    tx,
+    { to: address, subject: message.subject, text: message.lines.join('\n\n') },
+    { dedupeKey: `vial-request:${row.id}:${event}:${to}` },
+  );
+}
+
+interface LabelClaim {
+  requestId: string;
+  clientId: string;
+}
+
+/** Staff "Create label": once per request, whatever is pressed twice or by two members at once. */
+export function createLabel(
+  deps: ShippingDeps,
+  input: { staffId: string; key: string; requestId: string; body: CreateLabel },
+): Promise<{ message: string }> {
+  return runOnce<LabelClaim, { message: string }>(deps, {
+    scope: `staff:${input.staffId}`,
+    key: input.key,
+    kind: KIND,
+    request: { requestId: input.requestId, ...input.body },
+    async claim(tx, operationId) {
+      const [row] = await tx
+        .select()
+        .from(vialRequests)
+        .where(eq(vialRequests.id, input.requestId))
+        .for('update')
+        .limit(1);
+      if (!row || row.status === 'pending') throw notFound();
+      if (row.shippingMethod !== 'FedEx') throw new HttpError('NOT_ALLOWED_NOW', m.notFedEx);
+      if (row.shippedAt) throw new HttpError('ALREADY_COMPLETED', 'This request is already shipped.');
+      const refusal = shipRefusal(row);
+      if (refusal) throw refusal;
+      if (row.labelOperationId)
+        throw new HttpError('ALREADY_COMPLETED', 'Another label is being made for this request.');
+      await tx
+        .update(vialRequests)
+        .set({
+          labelOperationId: operationId,
+          declaredContents: input.body.contents,
+          dryShipperId: input.body.dryShipperId,
+        })
+        .where(eq(vialRequests.id, row.id));
+      return { requestId: row.id, clientId: row.clientId };
+    },
+    release: (tx, claim) => releaseLabel(tx, claim.requestId),
+    recover: (run, claim) => recoverLabel(deps, run, claim),
+    async work(run, claim) {
+      run.setInDoubt(true);
+      const done = await makeLabel(deps, claim, (effects) => run.succeedWith(effects));
+      deps.mailer.kick();
+      return done;
+    },
+  });
+}
+
+async function releaseLabel(tx: Transaction, requestId: string) {
+  await tx.update(vialRequests).set({ labelOperationId: null }).where(eq(vialRequests.id, requestId));
+}
+
+/**
+ * Asks the carrier for the shipment and records it. The same reference makes the same shipment at
+ * the offline carrier; at FedEx a label made twice (an answer lost) costs nothing until scanned.
+ */
+async function makeLabel(
+  deps: ShippingDeps,
+  claim: LabelClaim,
+  commit: (effects: (tx: Transaction) => Promise<{ message: string }>) => Promise<{ message: string }>,
+): Promise<{ message: string }> {
+  const [row] = await deps.db
+    .select()
+    .from(vialRequests)
+    .where(eq(vialRequests.id, claim.requestId))
+    .limit(1);
+  if (!row) throw notFound();
+  const now = deps.clock.now();
+  const made = await deps.carrier.createShipment({
+    reference: packageReference(row.id),
+    recipient: {
+      contactName: `${row.contactFirstName} ${row.contactLastName}`,
+      company: row.clinicName,
+      phone: row.phone,
+      streetLines: [row.street],
+      city: row.city,
+      state: row.state,
+      zip: row.zip,
+      country: 'US',
+    },
+    shipDate: isoDateOf(now),
+    contents: row.declaredContents ?? '',
+    dryShipperId: row.dryShipperId ?? '',
+  });
+  if (made.outcome === 'unavailable') throw new HttpError('CARRIER_UNAVAILABLE', m.carrierUnavailable);
+  if (made.outcome === 'refused') throw new HttpError('CANNOT_SHIP', made.message);
+  return commit(async (tx) => {
+    const label = await storeDocument(tx, deps.documentsKey, {
+      clientId: row.clientId,
+      kind: 'shipping_label',
+      fileName: `label-${made.trackingNumber}.pdf`,
+      contentType: 'application/pdf',
+      content: made.labelPdf,
+      now,
+    });
+    const [shipped] = await tx
+      .update(vialRequests)
+      .set({
+        status: 'shipped',
+        shippedAt: now,
+        trackingNumber: made.trackingNumber,
+        carrier: deps.carrier.name,
+        labelDocumentId: label.id,
+        labelOperationId: null,
+      })
+      .where(and(eq(vialRequests.id, row.id), isNull(vialRequests.shippedAt)))
+      .returning();
+    if (!shipped) throw new HttpError('ALREADY_COMPLETED', 'This request is already shipped.');
+    if (shipped.clientActivityId)
+      await updateActivity(tx, shipped.clientActivityId, { stageName: 'Shipped' });
+    const lines = [
+      `The stem cells of request ${packageReference(row.id)} (${row.vials} ${row.vials === 1 ? 'vial' : 'vials'}) left the laboratory today by FedEx Priority Overnight, for delivery on ${isoToUsDate(row.shipmentDate)}.`,
+      `FedEx tracking number: ${made.trackingNumber}.`,
+    ];
+    await tell(tx, deps, shipped, 'shipped', { subject: 'Your stem cells have shipped', lines }, 'client');
+    await tell(
+      tx,
+      deps,
+      shipped,
+      'shipped',
+      {
+        subject: 'Stem cells on their way to your clinic',
+        lines: [
+          `Dear ${row.contactFirstName} ${row.contactLastName},`,
+          ...lines,
+          'The package is a liquid nitrogen dry shipper: please receive it on arrival and keep it upright.',
+        ],
+      },
+      'clinic',
+    );
+    return { message: m.labelCreated };
+  });
+}
+
+async function recoverLabel(
+  deps: ShippingDeps,
+  run: RecoveryRun<{ message: string }>,
+  claim: LabelClaim | null,
+) {
+  const interrupted = new HttpError('CARRIER_UNAVAILABLE', m.carrierUnavailable);
+  if (!claim) {
+    await run.fail(interrupted, async () => {});
+    return 'settled' as const;
+  }
+  try {
+    await makeLabel(deps, claim, (effects) => run.succeedWith(effects));
+  } catch (error) {
+    await run.fail(error instanceof HttpError ? error : interrupted, (tx) =>
+      releaseLabel(tx, claim.requestId),
+    );
+  }
+  return 'settled' as const;
+}
+
+export function vialLabelRecoveries(deps: ShippingDeps) {
+  return {
+    [KIND]: (run: RecoveryRun<{ message: string }>, claim: LabelClaim | null) =>
+      recoverLabel(deps, run, claim),
+  };
+}
+
+/** The label PDF of a shipped request, for staff to print. */
+export async function labelDocumentOf(deps: Pick<AppDeps, 'db'>, requestId: string) {
+  const [row] = await deps.db
+    .select({ clientId: vialRequests.clientId, documentId: vialRequests.labelDocumentId })
+    .from(vialRequests)
+    .where(eq(vialRequests.id, requestId))
+    .limit(1);
+  if (!row?.documentId) throw notFound();
+  return { clientId: row.clientId, documentId: row.documentId };
+}
+
+/** Reads one shipment's scans and records the new ones; the delivery scan marks it delivered. */
+export async function trackShipment(deps: ShippingDeps, row: RequestRow): Promise<void> {
+  if (!row.trackingNumber || !row.carrier || !row.shippedAt || row.deliveredAt) return;
+  const now = deps.clock.now();
+  const result = await deps.carrier.track({
+    trackingNumber: row.trackingNumber,
+    shippedAt: row.shippedAt,
+    now,
+    destination: { city: row.city, state: row.state },
+  });
+  await deps.db.update(vialRequests).set({ lastTrackedAt: now }).where(eq(vialRequests.id, row.id));
+  if (result.outcome !== 'tracked') return;
+  await recordScans(deps, row, result.events);
+  // A delivery's e-mails are in the outbox: send them now rather than at the next sweep.
+  deps.mailer.kick();
+}
+
+async function recordScans(deps: ShippingDeps, row: RequestRow, events: CarrierEvent[]) {
+  if (events.length === 0) return;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .insert(shipmentEvents)
+      .values(events.map((e) => ({ vialRequestId: row.id, ...e })))
+      .onConflictDoNothing();
+    const delivered = events.find((e) => e.status === 'delivered');
+    if (!delivered) return;
+    const [done] = await tx
+      .update(vialRequests)
+      .set({ status: 'delivered', deliveredAt: delivered.at })
+      .where(and(eq(vialRequests.id, row.id), isNull(vialRequests.deliveredAt)))
+      .returning();
+    if (!done) return;
+    if (done.clientActivityId) await updateActivity(tx, done.clientActivityId, { stageName: 'Delivered' });
+    const token = createIdLinkToken(
+      deps.linkSecret,
+      'delivery-confirmation',
+      done.id,
+      deps.clock.now(),
+      CONFIRMATION_LINK_MS,
+    );
+    const link = `${deps.config.publicUrl.replace(/\/$/, '')}/delivery-confirmation/${token}`;
+    await tell(
+      tx,
+      deps,
+      done,
+      'delivered',
+      {
+        subject: 'Your stem cells were delivered',
+        lines: [
+          `FedEx delivered the stem cells of request ${packageReference(done.id)} to ${done.clinicName || done.city}.`,
+        ],
+      },
+      'client',
+    );
+    await tell(
+      tx,
+      deps,
+      done,
+      'delivered',
+      {
+        subject: m.confirmSubject,
+        lines: [
+          `Dear ${done.contactFirstName} ${done.contactLastName},`,
+          `FedEx reports the stem cells of request ${packageReference(done.id)} (${done.vials} ${done.vials === 1 ? 'vial' : 'vials'}) delivered.`,
+          `Please confirm they arrived frozen, or tell us what was wrong: ${link}`,
+        ],
+      },
+      'clinic',
+    );
+  });
+}
+
+/** The sweep's part: shipments not yet delivered and not asked about for a while. */
+export async function pollShipments(deps: ShippingDeps, limit = 50): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - TRACK_EVERY_MS);
+  const rows = await deps.db
+    .select()
+    .from(vialRequests)
+    .where(
+      and(
+        eq(vialRequests.status, 'shipped'),
+        isNotNull(vialRequests.carrier),
+        isNull(vialRequests.deliveredAt),
+        or(isNull(vialRequests.lastTrackedAt), lt(vialRequests.lastTrackedAt, before)),
+      ),
+    )
+    .orderBy(asc(vialRequests.lastTrackedAt))
+    .limit(limit);
+  for (const row of rows) await trackShipment(deps, row);
+  return rows.length;
+}
+
+/** Staff "Check tracking now" on one request. */
+export async function trackNow(deps: ShippingDeps, requestId: string): Promise<void> {
+  const [row] = await deps.db.select().from(vialRequests).where(eq(vialRequests.id, requestId)).limit(1);
+  if (!row || row.status === 'pending') throw notFound();
+  if (!row.carrier) throw new HttpError('NOT_ALLOWED_NOW', 'This request has no carrier label to track.');
+  await trackShipment(deps, row);
+}
+
+/** The scans of these requests, oldest first, by request. */
+export async function scansOf(db: AppDeps['db'], requestIds: readonly string[]) {
+  const byRequest = new Map<string, TrackingEvent[]>();
+  if (requestIds.length === 0) return byRequest;
+  const rows = await db
+    .select()
+    .from(shipmentEvents)
+    .where(inArray(shipmentEvents.vialRequestId, [...requestIds]))
+    .orderBy(asc(shipmentEvents.at));
+  for (const row of rows) {
+    const list = byRequest.get(row.vialRequestId) ?? [];
+    list.push({
+      at: row.at.toISOString(),
+      status: row.status,
+      place: row.place,
+      description: row.description,
+    });
+    byRequest.set(row.vialRequestId, list);
+  }
+  return byRequest;
+}
+
+/** What the clinic's link shows: the package, and the answer already given if any. */
+export async function deliveryOfLink(deps: ShippingDeps, token: string) {
+  const id = readIdLinkToken(deps.linkSecret, 'delivery-confirmation', token, deps.clock.now());
+  if (!id) throw new HttpError('NOT_FOUND', m.confirmInvalid);
+  const [row] = await deps.db.select().from(vialRequests).where(eq(vialRequests.id, id)).limit(1);
+  if (!row?.deliveredAt) throw new HttpError('NOT_FOUND', m.confirmInvalid);
+  return {
+    reference: packageReference(row.id),
+    clinicName: row.clinicName,
+    vials: row.vials,
+    deliveredOn: isoToUsDate(isoDateOf(row.deliveredAt)),
+    answer:
+      row.deliveryConfirmedAt && row.deliveryArrivedFrozen !== null
+        ? { arrivedFrozen: row.deliveryArrivedFrozen, note: row.deliveryConfirmationNote ?? '' }
+        : null,
+  };
+}
+
+/** The clinic's answer: recorded once (a second answer returns the first). */
+export async function confirmDelivery(deps: ShippingDeps, input: DeliveryConfirmation) {
+  const id = readIdLinkToken(deps.linkSecret, 'delivery-confirmation', input.token, deps.clock.now());
+  if (!id) throw new HttpError('NOT_FOUND', m.confirmInvalid);
+  if (!input.arrivedFrozen && !input.note) {
+    throw new HttpError('VALIDATION', m.confirmNoteRequired, { note: m.confirmNoteRequired });
+  }
+  await deps.db
+    .update(vialRequests)
+    .set({
+      deliveryConfirmedAt: deps.clock.now(),
+      deliveryArrivedFrozen: input.arrivedFrozen,
+      deliveryConfirmationNote: input.note,
+    })
+    .where(
+      and(
+        eq(vialRequests.id, id),
+        isNotNull(vialRequests.deliveredAt),
+        isNull(vialRequests.deliveryConfirmedAt),
+      ),
+    );
+  return deliveryOfLink(deps, input.token);
+}
+
+/** The timeline's shipping rows: each scan, and the clinic's confirmation. */
+export function shippingTimeline(row: RequestRow, scans: TrackingEvent[]) {
+  return {
+    carrier: row.carrier,
+    courier: row.courier,
+    scans: scans.map((s) => ({ ...s, label: trackingStatusLabels[s.status] })),
+    deliveryConfirmation: row.deliveryConfirmedAt
+      ? {
+          at: row.deliveryConfirmedAt.toISOString(),
+          arrivedFrozen: row.deliveryArrivedFrozen ?? false,
+          note: row.deliveryConfirmationNote ?? '',
+        }
+      : null,
+  };
+}
