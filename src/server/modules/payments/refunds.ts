@@ -274,6 +274,9 @@ function runRefund(
     release: (tx, claim, error) => failRefund(tx, claim.refundId, error),
     recover: (run, claim) => recoverRefund(deps, run, claim),
     work: (run, claim) => sendRefund(deps, run, claim),
+  }).finally(() => {
+    // The refund's e-mail, committed with it, leaves now rather than at the next mail run.
+    deps.mailer.kick();
   });
 }
 
