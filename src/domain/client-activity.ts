@@ -17,7 +17,9 @@ export const clientActivityRecordSchema = z.object({
   ReceiptId: z
     .string()
     .nullable()
-    .describe('The payment whose receipt PDF is at /api/pay/receipts/:id, when the row records a payment'),
+    .describe(
+      'The payment or refund whose receipt PDF is at /api/pay/receipts/:id, when the row records a payment or a refund',
+    ),
 });
 
 export type ClientActivityRecord = z.infer<typeof clientActivityRecordSchema>;

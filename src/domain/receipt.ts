@@ -43,3 +43,47 @@ export function receiptLines(receipt: Receipt): { label: string; value: string }
     { label: 'Transaction number', value: receipt.transactionId },
   ];
 }
+
+/**
+ * A refund's or void's receipt, drawn from its ledger row and its charge's. The method is its
+ * brand and last 4 only. The reason is printed when the bank's policy wrote it (a cancellation's
+ * terms); a staff member's own reason is a note for staff and is not (null here).
+ */
+export interface RefundReceipt {
+  kind: 'refund' | 'void';
+  clientName: string;
+  clientActId: string;
+  /** The day it was refunded or voided (MM/DD/YYYY). */
+  refundedOn: string;
+  amountCents: number;
+  payment: { paidOn: string; description: string; totalCents: number; transactionId: string };
+  method: string;
+  transactionId: string;
+  reference: string;
+  reason: string | null;
+}
+
+/** The label and value lines of a refund's receipt, in order. */
+export function refundReceiptLines(receipt: RefundReceipt): { label: string; value: string }[] {
+  const voided = receipt.kind === 'void';
+  const { payment } = receipt;
+  return [
+    { label: 'Client', value: `${receipt.clientName} (Client ID ${receipt.clientActId})` },
+    { label: voided ? 'Date voided' : 'Date refunded', value: receipt.refundedOn },
+    { label: voided ? 'Amount voided' : 'Amount refunded', value: formatUsd(receipt.amountCents) },
+    { label: 'Of the payment', value: `${formatUsd(payment.totalCents)} paid on ${payment.paidOn}` },
+    { label: 'For', value: payment.description },
+    { label: 'Payment transaction number', value: payment.transactionId },
+    { label: voided ? 'Paid with' : 'Refunded to', value: receipt.method },
+    ...(voided ? [] : [{ label: 'Refund transaction number', value: receipt.transactionId }]),
+    { label: 'Reference', value: receipt.reference },
+    ...(receipt.reason ? [{ label: 'Reason', value: receipt.reason }] : []),
+  ];
+}
+
+/** The sentence under a refund's receipt: when the money arrives, or that none moved. */
+export function refundReceiptNote(receipt: Pick<RefundReceipt, 'kind'>): string {
+  return receipt.kind === 'void'
+    ? 'The payment was voided before it settled: nothing was taken from the account.'
+    : 'The refund reaches the account in 5 to 10 business days.';
+}

@@ -47,7 +47,7 @@ import {
 } from './modules/payments/billing-routes';
 import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
-import { staffRefundRoutes } from './modules/payments/refund-routes';
+import { staffPaymentReadRoutes, staffRefundRoutes } from './modules/payments/refund-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
 import { staffQueueRoutes } from './modules/staff/queues';
 import { staffAdminRoutes } from './modules/staff/staff-admin-routes';
@@ -276,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         });
         await scope.register(staffLinkRoutes, staffApi);
         await scope.register(staffBillingRoutes, staffApi);
+        await scope.register(staffPaymentReadRoutes, staffApi);
         await scope.register(staffNewbornAgreementRoutes, staffApi);
       },
       { audit },

@@ -7,6 +7,7 @@ import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
 import {
   seedDemoCancellationClient,
   seedDemoPlanStoreClient,
+  seedDemoRefundClient,
   seedDemoRenewalClients,
   seedDemoVialRequest,
 } from './db/seed-back-office';
@@ -48,6 +49,7 @@ async function main() {
     await seedDemoPlanStoreClient(database.db, new Date());
     await seedDemoRenewalClients(database.db, new Date());
     await seedDemoCancellationClient(database.db, new Date());
+    await seedDemoRefundClient(database.db, new Date());
   }
   app.log.info(
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { todayFor } from '../../domain/client';
 import { addDays, addYears } from '../../domain/dates';
 import { hashSecret } from '../lib/secrets';
+import { chargeReference } from '../modules/payments/ledger';
 import type { Database } from './client';
 import {
   clientActivities,
@@ -10,6 +11,7 @@ import {
   paymentMethods,
   payments,
   sandboxPaymentMethods,
+  sandboxTransactions,
   systemSettings,
   vialRequests,
 } from './schema';
@@ -244,7 +246,7 @@ async function seedRenewalClient(
     card: { last4: string; behavior: string };
     prePaidBioInsuranceVials?: number;
   },
-) {
+): Promise<{ clientId: string; methodId: string; customerRef: string; paymentRef: string } | null> {
   const today = todayFor(now);
   const thisYear = Number(today.slice(0, 4));
   const paidUntil = addDays(today, client.paidUntilInDays);
@@ -273,7 +275,7 @@ async function seedRenewalClient(
     })
     .onConflictDoNothing()
     .returning({ id: clients.id });
-  if (!row) return;
+  if (!row) return null;
   const ref = `sandbox-card-demo-${client.clientActId.toLowerCase()}`;
   const customerRef = `sandbox-customer-demo-${client.clientActId.toLowerCase()}`;
   const card = {
@@ -286,18 +288,23 @@ async function seedRenewalClient(
   await tx
     .insert(sandboxPaymentMethods)
     .values({ paymentRef: ref, customerRef, ...card, behavior: client.card.behavior, createdAt: now });
-  await tx.insert(paymentMethods).values({
-    clientId: row.id,
-    ...card,
-    holderFirstName: client.firstName,
-    holderLastName: client.lastName,
-    billingEmail: client.email,
-    billingZip: '33131',
-    country: 'United States',
-    gateway: 'sandbox',
-    gatewayCustomerRef: customerRef,
-    gatewayPaymentRef: ref,
-  });
+  const [method] = await tx
+    .insert(paymentMethods)
+    .values({
+      clientId: row.id,
+      ...card,
+      holderFirstName: client.firstName,
+      holderLastName: client.lastName,
+      billingEmail: client.email,
+      billingZip: '33131',
+      country: 'United States',
+      gateway: 'sandbox',
+      gatewayCustomerRef: customerRef,
+      gatewayPaymentRef: ref,
+    })
+    .returning({ id: paymentMethods.id });
+  if (!method) throw new Error('the demo card was not saved');
+  return { clientId: row.id, methodId: method.id, customerRef, paymentRef: ref };
 }
 
 /**
@@ -363,6 +370,80 @@ export async function seedDemoCancellationClient(db: Database, now: Date): Promi
     await tx
       .insert(systemSettings)
       .values({ key: 'demo_cancellation_client_seeded', value: now.toISOString() });
+  });
+  return true;
+}
+
+/**
+ * Elena Marsh (ACT10012): a Visa ending 4242 on file and a card payment of $2,575.00 for initial
+ * sample processing ($2,500.00 and the 3% card fee) ten days before the seed, settled at the
+ * sandbox gateway, so that staff can refund part of it on her record (issue 22). The refund
+ * journey and the README's walk-through refund her; no other journey changes her. Once.
+ */
+export async function seedDemoRefundClient(db: Database, now: Date): Promise<boolean> {
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_refund_client_seeded'))
+    .limit(1);
+  if (done) return false;
+  const paidAt = new Date(now.getTime() - 10 * 24 * 60 * 60_000);
+  await db.transaction(async (tx) => {
+    const seeded = await seedRenewalClient(tx, now, {
+      clientActId: 'ACT10012',
+      firstName: 'Elena',
+      lastName: 'Marsh',
+      dateOfBirth: '1979-09-30',
+      email: 'elena.marsh@example.com',
+      paidUntilInDays: 300,
+      card: { last4: '4242', behavior: 'approve' },
+    });
+    if (seeded) {
+      const paymentId = randomUUID();
+      const reference = chargeReference(paymentId);
+      const transactionId = String(randomInt(100_000_000_000, 1_000_000_000_000));
+      await tx.insert(sandboxTransactions).values({
+        transactionId,
+        reference,
+        customerRef: seeded.customerRef,
+        paymentRef: seeded.paymentRef,
+        amountCents: 257_500,
+        status: 'approved',
+        createdAt: paidAt,
+      });
+      await tx.insert(payments).values({
+        id: paymentId,
+        clientId: seeded.clientId,
+        idempotencyKey: 'demo-refund-payment-act10012',
+        requestHash: 'demo',
+        source: 'ACT Client Portal',
+        purpose: 'initial_processing',
+        methodKind: 'card',
+        paymentMethodId: seeded.methodId,
+        amountCents: 250_000,
+        feeCents: 7_500,
+        totalCents: 257_500,
+        status: 'approved',
+        reference,
+        chargeStartedAt: paidAt,
+        gatewayCustomerRef: seeded.customerRef,
+        methodBrand: 'Visa',
+        methodLast4: '4242',
+        gatewayTransactionId: transactionId,
+        createdAt: paidAt,
+        completedAt: paidAt,
+      });
+      await tx.insert(clientActivities).values({
+        clientId: seeded.clientId,
+        type: 'Initial Processing',
+        closeDate: todayFor(paidAt),
+        purchasedPlanName: 'Initial sample processing, adipose',
+        stageName: 'Closed Won',
+        paymentId,
+        amountCents: 257_500,
+      });
+    }
+    await tx.insert(systemSettings).values({ key: 'demo_refund_client_seeded', value: now.toISOString() });
   });
   return true;
 }

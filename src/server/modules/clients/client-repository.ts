@@ -216,9 +216,12 @@ export async function listClientActivity(db: Database, clientId: string): Promis
   }));
 }
 
-/** An activity's amount (the ledger's total once its payment is approved) and its receipt. */
+/**
+ * An activity's amount (the ledger's total once its payment is approved) and its receipt: the
+ * payment's, or the refund's for a refund (recorded once the refund went through).
+ */
 function activityAmount(
-  activity: { amountCents: number | null; paymentId: string | null },
+  activity: { amountCents: number | null; paymentId: string | null; refundId: string | null },
   payment: { status: string; totalCents: number } | undefined,
 ) {
   return {
@@ -228,7 +231,7 @@ function activityAmount(
         : activity.amountCents === null
           ? null
           : centsToAmount(activity.amountCents).toFixed(2),
-    ReceiptId: payment?.status === 'approved' ? activity.paymentId : null,
+    ReceiptId: activity.refundId ?? (payment?.status === 'approved' ? activity.paymentId : null),
   };
 }
 

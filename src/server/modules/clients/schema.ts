@@ -86,10 +86,16 @@ export const clientActivities = pgTable(
     cellRequestApprovedByPractitioner: boolean(),
     /** The ledger row of the payment this activity records, when it records one (once per payment). */
     paymentId: uuid(),
+    /** The refund or void this activity records, when it records one (its receipt is the refund's). */
+    refundId: uuid(),
     amountCents: integer(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.clientId, t.closeDate), uniqueIndex('client_activities_payment_key').on(t.paymentId)],
+  (t) => [
+    index().on(t.clientId, t.closeDate),
+    uniqueIndex('client_activities_payment_key').on(t.paymentId),
+    uniqueIndex('client_activities_refund_key').on(t.refundId),
+  ],
 );
 
 /** Which clients a physician may act for (the physicians' access to a client, see client-access.ts). */

@@ -27,6 +27,8 @@ export interface PaymentDeps extends RunOnceDeps {
   gateway: PaymentGateway;
   mailer: Mailer;
   log: { warn(obj: object, msg: string): void };
+  /** Encrypts the documents a payment keeps (a refund's receipt, attached to its e-mail). */
+  documentsKey: Buffer;
 }
 
 export type LedgerRow = typeof payments.$inferSelect;

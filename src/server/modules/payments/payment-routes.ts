@@ -9,6 +9,7 @@ import {
   setPaymentInfoResponseSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
@@ -16,8 +17,8 @@ import { resolveClientAccess } from '../clients/client-access';
 import { withPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
-import { renderReceiptPdf } from './receipt-pdf';
-import { findReceipt } from './receipts';
+import { renderReceiptPdf, renderRefundReceiptPdf } from './receipt-pdf';
+import { findReceipt, findRefundReceipt } from './receipts';
 
 /** The payment method on file: a client's own, or in physician pages the physician's own card. */
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -54,7 +55,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       config: { audit: 'read-payment' },
       schema: {
         summary:
-          'The receipt PDF of an approved payment (Client Activity links to it), drawn from the ledger',
+          'The receipt PDF of an approved payment, or of a refund or void that went through (Client Activity links to each), drawn from the ledger',
         tags: ['payments'],
         params: z.object({ id: z.string().max(64) }),
         response: {
@@ -68,16 +69,16 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       const session = sessionOf(request, 'client', 'physician');
       const paymentId = request.params.id.toLowerCase();
       if (!UUID.test(paymentId)) throw notFound();
-      const found = await findReceipt(db, paymentId);
+      const found = await findAnyReceipt(db, paymentId);
       if (!found) throw notFound();
       // Another client's payment answers the same 404 as one that does not exist.
       await resolveClientAccess(db, session, found.clientId);
-      const pdf = await renderReceiptPdf(found.receipt, deps.clock.now());
+      const pdf = await found.render(deps.clock.now());
       return reply
         .header('cache-control', 'no-store')
         .header(
           'content-disposition',
-          `attachment; filename="receipt-${found.receipt.clientActId}-${paymentId.slice(0, 8)}.pdf"`,
+          `attachment; filename="${found.name}-${found.clientActId}-${paymentId.slice(0, 8)}.pdf"`,
         )
         .type('application/pdf')
         .send(pdf);
@@ -86,6 +87,29 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The receipt of a payment or of a refund by its ledger id, whose it is, and how it is drawn. */
+async function findAnyReceipt(db: Database, id: string) {
+  const payment = await findReceipt(db, id);
+  if (payment) {
+    const { clientId, receipt } = payment;
+    return {
+      clientId,
+      clientActId: receipt.clientActId,
+      name: 'receipt',
+      render: (now: Date) => renderReceiptPdf(receipt, now),
+    };
+  }
+  const refund = await findRefundReceipt(db, id);
+  if (!refund) return null;
+  const { clientId, receipt } = refund;
+  return {
+    clientId,
+    clientActId: receipt.clientActId,
+    name: 'refund-receipt',
+    render: (now: Date) => renderRefundReceiptPdf(receipt, now),
+  };
+}
 
 /** The client's own payment method (a client scope). */
 export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

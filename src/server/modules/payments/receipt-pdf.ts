@@ -1,20 +1,30 @@
 import { PDFDocument, rgb } from 'pdf-lib';
-import { type Receipt, receiptLines } from '../../../domain/receipt';
+import {
+  type Receipt,
+  type RefundReceipt,
+  receiptLines,
+  refundReceiptLines,
+  refundReceiptNote,
+} from '../../../domain/receipt';
 import { PdfFonts, pdfText } from '../../lib/pdf-fonts';
 
 const PAGE = { width: 612, height: 792, margin: 56 };
 const GREY = rgb(0.35, 0.35, 0.35);
+const KEEP = 'Keep this receipt for your records.';
 
-/** One page: the bank's receipt for one approved payment, drawn from its ledger row. */
-export async function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promise<Buffer> {
+/** One page: a title, label and value lines, and a closing note in grey. */
+async function renderLinesPdf(
+  content: { title: string; lines: { label: string; value: string }[]; note: string },
+  issuedAt: Date,
+): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  doc.setTitle('Receipt');
+  doc.setTitle(content.title);
   doc.setAuthor('Client Portal');
   doc.setCreator('Client Portal');
   doc.setProducer('Client Portal');
   doc.setCreationDate(issuedAt);
   doc.setModificationDate(issuedAt);
-  const lines = receiptLines(receipt);
+  const { lines } = content;
   const fonts = await PdfFonts.embed(doc, {
     regular: lines.map((line) => line.value),
     bold: lines.map((line) => line.label),
@@ -22,7 +32,7 @@ export async function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promis
   const page = doc.addPage([PAGE.width, PAGE.height]);
   let y = PAGE.height - PAGE.margin;
 
-  fonts.draw(page, 'Receipt', { x: PAGE.margin, y: y - 20, size: 20, weight: 'bold' });
+  fonts.draw(page, content.title, { x: PAGE.margin, y: y - 20, size: 20, weight: 'bold' });
   y -= 34;
   fonts.draw(page, 'Client Portal', { x: PAGE.margin, y: y - 10, size: 10, color: GREY });
   y -= 34;
@@ -33,12 +43,27 @@ export async function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promis
     y -= 22;
   }
   y -= 12;
-  fonts.draw(page, 'Thank you. Keep this receipt for your records.', {
-    x: PAGE.margin,
-    y: y - 10,
-    size: 10,
-    color: GREY,
-  });
+  fonts.draw(page, content.note, { x: PAGE.margin, y: y - 10, size: 10, color: GREY });
   await fonts.finish();
   return Buffer.from(await doc.save());
+}
+
+/** One page: the bank's receipt for one approved payment, drawn from its ledger row. */
+export function renderReceiptPdf(receipt: Receipt, issuedAt: Date): Promise<Buffer> {
+  return renderLinesPdf(
+    { title: 'Receipt', lines: receiptLines(receipt), note: `Thank you. ${KEEP}` },
+    issuedAt,
+  );
+}
+
+/** One page: the receipt of a refund or a void, drawn from its ledger row and its charge's. */
+export function renderRefundReceiptPdf(receipt: RefundReceipt, issuedAt: Date): Promise<Buffer> {
+  return renderLinesPdf(
+    {
+      title: receipt.kind === 'void' ? 'Void receipt' : 'Refund receipt',
+      lines: refundReceiptLines(receipt),
+      note: `${refundReceiptNote(receipt)} ${KEEP}`,
+    },
+    issuedAt,
+  );
 }

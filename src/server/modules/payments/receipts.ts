@@ -1,9 +1,26 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
-import { paymentPurposeLabel, type Receipt } from '../../../domain/receipt';
-import type { Database } from '../../db/client';
+import { paymentPurposeLabel, type Receipt, type RefundReceipt } from '../../../domain/receipt';
+import type { Database, Executor } from '../../db/client';
 import { clientContact, clientFullName } from '../clients/client-directory';
-import { payments } from './schema';
+import { payments, refunds } from './schema';
+
+type PaymentRow = typeof payments.$inferSelect;
+
+/** How a receipt names the method a payment was made with: its brand and last 4 only. */
+export function paidWith(payment: Pick<PaymentRow, 'methodKind' | 'methodBrand' | 'methodLast4'>): string {
+  const brand = payment.methodKind === 'card' ? (payment.methodBrand ?? 'Card') : 'Bank account';
+  return payment.methodLast4 ? `${brand} ending in ${payment.methodLast4}` : brand;
+}
+
+/** The day a payment was made, as receipts print it (MM/DD/YYYY). */
+export const paidOnOf = (payment: Pick<PaymentRow, 'completedAt' | 'createdAt'>) =>
+  isoToUsDate(isoDateOf(payment.completedAt ?? payment.createdAt));
+
+/** The transaction number a receipt gives a payment. */
+export const paymentTransactionOf = (
+  payment: Pick<PaymentRow, 'gatewayTransactionId' | 'reference' | 'id'>,
+) => payment.gatewayTransactionId ?? payment.reference ?? payment.id;
 
 /** The approved payment's receipt and whose it is; null for anything not approved or unknown. */
 export async function findReceipt(
@@ -17,19 +34,58 @@ export async function findReceipt(
     .limit(1);
   const client = payment ? await clientContact(db, payment.clientId) : null;
   if (!payment || !client) return null;
-  const brand = payment.methodKind === 'card' ? (payment.methodBrand ?? 'Card') : 'Bank account';
   return {
     clientId: payment.clientId,
     receipt: {
       clientName: clientFullName(client),
       clientActId: client.clientActId,
-      paidOn: isoToUsDate(isoDateOf(payment.completedAt ?? payment.createdAt)),
+      paidOn: paidOnOf(payment),
       description: paymentPurposeLabel(payment.purpose),
       amountCents: payment.amountCents,
       feeCents: payment.feeCents,
       totalCents: payment.totalCents,
-      method: payment.methodLast4 ? `${brand} ending in ${payment.methodLast4}` : brand,
-      transactionId: payment.gatewayTransactionId ?? payment.reference ?? payment.id,
+      method: paidWith(payment),
+      transactionId: paymentTransactionOf(payment),
+    },
+  };
+}
+
+/**
+ * The receipt of a refund or void that went through, and whose it is; null for one awaiting
+ * approval, under way, declined or failed, or unknown. Readable in the transaction recording it.
+ */
+export async function findRefundReceipt(
+  db: Executor,
+  refundId: string,
+): Promise<{ clientId: string; receipt: RefundReceipt } | null> {
+  const [row] = await db
+    .select({ refund: refunds, payment: payments })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(and(eq(refunds.id, refundId), inArray(refunds.status, ['refunded', 'voided'])))
+    .limit(1);
+  const client = row ? await clientContact(db, row.refund.clientId) : null;
+  if (!row || !client) return null;
+  const { refund, payment } = row;
+  return {
+    clientId: refund.clientId,
+    receipt: {
+      kind: refund.status === 'voided' ? 'void' : 'refund',
+      clientName: clientFullName(client),
+      clientActId: client.clientActId,
+      refundedOn: isoToUsDate(isoDateOf(refund.completedAt ?? refund.createdAt)),
+      amountCents: refund.amountCents,
+      payment: {
+        paidOn: paidOnOf(payment),
+        description: paymentPurposeLabel(payment.purpose),
+        totalCents: payment.totalCents,
+        transactionId: paymentTransactionOf(payment),
+      },
+      method: paidWith(payment),
+      transactionId: refund.gatewayTransactionId ?? refund.reference,
+      reference: refund.reference,
+      // A cancellation's reason is the policy's words; a staff member's is their note, not the client's.
+      reason: refund.source ? refund.reason : null,
     },
   };
 }

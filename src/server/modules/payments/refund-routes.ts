@@ -1,23 +1,98 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
-import { refundNeedsApproval, refundRequestSchema, refundResponseSchema } from '../../../domain/refunds';
-import { amountToCents } from '../../../domain/staff-queues';
+import {
+  refundAnswerSchema,
+  refundDeclinedSchema,
+  refundRequestSchema,
+  staffClientPaymentsSchema,
+} from '../../../domain/refunds';
 import type { AppDeps } from '../../app-deps';
-import { HttpError } from '../../lib/http-error';
+import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
-import { sessionOf } from '../../plugins/sessions';
+import { noteResolvedClient } from '../../plugins/audit';
+import { type StaffSession, sessionOf } from '../../plugins/sessions';
+import { resolveStaffClientAccess } from '../clients/client-access';
 import { priceBookInForce } from '../prices/price-book-repository';
-import { refundPayment } from './refunds';
+import { staffClientPayments } from './client-payments';
+import { approveRefund, declineRefund, refundPayment } from './refunds';
+import { payments, refunds } from './schema';
 
 const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
+  403: errorBodySchema,
   404: errorBodySchema,
   409: errorBodySchema,
+  422: errorBodySchema,
   503: errorBodySchema,
 };
 
-/** Admins refund a charge, whole or part, with a reason (issue 22). */
+/** Notes, for the audit row, the client whose payment or refund this is; unknown is 404. */
+async function noteClientOf(
+  deps: AppDeps,
+  session: StaffSession,
+  row: { paymentId: string } | { refundId: string },
+): Promise<void> {
+  const [found] =
+    'paymentId' in row
+      ? await deps.db
+          .select({ clientId: payments.clientId })
+          .from(payments)
+          .where(eq(payments.id, row.paymentId))
+          .limit(1)
+      : await deps.db
+          .select({ clientId: refunds.clientId })
+          .from(refunds)
+          .where(eq(refunds.id, row.refundId))
+          .limit(1);
+  if (!found) throw notFound();
+  noteResolvedClient(session, found.clientId);
+}
+
+/** An admin's refund action: who, its key, and the client it acts on noted for the audit row. */
+async function refundAction(
+  deps: AppDeps,
+  request: FastifyRequest,
+  row: { paymentId: string } | { refundId: string },
+) {
+  const session = sessionOf(request, 'staff');
+  const key = idempotencyKeyOf(request.headers);
+  await noteClientOf(deps, session, row);
+  return { session, key, paymentDeps: { ...deps, log: request.log } };
+}
+
+/** What staff of either level read of a client's payments and refunds (the client's record). */
+export const staffPaymentReadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/clients/:clientId/payments',
+    {
+      config: { audit: 'read-payment' },
+      schema: {
+        summary:
+          "A client's approved payments, newest first, each with its refunds, what was refunded, what awaits a second admin's approval and what is left; the method by brand and last 4 only",
+        tags: ['staff'],
+        params: z.object({ clientId: z.string().max(64) }),
+        response: { 200: staffClientPaymentsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const clientId = await resolveStaffClientAccess(deps.db, session, request.params.clientId);
+      const admin = session.level === 'admin';
+      const { book } = await priceBookInForce(deps.db, deps.clock.now());
+      return {
+        payments: await staffClientPayments(deps.db, clientId, { staffId: session.staffId, admin }),
+        approvalLimitCents: book.refundApprovalCents,
+        canRefund: admin,
+      };
+    },
+  );
+};
+
+/** Admins refund a charge, whole or part, with a reason; above the limit a second admin approves (issue 22). */
 export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     '/refunds',
@@ -25,32 +100,63 @@ export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       config: { audit: 'change-payment' },
       schema: {
         summary:
-          'Refunds an approved charge, whole or part, with a reason; a charge not yet settled is voided when refunded whole. Never more than is left of it. Needs an Idempotency-Key.',
+          "Refunds an approved charge, whole or part, with a reason; a charge not yet settled is voided when refunded whole. Never more than is left of it (refunds awaiting approval held). Above the price book's refundApprovalCents it is recorded awaiting another admin's approval, nothing sent. Needs an Idempotency-Key.",
         tags: ['staff'],
         body: refundRequestSchema,
-        response: { 200: refundResponseSchema, ...errors },
+        response: { 200: refundAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { paymentId, amount, reason } = request.body;
+      const { session, key, paymentDeps } = await refundAction(deps, request, { paymentId });
+      const { book } = await priceBookInForce(deps.db, deps.clock.now());
+      return refundPayment(paymentDeps, {
+        scope: `staff:${session.staffId}`,
+        idempotencyKey: key,
+        paymentId,
+        amount,
+        reason,
+        requestedBy: session.staffId,
+        approvalLimitCents: book.refundApprovalCents,
+      });
+    },
+  );
+
+  app.post(
+    '/refunds/:id/approve',
+    {
+      config: { audit: 'change-payment' },
+      schema: {
+        summary:
+          'Approves a refund awaiting approval and sends it, once: an admin other than the one who asked (403 for the asker). Needs an Idempotency-Key.',
+        tags: ['staff'],
+        params: z.object({ id: z.uuid() }),
+        response: { 200: refundAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const refundId = request.params.id;
+      const { session, key, paymentDeps } = await refundAction(deps, request, { refundId });
+      return approveRefund(paymentDeps, { refundId, staffId: session.staffId, idempotencyKey: key });
+    },
+  );
+
+  app.post(
+    '/refunds/:id/decline',
+    {
+      config: { audit: 'change-payment' },
+      schema: {
+        summary:
+          'Declines a refund awaiting approval: nothing is sent and its amount is free to refund again. The admin who asked may withdraw their own.',
+        tags: ['staff'],
+        params: z.object({ id: z.uuid() }),
+        response: { 200: refundDeclinedSchema, ...errors },
       },
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      const key = idempotencyKeyOf(request.headers);
-      const cents = amountToCents(request.body.amount);
-      const { book } = await priceBookInForce(deps.db, deps.clock.now());
-      if (cents !== null && cents > book.refundApprovalCents) {
-        const message = refundNeedsApproval(book.refundApprovalCents);
-        throw new HttpError('NOT_ALLOWED_NOW', message, { amount: message });
-      }
-      return refundPayment(
-        { ...deps, log: request.log },
-        {
-          scope: `staff:${session.staffId}`,
-          idempotencyKey: key,
-          paymentId: request.body.paymentId,
-          amount: request.body.amount,
-          reason: request.body.reason,
-          requestedBy: session.staffId,
-        },
-      );
+      await noteClientOf(deps, session, { refundId: request.params.id });
+      return declineRefund(deps, { refundId: request.params.id, staffId: session.staffId });
     },
   );
 };

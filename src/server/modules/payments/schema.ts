@@ -212,7 +212,17 @@ export const refunds = pgTable(
     requestedBy: uuid(),
     /** A refund of a settled charge, or a void of one still in its open batch (whole). */
     kind: text({ enum: ['refund', 'void'] }),
-    status: text({ enum: ['in_progress', 'refunded', 'voided', 'failed'] }).notNull(),
+    /**
+     * `awaiting_approval`: asked for above the price book's approval limit, nothing sent; it holds
+     * its amount against the charge (as one under way does) until an admin other than the one who
+     * asked approves it (then `in_progress` and on) or declines it (`declined`, nothing sent).
+     */
+    status: text({
+      enum: ['awaiting_approval', 'in_progress', 'refunded', 'voided', 'failed', 'declined'],
+    }).notNull(),
+    /** The admin who approved or declined a refund that awaited approval, and when. */
+    decidedBy: uuid(),
+    decidedAt: timestamp({ withTimezone: true }),
     reference: text().notNull(),
     gatewayTransactionId: text(),
     message: text(),

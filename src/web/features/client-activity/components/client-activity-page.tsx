@@ -30,16 +30,20 @@ function Approval({ mark }: { mark: ApprovalMark }) {
   return <>NA</>;
 }
 
-/** A payment's receipt PDF, drawn by the server from its ledger row. */
+/** A payment's or a refund's receipt PDF, drawn by the server from its ledger row. */
 function ReceiptLink({ row }: { row: ClientActivityRow }) {
   if (!row.receiptId) return <>NA</>;
+  const name =
+    row.type === 'Refund'
+      ? `Download the receipt of ${row.amount} refunded on ${row.date}`
+      : `Download the receipt of ${row.amount} paid on ${row.date}`;
   return (
     <Anchor
       href={`/api/pay/receipts/${encodeURIComponent(row.receiptId)}`}
       download
       size="sm"
       style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-      aria-label={`Download the receipt of ${row.amount} paid on ${row.date}`}
+      aria-label={name}
     >
       <IconDownload size={14} aria-hidden />
       Receipt

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { activityTypeLabel } from '../../../../domain/client-activity';
@@ -7,7 +7,9 @@ import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
 import { BillingSchedule } from './billing-schedule';
+import { ClientPaymentsSection } from './client-payments-section';
 import { PaymentLinkSection } from './payment-link-section';
+import { Section } from './record-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
 import { NewbornAgreementsSection } from './staff-newborn-agreements';
 
@@ -23,17 +25,6 @@ const DOCUMENT_KINDS = {
   receipt: 'Receipt',
   shipping_label: 'Shipping label',
 } as const;
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card withBorder radius="md" padding="md">
-      <Title order={2} size="h4" mb="xs">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
 
 function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
   return (
@@ -149,6 +140,9 @@ export function StaffClientPage() {
       />
       <Section title="Billing schedule">
         <BillingSchedule clientActId={client.clientACTId} />
+      </Section>
+      <Section title="Payments and refunds">
+        <ClientPaymentsSection clientActId={client.clientACTId} />
       </Section>
       <AgreementLinkSection client={client} />
       <ProfileChanges changes={profileChanges} />

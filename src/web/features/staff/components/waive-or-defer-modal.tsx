@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import {
@@ -8,11 +8,9 @@ import {
   type ChangeBillingYearEntry,
   changeBillingYearEntrySchema,
 } from '../../../../domain/storage-billing';
-import { focusFirstInvalid } from '../../../components/focus-first-invalid';
-import { ApiError } from '../../../lib/api-client';
 import { zodResolver } from '../../../lib/zod-resolver';
 import { useChangeBillingYear } from '../api/billing-year-change';
-import { errorText } from './admin-only';
+import { useFormSubmission } from './use-form-submission';
 
 const EMPTY: ChangeBillingYearEntry = { action: 'waive', until: '', reason: '' };
 
@@ -24,13 +22,6 @@ function yearLine(year: BillingYear): string {
 
 /** The fields of this form; a message for any other field is shown above it. */
 const FIELDS = ['until', 'reason'] as const;
-
-const fieldsOnForm = (error: unknown): Partial<Record<(typeof FIELDS)[number], string>> =>
-  error instanceof ApiError
-    ? Object.fromEntries(
-        FIELDS.filter((name) => error.fields[name]).map((name) => [name, error.fields[name]]),
-      )
-    : {};
 
 function WaiveOrDeferForm({
   year,
@@ -48,27 +39,12 @@ function WaiveOrDeferForm({
     initialValues: EMPTY,
     validate: zodResolver(changeBillingYearEntrySchema),
   });
-  const formRef = useRef<HTMLFormElement>(null);
-  // Set on the press itself: a second click before React re-renders sends nothing.
-  const sending = useRef(false);
+  const submit = useFormSubmission(FIELDS, form, change);
   const defer = form.values.action === 'defer';
-  // The fields are disabled until the answer is rendered: only then can the first invalid one take focus.
-  const [refused, setRefused] = useState(false);
-  useEffect(() => {
-    if (!refused || change.isPending) return;
-    setRefused(false);
-    focusFirstInvalid(formRef.current);
-  }, [refused, change.isPending]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (sending.current) return;
-    const checked = form.validate();
-    if (checked.hasErrors) {
-      focusFirstInvalid(formRef.current);
-      return;
-    }
-    sending.current = true;
+    if (!submit.start()) return;
     change.mutate(
       {
         yearId: year.id,
@@ -77,22 +53,15 @@ function WaiveOrDeferForm({
       },
       {
         onSuccess: (answer) => onChanged(answer.message),
-        onError: (error) => {
-          const problems = fieldsOnForm(error);
-          if (Object.keys(problems).length === 0) return;
-          form.setErrors(problems);
-          setRefused(true);
-        },
-        onSettled: () => {
-          sending.current = false;
-        },
+        onError: submit.onError,
+        onSettled: submit.onSettled,
       },
     );
   };
-  const failure = Object.keys(fieldsOnForm(change.error)).length > 0 ? null : errorText(change.error);
+  const { failure } = submit;
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate>
+    <form ref={submit.formRef} onSubmit={onSubmit} noValidate>
       <Stack gap="sm">
         <Text size="sm">{yearLine(year)}</Text>
         {failure && (

@@ -1,0 +1,168 @@
+import { Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type FormEvent, useRef } from 'react';
+import { isoToUsDate } from '../../../../domain/dates';
+import { formatUsd } from '../../../../domain/money';
+import { refundMessages, refundProblems, type StaffPayment } from '../../../../domain/refunds';
+import { amountToCents } from '../../../../domain/staff-queues';
+import { useRefundAction } from '../api/client-payments';
+import { useFormSubmission } from './use-form-submission';
+
+interface Entry {
+  amount: string;
+  reason: string;
+}
+
+const FIELDS = ['amount', 'reason'] as const;
+const newKey = () => crypto.randomUUID();
+
+/** The payment's facts at the top of the form: what, when, with what, and what is left. */
+export function paymentLine(payment: StaffPayment): string {
+  return `${formatUsd(payment.totalCents)} paid on ${isoToUsDate(payment.paidOn)} with ${payment.method} (${payment.description}).`;
+}
+
+export function RefundForm({
+  payment,
+  approvalLimitCents,
+  refund,
+  onCancel,
+  onDone,
+}: {
+  payment: StaffPayment;
+  approvalLimitCents: number;
+  refund: ReturnType<typeof useRefundAction>;
+  onCancel: () => void;
+  onDone: (message: string) => void;
+}) {
+  const form = useForm<Entry>({
+    mode: 'controlled',
+    initialValues: { amount: '', reason: '' },
+    validate: (values) =>
+      refundProblems(values, {
+        totalCents: payment.totalCents,
+        refundedCents: payment.totalCents - payment.leftCents,
+      }),
+  });
+  const submit = useFormSubmission(FIELDS, form, refund);
+  // The submission's key, kept across a double click or a retry; a new one after an answer.
+  const key = useRef(newKey());
+
+  const cents = amountToCents(form.values.amount);
+  const named = cents !== null && cents > 0 ? formatUsd(cents) : null;
+  const needsApproval = cents !== null && cents > approvalLimitCents;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!submit.start()) return;
+    const { amount, reason } = form.getValues();
+    refund.mutate(
+      {
+        request: { action: 'refund', body: { paymentId: payment.id, amount: amount.trim(), reason } },
+        idempotencyKey: key.current,
+      },
+      {
+        onSuccess: (answer) => onDone(answer.message),
+        onError: submit.onError,
+        onSettled: () => {
+          submit.onSettled();
+          key.current = newKey();
+        },
+      },
+    );
+  };
+  const { failure } = submit;
+
+  return (
+    <form ref={submit.formRef} onSubmit={onSubmit} noValidate aria-label="Refund this payment">
+      <Stack gap="sm">
+        <Text size="sm">{paymentLine(payment)}</Text>
+        <Text size="sm">At most {formatUsd(payment.leftCents)} can be refunded.</Text>
+        {failure && (
+          <Alert color="red" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <TextInput
+          label="Amount to refund ($)"
+          placeholder="125.00"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          w={220}
+          maw="100%"
+          disabled={refund.isPending}
+          {...form.getInputProps('amount')}
+        />
+        {needsApproval && (
+          <Text size="sm" role="note">
+            Above {formatUsd(approvalLimitCents)}: it is sent once another admin approves it.
+          </Text>
+        )}
+        <Textarea
+          label="Reason"
+          description={refundMessages.reasonKeptForStaff}
+          required
+          autosize
+          minRows={2}
+          maxRows={6}
+          maxLength={500}
+          disabled={refund.isPending}
+          {...form.getInputProps('reason')}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={refund.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={refund.isPending}>
+            {named ? `Refund ${named}` : 'Refund'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * "Refund" a payment (admins): an amount and a reason. Closed on success, the section saying
+ * what happened; it stays open while the answer is awaited, so the answer has somewhere to show.
+ */
+export function RefundModal({
+  payment,
+  approvalLimitCents,
+  onClose,
+  onDone,
+}: {
+  payment: StaffPayment | null;
+  approvalLimitCents: number;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const refund = useRefundAction();
+  const close = () => {
+    if (refund.isPending) return;
+    refund.reset();
+    onClose();
+  };
+  return (
+    <Modal
+      opened={payment !== null}
+      onClose={close}
+      title="Refund a payment"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      {payment && (
+        <RefundForm
+          key={payment.id}
+          payment={payment}
+          approvalLimitCents={approvalLimitCents}
+          refund={refund}
+          onCancel={close}
+          onDone={(message) => {
+            refund.reset();
+            onDone(message);
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
