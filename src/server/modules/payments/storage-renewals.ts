@@ -396,7 +396,9 @@ async function chargeYear(deps: RenewalDeps, row: FeeRow, method: PaymentMethodR
           .where(
             and(
               eq(annualStorageFees.id, row.id),
-              inArray(annualStorageFees.status, ['noticed', 'retrying']),
+              // Still due on this day, as the row stands now (a list read earlier may be stale: a
+              // retry rescheduled meanwhile is not charged early).
+              dueOn(day),
               isNull(annualStorageFees.claimOperationId),
               isNull(annualStorageFees.paymentId),
               isNull(annualStorageFees.paidAt),
@@ -426,6 +428,13 @@ async function chargeYear(deps: RenewalDeps, row: FeeRow, method: PaymentMethodR
   });
 }
 
+/** A year due a charge on this day: a first try whose charge day has come, or a retry whose day has. */
+const dueOn = (day: string) =>
+  or(
+    and(eq(annualStorageFees.status, 'noticed'), lte(annualStorageFees.chargeOn, day)),
+    and(eq(annualStorageFees.status, 'retrying'), lte(annualStorageFees.nextTryOn, day)),
+  );
+
 /** The open years to act on this day: first tries due, retries due. */
 async function openYears(deps: RenewalDeps, day: string, clientIds: readonly string[] | undefined) {
   return deps.db
@@ -433,10 +442,7 @@ async function openYears(deps: RenewalDeps, day: string, clientIds: readonly str
     .from(annualStorageFees)
     .where(
       and(
-        or(
-          and(eq(annualStorageFees.status, 'noticed'), lte(annualStorageFees.chargeOn, day)),
-          and(eq(annualStorageFees.status, 'retrying'), lte(annualStorageFees.nextTryOn, day)),
-        ),
+        dueOn(day),
         isNull(annualStorageFees.claimOperationId),
         isNull(annualStorageFees.paymentId),
         clientIds ? inArray(annualStorageFees.clientId, [...clientIds]) : undefined,
