@@ -4,6 +4,7 @@ import { cancellationViewSchema } from './cell-request-cancellation';
 import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { formatUsd } from './money';
 import { VIALS_PER_REQUEST } from './price-book';
 import { shippingViewSchema } from './shipment';
 import { singleLine } from './text';
@@ -51,8 +52,9 @@ export const cellRequestMessages = {
   vialsChanged:
     'Your pre-paid vials changed while you were ordering. Please review the order summary and submit again.',
   vipToBeConfirmed: 'To be confirmed',
-  cancellationPolicy:
-    'Cancellation policy: please notify ACT by 2:00 PM Eastern two business days before the delivery date. A later cancellation costs a replacement fee of $250.00 per vial, or the vials are forfeited. No cancellation is possible once the vials have shipped.',
+  /** The replacement fee from the price book the request is placed under. */
+  cancellationPolicy: (replacementFeeCents: number) =>
+    `Cancellation policy: please notify ACT by 2:00 PM Eastern two business days before the delivery date. A later cancellation costs a replacement fee of ${formatUsd(replacementFeeCents)} per vial, or the vials are forfeited. No cancellation is possible once the vials have shipped.`,
 } as const;
 
 const m = cellRequestMessages;

@@ -126,6 +126,12 @@ describe('a client cancels a vial request', () => {
     expect(activity.map((a) => a.stageName)).toEqual(expect.arrayContaining(['Cancelled', 'Voided']));
     const mail = await t.mailTo(c.email);
     expect(mail.map((m) => m.subject)).toContain('Your stem cell request is cancelled');
+    // The order's e-mail stated the policy with the price book's replacement fee.
+    expect(
+      mail.some((m) =>
+        m.textBody.includes('A later cancellation costs a replacement fee of $250.00 per vial'),
+      ),
+    ).toBe(true);
   });
 
   it('20 at once, with different keys: one cancellation, one refund, the same answer to all', async () => {

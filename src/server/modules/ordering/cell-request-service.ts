@@ -200,7 +200,9 @@ async function confirmRequest(
       ? `Paid with ${updated.paymentDescription}. Transaction ${charge.transactionId}.`
       : 'Nothing was charged: your pre-paid vials cover this order.',
     ...(row.shippingPriceToBeConfirmed ? [m.vipNote] : []),
-    m.cancellationPolicy,
+    m.cancellationPolicy(
+      (await priceBookInForce(tx, row.requestedAt ?? row.createdAt)).book.vialReplacementFeeCents,
+    ),
   ].join('\n\n');
   const recipients = new Set(
     [client?.email, client?.shippingClinicEmail, row.shippingEmail].filter(Boolean) as string[],

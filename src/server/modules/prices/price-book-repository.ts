@@ -49,12 +49,12 @@ const counts = and(
  * the later version on the same day, never a withdrawn one nor one awaiting approval; the book as
  * shipped before any.
  */
-export async function priceBookInForce(db: Database, at: Date): Promise<PriceBookInForce> {
+export async function priceBookInForce(db: Executor, at: Date): Promise<PriceBookInForce> {
   return priceBookOn(db, todayFor(at));
 }
 
 /** The version in force on a day (YYYY-MM-DD, the bank's): the billing run prices each day it runs by it. */
-export async function priceBookOn(db: Database, day: string): Promise<PriceBookInForce> {
+export async function priceBookOn(db: Executor, day: string): Promise<PriceBookInForce> {
   const inForce = await versionOn(db, day);
   return { ...inForce, book: priceBookOf(inForce.amounts) };
 }

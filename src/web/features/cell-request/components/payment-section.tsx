@@ -53,7 +53,7 @@ export function PaymentSection({
         </Text>
       )}
       <Text size="sm">A {cardFeePercent(book)} processing fee applies to card payments; ACH has none.</Text>
-      <Text size="sm">{m.cancellationPolicy}</Text>
+      <Text size="sm">{m.cancellationPolicy(book.vialReplacementFeeCents)}</Text>
       <Checkbox
         label={`I authorize ACT to charge the total of this order to the payment method above${totalCents != null ? ` (${formatUsd(totalCents)})` : ''}.`}
         {...form.form.getInputProps('authorize', { type: 'checkbox' })}
