@@ -325,6 +325,7 @@ export const planStoreQueueMessages = {
   storeAlreadyDelivered: (by: string, on: string) =>
     `This order was already marked delivered by ${by} on ${on}.`,
   storeNotShipped: 'The order has not been marked shipped yet.',
+  storeCancelled: 'The order was cancelled, its refund sent and the client e-mailed.',
 } as const;
 
 export const planOrderAwaitingCheckSchema = z.object({
@@ -366,7 +367,7 @@ export const storeQueueItemSchema = z.object({
   clientId: z.uuid(),
   clientActId: z.string(),
   clientName: z.string(),
-  status: z.enum(['ordered', 'shipped', 'delivered']),
+  status: z.enum(['ordered', 'shipped', 'delivered', 'cancelled']),
   orderedAt: z.string(),
   item: z.string(),
   quantity: z.number().int(),

@@ -196,3 +196,29 @@ export const sendStoreRequestResponseSchema = z.object({
   ShipmentDate: z.string(),
 });
 export type SendStoreRequestResponse = z.infer<typeof sendStoreRequestResponseSchema>;
+
+/** Cancelling a store order (issue 22): before it ships, everything refunded; after, refused. */
+export const storeCancellationMessages = {
+  shipped: 'No cancellation is possible once the order has shipped.',
+  reasonRequired: 'Please give a reason for the cancellation',
+  cancelled: 'Your order is cancelled.',
+  emailSubject: 'Your store order is cancelled',
+} as const;
+
+/** One of the client's store orders, as the store page lists it. */
+export const storeOrderSummarySchema = z.object({
+  id: z.uuid(),
+  status: z.enum(['ordered', 'shipped', 'delivered', 'cancelled']),
+  orderedAt: z.string().describe('ISO instant'),
+  item: z.string(),
+  quantity: z.number().int(),
+  totalCents: z.number().int(),
+  ShipmentDate: z.string().describe('YYYY-MM-DD: the arrival date chosen'),
+  cancelledAt: z.string().nullable(),
+  /** The refund owed by the cancellation, and what of it has gone out. */
+  refundCents: z.number().int().nullable(),
+  refundedCents: z.number().int(),
+});
+export type StoreOrderSummary = z.infer<typeof storeOrderSummarySchema>;
+export const storeOrderListSchema = z.object({ orders: z.array(storeOrderSummarySchema) });
+export const storeOrderIdSchema = z.object({ id: z.uuid() });

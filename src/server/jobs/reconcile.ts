@@ -10,6 +10,7 @@ import { newbornSigningRecoveries } from '../modules/newborn-agreement/newborn-s
 import { sendCancellationRefunds } from '../modules/ordering/cell-request-cancellation';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
+import { sendStoreCancellationRefunds } from '../modules/ordering/store-cancellation';
 import { storeRecoveries } from '../modules/ordering/store-service';
 import { pollShipments, vialLabelRecoveries } from '../modules/ordering/vial-shipping';
 import { billingRunRecoveries, renewalDeps } from '../modules/payments/billing-routes';
@@ -75,10 +76,11 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
     }
   }
   if (settled > 0) log.info({ settled }, 'reconciliation settled interrupted operations');
-  // The refunds cancelled requests still owe (one refused while its charge settles, or cut short),
+  // The refunds cancelled requests and store orders still owe (one refused while its charge settles, or cut short),
   // and the shipments on their way (each asked about every quarter of an hour).
   const steps = [
     ['the owed refunds', () => sendCancellationRefunds({ ...deps, log })],
+    ["the store orders' owed refunds", () => sendStoreCancellationRefunds({ ...deps, log })],
     ['the shipments', () => pollShipments(deps)],
   ] as const;
   for (const [what, step] of steps) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
   type CancellationTerms,
   type CancellationView,
@@ -11,12 +11,18 @@ import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
 import type { Executor } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
-import { updateActivity } from '../clients/client-activities';
-import { clientContact } from '../clients/client-directory';
 import { givePrePaidVialsBack } from '../clients/client-holdings';
 import type { PaymentDeps } from '../payments/ledger';
-import { chargesForRefund, refundPayment, refundsOwedBy } from '../payments/refunds';
+import { chargesForRefund, refundsOwedBy } from '../payments/refunds';
 import { priceBookInForce } from '../prices/price-book-repository';
+import {
+  type OwedRefunds,
+  owedRefundsDue,
+  owedRefundsOutcome,
+  refundCancelled,
+  sendRefundsOwed,
+  tellClientCancelled,
+} from './owed-refunds';
 import { vialRequests } from './schema';
 
 /**
@@ -29,11 +35,6 @@ import { vialRequests } from './schema';
  */
 
 type RequestRow = typeof vialRequests.$inferSelect;
-type Owed = { paymentId: string; cents: number }[];
-
-const RETRY_AFTER_MS = 60 * 60_000;
-/** Two days of hourly tries: a refund refused that long is not for a machine to keep trying. */
-const MAX_TRIES = 48;
 const sourceOf = (requestId: string) => `vial-request:${requestId}`;
 
 async function termsFor(
@@ -127,7 +128,7 @@ export async function cancelCellRequest(
         cancelKeptCents: terms.keptCents,
         cancelReturnedVials: terms.returnedVials,
         cancelForfeitedVials: terms.forfeitedVials,
-        cancelRefundsJson: JSON.stringify(terms.refunds satisfies Owed),
+        cancelRefundsJson: JSON.stringify(terms.refunds satisfies OwedRefunds),
         cancelRefundsSettledAt: terms.refunds.length === 0 ? now : null,
       })
       .where(eq(vialRequests.id, row.id))
@@ -139,76 +140,35 @@ export async function cancelCellRequest(
         longevity: row.longevityVialsUsed,
       });
     }
-    if (row.clientActivityId) await updateActivity(tx, row.clientActivityId, { stageName: 'Cancelled' });
-    const client = await clientContact(tx, row.clientId);
-    if (client) {
-      await deps.mailer.enqueue(
-        tx,
-        {
-          to: client.email,
-          subject: m.emailSubject,
-          text: [
-            `Dear ${client.firstName},`,
-            `Your stem cell request of ${row.vials} ${row.vials === 1 ? 'vial' : 'vials'} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
-            ...cancellationLines(terms, terms.feeCents),
-            terms.refundCents > 0 ? 'You will receive a separate e-mail when the refund is sent.' : '',
-          ]
-            .filter(Boolean)
-            .join('\n\n'),
-        },
-        { dedupeKey: `vial-request-cancelled:${row.id}` },
-      );
-    }
+    await tellClientCancelled(tx, deps, {
+      clientId: row.clientId,
+      activityId: row.clientActivityId,
+      subject: m.emailSubject,
+      lines: [
+        `Your stem cell request of ${row.vials} ${row.vials === 1 ? 'vial' : 'vials'} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
+        ...cancellationLines(terms, terms.feeCents),
+        terms.refundCents > 0 ? 'You will receive a separate e-mail when the refund is sent.' : '',
+      ],
+      dedupeKey: `vial-request-cancelled:${row.id}`,
+    });
     return { row: updated, fresh: true };
   });
-  const row = cancelled.fresh ? await sendOwedRefunds(deps, cancelled.row) : cancelled.row;
-  deps.mailer.kick();
+  const row = await refundCancelled(deps, cancelled, (r) => sendOwedRefunds(deps, r));
   return { clientId: row.clientId, row };
 }
 
-/**
- * Sends each refund a cancelled request still owes, each try under a new key; a refund refused
- * for now is tried again by the sweep an hour later. Returns the row as it stands after.
- */
+/** Sends the refunds a cancelled request still owes. Returns the row as it stands after. */
 async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<RequestRow> {
-  const owed = JSON.parse(row.cancelRefundsJson ?? '[]') as Owed;
-  const source = sourceOf(row.id);
-  let unsettled = false;
-  for (const refund of owed) {
-    const state = (await refundsOwedBy(deps.db, source)).get(refund.paymentId);
-    if (state && state.doneCents >= refund.cents) continue;
-    if (state?.underWay || (state?.failedTries ?? 0) >= MAX_TRIES) {
-      // Under way: its own recovery settles it. Refused two days long: left to staff, the request showing it owed.
-      unsettled = true;
-      continue;
-    }
-    try {
-      await refundPayment(deps, {
-        scope: 'cancellations',
-        idempotencyKey: `${source}:${refund.paymentId}:${state?.failedTries ?? 0}`,
-        paymentId: refund.paymentId,
-        amount: (refund.cents / 100).toFixed(2),
-        reason: `Vial request cancelled (${formatUsd(row.cancelKeptCents ?? 0)} kept)`,
-        requestedBy: row.cancelledBy,
-        clientId: row.clientId,
-        source,
-      });
-    } catch (error) {
-      unsettled = true;
-      deps.log.warn(
-        { request: row.id, error: error instanceof Error ? error.message : 'Error' },
-        'a cancellation refund was not sent; the sweep tries again',
-      );
-    }
-  }
-  const now = deps.clock.now();
+  const settled = await sendRefundsOwed(deps, {
+    source: sourceOf(row.id),
+    owed: JSON.parse(row.cancelRefundsJson ?? '[]') as OwedRefunds,
+    reason: `Vial request cancelled (${formatUsd(row.cancelKeptCents ?? 0)} kept)`,
+    requestedBy: row.cancelledBy,
+    clientId: row.clientId,
+  });
   const [after] = await deps.db
     .update(vialRequests)
-    .set(
-      unsettled
-        ? { cancelRefundsNextTryAt: new Date(now.getTime() + RETRY_AFTER_MS) }
-        : { cancelRefundsSettledAt: now, cancelRefundsNextTryAt: null },
-    )
+    .set(owedRefundsOutcome(settled, deps.clock.now()))
     .where(eq(vialRequests.id, row.id))
     .returning();
   return after ?? row;
@@ -216,17 +176,10 @@ async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<Requ
 
 /** The sweep: the refunds of cancelled requests still owed and due a try. */
 export async function sendCancellationRefunds(deps: PaymentDeps, limit = 20): Promise<number> {
-  const now = deps.clock.now();
   const rows = await deps.db
     .select()
     .from(vialRequests)
-    .where(
-      and(
-        isNotNull(vialRequests.cancelledAt),
-        isNull(vialRequests.cancelRefundsSettledAt),
-        or(isNull(vialRequests.cancelRefundsNextTryAt), lte(vialRequests.cancelRefundsNextTryAt, now)),
-      ),
-    )
+    .where(owedRefundsDue(vialRequests, deps.clock.now()))
     .orderBy(asc(vialRequests.cancelledAt))
     .limit(limit);
   for (const row of rows) await sendOwedRefunds(deps, row);

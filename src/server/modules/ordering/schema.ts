@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  type PgColumn,
   pgTable,
   text,
   timestamp,
@@ -21,6 +22,17 @@ import { clients } from '../clients/schema';
  * Only this module's folder imports them; the other modules call its functions (scripts/check-
  * boundaries.ts).
  */
+
+/** A cancelled order's refunds owed: set once all are done (refunded or voided), or the sweep's next try. */
+const owedRefundColumns = () => ({
+  cancelRefundsSettledAt: timestamp({ withTimezone: true }),
+  /** A refund refused for now (the charge not settled yet): when the sweep tries again. */
+  cancelRefundsNextTryAt: timestamp({ withTimezone: true }),
+});
+const refundsOwedIndex = (name: string, t: { cancelledAt: PgColumn; cancelRefundsSettledAt: PgColumn }) =>
+  index(name)
+    .on(t.cancelledAt)
+    .where(sql`${t.cancelledAt} is not null and ${t.cancelRefundsSettledAt} is null`);
 
 /**
  * A client's order of vials shipped to a clinic (the Stem Cell Request Form): what was ordered,
@@ -119,17 +131,12 @@ export const vialRequests = pgTable(
     cancelForfeitedVials: integer(),
     /** Each charge's refund owed: `[{ paymentId, cents }]`. */
     cancelRefundsJson: text(),
-    /** Set once every refund owed is done (refunded or voided). */
-    cancelRefundsSettledAt: timestamp({ withTimezone: true }),
-    /** A refund refused for now (the charge not settled yet): when the sweep tries again. */
-    cancelRefundsNextTryAt: timestamp({ withTimezone: true }),
+    ...owedRefundColumns(),
     createdAt: createdAt(),
   },
   (t) => [
     index().on(t.clientId, t.createdAt),
-    index('vial_requests_refunds_owed')
-      .on(t.cancelledAt)
-      .where(sql`${t.cancelledAt} is not null and ${t.cancelRefundsSettledAt} is null`),
+    refundsOwedIndex('vial_requests_refunds_owed', t),
     uniqueIndex('vial_requests_operation_key').on(t.operationId),
     check('vial_requests_vials_check', sql`${t.vials} between 1 and 10`),
   ],
@@ -201,7 +208,7 @@ export const storeOrders = pgTable(
     physicianId: uuid(),
     operationId: uuid().notNull(),
     idempotencyKey: text().notNull(),
-    status: text({ enum: ['pending', 'ordered', 'shipped', 'delivered'] }).notNull(),
+    status: text({ enum: ['pending', 'ordered', 'shipped', 'delivered', 'cancelled'] }).notNull(),
     item: text().notNull(),
     quantity: integer().notNull(),
     perBottleCents: integer().notNull(),
@@ -232,11 +239,21 @@ export const storeOrders = pgTable(
     shippedBy: uuid(),
     deliveredAt: timestamp({ withTimezone: true }),
     deliveredBy: uuid(),
+    /**
+     * A cancellation before shipping (issue 22): when, by whom (null: the client), why, and the
+     * refund owed then (the whole charge), sent through the payments module like a vial request's.
+     */
+    cancelledAt: timestamp({ withTimezone: true }),
+    cancelledBy: uuid(),
+    cancelReason: text(),
+    cancelRefundCents: integer(),
+    ...owedRefundColumns(),
     createdAt: createdAt(),
   },
   (t) => [
     index().on(t.clientId, t.createdAt),
     index().on(t.status),
+    refundsOwedIndex('store_orders_refunds_owed', t),
     uniqueIndex('store_orders_operation_key').on(t.operationId),
   ],
 );

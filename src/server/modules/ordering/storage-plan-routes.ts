@@ -13,7 +13,13 @@ import {
   storagePlanQuoteRequestSchema,
   storagePlanQuoteSchema,
 } from '../../../domain/storage-plans';
-import { sendStoreRequestResponseSchema, sendStoreRequestSchema } from '../../../domain/store';
+import {
+  sendStoreRequestResponseSchema,
+  sendStoreRequestSchema,
+  storeOrderIdSchema,
+  storeOrderListSchema,
+  storeOrderSummarySchema,
+} from '../../../domain/store';
 import type { AppDeps } from '../../app-deps';
 import { HttpError } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
@@ -22,6 +28,7 @@ import { resolveClientAccess } from '../clients/client-access';
 import { withPaymentAttempt } from '../payments/payment-attempts';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { listStoragePlanOrders, sendStoragePlan } from './storage-plan-service';
+import { cancelStoreOrder, storeOrdersToShip } from './store-cancellation';
 import { sendStoreRequest } from './store-service';
 
 const errors = {
@@ -148,6 +155,52 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
           },
         ),
       );
+    },
+  );
+
+  app.get(
+    '/get_StoreOrders',
+    {
+      config: { audit: 'read-order' },
+      schema: {
+        summary: "The client's store orders not yet shipped, oldest first",
+        tags: ['ordering'],
+        querystring: z.object({ Client_id: z.string().optional() }),
+        response: { 200: storeOrderListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.Client_id,
+      );
+      return { orders: await storeOrdersToShip(deps.db, clientId) };
+    },
+  );
+
+  app.post(
+    '/cancel_StoreOrder',
+    {
+      config: { roles: ['client'], audit: 'change-order' },
+      schema: {
+        summary: "Cancels one of the client's store orders before it ships, with everything refunded",
+        description:
+          "Client only; needs an Idempotency-Key header. Before shipping: the whole charge refunded (voided while unsettled). Shipped: 409. A repeat answers what the first did; another client's order answers 404.",
+        tags: ['ordering'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: storeOrderIdSchema,
+        response: { 200: storeOrderSummarySchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(deps.db, sessionOf(request, 'client'), undefined);
+      idempotencyKeyOf(request.headers);
+      const { order } = await cancelStoreOrder(
+        { ...deps, log: request.log },
+        { clientId, id: request.body.id, staffId: null, reason: null },
+      );
+      return order;
     },
   );
 };

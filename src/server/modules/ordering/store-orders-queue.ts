@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { staffCancelRequestSchema } from '../../../domain/cell-request-cancellation';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
 import {
@@ -12,6 +13,7 @@ import {
   storeQueueActionResponseSchema,
   storeQueueResponseSchema,
 } from '../../../domain/staff-queues';
+import { storeCancellationMessages } from '../../../domain/store';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -25,6 +27,7 @@ import type { PaymentDeps } from '../payments/ledger';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName as staffName } from '../staff/staff-accounts';
 import { storeOrders } from './schema';
+import { cancelStoreOrder } from './store-cancellation';
 
 /**
  * The store orders queue: serum orders not yet delivered, oldest first. Staff mark an order
@@ -276,6 +279,20 @@ const storeOrderRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     '/store_orders/:id/deliver',
     action('Marks a shipped store order delivered; the client is e-mailed'),
     act((a) => markStoreOrderDelivered(a.deps, a.staffId, a.key, a.orderId)),
+  );
+  app.post(
+    '/store_orders/:id/cancel',
+    action(
+      'Cancels a store order not yet shipped with a reason, everything refunded; refused once shipped. A repeat answers the first cancellation',
+      staffCancelRequestSchema,
+    ),
+    act(async (a, body: { reason: string }) => {
+      const reason = body.reason.trim();
+      const needed = storeCancellationMessages.reasonRequired;
+      if (!reason) throw new HttpError('VALIDATION', needed, { reason: needed });
+      await cancelStoreOrder(a.deps, { clientId: null, id: a.orderId, staffId: a.staffId, reason });
+      return { message: m.storeCancelled };
+    }),
   );
 };
 

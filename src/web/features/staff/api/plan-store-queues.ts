@@ -42,7 +42,10 @@ export function useStoreOrdersQueue() {
   });
 }
 
-export type StoreOrderAction = { action: 'ship'; body: { trackingNumber: string } } | { action: 'deliver' };
+export type StoreOrderAction =
+  | { action: 'ship'; body: { trackingNumber: string } }
+  | { action: 'deliver' }
+  | { action: 'cancel'; body: { reason: string } };
 
 /** One action on one store order, with the submission's key (kept across a double click). */
 export function useStoreOrderAction(orderId: string) {

@@ -21,6 +21,7 @@ import {
   type StoreQueueItem,
   trackingNumberSchema,
 } from '../../../../domain/staff-queues';
+import { storeCancellationMessages } from '../../../../domain/store';
 import { ApiError } from '../../../lib/api-client';
 import { type StoreOrderAction, useStoreOrderAction, useStoreOrdersQueue } from '../api/plan-store-queues';
 
@@ -110,7 +111,38 @@ function ShipForm({ order, onDone }: { order: StoreQueueItem; onDone: (message: 
   );
 }
 
-function StoreOrderCard({ order }: { order: StoreQueueItem }) {
+/** Cancelling an order not yet shipped, with a reason: the button names the refund (everything paid). */
+function CancelForm({ order, onDone }: { order: StoreQueueItem; onDone: (message: string) => void }) {
+  const [reason, setReason] = useState('');
+  return (
+    <ActionForm
+      orderId={order.id}
+      label={`Cancel and refund ${formatUsd(order.totalCents)}`}
+      onDone={onDone}
+      build={() =>
+        reason.trim()
+          ? { action: 'cancel', body: { reason: reason.trim() } }
+          : { problem: storeCancellationMessages.reasonRequired }
+      }
+    >
+      <TextInput
+        label="Reason for the cancellation"
+        value={reason}
+        maxLength={500}
+        onChange={(e) => setReason(e.currentTarget.value)}
+        style={{ flex: '1 1 200px' }}
+      />
+    </ActionForm>
+  );
+}
+
+function StoreOrderCard({
+  order,
+  onCancelled,
+}: {
+  order: StoreQueueItem;
+  onCancelled: (message: string) => void;
+}) {
   const headingId = useId();
   const [done, setDone] = useState<string | null>(null);
   const rows: Array<[string, string]> = [
@@ -146,6 +178,7 @@ function StoreOrderCard({ order }: { order: StoreQueueItem }) {
       </Table>
       <Stack gap="sm">
         {!order.shippedAt && <ShipForm order={order} onDone={setDone} />}
+        {order.status === 'ordered' && !order.shippedAt && <CancelForm order={order} onDone={onCancelled} />}
         {order.shippedAt && !order.deliveredAt && (
           <ActionForm
             orderId={order.id}
@@ -167,6 +200,8 @@ function StoreOrderCard({ order }: { order: StoreQueueItem }) {
 /** The store orders queue: ship each order with its tracking number, then mark it delivered. */
 export function StoreOrdersQueuePage() {
   const queue = useStoreOrdersQueue();
+  // A cancelled order leaves the queue: what was done is said here, above it.
+  const [cancelled, setCancelled] = useState<string | null>(null);
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -179,10 +214,15 @@ export function StoreOrdersQueuePage() {
             : 'Something went wrong. Please reload the page.'}
         </Alert>
       )}
+      {cancelled && (
+        <Alert color="teal" role="status">
+          {cancelled}
+        </Alert>
+      )}
       {queue.isPending && <Loader aria-label="Loading" />}
       {queue.data?.length === 0 && <Text role="status">{m.noStoreOrders}</Text>}
       {queue.data?.map((order) => (
-        <StoreOrderCard key={order.id} order={order} />
+        <StoreOrderCard key={order.id} order={order} onCancelled={setCancelled} />
       ))}
     </Stack>
   );

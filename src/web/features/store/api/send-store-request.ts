@@ -3,6 +3,7 @@ import type { SendStoreRequestInput, SendStoreRequestResponse } from '../../../.
 import { apiRequest } from '../../../lib/api-client';
 import { clientQueryPrefix } from '../../../lib/client-record';
 import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
+import { storeOrdersQueryKey } from './store-orders';
 
 /** Orders the serum; the key makes a double click or a retry one order (and one charge). */
 export function sendStoreRequest(body: SendStoreRequestInput, idempotencyKey: string) {
@@ -17,10 +18,11 @@ export function useSendStoreRequest() {
   return useMutation({
     mutationFn: ({ body, idempotencyKey }: { body: SendStoreRequestInput; idempotencyKey: string }) =>
       sendStoreRequest(body, idempotencyKey),
-    // Client Activity and a saved address (the client's record), and a card or account kept on file.
+    // Client Activity and a saved address (the client's record), a card or account kept on file, the orders to ship.
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: clientQueryPrefix });
       void queryClient.invalidateQueries({ queryKey: paymentInfoQueryKey });
+      void queryClient.invalidateQueries({ queryKey: storeOrdersQueryKey });
     },
   });
 }

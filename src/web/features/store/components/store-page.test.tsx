@@ -105,6 +105,7 @@ function fakeServer(session: object) {
       if (path === '/api/pay/get_ShipmentDates') {
         return json({ method: 'FedEx', earliest: '2026-11-26', dates: [], blackoutDates: [BLACKOUT] });
       }
+      if (path === '/api/pay/get_StoreOrders') return json({ orders: [] });
       if (path === '/api/pay/send_CP_StoreRequest') {
         orders.push(init?.body);
         return json({ error: 'not expected' }, 500);

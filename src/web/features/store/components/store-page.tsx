@@ -51,6 +51,7 @@ import { useSession } from '../../../lib/session';
 import { zodResolver } from '../../../lib/zod-resolver';
 import { useStoreShipmentDates } from '../api/get-store-shipment-dates';
 import { useSendStoreRequest } from '../api/send-store-request';
+import { StoreOrdersToShip } from './store-orders-to-ship';
 
 const SHIPPING_FIELDS = [
   { field: 'FirstName', label: 'First Name' },
@@ -99,6 +100,8 @@ export function StorePage() {
   const [done, setDone] = useState<SendStoreRequestResponse | null>(null);
   const client = useClient();
   const paymentInfo = usePaymentInfo();
+  // The client's own orders (cancelled by the client only): below the confirmation, or the form.
+  const ownOrders = useSession().data?.role === 'client';
   return (
     <Stack gap="md">
       <Title order={1} size="h2">
@@ -132,6 +135,7 @@ export function StorePage() {
           }}
         />
       )}
+      {ownOrders && <StoreOrdersToShip />}
     </Stack>
   );
 }
