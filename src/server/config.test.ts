@@ -115,7 +115,9 @@ describe('configuration from the environment', () => {
   });
 
   it('uses the offline carrier by default, and FedEx only with all of its credentials', () => {
-    expect(loadConfig({}).carrier).toEqual({ kind: 'offline' });
+    // The offline carrier's hour is an hour unless shortened (demos and browser tests).
+    expect(loadConfig({}).carrier).toEqual({ kind: 'offline', hourMs: 3_600_000 });
+    expect(loadConfig({ OFFLINE_CARRIER_HOUR_MS: '500' }).carrier).toEqual({ kind: 'offline', hourMs: 500 });
     expect(() => loadConfig({ CARRIER: 'fedex', FEDEX_CLIENT_ID: 'key' })).toThrow(
       /FEDEX_CLIENT_SECRET: must be set when CARRIER=fedex/,
     );
@@ -141,7 +143,11 @@ describe('configuration from the environment', () => {
       clientId: 'key',
       clientSecret: 'secret',
       accountNumber: '740561073',
+      senderPhone: '9545550100',
     });
+    expect(() => loadConfig({ FEDEX_SENDER_PHONE: '954-555' })).toThrow(
+      /FEDEX_SENDER_PHONE="954-555": must be 10 digits/,
+    );
   });
 
   it('warns outside demo mode when the carrier was not chosen', () => {
