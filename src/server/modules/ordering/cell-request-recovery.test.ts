@@ -15,7 +15,7 @@ import {
 import { reconcile } from '../../jobs/reconcile';
 import { jsonSha256 } from '../../lib/secrets';
 import { validTuesday } from '../../testing/dates';
-import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -115,7 +115,7 @@ function send(cookie: string, key: string, body = order()) {
 }
 
 async function client() {
-  const row = await addClient(t.db, { clientConsentFormCompleted: true, longevityVialsAvailable: 1 });
+  const row = await addReleaseClient(t.db, { longevityVialsAvailable: 1 });
   const cookie = await t.signIn(row.actId);
   await saveCardOnFile(t, cookie, newKey());
   return { ...row, cookie };
