@@ -130,7 +130,7 @@ describe('screening: done, and within 14 days either side of the extraction', ()
       { done: true, doneOn: null, awaitingReview: false },
       '2021-03-01',
       true,
-      'Done.',
+      'Recorded as done.',
     ],
     [
       'done, the extraction not known',

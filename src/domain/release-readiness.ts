@@ -52,7 +52,8 @@ export const releaseMessages = {
   screeningReview: "Waits for ACT's review of the uploaded lab report.",
   screeningOutsideWindow: (doneOn: string, from: string, to: string) =>
     `Done on ${isoToUsDate(doneOn)}, outside its window (${isoToUsDate(from)} to ${isoToUsDate(to)}, ${SCREENING_WINDOW_DAYS} days either side of the sample's extraction): waits for ACT's review.`,
-  screeningDone: (doneOn: string | null) => (doneOn ? `Done on ${isoToUsDate(doneOn)}.` : 'Done.'),
+  screeningDone: (doneOn: string | null) =>
+    doneOn ? `Done on ${isoToUsDate(doneOn)}.` : 'Recorded as done.',
   storageOverdueWithMethod: (count: number, cents: Cents) =>
     `${years(count)} of annual storage overdue (${formatUsd(cents)}): added to the payment of the next request.`,
   storageOverdueNoMethod: (count: number, cents: Cents) =>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed, IconCircleX } from '@tabler/icons-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -57,9 +57,18 @@ export function ReleaseChecklist({ readiness, links }: { readiness: ReleaseReadi
                   <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
                     <Group gap="xs" wrap="wrap">
                       <Text fw={600}>{item.label}</Text>
-                      <Badge color={state.color} variant="light" radius="sm" c={`${state.color}.9`}>
+                      <Text
+                        span
+                        size="xs"
+                        fw={700}
+                        px={6}
+                        c={`${state.color}.9`}
+                        bg={`${state.color}.0`}
+                        bd={`1px solid var(--mantine-color-${state.color}-3)`}
+                        style={{ borderRadius: 4 }}
+                      >
                         {state.word}
-                      </Badge>
+                      </Text>
                     </Group>
                     <Text
                       size="sm"

@@ -110,7 +110,7 @@ function holdOf(
     return (
       <Alert color="red" role="alert" title="Alert!">
         <Text>{cellRequestMessages.consentRequired}</Text>
-        <Anchor component={Link} to="/form-document/Consent-form">
+        <Anchor component={Link} to="/form-document/Consent-form" c="red.9" underline="always">
           Complete the client consent
         </Anchor>
       </Alert>
@@ -121,7 +121,7 @@ function holdOf(
     return (
       <Alert color="red" role="alert" title="Annual storage overdue">
         <Text>{releaseRefusals.storageOverdue(overdue.years, overdue.amountCents)}</Text>
-        <Anchor component={Link} to="/payment-information">
+        <Anchor component={Link} to="/payment-information" c="red.9" underline="always">
           Pay the overdue annual storage
         </Anchor>
       </Alert>
@@ -131,7 +131,7 @@ function holdOf(
     return (
       <Alert color="red" role="alert" title="No payment information on file">
         <Text>{cellRequestMessages.paymentInfoRequired}</Text>
-        <Anchor component={Link} to="/payment-information">
+        <Anchor component={Link} to="/payment-information" c="red.9" underline="always">
           Update payment information
         </Anchor>
       </Alert>
