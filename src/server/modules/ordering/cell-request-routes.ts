@@ -10,8 +10,8 @@ import {
 } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
-import { deliveryConfirmationSchema, deliveryLinkViewSchema } from '../../../domain/shipment';
 import { releaseReadinessQuerySchema, releaseReadinessSchema } from '../../../domain/release-readiness';
+import { deliveryConfirmationSchema, deliveryLinkViewSchema } from '../../../domain/shipment';
 import type { AppDeps } from '../../app-deps';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { noteResolvedClient } from '../../plugins/audit';
@@ -26,8 +26,8 @@ import {
   listCellRequests,
   sendCellRequest,
 } from './cell-request-service';
-import { confirmDelivery, deliveryOfLink } from './vial-shipping';
 import { releaseReadinessOf } from './release-readiness';
+import { confirmDelivery, deliveryOfLink } from './vial-shipping';
 
 const errors = {
   400: errorBodySchema,
