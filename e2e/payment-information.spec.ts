@@ -2,7 +2,9 @@
  * Payment Information: the card and ACH forms, the gateway's answers, and the overdue total paid on save.
  *
  * These journeys change the demo accounts for good (there is no way to take a card off file):
- * Jane ends with a Visa ending 4242 and a bank account, John's overdue annual storage is paid.
+ * Jane ends with a Visa ending 4242 and a bank account, Leo Grant's overdue annual storage is paid
+ * (Leo, ACT10013, is seeded two years overdue like John, whose own overdue years the Stem Cell
+ * Request Form journey pays with his first request).
  * Journeys that read the seeded state must run first. Playwright runs files in alphabetical order
  * with one worker, so client-information.spec.ts ("Cancel puts back what was saved" expects John's
  * Overdue and $679.62) runs before this file; keep it so. sign-in.spec.ts (Jane flagged "No card on
@@ -115,8 +117,8 @@ async function paymentInfoOnFile(page: Page) {
 test('the page, its card form with errors and the red overdue total pass axe and fit a phone', async ({
   page,
 }) => {
-  // John, so that the red overdue banner and the fee quote are checked too while he still owes.
-  await signIn(page, 'ACT10002');
+  // Leo, so that the red overdue banner and the fee quote are checked too while he still owes.
+  await signIn(page, 'ACT10013');
   for (const viewport of [{ width: 1280, height: 900 }, phone]) {
     await page.setViewportSize(viewport);
     await page.goto('/payment-information');
@@ -346,13 +348,13 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
   page,
   browser,
 }) => {
-  // The e-mailed link's public page shows John the same bill before he pays: $679.62 + 3% = $700.01.
+  // The e-mailed link's public page shows Leo the same bill before he pays: $679.62 + 3% = $700.01.
   const linkContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
   const linkPage = await linkContext.newPage();
   await linkPage.goto('/updatepaymentinformation');
   await linkPage.getByRole('radio', { name: 'Client ID and Last Name' }).check();
-  await linkPage.getByRole('textbox', { name: 'Client ID' }).fill('ACT10002');
-  await linkPage.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Roe');
+  await linkPage.getByRole('textbox', { name: 'Client ID' }).fill('ACT10013');
+  await linkPage.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Grant');
   await linkPage.getByRole('button', { name: 'Confirm Client Details' }).click();
   const due = linkPage.getByRole('group', { name: 'Amount Due' });
   // Two overdue years of $339.81 each ($679.62).
@@ -362,7 +364,7 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
   await expect(linkPage.getByRole('button', { name: 'Pay $700.01 and save card' })).toBeVisible();
   await linkContext.close();
 
-  await signIn(page, 'ACT10002');
+  await signIn(page, 'ACT10013');
   await openPaymentInformation(page);
   await expect(page.getByRole('alert')).toHaveText(
     'Total Amount Overdue = $679.62 (this amount is the sum of all annual storage overdue payments)',
@@ -373,16 +375,16 @@ test('saving a card pays the overdue annual storage with the 3% fee and clears t
   await fillCard(page, {
     ...janesVisa,
     number: testCards.otherVisa,
-    firstName: 'John',
-    lastName: 'Roe',
-    email: 'john.roe@example.com',
-    zip: '10016',
+    firstName: 'Leo',
+    lastName: 'Grant',
+    email: 'leo.grant@example.com',
+    zip: '33131',
   });
   await markPage(page);
   await page.getByRole('button', { name: 'Pay $700.01 and save card' }).click();
   await expect(page.getByText(UPDATED)).toBeVisible();
   await expect(page.getByText(/We charged \$700\.01/)).toBeVisible();
-  await expect(page.getByText('Name on card: John Roe')).toBeVisible();
+  await expect(page.getByText('Name on card: Leo Grant')).toBeVisible();
   await expect(page.getByText(/Total Amount Overdue/)).toHaveCount(0);
   await expectNotReloaded(page);
 

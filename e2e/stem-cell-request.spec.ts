@@ -10,10 +10,12 @@ import { testBankAccount } from './support/test-numbers';
 
 /**
  * The Stem Cell Request Form. Runs in the first project, with the demo accounts as seeded: Jane
- * has not signed her consent; John has, with a Visa ending 1111 on file and one pre-paid
- * longevity vial. John orders twice here (his vial is used for good): by FedEx with his card,
- * then by ACT VIP with a bank account entered for this order only (not kept on file). Dr. Alvarez
- * (PHY20001) then approves the FedEx request. No other journey reads John's vial requests.
+ * has not signed her consent; John has, with a Visa ending 1111 on file, one pre-paid longevity
+ * vial and two years of annual storage overdue. John orders twice here (his vial is used for
+ * good): by FedEx with his card, his overdue years joining that one charge, then by ACT VIP with a
+ * bank account entered for this order only (not kept on file). Dr. Alvarez (PHY20001) then
+ * approves the FedEx request. No other journey reads John's vial requests, nor his overdue years
+ * after client-information.spec.ts (which sorts before this file).
  */
 
 const PHYSICIAN_PASSWORD = 'DemoPhysician#2026';
@@ -29,7 +31,8 @@ async function signInPatiently(page: Page, clientId: string) {
   await expect(page).toHaveURL(/\/client-information$/, SLOW);
   await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible(SLOW);
 }
-const JOHN_FEDEX_TOTAL = '$688.43';
+/** His FedEx order, $688.43, with his two overdue years of $339.81 and their 3%, $700.01. */
+const JOHN_FEDEX_TOTAL = '$1,388.44';
 
 const today = todayFor(new Date());
 
@@ -59,6 +62,13 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   await page.goto('/stem-cell-request');
   const form = page.getByRole('form', { name: 'Stem Cell Request Form' });
   await expect(form).toBeVisible({ timeout: 30_000 });
+  // His overdue annual storage does not hold the request: his card on file pays it with the order.
+  await expect(
+    page
+      .getByRole('list', { name: 'Release checklist' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Annual storage paid' }),
+  ).toContainText('2 years of annual storage overdue ($679.62): added to the payment of the next request.');
   await expectAccessible(page);
 
   // Submitting empty gives the spec's messages.
@@ -109,12 +119,16 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   await typeShipmentDate(page, validTuesday(today, 28));
   await expect(page.getByText(shipmentDateMessages.dayAfterHoliday)).toHaveCount(0);
 
-  // 1 pre-paid longevity vial + $500, CPP $50, FedEx $118.38, 3% card fee $20.05.
+  // 1 pre-paid longevity vial + $500, CPP $50, FedEx $118.38 (3% card fee $20.05), and his two
+  // overdue years of annual storage $679.62 (3% card fee $20.39): one total of $1,388.44.
   await expect(summary).toContainText('$500.00');
   await expect(summary).toContainText('$50.00');
   await expect(summary).toContainText('$118.38');
-  await expect(summary).toContainText('$20.05');
-  await expect(page.getByTestId('order-total')).toHaveText('$688.43');
+  await expect(summary.getByRole('row', { name: /Overdue annual storage \(2 years\)/ })).toContainText(
+    '$679.62',
+  );
+  await expect(summary.getByRole('row', { name: /Processing fee/ })).toContainText('$40.44');
+  await expect(page.getByTestId('order-total')).toHaveText('$1,388.44');
   // The card on file is the default choice; another card or ACH are offered beside it.
   await expect(page.getByRole('radio', { name: 'Credit Card', exact: true })).toBeChecked();
   await expect(page.getByText('Credit card on file')).toBeVisible();
@@ -129,19 +143,21 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   await page.screenshot({ path: 'test-results/stem-cell-request-1280.png', fullPage: true });
 
   const startedAt = Date.now();
-  await page.getByRole('button', { name: 'Pay $688.43' }).click();
+  await page.getByRole('button', { name: 'Pay $1,388.44' }).click();
   await expect(page.getByText(cellRequestMessages.submitted)).toBeVisible();
-  await expect(page.getByText(/We charged \$688\.43/)).toBeVisible();
+  await expect(page.getByText(/We charged \$1,388\.44/)).toBeVisible();
   await expectAccessible(page);
 
   const mail = await waitForMail('john.roe@example.com', /stem cell request/, startedAt, 45_000);
-  expect(mail.text).toContain('Total charged: $688.43');
+  expect(mail.text).toContain('Overdue annual storage (2 years): $679.62');
+  expect(mail.text).toContain('Total charged: $1,388.44');
   expect(mail.text).toContain('Cancellation policy');
 
   // The request's page: what was ordered and paid, and its timeline.
   await page.getByRole('link', { name: 'View your request' }).click();
   await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
-  await expect(page.getByRole('row', { name: 'Total charged $688.43' })).toBeVisible();
+  await expect(page.getByRole('row', { name: 'Overdue annual storage (2 years) $679.62' })).toBeVisible();
+  await expect(page.getByRole('row', { name: 'Total charged $1,388.44' })).toBeVisible();
   await expect(page.getByRole('row', { name: /Approved by the practitioner/ })).toContainText('Not yet');
   await expectAccessible(page);
   await page.setViewportSize({ width: 375, height: 800 });
@@ -153,7 +169,7 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   const row = page
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')
-    .filter({ hasText: '$688.43' });
+    .filter({ hasText: JOHN_FEDEX_TOTAL });
   await expect(row).toHaveCount(1);
   await expect(row.getByRole('cell').nth(2)).toHaveText('2');
   await expect(row.getByRole('cell').nth(4)).toHaveText('Dose Retrieval');
@@ -291,7 +307,7 @@ test("Dr. Alvarez approves John's request on Cell Requests; his request and Clie
   const { requests } = (await listed.json()) as {
     requests: { id: string; totalCents: number; shipping_method: string }[];
   };
-  const request = requests.find((r) => r.shipping_method === 'FedEx' && r.totalCents === 68_843);
+  const request = requests.find((r) => r.shipping_method === 'FedEx' && r.totalCents === 138_844);
   expect(request).toBeDefined();
   // A direct load on a busy machine may take long before the first query leaves.
   await page.goto(`/stem-cell-request/${request?.id}`);

@@ -192,6 +192,8 @@ export const cellRequestSchema = z.object({
   vialsCents: z.number().int(),
   cppCents: z.number().int(),
   shippingCents: z.number().int(),
+  overdueStorageYears: z.number().int().describe('Years of overdue annual storage paid with the order'),
+  overdueStorageCents: z.number().int().describe('Their amount, before the card fee'),
   processingFeeCents: z.number().int(),
   totalCents: z.number().int(),
   PaymentMethod: z.string(),

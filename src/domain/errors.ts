@@ -39,6 +39,12 @@ export const errorStatus = {
   INITIAL_PROCESSING_REQUIRED: 409,
   /** Vials are ordered only once the client consent is signed. */
   CONSENT_REQUIRED: 409,
+  /**
+   * A rule of the agreement holds a vial release now: three months after the Enrollment Date, or
+   * annual storage overdue with no method on file to pay it with the order. The message names
+   * the rule and, where it has one, the day it clears.
+   */
+  RELEASE_NOT_READY: 409,
   AGREEMENT_CHANGED: 409,
   /**
    * The record's state does not allow the action now: not shipped yet, no ACT VIP price to

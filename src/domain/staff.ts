@@ -8,6 +8,7 @@ import {
 import { clientActivityRecordSchema } from './client-activity';
 import { parseIsoDate, type Today } from './dates';
 import { newbornAgreementFiguresSchema } from './newborn-agreement';
+import { releaseReadinessSchema } from './release-readiness';
 import { singleLine } from './text';
 
 /** The back office's words (the spec shows no staff role: DESIGN.md section 3 names them). */
@@ -200,6 +201,7 @@ export const staffClientResponseSchema = z.object({
   documents: z.array(staffDocumentSchema),
   paymentMethods: z.array(staffPaymentMethodSchema),
   activity: z.array(clientActivityRecordSchema),
+  releaseReadiness: releaseReadinessSchema.describe("The release checklist of the client's next request"),
   profileChanges: z.array(
     z.object({
       at: z.string(),

@@ -133,3 +133,53 @@ describe('the price of a vial request', () => {
     });
   });
 });
+
+describe('overdue annual storage joins the order as one charge (DESIGN.md 8 item 30)', () => {
+  const johnsOrder = {
+    vials: 2,
+    prePaid: { bioInsurance: 0, longevity: 1 },
+    cpp: true,
+    // The offline carrier's $98.65 to New York: $118.38 charged.
+    shipping: { method: 'FedEx' as const, carrierNetChargeCents: 9_865 },
+  };
+
+  it('John by card: $688.43 of vials, plus two years of $339.81 with their own 3% ($20.39): $1,388.44', () => {
+    expect(
+      priceVialRequest(book, { ...johnsOrder, paymentMethod: 'card', overdueStorageCents: 67_962 }),
+    ).toMatchObject({
+      vialsCents: 50_000,
+      cppCents: 5_000,
+      shippingCents: 11_838,
+      overdueStorageCents: 67_962,
+      overdueStorageFeeCents: 2_039,
+      processingFeeCents: 4_044,
+      totalCents: 138_844,
+    });
+  });
+
+  it('by ACH the overdue years cost $679.62, no fee', () => {
+    expect(
+      priceVialRequest(book, { ...johnsOrder, paymentMethod: 'ach', overdueStorageCents: 67_962 }),
+    ).toMatchObject({ overdueStorageFeeCents: 0, processingFeeCents: 0, totalCents: 66_838 + 67_962 });
+  });
+
+  it('one year by card costs $350.00, as on Payment Information', () => {
+    const price = priceVialRequest(book, {
+      vials: 1,
+      prePaid: { bioInsurance: 1, longevity: 0 },
+      cpp: false,
+      shipping: { method: 'ACT VIP' },
+      paymentMethod: 'card',
+      overdueStorageCents: 33_981,
+    });
+    expect(price).toMatchObject({ vialsCents: 0, overdueStorageFeeCents: 1_019, totalCents: 35_000 });
+  });
+
+  it('nothing overdue: the price is the vials alone', () => {
+    expect(priceVialRequest(book, { ...johnsOrder, paymentMethod: 'card' })).toMatchObject({
+      overdueStorageCents: 0,
+      overdueStorageFeeCents: 0,
+      totalCents: 68_843,
+    });
+  });
+});

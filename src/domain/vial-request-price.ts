@@ -7,7 +7,8 @@ import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from './price-book';
  * The price of a vial release (the Stem Cell Request Form). The client's pre-paid vials are used
  * first, bio-insurance before longevity (a release fully covered by bio-insurance ships sooner);
  * the rest cost the vial price. The cell protection plan is per vial shipped, pre-paid or not. A
- * card pays 3% on vials + shipping + CPP; ACH and check pay none. Integer cents throughout.
+ * card pays 3% on vials + shipping + CPP, and 3% on any overdue annual storage the order pays;
+ * ACH and check pay none. Integer cents throughout.
  */
 
 /** FedEx shipping charged to the client: max($50, the carrier's net charge x 1.20), half up to the cent. */
@@ -61,6 +62,8 @@ export interface VialRequestOrder {
   cpp: boolean;
   shipping: VialShipping;
   paymentMethod: PaymentMethodType;
+  /** Annual storage overdue, added to the order's one charge (DESIGN.md 8 item 30); before any card fee. */
+  overdueStorageCents?: Cents;
 }
 
 export interface VialRequestPrice {
@@ -72,8 +75,20 @@ export interface VialRequestPrice {
   shippingCents: Cents;
   /** Whether the shipping price is still to be confirmed by staff (ACT VIP). */
   shippingConfirmedLater: boolean;
+  /** The overdue annual storage the order pays, and its own card fee (as the payment page charges it). */
+  overdueStorageCents: Cents;
+  overdueStorageFeeCents: Cents;
+  /** The card fee of the whole charge: the vials' and the overdue storage's. */
   processingFeeCents: Cents;
   totalCents: Cents;
+}
+
+/**
+ * Overdue annual storage paid with an order: its card fee is computed on it alone, so a year costs
+ * the same here as on Payment Information ($339.81 + 3% = $350.00 a year as shipped).
+ */
+export function overdueStorageFee(book: PriceBook, overdueCents: Cents, method: PaymentMethodType): Cents {
+  return cardProcessingFee(book, overdueCents, method);
 }
 
 export function priceVialRequest(book: PriceBook, order: VialRequestOrder): VialRequestPrice {
@@ -82,7 +97,9 @@ export function priceVialRequest(book: PriceBook, order: VialRequestOrder): Vial
   const cppCents = order.cpp ? order.vials * book.cppPerVial : 0;
   const shippingCents = shippingCharge(book, order.shipping);
   const subtotal = vialsCents + cppCents + shippingCents;
-  const processingFeeCents = cardProcessingFee(book, subtotal, order.paymentMethod);
+  const overdueStorageCents = order.overdueStorageCents ?? 0;
+  const overdueStorageFeeCents = overdueStorageFee(book, overdueStorageCents, order.paymentMethod);
+  const processingFeeCents = cardProcessingFee(book, subtotal, order.paymentMethod) + overdueStorageFeeCents;
   return {
     vials: order.vials,
     prePaidVials,
@@ -90,7 +107,9 @@ export function priceVialRequest(book: PriceBook, order: VialRequestOrder): Vial
     cppCents,
     shippingCents,
     shippingConfirmedLater: order.shipping.method === 'ACT VIP',
+    overdueStorageCents,
+    overdueStorageFeeCents,
     processingFeeCents,
-    totalCents: subtotal + processingFeeCents,
+    totalCents: subtotal + overdueStorageCents + processingFeeCents,
   };
 }

@@ -2,10 +2,12 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { todayFor } from '../../domain/client';
 import { addDays, addYears } from '../../domain/dates';
+import { SHIPPED_PRICE_BOOK } from '../../domain/price-book';
 import { hashSecret } from '../lib/secrets';
 import { chargeReference } from '../modules/payments/ledger';
 import type { Database } from './client';
 import {
+  annualStorageFees,
   clientActivities,
   clients,
   paymentMethods,
@@ -245,11 +247,13 @@ async function seedRenewalClient(
     paidUntilInDays: number;
     card: { last4: string; behavior: string };
     prePaidBioInsuranceVials?: number;
+    /** Dates of its own instead (paid until, banked in). */
+    dates?: { paidUntil: string; bankedIn: string };
   },
 ): Promise<{ clientId: string; methodId: string; customerRef: string; paymentRef: string } | null> {
   const today = todayFor(now);
   const thisYear = Number(today.slice(0, 4));
-  const paidUntil = addDays(today, client.paidUntilInDays);
+  const paidUntil = client.dates?.paidUntil ?? addDays(today, client.paidUntilInDays);
   const [row] = await tx
     .insert(clients)
     .values({
@@ -267,7 +271,7 @@ async function seedRenewalClient(
       country: 'United States',
       annualStoragePaidUntil: paidUntil,
       // Banked three years before the coming anniversary: the coming one is storage year 3.
-      dateBankedIn: addYears(paidUntil, -3),
+      dateBankedIn: client.dates?.bankedIn ?? addYears(paidUntil, -3),
       initialProcessingFormCompleted: true,
       clientConsentFormCompleted: true,
       infectiousDiseaseFormCompleted: true,
@@ -311,7 +315,8 @@ async function seedRenewalClient(
  * The demo clients of storage renewals (issue 21): Ivy Chen (ACT10009), storage paid until 20
  * days from the seed with a Visa ending 4242 that pays, and Ben Ortiz (ACT10010), paid until 25
  * days from the seed with the sandbox card ending 0341 whose charges are declined. "Run billing
- * as of…" on the Billing page shows their notices, Ivy's renewal and Ben's retries. Once.
+ * as of…" on the Billing page shows their notices, Ivy's renewal and Ben's retries. And Leo Grant
+ * (ACT10013), two years overdue with a Visa ending 1111 on file. Once.
  */
 export async function seedDemoRenewalClients(db: Database, now: Date): Promise<boolean> {
   const [done] = await db
@@ -339,6 +344,31 @@ export async function seedDemoRenewalClients(db: Database, now: Date): Promise<b
       paidUntilInDays: 25,
       card: { last4: '0341', behavior: 'charge:generic_decline' },
     });
+    // Leo Grant (ACT10013): two years overdue and a Visa on file, with John's dates, for the
+    // Payment Information journeys (saving a card pays his overdue years); John's own overdue years
+    // are paid with his first vial request.
+    const today = todayFor(now);
+    const paidUntil = addDays(addYears(today, -2), 30);
+    const leo = await seedRenewalClient(tx, now, {
+      clientActId: 'ACT10013',
+      firstName: 'Leo',
+      lastName: 'Grant',
+      dateOfBirth: '1972-09-30',
+      email: 'leo.grant@example.com',
+      paidUntilInDays: 0,
+      card: { last4: '1111', behavior: 'approve' },
+      dates: { paidUntil, bankedIn: addDays(addYears(today, -5), -30) },
+    });
+    if (leo) {
+      await tx.insert(annualStorageFees).values(
+        [paidUntil, addDays(addYears(today, -1), 30)].map((dueDate) => ({
+          clientId: leo.clientId,
+          dueDate,
+          amountCents: SHIPPED_PRICE_BOOK.annualMaintenanceFee,
+          status: 'overdue' as const,
+        })),
+      );
+    }
     await tx.insert(systemSettings).values({ key: 'demo_renewal_clients_seeded', value: now.toISOString() });
   });
   return true;

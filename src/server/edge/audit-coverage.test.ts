@@ -87,6 +87,12 @@ const reads: Read[] = [
   {
     role: 'client',
     method: 'GET',
+    url: () => '/api/pay/get_ReleaseReadiness',
+    pattern: '/api/pay/get_ReleaseReadiness',
+  },
+  {
+    role: 'client',
+    method: 'GET',
     url: () => '/api/pay/get_StoragePlanOrders',
     pattern: '/api/pay/get_StoragePlanOrders',
   },
@@ -151,6 +157,13 @@ const reads: Read[] = [
     method: 'GET',
     url: () => `/api/pay/get_ShipmentDates?${shipmentRange()}&Client_id=ACT10002`,
     pattern: '/api/pay/get_ShipmentDates',
+    about: JOHN,
+  },
+  {
+    role: 'physician',
+    method: 'GET',
+    url: () => '/api/pay/get_ReleaseReadiness?Client_id=ACT10002',
+    pattern: '/api/pay/get_ReleaseReadiness',
     about: JOHN,
   },
   { role: 'staff', method: 'GET', url: () => '/api/staff/clients?q=Roe', pattern: '/api/staff/clients' },

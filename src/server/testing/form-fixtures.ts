@@ -68,6 +68,14 @@ export async function addClient(
   return row;
 }
 
+/**
+ * A new client who may request a release of vials: consent signed, cells banked years ago (release
+ * requests open three months after the Enrollment Date, the banked date where none is recorded).
+ */
+export function addReleaseClient(db: Database, values: Partial<typeof clients.$inferInsert> = {}) {
+  return addClient(db, { clientConsentFormCompleted: true, dateBankedIn: '2021-01-15', ...values });
+}
+
 /** The display fields sent with a new card's token (never its number). */
 export function newCardFields(t: TestApp, token: GatewayToken, holder = { first: 'Test', last: 'Client' }) {
   return {

@@ -1,4 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { isoDateOf } from '../../../domain/dates';
 import type { Database } from '../../db/client';
 import type { Transaction } from '../../lib/run-once';
 import { formSubmissions } from './schema';
@@ -26,4 +27,28 @@ export async function signedFormDocuments(db: Reader, clientIds: readonly string
 /** Every submission of the client's forms (completed, pending and rejected ones). */
 export async function clientFormSubmissions(db: Reader, clientId: string) {
   return db.select().from(formSubmissions).where(eq(formSubmissions.clientId, clientId));
+}
+
+/**
+ * The client's infectious disease screening as a release reads it: done (the client's flag or a
+ * completed submission), the day it was done, and whether its lab report still waits for review.
+ */
+export async function screeningFacts(db: Reader, clientId: string, doneOnRecord: boolean) {
+  const [latest] = await db
+    .select()
+    .from(formSubmissions)
+    .where(
+      and(
+        eq(formSubmissions.clientId, clientId),
+        eq(formSubmissions.form, 'infectious_disease'),
+        eq(formSubmissions.status, 'completed'),
+      ),
+    )
+    .orderBy(desc(formSubmissions.completedAt))
+    .limit(1);
+  return {
+    done: doneOnRecord,
+    doneOn: doneOnRecord && latest?.completedAt ? isoDateOf(latest.completedAt) : null,
+    awaitingReview: doneOnRecord && Boolean(latest?.labReportDocumentId) && latest?.labReportReview === null,
+  };
 }

@@ -1,9 +1,10 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
 import { isoToUsDate } from '../../../domain/dates';
 import { tissueLabels } from '../../../domain/initial-processing';
 import type { Database } from '../../db/client';
 import { clientContacts, clientFullName } from '../clients/client-directory';
 import { physicianContacts } from '../physicians/physician-repository';
-import type { sampleSubmissions } from './schema';
+import { sampleSubmissions } from './schema';
 
 type SampleRow = typeof sampleSubmissions.$inferSelect;
 
@@ -52,4 +53,18 @@ export async function sampleFacts(
       ],
     ];
   });
+}
+
+/**
+ * The day the client's initial sample was extracted, as its physician's form gave it (the day it
+ * ships overnight to the laboratory); null when the portal holds no sample of theirs.
+ */
+export async function sampleExtractedOn(db: Database, clientId: string): Promise<string | null> {
+  const [first] = await db
+    .select({ shipDate: sampleSubmissions.shipDate })
+    .from(sampleSubmissions)
+    .where(and(eq(sampleSubmissions.clientId, clientId), ne(sampleSubmissions.status, 'pending')))
+    .orderBy(asc(sampleSubmissions.createdAt))
+    .limit(1);
+  return first?.shipDate ?? null;
 }

@@ -5,7 +5,7 @@ import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import { clientActivities, clients, payments, refunds, sandboxRefunds, vialRequests } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { validTuesday } from '../../testing/dates';
-import { addClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
 import { staffSession } from '../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -53,7 +53,7 @@ beforeEach(() => {
  * carrier's quote, 3% card fee.
  */
 async function clientWithRequest() {
-  const client = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 1 });
+  const client = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 1 });
   const cookie = await t.signIn(client.actId);
   await saveCardOnFile(t, cookie, newKey());
   const today = todayFor(t.clock.now());
@@ -146,7 +146,7 @@ describe('a client cancels a vial request', () => {
 
   it("another client's request, or an unknown one: the same 404; a physician cannot cancel", async () => {
     const c = await clientWithRequest();
-    const other = await addClient(t.db, { clientConsentFormCompleted: true });
+    const other = await addReleaseClient(t.db);
     const otherCookie = await t.signIn(other.actId);
     const theirs = await cancel(otherCookie, c.id);
     const unknown = await cancel(otherCookie, '00000000-0000-4000-8000-000000000000');

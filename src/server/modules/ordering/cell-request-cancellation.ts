@@ -44,8 +44,19 @@ async function termsFor(
 ): Promise<CancellationTerms & { feeCents: number }> {
   const ids = [row.paymentId, row.vipPaymentId].filter((id): id is string => id !== null);
   const found = await chargesForRefund(db, ids);
-  // The order's charge first (it holds the vials), then the ACT VIP price charged later.
-  const charges = ids.flatMap((id) => found.filter((c) => c.paymentId === id));
+  // The order's charge first (it holds the vials), then the ACT VIP price charged later. The
+  // overdue annual storage the order's charge paid stays paid: none of it is the request's to refund.
+  const charges = ids
+    .flatMap((id) => found.filter((c) => c.paymentId === id))
+    .map((c) =>
+      c.paymentId === row.paymentId
+        ? {
+            ...c,
+            totalCents: c.totalCents - row.overdueStorageCents - row.overdueStorageFeeCents,
+            feeCents: c.feeCents - row.overdueStorageFeeCents,
+          }
+        : c,
+    );
   const { book } = await priceBookInForce(db, row.requestedAt ?? row.createdAt);
   const terms = cancellationTerms({
     now,

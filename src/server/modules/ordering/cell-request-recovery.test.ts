@@ -4,6 +4,7 @@ import { sendCellRequestSchema } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import {
+  annualStorageFees,
   clientActivities,
   clients,
   operations,
@@ -15,7 +16,7 @@ import {
 import { reconcile } from '../../jobs/reconcile';
 import { jsonSha256 } from '../../lib/secrets';
 import { validTuesday } from '../../testing/dates';
-import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -115,7 +116,7 @@ function send(cookie: string, key: string, body = order()) {
 }
 
 async function client() {
-  const row = await addClient(t.db, { clientConsentFormCompleted: true, longevityVialsAvailable: 1 });
+  const row = await addReleaseClient(t.db, { longevityVialsAvailable: 1 });
   const cookie = await t.signIn(row.actId);
   await saveCardOnFile(t, cookie, newKey());
   return { ...row, cookie };
@@ -260,5 +261,66 @@ describe('a vial request whose process died', () => {
     expect(final.requests).toHaveLength(1);
     expect(final.activity).toHaveLength(1);
     expect(final.ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
+  });
+
+  describe('with two overdue years of annual storage joining the charge', () => {
+    // $688.43, and two years of $339.81 with their 3% ($20.39): $700.01.
+    const WITH_YEARS = TOTAL + 70_001;
+
+    async function owingClient() {
+      const holder = await client();
+      await t.db.insert(annualStorageFees).values(
+        ['2024-06-19', '2025-06-19'].map((dueDate) => ({
+          clientId: holder.id,
+          dueDate,
+          amountCents: 35_000,
+          achAmountCents: 33_981,
+          status: 'overdue' as const,
+        })),
+      );
+      return holder;
+    }
+    const yearsOf = (clientId: string) =>
+      t.db.select().from(annualStorageFees).where(eq(annualStorageFees.clientId, clientId));
+
+    it('died after the charge: the years stay held by the order, then are paid by its charge once', async () => {
+      const holder = await owingClient();
+      fault = 'die-after-charge';
+      const stuck = send(holder.cookie, newKey(), { ...order(), expectedTotalCents: WITH_YEARS });
+      await dieAtTheGateway(holder.id);
+      const held = await yearsOf(holder.id);
+      expect(held.every((y) => y.claimOperationId !== null && y.status === 'overdue')).toBe(true);
+
+      fault = null;
+      await reconcileAll(holder);
+      const approved = (await stateOf(holder.id)).ledger.filter((row) => row.status === 'approved');
+      expect(approved.map((row) => row.totalCents)).toEqual([WITH_YEARS]);
+      const paid = await yearsOf(holder.id);
+      expect(paid.map((y) => [y.status, y.paymentId, y.claimOperationId])).toEqual([
+        ['paid', approved[0]?.id, null],
+        ['paid', approved[0]?.id, null],
+      ]);
+      wake?.();
+      await stuck;
+      await reconcileAll(holder);
+      expect((await stateOf(holder.id)).charges).toHaveLength(1);
+    });
+
+    it('died before the charge: given back, the years free and still overdue', async () => {
+      const holder = await owingClient();
+      fault = 'die-before-charge';
+      const stuck = send(holder.cookie, newKey(), { ...order(), expectedTotalCents: WITH_YEARS });
+      await dieAtTheGateway(holder.id);
+      fault = null;
+      await reconcileAll(holder);
+      const years = await yearsOf(holder.id);
+      expect(years.map((y) => [y.status, y.paymentId, y.claimOperationId])).toEqual([
+        ['overdue', null, null],
+        ['overdue', null, null],
+      ]);
+      expect((await stateOf(holder.id)).charges).toHaveLength(0);
+      wake?.();
+      await stuck;
+    });
   });
 });

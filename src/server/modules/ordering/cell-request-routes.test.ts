@@ -7,7 +7,7 @@ import { addDays } from '../../../domain/dates';
 import { auditEvents, clientActivities, clients, payments, vialRequests } from '../../db/schema';
 import { validTuesday, weekdayFrom } from '../../testing/dates';
 import {
-  addClient,
+  addReleaseClient,
   newCardFields,
   saveCardOnFile,
   tokenizeBank,
@@ -54,8 +54,9 @@ function order(overrides: Record<string, unknown> = {}) {
 }
 
 // John: one pre-paid longevity vial. 2 vials = 1 pre-paid + $500, CPP 2 x $25, FedEx to New York
-// $118.38 (the offline carrier's $98.65 x 1.20), 3% card fee on $668.38 = $20.05: $688.43.
-const JOHN_TOTAL = 68_843;
+// $118.38 (the offline carrier's $98.65 x 1.20), 3% card fee on $668.38 = $20.05: $688.43. His two
+// overdue years of annual storage join the charge: $679.62 + their 3% $20.39 = $700.01. $1,388.44.
+const JOHN_TOTAL = 138_844;
 
 async function ledgerOf(clientId: string) {
   return t.db
@@ -110,7 +111,7 @@ describe('send_CellRequest', () => {
   });
 
   it('allows ACT VIP any day from the earliest date, shipping to be confirmed', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
+    const client = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 3 });
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey());
     // Covered by bio-insurance vials: the earliest date is two days ahead; a Monday is fine for VIP.
@@ -152,7 +153,9 @@ describe('send_CellRequest', () => {
       vialsCents: 50_000,
       cppCents: 5_000,
       shippingCents: 11_838,
-      processingFeeCents: 2_005,
+      overdueStorageYears: 2,
+      overdueStorageCents: 67_962,
+      processingFeeCents: 4_044,
       LongevityVialsUsed: 1,
     });
 
@@ -183,14 +186,15 @@ describe('send_CellRequest', () => {
 
     const [mail] = await t.mailTo('john.roe@example.com');
     expect(mail?.subject).toBe('Client Portal: your stem cell request');
-    expect(mail?.textBody).toContain('Total charged: $688.43');
+    expect(mail?.textBody).toContain('Overdue annual storage (2 years): $679.62');
+    expect(mail?.textBody).toContain('Total charged: $1,388.44');
     expect(mail?.textBody).toContain('Cancellation policy');
     const [clinicMail] = await t.mailTo('receiving@hudson-ortho.example.com');
-    expect(clinicMail?.textBody).toContain('Total charged: $688.43');
+    expect(clinicMail?.textBody).toContain('Total charged: $1,388.44');
   });
 
   it('refuses a shown total that differs from the server’s (409) and charges nothing', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const client = await addReleaseClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey());
     const response = await send(cookie, order({ expectedTotalCents: 100 }));
@@ -200,7 +204,7 @@ describe('send_CellRequest', () => {
   });
 
   it('uses each of the last pre-paid vials once when two requests race', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 1 });
+    const client = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 1 });
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey());
     const covered = order({
@@ -225,7 +229,7 @@ describe('send_CellRequest', () => {
   });
 
   it('charges another card (a new token) with the 3% fee, and another bank account with none', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const client = await addReleaseClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey(), '4000000000000341');
     // 2 vials $1,000 + CPP $50 + FedEx to New York $118.38 = $1,168.38; by card + $35.05.
@@ -263,7 +267,7 @@ describe('send_CellRequest', () => {
   });
 
   it('refuses ACH with no account on file and none entered, with the spec message', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const client = await addReleaseClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey());
     const response = await send(cookie, order({ PaymentMethod: 'ACH Payment' }));
@@ -275,7 +279,7 @@ describe('send_CellRequest', () => {
   });
 
   it("refuses a new card with no billing e-mail: 'Please enter billing email', nothing charged", async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const client = await addReleaseClient(t.db);
     const cookie = await t.signIn(client.actId);
     const card = newCardFields(t, await tokenizeCard(t, '4111111111111111'));
     const response = await send(
@@ -295,7 +299,7 @@ describe('send_CellRequest', () => {
   });
 
   it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true, longevityVialsAvailable: 1 });
+    const client = await addReleaseClient(t.db, { longevityVialsAvailable: 1 });
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey(), '4000000000000341');
     const response = await send(cookie, order());

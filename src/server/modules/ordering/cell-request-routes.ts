@@ -8,7 +8,9 @@ import {
   sendCellRequestResponseSchema,
   sendCellRequestSchema,
 } from '../../../domain/cell-request';
+import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
+import { releaseReadinessQuerySchema, releaseReadinessSchema } from '../../../domain/release-readiness';
 import { deliveryConfirmationSchema, deliveryLinkViewSchema } from '../../../domain/shipment';
 import type { AppDeps } from '../../app-deps';
 import { idempotencyKeyOf } from '../../lib/idempotency';
@@ -24,6 +26,7 @@ import {
   listCellRequests,
   sendCellRequest,
 } from './cell-request-service';
+import { releaseReadinessOf } from './release-readiness';
 import { confirmDelivery, deliveryOfLink } from './vial-shipping';
 
 const errors = {
@@ -118,6 +121,33 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         ...cellRequestView(row),
         cancellation: await cancellationView(deps.db, row, deps.clock.now()),
       };
+    },
+  );
+
+  app.get(
+    '/get_ReleaseReadiness',
+    {
+      config: { audit: 'read-order' },
+      schema: {
+        summary: "The client's release checklist: each item done, or what it waits for and the day it clears",
+        description:
+          "Consent, screening within its window, annual storage, cells banked and ready (42 days after banking), three months since the Enrollment Date, the practitioner's approval and the address. With `id`, the checklist of that request. The client, or the physician acting for them; another client's id or request answers 404.",
+        tags: ['ordering'],
+        querystring: releaseReadinessQuerySchema,
+        response: { 200: releaseReadinessSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const clientId = await resolveClientAccess(
+        deps.db,
+        sessionOf(request, 'client', 'physician'),
+        request.query.Client_id,
+      );
+      return releaseReadinessOf(deps.db, {
+        clientId,
+        today: todayFor(deps.clock.now()),
+        requestId: request.query.id,
+      });
     },
   );
 

@@ -11,6 +11,7 @@ import { cancellationMessages } from '../../../domain/cell-request-cancellation'
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
+import { enrollmentRefusal, releaseRefusals } from '../../../domain/release-readiness';
 import { shippingMessages } from '../../../domain/shipping';
 import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
@@ -32,6 +33,13 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
+import { findMethodsOnFile } from '../payments/payment-methods';
+import {
+  claimOverdueYears,
+  payClaimedOverdueYears,
+  releaseOverdueYears,
+  storageHoldingRelease,
+} from '../payments/release-storage';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { cancellationView } from './cell-request-cancellation';
 import { vialRequests } from './schema';
@@ -40,12 +48,13 @@ import { shippingAmount } from './shipping-service';
 import { scansOf, shippingTimeline } from './vial-shipping';
 
 /**
- * send_CellRequest: a client's order of vials. Everything is checked first (consent, the date
- * rules, the payment choice, the server's own quote against the total the page showed); then, on
- * the run-once engine, the claim records the request and reserves the pre-paid vials (a guarded
- * decrement, so two requests never use the same vial), the ledger charges the server's amount
- * once, and the request is confirmed with its Client Activity row and e-mails. A decline gives
- * the vials back and leaves nothing ordered.
+ * send_CellRequest: a client's order of vials. Everything is checked first (consent, the three
+ * months after the Enrollment Date, the date rules, overdue annual storage, the payment choice,
+ * the server's own quote against the total the page showed); then, on the run-once engine, the
+ * claim records the request, reserves the pre-paid vials (a guarded decrement, so two requests
+ * never use the same vial) and holds the overdue storage years it pays, the ledger charges the
+ * server's amount once, and the request is confirmed with its Client Activity row, the years
+ * paid and its e-mails. A decline gives the vials and the years back and leaves nothing ordered.
  */
 
 export type CellRequestDeps = PaidOrderDeps & Pick<AppDeps, 'carrier'>;
@@ -92,6 +101,8 @@ export function cellRequestView(row: RequestRow): CellRequest {
     vialsCents: row.vialsCents,
     cppCents: row.cppCents,
     shippingCents: row.shippingCents,
+    overdueStorageYears: row.overdueStorageYears,
+    overdueStorageCents: row.overdueStorageCents,
     processingFeeCents: row.processingFeeCents,
     totalCents: row.totalCents,
     PaymentMethod: row.paymentMethod,
@@ -116,12 +127,17 @@ function dateRefused(message: string): HttpError {
   return new HttpError('VALIDATION', message, { ShipmentDate: message });
 }
 
+const years = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
+
 function summaryLines(row: RequestRow): string[] {
   const prePaid = row.bioInsuranceVialsUsed + row.longevityVialsUsed;
   return [
     `Vials: ${row.vials} (${prePaid} pre-paid), ${formatUsd(row.vialsCents)}`,
     `Cell Protection Plan: ${row.cpp ? formatUsd(row.cppCents) : 'No'}`,
     `Shipping (${row.shippingMethod}): ${row.shippingPriceToBeConfirmed ? 'to be confirmed by ACT' : formatUsd(row.shippingCents)}`,
+    ...(row.overdueStorageYears > 0
+      ? [`Overdue annual storage (${years(row.overdueStorageYears)}): ${formatUsd(row.overdueStorageCents)}`]
+      : []),
     `Processing fee: ${formatUsd(row.processingFeeCents)}`,
     `Total charged: ${formatUsd(row.totalCents)}`,
     `Sample type: ${tissueLabels[row.tissue as keyof typeof tissueLabels] ?? row.tissue}`,
@@ -149,12 +165,21 @@ async function confirmRequest(
   const now = deps.clock.now();
   const row = await requestRow(tx, claim.requestId);
   if (!row) throw notFound();
+  // The overdue years the charge paid: paid, and storage paid on to the end of the last.
+  if (row.overdueStorageYears > 0) {
+    await payClaimedOverdueYears(tx, {
+      clientId: claim.clientId,
+      operationId: claim.operationId,
+      paymentId: charge?.paymentId ?? null,
+      now,
+    });
+  }
   const activityId = await recordActivity(tx, {
     clientId: claim.clientId,
     type: 'Dose Retrieval Fee',
     doseAmount: row.vials,
     closeDate: todayFor(now),
-    purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}`,
+    purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}${row.overdueStorageYears > 0 ? `, with ${years(row.overdueStorageYears)} of overdue annual storage` : ''}`,
     stageName: 'Requested',
     cellRequestApprovedByPractitioner: false,
     paymentId: charge?.paymentId ?? null,
@@ -217,8 +242,9 @@ async function confirmRequest(
   return responseOf(updated);
 }
 
-/** Gives the request back: the row goes, the pre-paid vials return. */
+/** Gives the request back: the row goes, the pre-paid vials and the overdue years it held return. */
 async function releaseRequest(tx: Transaction, claim: PaidClaim<VialClaim>) {
+  await releaseOverdueYears(tx, claim.operationId);
   const deleted = await tx
     .delete(vialRequests)
     .where(and(eq(vialRequests.id, claim.requestId), eq(vialRequests.status, 'pending')))
@@ -281,6 +307,21 @@ async function priceCellRequest(
   const client = await findClientRow(db, clientId);
   if (!client) throw notFound();
   if (!client.clientConsentFormCompleted) throw new HttpError('CONSENT_REQUIRED', m.consentRequired);
+  // Release requests from three months after the Enrollment Date (the banked date where none is recorded).
+  const tooSoon = enrollmentRefusal(today, client.enrollmentDate, client.dateBankedIn);
+  if (tooSoon) throw new HttpError('RELEASE_NOT_READY', tooSoon);
+  // Overdue annual storage holds the release: paid with the order when a method is on file.
+  const { overdueYears } = await storageHoldingRelease(db, clientId);
+  const overdueCents = overdueYears.reduce((sum, y) => sum + y.amountCents, 0);
+  if (overdueYears.length > 0) {
+    const { card, ach } = await findMethodsOnFile(db, clientId);
+    if (!card && !ach) {
+      throw new HttpError(
+        'RELEASE_NOT_READY',
+        releaseRefusals.storageOverdue(overdueYears.length, overdueCents),
+      );
+    }
+  }
 
   // The date rules, against the client's holdings now (the claim re-checks the vials).
   const prePaid = {
@@ -332,6 +373,7 @@ async function priceCellRequest(
         ? { method: 'FedEx', carrierNetChargeCents: Math.round((quote.totalNetCharge ?? 0) * 100) }
         : { method: 'ACT VIP' },
     paymentMethod,
+    overdueStorageCents: overdueCents,
   });
   refuseChangedOrderTotal(
     body,
@@ -358,7 +400,7 @@ async function priceCellRequest(
       ? describePayment(payment).replace(/ \(not kept on file\)$/, ' (to be kept on file)')
       : describePayment(payment);
   const use = price.prePaidVials;
-  const subtotal = price.vialsCents + price.cppCents + price.shippingCents;
+  const subtotal = price.vialsCents + price.cppCents + price.shippingCents + price.overdueStorageCents;
 
   return {
     charge:
@@ -369,7 +411,7 @@ async function priceCellRequest(
             amountCents: subtotal,
             feeCents: price.processingFeeCents,
             payment,
-            description: `Stem cell request: ${body.NumberOfVials} vials`,
+            description: `Stem cell request: ${body.NumberOfVials} vials${overdueYears.length > 0 ? `, annual storage ${years(overdueYears.length)} overdue` : ''}`,
           }
         : null,
     async claim(tx, operationId) {
@@ -377,6 +419,14 @@ async function priceCellRequest(
       if (!(await reservePrePaidVials(tx, clientId, use))) {
         throw new HttpError('AMOUNT_CHANGED', m.vialsChanged);
       }
+      // The overdue years priced are held for this order: no other payment takes them meanwhile.
+      const held = await claimOverdueYears(tx, {
+        clientId,
+        feeIds: overdueYears.map((y) => y.id),
+        operationId,
+      });
+      if (held === 'changed') throw new HttpError('AMOUNT_CHANGED', releaseRefusals.storageChanged);
+      if (held === 'busy') throw new HttpError('PAYMENT_IN_PROGRESS', releaseRefusals.storageBeingPaid);
       const [row] = await tx
         .insert(vialRequests)
         .values({
@@ -408,6 +458,9 @@ async function priceCellRequest(
           vialsCents: price.vialsCents,
           cppCents: price.cppCents,
           shippingCents: price.shippingCents,
+          overdueStorageYears: overdueYears.length,
+          overdueStorageCents: price.overdueStorageCents,
+          overdueStorageFeeCents: price.overdueStorageFeeCents,
           processingFeeCents: price.processingFeeCents,
           totalCents: price.totalCents,
           paymentMethod: body.PaymentMethod,

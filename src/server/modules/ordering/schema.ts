@@ -74,6 +74,15 @@ export const vialRequests = pgTable(
     vialsCents: integer().notNull(),
     cppCents: integer().notNull(),
     shippingCents: integer().notNull(),
+    /**
+     * Annual storage overdue paid with the order (DESIGN.md 8 item 30): how many years, their
+     * amount and their own card fee, all within the one charge. Not the request's: a cancellation
+     * refunds none of it.
+     */
+    overdueStorageYears: integer().notNull().default(0),
+    overdueStorageCents: integer().notNull().default(0),
+    overdueStorageFeeCents: integer().notNull().default(0),
+    /** The card fee of the whole charge, the overdue storage's included. */
     processingFeeCents: integer().notNull(),
     totalCents: integer().notNull(),
     paymentMethod: text().notNull(),

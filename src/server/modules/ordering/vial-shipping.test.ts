@@ -4,7 +4,7 @@ import { todayFor } from '../../../domain/client';
 import { documents, vialRequests } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { validTuesday } from '../../testing/dates';
-import { addClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
 import { staffSession } from '../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -32,7 +32,7 @@ beforeEach(async () => {
 afterAll(() => t.close());
 
 async function placedRequest(overrides: Record<string, unknown> = {}) {
-  const client = await addClient(t.db, { clientConsentFormCompleted: true });
+  const client = await addReleaseClient(t.db);
   const cookie = await t.signIn(client.actId);
   await saveCardOnFile(t, cookie, newKey());
   const placed = await t.app.inject({

@@ -7,6 +7,7 @@ import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
 import { clients, payments } from '../../db/schema';
 import {
   addClient,
+  addReleaseClient,
   newCardFields,
   saveCardOnFile,
   tokenizeCard,
@@ -162,7 +163,7 @@ function validTuesday(): string {
 
 describe('refusals before the gateway (send_CellRequest)', () => {
   it('does not spend payment attempts: 9 refused dates and 2 changed totals, then the charge goes through', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const client = await addReleaseClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey());
     const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 28), 1);
@@ -185,7 +186,7 @@ describe('refusals before the gateway (send_CellRequest)', () => {
   });
 
   it('still limits the attempts that reach the gateway: the save and the charge count, refusals do not', async () => {
-    const client = await addClient(t.db, { clientConsentFormCompleted: true });
+    const client = await addReleaseClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey());
     const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 28), 1);

@@ -1,6 +1,5 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client';
-import { addYears } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import {
   PAYMENT_INFO_UPDATED,
@@ -34,6 +33,7 @@ import {
 } from './ledger';
 import { type ChargeClaim, type OneOffCharge, recoverCharge } from './one-off-charge';
 import { type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-methods';
+import { paidUntilAfter } from './release-storage';
 
 /**
  * The overdue annual storage fees of a client today: the rows and their total in cents. A year
@@ -124,11 +124,7 @@ async function applyOverduePayment(
       })
       .where(and(eq(annualStorageFees.paymentId, claim.ledgerId), isNull(annualStorageFees.paidAt)))
       .returning({ dueDate: annualStorageFees.dueDate, coversUntil: annualStorageFees.coversUntil });
-    // Paid until the end of the last year paid: its next anniversary (older rows: a year on).
-    const paidUntil = paid
-      .map((r) => r.coversUntil ?? addYears(r.dueDate, 1))
-      .sort()
-      .at(-1);
+    const paidUntil = paidUntilAfter(paid);
     if (paidUntil && (!client.paidUntil || client.paidUntil < paidUntil)) {
       await tx
         .update(clients)

@@ -5,7 +5,7 @@ import { addDays } from '../../../domain/dates';
 import { type PriceVersion, SHIPPED_PRICE_AMOUNTS } from '../../../domain/price-book';
 import { payments } from '../../db/schema';
 import { weekdayFrom } from '../../testing/dates';
-import { addClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -40,7 +40,7 @@ const withLimit = (vipPriceApproval: number, effectiveOn = today()) => ({
 
 /** A new client with pre-paid vials and a Visa on file orders one vial by ACT VIP (nothing charged). */
 async function vipRequest() {
-  const added = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
+  const added = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 3 });
   const cookie = await t.signIn(added.actId);
   await saveCardOnFile(t, cookie, newKey());
   const response = await post(

@@ -12,6 +12,7 @@ import {
   updateClientInformation,
 } from '../clients/client-repository';
 import { clientFormSubmissions } from '../forms/signed-forms';
+import { releaseReadinessOf } from '../ordering/release-readiness';
 import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
 import { physicianOfClient } from '../physicians/physician-repository';
 import { clientProfileChanges, staffAccounts } from './schema';
@@ -56,6 +57,7 @@ export async function staffClientRecord(
       routingNumber: m.routingNumber,
     })),
     activity: await listClientActivity(db, clientId),
+    releaseReadiness: await releaseReadinessOf(db, { clientId, today }),
     profileChanges: await listProfileChanges(db, clientId),
   };
 }

@@ -7,7 +7,7 @@ import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/pa
 import { auditEvents, operations, payments, staffAccounts, vialRequests } from '../../../db/schema';
 import { reconcile } from '../../../jobs/reconcile';
 import { weekdayFrom } from '../../../testing/dates';
-import { addClient, saveCardOnFile, vialRequestBody } from '../../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
@@ -56,7 +56,7 @@ const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, 
 
 /** A new client with pre-paid vials and a Visa on file orders one vial by ACT VIP (nothing charged). */
 async function vipRequest() {
-  const added = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
+  const added = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 3 });
   const cookie = await t.signIn(added.actId);
   await saveCardOnFile(t, cookie, newKey());
   const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 3), 1);

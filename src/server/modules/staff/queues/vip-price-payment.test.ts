@@ -6,7 +6,7 @@ import type { PaymentGateway } from '../../../adapters/payments/payment-gateway'
 import { operations, payments, vialRequests } from '../../../db/schema';
 import { reconcile } from '../../../jobs/reconcile';
 import { weekdayFrom } from '../../../testing/dates';
-import { addClient, saveCardOnFile, vialRequestBody } from '../../../testing/form-fixtures';
+import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
 
@@ -55,7 +55,7 @@ const approve = (requestId: string, cookie: string, amountCents: number) =>
 
 /** A new client with pre-paid vials and a Visa on file orders one vial by ACT VIP (nothing charged). */
 async function vipRequest() {
-  const added = await addClient(t.db, { clientConsentFormCompleted: true, bioInsuranceVialsAvailable: 3 });
+  const added = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 3 });
   const cookie = await t.signIn(added.actId);
   await saveCardOnFile(t, cookie, newKey());
   const monday = weekdayFrom(addDays(todayFor(t.clock.now()), 3), 1);

@@ -3,8 +3,10 @@ import { Link } from 'react-router';
 import { type CellRequest, cellRequestMessages, tissueLabels } from '../../../../domain/cell-request';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
+import { ReleaseChecklist } from '../../../components/release-checklist';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequest } from '../api/get-cell-request';
+import { useReleaseReadiness } from '../api/get-release-readiness';
 import { CancelRequestCard } from './cancel-request-card';
 
 const when = (instant: string | null) => (instant ? isoToUsDate(isoDateOf(new Date(instant))) : 'Not yet');
@@ -82,6 +84,7 @@ export function CellRequestDetail({ id }: { id: string }) {
   const session = useSession();
   const clientId = subjectClientId(session.data);
   const request = useCellRequest(clientId, id);
+  const readiness = useReleaseReadiness(clientId, id);
   if (request.isError) {
     return (
       <Alert color="red" role="alert">
@@ -132,6 +135,14 @@ export function CellRequestDetail({ id }: { id: string }) {
                   : cellRequestMessages.vipToBeConfirmed
                 : formatUsd(r.shippingCents),
             ],
+            ...(r.overdueStorageYears > 0
+              ? [
+                  [
+                    `Overdue annual storage (${r.overdueStorageYears} ${r.overdueStorageYears === 1 ? 'year' : 'years'})`,
+                    formatUsd(r.overdueStorageCents),
+                  ] as [string, string],
+                ]
+              : []),
             ['Processing fee', formatUsd(r.processingFeeCents)],
             ['Total charged', formatUsd(r.totalCents)],
             ['Payment', r.paymentDescription],
@@ -140,6 +151,9 @@ export function CellRequestDetail({ id }: { id: string }) {
         />
       </SimpleGrid>
       <Facts caption="Timeline" rows={timelineOf(r)} />
+      {readiness.data && !cancelled && (
+        <ReleaseChecklist readiness={readiness.data} links={session.data?.role === 'client'} />
+      )}
       {!cancelled && cancelCard}
     </Stack>
   );

@@ -105,7 +105,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderForm() {
+function renderForm(overdueStorage?: { years: number; amountCents: number }) {
   const server = fakeServer();
   renderInPortal(
     <MemoryRouter>
@@ -114,6 +114,7 @@ function renderForm() {
         paymentInfo={visaOnFile}
         clientId="client-2"
         today={TODAY}
+        {...(overdueStorage ? { overdueStorage } : {})}
         onSubmitted={() => {}}
       />
     </MemoryRouter>,
@@ -167,5 +168,28 @@ describe('the Stem Cell Request Form', () => {
     });
     expect(second?.key).toBe(first?.key);
     expect(second?.body).toEqual(first?.body);
+  });
+
+  it('adds overdue annual storage to the summary and the one total, with its own 3% by card', async () => {
+    const user = userEvent.setup();
+    const server = renderForm({ years: 2, amountCents: 67_962 });
+    await choose(user, 'Sample Type', 'Adipose');
+    await user.click(screen.getByRole('radio', { name: 'Not treated for an infectious disease' }));
+    await choose(user, 'Number of Vials', '1');
+    await user.click(screen.getByRole('radio', { name: 'No' }));
+    await user.click(screen.getByRole('radio', { name: 'ACT VIP' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Shipment Date' }), {
+      target: { value: '12/01/2026' },
+    });
+    await user.click(screen.getByRole('checkbox', { name: /I authorize ACT/ }));
+
+    // $500 + 3% ($15.00) for the vial; $679.62 + 3% ($20.39) for the two years: $1,215.01.
+    await waitFor(() => expect(screen.getByTestId('order-total').textContent).toBe('$1,215.01'));
+    const summary = screen.getByTestId('order-summary');
+    expect(summary.textContent).toContain('Overdue annual storage (2 years)$679.62');
+    expect(summary.textContent).toContain('Processing fee$35.39');
+    await user.click(screen.getByRole('button', { name: 'Pay $1,215.01' }));
+    await waitFor(() => expect(server.sent).toHaveLength(1));
+    expect(server.sent[0]?.body).toMatchObject({ expectedTotalCents: 121_501 });
   });
 });

@@ -41,12 +41,18 @@ export function CellRequestForm({
   paymentInfo,
   clientId,
   today,
+  overdueStorage,
+  onAmountChanged,
   onSubmitted,
 }: {
   client: ClientRecord;
   paymentInfo: PaymentInfo;
   clientId: string;
   today: string;
+  /** Annual storage overdue that joins this order's charge (none: nothing overdue). */
+  overdueStorage?: { years: number; amountCents: number };
+  /** The server's total differed from the page's: what the page read from elsewhere is read again. */
+  onAmountChanged?: () => void;
   onSubmitted(response: SendCellRequestResponse): void;
 }) {
   const onFile = methodsOnFileOf(paymentInfo);
@@ -69,6 +75,7 @@ export function CellRequestForm({
     onSuccess: onSubmitted,
     onRefused: (error, values) => {
       if (error.code !== 'AMOUNT_CHANGED') return;
+      onAmountChanged?.();
       void clientVials.refetch();
       if (values.shipping_method === 'FedEx') void check.requestQuote(addressOf(values));
     },
@@ -94,6 +101,7 @@ export function CellRequestForm({
           shippingCents: v.shippingCents,
           actVip: v.shipping_method === 'ACT VIP',
           card: v.payment.method === 'Credit Card',
+          ...(overdueStorage ? { overdueStorage } : {}),
         })
       : null;
   }

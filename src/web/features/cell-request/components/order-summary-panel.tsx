@@ -19,6 +19,14 @@ export function OrderSummaryPanel({ summary }: { summary: OrderSummary | null })
               ? 'Verify the address for a quote'
               : formatUsd(summary.shippingCents),
         ],
+        ...(summary.overdueStorageYears > 0
+          ? [
+              [
+                `Overdue annual storage (${summary.overdueStorageYears} ${summary.overdueStorageYears === 1 ? 'year' : 'years'})`,
+                formatUsd(summary.overdueStorageCents),
+              ] as [string, string],
+            ]
+          : []),
         ['Processing fee', formatUsd(summary.processingFeeCents)],
       ]
     : [];

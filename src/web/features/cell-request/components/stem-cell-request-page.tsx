@@ -4,9 +4,12 @@ import { Link, useParams } from 'react-router';
 import { cellRequestMessages, type SendCellRequestResponse } from '../../../../domain/cell-request';
 import { todayFor } from '../../../../domain/client';
 import { formatUsd } from '../../../../domain/money';
+import { type ReleaseReadiness, releaseRefusals } from '../../../../domain/release-readiness';
+import { ReleaseChecklist } from '../../../components/release-checklist';
 import { useClient } from '../../../lib/client-record';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { subjectClientId, useSession } from '../../../lib/session';
+import { useReleaseReadiness } from '../api/get-release-readiness';
 import { CellRequestDetail } from './cell-request-detail';
 import { CellRequestForm } from './cell-request-form';
 
@@ -28,6 +31,7 @@ function OrderArea() {
   const clientId = subjectClientId(session.data);
   const client = useClient();
   const paymentInfo = usePaymentInfo();
+  const readiness = useReleaseReadiness(clientId);
   const [done, setDone] = useState<SendCellRequestResponse | null>(null);
 
   if (done) {
@@ -52,8 +56,8 @@ function OrderArea() {
       </Card>
     );
   }
-  if (!client.data || !paymentInfo.data || !clientId) {
-    if (client.isError || paymentInfo.isError) {
+  if (!client.data || !paymentInfo.data || !readiness.data || !clientId) {
+    if (client.isError || paymentInfo.isError || readiness.isError) {
       return (
         <Alert color="red" role="alert">
           The form could not be loaded. Please reload the page.
@@ -62,36 +66,84 @@ function OrderArea() {
     }
     return <Loader aria-label="Loading" />;
   }
-  if (!client.data.clientConsentFormCompleted) {
+  const checklist = <ReleaseChecklist readiness={readiness.data} links={session.data?.role === 'client'} />;
+  const hold = holdOf(readiness.data, client.data.clientConsentFormCompleted, paymentInfo.data);
+  if (hold) {
+    return (
+      <Stack gap="md">
+        {hold}
+        {checklist}
+      </Stack>
+    );
+  }
+  const { overdueStorage } = readiness.data;
+  return (
+    <Stack gap="md">
+      {checklist}
+      <CellRequestForm
+        client={client.data}
+        paymentInfo={paymentInfo.data}
+        clientId={clientId}
+        today={todayFor(new Date())}
+        {...(overdueStorage.addedToOrder ? { overdueStorage } : {})}
+        onAmountChanged={() => void readiness.refetch()}
+        onSubmitted={(response) => {
+          setDone(response);
+          window.scrollTo({ top: 0 });
+        }}
+      />
+    </Stack>
+  );
+}
+
+/**
+ * What holds a new request, said before the form (the server refuses it too): the consent (the
+ * spec's alert), no method on file (with overdue annual storage: the years to pay first), or the
+ * three months after the Enrollment Date.
+ */
+function holdOf(
+  readiness: ReleaseReadiness,
+  consentSigned: boolean,
+  paymentInfo: { Credit_Card_Number?: string | null; Account_Number?: string | null },
+) {
+  if (!consentSigned) {
     return (
       <Alert color="red" role="alert" title="Alert!">
         <Text>{cellRequestMessages.consentRequired}</Text>
-        <Anchor component={Link} to="/form-document/Consent-form">
+        <Anchor component={Link} to="/form-document/Consent-form" c="red.9" underline="always">
           Complete the client consent
         </Anchor>
       </Alert>
     );
   }
-  if (!paymentInfo.data.Credit_Card_Number && !paymentInfo.data.Account_Number) {
+  const overdue = readiness.overdueStorage;
+  if (overdue.years > 0 && !overdue.addedToOrder) {
+    return (
+      <Alert color="red" role="alert" title="Annual storage overdue">
+        <Text>{releaseRefusals.storageOverdue(overdue.years, overdue.amountCents)}</Text>
+        <Anchor component={Link} to="/payment-information" c="red.9" underline="always">
+          Pay the overdue annual storage
+        </Anchor>
+      </Alert>
+    );
+  }
+  if (!paymentInfo.Credit_Card_Number && !paymentInfo.Account_Number) {
     return (
       <Alert color="red" role="alert" title="No payment information on file">
         <Text>{cellRequestMessages.paymentInfoRequired}</Text>
-        <Anchor component={Link} to="/payment-information">
+        <Anchor component={Link} to="/payment-information" c="red.9" underline="always">
           Update payment information
         </Anchor>
       </Alert>
     );
   }
-  return (
-    <CellRequestForm
-      client={client.data}
-      paymentInfo={paymentInfo.data}
-      clientId={clientId}
-      today={todayFor(new Date())}
-      onSubmitted={(response) => {
-        setDone(response);
-        window.scrollTo({ top: 0 });
-      }}
-    />
-  );
+  const enrollment = readiness.items.find((i) => i.key === 'enrollment');
+  if (enrollment?.holdsRequest) {
+    return (
+      <Alert color="blue" role="alert" title="Not yet">
+        <Text>{enrollment.text}</Text>
+      </Alert>
+    );
+  }
+  return null;
 }

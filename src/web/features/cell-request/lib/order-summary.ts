@@ -1,6 +1,7 @@
 import type { Cents } from '../../../../domain/money';
 import { cardProcessingFee } from '../../../../domain/payments';
 import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from '../../../../domain/price-book';
+import { overdueStorageFee } from '../../../../domain/vial-request-price';
 
 export interface OrderSummary {
   vials: number;
@@ -10,13 +11,19 @@ export interface OrderSummary {
   /** null: no quote yet (FedEx before the address is quoted). */
   shippingCents: Cents | null;
   shippingToBeConfirmed: boolean;
+  /** Annual storage overdue, paid with the order (DESIGN.md 8 item 30): its years and amount. */
+  overdueStorageYears: number;
+  overdueStorageCents: Cents;
+  /** The card fee of the whole charge, the overdue storage's included. */
   processingFeeCents: Cents;
   totalCents: Cents | null;
 }
 
 /**
- * The order summary from the server's answers: the payable vials of get_ClientVialsService and
- * the shipping of get_FedexShipQuote, with the CPP of the price book in force and the 3% card fee on top.
+ * The order summary from the server's answers: the payable vials of get_ClientVialsService, the
+ * shipping of get_FedexShipQuote and the overdue storage of get_ReleaseReadiness, with the CPP of
+ * the price book in force and the 3% card fee on top (on the overdue storage alone as on
+ * Payment Information, as the server prices it).
  */
 export function orderSummary(
   book: PriceBook,
@@ -28,13 +35,18 @@ export function orderSummary(
     shippingCents: Cents | null;
     actVip: boolean;
     card: boolean;
+    overdueStorage?: { years: number; amountCents: Cents };
   },
 ): OrderSummary {
   const cppCents = input.cpp ? input.vials * book.cppPerVial : 0;
   const shippingCents = input.actVip ? ACT_VIP_SHIPPING_CENTS : input.shippingCents;
   const subtotal = shippingCents === null ? null : input.payableVialsCents + cppCents + shippingCents;
+  const method = input.card ? 'card' : 'ach';
+  const overdueStorageCents = input.overdueStorage?.amountCents ?? 0;
   const processingFeeCents =
-    subtotal === null ? 0 : cardProcessingFee(book, subtotal, input.card ? 'card' : 'ach');
+    subtotal === null
+      ? 0
+      : cardProcessingFee(book, subtotal, method) + overdueStorageFee(book, overdueStorageCents, method);
   return {
     vials: input.vials,
     prePaidVials: input.prePaidVials,
@@ -42,7 +54,9 @@ export function orderSummary(
     cppCents,
     shippingCents,
     shippingToBeConfirmed: input.actVip,
+    overdueStorageYears: input.overdueStorage?.years ?? 0,
+    overdueStorageCents,
     processingFeeCents,
-    totalCents: subtotal === null ? null : subtotal + processingFeeCents,
+    totalCents: subtotal === null ? null : subtotal + overdueStorageCents + processingFeeCents,
   };
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { activityTypeLabel } from '../../../../domain/client-activity';
 import { formatUsPhone } from '../../../../domain/us-contact';
+import { ReleaseChecklist } from '../../../components/release-checklist';
 import { ApiError } from '../../../lib/api-client';
 import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
@@ -57,7 +58,8 @@ export function StaffClientPage() {
     );
   }
   if (!record.data) return null;
-  const { client, physician, forms, documents, paymentMethods, activity, profileChanges } = record.data;
+  const { client, physician, forms, documents, paymentMethods, activity, releaseReadiness, profileChanges } =
+    record.data;
   return (
     <Stack>
       <Anchor component={Link} to="/staff/clients" size="sm">
@@ -133,6 +135,7 @@ export function StaffClientPage() {
           ))}
         </Section>
       </SimpleGrid>
+      <ReleaseChecklist readiness={releaseReadiness} links={false} />
       <StaffClientEdit recordId={id} client={client} />
       <PaymentLinkSection
         clientId={client.clientACTId}

@@ -1,0 +1,90 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
+
+/**
+ * The release checklist (issue 22) on the Stem Cell Request Form and the staff record. It only
+ * reads the demo accounts as seeded: Jane (ACT10001) has not signed her consent; Omar (ACT10006)
+ * owes a year of annual storage with no method on file to pay it with an order.
+ */
+
+function checklistItem(page: Page, label: string) {
+  return page
+    .getByRole('list', { name: 'Release checklist' })
+    .getByRole('listitem')
+    .filter({ has: page.getByText(label, { exact: true }) });
+}
+
+async function shoot(page: Page, name: string) {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoSidewaysScroll(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('the release checklist of a client without a consent shows it missing', async ({ page }) => {
+  await signIn(page, 'ACT10001');
+  await page.goto('/stem-cell-request');
+  await expect(page.getByRole('heading', { name: 'Stem Cell Request Form', level: 1 })).toBeVisible();
+  // The spec's alert holds the request; the checklist says what else a release waits for.
+  await expect(
+    page.getByText('Alert! Please complete the client consent before ordering vials!!.'),
+  ).toBeVisible();
+  const consent = checklistItem(page, 'Consent signed');
+  await expect(consent).toContainText('Missing');
+  await expect(consent).toContainText('Waits for the signature on the client consent.');
+  await expect(consent.getByRole('link', { name: 'Sign the client consent' })).toHaveAttribute(
+    'href',
+    '/form-document/Consent-form',
+  );
+  await expect(checklistItem(page, 'Infectious disease screening done, within its window')).toContainText(
+    'Waits for the infectious disease screening.',
+  );
+  // Banked three years ago: ready, and past the three months after it.
+  await expect(checklistItem(page, 'Cells banked and ready')).toContainText('Done');
+  await expect(checklistItem(page, 'Three months since the Enrollment Date')).toContainText('Done');
+  await expect(checklistItem(page, 'Annual storage paid')).toContainText(/Paid until \d{2}\/\d{2}\/\d{4}\./);
+  await expect(checklistItem(page, "Practitioner's approval")).toContainText(
+    'Waits for the request: the practitioner approves it once it is sent.',
+  );
+  await expect(page.getByRole('button', { name: /^(Submit|Pay )/ })).toHaveCount(0);
+  await expectAccessible(page);
+  await shoot(page, 'release-checklist-consent-missing');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The back office reads the same checklist on Jane's record.
+  await signInAsDemoAdmin(page);
+  await page.goto('/staff/clients/ACT10001');
+  await expect(page.getByRole('heading', { name: 'Jane Doe (ACT10001)', level: 1 })).toBeVisible();
+  const onRecord = checklistItem(page, 'Consent signed');
+  await expect(onRecord).toContainText('Missing');
+  await expect(onRecord.getByRole('link')).toHaveCount(0);
+  await expectAccessible(page);
+  await shoot(page, 'release-checklist-staff');
+});
+
+test('overdue annual storage with no method on file holds the request, with where to pay it', async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10006');
+  await page.goto('/stem-cell-request');
+  const held = page.getByRole('alert').filter({ hasText: 'Annual storage overdue' });
+  await expect(held).toContainText(
+    'Your annual storage is overdue (1 year, $339.81) and must be paid before vials are released. Please pay it on the Payment Information page; it is charged when you save a card or bank account.',
+  );
+  await expect(held.getByRole('link', { name: 'Pay the overdue annual storage' })).toHaveAttribute(
+    'href',
+    '/payment-information',
+  );
+  const storage = checklistItem(page, 'Annual storage paid');
+  await expect(storage).toContainText('Missing');
+  await expect(storage).toContainText('Waits for the payment of 1 year of annual storage overdue ($339.81).');
+  await expect(page.getByRole('form', { name: 'Stem Cell Request Form' })).toHaveCount(0);
+  await expectAccessible(page);
+  await shoot(page, 'release-checklist-storage-overdue');
+});
