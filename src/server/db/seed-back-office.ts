@@ -10,6 +10,7 @@ import {
   annualStorageFees,
   clientActivities,
   clients,
+  outboxMessages,
   paymentMethods,
   payments,
   sandboxPaymentMethods,
@@ -471,6 +472,16 @@ export async function seedDemoRefundClient(db: Database, now: Date): Promise<boo
         stageName: 'Closed Won',
         paymentId,
         amountCents: 257_500,
+      });
+      // Its receipt e-mail went out when it was paid (every approved charge has one: the fault suite checks).
+      await tx.insert(outboxMessages).values({
+        recipient: 'elena.marsh@example.com',
+        subject: 'Payment receipt',
+        textBody: `We received your payment of $2,575.00 for initial sample processing. Transaction ${transactionId}.`,
+        dedupeKey: `payment:${paymentId}`,
+        status: 'sent',
+        sentAt: paidAt,
+        createdAt: paidAt,
       });
     }
     await tx.insert(systemSettings).values({ key: 'demo_refund_client_seeded', value: now.toISOString() });
