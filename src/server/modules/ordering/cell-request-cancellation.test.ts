@@ -97,6 +97,8 @@ const refundsOf = (paymentId: string) => t.db.select().from(refunds).where(eq(re
 describe('a client cancels a vial request', () => {
   it('before the cutoff: the page says everything comes back, and it does (voided, vial given back)', async () => {
     const c = await clientWithRequest();
+    // 2 paid vials $1,000.00, CPP 3 x $25.00, FedEx to New York $118.38, 3% card fee $35.80.
+    expect(c.charge.totalCents).toBe(122_918);
     expect(await vialsOf(c.clientId)).toBe(0);
     const before = (await view(c.cookie, c.id)).json();
     expect(before.cancellation).toMatchObject({
@@ -190,16 +192,16 @@ describe('a client cancels a vial request', () => {
     // The delivery is tomorrow: the cutoff has passed.
     const tomorrow = todayFor(new Date(t.clock.now().getTime() + DAY));
     await t.db.update(vialRequests).set({ shipmentDate: tomorrow }).where(eq(vialRequests.id, c.id));
-    const base = c.charge.totalCents - c.charge.feeCents;
-    const refundBase = base - 2 * 25_000;
-    const expected = refundBase + Math.round((c.charge.feeCents * refundBase) / base);
+    // $1,193.38 before the fee; $500.00 kept for the 2 paid vials, $693.38 refunded with its share
+    // of the $35.80 card fee ($20.80): $714.18 back, $515.00 kept.
+    const expected = 71_418;
 
     const response = await cancel(c.cookie, c.id);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().cancellation).toMatchObject({
       state: 'cancelled',
       refundCents: expected,
-      keptCents: c.charge.totalCents - expected,
+      keptCents: 51_500,
       forfeitedVials: 1,
       refundedCents: 0,
     });
