@@ -128,8 +128,12 @@ export function cancellationTerms(facts: CancellationFacts): CancellationTerms {
   };
 }
 
-const vials = (n: number) => `${n} ${n === 1 ? 'vial' : 'vials'}`;
-const prePaid = (n: number) => `Your ${n} pre-paid ${n === 1 ? 'vial is' : 'vials are'}`;
+/** "1 vial", "3 vials". */
+export const vialsText = (n: number) => `${n} ${n === 1 ? 'vial' : 'vials'}`;
+/** "1 pre-paid vial", "3 pre-paid vials". */
+export const prePaidVialsText = (n: number) => `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}`;
+const vials = vialsText;
+const prePaid = (n: number) => `Your ${prePaidVialsText(n)} ${n === 1 ? 'is' : 'are'}`;
 
 /** The cutoff as people read it: "2:00 PM Eastern on 12/08/2026". */
 export function cutoffText(cutoff: string): string {

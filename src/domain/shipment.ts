@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { vialsText } from './cell-request-cancellation';
 import { singleLine } from './text';
 
 /**
@@ -28,6 +29,7 @@ export const shipmentMessages = {
   notFedEx: 'Only a FedEx request gets a carrier label; record the ACT VIP courier instead.',
   notVip: 'A FedEx request ships with a label: create its label instead.',
   carrierUnavailable: 'FedEx could not be reached. Nothing was shipped; please try again in a few minutes.',
+  alreadyShipped: 'This request is already shipped.',
   labelCreated: 'The label was created and the request marked shipped.',
   courierRecorded: 'The courier was recorded and the request marked shipped.',
   confirmSubject: 'Please confirm the stem cells arrived frozen',
@@ -36,9 +38,18 @@ export const shipmentMessages = {
   confirmNoteRequired: 'Please say what was wrong with the delivery',
 } as const;
 
+/** How a shipment left, after its date: by a courier and its reference, or the carrier's tracking number. */
+export function shippedBy(shipment: {
+  courier: string | null | undefined;
+  trackingNumber: string | null;
+}): string {
+  if (shipment.courier) return `, ${shipment.courier}, reference ${shipment.trackingNumber}`;
+  return shipment.trackingNumber ? `, tracking number ${shipment.trackingNumber}` : '';
+}
+
 /** What the package declares, by default: staff may change it. */
 export function defaultDeclaredContents(vials: number): string {
-  return `Cryopreserved human cells, ${vials} ${vials === 1 ? 'vial' : 'vials'}, in a liquid nitrogen dry shipper`;
+  return `Cryopreserved human cells, ${vialsText(vials)}, in a liquid nitrogen dry shipper`;
 }
 
 const dryShipperId = singleLine(z.string().trim())

@@ -6,6 +6,7 @@ import {
   cancellationTerms,
   cutoffText,
   cancellationMessages as m,
+  vialsText,
 } from '../../../domain/cell-request-cancellation';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
@@ -156,7 +157,7 @@ export async function cancelCellRequest(
       activityId: row.clientActivityId,
       subject: m.emailSubject,
       lines: [
-        `Your stem cell request of ${row.vials} ${row.vials === 1 ? 'vial' : 'vials'} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
+        `Your stem cell request of ${vialsText(row.vials)} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
         ...cancellationLines(terms, terms.feeCents),
         terms.refundCents > 0 ? 'You will receive a separate e-mail when the refund is sent.' : '',
       ],

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { cancellationMessages, vialsText } from '../../../domain/cell-request-cancellation';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import {
   type CreateLabel,
@@ -41,7 +42,7 @@ export const packageReference = (requestId: string) => `VR-${requestId.slice(0, 
 
 /** Why a request may not ship now, or null: approval first, and an ACT VIP price confirmed. */
 export function shipRefusal(row: RequestRow): HttpError | null {
-  if (row.status === 'cancelled') return new HttpError('NOT_ALLOWED_NOW', 'This request is cancelled.');
+  if (row.status === 'cancelled') return new HttpError('NOT_ALLOWED_NOW', cancellationMessages.isCancelled);
   if (!row.approvedByPractitionerAt) return new HttpError('NOT_ALLOWED_NOW', m.notApproved);
   if (row.shippingPriceToBeConfirmed && !row.vipPriceConfirmedAt) {
     return new HttpError('NOT_ALLOWED_NOW', m.vipPriceNotConfirmed);
@@ -90,7 +91,7 @@ export function createLabel(
         .limit(1);
       if (!row || row.status === 'pending') throw notFound();
       if (row.shippingMethod !== 'FedEx') throw new HttpError('NOT_ALLOWED_NOW', m.notFedEx);
-      if (row.shippedAt) throw new HttpError('ALREADY_COMPLETED', 'This request is already shipped.');
+      if (row.shippedAt) throw new HttpError('ALREADY_COMPLETED', m.alreadyShipped);
       const refusal = shipRefusal(row);
       if (refusal) throw refusal;
       if (row.labelOperationId)
@@ -175,11 +176,11 @@ async function makeLabel(
       })
       .where(and(eq(vialRequests.id, row.id), isNull(vialRequests.shippedAt)))
       .returning();
-    if (!shipped) throw new HttpError('ALREADY_COMPLETED', 'This request is already shipped.');
+    if (!shipped) throw new HttpError('ALREADY_COMPLETED', m.alreadyShipped);
     if (shipped.clientActivityId)
       await updateActivity(tx, shipped.clientActivityId, { stageName: 'Shipped' });
     const lines = [
-      `The stem cells of request ${packageReference(row.id)} (${row.vials} ${row.vials === 1 ? 'vial' : 'vials'}) left the laboratory today by FedEx Priority Overnight, for delivery on ${isoToUsDate(row.shipmentDate)}.`,
+      `The stem cells of request ${packageReference(row.id)} (${vialsText(row.vials)}) left the laboratory today by FedEx Priority Overnight, for delivery on ${isoToUsDate(row.shipmentDate)}.`,
       `FedEx tracking number: ${made.trackingNumber}.`,
     ];
     await tell(tx, deps, shipped, 'shipped', { subject: 'Your stem cells have shipped', lines }, 'client');
@@ -303,7 +304,7 @@ async function recordScans(deps: ShippingDeps, row: RequestRow, events: CarrierE
         subject: m.confirmSubject,
         lines: [
           `Dear ${done.contactFirstName} ${done.contactLastName},`,
-          `FedEx reports the stem cells of request ${packageReference(done.id)} (${done.vials} ${done.vials === 1 ? 'vial' : 'vials'}) delivered.`,
+          `FedEx reports the stem cells of request ${packageReference(done.id)} (${vialsText(done.vials)}) delivered.`,
           `Please confirm they arrived frozen, or tell us what was wrong: ${link}`,
         ],
       },

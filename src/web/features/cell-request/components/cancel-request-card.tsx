@@ -2,13 +2,11 @@ import { Alert, Anchor, Button, Card, Group, List, Stack, Text, Title } from '@m
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CellRequest } from '../../../../domain/cell-request';
-import { cutoffText } from '../../../../domain/cell-request-cancellation';
+import { cutoffText, prePaidVialsText } from '../../../../domain/cell-request-cancellation';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { ApiError } from '../../../lib/api-client';
 import { useCancelCellRequest } from '../api/cancel-cell-request';
-
-const vialsText = (n: number) => `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}`;
 
 /**
  * The request's cancellation: before the client confirms, exactly what is refunded, kept and
@@ -41,8 +39,8 @@ export function CancelRequestCard({ request, clientId }: { request: CellRequest;
                 : `${formatUsd(c.refundCents)} was refunded to the account you paid with.`}
           </Text>
           {c.keptCents > 0 && <Text>{formatUsd(c.keptCents)} was kept as the replacement fee.</Text>}
-          {c.returnedVials > 0 && <Text>{vialsText(c.returnedVials)} given back to your plan.</Text>}
-          {c.forfeitedVials > 0 && <Text>{vialsText(c.forfeitedVials)} forfeited.</Text>}
+          {c.returnedVials > 0 && <Text>{prePaidVialsText(c.returnedVials)} given back to your plan.</Text>}
+          {c.forfeitedVials > 0 && <Text>{prePaidVialsText(c.forfeitedVials)} forfeited.</Text>}
           <Anchor component={Link} to="/client-activity">
             See it on Client Activity
           </Anchor>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { type CellRequest, cellRequestMessages, tissueLabels } from '../../../../domain/cell-request';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
+import { shippedBy } from '../../../../domain/shipment';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequest } from '../api/get-cell-request';
@@ -42,9 +43,7 @@ const whenTime = (instant: string) =>
 
 function shippedText(request: CellRequest): string {
   if (!request.shippedAt) return 'Not yet';
-  const courier = request.shipping?.courier;
-  if (courier) return `${when(request.shippedAt)}, ${courier}, reference ${request.trackingNumber}`;
-  return `${when(request.shippedAt)}${request.trackingNumber ? `, tracking number ${request.trackingNumber}` : ''}`;
+  return `${when(request.shippedAt)}${shippedBy({ courier: request.shipping?.courier, trackingNumber: request.trackingNumber })}`;
 }
 
 export function timelineOf(request: CellRequest): [string, string][] {

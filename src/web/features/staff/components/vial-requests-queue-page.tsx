@@ -13,12 +13,16 @@ import {
 } from '@mantine/core';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { cancellationMessages, cutoffText } from '../../../../domain/cell-request-cancellation';
+import {
+  cancellationMessages,
+  cutoffText,
+  prePaidVialsText,
+} from '../../../../domain/cell-request-cancellation';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { feeAtRate } from '../../../../domain/payments';
 import { formatRate } from '../../../../domain/price-book';
-import { createLabelSchema, shipmentMessages } from '../../../../domain/shipment';
+import { createLabelSchema, shipmentMessages, shippedBy } from '../../../../domain/shipment';
 import {
   amountToCents,
   queueMessages,
@@ -233,10 +237,7 @@ function LabelForm({ request, onDone }: { request: VialQueueItem; onDone: (messa
 
 function shippedText(request: VialQueueItem): string {
   if (!request.shippedAt) return 'Not yet';
-  const { courier } = request.shipping;
-  return courier
-    ? `${when(request.shippedAt)}, ${courier}, reference ${request.trackingNumber}`
-    : `${when(request.shippedAt)}, tracking number ${request.trackingNumber}`;
+  return `${when(request.shippedAt)}${shippedBy({ courier: request.shipping.courier, trackingNumber: request.trackingNumber })}`;
 }
 
 function confirmationText(request: VialQueueItem): string {
@@ -247,8 +248,6 @@ function confirmationText(request: VialQueueItem): string {
     : `A problem: ${answer.note} (${when(answer.at)})`;
 }
 
-const vialCount = (n: number) => `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}`;
-
 /** Cancelling by the policy, with a reason: what it refunds, keeps and forfeits is on the page first. */
 function CancelForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
   const [reason, setReason] = useState('');
@@ -257,8 +256,8 @@ function CancelForm({ request, onDone }: { request: VialQueueItem; onDone: (mess
   const effects = [
     `refunds ${formatUsd(c.refundCents)}`,
     ...(c.keptCents > 0 ? [`keeps ${formatUsd(c.keptCents)} as the replacement fee`] : []),
-    ...(c.returnedVials > 0 ? [`gives ${vialCount(c.returnedVials)} back`] : []),
-    ...(c.forfeitedVials > 0 ? [`forfeits ${vialCount(c.forfeitedVials)}`] : []),
+    ...(c.returnedVials > 0 ? [`gives ${prePaidVialsText(c.returnedVials)} back`] : []),
+    ...(c.forfeitedVials > 0 ? [`forfeits ${prePaidVialsText(c.forfeitedVials)}`] : []),
   ];
   return (
     <Stack gap={4}>
