@@ -6,48 +6,13 @@
  * after it the request reads cancelled, the vial is back and Client Activity shows the refund.
  * Each run orders anew, so it runs again on the same server.
  */
-import { expect, type Page, test } from '@playwright/test';
-import { todayFor } from '../src/domain/client';
+import { expect, test } from '@playwright/test';
 import { formatUsd } from '../src/domain/money';
-import { validTuesday } from '../src/server/testing/dates';
 import { waitForMail } from './support/mail';
+import { orderVials } from './support/orders';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 
 const NOAH = 'ACT10011';
-
-async function orderThreeVials(page: Page): Promise<{ id: string; totalCents: number }> {
-  const answer = await page.request.post('/api/pay/send_CellRequest', {
-    headers: {
-      origin: new URL(page.url()).origin,
-      'x-portal-client': 'web',
-      'idempotency-key': crypto.randomUUID(),
-    },
-    data: {
-      NumberOfVials: 3,
-      CPP: 'Yes',
-      shipping_method: 'FedEx',
-      ShipmentDate: validTuesday(todayFor(new Date()), 28),
-      ShippingInfo: 'New',
-      clinicName: 'Hudson Orthopedic Associates',
-      firstName: 'Samuel',
-      lastName: 'Okafor',
-      ShippingEmail: 'receiving@hudson-ortho.example.com',
-      phone: '2125550188',
-      street: '160 East 56th Street',
-      city: 'New York',
-      state: 'NY',
-      country: 'United States',
-      ZipCode: '10022',
-      Tissue_Info: 'Adipose',
-      Infectious_Disease: 'not treated',
-      authorize: true,
-      PaymentMethod: 'Credit Card',
-    },
-  });
-  expect(answer.ok(), await answer.text()).toBe(true);
-  const body = (await answer.json()) as { id: string; amountChargedCents: number };
-  return { id: body.id, totalCents: body.amountChargedCents };
-}
 
 test('a client cancels a request before the cutoff: everything refunded, the pre-paid vial back, the refund on Client Activity', async ({
   page,
@@ -55,7 +20,7 @@ test('a client cancels a request before the cutoff: everything refunded, the pre
   test.setTimeout(120_000);
   const since = Date.now();
   await signIn(page, NOAH);
-  const { id, totalCents } = await orderThreeVials(page);
+  const { id, totalCents } = await orderVials(page, { NumberOfVials: 3, CPP: 'Yes' });
   const total = formatUsd(totalCents);
 
   await page.goto(`/stem-cell-request/${id}`);

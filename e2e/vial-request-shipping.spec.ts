@@ -6,47 +6,13 @@
  * client's timeline up to "Delivered"; the clinic confirms the cells arrived frozen from the link
  * e-mailed at delivery, and the timeline says so. Each run orders anew.
  */
-import { expect, type Page, test } from '@playwright/test';
-import { todayFor } from '../src/domain/client';
-import { validTuesday } from '../src/server/testing/dates';
+import { expect, test } from '@playwright/test';
 import { waitForMail } from './support/mail';
+import { orderVials } from './support/orders';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { signInAsDemoAdmin } from './support/staff';
 
 const CLINIC = 'receiving@hudson-ortho.example.com';
-
-async function orderTwoVials(page: Page): Promise<string> {
-  const answer = await page.request.post('/api/pay/send_CellRequest', {
-    headers: {
-      origin: new URL(page.url()).origin,
-      'x-portal-client': 'web',
-      'idempotency-key': crypto.randomUUID(),
-    },
-    data: {
-      NumberOfVials: 2,
-      CPP: 'No',
-      shipping_method: 'FedEx',
-      ShipmentDate: validTuesday(todayFor(new Date()), 28),
-      ShippingInfo: 'New',
-      clinicName: 'Hudson Orthopedic Associates',
-      firstName: 'Samuel',
-      lastName: 'Okafor',
-      ShippingEmail: CLINIC,
-      phone: '2125550188',
-      street: '160 East 56th Street',
-      city: 'New York',
-      state: 'NY',
-      country: 'United States',
-      ZipCode: '10022',
-      Tissue_Info: 'Adipose',
-      Infectious_Disease: 'not treated',
-      authorize: true,
-      PaymentMethod: 'Credit Card',
-    },
-  });
-  expect(answer.ok(), await answer.text()).toBe(true);
-  return ((await answer.json()) as { id: string }).id;
-}
 
 test('staff create the FedEx label after the approval; the scans reach the timeline and the clinic confirms the delivery', async ({
   page,
@@ -57,7 +23,7 @@ test('staff create the FedEx label after the approval; the scans reach the timel
   const clientContext = await browser.newContext();
   const client = await clientContext.newPage();
   await signIn(client, 'ACT10011');
-  const id = await orderTwoVials(client);
+  const id = (await orderVials(client, { NumberOfVials: 2 })).id;
 
   await signInAsDemoAdmin(page);
   await page.goto('/staff/queues/vial-requests');
