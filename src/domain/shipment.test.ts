@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDeclaredContents, shippedBy } from './shipment';
+import { carrierCountryCode, defaultDeclaredContents, defaultStoreContents, shippedBy } from './shipment';
 
 describe('how a shipment reads', () => {
   it('names the courier and its reference for ACT VIP, the tracking number otherwise', () => {
@@ -19,5 +19,24 @@ describe('how a shipment reads', () => {
     expect(defaultDeclaredContents(2)).toBe(
       'Cryopreserved human cells, 2 vials, in a liquid nitrogen dry shipper',
     );
+  });
+});
+
+describe("a store order's country, as the carrier reads it", () => {
+  it.each([
+    ['United States', 'US'],
+    ['united states of america', 'US'],
+    ['U.S.A.', 'US'],
+    [' us ', 'US'],
+    ['ca', 'CA'],
+    ['Canada', null],
+    ['', null],
+  ])('%j is %j', (typed, code) => {
+    expect(carrierCountryCode(typed)).toBe(code);
+  });
+
+  it("declares a store package's bottles", () => {
+    expect(defaultStoreContents(1, 'Stem Cell Face Serum')).toBe('Stem Cell Face Serum, 1 bottle');
+    expect(defaultStoreContents(3, 'Stem Cell Face Serum')).toBe('Stem Cell Face Serum, 3 bottles');
   });
 });

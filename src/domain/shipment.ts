@@ -30,6 +30,9 @@ export const shipmentMessages = {
   notVip: 'A FedEx request ships with a label: create its label instead.',
   carrierUnavailable: 'FedEx could not be reached. Nothing was shipped; please try again in a few minutes.',
   alreadyShipped: 'This request is already shipped.',
+  labelUnderWay: 'Another label is being made for this request.',
+  labelBeingMade:
+    'A shipping label is being made for this order right now, so it may be leaving: please try again in a minute.',
   labelCreated: 'The label was created and the request marked shipped.',
   courierRecorded: 'The courier was recorded and the request marked shipped.',
   confirmSubject: 'Please confirm the stem cells arrived frozen',
@@ -61,6 +64,26 @@ export const createLabelSchema = z.object({
   contents: singleLine(z.string().trim().max(120)).pipe(z.string().min(1, shipmentMessages.contentsRequired)),
 });
 export type CreateLabel = z.infer<typeof createLabelSchema>;
+
+/** A store order's label: its declared contents (no dry shipper: serum travels at room temperature). */
+export const createStoreLabelSchema = createLabelSchema.pick({ contents: true });
+export type CreateStoreLabel = z.infer<typeof createStoreLabelSchema>;
+
+/** What a store order's package declares, by default. */
+export function defaultStoreContents(quantity: number, item: string): string {
+  return `${item}, ${quantity} ${quantity === 1 ? 'bottle' : 'bottles'}`;
+}
+
+/**
+ * A country as the carrier reads it (ISO 3166 alpha-2), from what was typed on the store's
+ * free-text Country field: the ways people write the United States, or a two-letter code.
+ * Anything else is null: staff ship it by hand.
+ */
+export function carrierCountryCode(country: string): string | null {
+  const plain = country.trim().replace(/\./g, '').toUpperCase();
+  if (['US', 'USA', 'UNITED STATES', 'UNITED STATES OF AMERICA'].includes(plain)) return 'US';
+  return /^[A-Z]{2}$/.test(plain) ? plain : null;
+}
 
 export const recordCourierSchema = z.object({
   courier: singleLine(z.string().trim().max(60)).pipe(z.string().min(1, shipmentMessages.courierRequired)),

@@ -321,6 +321,13 @@ export const planStoreQueueMessages = {
   noStoreOrders: 'No store orders are waiting to ship or to be delivered.',
   storeShipped: 'The order was marked shipped and the client was e-mailed.',
   storeDelivered: 'The order was marked delivered and the client was e-mailed.',
+  storeLabelCreated: 'The label was created, the order marked shipped and the client e-mailed.',
+  storeLabelUnderWay: 'Another label is being made for this order.',
+  storeLabelShipped: 'This order is already shipped.',
+  storeLabelCancelled: 'This order is cancelled: it does not ship.',
+  storeNotTracked: 'This order has no carrier label to track.',
+  storeCountryUnknown:
+    "FedEx needs the country as its two-letter code (US, CA, GB…): ship this order by hand with the carrier's tracking number.",
   storeAlreadyShipped: (by: string, on: string) => `This order was already marked shipped by ${by} on ${on}.`,
   storeAlreadyDelivered: (by: string, on: string) =>
     `This order was already marked delivered by ${by} on ${on}.`,
@@ -377,6 +384,10 @@ export const storeQueueItemSchema = z.object({
   totalCents: z.number().int(),
   shippedAt: z.string().nullable(),
   trackingNumber: z.string().nullable(),
+  /** A label made by the carrier: printable, and tracked until delivered. */
+  hasLabel: z.boolean(),
+  /** What the package declares unless staff change it. */
+  suggestedContents: z.string(),
   deliveredAt: z.string().nullable(),
 });
 export type StoreQueueItem = z.infer<typeof storeQueueItemSchema>;

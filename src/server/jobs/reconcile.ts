@@ -12,6 +12,7 @@ import { cellRequestRecoveries } from '../modules/ordering/cell-request-service'
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { sendStoreCancellationRefunds } from '../modules/ordering/store-cancellation';
 import { storeRecoveries } from '../modules/ordering/store-service';
+import { pollStoreShipments, storeLabelRecoveries } from '../modules/ordering/store-shipping';
 import { pollShipments, vialLabelRecoveries } from '../modules/ordering/vial-shipping';
 import { billingRunRecoveries, renewalDeps } from '../modules/payments/billing-routes';
 import { paymentRecoveries } from '../modules/payments/payment-service';
@@ -39,6 +40,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     }),
     ...cellRequestRecoveries(paymentDeps),
     ...vialLabelRecoveries(deps),
+    ...storeLabelRecoveries(deps),
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),
     ...newbornSigningRecoveries(paymentDeps),
@@ -82,6 +84,7 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
     ['the owed refunds', () => sendCancellationRefunds({ ...deps, log })],
     ["the store orders' owed refunds", () => sendStoreCancellationRefunds({ ...deps, log })],
     ['the shipments', () => pollShipments(deps)],
+    ['the store shipments', () => pollStoreShipments(deps)],
   ] as const;
   for (const [what, step] of steps) {
     try {

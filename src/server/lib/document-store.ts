@@ -2,8 +2,10 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { Database, Executor } from '../db/client';
 import { documents } from '../db/schema';
+import { notFound } from './http-error';
 import type { Transaction } from './run-once';
 
 /**
@@ -144,4 +146,22 @@ function decrypt(key: Buffer, row: typeof documents.$inferSelect) {
     throw new Error(`document ${row.id} does not match its hash`);
   }
   return { fileName: row.fileName, contentType: row.contentType, content, sha256: row.sha256 };
+}
+
+/**
+ * A client's document as the answer: never cached, its name made safe for the header, to save
+ * (`attachment`) or to open in the browser (`inline`, a label to print); a missing one is a 404.
+ */
+export async function replyWithDocument(
+  reply: FastifyReply,
+  found: Awaited<ReturnType<typeof readDocument>>,
+  disposition: 'attachment' | 'inline' = 'attachment',
+) {
+  if (!found) throw notFound();
+  return reply
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `${disposition}; filename="${found.fileName.replace(/[^\w.-]/g, '_')}"`)
+    .header('x-content-sha256', found.sha256)
+    .type(found.contentType)
+    .send(found.content);
 }

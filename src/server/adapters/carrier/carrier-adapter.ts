@@ -36,16 +36,16 @@ export interface QuoteRequest {
 
 export type RateQuote = { outcome: 'quoted'; netChargeCents: number } | { outcome: 'unavailable' };
 
-/** One package of vials to a clinic, from the bank's fixed sender (PRIORITY_OVERNIGHT). */
+/** One package from the bank's fixed sender (PRIORITY_OVERNIGHT): vials to a clinic, or a store order. */
 export interface ShipmentRequest {
   /** Our reference (the request's), printed on the label and sent as the customer reference. */
   reference: string;
   recipient: CarrierAddress & { contactName: string; company: string; phone: string };
   /** The day it leaves, `YYYY-MM-DD`. */
   shipDate: string;
-  /** The package's declared contents and the dry shipper's id, both entered by staff. */
+  /** The package's declared contents and, for vials, the dry shipper's id, both entered by staff. */
   contents: string;
-  dryShipperId: string;
+  dryShipperId?: string;
 }
 
 export type ShipmentResult =

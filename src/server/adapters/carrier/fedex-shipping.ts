@@ -52,7 +52,9 @@ export function shipmentBody(accountNumber: string, request: ShipmentRequest, se
           itemDescription: request.contents,
           customerReferences: [
             { customerReferenceType: 'CUSTOMER_REFERENCE', value: request.reference },
-            { customerReferenceType: 'P_O_NUMBER', value: request.dryShipperId },
+            ...(request.dryShipperId
+              ? [{ customerReferenceType: 'P_O_NUMBER', value: request.dryShipperId }]
+              : []),
           ],
         },
       ],

@@ -58,7 +58,7 @@ export async function renderLabelPdf(
     facts: [
       `Ship date: ${request.shipDate}`,
       `Contents: ${request.contents}`,
-      `Dry shipper: ${request.dryShipperId}`,
+      ...(request.dryShipperId ? [`Dry shipper: ${request.dryShipperId}`] : []),
       `Reference: ${request.reference}`,
     ],
   };

@@ -11,7 +11,7 @@ import {
 import { getClientActivityResponseSchema } from '../../../domain/client-activity';
 import { errorBodySchema } from '../../../domain/errors';
 import type { AppDeps } from '../../app-deps';
-import { documentOwner, readDocument } from '../../lib/document-store';
+import { documentOwner, readDocument, replyWithDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from './client-access';
@@ -98,13 +98,7 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       if (!owner) throw notFound();
       const clientId = await resolveClientAccess(db, session, owner);
       const document = await readDocument(db, documentsKey, clientId, documentId);
-      if (!document) throw notFound();
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${document.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .header('x-content-sha256', document.sha256)
-        .type(document.contentType)
-        .send(document.content);
+      return replyWithDocument(reply, document);
     },
   );
 

@@ -10,6 +10,7 @@ import {
 } from '../../../domain/cell-request-cancellation';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { shipmentMessages } from '../../../domain/shipment';
 import type { Executor } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
 import { givePrePaidVialsBack } from '../clients/client-holdings';
@@ -125,6 +126,8 @@ export async function cancelCellRequest(
     // An ACT VIP price being charged now: cancelling waits for its outcome, so it is refunded too.
     if (row.vipPriceOperationId && !row.vipPriceConfirmedAt)
       throw new HttpError('PAYMENT_IN_PROGRESS', m.paymentUnderWay);
+    // A label being made: the carrier may be creating the shipment; its outcome decides.
+    if (row.labelOperationId) throw new HttpError('NOT_ALLOWED_NOW', shipmentMessages.labelBeingMade);
     const now = clock.now();
     const terms = await termsFor(tx, row, now);
     if (!terms.allowed) throw new HttpError('NOT_ALLOWED_NOW', m.shipped);

@@ -246,6 +246,16 @@ export const storeOrders = pgTable(
     shippedAt: timestamp({ withTimezone: true }),
     trackingNumber: text(),
     shippedBy: uuid(),
+    /**
+     * A label made by the carrier (issue 22): which carrier, the label kept as a document, the
+     * label operation under way, the declared contents; tracked until delivered (`lastTrackedAt`).
+     * A tracking number typed by staff has no carrier and is not tracked.
+     */
+    carrier: text({ enum: ['offline', 'fedex'] }),
+    labelOperationId: uuid(),
+    labelDocumentId: uuid(),
+    declaredContents: text(),
+    lastTrackedAt: timestamp({ withTimezone: true }),
     deliveredAt: timestamp({ withTimezone: true }),
     deliveredBy: uuid(),
     /**

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { shipmentMessages } from '../../../domain/shipment';
 import { storeCancellationMessages as m, type StoreOrderSummary } from '../../../domain/store';
 import type { Executor } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -82,6 +83,8 @@ export async function cancelStoreOrder(
     if (!row || row.status === 'pending' || !row.paymentId) throw notFound();
     if (row.status === 'cancelled') return { row, fresh: false };
     if (row.status !== 'ordered' || row.shippedAt) throw new HttpError('NOT_ALLOWED_NOW', m.shipped);
+    // A label being made: the carrier may be creating the shipment; its outcome decides.
+    if (row.labelOperationId) throw new HttpError('NOT_ALLOWED_NOW', shipmentMessages.labelBeingMade);
     const now = clock.now();
     const [charge] = await chargesForRefund(tx, [row.paymentId]);
     const refundCents = charge?.totalCents ?? 0;

@@ -6,7 +6,13 @@ import { staffCancelRequestSchema } from '../../../domain/cell-request-cancellat
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
 import {
+  type CreateStoreLabel,
+  createStoreLabelSchema,
+  defaultStoreContents,
+} from '../../../domain/shipment';
+import {
   planStoreQueueMessages as m,
+  queueMessages,
   type StoreQueueItem,
   shipRequestSchema,
   storeOrderIdParamsSchema,
@@ -16,18 +22,25 @@ import {
 import { storeCancellationMessages } from '../../../domain/store';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
+import { readDocument, replyWithDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
 import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
-import { updateActivity } from '../clients/client-activities';
-import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
+import { clientContacts, clientFullName } from '../clients/client-directory';
 import type { PaymentDeps } from '../payments/ledger';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName as staffName } from '../staff/staff-accounts';
 import { storeOrders } from './schema';
 import { cancelStoreOrder } from './store-cancellation';
+import {
+  createStoreLabel,
+  type StoreShippingDeps,
+  storeLabelDocumentOf,
+  tellStoreClient,
+  trackStoreOrderNow,
+} from './store-shipping';
 
 /**
  * The store orders queue: serum orders not yet delivered, oldest first. Staff mark an order
@@ -74,6 +87,8 @@ async function queueItems(db: Database, id?: string): Promise<StoreQueueItem[]> 
         totalCents: o.totalCents,
         shippedAt: iso(o.shippedAt),
         trackingNumber: o.trackingNumber,
+        hasLabel: o.labelDocumentId !== null,
+        suggestedContents: defaultStoreContents(o.quantity, o.item),
         deliveredAt: iso(o.deliveredAt),
       },
     ];
@@ -87,36 +102,6 @@ async function orderRow(db: Database | Transaction, id: string): Promise<OrderRo
 }
 
 const on = (date: Date | null) => (date ? isoToUsDate(isoDateOf(date)) : '');
-
-/** The order's e-mail to its client, and its Client Activity row's stage, in one transaction. */
-async function tellClient(
-  tx: Transaction,
-  deps: Pick<PaymentDeps, 'mailer'>,
-  row: OrderRow,
-  event: 'shipped' | 'delivered',
-  lines: string[],
-) {
-  if (row.clientActivityId) {
-    await updateActivity(tx, row.clientActivityId, {
-      stageName: event === 'shipped' ? 'Shipped' : 'Delivered',
-    });
-  }
-  const client = await clientContact(tx, row.clientId);
-  if (!client) return;
-  await deps.mailer.enqueue(
-    tx,
-    {
-      to: client.email,
-      subject: `Client Portal: your store order ${event}`,
-      text: [
-        `Dear ${client.firstName},`,
-        ...lines,
-        `Order ${row.id}: ${row.quantity} × ${row.item}. You can follow it under Client Activity in the Client Portal.`,
-      ].join('\n\n'),
-    },
-    { dedupeKey: `store-order:${row.id}:${event}` },
-  );
-}
 
 /** An action cut short before it committed: nothing happened; the staff member tries again. */
 async function recoverSimple(run: RecoveryRun<{ message: string }>): Promise<Recovered> {
@@ -174,7 +159,7 @@ export function markStoreOrderShipped(
           m.storeAlreadyShipped(await staffName(tx, current.shippedBy), on(current.shippedAt)),
         );
       }
-      await tellClient(tx, deps, row, 'shipped', [
+      await tellStoreClient(tx, deps, row, 'shipped', [
         `Your store order shipped by ${row.shippingMethod}.`,
         `Tracking number: ${tracking}`,
       ]);
@@ -203,7 +188,7 @@ export function markStoreOrderDelivered(deps: PaymentDeps, staffId: string, key:
           m.storeAlreadyDelivered(await staffName(tx, current.deliveredBy), on(current.deliveredAt)),
         );
       }
-      await tellClient(tx, deps, row, 'delivered', ['Your store order was delivered.']);
+      await tellStoreClient(tx, deps, row, 'delivered', ['Your store order was delivered.']);
     },
   );
 }
@@ -235,7 +220,7 @@ const storeOrderRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const act =
     <B>(
       run: (
-        actor: { deps: PaymentDeps; staffId: string; key: string; orderId: string },
+        actor: { deps: PaymentDeps & StoreShippingDeps; staffId: string; key: string; orderId: string },
         body: B,
       ) => Promise<{ message: string }>,
     ) =>
@@ -274,6 +259,43 @@ const storeOrderRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     act((a, body: { trackingNumber: string }) =>
       markStoreOrderShipped(a.deps, a.staffId, a.key, a.orderId, body.trackingNumber),
     ),
+  );
+  app.post(
+    '/store_orders/:id/create_label',
+    action(
+      'Creates the FedEx label of a store order not yet shipped (from the laboratory, the declared contents as entered), marks it shipped with the tracking number and e-mails the client. Once per order',
+      createStoreLabelSchema,
+    ),
+    act((a, body: CreateStoreLabel) =>
+      createStoreLabel(a.deps, { staffId: a.staffId, key: a.key, orderId: a.orderId, body }),
+    ),
+  );
+  app.post(
+    '/store_orders/:id/track',
+    action('Asks the carrier now where a labelled order is; its delivery scan marks it delivered'),
+    act(async (a) => {
+      await trackStoreOrderNow(a.deps, a.orderId);
+      return { message: queueMessages.tracked };
+    }),
+  );
+  app.get(
+    '/store_orders/:id/label',
+    {
+      config: { audit: 'read-order' as const },
+      schema: {
+        summary: 'The FedEx label of a shipped store order, to print (PDF)',
+        tags: ['staff queues'],
+        params: storeOrderIdParamsSchema,
+        response: { 200: z.instanceof(Buffer).describe('The label (PDF)'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request, 'staff');
+      const { clientId, documentId } = await storeLabelDocumentOf(deps.db, request.params.id);
+      noteResolvedClient(session, clientId);
+      const document = await readDocument(deps.db, deps.documentsKey, clientId, documentId);
+      return replyWithDocument(reply, document, 'inline');
+    },
   );
   app.post(
     '/store_orders/:id/deliver',

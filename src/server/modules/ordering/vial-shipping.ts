@@ -10,12 +10,18 @@ import {
 } from '../../../domain/shipment';
 import type { CarrierEvent } from '../../adapters/carrier/carrier-adapter';
 import type { AppDeps } from '../../app-deps';
-import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import { createIdLinkToken, readIdLinkToken } from '../../lib/link-tokens';
-import { type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
+import type { Transaction } from '../../lib/run-once';
 import { updateActivity } from '../clients/client-activities';
 import { clientContact } from '../clients/client-directory';
+import {
+  carrierLabelRecoveries,
+  carrierScans,
+  createCarrierLabel,
+  type LabelledOrders,
+  labelOf,
+} from './carrier-label';
 import { shipmentEvents, vialRequests } from './schema';
 
 /**
@@ -67,120 +73,74 @@ async function tell(
   );
 }
 
-interface LabelClaim {
-  requestId: string;
-  clientId: string;
-}
-
-/** Staff "Create label": once per request, whatever is pressed twice or by two members at once. */
-export function createLabel(
-  deps: ShippingDeps,
-  input: { staffId: string; key: string; requestId: string; body: CreateLabel },
-): Promise<{ message: string }> {
-  return runOnce<LabelClaim, { message: string }>(deps, {
-    scope: `staff:${input.staffId}`,
-    key: input.key,
-    kind: KIND,
-    request: { requestId: input.requestId, ...input.body },
-    async claim(tx, operationId) {
-      const [row] = await tx
-        .select()
-        .from(vialRequests)
-        .where(eq(vialRequests.id, input.requestId))
-        .for('update')
-        .limit(1);
-      if (!row || row.status === 'pending') throw notFound();
-      if (row.shippingMethod !== 'FedEx') throw new HttpError('NOT_ALLOWED_NOW', m.notFedEx);
-      if (row.shippedAt) throw new HttpError('ALREADY_COMPLETED', m.alreadyShipped);
-      const refusal = shipRefusal(row);
-      if (refusal) throw refusal;
-      if (row.labelOperationId)
-        throw new HttpError('ALREADY_COMPLETED', 'Another label is being made for this request.');
-      await tx
-        .update(vialRequests)
-        .set({
-          labelOperationId: operationId,
-          declaredContents: input.body.contents,
-          dryShipperId: input.body.dryShipperId,
-        })
-        .where(eq(vialRequests.id, row.id));
-      return { requestId: row.id, clientId: row.clientId };
-    },
-    release: (tx, claim) => releaseLabel(tx, claim.requestId),
-    recover: (run, claim) => recoverLabel(deps, run, claim),
-    async work(run, claim) {
-      run.setInDoubt(true);
-      const done = await makeLabel(deps, claim, (effects) => run.succeedWith(effects));
-      deps.mailer.kick();
-      return done;
-    },
-  });
-}
-
-async function releaseLabel(tx: Transaction, requestId: string) {
-  await tx.update(vialRequests).set({ labelOperationId: null }).where(eq(vialRequests.id, requestId));
-}
-
-/**
- * Asks the carrier for the shipment and records it. The same reference makes the same shipment at
- * the offline carrier; at FedEx a label made twice (an answer lost) costs nothing until scanned.
- */
-async function makeLabel(
-  deps: ShippingDeps,
-  claim: LabelClaim,
-  commit: (effects: (tx: Transaction) => Promise<{ message: string }>) => Promise<{ message: string }>,
-): Promise<{ message: string }> {
-  const [row] = await deps.db
-    .select()
-    .from(vialRequests)
-    .where(eq(vialRequests.id, claim.requestId))
-    .limit(1);
-  if (!row) throw notFound();
-  const now = deps.clock.now();
-  const made = await deps.carrier.createShipment({
-    reference: packageReference(row.id),
-    recipient: {
-      contactName: `${row.contactFirstName} ${row.contactLastName}`,
-      company: row.clinicName,
-      phone: row.phone,
-      streetLines: [row.street],
-      city: row.city,
-      state: row.state,
-      zip: row.zip,
-      country: 'US',
-    },
-    shipDate: isoDateOf(now),
-    contents: row.declaredContents ?? '',
-    dryShipperId: row.dryShipperId ?? '',
-  });
-  if (made.outcome === 'unavailable') throw new HttpError('CARRIER_UNAVAILABLE', m.carrierUnavailable);
-  if (made.outcome === 'refused') throw new HttpError('CANNOT_SHIP', made.message);
-  return commit(async (tx) => {
-    const label = await storeDocument(tx, deps.documentsKey, {
-      clientId: row.clientId,
-      kind: 'shipping_label',
-      fileName: `label-${made.trackingNumber}.pdf`,
-      contentType: 'application/pdf',
-      content: made.labelPdf,
-      now,
-    });
+/** A vial request to the label workflow: FedEx only, approved, and an ACT VIP price confirmed. */
+const vialLabels = (deps: ShippingDeps): LabelledOrders<CreateLabel> => ({
+  kind: KIND,
+  messages: { created: m.labelCreated, unavailable: m.carrierUnavailable },
+  async claim(tx, requestId, operationId, body) {
+    const [row] = await tx
+      .select()
+      .from(vialRequests)
+      .where(eq(vialRequests.id, requestId))
+      .for('update')
+      .limit(1);
+    if (!row || row.status === 'pending') throw notFound();
+    if (row.shippingMethod !== 'FedEx') throw new HttpError('NOT_ALLOWED_NOW', m.notFedEx);
+    if (row.shippedAt) throw new HttpError('ALREADY_COMPLETED', m.alreadyShipped);
+    const refusal = shipRefusal(row);
+    if (refusal) throw refusal;
+    if (row.labelOperationId) throw new HttpError('ALREADY_COMPLETED', m.labelUnderWay);
+    await tx
+      .update(vialRequests)
+      .set({
+        labelOperationId: operationId,
+        declaredContents: body.contents,
+        dryShipperId: body.dryShipperId,
+      })
+      .where(eq(vialRequests.id, row.id));
+    return { orderId: row.id, clientId: row.clientId };
+  },
+  async release(tx, requestId) {
+    await tx.update(vialRequests).set({ labelOperationId: null }).where(eq(vialRequests.id, requestId));
+  },
+  async shipment(db, requestId, shipDate) {
+    const [row] = await db.select().from(vialRequests).where(eq(vialRequests.id, requestId)).limit(1);
+    if (!row) throw notFound();
+    return {
+      reference: packageReference(row.id),
+      recipient: {
+        contactName: `${row.contactFirstName} ${row.contactLastName}`,
+        company: row.clinicName,
+        phone: row.phone,
+        streetLines: [row.street],
+        city: row.city,
+        state: row.state,
+        zip: row.zip,
+        country: 'US',
+      },
+      shipDate,
+      contents: row.declaredContents ?? '',
+      dryShipperId: row.dryShipperId ?? '',
+    };
+  },
+  async record(tx, requestId, made) {
     const [shipped] = await tx
       .update(vialRequests)
       .set({
         status: 'shipped',
-        shippedAt: now,
+        shippedAt: made.now,
         trackingNumber: made.trackingNumber,
         carrier: deps.carrier.name,
-        labelDocumentId: label.id,
+        labelDocumentId: made.labelDocumentId,
         labelOperationId: null,
       })
-      .where(and(eq(vialRequests.id, row.id), isNull(vialRequests.shippedAt)))
+      .where(and(eq(vialRequests.id, requestId), isNull(vialRequests.shippedAt)))
       .returning();
     if (!shipped) throw new HttpError('ALREADY_COMPLETED', m.alreadyShipped);
     if (shipped.clientActivityId)
       await updateActivity(tx, shipped.clientActivityId, { stageName: 'Shipped' });
     const lines = [
-      `The stem cells of request ${packageReference(row.id)} (${vialsText(row.vials)}) left the laboratory today by FedEx Priority Overnight, for delivery on ${isoToUsDate(row.shipmentDate)}.`,
+      `The stem cells of request ${packageReference(shipped.id)} (${vialsText(shipped.vials)}) left the laboratory today by FedEx Priority Overnight, for delivery on ${isoToUsDate(shipped.shipmentDate)}.`,
       `FedEx tracking number: ${made.trackingNumber}.`,
     ];
     await tell(tx, deps, shipped, 'shipped', { subject: 'Your stem cells have shipped', lines }, 'client');
@@ -192,68 +152,48 @@ async function makeLabel(
       {
         subject: 'Stem cells on their way to your clinic',
         lines: [
-          `Dear ${row.contactFirstName} ${row.contactLastName},`,
+          `Dear ${shipped.contactFirstName} ${shipped.contactLastName},`,
           ...lines,
           'The package is a liquid nitrogen dry shipper: please receive it on arrival and keep it upright.',
         ],
       },
       'clinic',
     );
-    return { message: m.labelCreated };
+  },
+});
+
+/** Staff "Create label" on an approved FedEx request. */
+export function createLabel(
+  deps: ShippingDeps,
+  input: { staffId: string; key: string; requestId: string; body: CreateLabel },
+): Promise<{ message: string }> {
+  return createCarrierLabel(deps, vialLabels(deps), {
+    staffId: input.staffId,
+    key: input.key,
+    orderId: input.requestId,
+    body: input.body,
   });
 }
 
-async function recoverLabel(
-  deps: ShippingDeps,
-  run: RecoveryRun<{ message: string }>,
-  claim: LabelClaim | null,
-) {
-  const interrupted = new HttpError('CARRIER_UNAVAILABLE', m.carrierUnavailable);
-  if (!claim) {
-    await run.fail(interrupted, async () => {});
-    return 'settled' as const;
-  }
-  try {
-    await makeLabel(deps, claim, (effects) => run.succeedWith(effects));
-  } catch (error) {
-    await run.fail(error instanceof HttpError ? error : interrupted, (tx) =>
-      releaseLabel(tx, claim.requestId),
-    );
-  }
-  return 'settled' as const;
-}
-
-export function vialLabelRecoveries(deps: ShippingDeps) {
-  return {
-    [KIND]: (run: RecoveryRun<{ message: string }>, claim: LabelClaim | null) =>
-      recoverLabel(deps, run, claim),
-  };
-}
+export const vialLabelRecoveries = (deps: ShippingDeps) => carrierLabelRecoveries(deps, vialLabels(deps));
 
 /** The label PDF of a shipped request, for staff to print. */
 export async function labelDocumentOf(deps: Pick<AppDeps, 'db'>, requestId: string) {
   const [row] = await deps.db
-    .select({ clientId: vialRequests.clientId, documentId: vialRequests.labelDocumentId })
+    .select({ clientId: vialRequests.clientId, labelDocumentId: vialRequests.labelDocumentId })
     .from(vialRequests)
     .where(eq(vialRequests.id, requestId))
     .limit(1);
-  if (!row?.documentId) throw notFound();
-  return { clientId: row.clientId, documentId: row.documentId };
+  return labelOf(row);
 }
 
 /** Reads one shipment's scans and records the new ones; the delivery scan marks it delivered. */
 export async function trackShipment(deps: ShippingDeps, row: RequestRow): Promise<void> {
-  if (!row.trackingNumber || !row.carrier || !row.shippedAt || row.deliveredAt) return;
-  const now = deps.clock.now();
-  const result = await deps.carrier.track({
-    trackingNumber: row.trackingNumber,
-    shippedAt: row.shippedAt,
-    now,
-    destination: { city: row.city, state: row.state },
-  });
-  await deps.db.update(vialRequests).set({ lastTrackedAt: now }).where(eq(vialRequests.id, row.id));
-  if (result.outcome !== 'tracked') return;
-  await recordScans(deps, row, result.events);
+  const scans = await carrierScans(deps, row, (now) =>
+    deps.db.update(vialRequests).set({ lastTrackedAt: now }).where(eq(vialRequests.id, row.id)),
+  );
+  if (!scans) return;
+  await recordScans(deps, row, scans);
   // A delivery's e-mails are in the outbox: send them now rather than at the next sweep.
   deps.mailer.kick();
 }

@@ -14,7 +14,7 @@ import {
 } from '../../../domain/staff';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
-import { documentOwner, readDocument } from '../../lib/document-store';
+import { documentOwner, readDocument, replyWithDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
@@ -146,12 +146,7 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       if (!owner) throw notFound();
       const clientId = await resolveStaffClient(db, session, owner);
       const document = await readDocument(db, documentsKey, clientId, documentId);
-      if (!document) throw notFound();
-      return reply
-        .header('content-disposition', `attachment; filename="${document.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .header('x-content-sha256', document.sha256)
-        .type(document.contentType)
-        .send(document.content);
+      return replyWithDocument(reply, document);
     },
   );
 

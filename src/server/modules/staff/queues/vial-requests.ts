@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, payments, staffAccounts, vialRequests } from '../../../db/schema';
-import { readDocument } from '../../../lib/document-store';
+import { readDocument, replyWithDocument } from '../../../lib/document-store';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
@@ -748,12 +748,7 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const { clientId, documentId } = await labelDocumentOf(deps, request.params.id);
       noteResolvedClient(session, clientId);
       const document = await readDocument(deps.db, deps.documentsKey, clientId, documentId);
-      if (!document) throw notFound();
-      return reply
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `inline; filename="${document.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .type('application/pdf')
-        .send(document.content);
+      return replyWithDocument(reply, document, 'inline');
     },
   );
   app.post(

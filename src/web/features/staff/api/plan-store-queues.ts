@@ -7,7 +7,7 @@ import type {
   StoreQueueItem,
 } from '../../../../domain/staff-queues';
 import { apiRequest } from '../../../lib/api-client';
-import { queuesQueryKey } from './queues';
+import { queuesQueryKey, useQueueItemAction } from './queues';
 
 const planChecksKey = [...queuesQueryKey, 'plan-checks'] as const;
 const storeOrdersKey = [...queuesQueryKey, 'store-orders'] as const;
@@ -43,25 +43,14 @@ export function useStoreOrdersQueue() {
 }
 
 export type StoreOrderAction =
+  | { action: 'create_label'; body: { contents: string } }
+  | { action: 'track' }
   | { action: 'ship'; body: { trackingNumber: string } }
   | { action: 'deliver' }
   | { action: 'cancel'; body: { reason: string } };
 
 /** One action on one store order, with the submission's key (kept across a double click). */
-export function useStoreOrderAction(orderId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ request, idempotencyKey }: { request: StoreOrderAction; idempotencyKey: string }) =>
-      apiRequest<StoreQueueActionResponse>(
-        'POST',
-        `staff/store_orders/${encodeURIComponent(orderId)}/${request.action}`,
-        {
-          body: 'body' in request ? request.body : {},
-          headers: { 'idempotency-key': idempotencyKey },
-        },
-      ),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queuesQueryKey });
-    },
-  });
-}
+export const useStoreOrderAction = (orderId: string) =>
+  useQueueItemAction<StoreOrderAction, StoreQueueActionResponse>(
+    `staff/store_orders/${encodeURIComponent(orderId)}`,
+  );

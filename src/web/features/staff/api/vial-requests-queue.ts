@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { VialQueueActionResponse, VialQueueItem } from '../../../../domain/staff-queues';
 import { apiRequest } from '../../../lib/api-client';
-import { queuesQueryKey } from './queues';
+import { queuesQueryKey, useQueueItemAction } from './queues';
 
 const vialQueueKey = [...queuesQueryKey, 'vial-requests'] as const;
 
@@ -28,21 +28,7 @@ export type VialRequestAction =
  * One action on one request. The key is the submission's: the caller keeps it across a double
  * click or a retry (the server answers the first result) and takes a new one after an answer.
  */
-export function useVialRequestAction(requestId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ request, idempotencyKey }: { request: VialRequestAction; idempotencyKey: string }) =>
-      apiRequest<VialQueueActionResponse>(
-        'POST',
-        `staff/vial_requests/${encodeURIComponent(requestId)}/${request.action}`,
-        {
-          body: 'body' in request ? request.body : {},
-          headers: { 'idempotency-key': idempotencyKey },
-        },
-      ),
-    // Not awaited: the caller's own callbacks run first, while its form is still on the page.
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queuesQueryKey });
-    },
-  });
-}
+export const useVialRequestAction = (requestId: string) =>
+  useQueueItemAction<VialRequestAction, VialQueueActionResponse>(
+    `staff/vial_requests/${encodeURIComponent(requestId)}`,
+  );

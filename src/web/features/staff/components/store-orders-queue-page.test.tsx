@@ -21,11 +21,14 @@ const ordered: StoreQueueItem = {
   totalCents: 46_350,
   shippedAt: null,
   trackingNumber: null,
+  hasLabel: false,
+  suggestedContents: 'Stem Cell Face Serum, 2 bottles',
   deliveredAt: null,
 };
 
 function fakeServer() {
   const cancels: unknown[] = [];
+  const labels: unknown[] = [];
   let queue = [ordered];
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -42,15 +45,57 @@ function fakeServer() {
           order: { ...ordered, status: 'cancelled' },
         });
       }
+      if (path === `/api/staff/store_orders/${ordered.id}/create_label`) {
+        labels.push(JSON.parse(String(init?.body)));
+        const shipped: StoreQueueItem = {
+          ...ordered,
+          status: 'shipped',
+          shippedAt: '2026-11-24T15:00:00.000Z',
+          trackingNumber: '794612345678',
+          hasLabel: true,
+        };
+        queue = [shipped];
+        return json({
+          message: 'The label was created, the order marked shipped and the client e-mailed.',
+          order: shipped,
+        });
+      }
       throw new Error(`unexpected call ${path}`);
     }),
   );
-  return { cancels };
+  return { cancels, labels };
 }
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the store orders queue', () => {
+  it('creates the carrier label with the declared contents, then offers the label to print', async () => {
+    const server = fakeServer();
+    const user = userEvent.setup();
+    renderInPortal(
+      <MemoryRouter>
+        <StoreOrdersQueuePage />
+      </MemoryRouter>,
+    );
+    const contents = await screen.findByRole('textbox', { name: 'Declared contents' });
+    expect((contents as HTMLInputElement).value).toBe('Stem Cell Face Serum, 2 bottles');
+    await user.clear(contents);
+    await user.click(screen.getByRole('button', { name: 'Create label' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please enter the declared contents');
+    expect(server.labels).toHaveLength(0);
+    await user.type(contents, 'Face serum, 2 bottles');
+    await user.click(screen.getByRole('button', { name: 'Create label' }));
+    expect(
+      (await screen.findByText('The label was created, the order marked shipped and the client e-mailed.'))
+        .textContent,
+    ).toBeTruthy();
+    expect(server.labels).toEqual([{ contents: 'Face serum, 2 bottles' }]);
+    const print = await screen.findByRole('link', { name: 'Print the label (PDF)' });
+    expect(print.getAttribute('href')).toBe(`/api/staff/store_orders/${ordered.id}/label`);
+    expect(screen.getByRole('button', { name: 'Check tracking now' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create label' })).toBeNull();
+  });
+
   it('cancels an order not yet shipped with a reason, the button naming the refund', async () => {
     const server = fakeServer();
     const user = userEvent.setup();

@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { Alert, Anchor, Card, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
+import { createStoreLabelSchema, shipmentMessages } from '../../../../domain/shipment';
 import {
   planStoreQueueMessages as m,
   queueMessages,
@@ -24,67 +13,14 @@ import {
 import { storeCancellationMessages } from '../../../../domain/store';
 import { ApiError } from '../../../lib/api-client';
 import { type StoreOrderAction, useStoreOrderAction, useStoreOrdersQueue } from '../api/plan-store-queues';
+import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet';
 
-const newKey = () => crypto.randomUUID();
-
-/** One action's form; its key is kept until an answer comes, so a double click is one submission. */
-function ActionForm({
-  orderId,
-  label,
-  children,
-  build,
-  onDone,
-}: {
-  orderId: string;
-  label: string;
-  onDone: (message: string) => void;
-  children?: ReactNode;
-  build: () => StoreOrderAction | { problem: string };
-}) {
-  const action = useStoreOrderAction(orderId);
-  const key = useRef(newKey());
-  const [problem, setProblem] = useState<string | null>(null);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (action.isPending) return;
-    const request = build();
-    if ('problem' in request) {
-      setProblem(request.problem);
-      return;
-    }
-    setProblem(null);
-    action.mutate(
-      { request, idempotencyKey: key.current },
-      {
-        onSuccess: (answer) => onDone(answer.message),
-        onError: (error) =>
-          setProblem(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.'),
-        onSettled: () => {
-          key.current = newKey();
-        },
-      },
-    );
-  };
-  return (
-    <form onSubmit={onSubmit} aria-label={label} noValidate>
-      <Stack gap={4}>
-        <Group align="flex-end" wrap="wrap" gap="xs">
-          {children}
-          <Button type="submit" loading={action.isPending}>
-            {label}
-          </Button>
-        </Group>
-        {problem && (
-          <Text c="red.8" size="sm" role="alert">
-            {problem}
-          </Text>
-        )}
-      </Stack>
-    </form>
-  );
+/** One action's form on one order (the shared queue form on the order's action hook). */
+function ActionForm({ orderId, ...props }: QueueActionFormProps<StoreOrderAction> & { orderId: string }) {
+  return <QueueActionForm mutation={useStoreOrderAction(orderId)} {...props} />;
 }
 
 function ShipForm({ order, onDone }: { order: StoreQueueItem; onDone: (message: string) => void }) {
@@ -106,6 +42,32 @@ function ShipForm({ order, onDone }: { order: StoreQueueItem; onDone: (message: 
         value={tracking}
         onChange={(e) => setTracking(e.currentTarget.value)}
         style={{ flex: '1 1 200px' }}
+      />
+    </ActionForm>
+  );
+}
+
+/** The carrier's label: the declared contents, prefilled; the order ships with the label's tracking number. */
+function LabelForm({ order, onDone }: { order: StoreQueueItem; onDone: (message: string) => void }) {
+  const [contents, setContents] = useState(order.suggestedContents);
+  return (
+    <ActionForm
+      orderId={order.id}
+      label="Create label"
+      onDone={onDone}
+      build={() => {
+        const parsed = createStoreLabelSchema.safeParse({ contents });
+        if (!parsed.success)
+          return { problem: parsed.error.issues[0]?.message ?? shipmentMessages.contentsRequired };
+        return { action: 'create_label', body: parsed.data };
+      }}
+    >
+      <TextInput
+        label="Declared contents"
+        value={contents}
+        onChange={(e) => setContents(e.currentTarget.value)}
+        maxLength={120}
+        style={{ flex: '2 1 260px' }}
       />
     </ActionForm>
   );
@@ -177,7 +139,27 @@ function StoreOrderCard({
         </Table.Tbody>
       </Table>
       <Stack gap="sm">
+        {!order.shippedAt && <LabelForm order={order} onDone={setDone} />}
+        {!order.shippedAt && (
+          <Text size="sm" c="dimmed">
+            Or, shipped another way, record the carrier's tracking number:
+          </Text>
+        )}
         {!order.shippedAt && <ShipForm order={order} onDone={setDone} />}
+        {order.hasLabel && (
+          <LabelTools
+            labelHref={`/api/staff/store_orders/${order.id}/label`}
+            delivered={order.deliveredAt !== null}
+            trackForm={
+              <ActionForm
+                orderId={order.id}
+                label="Check tracking now"
+                onDone={setDone}
+                build={() => ({ action: 'track' })}
+              />
+            }
+          />
+        )}
         {order.status === 'ordered' && !order.shippedAt && <CancelForm order={order} onDone={onCancelled} />}
         {order.shippedAt && !order.deliveredAt && (
           <ActionForm

@@ -1,17 +1,5 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { Alert, Anchor, Card, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
   cancellationMessages,
@@ -35,75 +23,17 @@ import {
   useVialRequestsQueue,
   type VialRequestAction,
 } from '../api/vial-requests-queue';
+import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet';
 
-const newKey = () => crypto.randomUUID();
-
-/**
- * One action's form: its fields, its button, and under it the answer (red only for a problem).
- * The submission's key is kept until an answer comes, so a double click is one submission.
- */
+/** One action's form on one request (the shared queue form on the request's action hook). */
 function ActionForm({
   requestId,
-  label,
-  buttonLabel = label,
-  children,
-  build,
-  onDone,
-}: {
-  requestId: string;
-  label: string;
-  /** The button's words when they say more than the form's name (the amount it charges). */
-  buttonLabel?: string;
-  /** The answer's message: shown by the card, since the form goes once its step is done. */
-  onDone: (message: string) => void;
-  children?: ReactNode;
-  /** The action to send, or the message of the field that stops it. */
-  build: () => VialRequestAction | { problem: string };
-}) {
-  const action = useVialRequestAction(requestId);
-  const key = useRef(newKey());
-  const [problem, setProblem] = useState<string | null>(null);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (action.isPending) return;
-    const request = build();
-    if ('problem' in request) {
-      setProblem(request.problem);
-      return;
-    }
-    setProblem(null);
-    action.mutate(
-      { request, idempotencyKey: key.current },
-      {
-        onSuccess: (answer) => onDone(answer.message),
-        onError: (error) =>
-          setProblem(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.'),
-        onSettled: () => {
-          key.current = newKey();
-        },
-      },
-    );
-  };
-  return (
-    <form onSubmit={onSubmit} aria-label={label} noValidate>
-      <Stack gap={4}>
-        <Group align="flex-end" wrap="wrap" gap="xs">
-          {children}
-          <Button type="submit" loading={action.isPending}>
-            {buttonLabel}
-          </Button>
-        </Group>
-        {problem && (
-          <Text c="red.8" size="sm" role="alert">
-            {problem}
-          </Text>
-        )}
-      </Stack>
-    </form>
-  );
+  ...props
+}: QueueActionFormProps<VialRequestAction> & { requestId: string }) {
+  return <QueueActionForm mutation={useVialRequestAction(requestId)} {...props} />;
 }
 
 function VipPriceForm({ request, onDone }: { request: VialQueueItem; onDone: (message: string) => void }) {
@@ -369,11 +299,10 @@ function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: 
             <CourierForm request={request} onDone={setDone} />
           ))}
         {request.hasLabel && (
-          <Group gap="sm">
-            <Anchor href={`/api/staff/vial_requests/${request.id}/label`} target="_blank" rel="noopener">
-              Print the label (PDF)
-            </Anchor>
-            {!request.deliveredAt && (
+          <LabelTools
+            labelHref={`/api/staff/vial_requests/${request.id}/label`}
+            delivered={request.deliveredAt !== null}
+            trackForm={
               <ActionForm
                 requestId={request.id}
                 label="Check tracking now"
@@ -381,8 +310,8 @@ function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: 
                 onDone={(message) => onLeft(`${request.clientName} (${request.clientActId}): ${message}`)}
                 build={() => ({ action: 'track' })}
               />
-            )}
-          </Group>
+            }
+          />
         )}
         <CancelForm
           request={request}
