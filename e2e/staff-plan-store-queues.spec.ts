@@ -14,8 +14,6 @@ import { signInAsDemoAdmin } from './support/staff';
  * Client Activity then shows it shipped).
  */
 
-const TRACKING = '1Z 999 AA1 0123';
-
 async function checkScreen(page: Page, name: string) {
   await expectAccessible(page);
   const wide = page.viewportSize();
@@ -101,11 +99,25 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
   await page.getByRole('navigation').getByRole('link', { name: 'Store Orders' }).click();
   await expect(page.getByRole('heading', { name: 'Store Orders', level: 1 })).toBeVisible();
   const serum = page.getByRole('region', { name: /Nora Quinn \(ACT10008\)/ });
+  // By hand, a tracking number is needed; with the carrier's label, the declared contents.
   await serum.getByRole('button', { name: 'Mark shipped' }).click();
   await expect(serum.getByRole('alert')).toHaveText('Please enter the tracking number');
-  await serum.getByRole('textbox', { name: 'Tracking number' }).fill(TRACKING);
-  await serum.getByRole('button', { name: 'Mark shipped' }).click();
-  await expect(serum.getByRole('row', { name: /^Shipped/ })).toContainText(`tracking number ${TRACKING}`);
+  const contents = serum.getByRole('textbox', { name: 'Declared contents' });
+  await expect(contents).toHaveValue(/^Stem Cell Face Serum, \d+ bottles?$/);
+  await contents.fill('');
+  await serum.getByRole('button', { name: 'Create label' }).click();
+  await expect(serum.getByRole('alert').first()).toHaveText('Please enter the declared contents');
+  await contents.fill('Stem Cell Face Serum, face care');
+  await serum.getByRole('button', { name: 'Create label' }).click();
+  await expect(serum.getByRole('status')).toHaveText(
+    'The label was created, the order marked shipped and the client e-mailed.',
+  );
+  await expect(serum.getByRole('row', { name: /^Shipped/ })).toContainText(/tracking number 7\d{11}/);
+  const print = serum.getByRole('link', { name: 'Print the label (PDF)' });
+  const label = await page.request.get((await print.getAttribute('href')) ?? '');
+  expect(label.headers()['content-type']).toBe('application/pdf');
+  expect((await label.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await expect(serum.getByRole('button', { name: 'Check tracking now' })).toBeVisible();
   await expect(serum.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
   await checkScreen(page, 'store-orders');
   await waitForMail('nora.quinn@example.com', /your store order shipped/, since);

@@ -111,6 +111,24 @@ describe('the offline carrier', () => {
       ]);
     },
   );
+
+  itLooks("draws a store order's label without a dry shipper, to the client's own address", async () => {
+    const made = await carrier.createShipment({
+      reference: 'SO-1A2B3C4D',
+      recipient: { ...request.recipient, contactName: 'Rosa Quintero', company: '' },
+      shipDate: '2026-12-01',
+      contents: 'Stem Cell Face Serum, 2 bottles',
+    });
+    if (made.outcome !== 'created') throw new Error('not created');
+    const seen = await readPdf(made.labelPdf, { pages: [1], languages: ['eng'], dpi: 300 });
+    expectSeen(seen, [
+      'Rosa Quintero',
+      spacedTrackingNumber(made.trackingNumber),
+      'Contents: Stem Cell Face Serum, 2 bottles',
+      'Reference: SO-1A2B3C4D',
+    ]);
+    expect(seen.toLowerCase()).not.toContain('dry shipper');
+  });
 });
 
 describe('FedEx Ship and Track APIs, against the local stub', () => {
