@@ -3,18 +3,24 @@
  * signed, a Visa ending 4242 on file, one pre-paid Bio-Insurance vial) orders 3 vials, 1 of them
  * pre-paid, for delivery four weeks out, then cancels from the request's page well before the
  * cutoff: the page names what comes back before he confirms, the button names the refund, and
- * after it the request reads cancelled, the vial is back and Client Activity shows the refund.
+ * after it the request reads cancelled, the vial is back and Client Activity shows the refund
+ * with its receipt.
  * Each run orders anew, so it runs again on the same server.
  */
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
+import { todayFor } from '../src/domain/client';
+import { isoToUsDate } from '../src/domain/dates';
 import { formatUsd } from '../src/domain/money';
+import { pageText } from '../src/server/testing/pdf-reading';
 import { waitForMail } from './support/mail';
 import { orderVials } from './support/orders';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 
 const NOAH = 'ACT10011';
 
-test('a client cancels a request before the cutoff: everything refunded, the pre-paid vial back, the refund on Client Activity', async ({
+test('a client cancels a request before the cutoff: everything refunded, the pre-paid vial back, the refund on Client Activity with its receipt', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -73,5 +79,24 @@ test('a client cancels a request before the cutoff: everything refunded, the pre
 
   await done.getByRole('link', { name: 'See it on Client Activity' }).click();
   await expect(page.getByRole('heading', { name: 'Client Activity', level: 1 })).toBeVisible();
-  await expect(page.getByText('Voided').first()).toBeVisible();
+  // The refund's row, with its receipt: the whole amount, cancelled before it settled.
+  const today = isoToUsDate(todayFor(new Date()));
+  const row = page
+    .getByRole('table', { name: 'Client Activity' })
+    .getByRole('row')
+    .filter({ hasText: 'Refund' })
+    .filter({ hasText: total })
+    .first();
+  await expect(row.getByRole('cell').nth(7)).toHaveText('Voided');
+  const download = page.waitForEvent('download');
+  await row.getByRole('link', { name: `Download the receipt of ${total} refunded on ${today}` }).click();
+  const receipt = await readFile((await (await download).path()) as string);
+  const text = pageText(await PDFDocument.load(receipt), 0);
+  for (const words of [
+    'Void receipt',
+    'Noah Patel (Client ID ACT10011)',
+    `Amount voided\n${total}`,
+    'Vial request cancelled before the deadline: everything refunded',
+  ])
+    expect(text).toContain(words);
 });

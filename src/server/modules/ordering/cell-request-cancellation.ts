@@ -177,7 +177,9 @@ async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<Requ
   const settled = await sendRefundsOwed(deps, {
     source: sourceOf(row.id),
     owed: JSON.parse(row.cancelRefundsJson ?? '[]') as OwedRefunds,
-    reason: `Vial request cancelled (${formatUsd(row.cancelKeptCents ?? 0)} kept)`,
+    reason: row.cancelKeptCents
+      ? `Vial request cancelled after the deadline (${formatUsd(row.cancelKeptCents)} kept as the replacement fee)`
+      : 'Vial request cancelled before the deadline: everything refunded',
     requestedBy: row.cancelledBy,
     clientId: row.clientId,
   });
