@@ -17,8 +17,7 @@ import { resolveClientAccess } from '../clients/client-access';
 import { withPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
-import { renderReceiptPdf, renderRefundReceiptPdf } from './receipt-pdf';
-import { findReceipt, findRefundReceipt } from './receipts';
+import { replyWithReceipt } from './receipts';
 
 /** The payment method on file: a client's own, or in physician pages the physician's own card. */
 export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -67,50 +66,15 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     },
     async (request, reply) => {
       const session = sessionOf(request, 'client', 'physician');
-      const paymentId = request.params.id.toLowerCase();
-      if (!UUID.test(paymentId)) throw notFound();
-      const found = await findAnyReceipt(db, paymentId);
-      if (!found) throw notFound();
       // Another client's payment answers the same 404 as one that does not exist.
-      await resolveClientAccess(db, session, found.clientId);
-      const pdf = await found.render(deps.clock.now());
-      return reply
-        .header('cache-control', 'no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename="${found.name}-${found.clientActId}-${paymentId.slice(0, 8)}.pdf"`,
-        )
-        .type('application/pdf')
-        .send(pdf);
+      return replyWithReceipt(reply, db, request.params.id, deps.clock.now(), (clientId) =>
+        resolveClientAccess(db, session, clientId),
+      );
     },
   );
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** The receipt of a payment or of a refund by its ledger id, whose it is, and how it is drawn. */
-async function findAnyReceipt(db: Database, id: string) {
-  const payment = await findReceipt(db, id);
-  if (payment) {
-    const { clientId, receipt } = payment;
-    return {
-      clientId,
-      clientActId: receipt.clientActId,
-      name: 'receipt',
-      render: (now: Date) => renderReceiptPdf(receipt, now),
-    };
-  }
-  const refund = await findRefundReceipt(db, id);
-  if (!refund) return null;
-  const { clientId, receipt } = refund;
-  return {
-    clientId,
-    clientActId: receipt.clientActId,
-    name: 'refund-receipt',
-    render: (now: Date) => renderRefundReceiptPdf(receipt, now),
-  };
-}
-
 /** The client's own payment method (a client scope). */
 export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps;

@@ -1,8 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import { paymentPurposeLabel, type Receipt, type RefundReceipt } from '../../../domain/receipt';
 import type { Database, Executor } from '../../db/client';
+import { notFound } from '../../lib/http-error';
 import { clientContact, clientFullName } from '../clients/client-directory';
+import { renderReceiptPdf, renderRefundReceiptPdf } from './receipt-pdf';
 import { payments, refunds } from './schema';
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -102,4 +105,56 @@ export async function paymentOutcomes(
     .from(payments)
     .where(inArray(payments.id, ids));
   return new Map(rows.map(({ id, ...outcome }) => [id, outcome]));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A payment's receipt, or a refund's (or a void's) that went through, by its ledger id. */
+async function findAnyReceipt(db: Database, id: string) {
+  const payment = await findReceipt(db, id);
+  if (payment) {
+    const { clientId, receipt } = payment;
+    return {
+      clientId,
+      clientActId: receipt.clientActId,
+      name: 'receipt',
+      render: (now: Date) => renderReceiptPdf(receipt, now),
+    };
+  }
+  const refund = await findRefundReceipt(db, id);
+  if (!refund) return null;
+  const { clientId, receipt } = refund;
+  return {
+    clientId,
+    clientActId: receipt.clientActId,
+    name: 'refund-receipt',
+    render: (now: Date) => renderRefundReceiptPdf(receipt, now),
+  };
+}
+
+/**
+ * A receipt PDF as the answer, drawn from the ledger, once `mayRead` accepts its client (it throws
+ * the same 404 for a client the caller may not see as for an unknown id).
+ */
+export async function replyWithReceipt(
+  reply: FastifyReply,
+  db: Database,
+  rawId: string,
+  now: Date,
+  mayRead: (clientId: string) => Promise<unknown>,
+) {
+  const id = rawId.toLowerCase();
+  if (!UUID.test(id)) throw notFound();
+  const found = await findAnyReceipt(db, id);
+  if (!found) throw notFound();
+  await mayRead(found.clientId);
+  const pdf = await found.render(now);
+  return reply
+    .header('cache-control', 'no-store')
+    .header(
+      'content-disposition',
+      `attachment; filename="${found.name}-${found.clientActId}-${id.slice(0, 8)}.pdf"`,
+    )
+    .type('application/pdf')
+    .send(pdf);
 }

@@ -17,6 +17,7 @@ import { type StaffSession, sessionOf } from '../../plugins/sessions';
 import { resolveStaffClientAccess } from '../clients/client-access';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { staffClientPayments } from './client-payments';
+import { replyWithReceipt } from './receipts';
 import { approveRefund, declineRefund, refundPayment } from './refunds';
 import { payments, refunds } from './schema';
 
@@ -88,6 +89,26 @@ export const staffPaymentReadRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         approvalLimitCents: book.refundApprovalCents,
         canRefund: admin,
       };
+    },
+  );
+
+  app.get(
+    '/receipts/:id',
+    {
+      config: { audit: 'read-payment' },
+      schema: {
+        summary:
+          "The receipt PDF of a client's approved payment, or of a refund or void that went through, as the client has it",
+        tags: ['staff'],
+        params: z.object({ id: z.string().max(64) }),
+        response: { 200: z.instanceof(Buffer).describe('The receipt (PDF)'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request, 'staff');
+      return replyWithReceipt(reply, deps.db, request.params.id, deps.clock.now(), (clientId) =>
+        resolveStaffClientAccess(deps.db, session, clientId),
+      );
     },
   );
 };
