@@ -182,6 +182,7 @@ export const staffPlanOrderSchema = z.object({
   totalCents: z.number().int(),
   paidCents: z.number().int(),
   paymentDescription: z.string(),
+  paidByCheck: z.boolean().describe('A check order: its refund is a check staff mail'),
   paidUntilAfter: z.string().nullable(),
   /** What a take-back today would do (null once taken back). */
   preview: termsSchema.nullable(),

@@ -95,6 +95,7 @@ async function staffView(db: Executor, row: OrderRow, today: string): Promise<St
     totalCents: row.totalCents,
     paidCents,
     paymentDescription: row.paymentDescription,
+    paidByCheck: row.paymentId === null,
     paidUntilAfter: row.paidUntilAfter,
     preview,
     takenBack,
