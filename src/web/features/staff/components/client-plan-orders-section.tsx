@@ -1,6 +1,6 @@
-import { Alert, Box, Button, Card, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Box, Button, Card, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import {
@@ -11,11 +11,11 @@ import {
 } from '../../../../domain/storage-plan-refund';
 import { Fact } from '../../../components/fact';
 import { useClientPlanOrders, usePlanRefund } from '../api/client-plan-orders';
-import { errorText } from './admin-only';
+import { LoadFailure } from './admin-only';
+import { ReasonAndConfirm } from './refund-modal';
 import { useFormSubmission } from './use-form-submission';
 
 const FIELDS = ['reason'] as const;
-const newKey = () => crypto.randomUUID();
 const usDate = (iso: string) => isoToUsDate(isoDateOf(new Date(iso)));
 
 /** What the order was: its plans, when, and how it was paid. */
@@ -72,21 +72,12 @@ function PlanRefundForm({
     validate: (values) => planRefundProblems(values),
   });
   const submit = useFormSubmission(FIELDS, form, refund);
-  // The submission's key, kept across a double click or a retry; a new one after an answer.
-  const key = useRef(newKey());
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!submit.start()) return;
     refund.mutate(
-      { orderId: order.id, body: { reason: form.getValues().reason }, idempotencyKey: key.current },
-      {
-        onSuccess: (answer) => onDone(answer.message),
-        onError: submit.onError,
-        onSettled: () => {
-          submit.onSettled();
-          key.current = newKey();
-        },
-      },
+      { orderId: order.id, body: { reason: form.getValues().reason }, idempotencyKey: submit.key() },
+      submit.answered((answer) => onDone(answer.message)),
     );
   };
   return (
@@ -107,25 +98,14 @@ function PlanRefundForm({
             {submit.failure}
           </Alert>
         )}
-        <Textarea
-          label="Reason"
+        <ReasonAndConfirm
           description="Kept with the order and the refund for staff."
-          required
-          autosize
-          minRows={2}
-          maxRows={6}
-          maxLength={500}
-          disabled={refund.isPending}
-          {...form.getInputProps('reason')}
+          pending={refund.isPending}
+          reason={form.getInputProps('reason')}
+          confirm={`Take back and refund ${formatUsd(preview.refundCents)}`}
+          color="red"
+          onCancel={onCancel}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel} disabled={refund.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" color="red" loading={refund.isPending}>
-            Take back and refund {formatUsd(preview.refundCents)}
-          </Button>
-        </Group>
       </Stack>
     </form>
   );
@@ -193,13 +173,7 @@ export function ClientPlanOrdersSection({ clientActId }: { clientActId: string }
   const refund = usePlanRefund();
   const [refunding, setRefunding] = useState<StaffPlanOrder | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  if (list.error) {
-    return (
-      <Alert color="red" role="alert">
-        {errorText(list.error)}
-      </Alert>
-    );
-  }
+  if (list.error) return <LoadFailure error={list.error} />;
   if (!list.data) return null;
   const { orders, canRefund } = list.data;
   const close = () => {
