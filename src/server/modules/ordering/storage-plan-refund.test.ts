@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayFor } from '../../../domain/client';
-import { addYears } from '../../../domain/dates';
+import { addYears, isoDateOf, isoToUsDate } from '../../../domain/dates';
 import { clientActivities, clients, payments, refunds, storagePlanOrders } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
@@ -80,6 +80,7 @@ const planOrders = async (actId: string, cookie = admin) => {
   return response.json();
 };
 
+const usToday = () => isoToUsDate(isoDateOf(t.clock.now()));
 const clientRow = async (clientId: string) => {
   const [row] = await t.db.select().from(clients).where(eq(clients.id, clientId));
   if (!row) throw new Error('no client');
@@ -260,5 +261,52 @@ describe('an admin takes back a storage plan’s unused part', () => {
     expect((await takeBack('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await clientRow(c.clientId)).bioInsuranceVialsAvailable).toBe(29);
     expect(await liveRefunds(c.charge.id)).toEqual([]);
+  });
+
+  it('a check order: refused until its check is recorded, then taken back with a check to mail, nothing sent to the gateway', async () => {
+    const client = await addClient(t.db, { annualStoragePaidUntil: addYears(todayFor(t.clock.now()), 1) });
+    const cookie = await t.signIn(client.actId);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/send_StoragePlan',
+      headers: { cookie, 'idempotency-key': newKey() },
+      payload: {
+        Source: 'Client Portal',
+        Annual_Storage_Plan: '5 Year',
+        Plan: 'Bio-Insurance Plan',
+        Vials: 25,
+        Tissue_Info: 'Adipose',
+        PaymentMethod: 'Check',
+        expectedTotalCents: 1_157_500,
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const id = sent.json().id as string;
+    const unpaid = await takeBack(id);
+    expect(unpaid.statusCode).toBe(409);
+    expect(unpaid.json().error).toBe('This order is not paid: there is nothing to take back.');
+
+    const recorded = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/record_plan_check',
+      headers: { cookie: admin },
+      payload: { orderId: id, checkNumber: '4471', checkAmount: '11,575.00', checkDate: usToday() },
+    });
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    const response = await takeBack(id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      message:
+        'The unused part of the plan was taken back. It was paid by check: mail the client a check for $11,575.00.',
+      order: {
+        paidByCheck: true,
+        takenBack: { years: 5, bioInsuranceVials: 25, refundCents: 1_157_500, byCheck: true },
+      },
+    });
+    expect(await t.db.select().from(refunds).where(eq(refunds.clientId, client.id))).toEqual([]);
+    const mail = await t.mailTo(client.email);
+    expect(mail.find((m) => m.subject === 'Your Banking and Storage Plans refund')?.textBody).toContain(
+      'We will mail you a check for $11,575.00.',
+    );
   });
 });
