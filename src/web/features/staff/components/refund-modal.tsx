@@ -5,6 +5,7 @@ import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { refundMessages, refundProblems, type StaffPayment } from '../../../../domain/refunds';
 import { amountToCents } from '../../../../domain/staff-queues';
+import { readableDescription } from '../../../components/readable-description';
 import { useRefundAction } from '../api/client-payments';
 import { useFormSubmission } from './use-form-submission';
 
@@ -50,6 +51,7 @@ export function ReasonAndConfirm({
         maxRows={6}
         maxLength={500}
         disabled={pending}
+        styles={readableDescription}
         {...reason}
       />
       <Group justify="flex-end" gap="sm">
