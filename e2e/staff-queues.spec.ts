@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { newClientByCheck, setPasswordFromWelcome, usDate } from './support/clients';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
 import { signInAsDemoAdmin } from './support/staff';
@@ -39,56 +40,11 @@ async function checkScreen(page: Page, name: string) {
   await page.setViewportSize(wide);
 }
 
-/** MM/DD/YYYY of today plus some days, on the bank's calendar (New York). */
-function usDate(days = 0) {
-  const date = new Date(Date.now() + days * 24 * 60 * 60 * 1000);
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/New_York',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(date);
-}
-
 async function labReport(text: string): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   doc.addPage([612, 792]).drawText(text, { x: 72, y: 700, size: 12, font });
   return Buffer.from(await doc.save());
-}
-
-/** Dr. Alvarez registers a new client whose sample comes with a check; returns their Client ID. */
-async function newClientByCheck(browser: Browser, person: { first: string; last: string; email: string }) {
-  const context = await browser.newContext();
-  const request = context.request;
-  const login = await request.post('/api/pay/physician_login', {
-    data: { username: 'PHY20001', password: 'DemoPhysician#2026' },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const sent = await request.post('/api/pay/send_ProcessData', {
-    headers: { 'idempotency-key': `staff-queues-${run}` },
-    data: {
-      FirstName: person.first,
-      LastName: person.last,
-      Dob: '05/17/1981',
-      Ship_date: usDate(5),
-      Email: person.email,
-      PhoneNumber: '3055550100',
-      Address: '200 Biscayne Boulevard',
-      City: 'Miami',
-      State: 'FL',
-      zipcode: '33131',
-      Country: 'United States',
-      Tissue: 'Bone_marrow',
-      CreditCard: false,
-      BillingName: 'Clinic Accounts',
-      BillingEmail: `accounts.${run}@clinic.example.com`,
-    },
-  });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const { ClientId } = (await sent.json()) as { ClientId: string };
-  await context.close();
-  return ClientId;
 }
 
 test.describe('back office work queues', () => {
@@ -99,19 +55,10 @@ test.describe('back office work queues', () => {
     const since = Date.now();
     const person = { first: 'Vera', last: `Queue${run}`, email: `vera.queue.${run}@example.com` };
     const name = `${person.first} ${person.last}`;
-    const clientId = await newClientByCheck(browser, person);
+    const clientId = await newClientByCheck(browser, person, run);
 
     // The new client sets a password from the welcome e-mail, and uploads a lab report.
-    const clientContext = await browser.newContext();
-    const client = await clientContext.newPage();
-    const welcome = await waitForMail(person.email, /welcome/i, since);
-    const link = /https?:\/\/\S+\/welcome\/[A-Za-z0-9_-]+/.exec(welcome.text)?.[0];
-    if (!link) throw new Error('no welcome link in the e-mail');
-    await client.goto(new URL(link).pathname);
-    await client.getByRole('textbox', { name: 'New Password' }).fill(NEW_PASSWORD);
-    await client.getByRole('textbox', { name: 'Confirm Password' }).fill(NEW_PASSWORD);
-    await client.getByRole('button', { name: 'Set password and sign in' }).click();
-    await expect(client.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible(slow);
+    const client = await setPasswordFromWelcome(browser, person.email, NEW_PASSWORD, since);
     await client.goto('/form-document/Consent-form');
     await expect(
       client.getByText('Please complete Initial Processing payment to proceed with consent form.'),
@@ -231,6 +178,6 @@ test.describe('back office work queues', () => {
     await expect(notice).toContainText(REASON);
     await expect(client.getByRole('form', { name: 'Infectious Disease Form' })).toBeVisible();
     await checkScreen(client, 'client-screening-reopened');
-    await clientContext.close();
+    await client.context().close();
   });
 });

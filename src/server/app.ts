@@ -39,6 +39,10 @@ import { newbornAgreementRoutes } from './modules/newborn-agreement/newborn-agre
 import { staffNewbornAgreementRoutes } from './modules/newborn-agreement/staff-newborn-agreement-routes';
 import { cellRequestRoutes, deliveryConfirmationRoutes } from './modules/ordering/cell-request-routes';
 import { orderingRoutes } from './modules/ordering/ordering-routes';
+import {
+  staffPlanOrderReadRoutes,
+  staffPlanRefundRoutes,
+} from './modules/ordering/storage-plan-refund-routes';
 import { storagePlanRoutes } from './modules/ordering/storage-plan-routes';
 import {
   staffBillingAdminRoutes,
@@ -277,6 +281,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scope.register(staffLinkRoutes, staffApi);
         await scope.register(staffBillingRoutes, staffApi);
         await scope.register(staffPaymentReadRoutes, staffApi);
+        await scope.register(staffPlanOrderReadRoutes, staffApi);
         await scope.register(staffNewbornAgreementRoutes, staffApi);
       },
       { audit },
@@ -290,6 +295,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scope.register(staffAdminRoutes, staffApi);
         await scope.register(staffBillingAdminRoutes, staffApi);
         await scope.register(staffRefundRoutes, staffApi);
+        await scope.register(staffPlanRefundRoutes, staffApi);
       },
       { audit, admits: (session) => session.role === 'staff' && session.level === 'admin' },
     ),

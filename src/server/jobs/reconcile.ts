@@ -9,6 +9,7 @@ import { newbornInstallmentRecoveries } from '../modules/newborn-agreement/newbo
 import { newbornSigningRecoveries } from '../modules/newborn-agreement/newborn-signing';
 import { sendCancellationRefunds } from '../modules/ordering/cell-request-cancellation';
 import { cellRequestRecoveries } from '../modules/ordering/cell-request-service';
+import { sendPlanTakeBackRefunds } from '../modules/ordering/storage-plan-refund';
 import { storagePlanRecoveries } from '../modules/ordering/storage-plan-service';
 import { sendStoreCancellationRefunds } from '../modules/ordering/store-cancellation';
 import { storeRecoveries } from '../modules/ordering/store-service';
@@ -78,11 +79,12 @@ export async function reconcile(deps: AppDeps, log: Log): Promise<{ settled: num
     }
   }
   if (settled > 0) log.info({ settled }, 'reconciliation settled interrupted operations');
-  // The refunds cancelled requests and store orders still owe (one refused while its charge settles, or cut short),
+  // The refunds cancelled requests, store orders and plans taken back still owe (one refused while its charge settles, or cut short),
   // and the shipments on their way (each asked about every quarter of an hour).
   const steps = [
     ['the owed refunds', () => sendCancellationRefunds({ ...deps, log })],
     ["the store orders' owed refunds", () => sendStoreCancellationRefunds({ ...deps, log })],
+    ["the storage plans' take-back refunds", () => sendPlanTakeBackRefunds({ ...deps, log })],
     ['the shipments', () => pollShipments(deps)],
     ['the store shipments', () => pollStoreShipments(deps)],
   ] as const;

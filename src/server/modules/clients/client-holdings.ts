@@ -163,3 +163,52 @@ export async function recordBankedDate(
     .where(eq(clients.id, clientId));
   await extendStoragePaidUntil(tx, clientId, input.paidUntil, now);
 }
+
+/** What a plan gave the client that they hold now: the paid-until date and the unused vials. */
+export interface StorageHoldings {
+  paidUntil: string | null;
+  bioInsurance: number;
+  longevity: number;
+}
+
+/**
+ * The client's paid-until date and unused vials, the row locked when in a transaction that takes
+ * something back (a vial request reserving vials at once waits for it, and sees what is left).
+ */
+export async function storageHoldings(
+  db: Writer,
+  clientId: string,
+  options: { lock: boolean },
+): Promise<StorageHoldings | null> {
+  const query = db
+    .select({
+      paidUntil: clients.annualStoragePaidUntil,
+      bioInsurance: clients.bioInsuranceVialsAvailable,
+      longevity: clients.longevityVialsAvailable,
+    })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  const [row] = options.lock ? await query.for('update').limit(1) : await query.limit(1);
+  return row ?? null;
+}
+
+/**
+ * Takes back the unused part of a plan, under the lock of storageHoldings: the paid-until date
+ * set to the one left once its years are taken back, the vials taken off what the client holds.
+ */
+export async function takeBackStoragePlan(
+  tx: Transaction,
+  clientId: string,
+  takeBack: { paidUntil: string | null; bioInsuranceVials: number; longevityVials: number },
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(clients)
+    .set({
+      annualStoragePaidUntil: takeBack.paidUntil,
+      bioInsuranceVialsAvailable: sql`${clients.bioInsuranceVialsAvailable} - ${takeBack.bioInsuranceVials}`,
+      longevityVialsAvailable: sql`${clients.longevityVialsAvailable} - ${takeBack.longevityVials}`,
+      updatedAt: now,
+    })
+    .where(eq(clients.id, clientId));
+}

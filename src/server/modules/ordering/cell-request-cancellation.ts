@@ -196,7 +196,7 @@ export async function sendCancellationRefunds(deps: PaymentDeps, limit = 20): Pr
   const rows = await deps.db
     .select()
     .from(vialRequests)
-    .where(owedRefundsDue(vialRequests, deps.clock.now()))
+    .where(owedRefundsDue(vialRequests, vialRequests.cancelledAt, deps.clock.now()))
     .orderBy(asc(vialRequests.cancelledAt))
     .limit(limit);
   for (const row of rows) await sendOwedRefunds(deps, row);

@@ -1,13 +1,14 @@
 import { and, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../lib/run-once';
 import { updateActivity } from '../clients/client-activities';
 import { clientContact } from '../clients/client-directory';
 import type { PaymentDeps } from '../payments/ledger';
 import { refundPayment, refundsOwedBy } from '../payments/refunds';
-import type { storeOrders, vialRequests } from './schema';
 
 /**
- * The refunds a cancelled order owes (a vial request's, a store order's), sent through the
+ * The refunds a cancelled order owes (a vial request's, a store order's, a storage plan's unused
+ * part taken back), sent through the
  * payments module under the order's source: one live refund per charge and source, by
  * constraint. Each try takes a new key; a refund refused for now (a charge not settled yet) or
  * cut short is tried again by the sweep an hour later; one refused two days long is left to staff.
@@ -19,8 +20,11 @@ const RETRY_AFTER_MS = 60 * 60_000;
 /** Two days of hourly tries: a refund refused that long is not for a machine to keep trying. */
 const MAX_TRIES = 48;
 
-/** An order that owes refunds once cancelled: its columns for the sweep. */
-type OwingOrders = typeof vialRequests | typeof storeOrders;
+/** An order that owes refunds once cancelled: its columns for the sweep (owedRefundColumns in schema.ts). */
+interface OwingOrders {
+  cancelRefundsSettledAt: PgColumn;
+  cancelRefundsNextTryAt: PgColumn;
+}
 
 /** Sends each refund still owed; true when all of them are done. */
 export async function sendRefundsOwed(
@@ -64,10 +68,10 @@ export function owedRefundsOutcome(settled: boolean, now: Date) {
     : { cancelRefundsNextTryAt: new Date(now.getTime() + RETRY_AFTER_MS) };
 }
 
-/** The cancelled orders still owing refunds and due a try. */
-export function owedRefundsDue(t: OwingOrders, now: Date) {
+/** The orders still owing refunds since `owedSince` (their cancellation) and due a try. */
+export function owedRefundsDue(t: OwingOrders, owedSince: PgColumn, now: Date) {
   return and(
-    isNotNull(t.cancelledAt),
+    isNotNull(owedSince),
     isNull(t.cancelRefundsSettledAt),
     or(isNull(t.cancelRefundsNextTryAt), lte(t.cancelRefundsNextTryAt, now)),
   );

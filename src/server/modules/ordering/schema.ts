@@ -193,11 +193,32 @@ export const storagePlanOrders = pgTable(
     checkAmountCents: integer(),
     checkDate: date({ mode: 'string' }),
     checkRecordedBy: uuid(),
+    /**
+     * The unused part taken back by an admin with a reason (issue 22), once: the storage years
+     * not begun and the vials not used, what they refund (by the gateway under the source
+     * `storage-plan:<id>`, or by a check staff mail for a check order), and the paid-until date
+     * it left. The order stays 'paid': what it still gives is the rest.
+     */
+    takenBackAt: timestamp({ withTimezone: true }),
+    takenBackBy: uuid(),
+    takeBackReason: text(),
+    /** The admin's Idempotency-Key: their repeat answers the take-back; anyone else's is refused. */
+    takeBackKey: text(),
+    yearsTakenBack: integer(),
+    bioInsuranceVialsTakenBack: integer(),
+    longevityVialsTakenBack: integer(),
+    takeBackRefundCents: integer(),
+    takeBackRefundByCheck: boolean(),
+    paidUntilAfterTakeBack: date({ mode: 'string' }),
+    ...owedRefundColumns(),
     createdAt: createdAt(),
   },
   (t) => [
     index().on(t.clientId, t.createdAt),
     index().on(t.status),
+    index('storage_plan_orders_refunds_owed')
+      .on(t.takenBackAt)
+      .where(sql`${t.takenBackAt} is not null and ${t.cancelRefundsSettledAt} is null`),
     uniqueIndex('storage_plan_orders_operation_key').on(t.operationId),
   ],
 );

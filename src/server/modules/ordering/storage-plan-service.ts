@@ -83,7 +83,7 @@ async function orderRow(db: StoragePlanDeps['db'] | Transaction, id: string) {
 }
 
 /** The plans of an order in a few words: "5 Year Storage Plan + Bio-Insurance 25 Vials". */
-function planNames(row: OrderRow): string {
+export function planNames(row: Pick<OrderRow, 'storageYears' | 'bankingPlanName'>): string {
   return [row.storageYears > 0 ? `${row.storageYears} Year Storage Plan` : null, row.bankingPlanName]
     .filter(Boolean)
     .join(' + ');

@@ -141,7 +141,7 @@ export async function sendStoreCancellationRefunds(deps: PaymentDeps, limit = 20
   const rows = await deps.db
     .select()
     .from(storeOrders)
-    .where(owedRefundsDue(storeOrders, deps.clock.now()))
+    .where(owedRefundsDue(storeOrders, storeOrders.cancelledAt, deps.clock.now()))
     .orderBy(asc(storeOrders.cancelledAt))
     .limit(limit);
   for (const row of rows) await sendOwedRefunds(deps, row);

@@ -67,6 +67,9 @@ const refundedOf = (db: Executor, paymentId: string) => sumOf(db, paymentId, LIV
 /** What is no longer free to refund: refunded, under way, or held for an approval. */
 const heldOf = (db: Executor, paymentId: string) => sumOf(db, paymentId, HELD);
 
+/** What of a charge is no longer free to refund (refunded, under way, or held for an approval). */
+export const refundHeldCents = heldOf;
+
 /** The refund of this charge owed by this source that is under way or done, if any. */
 async function liveRefundOf(db: Executor, paymentId: string, source: string) {
   const [row] = await db

@@ -8,8 +8,8 @@ import {
   TISSUE_DELIVER_OPTIONS,
   tissueDeliverExplanations,
 } from '../../../../domain/consent-form';
+import { readableDescription } from '../../../components/readable-description';
 import { ConsentAgreementText } from './consent-agreement-text';
-import { readableDescription } from './readable-description';
 
 interface Props {
   answers: ConsentPageOne;

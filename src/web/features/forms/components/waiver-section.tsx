@@ -5,7 +5,7 @@ import {
   WAIVER_TEXT,
   type WaiverNotice,
 } from '../../../../domain/infectious-disease';
-import { readableDescription } from './readable-description';
+import { readableDescription } from '../../../components/readable-description';
 import { SignaturePadField } from './signature-pad';
 
 export interface Waiver {

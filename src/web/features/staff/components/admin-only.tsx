@@ -1,4 +1,4 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useStaffSession } from '../api/staff-session';
@@ -7,6 +7,15 @@ import { useStaffSession } from '../api/staff-session';
 export function errorText(error: unknown): string | null {
   if (!error) return null;
   return error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
+}
+
+/** A section whose list could not be read: the reason, as an alert. */
+export function LoadFailure({ error }: { error: unknown }) {
+  return (
+    <Alert color="red" role="alert">
+      {errorText(error)}
+    </Alert>
+  );
 }
 
 /** An admin page: a `staff`-level member sees the not-found page a missing address shows. */

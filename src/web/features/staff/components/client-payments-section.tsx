@@ -1,11 +1,11 @@
-import { Alert, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { refundStatusLabel, type StaffPayment, type StaffRefund } from '../../../../domain/refunds';
 import { Fact } from '../../../components/fact';
 import { type RefundAction, useClientPayments, useRefundAction } from '../api/client-payments';
-import { errorText } from './admin-only';
+import { errorText, LoadFailure } from './admin-only';
 import { paymentLine, RefundModal } from './refund-modal';
 
 const usDate = (iso: string) => isoToUsDate(isoDateOf(new Date(iso)));
@@ -180,13 +180,7 @@ export function ClientPaymentsSection({ clientActId }: { clientActId: string }) 
   const list = useClientPayments(clientActId);
   const [refunding, setRefunding] = useState<StaffPayment | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  if (list.error) {
-    return (
-      <Alert color="red" role="alert">
-        {errorText(list.error)}
-      </Alert>
-    );
-  }
+  if (list.error) return <LoadFailure error={list.error} />;
   if (!list.data) return null;
   const { payments, canRefund, approvalLimitCents } = list.data;
   return (

@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { type FormEvent, useRef } from 'react';
+import { type UseFormReturnType, useForm } from '@mantine/form';
+import type { FormEvent } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { refundMessages, refundProblems, type StaffPayment } from '../../../../domain/refunds';
 import { amountToCents } from '../../../../domain/staff-queues';
+import { readableDescription } from '../../../components/readable-description';
 import { useRefundAction } from '../api/client-payments';
 import { useFormSubmission } from './use-form-submission';
 
@@ -14,11 +15,55 @@ interface Entry {
 }
 
 const FIELDS = ['amount', 'reason'] as const;
-const newKey = () => crypto.randomUUID();
 
 /** The payment's facts at the top of the form: what, when, with what, and what is left. */
 export function paymentLine(payment: StaffPayment): string {
   return `${formatUsd(payment.totalCents)} paid on ${isoToUsDate(payment.paidOn)} with ${payment.method} (${payment.description}).`;
+}
+
+/**
+ * A staff refund form's reason (kept for staff) and its buttons: Cancel, and the confirmation
+ * naming what it does.
+ */
+export function ReasonAndConfirm({
+  description,
+  pending,
+  reason,
+  confirm,
+  color,
+  onCancel,
+}: {
+  description: string;
+  pending: boolean;
+  reason: ReturnType<UseFormReturnType<{ reason: string }>['getInputProps']>;
+  confirm: string;
+  color?: string;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <Textarea
+        label="Reason"
+        description={description}
+        required
+        autosize
+        minRows={2}
+        maxRows={6}
+        maxLength={500}
+        disabled={pending}
+        styles={readableDescription}
+        {...reason}
+      />
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" color={color} loading={pending}>
+          {confirm}
+        </Button>
+      </Group>
+    </>
+  );
 }
 
 export function RefundForm({
@@ -44,8 +89,6 @@ export function RefundForm({
       }),
   });
   const submit = useFormSubmission(FIELDS, form, refund);
-  // The submission's key, kept across a double click or a retry; a new one after an answer.
-  const key = useRef(newKey());
 
   const cents = amountToCents(form.values.amount);
   const named = cents !== null && cents > 0 ? formatUsd(cents) : null;
@@ -58,16 +101,9 @@ export function RefundForm({
     refund.mutate(
       {
         request: { action: 'refund', body: { paymentId: payment.id, amount: amount.trim(), reason } },
-        idempotencyKey: key.current,
+        idempotencyKey: submit.key(),
       },
-      {
-        onSuccess: (answer) => onDone(answer.message),
-        onError: submit.onError,
-        onSettled: () => {
-          submit.onSettled();
-          key.current = newKey();
-        },
-      },
+      submit.answered((answer) => onDone(answer.message)),
     );
   };
   const { failure } = submit;
@@ -98,25 +134,13 @@ export function RefundForm({
             Above {formatUsd(approvalLimitCents)}: it is sent once another admin approves it.
           </Text>
         )}
-        <Textarea
-          label="Reason"
+        <ReasonAndConfirm
           description={refundMessages.reasonKeptForStaff}
-          required
-          autosize
-          minRows={2}
-          maxRows={6}
-          maxLength={500}
-          disabled={refund.isPending}
-          {...form.getInputProps('reason')}
+          pending={refund.isPending}
+          reason={form.getInputProps('reason')}
+          confirm={named ? `Refund ${named}` : 'Refund'}
+          onCancel={onCancel}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel} disabled={refund.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={refund.isPending}>
-            {named ? `Refund ${named}` : 'Refund'}
-          </Button>
-        </Group>
       </Stack>
     </form>
   );

@@ -9,6 +9,7 @@ import { useClientAudit } from '../api/client-audit';
 import { staffDocumentUrl, useStaffClient } from '../api/staff-client';
 import { BillingSchedule } from './billing-schedule';
 import { ClientPaymentsSection } from './client-payments-section';
+import { ClientPlanOrdersSection } from './client-plan-orders-section';
 import { PaymentLinkSection } from './payment-link-section';
 import { Section } from './record-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
@@ -146,6 +147,9 @@ export function StaffClientPage() {
       </Section>
       <Section title="Payments and refunds">
         <ClientPaymentsSection clientActId={client.clientACTId} />
+      </Section>
+      <Section title="Banking and Storage Plans">
+        <ClientPlanOrdersSection clientActId={client.clientACTId} />
       </Section>
       <AgreementLinkSection client={client} />
       <ProfileChanges changes={profileChanges} />

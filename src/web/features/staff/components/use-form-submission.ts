@@ -32,8 +32,35 @@ export function useFormSubmission<N extends string>(
     focusFirstInvalid(formRef.current);
   }, [refused, mutation.isPending]);
   const onServer = fieldsOf(names, mutation.error);
+  // The submission's key, kept across a double click or a retry; a new one after an answer.
+  const key = useRef(crypto.randomUUID());
+  const onError = (error: unknown) => {
+    const problems = fieldsOf(names, error);
+    if (Object.keys(problems).length === 0) return;
+    form.setErrors(problems);
+    setRefused(true);
+  };
+  const onSettled = () => {
+    sending.current = false;
+  };
   return {
     formRef,
+    /** The key to send with this submission. */
+    key: () => key.current,
+    /**
+     * The mutation's callbacks for a keyed submission: `onDone` with the answer, a refusal's field
+     * messages on the fields, and a new key after any answer.
+     */
+    answered<A>(onDone: (answer: A) => void) {
+      return {
+        onSuccess: onDone,
+        onError,
+        onSettled: () => {
+          onSettled();
+          key.current = crypto.randomUUID();
+        },
+      };
+    },
     /** True when the submission may go: not a second press, and the form's own check passed. */
     start(): boolean {
       if (sending.current) return false;
@@ -44,15 +71,8 @@ export function useFormSubmission<N extends string>(
       sending.current = true;
       return true;
     },
-    onError(error: unknown) {
-      const problems = fieldsOf(names, error);
-      if (Object.keys(problems).length === 0) return;
-      form.setErrors(problems);
-      setRefused(true);
-    },
-    onSettled() {
-      sending.current = false;
-    },
+    onError,
+    onSettled,
     failure: Object.keys(onServer).length > 0 ? null : errorText(mutation.error),
   };
 }
