@@ -112,13 +112,14 @@ export interface PreparedClient {
  * Clients added for a scenario, signing in with the demo password (John's hash): payers owe two
  * past-due years exactly like John (ACT10002); signers have paid their initial processing and not
  * yet signed the consent; screeners have signed it and not yet sent their infectious disease
- * screening.
+ * screening; orderers have signed it, their cells banked in 2021 and one pre-paid Bio-Insurance
+ * vial, so that they may order vials or the store's serum.
  */
 export async function addClients(
   pool: pg.Pool,
   prefix: string,
   count: number,
-  kind: 'payer' | 'signer' | 'screener',
+  kind: 'payer' | 'signer' | 'screener' | 'orderer',
 ): Promise<PreparedClient[]> {
   const made = await rows<PreparedClient>(
     pool,
@@ -134,6 +135,13 @@ export async function addClients(
     [prefix, count, kind],
   );
   if (made.length !== count) throw new Error(`expected ${count} clients, made ${made.length} (no John?)`);
+  if (kind === 'orderer') {
+    await pool.query(
+      `update clients set date_banked_in = date '2021-01-15', bio_insurance_vials_available = 1
+       where id = any($1::uuid[])`,
+      [made.map((c) => c.id)],
+    );
+  }
   if (kind === 'payer') {
     await pool.query(
       `insert into annual_storage_fees (client_id, due_date, amount_cents, status)
@@ -160,4 +168,34 @@ export async function openSessions(pool: pg.Pool, clientIds: string[]): Promise<
     [tokens.map(sha256Hex), clientIds],
   );
   return new Map(clientIds.map((id, i) => [id, `portal_session=${tokens[i]}`]));
+}
+
+/**
+ * Moves the sandbox gateway's record of these clients' charges two days back, into a batch that
+ * has settled: a charge made during the scenario is still in the open batch, which a refund
+ * refuses (it is voided whole instead).
+ */
+export async function settleCharges(pool: pg.Pool, clientIds: string[]): Promise<number> {
+  const result = await pool.query(
+    `update sandbox_transactions t set created_at = t.created_at - interval '2 days'
+     from payments p where p.reference = t.reference and p.client_id = any($1::uuid[])`,
+    [clientIds],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** A session cookie of the demo admin (staff@example.com), written as openSessions writes a client's. */
+export async function openStaffSession(pool: pg.Pool): Promise<{ staffId: string; cookie: string }> {
+  const [admin] = await rows<{ id: string }>(
+    pool,
+    `select id from staff_accounts where lower(email) = 'staff@example.com' and level = 'admin'`,
+  );
+  if (!admin) throw new Error('the demo admin (staff@example.com) is not in the database');
+  const token = randomToken();
+  await pool.query(
+    `insert into sessions (id, role, staff_id, staff_level, created_at, last_seen_at, expires_at)
+     values ($1, 'staff', $2, 'admin', now(), now(), now() + interval '1 day')`,
+    [sha256Hex(token), admin.id],
+  );
+  return { staffId: admin.id, cookie: `portal_session=${token}` };
 }

@@ -1,9 +1,11 @@
 /**
  * The fault suite (issue 13): real server processes on PostgreSQL, killed with SIGKILL at named
  * points and at a random moment during 20 concurrent payments and 20 concurrent consents (and, in
- * the White Glove scenarios, 20 concurrent White Glove Labs screenings paid by card), then
- * restarted; and a run whose database connections are terminated mid-load. After each, once
- * reconciliation has settled, the money and the records are checked (./invariants.ts).
+ * the White Glove scenarios, 20 concurrent White Glove Labs screenings paid by card; in the refund
+ * scenarios of issue 22, 40 cancellations of 20 paid orders and 40 partial refunds by an admin that
+ * add up to more than their charges, beside 5 payments and 5 consents), then restarted; and a run
+ * whose database connections are terminated mid-load. After each, once reconciliation has
+ * settled, the money and the records are checked (./invariants.ts).
  *
  * Needs TEST_DATABASE_URL (any database on the PostgreSQL server; the suite makes its own and drops
  * them); with TEST_DATABASE_MIGRATION_URL, that owner role makes and migrates the databases and the
@@ -17,37 +19,61 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { Admin, addClients, openPool, openSessions } from './fault-database';
+import { todayFor } from '../../domain/client-basics';
+import { validTuesday } from '../testing/dates';
 import {
+  Admin,
+  addClients,
+  openPool,
+  openSessions,
+  openStaffSession,
+  rows,
+  settleCharges,
+} from './fault-database';
+import {
+  acknowledgedCancellationsDone,
   acknowledgedConsentsCompleted,
   acknowledgedPaymentsInLedger,
   acknowledgedScreeningsCompleted,
+  acknowledgedStaffRefundsRecorded,
   approvedChargesRecorded,
   type Check,
+  cancellationsRefundedOnce,
   consentMailedOnce,
   consentsCompleteOnce,
   feesNotBlocked,
+  gatewayRefundsMatchLedger,
   nothingChargedTwice,
+  ordersCancelAfterRestart,
   orphanDocumentsCleaned,
   owingClientsCanPay,
+  type PlacedOrder,
+  refundsRecordedOnce,
+  refundsWithinCharges,
   type Scene,
   type Submission,
   screeningsCompleteOnce,
   settled,
+  staffRefundBody,
+  staffRefundsRepeatedAnswerAsFirst,
   whiteGloveChargesHaveScreenings,
 } from './invariants';
 import {
   type Answer,
   type CardToken,
+  cancelOrder,
   describeAnswer,
   explainAnswer,
   getClient,
   health,
+  placeStoreOrder,
+  placeVialRequest,
   type SimulatedClient,
   savePaymentMethod,
   sendConsent,
   sendWhiteGlove,
   signIn,
+  staffRefund,
   tokenizeCard,
 } from './portal-client';
 import { exitWithin, freePort, type ServerProcess, startServer, waitUntilHealthy } from './server-process';
@@ -62,6 +88,11 @@ interface Scenario {
   connectionStorm?: boolean;
   /** The load also has 20 White Glove Labs screenings, each charged by a new card. */
   screening?: boolean;
+  /**
+   * The load also has 40 cancellations of 20 paid orders by their clients and 40 partial refunds
+   * by an admin of 5 charges, more than each charge (issue 22).
+   */
+  refunds?: boolean;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -84,11 +115,26 @@ const SCENARIOS: Scenario[] = [
     screening: true,
   },
   { title: 'White Glove screenings, killed by the suite mid-load', randomKill: true, screening: true },
+  // Between the cancellation (or the refund's claim) committed and the gateway's answer; after the
+  // gateway refunded or voided and before the refund is recorded; and anywhere (issue 22).
+  ...['refund:before-send', 'refund:after-gateway'].map((point) => ({
+    title: `refunds, SIGKILL at ${point}`,
+    faultPoint: point,
+    refunds: true,
+  })),
+  { title: 'refunds, killed by the suite mid-load', randomKill: true, refunds: true },
 ];
 
 const PAYERS = 20;
 const SIGNERS = 20;
+/** The refund scenarios keep a few payers and signers in their load, for the time their refunds take. */
+const PAYERS_AND_SIGNERS_WITH_REFUNDS = 5;
 const SCREENERS = 20;
+/** Each canceller sends two cancellations at once, a third of them with the same key twice. */
+const CANCELLERS = 20;
+const CHARGES_REFUNDED_BY_STAFF = 5;
+/** $100.00 each of a $463.50 charge: at most four of the eight can be refunded. */
+const STAFF_REFUNDS_PER_CHARGE = 8;
 const LEASE_MS = 2000;
 /** Scenarios run side by side, each with its own database, port and server. */
 const PARALLEL = Number(process.env.FAULT_PARALLEL ?? 2);
@@ -160,13 +206,21 @@ function checkLines(c: Check): string[] {
   ];
 }
 
-/** The 40 (or 60) requests of a scenario, all sent at once; each answer is reported as it arrives. */
+/** The refund scenarios' part of the load: the orders the clients cancel, the charges the admin refunds. */
+interface RefundLoad {
+  cancelled: PlacedOrder[];
+  refundedByStaff: PlacedOrder[];
+  staff: SimulatedClient | null;
+}
+
+/** The 40 (60, or 90) requests of a scenario, all sent at once; each answer is reported as it arrives. */
 function sendLoad(
   baseUrl: string,
   payers: SimulatedClient[],
   tokens: CardToken[],
   signers: SimulatedClient[],
   screeners: { client: SimulatedClient; token: CardToken }[],
+  refunds: RefundLoad,
   tag: string,
   onAnswer: (answer: Answer) => void,
 ): Promise<Submission[]> {
@@ -188,7 +242,26 @@ function sendLoad(
     onAnswer(answer);
     return { client, kind: 'screening' as const, key, answer };
   });
-  return Promise.all([...payments, ...consents, ...screenings]);
+  const cancellations = refunds.cancelled.flatMap((order, i) => {
+    const key = `${tag}-cancel-${order.client.actId}`;
+    return [key, i % 3 === 0 ? key : `${key}-b`].map(async (k) => {
+      const answer = await cancelOrder(baseUrl, order.client, order, k);
+      onAnswer(answer);
+      return { client: order.client, kind: 'cancellation' as const, key: k, answer, order };
+    });
+  });
+  const staff = refunds.staff;
+  const staffRefunds = staff
+    ? refunds.refundedByStaff.flatMap((order) =>
+        Array.from({ length: STAFF_REFUNDS_PER_CHARGE }, async (_, k) => {
+          const key = `${tag}-refund-${order.client.actId}-${k + 1}`;
+          const answer = await staffRefund(baseUrl, staff, staffRefundBody(order), key);
+          onAnswer(answer);
+          return { client: order.client, kind: 'staff refund' as const, key, answer, order };
+        }),
+      )
+    : [];
+  return Promise.all([...payments, ...consents, ...screenings, ...cancellations, ...staffRefunds]);
 }
 
 function summariseLoad(submissions: Submission[]): string {
@@ -201,8 +274,11 @@ function summariseLoad(submissions: Submission[]): string {
     }
     return `${mine.length} ${kind}s: ${[...counts].map(([label, n]) => `${n} × ${label}`).join(', ')}`;
   };
-  const screened = submissions.some((s) => s.kind === 'screening') ? `; ${part('screening')}` : '';
-  return `${part('payment')}; ${part('consent')}${screened}`;
+  const also = (['screening', 'cancellation', 'staff refund'] as const)
+    .filter((kind) => submissions.some((s) => s.kind === kind))
+    .map((kind) => `; ${part(kind)}`)
+    .join('');
+  return `${part('payment')}; ${part('consent')}${also}`;
 }
 
 interface Context {
@@ -253,10 +329,25 @@ async function runScenario(
       ...c,
       ip: `10.${70 + block}.${index + 1}.${i + 1}`,
     });
-    const payers = (await addClients(pool, `FLT${nn}P`, PAYERS, 'payer')).map((c, i) => toClient(c, i, 0));
-    const signers = (await addClients(pool, `FLT${nn}S`, SIGNERS, 'signer')).map((c, i) => toClient(c, i, 1));
+    const [payerCount, signerCount] = scenario.refunds
+      ? [PAYERS_AND_SIGNERS_WITH_REFUNDS, PAYERS_AND_SIGNERS_WITH_REFUNDS]
+      : [PAYERS, SIGNERS];
+    const payers = (await addClients(pool, `FLT${nn}P`, payerCount, 'payer')).map((c, i) =>
+      toClient(c, i, 0),
+    );
+    const signers = (await addClients(pool, `FLT${nn}S`, signerCount, 'signer')).map((c, i) =>
+      toClient(c, i, 1),
+    );
     const screeners = scenario.screening
       ? (await addClients(pool, `FLT${nn}W`, SCREENERS, 'screener')).map((c, i) => toClient(c, i, 2))
+      : [];
+    const cancellers = scenario.refunds
+      ? (await addClients(pool, `FLT${nn}C`, CANCELLERS, 'orderer')).map((c, i) => toClient(c, i, 3))
+      : [];
+    const refundees = scenario.refunds
+      ? (await addClients(pool, `FLT${nn}R`, CHARGES_REFUNDED_BY_STAFF, 'orderer')).map((c, i) =>
+          toClient(c, i, 4),
+        )
       : [];
 
     const phaseStart = Date.now();
@@ -269,8 +360,16 @@ async function runScenario(
       token: tokens[payers.length + i] as CardToken,
     }));
     say(
-      `  ${PAYERS} payers, ${SIGNERS} signers and ${screeners.length} screeners added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
+      `  ${payers.length} payers, ${signers.length} signers and ${screeners.length} screeners added; server up in ${upAfter} ms, all signed in after ${Date.now() - phaseStart} ms`,
     );
+    const refundLoad: RefundLoad = { cancelled: [], refundedByStaff: [], staff: null };
+    if (scenario.refunds) {
+      const placedAt = Date.now();
+      Object.assign(refundLoad, await placeOrders(pool, server, cancellers, refundees, tag, index));
+      say(
+        `  ${refundLoad.cancelled.length} orders to cancel (${refundLoad.cancelled.filter((o) => o.settled).length} of them settled) and ${refundLoad.refundedByStaff.length} settled charges for the admin placed in ${Date.now() - placedAt} ms`,
+      );
+    }
 
     // Requests the server answered (a request cut by the kill is no answer).
     let answers = 0;
@@ -299,7 +398,7 @@ async function runScenario(
       };
     }
     let loadDone = false;
-    const load = sendLoad(server.baseUrl, payers, tokens, signers, screenerCards, tag, (answer) =>
+    const load = sendLoad(server.baseUrl, payers, tokens, signers, screenerCards, refundLoad, tag, (answer) =>
       onAnswer(answer),
     ).finally(() => {
       loadDone = true;
@@ -361,6 +460,7 @@ async function runScenario(
       payers,
       signers,
       screeners,
+      ...refundLoad,
       submissions,
       tag,
       leaseMs: LEASE_MS,
@@ -414,34 +514,113 @@ async function signInAndTokenize(
   return inBatches([...payers, ...screeners], 8, (client) => tokenizeCard(server.baseUrl, client));
 }
 
+/**
+ * The refund scenarios' paid orders, placed through the API before the load, each paid by a new
+ * card: the cancellers order 3 vials (one pre-paid) or, every other one, 2 bottles of serum; the
+ * charges the admin refunds in parts are serum orders. Half the cancellers' charges and all the
+ * admin's are moved into a settled batch at the gateway (refunded); the others stay in the open
+ * batch (voided whole).
+ */
+async function placeOrders(
+  pool: pg.Pool,
+  server: ServerProcess,
+  cancellers: SimulatedClient[],
+  refundees: SimulatedClient[],
+  tag: string,
+  index: number,
+): Promise<RefundLoad> {
+  const clients = [...cancellers, ...refundees];
+  const cookies = await openSessions(
+    pool,
+    clients.map((c) => c.id),
+  );
+  for (const client of clients) client.cookie = cookies.get(client.id);
+  const today = todayFor(new Date());
+  const place = async (client: SimulatedClient, kind: PlacedOrder['kind'], settled: boolean) => {
+    const token = await tokenizeCard(server.baseUrl, client);
+    const key = `${tag}-order-${client.actId}`;
+    const answer =
+      kind === 'vial request'
+        ? await placeVialRequest(server.baseUrl, client, token, key, validTuesday(today, 28))
+        : await placeStoreOrder(server.baseUrl, client, token, key, validTuesday(today, 7));
+    const id = answer.cut ? undefined : answer.body?.id;
+    if (answer.cut || answer.status !== 200 || typeof id !== 'string') {
+      throw new Error(`${client.actId} could not place a ${kind}: ${explainAnswer(answer)}`);
+    }
+    const [row] = await rows<{ payment_id: string | null }>(
+      pool,
+      `select payment_id from ${kind === 'vial request' ? 'vial_requests' : 'store_orders'} where id = $1`,
+      [id],
+    );
+    if (!row?.payment_id) throw new Error(`${client.actId}'s ${kind} ${id} has no charge`);
+    return { client, kind, id, paymentId: row.payment_id, settled };
+  };
+  const cancelled = await inBatches(
+    cancellers.map((client, i) => ({ client, i })),
+    6,
+    ({ client, i }) => place(client, i % 2 === 0 ? 'vial request' : 'store order', i % 4 < 2),
+  );
+  const refundedByStaff = await inBatches(refundees, 6, (client) => place(client, 'store order', true));
+  const toSettle = [...cancelled, ...refundedByStaff].filter((o) => o.settled).map((o) => o.client.id);
+  const moved = await settleCharges(pool, toSettle);
+  if (moved !== toSettle.length)
+    throw new Error(`${moved} of ${toSettle.length} charges moved to a settled batch`);
+  const staff = await openStaffSession(pool);
+  return {
+    cancelled,
+    refundedByStaff,
+    staff: {
+      id: staff.staffId,
+      actId: 'staff@example.com',
+      ip: `10.75.${index + 1}.1`,
+      cookie: staff.cookie,
+    },
+  };
+}
+
 /** What must hold once reconciliation has settled, in an order where each check reads a stable state. */
 async function checksAfterRecovery(scene: Scene, say: (line: string) => void): Promise<Check[]> {
   const checkStart = Date.now();
   const checks = await attempt('reconciliation settled', () => settled(scene));
   say(`  settling took ${Date.now() - checkStart} ms`);
   const screening = scene.screeners.length > 0;
-  const steps: Array<[string, (scene: Scene) => Promise<Check>]> = [
+  const refunds = scene.cancelled.length > 0 || scene.refundedByStaff.length > 0;
+  type Step = [string, (scene: Scene) => Promise<Check>];
+  const steps: Step[] = [
     ['1. acknowledged payments', acknowledgedPaymentsInLedger],
     ['3a. fees not blocked', feesNotBlocked],
     ['5a. acknowledged consents', acknowledgedConsentsCompleted],
+    ...(refunds
+      ? ([
+          ['R1. acknowledged cancellations', acknowledgedCancellationsDone],
+          ['R2. acknowledged staff refunds', acknowledgedStaffRefundsRecorded],
+        ] as Step[])
+      : []),
     ...(screening
       ? ([
           ['W1. acknowledged screenings', acknowledgedScreeningsCompleted],
           ['W2. White Glove charges have their screenings', whiteGloveChargesHaveScreenings],
-        ] as Array<[string, (scene: Scene) => Promise<Check>]>)
+        ] as Step[])
       : []),
     // The checks from here on send new payments, consents and screenings of their own.
     ['3b. owing clients can pay', owingClientsCanPay],
-    ...(screening
-      ? ([['W3. screenings complete once', screeningsCompleteOnce]] as Array<
-          [string, (scene: Scene) => Promise<Check>]
-        >)
-      : []),
+    ...(screening ? ([['W3. screenings complete once', screeningsCompleteOnce]] as Step[]) : []),
     ['2. approved charges recorded', approvedChargesRecorded],
     ['4. nothing charged twice', nothingChargedTwice],
     ['5b. consents complete once', consentsCompleteOnce],
     ['5c. consent e-mailed once', consentMailedOnce],
     ['5d. orphaned documents', orphanDocumentsCleaned],
+    ...(refunds
+      ? ([
+          // These send cancellations and staff refunds of their own first.
+          ['R3. cancelled after the restart', ordersCancelAfterRestart],
+          ['R4. staff refunds repeated', staffRefundsRepeatedAnswerAsFirst],
+          ['R5. cancellations refunded once', cancellationsRefundedOnce],
+          ['R6. refunded <= charged', refundsWithinCharges],
+          ['R7. gateway refunds match the ledger', gatewayRefundsMatchLedger],
+          ['R8. refunds recorded once', refundsRecordedOnce],
+        ] as Step[])
+      : []),
   ];
   for (const [name, run] of steps) checks.push(...(await attempt(name, () => run(scene))));
   say(`  checks took ${Date.now() - checkStart} ms`);

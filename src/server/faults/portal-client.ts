@@ -1,10 +1,12 @@
 import { CONSENT_AGREEMENT_VERSION } from '../../domain/consent-agreement';
 import { DEMO_CLIENT_PASSWORD } from '../db/seed';
 import { pngDataUrl, signaturePng } from '../testing/signature-png';
+import { vialRequestBody } from '../testing/vial-request-body';
 
 /**
  * What a browser sends, over real HTTP: sign-in, a card tokenized at the sandbox gateway, a card
- * saved (which pays what is overdue) and a consent signed. An answer is its status and body; a
+ * saved (which pays what is overdue), a consent signed, orders placed and cancelled, and an
+ * admin's refund. An answer is its status and body; a
  * request the server never answered (the process died, the socket was cut) is `cut`.
  */
 
@@ -163,6 +165,26 @@ export function getClient(baseUrl: string, client: SimulatedClient): Promise<Ans
   return call(baseUrl, 'GET', '/api/pay/get_Client', { headers: headersOf(client), timeoutMs: 10_000 });
 }
 
+/** A form paid with a new card: its token and the fields the page shows with it. */
+function newCardFields(client: SimulatedClient, token: CardToken) {
+  return {
+    PaymentMethod: 'Credit Card',
+    update_card: true,
+    token,
+    Credit_Card_Type: 'Visa',
+    Month_of_Expiry: '12',
+    Year_of_Expiry: String(new Date().getUTCFullYear() + 3),
+    Credit_Card_Holder_First_Name: 'Fault',
+    Credit_Card_Holder_Last_Name: 'Client',
+    Credit_Card_Biling_Email_Address: `${client.actId.toLowerCase()}@example.com`,
+    Credit_Card_Holder_Country: 'United States',
+    Credit_Card_Billing_Street: '1200 Brickell Avenue',
+    Credit_Card_Billing_City: 'Miami',
+    Credit_Card_Billing_State: 'FL',
+    Credit_Card_Billing_Zip_Code: '33131',
+  };
+}
+
 /** Submits the infectious disease screening by White Glove Labs, paid with a new card ($410.97). */
 export function sendWhiteGlove(
   baseUrl: string,
@@ -182,21 +204,83 @@ export function sendWhiteGlove(
       State: 'FL',
       ZipCode: '33131',
       Country: 'United States',
-      PaymentMethod: 'Credit Card',
-      update_card: true,
-      token,
-      Credit_Card_Type: 'Visa',
-      Month_of_Expiry: '12',
-      Year_of_Expiry: String(new Date().getUTCFullYear() + 3),
-      Credit_Card_Holder_First_Name: 'Fault',
-      Credit_Card_Holder_Last_Name: 'Client',
-      Credit_Card_Biling_Email_Address: `${client.actId.toLowerCase()}@example.com`,
-      Credit_Card_Holder_Country: 'United States',
-      Credit_Card_Billing_Street: '1200 Brickell Avenue',
-      Credit_Card_Billing_City: 'Miami',
-      Credit_Card_Billing_State: 'FL',
-      Credit_Card_Billing_Zip_Code: '33131',
+      ...newCardFields(client, token),
       Source: 'ACT Client Portal',
     },
+  });
+}
+
+/**
+ * Orders 3 vials by FedEx with CPP, one of them the client's pre-paid Bio-Insurance vial, for
+ * delivery on `shipmentDate`, paid with a new card (the request body of the API tests).
+ */
+export function placeVialRequest(
+  baseUrl: string,
+  client: SimulatedClient,
+  token: CardToken,
+  idempotencyKey: string,
+  shipmentDate: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/send_CellRequest', {
+    headers: headersOf(client, idempotencyKey),
+    body: {
+      ...vialRequestBody({ NumberOfVials: 3, CPP: 'Yes', ShipmentDate: shipmentDate }),
+      ...newCardFields(client, token),
+    },
+  });
+}
+
+/** Orders 2 bottles of the store's serum ($463.50 with the card fee), paid with a new card. */
+export function placeStoreOrder(
+  baseUrl: string,
+  client: SimulatedClient,
+  token: CardToken,
+  idempotencyKey: string,
+  shipmentDate: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/send_CP_StoreRequest', {
+    headers: headersOf(client, idempotencyKey),
+    body: {
+      stemskinserum: { name: 'Stem Cell Face Serum', quantity: 2 },
+      ShipmentDate: shipmentDate,
+      FirstName: 'Fault',
+      LastName: 'Client',
+      ShippingEmail: 'receiving@example.com',
+      Phone: '3055550142',
+      Street: '1200 Brickell Avenue',
+      City: 'Miami',
+      State: 'FL',
+      Country: 'United States',
+      ZipCode: '33131',
+      ...newCardFields(client, token),
+      expectedTotalCents: 46_350,
+    },
+  });
+}
+
+/** The client cancels one of their vial requests (`cancel_CellRequest`) or store orders (`cancel_StoreOrder`). */
+export function cancelOrder(
+  baseUrl: string,
+  client: SimulatedClient,
+  order: { kind: 'vial request' | 'store order'; id: string },
+  idempotencyKey: string,
+): Promise<Answer> {
+  const route = order.kind === 'vial request' ? 'cancel_CellRequest' : 'cancel_StoreOrder';
+  return call(baseUrl, 'POST', `/api/pay/${route}`, {
+    headers: headersOf(client, idempotencyKey),
+    body: { id: order.id },
+  });
+}
+
+/** An admin refunds part of a charge, with a reason (`POST /api/staff/refunds`). */
+export function staffRefund(
+  baseUrl: string,
+  staff: SimulatedClient,
+  refund: { paymentId: string; amount: string; reason: string },
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/staff/refunds', {
+    headers: headersOf(staff, idempotencyKey),
+    body: refund,
   });
 }

@@ -15,7 +15,9 @@ export type FaultPoint =
   | 'consent:after-claim'
   | 'consent:after-documents'
   | 'consent:after-commit'
-  | 'white-glove:after-charge';
+  | 'white-glove:after-charge'
+  | 'refund:before-send'
+  | 'refund:after-gateway';
 
 export function faultPoint(point: FaultPoint): void {
   if (armed && armed === point) process.kill(process.pid, 'SIGKILL');

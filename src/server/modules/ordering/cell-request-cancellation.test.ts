@@ -270,5 +270,8 @@ describe('a refund whose answer was lost', () => {
       .from(sandboxRefunds)
       .where(eq(sandboxRefunds.chargeTransactionId, c.charge.gatewayTransactionId ?? ''));
     expect(atGateway).toHaveLength(1);
+    // The sweep looked again a lease after the refund was left under way, not an hour after.
+    const [request] = await t.db.select().from(vialRequests).where(eq(vialRequests.id, c.id));
+    expect(request?.cancelRefundsSettledAt).not.toBeNull();
   });
 });

@@ -174,7 +174,7 @@ export async function cancelCellRequest(
 
 /** Sends the refunds a cancelled request still owes. Returns the row as it stands after. */
 async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<RequestRow> {
-  const settled = await sendRefundsOwed(deps, {
+  const state = await sendRefundsOwed(deps, {
     source: sourceOf(row.id),
     owed: JSON.parse(row.cancelRefundsJson ?? '[]') as OwedRefunds,
     reason: row.cancelKeptCents
@@ -185,7 +185,7 @@ async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<Requ
   });
   const [after] = await deps.db
     .update(vialRequests)
-    .set(owedRefundsOutcome(settled, deps.clock.now()))
+    .set(owedRefundsOutcome(state, deps.clock.now(), deps.leaseMs))
     .where(eq(vialRequests.id, row.id))
     .returning();
   return after ?? row;

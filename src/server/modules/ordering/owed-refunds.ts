@@ -10,11 +10,17 @@ import { refundPayment, refundsOwedBy } from '../payments/refunds';
  * The refunds a cancelled order owes (a vial request's, a store order's, a storage plan's unused
  * part taken back), sent through the
  * payments module under the order's source: one live refund per charge and source, by
- * constraint. Each try takes a new key; a refund refused for now (a charge not settled yet) or
- * cut short is tried again by the sweep an hour later; one refused two days long is left to staff.
+ * constraint. Each try takes a new key; a refund refused for now (a charge not settled yet) is
+ * tried again by the sweep an hour later; one refused two days long is left to staff. A refund
+ * still under way (its answer lost, or its process died) is settled by its own recovery once its
+ * lease lapses: the sweep looks again a lease later, to send it anew if it failed, or to mark the
+ * order settled.
  */
 
 export type OwedRefunds = { paymentId: string; cents: number }[];
+
+/** Where a round of sending left an order's refunds: all done, the rest under way, or owed. */
+export type OwedRefundsState = 'settled' | 'under way' | 'owed';
 
 const RETRY_AFTER_MS = 60 * 60_000;
 /** Two days of hourly tries: a refund refused that long is not for a machine to keep trying. */
@@ -26,11 +32,11 @@ interface OwingOrders {
   cancelRefundsNextTryAt: PgColumn;
 }
 
-/** Sends each refund still owed; true when all of them are done. */
+/** Sends each refund still owed; answers whether all are done now, or the rest under way. */
 export async function sendRefundsOwed(
   deps: PaymentDeps,
   input: { source: string; owed: OwedRefunds; reason: string; requestedBy: string | null; clientId: string },
-): Promise<boolean> {
+): Promise<OwedRefundsState> {
   const done = (owed: OwedRefunds[number], states: Awaited<ReturnType<typeof refundsOwedBy>>) =>
     (states.get(owed.paymentId)?.doneCents ?? 0) >= owed.cents;
   for (const refund of input.owed) {
@@ -58,14 +64,19 @@ export async function sendRefundsOwed(
     }
   }
   const after = await refundsOwedBy(deps.db, input.source);
-  return input.owed.every((refund) => done(refund, after));
+  const left = input.owed.filter((refund) => !done(refund, after));
+  if (left.length === 0) return 'settled';
+  return left.every((refund) => after.get(refund.paymentId)?.underWay) ? 'under way' : 'owed';
 }
 
-/** The order's columns after a round of sending: settled, or the sweep's next try. */
-export function owedRefundsOutcome(settled: boolean, now: Date) {
-  return settled
-    ? { cancelRefundsSettledAt: now, cancelRefundsNextTryAt: null }
-    : { cancelRefundsNextTryAt: new Date(now.getTime() + RETRY_AFTER_MS) };
+/**
+ * The order's columns after a round of sending: settled, or the sweep's next try (a lease later
+ * when the rest is under way, an hour later when a refund was refused).
+ */
+export function owedRefundsOutcome(state: OwedRefundsState, now: Date, leaseMs: number) {
+  if (state === 'settled') return { cancelRefundsSettledAt: now, cancelRefundsNextTryAt: null };
+  const after = state === 'under way' ? leaseMs : RETRY_AFTER_MS;
+  return { cancelRefundsNextTryAt: new Date(now.getTime() + after) };
 }
 
 /** The orders still owing refunds since `owedSince` (their cancellation) and due a try. */

@@ -121,7 +121,7 @@ export async function cancelStoreOrder(
 
 /** Sends the refund a cancelled order still owes. Returns the row as it stands after. */
 async function sendOwedRefunds(deps: PaymentDeps, row: OrderRow): Promise<OrderRow> {
-  const settled = await sendRefundsOwed(deps, {
+  const state = await sendRefundsOwed(deps, {
     source: sourceOf(row.id),
     owed: row.paymentId ? [{ paymentId: row.paymentId, cents: row.cancelRefundCents ?? 0 }] : [],
     reason: 'Store order cancelled before shipping',
@@ -130,7 +130,7 @@ async function sendOwedRefunds(deps: PaymentDeps, row: OrderRow): Promise<OrderR
   });
   const [after] = await deps.db
     .update(storeOrders)
-    .set(owedRefundsOutcome(settled, deps.clock.now()))
+    .set(owedRefundsOutcome(state, deps.clock.now(), deps.leaseMs))
     .where(eq(storeOrders.id, row.id))
     .returning();
   return after ?? row;

@@ -14,6 +14,7 @@ import { amountToCents } from '../../../domain/staff-queues';
 import { refundMessages as gatewayWords } from '../../adapters/payments/payment-gateway';
 import type { Database, Executor } from '../../db/client';
 import { storeDocument } from '../../lib/document-store';
+import { faultPoint } from '../../lib/faults';
 import { HttpError, notFound } from '../../lib/http-error';
 import { type Recovered, type RecoveryRun, type Run, runOnce, type Transaction } from '../../lib/run-once';
 import { recordActivity } from '../clients/client-activities';
@@ -231,6 +232,7 @@ async function sendRefund(
   }
   await db.update(refunds).set({ kind: 'refund' }).where(eq(refunds.id, claim.refundId));
   run.setInDoubt(true);
+  faultPoint('refund:before-send');
   let result = await gateway.refund({
     chargeTransactionId: charge.gatewayTransactionId,
     customerRef: charge.gatewayCustomerRef,
@@ -243,6 +245,7 @@ async function sendRefund(
     await db.update(refunds).set({ kind: 'void' }).where(eq(refunds.id, claim.refundId));
     const voided = await gateway.void({ transactionId: charge.gatewayTransactionId });
     if (voided.outcome === 'voided') {
+      faultPoint('refund:after-gateway');
       return run.succeedWith((tx) =>
         applyRefund(tx, deps, claim, { kind: 'void', transactionId: voided.transactionId }),
       );
@@ -253,6 +256,7 @@ async function sendRefund(
         : { outcome: 'error', reason: voided.reason, message: voided.message, transactionId: null };
   }
   if (result.outcome === 'refunded') {
+    faultPoint('refund:after-gateway');
     const transactionId = result.transactionId;
     return run.succeedWith((tx) => applyRefund(tx, deps, claim, { kind: 'refund', transactionId }));
   }
