@@ -244,7 +244,7 @@ async function sendOwedRefund(deps: PaymentDeps, row: OrderRow): Promise<OrderRo
   });
   const [after] = await deps.db
     .update(storagePlanOrders)
-    .set(owedRefundsOutcome(settled, deps.clock.now()))
+    .set(owedRefundsOutcome(settled, deps.clock.now(), deps.leaseMs))
     .where(eq(storagePlanOrders.id, row.id))
     .returning();
   return after ?? row;
