@@ -465,6 +465,18 @@ describe('refund receipts', () => {
     refundPdf = answer.rawPayload;
     const someoneElse = await addClient(t.db);
     expect((await receipt(refundId, someoneElse.actId)).statusCode).toBe(404);
+    // Staff read the same receipts from the client's record; the staff route is not the client's.
+    const asStaff = (id: string, cookie = admin) =>
+      t.app.inject({ method: 'GET', url: `/api/staff/receipts/${id}`, headers: { cookie } });
+    const staffCopy = await asStaff(refundId);
+    expect(staffCopy.statusCode).toBe(200);
+    expect(staffCopy.headers['content-disposition']).toContain(`refund-receipt-${client.actId}`);
+    expect((await asStaff(client.paymentId)).headers['content-disposition']).toContain(
+      `attachment; filename="receipt-${client.actId}-`,
+    );
+    expect((await asStaff('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await asStaff('not-a-uuid')).statusCode).toBe(404);
+    expect((await asStaff(refundId, await t.signIn(client.actId))).statusCode).toBe(404);
 
     // Its text layer: the references, and not the staff member's note.
     const text = pageText(await PDFDocument.load(refundPdf), 0);

@@ -314,4 +314,13 @@ it('staff-level members read the payments and refunds, with nothing to press', a
   expect(screen.getByText("Awaits an admin's approval: nothing is sent until then.")).toBeTruthy();
   expect(screen.getByText('$125.00: Refunded')).toBeTruthy();
   expect(screen.queryAllByRole('button')).toHaveLength(0);
+  // The receipts the client has: the payment's, and the refund's that went through (not the one awaiting).
+  const receipts = screen.getAllByRole('link', { name: /^Download the receipt of / });
+  expect(receipts.map((link) => [link.getAttribute('aria-label'), link.getAttribute('href')])).toEqual([
+    [
+      'Download the receipt of $2,575.00 paid on 05/01/2026',
+      '/api/staff/receipts/3a1f6c2e-8b4d-4e1f-9a2b-1c3d5e7f9a01',
+    ],
+    ['Download the receipt of $125.00 refunded', '/api/staff/receipts/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a'],
+  ]);
 });

@@ -1,4 +1,4 @@
-import { Box, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
@@ -62,6 +62,15 @@ function DecisionButton({
   );
 }
 
+/** A receipt as the client has it (a payment's, or a refund's that went through), to download. */
+function ReceiptLink({ id, name }: { id: string; name: string }) {
+  return (
+    <Anchor href={`/api/staff/receipts/${encodeURIComponent(id)}`} download size="sm" aria-label={name}>
+      Receipt (PDF)
+    </Anchor>
+  );
+}
+
 /** One refund of a payment: its amount, status, who asked and why; awaiting approval, what may be done. */
 function RefundLine({ refund, onDone }: { refund: StaffRefund; onDone: (message: string) => void }) {
   const amount = formatUsd(refund.amountCents);
@@ -78,9 +87,12 @@ function RefundLine({ refund, onDone }: { refund: StaffRefund; onDone: (message:
             {usDate(refund.requestedAt)}, {asked}. Reason: {refund.reason}
           </Text>
           {refund.status === 'refunded' || refund.status === 'voided' ? (
-            <Text size="xs" c="gray.7">
-              Reference {refund.reference}
-            </Text>
+            <Group gap="sm">
+              <Text size="xs" c="gray.7">
+                Reference {refund.reference}
+              </Text>
+              <ReceiptLink id={refund.id} name={`Download the receipt of ${amount} refunded`} />
+            </Group>
           ) : null}
           {refund.message && (
             <Text size="sm" c="red.8">
@@ -154,6 +166,10 @@ function PaymentItem({
         <Fact term="Left to refund">{formatUsd(payment.leftCents)}</Fact>
         <Fact term="Transaction">{payment.transactionId}</Fact>
       </Box>
+      <ReceiptLink
+        id={payment.id}
+        name={`Download the receipt of ${formatUsd(payment.totalCents)} paid on ${isoToUsDate(payment.paidOn)}`}
+      />
       {payment.refunds.length > 0 && (
         <Box
           component="ul"
