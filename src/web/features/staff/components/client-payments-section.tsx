@@ -62,11 +62,15 @@ function DecisionButton({
   );
 }
 
-/** A receipt as the client has it (a payment's, or a refund's that went through), to download. */
+/**
+ * A receipt as the client has it (a payment's, or a refund's that went through), to download. Its
+ * words are part of its name ("Download the receipt of ..."), as on Client Activity, so voice
+ * control can say them.
+ */
 function ReceiptLink({ id, name }: { id: string; name: string }) {
   return (
     <Anchor href={`/api/staff/receipts/${encodeURIComponent(id)}`} download size="sm" aria-label={name}>
-      Receipt (PDF)
+      Receipt
     </Anchor>
   );
 }
