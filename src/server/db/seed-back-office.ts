@@ -409,7 +409,8 @@ export async function seedDemoCancellationClient(db: Database, now: Date): Promi
  * Elena Marsh (ACT10012): a Visa ending 4242 on file and a card payment of $2,575.00 for initial
  * sample processing ($2,500.00 and the 3% card fee) ten days before the seed, settled at the
  * sandbox gateway, so that staff can refund part of it on her record (issue 22). The refund
- * journey and the README's walk-through refund her; no other journey changes her. Once.
+ * journeys (e2e/staff-refunds.spec.ts, and e2e/staff-refund-approval.spec.ts, where a second admin
+ * approves) and the README's walk-through refund her; no other journey changes her. Once.
  */
 export async function seedDemoRefundClient(db: Database, now: Date): Promise<boolean> {
   const [done] = await db
