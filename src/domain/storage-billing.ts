@@ -326,12 +326,6 @@ export const changeBillingYearEntrySchema = z
   );
 export type ChangeBillingYearEntry = z.input<typeof changeBillingYearEntrySchema>;
 
-/** Where a check for annual storage goes (the invoice of a client without a method on file). */
-export const REMIT_TO = {
-  payee: 'Stem Cell Bank',
-  address: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
-} as const;
-
 /** The memo a check carries, so the bank can tell whose year it pays. */
 export function checkMemo(clientActId: string, yearNumber: number | null): string {
   return yearNumber === null ? `${clientActId} annual storage` : `${clientActId} storage year ${yearNumber}`;

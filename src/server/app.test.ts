@@ -148,7 +148,16 @@ describe('the app shell', () => {
     });
     const response = await app.inject({ method: 'GET', url: '/api/pay/site_config' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ contactUrl: 'https://bank.example.org/help' });
+    expect(response.json()).toEqual({
+      contactUrl: 'https://bank.example.org/help',
+      bank: {
+        name: 'ACT',
+        phone: '3055550100',
+        payee: 'Stem Cell Bank',
+        remitTo: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
+        privacyUrl: 'https://www.stemcellbank.example.com/privacy',
+      },
+    });
     await app.close();
     expect(() => loadConfig({ CONTACT_URL: 'javascript:alert(1)' })).toThrow(/CONTACT_URL/);
   });
@@ -192,6 +201,11 @@ describe('the app shell', () => {
         PAYMENT_GATEWAY: 'sandbox',
         LINK_SECRET: 'a-shared-link-signing-key-of-32-characters',
         DOCUMENTS_KEY: Buffer.alloc(32, 1).toString('base64'),
+        COMPANY_NAME: 'ACT',
+        COMPANY_PHONE: '3055550100',
+        REMIT_TO_PAYEE: 'Stem Cell Bank',
+        REMIT_TO_ADDRESS: 'PO Box 1 | Miami, FL 33131',
+        PRIVACY_URL: 'https://bank.example.org/privacy',
       },
       { DEMO: 'true', SMTP_URL: 'smtp://127.0.0.1:2525' },
     ]) {

@@ -3,6 +3,14 @@ import { ConfigError, loadConfig } from './config';
 
 const LINK_SECRET = 'a-shared-link-signing-key-of-32-characters';
 const DOCUMENTS_KEY = Buffer.alloc(32, 1).toString('base64');
+/** The bank's details, which outside demo mode are its own. */
+const BANK = {
+  COMPANY_NAME: 'Hudson Cell Bank',
+  COMPANY_PHONE: '+1 (212) 555-0199',
+  REMIT_TO_PAYEE: 'Hudson Cell Bank LLC',
+  REMIT_TO_ADDRESS: 'Lockbox 4411 | PO Box 70230 | Newark, NJ 07101',
+  PRIVACY_URL: 'https://hudson.example.org/privacy',
+};
 
 describe('configuration from the environment', () => {
   it('defaults to port 3000, ./data, the embedded database, the outbox and demo mode', () => {
@@ -23,12 +31,13 @@ describe('configuration from the environment', () => {
         PAYMENT_GATEWAY: 'sandbox',
         LINK_SECRET,
         DOCUMENTS_KEY,
+        ...BANK,
       }).demo,
     ).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/portal', DEMO: 'true' }).demo).toBe(true);
-    expect(loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY }).demo).toBe(
-      false,
-    );
+    expect(
+      loadConfig({ DEMO: 'off', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY, ...BANK }).demo,
+    ).toBe(false);
   });
 
   it('migrates as the owner role of DATABASE_MIGRATION_URL, by default the role of DATABASE_URL', () => {
@@ -61,6 +70,7 @@ describe('configuration from the environment', () => {
         CARRIER: 'offline',
         LINK_SECRET,
         DOCUMENTS_KEY,
+        ...BANK,
       }).warnings,
     ).toEqual([]);
   });
@@ -71,7 +81,8 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DEMO: 'true', PUBLIC_URL: 'https://portal.example.com' }).devOutbox).toBe(false);
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).devOutbox).toBe(false);
     expect(
-      loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY }).devOutbox,
+      loadConfig({ DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY, ...BANK })
+        .devOutbox,
     ).toBe(false);
   });
 
@@ -151,9 +162,42 @@ describe('configuration from the environment', () => {
   });
 
   it('warns outside demo mode when the carrier was not chosen', () => {
-    const production = { DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY };
+    const production = { DEMO: 'false', PAYMENT_GATEWAY: 'sandbox', LINK_SECRET, DOCUMENTS_KEY, ...BANK };
     expect(loadConfig(production).warnings).toEqual([expect.stringMatching(/CARRIER is not set/)]);
     expect(loadConfig({ ...production, CARRIER: 'offline' }).warnings).toEqual([]);
+  });
+
+  it("outside demo mode, needs the bank's own details; in demo mode, shows placeholders", () => {
+    const production = {
+      DEMO: 'false',
+      PAYMENT_GATEWAY: 'sandbox',
+      LINK_SECRET,
+      DOCUMENTS_KEY,
+      CARRIER: 'offline',
+    };
+    expect(() => loadConfig(production)).toThrow(
+      /COMPANY_NAME: must be set when demo mode is off[\s\S]*COMPANY_PHONE[\s\S]*REMIT_TO_PAYEE[\s\S]*REMIT_TO_ADDRESS[\s\S]*PRIVACY_URL/,
+    );
+    expect(loadConfig({ ...production, ...BANK }).bank).toEqual({
+      name: 'Hudson Cell Bank',
+      phone: '2125550199',
+      payee: 'Hudson Cell Bank LLC',
+      remitTo: ['Lockbox 4411', 'PO Box 70230', 'Newark, NJ 07101'],
+      privacyUrl: 'https://hudson.example.org/privacy',
+    });
+    expect(() => loadConfig({ COMPANY_PHONE: '555-0199' })).toThrow(
+      /COMPANY_PHONE.*must be a 10-digit US phone number/,
+    );
+    expect(() => loadConfig({ REMIT_TO_ADDRESS: 'Newark' })).toThrow(
+      /REMIT_TO_ADDRESS.*address lines separated by \|/,
+    );
+    expect(loadConfig({}).bank).toEqual({
+      name: 'ACT',
+      phone: '3055550100',
+      payee: 'Stem Cell Bank',
+      remitTo: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
+      privacyUrl: 'https://www.stemcellbank.example.com/privacy',
+    });
   });
 
   it('outside demo mode, needs the documents key, and refuses one of the wrong length', () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { BankDetails } from '../domain/site';
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
@@ -18,6 +19,15 @@ const urlText = (protocols: string[]) =>
     },
     `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
   );
+
+/** The bank's details in demo mode: placeholders, in the README. */
+const DEMO_BANK: BankDetails = {
+  name: 'ACT',
+  phone: '3055550100',
+  payee: 'Stem Cell Bank',
+  remitTo: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
+  privacyUrl: 'https://www.stemcellbank.example.com/privacy',
+};
 
 const positiveInt = z.coerce
   .number({ error: 'must be a whole number' })
@@ -43,6 +53,24 @@ const envSchema = z.object({
   PUBLIC_URL: urlText(['http:', 'https:']).optional(),
   CONTACT_URL: urlText(['http:', 'https:']).default('https://www.stemcellbank.example.com/contact-us'),
   DEMO: booleanText.optional(),
+  COMPANY_NAME: z.string().trim().min(1, 'must not be empty').max(80).optional(),
+  COMPANY_PHONE: z
+    .string()
+    .transform((v) => v.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, ''))
+    .pipe(z.string().regex(/^\d{10}$/, 'must be a 10-digit US phone number'))
+    .optional(),
+  REMIT_TO_PAYEE: z.string().trim().min(1, 'must not be empty').max(120).optional(),
+  REMIT_TO_ADDRESS: z
+    .string()
+    .transform((v) =>
+      v
+        .split('|')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(120)).min(2, 'must be the address lines separated by |'))
+    .optional(),
+  PRIVACY_URL: urlText(['http:', 'https:']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_LOGIN_PER_IP: positiveInt.default(50),
   RATE_LIMIT_RECOVERY_PER_IP: positiveInt.default(20),
@@ -108,6 +136,8 @@ export interface Config {
   publicUrl: string;
   /** Where "contact us" leads: the bank's own contact page. */
   contactUrl: string;
+  /** The bank's own details: its name, phone, where checks go, its privacy notice. */
+  bank: BankDetails;
   demo: boolean;
   logLevel: string;
   rateLimits: {
@@ -236,6 +266,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'LINK_SECRET: must be set when demo mode is off (32 characters or more, the same on every server)',
     ]);
   }
+  // The bank's details reach clients (footers, check instructions): outside demo mode they are its own.
+  const bankSettings = [
+    'COMPANY_NAME',
+    'COMPANY_PHONE',
+    'REMIT_TO_PAYEE',
+    'REMIT_TO_ADDRESS',
+    'PRIVACY_URL',
+  ] as const;
+  const missingBank = bankSettings.filter((k) => e[k] === undefined);
+  if (!demo && missingBank.length > 0) {
+    throw new ConfigError(
+      missingBank.map((k) => `${k}: must be set when demo mode is off (the bank's details clients see)`),
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const secureCookies = publicUrl.startsWith('https:');
   const warnings: string[] = [];
@@ -261,6 +305,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     publicUrl,
     contactUrl: e.CONTACT_URL,
+    bank: {
+      name: e.COMPANY_NAME ?? DEMO_BANK.name,
+      phone: e.COMPANY_PHONE ?? DEMO_BANK.phone,
+      payee: e.REMIT_TO_PAYEE ?? DEMO_BANK.payee,
+      remitTo: e.REMIT_TO_ADDRESS ?? DEMO_BANK.remitTo,
+      privacyUrl: e.PRIVACY_URL ?? DEMO_BANK.privacyUrl,
+    },
     demo,
     logLevel: e.LOG_LEVEL,
     rateLimits: {

@@ -12,6 +12,7 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { type ReactNode, type Ref, Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
+import { SiteFooter } from '../components/site-footer';
 
 /**
  * The frame every signed-in portal shares: the header with the phone menu's burger and the
@@ -68,6 +69,7 @@ export function PortalShell(props: {
           <LoadingOverlay />
           <Outlet />
         </Suspense>
+        <SiteFooter />
       </AppShell.Main>
     </AppShell>
   );

@@ -1,5 +1,6 @@
 import { Box, Container, Paper, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { SiteFooter } from './site-footer';
 
 /** The frame of the pages seen without signing in: sign-in, password recovery, public links. */
 export function PublicShell({
@@ -26,6 +27,7 @@ export function PublicShell({
         <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">
           {children}
         </Paper>
+        <SiteFooter />
       </Container>
     </Box>
   );

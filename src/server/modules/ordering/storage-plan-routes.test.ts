@@ -336,7 +336,12 @@ describe('send_StoragePlan', () => {
     expect(after.client.lastBioInsurancePurchasedDate).toBe(before.client.lastBioInsurancePurchasedDate);
     expect(after.orders.map((o) => o.status)).toEqual(['awaiting_check']);
     const [mail] = await t.mailTo(client.email);
-    expect(mail?.textBody).toContain('Please mail a check for $11,575.00');
+    expect(mail?.textBody).toContain(
+      `Please make your check for $11,575.00 payable to Stem Cell Bank, write "${client.actId} order SP-`,
+    );
+    expect(mail?.textBody).toContain(
+      'and mail it to Stem Cell Bank, Attn: Accounts Receivable, 1450 Brickell Avenue, Suite 1900, Miami, FL 33131.',
+    );
 
     const listed = await t.app.inject({
       method: 'GET',

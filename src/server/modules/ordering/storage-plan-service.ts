@@ -3,6 +3,7 @@ import { tissueLabels } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { type BankDetails, checkInstructions, orderNumber, planCheckMemo } from '../../../domain/site';
 import {
   choiceOf,
   priceStoragePlan,
@@ -40,7 +41,8 @@ import { storagePlanOrders } from './schema';
  * recorded as awaiting the check and applies nothing until the bank records the check.
  */
 
-export type StoragePlanDeps = PaidOrderDeps;
+/** The bank's details name where a check goes. */
+export type StoragePlanDeps = PaidOrderDeps & { config: { bank: BankDetails } };
 
 const m = storagePlanMessages;
 const SOURCE = 'Client Portal';
@@ -250,6 +252,7 @@ async function applyPaidOrder(
 async function recordCheckOrder(
   tx: Transaction,
   deps: Pick<StoragePlanDeps, 'mailer'>,
+  bank: BankDetails,
   claim: PaidClaim<PlanClaim>,
 ): Promise<OrderRow | undefined> {
   const [row] = await tx
@@ -267,9 +270,10 @@ async function recordCheckOrder(
       subject: 'Client Portal: your Banking and Storage Plans order',
       text: [
         `Dear ${client.firstName},`,
-        `We received your Banking and Storage Plans order ${row.id}, to be paid by check.`,
+        `We received your Banking and Storage Plans order ${orderNumber('SP', row.id)}, to be paid by check.`,
         ...summaryLines(row),
-        `Please mail a check for ${formatUsd(row.totalCents)} to ACT, with your Client ID on it. Your plan starts when we receive the check; nothing was charged.`,
+        checkInstructions(bank, row.totalCents, planCheckMemo(client.clientActId, row.id)),
+        'Your plan starts when we receive the check; nothing was charged.',
       ].join('\n\n'),
     },
     { dedupeKey: `storage-plan:${row.id}` },
@@ -294,13 +298,16 @@ function responseOf(row: OrderRow, amountChargedCents: number): SendStoragePlanR
   };
 }
 
-/** A plans order on the paid-order workflow: a charge applies it, a check order awaits the check. */
-const storagePlanOrder: PaidOrderKind<PlanClaim, SendStoragePlanResponse> = {
+/**
+ * A plans order on the paid-order workflow: a charge applies it, a check order awaits the check
+ * (its e-mail says where the check goes: the bank's details).
+ */
+const storagePlanOrder = (bank: BankDetails): PaidOrderKind<PlanClaim, SendStoragePlanResponse> => ({
   kind: KIND,
   receipt: true,
   async confirm(tx, deps, claim, charge) {
     if (!charge) {
-      const row = await recordCheckOrder(tx, deps, claim);
+      const row = await recordCheckOrder(tx, deps, bank, claim);
       if (!row) throw notFound();
       return responseOf(row, 0);
     }
@@ -314,18 +321,18 @@ const storagePlanOrder: PaidOrderKind<PlanClaim, SendStoragePlanResponse> = {
     interrupted: 'The order was interrupted. Please submit it again.',
     notPaid: 'The payment did not go through and nothing was ordered. Please try again.',
   },
-};
+});
 
 /** The recoveries of the storage plan kind, for the reconciliation sweep. */
 export function storagePlanRecoveries(deps: StoragePlanDeps) {
-  return { [KIND]: paidOrderRecovery(deps, storagePlanOrder) };
+  return { [KIND]: paidOrderRecovery(deps, storagePlanOrder(deps.config.bank)) };
 }
 
 export async function sendStoragePlan(
   deps: StoragePlanDeps,
   input: { clientId: string; idempotencyKey: string; body: SendStoragePlan },
 ): Promise<SendStoragePlanResponse> {
-  return placePaidOrder(deps, storagePlanOrder, {
+  return placePaidOrder(deps, storagePlanOrder(deps.config.bank), {
     owner: { clientId: input.clientId },
     idempotencyKey: input.idempotencyKey,
     request: input.body,

@@ -47,6 +47,7 @@ export function renewalDeps(deps: AppDeps): RenewalDeps {
     log: { warn: () => {} },
     publicUrl: deps.config.publicUrl,
     contactUrl: deps.config.contactUrl,
+    bank: deps.config.bank,
   };
 }
 

@@ -172,7 +172,9 @@ describe('storage renewals', () => {
     expect(invoice?.textBody).toContain(
       'No payment method is on file, so this notice is your invoice: $350.00',
     );
-    expect(invoice?.textBody).toContain(`storage year 3`);
+    expect(invoice?.textBody).toContain(
+      `Or pay by check. Please make your check for $350.00 payable to Stem Cell Bank, write "${client.actId} storage year 3" on it, and mail it to Stem Cell Bank, Attn: Accounts Receivable, 1450 Brickell Avenue, Suite 1900, Miami, FL 33131.`,
+    );
     expect(await run(addDays(due, 13), [client.actId])).toMatchObject({ overdue: 0 });
     expect(await run(addDays(due, 14), [client.actId])).toMatchObject({ overdue: 1 });
   });

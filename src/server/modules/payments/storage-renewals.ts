@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { addDays, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { type BankDetails, checkInstructions } from '../../../domain/site';
 import {
   CHECK_GRACE_DAYS,
   cardExpiresBefore,
@@ -13,7 +14,6 @@ import {
   nextRenewalYear,
   nextTryDay,
   noticeDay,
-  REMIT_TO,
   type RenewalMethod,
   renewalAmountCents,
   yearAmountCents,
@@ -51,7 +51,13 @@ import { annualStorageFees } from './schema';
  *    3, 7 and 14, a hard one and the last try make the year overdue; each e-mails a signed link.
  */
 
-export type RenewalDeps = PaidOrderDeps & { publicUrl: string; contactUrl: string; linkSecret: Buffer };
+export type RenewalDeps = PaidOrderDeps & {
+  publicUrl: string;
+  contactUrl: string;
+  linkSecret: Buffer;
+  /** Where a check goes, for the invoice of a client without a method on file. */
+  bank: BankDetails;
+};
 
 type FeeRow = typeof annualStorageFees.$inferSelect;
 
@@ -374,7 +380,7 @@ function noticeText(deps: RenewalDeps, client: ClientToBill, row: FeeRow, method
     lines.push(
       `No payment method is on file, so this notice is your invoice: ${amount} is due by ${chargeOn}.`,
       `Pay online: add a card or bank account with this link (for you only) and it is charged on ${chargeOn}: ${link}`,
-      `Or pay by check: payable to ${REMIT_TO.payee}, mailed to ${REMIT_TO.address.join(', ')}, with the memo "${checkMemo(client.clientActId, row.yearNumber)}".`,
+      `Or pay by check. ${checkInstructions(deps.bank, yearAmountCents(row, 'none'), checkMemo(client.clientActId, row.yearNumber))}`,
     );
   }
   lines.push(`Questions, or to stop the renewal: ${deps.contactUrl}`);

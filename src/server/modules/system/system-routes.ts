@@ -34,12 +34,13 @@ export const siteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
     '/site_config',
     {
       schema: {
-        summary: 'Public settings of the portal the sign-in page shows (the contact link)',
+        summary:
+          "Public settings every page shows: the contact link, and the bank's details (name, phone, where checks go, privacy notice)",
         tags: ['system'],
         response: { 200: siteConfigSchema },
       },
     },
-    async () => ({ contactUrl: config.contactUrl }),
+    async () => ({ contactUrl: config.contactUrl, bank: config.bank }),
   );
 
   app.get(

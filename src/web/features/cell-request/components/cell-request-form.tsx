@@ -16,6 +16,7 @@ import { PayingFormLayout } from '../../../components/payment/paying-form-layout
 import { SubmitFailure } from '../../../components/submit-failure';
 import { usePayingForm } from '../../../lib/paying-form';
 import { usePriceBook } from '../../../lib/price-book';
+import { useSiteConfig } from '../../../lib/site';
 import { zodResolver } from '../../../lib/zod-resolver';
 import { useClientVials } from '../api/get-client-vials';
 import { useShipmentDates } from '../api/get-shipment-dates';
@@ -56,11 +57,12 @@ export function CellRequestForm({
   onSubmitted(response: SendCellRequestResponse): void;
 }) {
   const onFile = methodsOnFileOf(paymentInfo);
+  const bankPhone = useSiteConfig().data?.bank.phone ?? '';
   const book = usePriceBook();
   const send = useSendCellRequest();
   // The rules and the amount read the queries below, which read the values: they run after render.
   const form = usePayingForm<CellRequestValues, SendCellRequestInput, SendCellRequestResponse>({
-    initialValues: initialCellRequest(client, onFile),
+    initialValues: initialCellRequest(client, onFile, bankPhone),
     validate: (values) => validate(values),
     payment: {
       choice: (values) => values.payment,

@@ -4,6 +4,7 @@ import type { ClientRecord } from '../../../../domain/client';
 import { type ResolvedAddress, shippingMessages } from '../../../../domain/shipping';
 import { ApiError } from '../../../lib/api-client';
 import type { PayingForm } from '../../../lib/paying-form';
+import { useSiteConfig } from '../../../lib/site';
 import { useFedexShipQuote } from '../api/get-fedex-ship-quote';
 import { useVerifyAddress } from '../api/verify-address';
 import {
@@ -118,6 +119,7 @@ export function ShippingSection({
   onInvalid(): void;
 }) {
   const { values, errors } = form;
+  const bankPhone = useSiteConfig().data?.bank.phone ?? '';
   const field = (name: keyof CellRequestValues) => ({
     ...form.form.getInputProps(name),
     'aria-invalid': Boolean(errors[name]) || undefined,
@@ -127,7 +129,7 @@ export function ShippingSection({
     const choice = value === 'Preferred' ? 'Preferred' : 'New';
     form.patch({
       ShippingInfo: choice,
-      ...(choice === 'Preferred' ? preferredAddressOf(client) : emptyAddress),
+      ...(choice === 'Preferred' ? preferredAddressOf(client, bankPhone) : emptyAddress),
     });
     for (const { field } of ADDRESS_FIELDS) form.clearError(field);
     check.changed();

@@ -9,6 +9,7 @@ import { ReleaseChecklist } from '../../../components/release-checklist';
 import { useClient } from '../../../lib/client-record';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { subjectClientId, useSession } from '../../../lib/session';
+import { useSiteConfig } from '../../../lib/site';
 import { useReleaseReadiness } from '../api/get-release-readiness';
 import { CellRequestDetail } from './cell-request-detail';
 import { CellRequestForm } from './cell-request-form';
@@ -32,6 +33,8 @@ function OrderArea() {
   const client = useClient();
   const paymentInfo = usePaymentInfo();
   const readiness = useReleaseReadiness(clientId);
+  // The bank's phone fills a shipping phone the client has none of: the form starts with it.
+  const site = useSiteConfig();
   const [done, setDone] = useState<SendCellRequestResponse | null>(null);
 
   if (done) {
@@ -56,8 +59,8 @@ function OrderArea() {
       </Card>
     );
   }
-  if (!client.data || !paymentInfo.data || !readiness.data || !clientId) {
-    if (client.isError || paymentInfo.isError || readiness.isError) {
+  if (!client.data || !paymentInfo.data || !readiness.data || !site.data || !clientId) {
+    if (client.isError || paymentInfo.isError || readiness.isError || site.isError) {
       return (
         <Alert color="red" role="alert">
           The form could not be loaded. Please reload the page.

@@ -61,14 +61,18 @@ export const emptyAddress: ShippingAddress = {
   ZipCode: '',
 };
 
-export function preferredAddressOf(client: ClientRecord): ShippingAddress {
+/**
+ * The client's preferred shipping address as the form's fields; with no phone stored, the bank's
+ * number (spec 3: the company's number is the default phone).
+ */
+export function preferredAddressOf(client: ClientRecord, bankPhone: string): ShippingAddress {
   // The record keeps one full name: the last word is the last name, the rest the first name.
   const words = client.preferredAddressContactFullName.trim().split(/\s+/).filter(Boolean);
   return {
     firstName: words.slice(0, -1).join(' ') || (words[0] ?? ''),
     lastName: words.length > 1 ? (words.at(-1) ?? '') : '',
     ShippingEmail: client.shippingClinicEmail,
-    phone: client.preferredAddressPhone.replace(/\D/g, ''),
+    phone: client.preferredAddressPhone.replace(/\D/g, '') || bankPhone,
     street: client.preferredAddressStreet,
     city: client.preferredAddressCity,
     state: client.preferredAddressState,
@@ -82,11 +86,15 @@ export function hasPreferredAddress(client: ClientRecord): boolean {
 }
 
 /** An empty form: the preferred address when there is one, the saved card by default, else the saved account. */
-export function initialCellRequest(client: ClientRecord, onFile: MethodsOnFile): CellRequestValues {
+export function initialCellRequest(
+  client: ClientRecord,
+  onFile: MethodsOnFile,
+  bankPhone: string,
+): CellRequestValues {
   const preferred = hasPreferredAddress(client);
   return {
     ShippingInfo: preferred ? 'Preferred' : 'New',
-    ...(preferred ? preferredAddressOf(client) : emptyAddress),
+    ...(preferred ? preferredAddressOf(client, bankPhone) : emptyAddress),
     clinicName: client.clinicName,
     saveAddressForFuture: false,
     AddressFedExVerified: false,

@@ -6,6 +6,7 @@ import { todayFor } from '../../../../domain/client';
 import { isoToUsDate } from '../../../../domain/dates';
 import { methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
+import { checkInstructions, planCheckMemo } from '../../../../domain/site';
 import {
   type SendStoragePlanInput,
   type SendStoragePlanResponse,
@@ -19,6 +20,7 @@ import { useClient } from '../../../lib/client-record';
 import { usePayingForm } from '../../../lib/paying-form';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { usePriceBook } from '../../../lib/price-book';
+import { useSiteConfig } from '../../../lib/site';
 import { zodResolver } from '../../../lib/zod-resolver';
 import { useSendStoragePlan } from '../api/send-storage-plan';
 import {
@@ -50,7 +52,7 @@ export function BankingStoragePlansPage() {
         {TITLE}
       </Title>
       {done ? (
-        <Confirmation done={done} />
+        <Confirmation done={done} clientActId={client.data?.clientACTId ?? ''} />
       ) : client.isError || paymentInfo.isError ? (
         <Alert color="red" role="alert">
           The page could not be loaded. Please reload the page.
@@ -64,8 +66,9 @@ export function BankingStoragePlansPage() {
   );
 }
 
-function Confirmation({ done }: { done: SendStoragePlanResponse }) {
+function Confirmation({ done, clientActId }: { done: SendStoragePlanResponse; clientActId: string }) {
   const order = done.order;
+  const bank = useSiteConfig().data?.bank;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -77,10 +80,16 @@ function Confirmation({ done }: { done: SendStoragePlanResponse }) {
           {m.submitted}
         </Text>
         {order.status === 'awaiting_check' ? (
-          <Text>
-            Please mail your check for {formatUsd(order.totalCents)} to ACT. Your plan starts when the check
-            is received; nothing was charged.
-          </Text>
+          <>
+            <Text>
+              {bank
+                ? checkInstructions(bank, order.totalCents, planCheckMemo(clientActId, done.id))
+                : `Please mail your check for ${formatUsd(order.totalCents)}.`}
+            </Text>
+            <Text>
+              Your plan starts when the check is received; nothing was charged. The e-mail says the same.
+            </Text>
+          </>
         ) : (
           <>
             <Text data-testid="amount-charged">

@@ -87,7 +87,7 @@ const physicianSession = {
 };
 
 /** The server as the store page meets it; the orders it receives are kept to inspect. */
-function fakeServer(session: object) {
+function fakeServer(session: object, client: ClientRecord = john) {
   const orders: unknown[] = [];
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -97,7 +97,7 @@ function fakeServer(session: object) {
       const url = String(input);
       const path = url.split('?')[0];
       if (path === '/api/pay/session') return json(session);
-      if (path === '/api/pay/get_Client') return json({ result: { listResponse: [john] } });
+      if (path === '/api/pay/get_Client') return json({ result: { listResponse: [client] } });
       if (path === '/api/pay/get_PaymentInfo') return json({ result: nothingOnFile });
       if (path === '/api/pay/payment_config') return json({ gateway: 'sandbox', tokenizeUrl: '/tokenize' });
       if (path === '/api/pay/price_book')
@@ -116,8 +116,8 @@ function fakeServer(session: object) {
   return { orders };
 }
 
-async function renderStore(session: object = clientSession) {
-  const server = fakeServer(session);
+async function renderStore(session: object = clientSession, client: ClientRecord = john) {
+  const server = fakeServer(session, client);
   renderInPortal(
     <MemoryRouter>
       <StorePage />
@@ -249,6 +249,13 @@ describe('the store order', () => {
     await user.click(screen.getByRole('radio', { name: 'ACH Payment' }));
     await user.click(screen.getByRole('checkbox', { name: 'Use Another ACH' }));
     expect(screen.getByRole('checkbox', { name: 'Save this ACH on file for future payments' })).toBeDefined();
+  });
+
+  it("ships with the bank's phone when the client has none on file (spec 3)", async () => {
+    await renderStore(clientSession, { ...john, phone: '' });
+    expect((screen.getByRole('textbox', { name: /Shipping Phone/ }) as HTMLInputElement).value).toMatch(
+      /^(\(305\) 555-0100|3055550100)$/,
+    );
   });
 
   it('says at once that more than 99 bottles cannot be ordered, and the plus stops at 99', async () => {

@@ -48,6 +48,7 @@ import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { fieldsOnPage, initialPaymentChoice, type PaymentChoice } from '../../../lib/payment/payment-choice';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSession } from '../../../lib/session';
+import { useSiteConfig } from '../../../lib/site';
 import { zodResolver } from '../../../lib/zod-resolver';
 import { useStoreShipmentDates } from '../api/get-store-shipment-dates';
 import { useSendStoreRequest } from '../api/send-store-request';
@@ -79,14 +80,15 @@ function typedAsWholeDate(text: string): boolean {
 }
 type Shipping = Record<ShippingField, string>;
 
-function shippingOf(client: ClientRecord): Shipping {
+/** The order's shipping fields from the client's record; with no phone stored, the bank's number (spec 3). */
+function shippingOf(client: ClientRecord, bankPhone: string): Shipping {
   const [first = '', ...rest] = client.preferredAddressContactFullName.split(' ');
   const preferred = Boolean(client.preferredAddressStreet);
   return {
     FirstName: preferred && first ? first : client.firstName,
     LastName: preferred && rest.length > 0 ? rest.join(' ') : client.lastName,
     ShippingEmail: client.shippingClinicEmail || client.email,
-    Phone: (preferred ? client.preferredAddressPhone : client.phone) || client.phone,
+    Phone: (preferred ? client.preferredAddressPhone : client.phone) || client.phone || bankPhone,
     Street: preferred ? client.preferredAddressStreet : client.street,
     City: preferred ? client.preferredAddressCity : client.city,
     State: preferred ? client.preferredAddressState : client.state,
@@ -100,6 +102,7 @@ export function StorePage() {
   const [done, setDone] = useState<SendStoreRequestResponse | null>(null);
   const client = useClient();
   const paymentInfo = usePaymentInfo();
+  const site = useSiteConfig();
   // The client's own orders (cancelled by the client only): below the confirmation, or the form.
   const ownOrders = useSession().data?.role === 'client';
   return (
@@ -120,15 +123,16 @@ export function StorePage() {
             </Text>
           </Stack>
         </Card>
-      ) : client.isError || paymentInfo.isError ? (
+      ) : client.isError || paymentInfo.isError || site.isError ? (
         <Alert color="red" role="alert">
           The page could not be loaded. Please reload the page.
         </Alert>
-      ) : !client.data || paymentInfo.isPending ? (
+      ) : !client.data || paymentInfo.isPending || !site.data ? (
         <Loader aria-label="Loading" />
       ) : (
         <StoreForm
           client={client.data}
+          bankPhone={site.data.bank.phone}
           onDone={(response) => {
             setDone(response);
             window.scrollTo({ top: 0 });
@@ -172,9 +176,12 @@ const checkStoreRequest = zodResolver(sendStoreRequestSchema, storeRequestOf);
 
 function StoreForm({
   client,
+  bankPhone,
   onDone,
 }: {
   client: ClientRecord;
+  /** The phone of a client who has none on file. */
+  bankPhone: string;
   onDone(response: SendStoreRequestResponse): void;
 }) {
   const today = todayFor(new Date());
@@ -201,7 +208,7 @@ function StoreForm({
     initialValues: {
       quantity: '1',
       ShipmentDate: '',
-      ...shippingOf(client),
+      ...shippingOf(client, bankPhone),
       saveAddressForFuture: false,
       payment: {
         ...initialPaymentChoice(false),
