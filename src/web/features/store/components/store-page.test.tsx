@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -249,6 +249,45 @@ describe('the store order', () => {
     await user.click(screen.getByRole('radio', { name: 'ACH Payment' }));
     await user.click(screen.getByRole('checkbox', { name: 'Use Another ACH' }));
     expect(screen.getByRole('checkbox', { name: 'Save this ACH on file for future payments' })).toBeDefined();
+  });
+
+  it('prices 10 bottles at $225 and 11 at $200 a bottle, whether the plus or the minus got there (DESIGN.md 8.5)', async () => {
+    const user = userEvent.setup();
+    await renderStore();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' }) as HTMLInputElement;
+    const more = screen.getByRole('button', { name: 'One bottle more' });
+    const less = screen.getByRole('button', { name: 'One bottle less' });
+    /** The serum line of the order summary, as a person reads it: quantity and amount. */
+    const serumLine = () => {
+      const row = within(screen.getByTestId('order-summary')).getByText('Stem Cell Face Serum').closest('tr');
+      return Array.from(row?.querySelectorAll('td') ?? [])
+        .slice(1)
+        .map((cell) => cell.textContent);
+    };
+    fireEvent.change(quantity, { target: { value: '9' } });
+    await user.click(more);
+    expect(quantity.value).toBe('10');
+    expect(serumLine()).toEqual(['10', '$2,250.00']);
+    await user.click(more);
+    expect(serumLine()).toEqual(['11', '$2,200.00']);
+    await user.click(more);
+    expect(serumLine()).toEqual(['12', '$2,400.00']);
+    await user.click(less);
+    expect(serumLine()).toEqual(['11', '$2,200.00']);
+    await user.click(less);
+    expect(quantity.value).toBe('10');
+    expect(serumLine()).toEqual(['10', '$2,250.00']);
+  });
+
+  it('takes the minus down to 0 bottles, and then the serum leaves the summary', async () => {
+    const user = userEvent.setup();
+    await renderStore();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' }) as HTMLInputElement;
+    fireEvent.change(quantity, { target: { value: '1' } });
+    await user.click(screen.getByRole('button', { name: 'One bottle less' }));
+    expect(quantity.value).toBe('0');
+    expect(within(screen.getByTestId('order-summary')).queryByText('Stem Cell Face Serum')).toBeNull();
+    expect(screen.getByRole('button', { name: 'One bottle less' })).toHaveProperty('disabled', true);
   });
 
   it('says at once that more than 99 bottles cannot be ordered, and the plus stops at 99', async () => {
