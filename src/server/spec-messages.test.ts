@@ -1159,3 +1159,48 @@ describe("the spec's messages, word for word through the API", () => {
     expect(carried(answer.json(), where), `${answer.statusCode} ${answer.body}`).toBe(message);
   });
 });
+
+describe('the request form rules spec 3 states without a sentence of their own', () => {
+  it('keeps a clinic name of 100 characters and refuses one of 101 (at most 100)', async () => {
+    const cookie = await releaseClient();
+    const long = await post('send_CellRequest', cookie, vialRequest({ clinicName: 'C'.repeat(101) }));
+    expect(long.statusCode).toBe(400);
+    expect(Object.keys(long.json().fields)).toEqual(['clinicName']);
+    // The 100-character name passes the form's rules: what remains is the missing card.
+    const fits = await post('send_CellRequest', cookie, vialRequest({ clinicName: 'C'.repeat(100) }));
+    expect(fits.json().fields).not.toHaveProperty('clinicName');
+  });
+
+  it.each(['Florida', 'F', 'F1', 'N.Y.'])(
+    'refuses the state "%s": a two-letter abbreviation only',
+    async (state) => {
+      const response = await post('send_CellRequest', await releaseClient(), vialRequest({ state }));
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json().fields)).toEqual(['state']);
+    },
+  );
+
+  it("asks the disease's name when treated, and keeps it with the request", async () => {
+    const cookie = await releaseClient();
+    const unnamed = await post('send_CellRequest', cookie, vialRequest({ Infectious_Disease: 'treated' }));
+    expect(unnamed.statusCode).toBe(400);
+    expect(Object.keys(unnamed.json().fields)).toEqual(['Infectious_Disease_Name']);
+    await saveBankOnFile(t, cookie, newKey());
+    const named = await post(
+      'send_CellRequest',
+      cookie,
+      vialRequest({
+        state: 'ny',
+        Infectious_Disease: 'treated',
+        Infectious_Disease_Name: 'Hepatitis B',
+        PaymentMethod: 'ACH Payment',
+      }),
+    );
+    expect(named.statusCode, named.body).toBe(200);
+    expect(named.json().request).toMatchObject({
+      Infectious_Disease: 'treated',
+      Infectious_Disease_Name: 'Hepatitis B',
+      state: 'NY',
+    });
+  });
+});
