@@ -131,8 +131,8 @@ async function renderStore(session: object = clientSession) {
 const typeDate = (field: HTMLInputElement, text: string) =>
   fireEvent.change(field, { target: { value: text } });
 
-/** The message under the date field, read as a person reads it. */
-const dateError = (field: HTMLInputElement) => {
+/** The message under a field, read as a person reads it. */
+const errorUnder = (field: HTMLElement) => {
   const id = field
     .getAttribute('aria-describedby')
     ?.split(' ')
@@ -155,28 +155,28 @@ describe('the store arrival date', () => {
     for (const text of ['11/24/2026', '11/25/2026', '12/02/2026']) {
       typeDate(date, text);
       await waitFor(() =>
-        expect(dateError(date)).toBe(
+        expect(errorUnder(date)).toBe(
           'Please contact ACT directly by phone or email for this store order date.',
         ),
       );
       expect(date.value).toBe(text);
     }
     typeDate(date, '12/01/2026');
-    await waitFor(() => expect(dateError(date)).toBeUndefined());
+    await waitFor(() => expect(errorUnder(date)).toBeUndefined());
   });
 
   it("says 'Invalid date' at once for a date that is not one, keeps the text, and says it again on Submit", async () => {
     const user = userEvent.setup();
     const { date, server } = await renderStore();
     typeDate(date, '02/30/2027');
-    await waitFor(() => expect(dateError(date)).toBe('Invalid date'));
+    await waitFor(() => expect(errorUnder(date)).toBe('Invalid date'));
     fireEvent.blur(date);
     expect(date.value).toBe('02/30/2027');
     typeDate(date, '01/04/2050');
-    await waitFor(() => expect(dateError(date)).toBe('Invalid date'));
+    await waitFor(() => expect(errorUnder(date)).toBe('Invalid date'));
     typeDate(date, '02/30/2027');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(dateError(date)).toBe('Invalid date'));
+    await waitFor(() => expect(errorUnder(date)).toBe('Invalid date'));
     expect(server.orders).toHaveLength(0);
   });
 
@@ -184,13 +184,13 @@ describe('the store arrival date', () => {
     const { date } = await renderStore();
     typeDate(date, '11/30/2026');
     await waitFor(() =>
-      expect(dateError(date)).toBe(
+      expect(errorUnder(date)).toBe(
         'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival',
       ),
     );
     typeDate(date, '11/27/2026');
     await waitFor(() =>
-      expect(dateError(date)).toBe(
+      expect(errorUnder(date)).toBe(
         'FedEx does not deliver on the day after a holiday. Please choose a different date from the day after a holiday for shipment arrival.',
       ),
     );
@@ -228,6 +228,23 @@ describe('the store order', () => {
     expect(await screen.findByText('Please enter billing email')).toBeDefined();
     expect(screen.getByText('Please enter CVV')).toBeDefined();
     expect(screen.getByText('Please enter Shipment Date')).toBeDefined();
+    expect(server.orders).toHaveLength(0);
+  });
+
+  it("offers 'Saved Addresses For Future' and gives the store's CVV messages: empty, then not 3 digits", async () => {
+    const user = userEvent.setup();
+    const { server } = await renderStore();
+    const keep = screen.getByRole('checkbox', { name: 'Saved Addresses For Future' }) as HTMLInputElement;
+    expect(keep.checked).toBe(false);
+    await user.click(keep);
+    expect(keep.checked).toBe(true);
+    await user.click(screen.getByRole('radio', { name: 'Credit Card' }));
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
+    const cvv = screen.getByLabelText(/^CVV/);
+    await waitFor(() => expect(errorUnder(cvv)).toBe('Please enter CVV'));
+    fireEvent.change(cvv, { target: { value: '12' } });
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
+    await waitFor(() => expect(errorUnder(cvv)).toBe('Invalid CVV code'));
     expect(server.orders).toHaveLength(0);
   });
 
