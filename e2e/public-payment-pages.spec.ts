@@ -56,7 +56,7 @@ test.describe('public payment pages', () => {
     await expect(page.getByText('Please Check', { exact: true })).toBeVisible();
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
     await page.getByRole('button', { name: 'Save card' }).click();
-    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+    await expect(page.getByText('Payment Information is Updated Successfully')).toBeVisible();
   });
 
   test('text-message page: full contact confirms; Save is refused without a payment method; ACH saves', async ({
@@ -82,7 +82,7 @@ test.describe('public payment pages', () => {
     await page.getByRole('textbox', { name: 'ABA Routing Number' }).fill('110000000');
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
     await page.getByRole('button', { name: 'Save bank account' }).click();
-    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+    await expect(page.getByText('Payment Information is Updated Successfully')).toBeVisible();
   });
 
   test('each page confirms by either identification, and a failed full-contact check clears its fields', async ({
@@ -154,7 +154,7 @@ test.describe('public payment pages', () => {
     await page.getByRole('textbox', { name: 'Credit Card Number' }).fill('4242424242424242');
     await page.getByRole('textbox', { name: 'CVV' }).fill('123');
     await page.getByRole('button', { name: 'Pay $350.00 and save card' }).click();
-    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+    await expect(page.getByText('Payment Information is Updated Successfully')).toBeVisible();
     await expect(
       page.getByText(
         /We charged \$350\.00, including the \$10\.19 card processing fee\. Transaction number: \S+\./,
@@ -177,6 +177,6 @@ test.describe('public payment pages', () => {
     await fillCard(page, '4111111111111111');
     await page.getByRole('checkbox', { name: /I am the owner/ }).check();
     await page.getByRole('button', { name: 'Save card' }).click();
-    await expect(page.getByText('Payment Information is Updated Successfully.')).toBeVisible();
+    await expect(page.getByText('Payment Information is Updated Successfully')).toBeVisible();
   });
 });

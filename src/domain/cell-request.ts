@@ -41,8 +41,9 @@ export const cellRequestMessages = {
   infectiousDiseaseName: 'Please enter the name of the infectious disease',
   cpp: 'Please Select',
   dose: 'Please Select Dose',
-  authorize: 'Please Check ',
-  paymentMethod: 'Please Choose Payment Method ',
+  // DESIGN.md 8.19: the spec's trailing spaces dropped.
+  authorize: 'Please Check',
+  paymentMethod: 'Please Choose Payment Method',
   clinicName: 'Clinic name must be at most 100 characters',
   shippingMethod: 'Please select shipping method',
   cardEmpty: 'Cannot be empty',

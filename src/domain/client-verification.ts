@@ -23,7 +23,7 @@ export const verificationMessages = {
   confirmFirst: 'Please confirm client details',
   agree: 'Please Check',
   chooseMethod: 'Please Select Check',
-  saved: 'Payment Information is Updated Successfully.',
+  saved: 'Payment Information is Updated Successfully',
 } as const;
 
 const v = verificationMessages;

@@ -122,6 +122,8 @@ export const setPaymentInfoRequestSchema = paymentInfoFields.superRefine(require
  */
 export const setPublicPaymentInfoRequestSchema = paymentInfoFields
   .extend({
+    // Spec 3 section 5: the text-message page's own words for a missing payment method.
+    Payment_Type: z.enum(['CC', 'ACH'], { error: verificationMessages.chooseMethod }),
     verification: z
       .string({ error: 'Please confirm client details' })
       .min(1, 'Please confirm client details')

@@ -12,7 +12,6 @@ import {
   planChoiceProblem,
   priceStoragePlan,
   sendStoragePlanSchema,
-  storagePlanMessages,
 } from './storage-plans';
 
 describe('annual storage plans (spec 3 section 9)', () => {
@@ -128,23 +127,26 @@ describe('priceStoragePlan', () => {
     ).toBe(16_575);
   });
 
-  it.each(book.longevityPlans.map((p) => [p.name, p.cents, p.vials] as const))(
-    '%s costs %i cents and adds %i longevity vials',
-    (name, cents, vials) => {
-      const price = priceStoragePlan(book, {
-        annualStoragePlan: 'No Annual Storage',
-        plan: 'Longevity Plan',
-        longevityPlan: name,
-        paymentMethod: 'ach',
-      });
-      expect(price).toMatchObject({
-        bankingCents: cents,
-        longevityVials: vials,
-        bioInsuranceVials: 0,
-        totalCents: cents,
-      });
-    },
-  );
+  // Spec 3 section 9: Longevity 100 = 2125 (10,000,000 cells), 250 = 5000 (25,000,000), 500 = 9375
+  // (50,000,000); a Longevity vial holds 1 million cells (DESIGN.md 8.22).
+  it.each([
+    ['Longevity 100', 212_500, 10],
+    ['Longevity 250', 500_000, 25],
+    ['Longevity 500', 937_500, 50],
+  ] as const)('%s costs %i cents and adds %i longevity vials', (name, cents, vials) => {
+    const price = priceStoragePlan(book, {
+      annualStoragePlan: 'No Annual Storage',
+      plan: 'Longevity Plan',
+      longevityPlan: name,
+      paymentMethod: 'ach',
+    });
+    expect(price).toMatchObject({
+      bankingCents: cents,
+      longevityVials: vials,
+      bioInsuranceVials: 0,
+      totalCents: cents,
+    });
+  });
 
   it('refuses an order of nothing', () => {
     expect(() =>
@@ -153,8 +155,10 @@ describe('priceStoragePlan', () => {
         plan: 'No additional Plan',
         paymentMethod: 'card',
       }),
-    ).toThrow(storagePlanMessages.selectAny);
-    expect(planChoiceProblem('No Annual Storage', 'No additional Plan')).toBe(storagePlanMessages.selectAny);
+    ).toThrow('Please Select Any Annual Storage Plan');
+    expect(planChoiceProblem('No Annual Storage', 'No additional Plan')).toBe(
+      'Please Select Any Annual Storage Plan',
+    );
     for (const id of ['5 Year', '10 Year'] as AnnualStoragePlanId[])
       expect(planChoiceProblem(id, 'No additional Plan')).toBeNull();
     expect(planChoiceProblem('No Annual Storage', 'Longevity Plan')).toBeNull();
@@ -187,7 +191,7 @@ describe('sendStoragePlanSchema', () => {
   });
   it('refuses nothing chosen, with the spec message', () => {
     const parsed = sendStoragePlanSchema.safeParse({ ...base, Plan: 'No additional Plan' });
-    expect(parsed.error?.issues.map((i) => i.message)).toContain(storagePlanMessages.selectAny);
+    expect(parsed.error?.issues.map((i) => i.message)).toContain('Please Select Any Annual Storage Plan');
   });
   it.each([9, 76, 12.5])('refuses %d vials', (Vials) => {
     expect(sendStoragePlanSchema.safeParse({ ...base, Vials }).success).toBe(false);
@@ -199,7 +203,7 @@ describe('sendStoragePlanSchema', () => {
       Plan: 'Longevity Plan',
     });
     const messages = parsed.error?.issues.map((i) => i.message);
-    expect(messages).toContain(storagePlanMessages.sampleType);
-    expect(messages).toContain(storagePlanMessages.longevityPlan);
+    expect(messages).toContain('Please select sample type');
+    expect(messages).toContain('Please select a Longevity plan');
   });
 });

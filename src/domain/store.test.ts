@@ -3,6 +3,7 @@ import { SHIPPED_PRICE_BOOK } from './price-book';
 
 const book = SHIPPED_PRICE_BOOK;
 
+import { storeEarliestShipmentDate } from './carrier-calendar';
 import {
   priceStoreOrder,
   sendStoreRequestSchema,
@@ -103,6 +104,34 @@ describe('the store arrival date: one rule for the page and the server (DESIGN.m
     ['the Thursday after it', '2026-12-03', null],
     ['a date in 2050', '2050-01-04', 'Invalid date'],
   ])('%s (%s): %s', (_what, date, message) => {
+    expect(storeShipmentDateProblem(date, rules)?.message ?? null).toBe(message);
+  });
+
+  // The 3-day rule from "today" itself (spec 3 section 2: the earliest selectable date is 3 days
+  // from today), on both sides of a weekend, with staff blacking out Tuesday 2027-06-08.
+  const contactAct = 'Please contact ACT directly by phone or email for this store order date.';
+  const noSundayMonday =
+    'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival';
+  it.each([
+    // Today Wednesday 2027-06-02: + 3 is Saturday 06-05.
+    ['Wednesday', '2027-06-02', 'today', '2027-06-02', contactAct],
+    ['Wednesday', '2027-06-02', 'today + 1 (Thursday)', '2027-06-03', contactAct],
+    ['Wednesday', '2027-06-02', 'today + 2 (Friday)', '2027-06-04', contactAct],
+    ['Wednesday', '2027-06-02', 'today + 3 (Saturday)', '2027-06-05', null],
+    ['Wednesday', '2027-06-02', 'today + 4 (Sunday)', '2027-06-06', noSundayMonday],
+    ['Wednesday', '2027-06-02', 'today + 5 (Monday)', '2027-06-07', noSundayMonday],
+    ['Wednesday', '2027-06-02', 'today + 6 (Tuesday, blacked out)', '2027-06-08', contactAct],
+    ['Wednesday', '2027-06-02', 'today + 7 (Wednesday)', '2027-06-09', null],
+    // Today Friday 2027-06-04: + 3 is Monday 06-07, + 4 Tuesday 06-08 blacked out by staff.
+    ['Friday', '2027-06-04', 'today + 2 (Sunday)', '2027-06-06', contactAct],
+    ['Friday', '2027-06-04', 'today + 3 (Monday)', '2027-06-07', noSundayMonday],
+    ['Friday', '2027-06-04', 'today + 4 (Tuesday, blacked out)', '2027-06-08', contactAct],
+    ['Friday', '2027-06-04', 'today + 5 (Wednesday)', '2027-06-09', null],
+    // Today Saturday 2027-06-05: + 3 is Tuesday 06-08, blacked out; the Saturday itself is too soon.
+    ['Saturday', '2027-06-05', 'today', '2027-06-05', contactAct],
+    ['Saturday', '2027-06-05', 'today + 3 (Tuesday, blacked out)', '2027-06-08', contactAct],
+  ])('today %s %s, %s %s: %s', (_weekday, today, _what, date, message) => {
+    const rules = { earliest: storeEarliestShipmentDate(today), blackoutDates: ['2027-06-08'] };
     expect(storeShipmentDateProblem(date, rules)?.message ?? null).toBe(message);
   });
 

@@ -186,7 +186,7 @@ describe('send_CP_StoreRequest', () => {
     expect((await stateOf(client.id)).ledger.filter((row) => row.status === 'approved')).toHaveLength(1);
   });
 
-  it("refuses today + 1, today + 2 and a staff blackout date with the store sentence, a Monday with FedEx's", async () => {
+  it("refuses today, today + 1, today + 2 and a staff blackout date with the store sentence, a Monday with FedEx's", async () => {
     const client = await addClient(t.db);
     const cookie = await t.signIn(client.actId);
     await saveBankOnFile(t, cookie, newKey());
@@ -195,6 +195,7 @@ describe('send_CP_StoreRequest', () => {
     await setShipmentBlackoutDates(t.db, [blackout]);
     try {
       const cases: Array<[string, string]> = [
+        [today, 'Please contact ACT directly by phone or email for this store order date.'],
         [addDays(today, 1), 'Please contact ACT directly by phone or email for this store order date.'],
         [addDays(today, 2), 'Please contact ACT directly by phone or email for this store order date.'],
         [blackout, 'Please contact ACT directly by phone or email for this store order date.'],

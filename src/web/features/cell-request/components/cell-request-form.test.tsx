@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,9 +49,20 @@ interface Sent {
   key: string | undefined;
 }
 
+/** FedEx's standardized form of John's clinic address, as the offline carrier answers it. */
+const SUGGESTED = {
+  streetLinesToken: ['160 E 56TH ST FL 7'],
+  city: 'NEW YORK',
+  stateOrProvinceCode: 'NY',
+  countryCode: 'US',
+  postalCode: '10022-3609',
+};
+
 /** The server as the form meets it: one vial at $500, ACT VIP from 12-01; the requests it receives are kept. */
 function fakeServer() {
   const sent: Sent[] = [];
+  const verified: Array<Record<string, unknown>> = [];
+  const quoted: Array<Record<string, unknown>> = [];
   const json = (body: unknown, status = 200) =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   vi.stubGlobal(
@@ -77,6 +88,27 @@ function fakeServer() {
           EarliestShipmentDate: '2026-12-01',
         });
       }
+      if (path === '/api/pay/get_verifyAddressWithFedex') {
+        const address = JSON.parse(String(init?.body)) as Record<string, unknown>;
+        verified.push(address);
+        const accepted = address.Street === SUGGESTED.streetLinesToken[0];
+        return json({
+          AddressFedExVerified: accepted,
+          ...(accepted ? { message: 'Address Successfully Verified' } : {}),
+          output: { resolvedAddresses: [SUGGESTED] },
+        });
+      }
+      if (path === '/api/pay/get_FedexShipQuote') {
+        quoted.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+        return json({
+          shipping_method: 'FedEx',
+          ShippingFeeCharged: 118.38,
+          ShippingFeeChargedCents: 11_838,
+          totalCharge: '118.38 USD',
+          totalNetCharge: 98.65,
+          priceConfirmedLater: false,
+        });
+      }
       if (path === '/api/pay/send_CellRequest') {
         const headers = new Headers(init?.headers);
         sent.push({
@@ -88,7 +120,7 @@ function fakeServer() {
       throw new Error(`unexpected call ${path}`);
     }),
   );
-  return { sent };
+  return { sent, verified, quoted };
 }
 
 async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string) {
@@ -105,12 +137,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderForm(overdueStorage?: { years: number; amountCents: number }) {
+function renderForm(overdueStorage?: { years: number; amountCents: number }, client: ClientRecord = john) {
   const server = fakeServer();
   renderInPortal(
     <MemoryRouter>
       <CellRequestForm
-        client={john}
+        client={client}
         paymentInfo={visaOnFile}
         clientId="client-2"
         today={TODAY}
@@ -130,6 +162,60 @@ describe('the Stem Cell Request Form', () => {
     expect(await screen.findByText('Please select sample type')).toBeDefined();
     expect(screen.getByText('Please Select Dose')).toBeDefined();
     expect(screen.getByText('Please select Infectious Disease')).toBeDefined();
+    expect(screen.getByText('Please Check')).toBeDefined();
+    expect(server.sent).toHaveLength(0);
+  });
+
+  it("asks the name of the disease once 'treated' is chosen", async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    await user.click(await screen.findByRole('radio', { name: /^Treated for an infectious disease/ }));
+    await user.click(screen.getByRole('button', { name: /^(Submit|Pay)/ }));
+    const name = await screen.findByRole('textbox', { name: /infectious disease/i });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(server.sent).toHaveLength(0);
+  });
+
+  it('Bypass Suggestion keeps the address as typed, unverified, and quotes it', async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    const street = (await screen.findByRole('textbox', { name: 'Street' })) as HTMLInputElement;
+    await user.click(screen.getByRole('button', { name: 'Verify address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'FedEx suggests a standardized address' });
+    expect(within(dialog).getByTestId('suggested-address').textContent).toBe(
+      '160 E 56TH ST FL 7, NEW YORK, NY 10022-3609',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Bypass Suggestion' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(street.value).toBe('160 East 56th Street, Floor 7');
+    await waitFor(() => expect(server.quoted).toHaveLength(1));
+    expect(server.quoted[0]).toMatchObject({ Street: '160 East 56th Street, Floor 7', ZipCode: '10022' });
+    expect(screen.queryByText('FedEx verified')).toBeNull();
+    expect(screen.queryByText('Address Successfully Verified')).toBeNull();
+  });
+
+  it('Accept Suggestion fills in FedEx’s address, verified, and quotes it', async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    const street = (await screen.findByRole('textbox', { name: 'Street' })) as HTMLInputElement;
+    await user.click(screen.getByRole('button', { name: 'Verify address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'FedEx suggests a standardized address' });
+    await user.click(within(dialog).getByRole('button', { name: 'Accept Suggestion' }));
+    expect(await screen.findByText('Address Successfully Verified')).toBeDefined();
+    expect(street.value).toBe('160 E 56TH ST FL 7');
+    expect(screen.getByText('FedEx verified')).toBeDefined();
+    await waitFor(() => expect(server.quoted).toHaveLength(1));
+    expect(server.quoted[0]).toMatchObject({ Street: '160 E 56TH ST FL 7', ZipCode: '10022-3609' });
+  });
+
+  it('asks for the shipping e-mail of the client information page when the preferred address has none', async () => {
+    const user = userEvent.setup();
+    const server = renderForm(undefined, { ...john, shippingClinicEmail: '' });
+    await screen.findByRole('textbox', { name: 'Street' });
+    await user.click(screen.getByRole('button', { name: /^(Submit|Pay)/ }));
+    expect(
+      await screen.findByText('Please enter valid Shipping Email from client information page.'),
+    ).toBeDefined();
     expect(server.sent).toHaveLength(0);
   });
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SHIPPED_PRICE_AMOUNTS } from '../../../../domain/price-book';
@@ -47,4 +47,42 @@ describe('the new sample form', () => {
     expect(screen.getByRole('button', { name: 'Submit' })).toBeDefined();
     expect(sends).toBe(0);
   });
+
+  it("gives the spec's new-card messages: empty, then a number that fails the check and a short CVV", async () => {
+    const user = userEvent.setup();
+    renderInPortal(<SampleForm onPrevious={() => {}} onSubmitted={() => {}} />);
+    const submit = await screen.findByRole('button', { name: 'Submit' });
+    await waitFor(() => expect((submit as HTMLButtonElement).disabled).toBe(false));
+    await user.click(screen.getByRole('radio', { name: 'Adipose' }));
+    await user.click(screen.getByRole('radio', { name: 'Credit card' }));
+    await user.click(screen.getByRole('button', { name: 'Pay $2,575.00' }));
+    const number = screen.getByRole('textbox', { name: 'Credit Card Number' });
+    await waitFor(() => expect(errorUnder(number)).toBe('Please enter credit card number'));
+    const cvv = screen.getByLabelText(/^CVV/);
+    expect(errorUnder(cvv)).toBe('Cannot be empty');
+    expect(errorUnder(screen.getByRole('textbox', { name: 'Billing First Name' }))).toBe(
+      'Please enter first name',
+    );
+    expect(errorUnder(screen.getByRole('textbox', { name: 'Billing Last Name' }))).toBe(
+      'Please enter last name',
+    );
+    expect(errorUnder(screen.getByRole('combobox', { name: 'Expiry Month' }))).toBe('Cannot be empty');
+    expect(errorUnder(screen.getByRole('combobox', { name: 'Expiry Year' }))).toBe('Cannot be empty');
+
+    fireEvent.change(number, { target: { value: '4111 1111 1111 1112' } });
+    fireEvent.change(cvv, { target: { value: '12' } });
+    await user.click(screen.getByRole('button', { name: 'Pay $2,575.00' }));
+    await waitFor(() => expect(errorUnder(number)).toBe('Invalid credit card number.'));
+    expect(errorUnder(cvv)).toBe('Invalid CVV code');
+    expect(sends).toBe(0);
+  });
 });
+
+/** The message under a field, read as a person reads it. */
+function errorUnder(field: HTMLElement) {
+  const id = field
+    .getAttribute('aria-describedby')
+    ?.split(' ')
+    .find((part) => part.includes('error'));
+  return id ? document.getElementById(id)?.textContent : undefined;
+}

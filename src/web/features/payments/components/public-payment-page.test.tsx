@@ -109,7 +109,7 @@ const accepted = {
   status: 200,
   body: {
     success: true,
-    message: 'Payment Information is Updated Successfully.',
+    message: 'Payment Information is Updated Successfully',
     page_name: 'email',
     TransactionId: 'T-1',
     amountCharged: 988.41,
@@ -161,7 +161,7 @@ describe('the public payment page when the amount due changes before saving', ()
 
     // The second click pays the new total, and is accepted.
     await user.click(pay);
-    await screen.findByText('Payment Information is Updated Successfully.');
+    await screen.findByText('Payment Information is Updated Successfully');
     expect(
       screen.getByText(/We charged \$988\.41, including the \$28\.79 card processing fee/),
     ).toBeDefined();
@@ -189,7 +189,7 @@ describe('the public payment page when the amount due changes before saving', ()
       { mode: 'link', t: 'signed-link' },
     ]);
     await user.click(screen.getByRole('button', { name: 'Pay $988.41 and save card' }));
-    await screen.findByText('Payment Information is Updated Successfully.');
+    await screen.findByText('Payment Information is Updated Successfully');
     expect(server.saves()[1]?.body).toMatchObject({
       expectedTotalCents: 98_841,
       verification: 'verification-2',

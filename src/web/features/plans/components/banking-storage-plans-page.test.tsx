@@ -97,6 +97,16 @@ describe('Banking and Storage Plans', () => {
     expect(vials.value).toBe('26');
     // 26 x $400.00 = $10,400.00, + 3% = $10,712.00.
     expect(total()).toBe('$10,712.00');
+    // Back down to 25: the price of 25 vials, whichever way the count got there.
+    await user.click(screen.getByRole('button', { name: 'One vial less' }));
+    expect(vials.value).toBe('25');
+    // 25 x $400.00 = $10,000.00, + 3% = $10,300.00.
+    expect(total()).toBe('$10,300.00');
+    await user.click(screen.getByRole('button', { name: 'One vial more' }));
+    await user.click(screen.getByRole('button', { name: 'One vial more' }));
+    await user.click(screen.getByRole('button', { name: 'One vial less' }));
+    expect(vials.value).toBe('26');
+    expect(total()).toBe('$10,712.00');
   });
 
   it('puts the payment step in the address and names the amount on the button; a check is ordered, not paid', async () => {

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -131,8 +131,8 @@ async function renderStore(session: object = clientSession, client: ClientRecord
 const typeDate = (field: HTMLInputElement, text: string) =>
   fireEvent.change(field, { target: { value: text } });
 
-/** The message under the date field, read as a person reads it. */
-const dateError = (field: HTMLInputElement) => {
+/** The message under a field, read as a person reads it. */
+const errorUnder = (field: HTMLElement) => {
   const id = field
     .getAttribute('aria-describedby')
     ?.split(' ')
@@ -155,28 +155,28 @@ describe('the store arrival date', () => {
     for (const text of ['11/24/2026', '11/25/2026', '12/02/2026']) {
       typeDate(date, text);
       await waitFor(() =>
-        expect(dateError(date)).toBe(
+        expect(errorUnder(date)).toBe(
           'Please contact ACT directly by phone or email for this store order date.',
         ),
       );
       expect(date.value).toBe(text);
     }
     typeDate(date, '12/01/2026');
-    await waitFor(() => expect(dateError(date)).toBeUndefined());
+    await waitFor(() => expect(errorUnder(date)).toBeUndefined());
   });
 
   it("says 'Invalid date' at once for a date that is not one, keeps the text, and says it again on Submit", async () => {
     const user = userEvent.setup();
     const { date, server } = await renderStore();
     typeDate(date, '02/30/2027');
-    await waitFor(() => expect(dateError(date)).toBe('Invalid date'));
+    await waitFor(() => expect(errorUnder(date)).toBe('Invalid date'));
     fireEvent.blur(date);
     expect(date.value).toBe('02/30/2027');
     typeDate(date, '01/04/2050');
-    await waitFor(() => expect(dateError(date)).toBe('Invalid date'));
+    await waitFor(() => expect(errorUnder(date)).toBe('Invalid date'));
     typeDate(date, '02/30/2027');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(dateError(date)).toBe('Invalid date'));
+    await waitFor(() => expect(errorUnder(date)).toBe('Invalid date'));
     expect(server.orders).toHaveLength(0);
   });
 
@@ -184,13 +184,13 @@ describe('the store arrival date', () => {
     const { date } = await renderStore();
     typeDate(date, '11/30/2026');
     await waitFor(() =>
-      expect(dateError(date)).toBe(
+      expect(errorUnder(date)).toBe(
         'FedEx does not deliver on Sunday and Monday. Please choose a different date from Tuesday to Saturday for shipment arrival',
       ),
     );
     typeDate(date, '11/27/2026');
     await waitFor(() =>
-      expect(dateError(date)).toBe(
+      expect(errorUnder(date)).toBe(
         'FedEx does not deliver on the day after a holiday. Please choose a different date from the day after a holiday for shipment arrival.',
       ),
     );
@@ -231,6 +231,23 @@ describe('the store order', () => {
     expect(server.orders).toHaveLength(0);
   });
 
+  it("offers 'Saved Addresses For Future' and gives the store's CVV messages: empty, then not 3 digits", async () => {
+    const user = userEvent.setup();
+    const { server } = await renderStore();
+    const keep = screen.getByRole('checkbox', { name: 'Saved Addresses For Future' }) as HTMLInputElement;
+    expect(keep.checked).toBe(false);
+    await user.click(keep);
+    expect(keep.checked).toBe(true);
+    await user.click(screen.getByRole('radio', { name: 'Credit Card' }));
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
+    const cvv = screen.getByLabelText(/^CVV/);
+    await waitFor(() => expect(errorUnder(cvv)).toBe('Please enter CVV'));
+    fireEvent.change(cvv, { target: { value: '12' } });
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
+    await waitFor(() => expect(errorUnder(cvv)).toBe('Invalid CVV code'));
+    expect(server.orders).toHaveLength(0);
+  });
+
   it('offers ACH with its own save box, and says where to store an ACH when none is on file', async () => {
     const user = userEvent.setup();
     await renderStore();
@@ -256,6 +273,45 @@ describe('the store order', () => {
     expect((screen.getByRole('textbox', { name: /Shipping Phone/ }) as HTMLInputElement).value).toMatch(
       /^(\(305\) 555-0100|3055550100)$/,
     );
+  });
+
+  it('prices 10 bottles at $225 and 11 at $200 a bottle, whether the plus or the minus got there (DESIGN.md 8.5)', async () => {
+    const user = userEvent.setup();
+    await renderStore();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' }) as HTMLInputElement;
+    const more = screen.getByRole('button', { name: 'One bottle more' });
+    const less = screen.getByRole('button', { name: 'One bottle less' });
+    /** The serum line of the order summary, as a person reads it: quantity and amount. */
+    const serumLine = () => {
+      const row = within(screen.getByTestId('order-summary')).getByText('Stem Cell Face Serum').closest('tr');
+      return Array.from(row?.querySelectorAll('td') ?? [])
+        .slice(1)
+        .map((cell) => cell.textContent);
+    };
+    fireEvent.change(quantity, { target: { value: '9' } });
+    await user.click(more);
+    expect(quantity.value).toBe('10');
+    expect(serumLine()).toEqual(['10', '$2,250.00']);
+    await user.click(more);
+    expect(serumLine()).toEqual(['11', '$2,200.00']);
+    await user.click(more);
+    expect(serumLine()).toEqual(['12', '$2,400.00']);
+    await user.click(less);
+    expect(serumLine()).toEqual(['11', '$2,200.00']);
+    await user.click(less);
+    expect(quantity.value).toBe('10');
+    expect(serumLine()).toEqual(['10', '$2,250.00']);
+  });
+
+  it('takes the minus down to 0 bottles, and then the serum leaves the summary', async () => {
+    const user = userEvent.setup();
+    await renderStore();
+    const quantity = screen.getByRole('textbox', { name: 'Quantity' }) as HTMLInputElement;
+    fireEvent.change(quantity, { target: { value: '1' } });
+    await user.click(screen.getByRole('button', { name: 'One bottle less' }));
+    expect(quantity.value).toBe('0');
+    expect(within(screen.getByTestId('order-summary')).queryByText('Stem Cell Face Serum')).toBeNull();
+    expect(screen.getByRole('button', { name: 'One bottle less' })).toHaveProperty('disabled', true);
   });
 
   it('says at once that more than 99 bottles cannot be ordered, and the plus stops at 99', async () => {
