@@ -7,6 +7,7 @@ import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { VIALS_PER_REQUEST } from './price-book';
 import { shippingViewSchema } from './shipment';
+import { shippingMessages } from './shipping';
 import { singleLine } from './text';
 import { usPhoneField } from './us-contact-fields';
 
@@ -22,15 +23,17 @@ export const cellRequestMessages = {
   vipNote:
     'If you choose the ACT VIP courier service, ACT will contact you directly to confirm the shipping price.',
   submitted: 'Please check your email for order confirmation',
-  country: 'Please enter country',
-  state: 'Please enter state',
-  zipCode: 'Please enter ZipCode',
-  city: 'Please enter city',
-  street: 'Please enter street',
-  firstName: 'Please enter firstName',
-  lastName: 'Please enter lastName',
-  shippingEmail: 'Please enter ShippingEmail',
-  phone: 'Please enter phone',
+  // One spelling for one field (issue 23): the address check's and the store's (spec 3's message
+  // list), not the legacy submit's field names after "Please enter".
+  country: shippingMessages.country,
+  state: shippingMessages.state,
+  zipCode: shippingMessages.zipCode,
+  city: shippingMessages.city,
+  street: shippingMessages.street,
+  firstName: 'Please enter first name',
+  lastName: 'Please enter last name',
+  shippingEmail: 'Please enter Shipping Email',
+  phone: 'Please enter Phone',
   phoneNumeric: 'Please insert only number',
   invalidEmail: 'Invalid email.',
   stateFormat: 'Please enter the two-letter state abbreviation',

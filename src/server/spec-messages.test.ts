@@ -700,15 +700,16 @@ const NO_ACH_STORED =
   'Please store your ACH Details in the update payment information tab to use ACH Payment Method.';
 
 const catalogue: Row[] = [
-  // ---- Spec 3 section 5, Stem cell request form, on submit.
-  ['3.5 request form', 'Please enter country', 'fields.country', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter state', 'fields.state', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter ZipCode', 'fields.ZipCode', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter city', 'fields.city', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter street', 'fields.street', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter firstName', 'fields.firstName', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter lastName', 'fields.lastName', 'cellRequestEmpty'],
-  ['3.5 request form', 'Please enter ShippingEmail', 'fields.ShippingEmail', 'cellRequestEmpty'],
+  // ---- Spec 3 section 5, Stem cell request form, on submit. Its address fields read as the
+  // address check's and the store's (spec 3's message list): one spelling for one field (issue 23).
+  ['3.5 request form', 'Please enter Country', 'fields.country', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter State', 'fields.state', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter Zip Code', 'fields.ZipCode', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter City', 'fields.city', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter Street', 'fields.street', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter first name', 'fields.firstName', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter last name', 'fields.lastName', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please enter Shipping Email', 'fields.ShippingEmail', 'cellRequestEmpty'],
   ['3.5 request form', 'Please insert only number', 'fields.phone', 'cellRequestBadContact'],
   ['3.5 request form', 'Invalid email.', 'fields.ShippingEmail', 'cellRequestBadContact'],
   ['3.5 request form', 'Please select sample type', 'fields.Tissue_Info', 'cellRequestEmpty'],
