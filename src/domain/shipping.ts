@@ -29,6 +29,9 @@ export const shippingMessages = {
   quoteFailed:
     'There is some issue processing the label for this address. Please choose a different address or ACT VIP service to proceed with the order.',
   shippingAmountFailed: 'Please enter valid shipping info',
+  // The shipping quote's two answers (spec 3): details missing, or a method it cannot quote.
+  quoteDetailsMissing: 'Please enter shipping details',
+  quoteInvalid: 'Please select valid shipping info',
   fedexDomesticOnly:
     'FedEx delivers in the United States only. Please choose ACT VIP service for an address outside the United States.',
   actVipArea: 'ACT VIP service delivers in the USA and Canada only.',

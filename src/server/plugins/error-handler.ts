@@ -6,6 +6,17 @@ import { HttpError } from '../lib/http-error';
 
 const RETRY_AFTER_SECONDS = 2;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route whose spec gives one sentence for a body it cannot use (the shipping quote's
+     * "Please enter shipping details"): the answer's `error`, chosen from the fields in error,
+     * which keep their own messages.
+     */
+    invalidSummary?: (fields: Readonly<Record<string, string>>) => string;
+  }
+}
+
 /** The framework's own refusals that keep their status, each with the code that has it. */
 const FRAMEWORK_CODES: Readonly<Record<number, ErrorCode>> = {
   404: 'NOT_FOUND',
@@ -39,7 +50,8 @@ export function errorHandlerPlugin(app: FastifyInstance): void {
         if (!(key in fields)) fields[key] = issue.message ?? 'Invalid value';
       }
       const first = Object.values(fields)[0] ?? 'The request is not valid.';
-      return send({ error: first, code: 'VALIDATION', fields });
+      const summary = request.routeOptions.config?.invalidSummary?.(fields) ?? first;
+      return send({ error: summary, code: 'VALIDATION', fields });
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return send({ error: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE' });

@@ -163,6 +163,26 @@ describe('POST /api/pay/get_FedexShipQuote and get_shipping_amount', () => {
     },
   );
 
+  it.each(['get_FedexShipQuote', 'get_shipping_amount'])(
+    "%s: answers the spec's sentences for missing details and for a method it cannot quote",
+    async (call) => {
+      const missing = await post(call, jane, {
+        shipping_method: 'FedEx',
+        ...manhattan,
+        City: '',
+        ZipCode: '',
+      });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toMatchObject({
+        error: 'Please enter shipping details',
+        fields: { City: 'Please enter City', ZipCode: 'Please enter Zip Code' },
+      });
+      const method = await post(call, jane, { shipping_method: 'Pigeon', ...manhattan });
+      expect(method.statusCode).toBe(400);
+      expect(method.json().error).toBe('Please select valid shipping info');
+    },
+  );
+
   it('quotes FedEx when no method is named, for a physician acting for a client', async () => {
     const response = await post('get_FedexShipQuote', maria, brickell);
     expect(response.statusCode).toBe(200);

@@ -21,6 +21,10 @@ import { clientVials, shipmentDates, shippingAmount, verifyAddress } from './shi
  * address verification, the shipping quote, the client's pre-paid vials and the shipment dates.
  * None changes anything; the carrier's outages answer 503 with the spec's sentence, never a 500.
  */
+/** The quote's sentence for a body it cannot quote: a method it does not know, or details missing. */
+const quoteRefusal = (fields: Readonly<Record<string, string>>) =>
+  'shipping_method' in fields ? shippingMessages.quoteInvalid : shippingMessages.quoteDetailsMissing;
+
 export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const errors = {
     400: errorBodySchema,
@@ -52,7 +56,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_FedexShipQuote',
     {
-      config: { audit: null },
+      config: { audit: null, invalidSummary: quoteRefusal },
       schema: {
         summary: 'The shipping the order charges: FedEx max($50, net charge x 1.20), ACT VIP $0 now',
         tags: ['ordering'],
@@ -69,7 +73,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     '/get_shipping_amount',
     {
-      config: { audit: null },
+      config: { audit: null, invalidSummary: quoteRefusal },
       schema: {
         summary: 'The shipping the order charges (the same amount as get_FedexShipQuote)',
         tags: ['ordering'],

@@ -176,6 +176,16 @@ describe('the Stem Cell Request Form', () => {
     expect(server.sent).toHaveLength(0);
   });
 
+  it("says 'Please enter shipping details' when the address is verified without its city, and asks FedEx nothing", async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    await user.clear(await screen.findByRole('textbox', { name: 'City' }));
+    await user.click(screen.getByRole('button', { name: 'Verify address' }));
+    expect(await screen.findByText('Please enter shipping details')).toBeDefined();
+    expect(screen.getByText('Please enter City')).toBeDefined();
+    expect(server.quoted).toHaveLength(0);
+  });
+
   it('Bypass Suggestion keeps the address as typed, unverified, and quotes it', async () => {
     const user = userEvent.setup();
     const server = renderForm();

@@ -63,6 +63,8 @@ export function useAddressCheck(form: Form) {
       const problems = addressProblems(address);
       if (Object.keys(problems).length > 0) {
         form.form.setErrors((e) => ({ ...e, ...problems }));
+        // The spec's sentence for a quote asked without the details, beside each field's own.
+        setNotice({ ok: false, text: shippingMessages.quoteDetailsMissing });
         return false;
       }
       setNotice(null);
