@@ -16,6 +16,18 @@ import { usPhoneField } from './us-contact-fields';
  * messages, its payload in the spec's names and the request as the client sees it afterwards.
  */
 
+/**
+ * The request form's annual storage note (spec 3), its fee from the price book in force (the
+ * spec's $250 contradicts its other documents: the book wins). What is owed today is the overdue
+ * storage the order pays, if any.
+ */
+export function annualStorageNote(
+  fees: { cardOrCheckCents: number; achCents: number },
+  owedTodayCents: number,
+) {
+  return `Annual storage fee ${formatUsd(fees.cardOrCheckCents)} by card or check (${formatUsd(fees.achCents)} by ACH) starting 1 year after receipt of cells; the first year is included; total owed today ${formatUsd(owedTodayCents)}.`;
+}
+
 export const cellRequestMessages = {
   consentRequired: 'Alert! Please complete the client consent before ordering vials!!.',
   paymentInfoRequired:

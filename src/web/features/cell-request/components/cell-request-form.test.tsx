@@ -164,6 +164,10 @@ describe('the Stem Cell Request Form', () => {
     expect(screen.getByText('Please select Infectious Disease')).toBeDefined();
     expect(screen.getByText('Please Check')).toBeDefined();
     expect(server.sent).toHaveLength(0);
+    // The annual storage note, its fee from the book in force.
+    expect(screen.getByTestId('annual-storage-note').textContent).toBe(
+      'Annual storage fee $350.00 by card or check ($339.81 by ACH) starting 1 year after receipt of cells; the first year is included; total owed today $0.00.',
+    );
   });
 
   it("asks the name of the disease once 'treated' is chosen", async () => {
@@ -284,6 +288,9 @@ describe('the Stem Cell Request Form', () => {
     const summary = screen.getByTestId('order-summary');
     expect(summary.textContent).toContain('Overdue annual storage (2 years)$679.62');
     expect(summary.textContent).toContain('Processing fee$35.39');
+    expect(screen.getByTestId('annual-storage-note').textContent).toBe(
+      'Annual storage fee $350.00 by card or check ($339.81 by ACH) starting 1 year after receipt of cells; the first year is included; total owed today $679.62.',
+    );
     await user.click(screen.getByRole('button', { name: 'Pay $1,215.01' }));
     await waitFor(() => expect(server.sent).toHaveLength(1));
     expect(server.sent[0]?.body).toMatchObject({ expectedTotalCents: 121_501 });

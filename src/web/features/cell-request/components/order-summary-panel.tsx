@@ -1,10 +1,12 @@
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
-import { cellRequestMessages } from '../../../../domain/cell-request';
+import { annualStorageNote, cellRequestMessages } from '../../../../domain/cell-request';
 import { formatUsd } from '../../../../domain/money';
+import { usePriceBook } from '../../../lib/price-book';
 import type { OrderSummary } from '../lib/order-summary';
 
 /** The order summary at the side of the form: the server's quote, to the cent. */
 export function OrderSummaryPanel({ summary }: { summary: OrderSummary | null }) {
+  const book = usePriceBook();
   const rows: [string, string][] = summary
     ? [
         ['Vials', `${summary.vials}`],
@@ -58,6 +60,12 @@ export function OrderSummaryPanel({ summary }: { summary: OrderSummary | null })
         ) : (
           <Text size="sm">Choose the number of vials to see the order summary.</Text>
         )}
+        <Text size="sm" c="gray.7" data-testid="annual-storage-note">
+          {annualStorageNote(
+            { cardOrCheckCents: book.annualFeeCardOrCheck, achCents: book.annualMaintenanceFee },
+            summary?.overdueStorageCents ?? 0,
+          )}
+        </Text>
       </Stack>
     </Card>
   );
