@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHIPPED_PRICE_BOOK } from './price-book';
+import { priceBookOf, SHIPPED_PRICE_AMOUNTS, SHIPPED_PRICE_BOOK } from './price-book';
 
 const book = SHIPPED_PRICE_BOOK;
 
@@ -34,15 +34,33 @@ describe('annual storage plans (spec 3 section 9)', () => {
 describe('Bio-Insurance tiers, every count from 10 to 75 (DESIGN.md deviation 9)', () => {
   it.each([
     [10, 42_500, 425_000, 15],
-    [24, 42_500, 1_020_000, 15],
+    // DESIGN.md 8.23: 24 at $425 ($10,200) would cost more than 25 at $400: it costs $10,000.
+    [24, 42_500, 1_000_000, 15],
+    [47, 40_000, 1_875_000, 20],
+    [49, 40_000, 1_875_000, 20],
     [25, 40_000, 1_000_000, 20],
-    [49, 40_000, 1_960_000, 20],
     [50, 37_500, 1_875_000, 25],
     [75, 37_500, 2_812_500, 25],
   ])('%i vials: %i a vial, %i in all, %i%% off the $500 list price', (vials, each, total, discount) => {
     expect(bioInsurancePerVial(book, vials)).toBe(each);
     expect(bioInsurancePrice(book, vials)).toBe(total);
     expect(bioInsuranceDiscountPercent(book, vials)).toBe(discount);
+  });
+
+  it('never charges more for fewer vials, with the shipped book and with a book whose tiers cross later', () => {
+    const crossing = priceBookOf({
+      ...SHIPPED_PRICE_AMOUNTS,
+      bioInsurance25to49: 39_000,
+      bioInsurance50to75: 30_000,
+    });
+    for (const b of [book, crossing]) {
+      for (let vials = 10; vials < 75; vials += 1) {
+        expect(bioInsurancePrice(b, vials)).toBeLessThanOrEqual(bioInsurancePrice(b, vials + 1));
+      }
+    }
+    // From 39 vials at $390 ($15,210) a count would cost more than 50 at $300 ($15,000): $15,000.
+    expect(bioInsurancePrice(crossing, 40)).toBe(1_500_000);
+    expect(bioInsurancePrice(crossing, 38)).toBe(1_482_000);
   });
 
   it('allows every count in range (the legacy dropdown omitted 24 and 47 to 49)', () => {

@@ -75,8 +75,20 @@ export function bioInsurancePerVial(book: PriceBook, vials: number): Cents {
   return tier.perVialCents;
 }
 
-export function bioInsurancePrice(book: PriceBook, vials: number): Cents {
+/** A count at its own tier's price: what the legacy charged, before the cap below. */
+export function bioInsuranceTierPrice(book: PriceBook, vials: number): Cents {
   return vials * bioInsurancePerVial(book, vials);
+}
+
+/**
+ * What a count of bio-insurance vials costs: the count at its tier's price, but never more than a
+ * larger count costs (DESIGN.md 8.23): 24 vials at $425 would be $10,200, above 25 at $400
+ * ($10,000), so 24 cost $10,000 too. The page offers the larger count instead.
+ */
+export function bioInsurancePrice(book: PriceBook, vials: number): Cents {
+  const atTier = bioInsuranceTierPrice(book, vials);
+  const larger = book.bioInsuranceTiers.filter((t) => t.from > vials).map((t) => t.from * t.perVialCents);
+  return Math.min(atTier, ...larger);
 }
 
 /** The discount shown for a count, against the list price (DESIGN.md deviation 9). */

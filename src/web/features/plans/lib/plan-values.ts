@@ -7,6 +7,7 @@ import {
   BIO_INSURANCE_NAMED_PLANS,
   bioInsuranceDiscountPercent,
   bioInsurancePrice,
+  bioInsuranceTierPrice,
   type LongevityPlanName,
   storagePlanMessages as m,
   paymentMethodType,
@@ -106,7 +107,7 @@ export function bioInsuranceOffers(book: PriceBook): BioInsuranceOffer[] {
   return book.bioInsuranceTiers.map((tier, index) => {
     const next = book.bioInsuranceTiers[index + 1];
     let to = tier.to;
-    while (next && to >= tier.from && bioInsurancePrice(book, to) > bioInsurancePrice(book, next.from))
+    while (next && to >= tier.from && bioInsuranceTierPrice(book, to) > bioInsurancePrice(book, next.from))
       to -= 1;
     const named = BIO_INSURANCE_NAMED_PLANS.find((plan) => plan.vials === tier.from);
     return {
@@ -120,7 +121,7 @@ export function bioInsuranceOffers(book: PriceBook): BioInsuranceOffer[] {
           ? {
               from: to + 1,
               to: tier.to,
-              fromCents: bioInsurancePrice(book, to + 1),
+              fromCents: bioInsuranceTierPrice(book, to + 1),
               next: next.from,
               nextCents: bioInsurancePrice(book, next.from),
             }
