@@ -13,6 +13,7 @@ import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { enrollmentRefusal, releaseRefusals } from '../../../domain/release-readiness';
 import { shippingMessages } from '../../../domain/shipping';
+import { orderNumber } from '../../../domain/site';
 import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -219,7 +220,7 @@ async function confirmRequest(
     );
   }
   const text = [
-    `We received your stem cell request ${row.id}.`,
+    `We received your stem cell request ${orderNumber('VR', row.id)}.`,
     ...summaryLines(updated),
     charge
       ? `Paid with ${updated.paymentDescription}. Transaction ${charge.transactionId}.`

@@ -2,6 +2,7 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import { todayFor } from '../../../domain/client-basics';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { orderNumber } from '../../../domain/site';
 import {
   planRefundMessages as m,
   type PlanRefundResponse,
@@ -196,7 +197,7 @@ async function commitTakeBack(
         subject: m.emailSubject,
         text: [
           `Dear ${client.firstName},`,
-          `We took back the unused part of your Banking and Storage Plans order ${row.id} (${planNames(row)}): ${taken}.`,
+          `We took back the unused part of your Banking and Storage Plans order ${orderNumber('SP', row.id)} (${planNames(row)}): ${taken}.`,
           ...(terms.years > 0 && terms.paidUntilAfterTakeBack
             ? [`Your annual storage is now paid until ${isoToUsDate(terms.paidUntilAfterTakeBack)}.`]
             : []),

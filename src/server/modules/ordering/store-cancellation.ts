@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
 import { shipmentMessages } from '../../../domain/shipment';
+import { orderNumber } from '../../../domain/site';
 import { storeCancellationMessages as m, type StoreOrderSummary } from '../../../domain/store';
 import type { Executor } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -106,7 +107,7 @@ export async function cancelStoreOrder(
       activityId: row.clientActivityId,
       subject: m.emailSubject,
       lines: [
-        `Your store order ${row.id} (${row.quantity} x ${row.item}, arrival ${isoToUsDate(row.shipmentDate)}) is cancelled${input.staffId ? ' by ACT' : ''}.`,
+        `Your store order ${orderNumber('SO', row.id)} (${row.quantity} x ${row.item}, arrival ${isoToUsDate(row.shipmentDate)}) is cancelled${input.staffId ? ' by ACT' : ''}.`,
         refundCents > 0
           ? `${formatUsd(refundCents)}, everything you paid, is refunded to the account you paid with. You will receive a separate e-mail when the refund is sent.`
           : '',

@@ -101,6 +101,12 @@ describe('send_CP_StoreRequest', () => {
     expect(state.activity[0]?.purchasedPlanName).toBe('Stem Cell Face Serum x 11');
     const [mail] = await t.mailTo(client.email);
     expect(mail?.textBody).toContain('Stem Cell Face Serum: 11 x $200.00 = $2,200.00');
+    // A short order number people can read out, never the order's whole id.
+    const orderId = state.orders[0]?.id ?? '';
+    expect(mail?.textBody).toContain(
+      `Thank you for your store order SO-${orderId.slice(0, 8).toUpperCase()}.`,
+    );
+    expect(mail?.textBody).not.toContain(orderId);
   });
 
   it('a forged total answers 409 and charges nothing', async () => {

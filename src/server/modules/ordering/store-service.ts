@@ -3,6 +3,7 @@ import { storeEarliestShipmentDate } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { orderNumber } from '../../../domain/site';
 import {
   priceStoreOrder,
   SERUM_NAME,
@@ -119,7 +120,7 @@ async function confirmOrder(
   }
   const text = [
     `Dear ${client.firstName},`,
-    `Thank you for your store order ${row.id}.`,
+    `Thank you for your store order ${orderNumber('SO', row.id)}.`,
     `${SERUM_NAME}: ${row.quantity} x ${formatUsd(row.perBottleCents)} = ${formatUsd(row.itemsCents)}`,
     `Shipping (FedEx): ${formatUsd(row.shippingCents)}`,
     `Processing fee: ${formatUsd(row.processingFeeCents)}`,

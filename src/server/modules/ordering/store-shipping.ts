@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { type CreateStoreLabel, carrierCountryCode, shipmentMessages } from '../../../domain/shipment';
+import { orderNumber } from '../../../domain/site';
 import { planStoreQueueMessages as m } from '../../../domain/staff-queues';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
@@ -35,7 +36,7 @@ const KIND = 'store-label';
 const TRACK_EVERY_MS = 15 * 60_000;
 
 /** Our reference for an order's package, printed on the label. */
-export const storePackageReference = (orderId: string) => `SO-${orderId.slice(0, 8).toUpperCase()}`;
+export const storePackageReference = (orderId: string) => orderNumber('SO', orderId);
 
 /** The order's e-mail to its client, and its Client Activity row's stage, in one transaction. */
 export async function tellStoreClient(
@@ -60,7 +61,7 @@ export async function tellStoreClient(
       text: [
         `Dear ${client.firstName},`,
         ...lines,
-        `Order ${row.id}: ${row.quantity} × ${row.item}. You can follow it under Client Activity in the Client Portal.`,
+        `Order ${storePackageReference(row.id)}: ${row.quantity} × ${row.item}. You can follow it under Client Activity in the Client Portal.`,
       ].join('\n\n'),
     },
     { dedupeKey: `store-order:${row.id}:${event}` },

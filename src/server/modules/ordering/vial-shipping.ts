@@ -8,6 +8,7 @@ import {
   type TrackingEvent,
   trackingStatusLabels,
 } from '../../../domain/shipment';
+import { orderNumber } from '../../../domain/site';
 import type { CarrierEvent } from '../../adapters/carrier/carrier-adapter';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -44,7 +45,7 @@ const TRACK_EVERY_MS = 15 * 60_000;
 const CONFIRMATION_LINK_MS = 30 * 24 * 60 * 60_000;
 
 /** Our reference for a request's package: short, printed on the label. */
-export const packageReference = (requestId: string) => `VR-${requestId.slice(0, 8).toUpperCase()}`;
+export const packageReference = (requestId: string) => orderNumber('VR', requestId);
 
 /** Why a request may not ship now, or null: approval first, and an ACT VIP price confirmed. */
 export function shipRefusal(row: RequestRow): HttpError | null {

@@ -8,6 +8,7 @@ import { errorBodySchema } from '../../../../domain/errors';
 import { formatUsd } from '../../../../domain/money';
 import { cardProcessingFee } from '../../../../domain/payments';
 import { type CreateLabel, createLabelSchema, defaultDeclaredContents } from '../../../../domain/shipment';
+import { orderNumber } from '../../../../domain/site';
 import {
   approveVipPriceRequestSchema,
   confirmVipPriceRequestSchema,
@@ -192,7 +193,10 @@ async function tellClient(
     {
       to: client.email,
       subject: 'Client Portal: your stem cell request',
-      text: [...lines, `You can follow the request in the Client Portal: request ${row.id}.`].join('\n\n'),
+      text: [
+        ...lines,
+        `You can follow the request in the Client Portal: request ${orderNumber('VR', row.id)}.`,
+      ].join('\n\n'),
     },
     { dedupeKey: `vial-request:${row.id}:${event}` },
   );
