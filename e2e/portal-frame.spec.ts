@@ -92,3 +92,37 @@ test("a signed-in page opened directly paints the portal's header from the page 
   await expect(page.getByRole('banner').getByRole('link', { name: 'Client Portal' })).toBeVisible();
   expect(sessionCalls).toHaveLength(1);
 });
+
+test('the keyboard lands on the page after signing in and after a menu link; a skip link comes first; the footer names the bank', async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10002');
+  await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
+  await expect(page.locator('#main-content')).toBeFocused();
+  // The skip link comes before everything in the header (the portal's name is next): shown
+  // while focused, Enter moves to the page.
+  await page.getByRole('banner').getByRole('link', { name: 'Client Portal' }).focus();
+  await page.keyboard.press('Shift+Tab');
+  const skip = page.getByRole('link', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#main-content')).toBeFocused();
+  // A menu link pressed: the new page has the focus, not the menu.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'Client Activity' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Client Activity', level: 1 })).toBeVisible();
+  await expect(page.locator('#main-content')).toBeFocused();
+  // The bank's details at the foot of the page (demo placeholders, or the server's settings).
+  const footer = page.locator('footer');
+  await expect(footer.getByRole('link', { name: '(305) 555-0100' })).toHaveAttribute(
+    'href',
+    'tel:+13055550100',
+  );
+  await expect(footer.getByRole('link', { name: 'Contact ACT' })).toHaveAttribute('href', CONTACT_URL);
+  await expect(footer.getByRole('link', { name: 'Privacy' })).toBeVisible();
+  await expectAccessible(page);
+});

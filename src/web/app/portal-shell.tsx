@@ -9,8 +9,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import { type ReactNode, type Ref, Suspense } from 'react';
-import { Link, Outlet } from 'react-router';
+import { type CSSProperties, type ReactNode, type Ref, Suspense, useEffect, useRef, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { SiteFooter } from '../components/site-footer';
 
@@ -28,6 +28,7 @@ export function PortalShell(props: {
   headerEnd: ReactNode;
   navbar: ReactNode;
 }) {
+  const main = useMainFocus();
   return (
     <AppShell
       header={{ height: 60 }}
@@ -35,6 +36,7 @@ export function PortalShell(props: {
       padding={{ base: 'sm', sm: 'lg' }}
     >
       <AppShell.Header>
+        <SkipLink />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -61,7 +63,7 @@ export function PortalShell(props: {
       <AppShell.Navbar p="xs" aria-label="Portal navigation">
         {props.navbar}
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main-content" ref={main} tabIndex={-1} style={{ outline: 'none' }}>
         {/* The page's own code may still be loading: the frame shows meanwhile, and its record
             queries start, instead of the whole app waiting (and rendering again) for the page.
             One overlay at a time: the page's own overlay is inside, hidden while it suspends. */}
@@ -73,6 +75,56 @@ export function PortalShell(props: {
       </AppShell.Main>
     </AppShell>
   );
+}
+
+const offScreen: CSSProperties = {
+  position: 'absolute',
+  left: -10_000,
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+};
+const inView: CSSProperties = {
+  position: 'absolute',
+  top: 8,
+  left: 8,
+  zIndex: 1000,
+  padding: '8px 12px',
+  background: 'var(--mantine-color-white)',
+  border: '2px solid var(--mantine-color-blue-7)',
+  borderRadius: 4,
+};
+
+/** The first Tab of every page: straight to the page, past the header and the menu. */
+function SkipLink() {
+  const [focused, setFocused] = useState(false);
+  return (
+    <a
+      href="#main-content"
+      style={focused ? inView : offScreen}
+      onFocus={() => setFocused(true)}
+      onBlur={() => setFocused(false)}
+    >
+      Skip to main content
+    </a>
+  );
+}
+
+/**
+ * Where the keyboard is after a page change: on the page (its main region), not left on the menu
+ * link that was pressed or on the document after signing in; a page that put the focus somewhere
+ * itself (its first field, its answer) keeps it.
+ */
+function useMainFocus() {
+  const main = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the focus moves on each new page.
+  useEffect(() => {
+    const active = document.activeElement;
+    const onPage = active && active !== document.body && main.current?.contains(active);
+    if (!onPage) main.current?.focus({ preventScroll: true });
+  }, [pathname]);
+  return main;
 }
 
 /**
