@@ -1,9 +1,8 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useRef, useState } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
-import { formatUsd } from '../../../../domain/money';
+import { formatRate, formatUsd } from '../../../../domain/money';
 import {
-  formatRate,
   isRate,
   PRICE_ENTRIES,
   PRICE_KEYS,
