@@ -12,6 +12,8 @@ const savesPaymentMethods = /(payment-information|public-payment-pages)\.spec\.t
 const signsForms = /forms-[\w-]+\.spec\.ts$/;
 /** Orders that change the demo accounts for good (Jane's paid-until date and vials, Client Activity rows). */
 const placesOrders = /(banking-storage-plans|store)\.spec\.ts$/;
+/** Puts a staff price version in force for a while: every journey pinning the shipped prices runs before. */
+const changesPrices = /price-book-pages\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,7 +43,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: [savesPaymentMethods, signsForms, placesOrders], use: desktopChromium },
+    {
+      name: 'chromium',
+      testIgnore: [savesPaymentMethods, signsForms, placesOrders, changesPrices],
+      use: desktopChromium,
+    },
     // Last: these journeys save payment methods for the demo accounts for good (Jane gets a card,
     // John's overdue fees are paid) and the journeys above expect the accounts as seeded. Playwright
     // runs the projects in the order listed here and, with one worker, one after the other.
@@ -49,9 +55,12 @@ export default defineConfig({
     // After the payments: Jane signs her consent with the Visa she saved there on file, and pays
     // White Glove Labs with it; Ana and Sam (seeded for this) take the other screening routes.
     { name: 'forms', testMatch: signsForms, use: desktopChromium },
-    // Last of all: these orders move Jane's paid-until date and add vials, which the journeys
+    // After those: these orders move Jane's paid-until date and add vials, which the journeys
     // above read as seeded.
     { name: 'orders', testMatch: placesOrders, use: desktopChromium },
+    // After everything: a price version of its own is in force while it runs (the shipped prices
+    // are put back at its end); any journey meeting it would read prices it does not pin.
+    { name: 'prices', testMatch: changesPrices, use: desktopChromium },
   ],
   webServer: {
     // `exec` makes the server the process Playwright stops, so the stop waits for it to close PGlite.

@@ -71,14 +71,16 @@ test('the newborn finance agreement is signed once from its link with a card: th
     ['Bio-Insurance fee', '$250.00'],
     ['Down payment', '$250.00'],
     ['Initial processing fee', '$2,495.00'],
-    ['Interest rate', '6.00%'],
+    ['Interest rate', '6%'],
     ['Number of installments', '12'],
     ['Total amount financed', '$2,670.00'],
     ['Monthly payment', monthly],
   ]) {
     await expect(figures.getByRole('row', { name: `${label} ${value}` })).toBeVisible();
   }
-  await expect(page.getByText('An initial non-refundable deposit of $250 is due at signup.')).toBeVisible();
+  await expect(
+    page.getByText('An initial non-refundable deposit of $250.00 is due at signup.'),
+  ).toBeVisible();
   await expect(page.getByText('Payments made by credit card add a 3% card processing fee.')).toBeVisible();
 
   // The schedule, as it falls when signed today: 12 installments from one month after the deposit.

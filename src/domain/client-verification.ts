@@ -101,7 +101,10 @@ export const amountDueSchema = z.object({
   overdueYears: z
     .array(z.object({ dueDate: z.string().describe('YYYY-MM-DD'), amountCents: z.number().int() }))
     .describe('The unpaid annual storage years, oldest first'),
-  overdueCents: z.number().int().describe('Their total; a card adds the 3% processing fee, ACH nothing'),
+  overdueCents: z
+    .number()
+    .int()
+    .describe("Their total; a card adds the price book's processing fee, ACH nothing"),
 });
 
 export type AmountDue = z.infer<typeof amountDueSchema>;

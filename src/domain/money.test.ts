@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToAmount, formatUsd } from './money';
+import { centsToAmount, formatRate, formatUsd } from './money';
 
 describe('formatUsd shows integer cents as US dollars', () => {
   it.each([
@@ -38,5 +38,21 @@ describe('centsToAmount gives the decimal dollars the legacy contract carries', 
   it('rounds a fractional cent to the nearest whole cent first', () => {
     expect(centsToAmount(33_980.5)).toBe(339.81);
     expect(centsToAmount(33_981.4)).toBe(339.81);
+  });
+});
+
+describe('formatRate shows a rate in basis points one way, on every page, e-mail and PDF', () => {
+  it.each([
+    [0, '0%', 'no fee'],
+    [1, '0.01%', 'the smallest rate'],
+    [250, '2.5%', 'a trailing zero dropped'],
+    [275, '2.75%', 'hundredths kept'],
+    [300, '3%', 'the card processing fee as shipped'],
+    [350, '3.5%', 'a card fee a staff version sets'],
+    [600, '6%', "a newborn plan's interest rate"],
+    [2_000, '20%', "FedEx's mark-up as shipped"],
+    [10_000, '100%', 'the most a rate may be'],
+  ])('%i basis points is %s (%s)', (basisPoints, shown) => {
+    expect(formatRate(basisPoints)).toBe(shown);
   });
 });

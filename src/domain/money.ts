@@ -9,6 +9,14 @@ export function formatUsd(cents: Cents): string {
 }
 
 /** Cents to the decimal number the legacy contract carries (339.81). */
+/**
+ * A rate kept in basis points as people read it, the one way every page, e-mail and PDF shows one:
+ * 300 is "3%", 350 "3.5%", 275 "2.75%", 600 "6%".
+ */
+export function formatRate(basisPoints: number): string {
+  return `${Number((basisPoints / 100).toFixed(2))}%`;
+}
+
 export function centsToAmount(cents: Cents): number {
   return Math.round(cents) / 100;
 }

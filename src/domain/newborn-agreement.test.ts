@@ -76,28 +76,34 @@ describe('the agreement as shown and signed', () => {
       'Bio-Insurance fee': '$300.00',
       'Down payment': '$250.00',
       'Initial processing fee': '$2,500.00',
-      'Interest rate': '6.00%',
+      'Interest rate': '6%',
       'Number of installments': '12',
       'Total amount financed': '$10,000.00',
       'Monthly payment': '$860.66',
     });
   });
 
-  it('states the terms of spec 3 section 9', () => {
-    const terms = newbornAgreementTerms.join(' ');
+  it('states the terms of spec 3 section 9 with the deposit of the usual plan and the card fee as shipped', () => {
+    const terms = newbornAgreementTerms({ downPaymentCents: 25_000 }, '3%').join(' ');
     for (const fact of [
-      '$250',
-      'non-refundable',
+      'An initial non-refundable deposit of $250.00 is due at signup.',
       'automatically',
-      '$50',
-      '30 days',
+      'A late charge of $50.00 applies to each monthly payment that is 30 days or more late.',
       '60 days',
       'ten (10) days',
       '1 year',
-      '3%',
+      'Payments made by credit card add a 3% card processing fee.',
     ]) {
       expect(terms).toContain(fact);
     }
+  });
+
+  it("names the agreement's own deposit and the card fee of the book in force, never a fixed $250 and 3%", () => {
+    const terms = newbornAgreementTerms({ downPaymentCents: 40_000 }, '3.5%').join(' ');
+    expect(terms).toContain('An initial non-refundable deposit of $400.00 is due at signup.');
+    expect(terms).toContain('Payments made by credit card add a 3.5% card processing fee.');
+    expect(terms).not.toContain('$250');
+    expect(terms).not.toContain(' 3% ');
   });
 });
 

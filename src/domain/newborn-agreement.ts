@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addDays, addMonths, isoToUsDate } from './dates';
 import type { Cents } from './money';
-import { formatUsd } from './money';
+import { formatRate, formatUsd } from './money';
 import { paymentDisplayFields, paymentTokenSchema, requireDisplayFields } from './payment-info';
 import { CONFIRM_SIGNATURE_LABEL, CONFIRM_SIGNATURE_MESSAGE } from './signature';
 import { singleLine } from './text';
@@ -153,21 +153,25 @@ export function installmentScheduleRows(schedule: readonly Installment[]) {
   }));
 }
 
-/** "6.00%" from 600 basis points. */
-export function formatRate(basisPoints: number): string {
-  return `${(basisPoints / 100).toFixed(2)}%`;
+/**
+ * The terms of spec 3 section 9, as the page shows them and the PDF prints them: the deposit is the
+ * agreement's own down payment (the spec's $250 is the usual one), the card fee the price book's
+ * rate as read ("3%").
+ */
+export function newbornAgreementTerms(
+  figures: Pick<NewbornAgreementFigures, 'downPaymentCents'>,
+  cardFeePercent: string,
+): string[] {
+  return [
+    `An initial non-refundable deposit of ${formatUsd(figures.downPaymentCents)} is due at signup.`,
+    'Monthly installments are charged automatically, starting within one month after the down payment or the birth.',
+    `A late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} applies to each monthly payment that is ${INSTALLMENT_LATE_AFTER_DAYS} days or more late.`,
+    'If the account is not made current within 60 days of notice, interest at the legal rate applies to the balance.',
+    'You may cancel this agreement on ten (10) days notice.',
+    'Only 1 year of annual storage is included in the initial processing fee.',
+    `Payments made by credit card add a ${cardFeePercent} card processing fee.`,
+  ];
 }
-
-/** The terms of spec 3 section 9, as the page shows them and the PDF prints them. */
-export const newbornAgreementTerms: readonly string[] = [
-  'An initial non-refundable deposit of $250 is due at signup.',
-  'Monthly installments are charged automatically, starting within one month after the down payment or the birth.',
-  'A late charge of $50 applies to each monthly payment that is 30 days or more late.',
-  'If the account is not made current within 60 days of notice, interest at the legal rate applies to the balance.',
-  'You may cancel this agreement on ten (10) days notice.',
-  'Only 1 year of annual storage is included in the initial processing fee.',
-  'Payments made by credit card add a 3% card processing fee.',
-];
 
 /** The figures as labelled rows, for the page and the signed PDF alike. */
 export function newbornAgreementRows(figures: NewbornAgreementFigures): { label: string; value: string }[] {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN, tooLong } from './client';
 import { resolveToday, type Today } from './dates';
-import type { Cents } from './money';
-import { formatRate, type PriceBook } from './price-book';
+import { type Cents, formatRate } from './money';
+import type { PriceBook } from './price-book';
 
 /** The brands the bank accepts (spec 1, section 5: the card type list). */
 export const CARD_BRANDS = ['American Express', 'Discover', 'Visa', 'Mastercard'] as const;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardFeePercent, cardProcessingFee } from './payments';
 import {
-  formatRate,
   isRate,
   PRICE_ENTRIES,
   PRICE_KEYS,
@@ -31,15 +30,6 @@ describe('the price book', () => {
     expect(over('cardProcessingFee', 10_001)).toBe(false);
     expect(over('vialPrice', 10_000_000)).toBe(true);
     expect(over('vialPrice', 10_000_001)).toBe(false);
-  });
-
-  it.each([
-    [300, '3%'],
-    [250, '2.5%'],
-    [275, '2.75%'],
-    [0, '0%'],
-  ])('reads a rate of %i basis points as %s', (basisPoints, text) => {
-    expect(formatRate(basisPoints)).toBe(text);
   });
 
   it("prices with the version's own rates: the card fee and FedEx's mark-up", () => {

@@ -114,11 +114,6 @@ export const MAX_PRICE_CENTS = 10_000_000;
 /** The most a rate may be: 100.00%. */
 export const MAX_RATE_BASIS_POINTS = 10_000;
 
-/** A rate as people read it: 300 basis points is "3%", 250 is "2.5%". */
-export function formatRate(basisPoints: number): string {
-  return `${Number((basisPoints / 100).toFixed(2))}%`;
-}
-
 /** The fixed rules (see above). */
 export const ACT_VIP_SHIPPING_CENTS: Cents = 0;
 export const VIALS_PER_REQUEST = { min: 1, max: 10 } as const;

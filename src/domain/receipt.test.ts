@@ -20,7 +20,7 @@ describe('receiptLines', () => {
       { label: 'Date paid', value: '11/22/2026' },
       { label: 'For', value: 'Annual storage fees (overdue years)' },
       { label: 'Amount', value: '$679.62' },
-      { label: 'Card processing fee (3%)', value: '$20.39' },
+      { label: 'Card processing fee', value: '$20.39' },
       { label: 'Total charged', value: '$700.01' },
       { label: 'Paid with', value: 'Visa ending in 4242' },
       { label: 'Transaction number', value: 'sandbox-txn-1' },
@@ -29,7 +29,7 @@ describe('receiptLines', () => {
 
   it('leaves the fee line out of a payment without one (ACH)', () => {
     const lines = receiptLines({ ...receipt, feeCents: 0, totalCents: 67962 });
-    expect(lines.map((l) => l.label)).not.toContain('Card processing fee (3%)');
+    expect(lines.map((l) => l.label)).not.toContain('Card processing fee');
     expect(lines.find((l) => l.label === 'Total charged')?.value).toBe('$679.62');
   });
 });

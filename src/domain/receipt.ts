@@ -35,9 +35,8 @@ export function receiptLines(receipt: Receipt): { label: string; value: string }
     { label: 'Date paid', value: receipt.paidOn },
     { label: 'For', value: receipt.description },
     { label: 'Amount', value: formatUsd(receipt.amountCents) },
-    ...(receipt.feeCents > 0
-      ? [{ label: 'Card processing fee (3%)', value: formatUsd(receipt.feeCents) }]
-      : []),
+    // The fee as charged: the ledger keeps its amount, not the rate of the book it was priced by.
+    ...(receipt.feeCents > 0 ? [{ label: 'Card processing fee', value: formatUsd(receipt.feeCents) }] : []),
     { label: 'Total charged', value: formatUsd(receipt.totalCents) },
     { label: 'Paid with', value: receipt.method },
     { label: 'Transaction number', value: receipt.transactionId },

@@ -137,7 +137,7 @@ describe('the PDFs as a person sees them (drawn by poppler, read by OCR)', () =>
           `${name} (Client ID ACT10002)`,
           'Date paid 03/01/2026',
           'Amount $679.62',
-          'Card processing fee (3%) $20.39',
+          'Card processing fee $20.39',
           'Total charged $700.01',
         ]);
       }),

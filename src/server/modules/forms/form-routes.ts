@@ -155,7 +155,7 @@ export const formRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         summary:
           'Submits the infectious disease screening: White Glove Labs (charged), a lab report, or a waiver',
         description:
-          'Needs an Idempotency-Key header. White Glove Labs is charged the server amount ($399, plus 3% by card); amounts sent that differ get 409 and nothing is charged.',
+          "Needs an Idempotency-Key header. White Glove Labs is charged the price book's amount (plus the card fee by card); amounts sent that differ get 409 and nothing is charged.",
         tags: ['forms'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: setDiseaseDataRequestSchema,

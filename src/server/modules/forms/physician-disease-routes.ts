@@ -165,7 +165,7 @@ export const physicianDiseaseRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         summary:
           "Physician disease form: submits a client's screening; White Glove Labs is charged to the physician's card",
         description:
-          "Needs an Idempotency-Key header. The client is confirmed again from the identification sent, among the physician's own clients. White Glove Labs is charged the server amount ($399 + 3% by card) to the physician's card on file or a new one, kept on the physician's file with save_card; the legacy Amount is ignored.",
+          "Needs an Idempotency-Key header. The client is confirmed again from the identification sent, among the physician's own clients. White Glove Labs is charged the price book's amount (plus the card fee by card) to the physician's card on file or a new one, kept on the physician's file with save_card; the legacy Amount is ignored.",
         tags: ['physician'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: setPhysicianDiseaseDataRequestSchema(today),

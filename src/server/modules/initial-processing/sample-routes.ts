@@ -32,7 +32,7 @@ export const sampleRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
         summary:
           "Initial sample processing: registers a new client of the physician with their sample, and pays the up-front banking fee by the physician's card or by a check in the shipment",
         description:
-          "Needs an Idempotency-Key header: a repeat answers the first result, one client registered and charged once. The amount is the server's ($2,500 adipose, $3,000 bone marrow, plus 3% by card); Amount sent is ignored, and an expectedTotalCents that differs gets 409 with nothing charged. A new card comes as a gateway token and stays on the physician's file when save_card is set. The new client is e-mailed a single-use link, valid 7 days, to set their password.",
+          "Needs an Idempotency-Key header: a repeat answers the first result, one client registered and charged once. The amount is the server's, from the price book in force (the up-front fee of adipose or bone marrow, plus the card fee by card); Amount sent is ignored, and an expectedTotalCents that differs gets 409 with nothing charged. A new card comes as a gateway token and stays on the physician's file when save_card is set. The new client is e-mailed a single-use link, valid 7 days, to set their password.",
         tags: ['physician'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: sendProcessDataRequestSchema(today),

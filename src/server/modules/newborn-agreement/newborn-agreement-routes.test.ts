@@ -7,6 +7,7 @@ import {
   newbornAgreementMessages as m,
   type NewbornAgreementFigures,
 } from '../../../domain/newborn-agreement';
+import { SHIPPED_PRICE_AMOUNTS } from '../../../domain/price-book';
 import {
   clientActivities,
   clients,
@@ -25,6 +26,7 @@ import { expectSeen, itLooks, readPdf, valueAfter } from '../../testing/pdf-ocr'
 import { pageText } from '../../testing/pdf-reading';
 import { type GatewayToken, tokenizeBank, tokenizeCard } from '../../testing/sandbox-tokens';
 import { pngDataUrl, signaturePng } from '../../testing/signature-png';
+import { staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { createNewbornAgreementLink } from './newborn-agreement-service';
 
@@ -382,11 +384,11 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
       '$300.00',
       '$250.00',
       '$2,495.00',
-      '6.00%',
+      '6%',
       '$10,000.00',
       '$860.66',
-      'non-refundable deposit of $250',
-      '3% card processing fee',
+      'An initial non-refundable deposit of $250.00 is due at signup.',
+      'Payments made by credit card add a 3% card processing fee.',
       'Payment schedule',
       isoToUsDate(addMonths(today, 1)),
       '$9,189.34',
@@ -507,5 +509,57 @@ describe('demo data', () => {
       Total_Monthly_Payment_Amount__c: 229.8,
       NB_Finance_Agreement_Completed__c: false,
     });
+  });
+});
+
+describe('under a staff price version in force', () => {
+  it("names the agreement's own deposit and the version's card fee in the PDF's terms and the e-mail, and charges that fee", async () => {
+    const admin = await staffSession(t);
+    const today = todayFor(t.clock.now());
+    const version = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/create_price_version',
+      headers: { cookie: admin },
+      payload: {
+        effectiveOn: today,
+        note: 'A card fee of 3.5%',
+        amounts: { ...SHIPPED_PRICE_AMOUNTS, cardProcessingFee: 350 },
+      },
+    });
+    expect(version.statusCode, version.body).toBe(200);
+
+    const { token, agreementId } = await newAgreement({
+      mainContactEmail: 'version@example.com',
+      downPaymentCents: 30_000,
+      interestRateBasisPoints: 650,
+    });
+    // $300.00 and 3.5% by card: $10.50.
+    const signed = await sign(token, { extra: { expectedTotalCents: 31_050 } });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json().amountChargedCents).toBe(31_050);
+
+    const [row] = await t.db.select().from(newbornAgreements).where(eq(newbornAgreements.id, agreementId));
+    const stored = await readDocument(t.db, t.app.deps.documentsKey, janeId, row?.documentId as string);
+    const pdf = await PDFDocument.load(stored?.content as Buffer);
+    const text = Array.from({ length: pdf.getPageCount() }, (_, i) => pageText(pdf, i))
+      .join('\n')
+      .replace(/\s+/g, ' ');
+    for (const fact of [
+      'An initial non-refundable deposit of $300.00 is due at signup.',
+      'Payments made by credit card add a 3.5% card processing fee.',
+      '6.5%',
+      '$310.50 ($300.00 and the $10.50 card processing fee)',
+    ]) {
+      expect(text).toContain(fact);
+    }
+    expect(text).not.toContain('$250.00');
+    expect(text).not.toContain(' 3% ');
+
+    const [mail] = await t.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.recipient, 'version@example.com'));
+    expect(mail?.textBody).toContain('We charged the deposit of $310.50 to your Visa ending 4242.');
+    expect(mail?.textBody).toContain('with the 3.5% card processing fee');
   });
 });

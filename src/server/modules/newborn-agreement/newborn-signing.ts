@@ -135,13 +135,14 @@ async function confirmSigning(
       : 'No deposit is due.',
   ];
   const rows = newbornAgreementRows(figures);
+  const terms = newbornAgreementTerms(figures, claim.feePercent);
   const columns = ['Date', 'Payment', 'Interest', 'Principal', 'Balance'];
   const tableRows = scheduleRows.map((r) => [r.date, r.payment, r.interest, r.principal, r.balance]);
   const signedText = [
     NEWBORN_AGREEMENT_TITLE,
     AGREEMENT_VERSION,
     ...rows.map((r) => `${r.label}: ${r.value}`),
-    ...newbornAgreementTerms,
+    ...terms,
     ...tableRows.map((r) => r.join(' ')),
     ...authorization,
   ].join('\n');
@@ -149,7 +150,7 @@ async function confirmSigning(
     title: NEWBORN_AGREEMENT_TITLE,
     subtitle: `Version ${AGREEMENT_VERSION}`,
     sections: [
-      { heading: 'Terms', paragraphs: [...newbornAgreementTerms] },
+      { heading: 'Terms', paragraphs: terms },
       { heading: 'Payment authorization', paragraphs: authorization },
     ],
     answers: rows,

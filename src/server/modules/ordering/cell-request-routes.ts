@@ -52,7 +52,7 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       schema: {
         summary: 'Orders vials shipped to a clinic: pre-paid vials first, the rest charged the server amount',
         description:
-          'Client only; needs an Idempotency-Key header. The server prices the order (vials, CPP, a fresh carrier quote, 3% by card); a shown total that differs answers 409 and nothing is charged. A decline leaves nothing ordered.',
+          'Client only; needs an Idempotency-Key header. The server prices the order from the price book in force (vials, CPP, a fresh carrier quote, the card fee by card); a shown total that differs answers 409 and nothing is charged. A decline leaves nothing ordered.',
         tags: ['ordering'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: sendCellRequestSchema,

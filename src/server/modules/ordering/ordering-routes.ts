@@ -58,7 +58,8 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
     {
       config: { audit: null, invalidSummary: quoteRefusal },
       schema: {
-        summary: 'The shipping the order charges: FedEx max($50, net charge x 1.20), ACT VIP $0 now',
+        summary:
+          "The shipping the order charges: FedEx's net charge plus the price book's mark-up, never below its minimum; ACT VIP $0 now",
         tags: ['ordering'],
         body: shippingQuoteRequestSchema,
         response: { 200: shippingAmountResponseSchema, ...errors },

@@ -49,8 +49,10 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     {
       config: { roles: ['client'], audit: 'read-client' },
       schema: {
-        summary: "The server's price of a Banking and Storage Plans choice: plans, 3% by card, total",
-        description: 'Changes nothing. Card pays 3% of the whole order; ACH and check pay none.',
+        summary:
+          "The server's price of a Banking and Storage Plans choice: plans, the card fee by card, total",
+        description:
+          "Changes nothing. Card pays the price book's card fee on the whole order; ACH and check pay none.",
         tags: ['ordering'],
         body: storagePlanQuoteRequestSchema,
         response: { 200: storagePlanQuoteSchema, ...errors },
@@ -85,7 +87,7 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       schema: {
         summary: 'Orders an annual storage plan and/or a Bio-Insurance or Longevity plan, charged once',
         description:
-          'Client only; needs an Idempotency-Key header. The server prices the order from its price book (3% by card); a shown total that differs answers 409 and nothing is charged. Card or ACH: charged and applied at once (paid-until date, vials, Client Activity, e-mail with the receipt). Check: recorded as awaiting the check; nothing applied until the bank records it.',
+          'Client only; needs an Idempotency-Key header. The server prices the order from the price book in force (the card fee by card); a shown total that differs answers 409 and nothing is charged. Card or ACH: charged and applied at once (paid-until date, vials, Client Activity, e-mail with the receipt). Check: recorded as awaiting the check; nothing applied until the bank records it.',
         tags: ['ordering'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: sendStoragePlanSchema,
@@ -131,7 +133,7 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       config: { audit: 'change-order' },
       schema: {
         summary:
-          'Orders Stem Cell Face Serum shipped by FedEx, charged once ($225 a bottle, $200 from 11, 3% by card)',
+          "Orders Stem Cell Face Serum shipped by FedEx, charged once at the price book's prices (a bottle, a bottle from 11, the card fee by card)",
         description:
           "A client for themselves, or a physician for the client they act for (Client_id, or the session's client), paying with the physician's own method. Needs an Idempotency-Key header. A shown total that differs answers 409, nothing charged. The order is kept for the bank to ship.",
         tags: ['ordering'],

@@ -311,7 +311,7 @@ describe('saving a method while annual storage is overdue', () => {
       'Client John Roe (Client ID ACT10002)',
       `Date paid ${paidOn}`,
       'Amount $679.62',
-      'Card processing fee (3%) $20.39',
+      'Card processing fee $20.39',
       'Total charged $700.01',
     ]);
   });

@@ -241,7 +241,7 @@ function AgreementForm({
             Terms
           </Title>
           <List spacing={6} size="sm">
-            {newbornAgreementTerms.map((term) => (
+            {newbornAgreementTerms(figures, cardFeePercent(book)).map((term) => (
               <List.Item key={term}>{term}</List.Item>
             ))}
           </List>

@@ -1,9 +1,8 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useRef, useState } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
-import { formatUsd } from '../../../../domain/money';
+import { formatRate, formatUsd } from '../../../../domain/money';
 import {
-  formatRate,
   isRate,
   PRICE_ENTRIES,
   PRICE_KEYS,
@@ -67,9 +66,20 @@ export function PriceBookPage() {
   );
 }
 
+/** What the last version added came to, said under the form. */
+interface AddedVersion {
+  version: number;
+  effectiveOn: string;
+  unchanged: boolean;
+  awaitingApproval: boolean;
+}
+
 function PriceBook() {
   const versions = usePriceVersions();
   const inForce = versions.data?.versions.find((v) => v.state === 'in force');
+  // Kept here: a version taking effect today starts the form afresh from its prices, and the
+  // confirmation must outlive that.
+  const [added, setAdded] = useState<AddedVersion | null>(null);
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -86,7 +96,13 @@ function PriceBook() {
       )}
       {versions.data && inForce && (
         <>
-          <NewVersion key={inForce.version} today={versions.data.today} current={inForce} />
+          <NewVersion
+            key={inForce.version}
+            today={versions.data.today}
+            current={inForce}
+            added={added}
+            onAdded={setAdded}
+          />
           <VersionList versions={versions.data.versions} />
         </>
       )}
@@ -94,7 +110,17 @@ function PriceBook() {
   );
 }
 
-function NewVersion({ today, current }: { today: string; current: PriceVersion }) {
+function NewVersion({
+  today,
+  current,
+  added,
+  onAdded: setAdded,
+}: {
+  today: string;
+  current: PriceVersion;
+  added: AddedVersion | null;
+  onAdded: (added: AddedVersion | null) => void;
+}) {
   const create = useChangePriceVersions<{ effectiveOn: string; note: string; amounts: PriceAmounts }>(
     'create_price_version',
   );
@@ -108,12 +134,6 @@ function NewVersion({ today, current }: { today: string; current: PriceVersion }
   const [effectiveOn, setEffectiveOn] = useState(today);
   const [note, setNote] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
-  const [added, setAdded] = useState<{
-    version: number;
-    effectiveOn: string;
-    unchanged: boolean;
-    awaitingApproval: boolean;
-  } | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
 
   const amounts: Partial<Record<PriceKey, number>> = {};

@@ -7,9 +7,8 @@ import {
   prePaidVialsText,
 } from '../../../../domain/cell-request-cancellation';
 import { isoToUsDate } from '../../../../domain/dates';
-import { formatUsd } from '../../../../domain/money';
+import { formatRate, formatUsd } from '../../../../domain/money';
 import { feeAtRate } from '../../../../domain/payments';
-import { formatRate } from '../../../../domain/price-book';
 import { createLabelSchema, shipmentMessages, shippedBy } from '../../../../domain/shipment';
 import {
   amountToCents,
