@@ -13,6 +13,9 @@ import { singleLine } from './text';
 
 export const newbornAgreementMessages = {
   invalidClient: 'Client id is not valid',
+  // After the spec's sentence, what happened and the next step (issue 24).
+  invalidLinkHelp:
+    'This link is not one we sent, was changed, or has expired. Links to the agreement last a limited time: ask the bank for a new one and it will be e-mailed to you.',
   completed: 'Newborn Agreement is Updated Successfully',
   /** Names the agreement's own button (the spec's "check button" is on no form). */
   signature: CONFIRM_SIGNATURE_MESSAGE,

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Checkbox,
   Fieldset,
@@ -32,6 +33,7 @@ import {
 } from '../../../../domain/newborn-agreement';
 import { cardFeePercent, cardProcessingFee } from '../../../../domain/payments';
 import type { PriceBook } from '../../../../domain/price-book';
+import { bankPhoneText } from '../../../../domain/site';
 import {
   AchFields,
   type AchFormValues,
@@ -52,6 +54,7 @@ import {
   newMethodRequestFields,
 } from '../../../lib/payment/new-method';
 import { usePriceBook } from '../../../lib/price-book';
+import { useSiteConfig } from '../../../lib/site';
 import { useClientAgreement, useSignClientAgreement } from '../api/newborn-agreement';
 import { CompletedNotice } from './completed-notice';
 import { SignaturePadField } from './signature-pad';
@@ -89,6 +92,21 @@ function depositFor(book: PriceBook, downPaymentCents: number, method: Method): 
   return downPaymentCents + cardProcessingFee(book, downPaymentCents, method === 'card' ? 'card' : 'ach');
 }
 
+/** How to reach the bank for a new link: its phone and contact page, from the bank's settings. */
+function ContactLine() {
+  const site = useSiteConfig().data;
+  if (!site) return null;
+  return (
+    <Text size="sm" mt={4}>
+      Call {bankPhoneText(site.bank)} or{' '}
+      <Anchor href={site.contactUrl} target="_blank" rel="noopener">
+        write to {site.bank.name}
+      </Anchor>
+      .
+    </Text>
+  );
+}
+
 /**
  * The newborn finance agreement (spec 3; issue 21): the main contact opens it from the link sent
  * to them, reads the plan, its terms and its payment schedule, gives a card or bank account
@@ -110,7 +128,13 @@ export function NewbornAgreementPage() {
   if (invalid) {
     body = (
       <Alert color="red" variant="light" role="alert">
-        {invalid}
+        <Text fw={600} size="sm">
+          {invalid}
+        </Text>
+        <Text size="sm" mt={4}>
+          {m.invalidLinkHelp}
+        </Text>
+        <ContactLine />
       </Alert>
     );
   } else if (agreement.isPending) {
