@@ -59,7 +59,9 @@ export function PhysicianPaymentInformationPage() {
         </Alert>
       )}
       {outcome && (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={outcome.message} />
+        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status">
+          <Text fw={700}>{outcome.message}</Text>
+        </Alert>
       )}
 
       {data && (
