@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, paymentMethods, payments, physicians } from '../../db/schema';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import { clients, operations, paymentMethods, payments, physicians } from '../../db/schema';
 import { tokenizeBank, tokenizeCard } from '../../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -15,11 +16,29 @@ let jane: string;
 let mariaId: string;
 let johnId: string;
 let keySeq = 0;
+/** While set, the gateway holds a save until the test lets it go (an owner stuck mid-save). */
+let hold: Promise<void> | null = null;
+
+function holding(real: PaymentGateway): PaymentGateway {
+  return {
+    name: real.name,
+    notFoundGraceMs: real.notFoundGraceMs,
+    charge: (request) => real.charge(request),
+    lookupCharge: (request) => real.lookupCharge(request),
+    refund: (request) => real.refund(request),
+    void: (request) => real.void(request),
+    lookupRefund: (request) => real.lookupRefund(request),
+    async saveMethod(request) {
+      if (hold) await hold;
+      return real.saveMethod(request);
+    },
+  };
+}
 
 const NOT_FOUND = { error: 'Not found', code: 'NOT_FOUND' };
 
 beforeAll(async () => {
-  t = await startTestApp({ ...MANY_PAYMENT_ATTEMPTS, RATE_LIMIT_LOGIN_PER_IP: '1000' });
+  t = await startTestApp({ ...MANY_PAYMENT_ATTEMPTS, RATE_LIMIT_LOGIN_PER_IP: '1000' }, { gateway: holding });
   maria = await t.signInPhysician('PHY20001');
   david = await t.signInPhysician('PHY20002');
   jane = await t.signIn('ACT10001');
@@ -274,6 +293,42 @@ describe("a physician's own card and bank account", () => {
       .set({ status: 'approved' })
       .where(eq(payments.id, running?.id as string));
     expect((await remove(maria, 'CC')).statusCode).toBe(200);
+  });
+});
+
+describe('a save cut short', () => {
+  it('is given back once its owner is gone: the retry says nothing was saved, and the late owner saves nothing', async () => {
+    const key = newKey();
+    const body = cardBody(await tokenizeCard(t, '5555555555554444', {}), { Credit_Card_Type: 'Mastercard' });
+    const before = (await shown(maria)).Credit_Card_Number;
+    let letGo = () => {};
+    hold = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const stuck = save(maria, body, key);
+    const scope = `physician:${mariaId}`;
+    let running: (typeof operations.$inferSelect)[] = [];
+    for (let i = 0; i < 200 && running.length === 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running = await t.db
+        .select()
+        .from(operations)
+        .where(and(eq(operations.scope, scope), eq(operations.idempotencyKey, key)));
+    }
+    expect(running.map((op) => op.kind)).toEqual(['physician-payment-method']);
+    // The owner dies: its lease lapses.
+    await t.db
+      .update(operations)
+      .set({ leaseToken: 'dead', leaseUntil: new Date(t.clock.now().getTime() - 1) })
+      .where(eq(operations.id, running[0]?.id as string));
+    hold = null;
+    const retried = await save(maria, body, key);
+    expect(retried.statusCode, retried.body).toBe(503);
+    expect(retried.json().error).toBe('Your payment information was not saved. Please try again.');
+
+    letGo();
+    expect((await stuck).statusCode).not.toBe(200);
+    expect((await shown(maria)).Credit_Card_Number).toBe(before);
   });
 });
 
