@@ -16,6 +16,8 @@ export const PAYMENT_SOURCES = {
   infectiousDisease: 'ACT Client Portal',
   /** The card or account given with a newborn finance agreement that has no deposit to charge. */
   newbornAgreement: 'Newborn Finance Agreement',
+  /** The physician's own card or bank account, on the physician portal's Payment Information page. */
+  physicianPortal: 'Physician Portal Payment Info Page',
 } as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[keyof typeof PAYMENT_SOURCES];
 
@@ -147,6 +149,36 @@ export const setPaymentInfoResponseSchema = z.object({
 });
 
 export type SetPaymentInfoResponse = z.infer<typeof setPaymentInfoResponseSchema>;
+
+/**
+ * set_PhysicianPaymentInfo: the physician's own card or bank account. Nothing is charged on saving
+ * it, and it names no client: the physician's own method is the only one this page changes, whom
+ * ever the session acts for (a client id sent is dropped).
+ */
+export const setPhysicianPaymentInfoRequestSchema = paymentInfoFields
+  .omit({ expectedTotalCents: true, ClientSFRecordId: true })
+  .superRefine(requireDisplayFields);
+
+export type SetPhysicianPaymentInfoRequest = z.infer<typeof setPhysicianPaymentInfoRequestSchema>;
+
+/** Which of the physician's methods on file to take off: the card or the bank account. */
+export const removePhysicianPaymentInfoRequestSchema = z.object({
+  Payment_Type: z.enum(['CC', 'ACH'], { error: 'Please select a payment method' }),
+});
+
+export type RemovePhysicianPaymentInfoRequest = z.infer<typeof removePhysicianPaymentInfoRequestSchema>;
+
+export const PAYMENT_METHOD_REMOVED = {
+  CC: 'Your card on file was removed.',
+  ACH: 'Your bank account on file was removed.',
+} as const;
+
+export const removePhysicianPaymentInfoResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+export type RemovePhysicianPaymentInfoResponse = z.infer<typeof removePhysicianPaymentInfoResponseSchema>;
 
 /** get_PaymentInfo: what is on file, the last 4 digits only, in plain and `__c` names. */
 export const paymentInfoSchema = z.object({

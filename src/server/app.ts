@@ -49,7 +49,11 @@ import {
   staffBillingRoutes,
   storageRenewalRoutes,
 } from './modules/payments/billing-routes';
-import { clientPaymentRoutes, paymentRoutes } from './modules/payments/payment-routes';
+import {
+  clientPaymentRoutes,
+  paymentRoutes,
+  physicianPaymentRoutes,
+} from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
 import { staffPaymentReadRoutes, staffRefundRoutes } from './modules/payments/refund-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
@@ -251,6 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scope.register(physicianConsentRoutes, api);
         await scope.register(sampleRoutes, api);
         await scope.register(physicianDiseaseRoutes, api);
+        await scope.register(physicianPaymentRoutes, api);
       },
       { audit },
     ),

@@ -18,6 +18,7 @@ import { pollShipments, vialLabelRecoveries } from '../modules/ordering/vial-shi
 import { billingRunRecoveries, renewalDeps } from '../modules/payments/billing-routes';
 import { paymentRecoveries } from '../modules/payments/payment-service';
 import { deleteExpiredPaymentVerifications } from '../modules/payments/payment-verifications';
+import { physicianMethodRecoveries } from '../modules/payments/physician-payment-method';
 import { refundRecoveries } from '../modules/payments/refunds';
 import { storageRenewalRecoveries } from '../modules/payments/storage-renewals';
 import { staffQueueRecoveries } from '../modules/staff/queues';
@@ -34,6 +35,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
   const paymentDeps = { ...deps, log };
   return {
     ...paymentRecoveries(paymentDeps),
+    ...physicianMethodRecoveries(),
     ...formRecoveries(paymentDeps),
     ...initialProcessingRecoveries({
       ...paymentDeps,

@@ -22,4 +22,6 @@ export const physicianNavigation = {
   infectiousDisease: { label: 'Client Infectious Disease Form', to: '/infectious-disease' },
   cellRequests: { label: 'Cell Requests', to: '/cell-requests' },
   store: { label: 'Store', to: '/store' },
+  /** The physician's own card and bank account (issue 23); /payment-information is the client's page. */
+  paymentInformation: { label: 'Payment Information', to: '/physician/payment-information' },
 } as const;

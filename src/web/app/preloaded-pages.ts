@@ -26,6 +26,11 @@ export const PRELOADED_PAGES = [
   ],
   ['/infectious-disease', 'features/forms/components/physician-disease-page.tsx', 'Physician Portal'],
   ['/cell-requests', 'features/cell-request/components/physician-cell-requests-page.tsx', 'Physician Portal'],
+  [
+    '/physician/payment-information',
+    'features/payments/components/physician-payment-information-page.tsx',
+    'Physician Portal',
+  ],
   ['/store', 'features/store/components/store-page.tsx', null],
 ] as const;
 

@@ -66,6 +66,10 @@ const PaymentInformationPage = page(
   () => import('../features/payments/components/payment-information-page'),
   (m) => m.PaymentInformationPage,
 );
+const PhysicianPaymentInformationPage = page(
+  () => import('../features/payments/components/physician-payment-information-page'),
+  (m) => m.PhysicianPaymentInformationPage,
+);
 const FormsPage = page(
   () => import('../features/forms/components/forms-page'),
   (m) => m.FormsPage,
@@ -186,6 +190,7 @@ const preloadedPages: Record<PreloadedPageModule, { preload(): Promise<unknown> 
   'features/initial-processing/components/initial-processing-page.tsx': InitialProcessingPage,
   'features/forms/components/physician-disease-page.tsx': PhysicianDiseasePage,
   'features/cell-request/components/physician-cell-requests-page.tsx': PhysicianCellRequestsPage,
+  'features/payments/components/physician-payment-information-page.tsx': PhysicianPaymentInformationPage,
   'features/store/components/store-page.tsx': StorePage,
 };
 
@@ -253,6 +258,7 @@ export function AppRoutes() {
           <Route path="/initial-processing" element={<InitialProcessingPage />} />
           <Route path="/infectious-disease" element={<PhysicianDiseasePage />} />
           <Route path="/cell-requests" element={<PhysicianCellRequestsPage />} />
+          <Route path="/physician/payment-information" element={<PhysicianPaymentInformationPage />} />
         </Route>
         <Route element={<SessionGate roles={EVERYONE} />}>
           <Route path="/store" element={<StorePage />} />

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
+import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Mailer } from '../../adapters/mailer';
 import type {
   ChargeLookup,
@@ -103,6 +104,22 @@ export async function physicianCustomer(db: Database, physicianId: string): Prom
   const physician = await findPhysician(db, physicianId);
   if (!physician) throw new HttpError('NOT_FOUND', 'Not found');
   return { owner: { physicianId }, actId: physician.physicianActId, email: physician.email };
+}
+
+/** The payment page's card rule, whatever the browser checked: more than a year left before expiry. */
+export function refuseShortExpiry(
+  kind: 'card' | 'ach',
+  card: Pick<SetPaymentInfoRequest, 'Month_of_Expiry' | 'Year_of_Expiry'>,
+  today: string,
+) {
+  if (
+    kind === 'card' &&
+    !hasMoreThanOneYearRemaining(Number(card.Month_of_Expiry), Number(card.Year_of_Expiry), today)
+  ) {
+    throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
+      Year_of_Expiry: paymentMessages.oneYearRemaining,
+    });
+  }
 }
 
 /** Exchanges a browser token for a stored method at the gateway, in its owner's customer profile. */

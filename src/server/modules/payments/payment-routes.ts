@@ -5,8 +5,11 @@ import { errorBodySchema } from '../../../domain/errors';
 import {
   getPaymentInfoResponseSchema,
   PAYMENT_SOURCES,
+  removePhysicianPaymentInfoRequestSchema,
+  removePhysicianPaymentInfoResponseSchema,
   setPaymentInfoRequestSchema,
   setPaymentInfoResponseSchema,
+  setPhysicianPaymentInfoRequestSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
@@ -17,6 +20,7 @@ import { resolveClientAccess } from '../clients/client-access';
 import { withPaymentAttempt } from './payment-attempts';
 import { paymentInfoOf } from './payment-methods';
 import { overdueFees, savePaymentMethod } from './payment-service';
+import { removePhysicianPaymentMethod, savePhysicianPaymentMethod } from './physician-payment-method';
 import { replyWithReceipt } from './receipts';
 
 /** The payment method on file: a client's own, or in physician pages the physician's own card. */
@@ -122,5 +126,69 @@ export const clientPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         ),
       );
     },
+  );
+};
+
+/**
+ * The physician's own card and bank account (a physician scope): always the session's physician,
+ * whichever client the session acts for. get_PaymentInfo shows them.
+ */
+export const physicianPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+  app.post(
+    '/set_PhysicianPaymentInfo',
+    {
+      config: { audit: 'change-payment' },
+      schema: {
+        summary: "Saves a tokenized card or bank account as the physician's own, in place of the one on file",
+        description:
+          'Nothing is charged. Needs an Idempotency-Key header: a repeat answers the first result. A body carrying a card number, CVV or account number is refused; a client id sent is ignored.',
+        tags: ['payments', 'physician'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: setPhysicianPaymentInfoRequestSchema,
+        response: {
+          200: setPaymentInfoResponseSchema,
+          ...errors,
+          402: errorBodySchema,
+          409: errorBodySchema,
+          422: errorBodySchema,
+          429: errorBodySchema,
+          503: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      const { physicianId } = sessionOf(request, 'physician');
+      // Counted with the physician's other card attempts (the new sample's), not any client's.
+      const attempt = { clientId: `physician:${physicianId}`, ip: request.ip, idempotencyKey };
+      return withPaymentAttempt(deps, attempt, (gateway) =>
+        savePhysicianPaymentMethod(
+          { ...deps, gateway, log: request.log },
+          { physicianId, idempotencyKey, request: request.body },
+        ),
+      );
+    },
+  );
+
+  app.post(
+    '/remove_PhysicianPaymentInfo',
+    {
+      config: { audit: 'change-payment' },
+      schema: {
+        summary: "Takes the physician's own card (CC) or bank account (ACH) off file",
+        description:
+          'Idempotent: with nothing of that kind on file it answers the same. Refused (409) while a payment with the method is still running.',
+        tags: ['payments', 'physician'],
+        body: removePhysicianPaymentInfoRequestSchema,
+        response: { 200: removePhysicianPaymentInfoResponseSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) =>
+      removePhysicianPaymentMethod(deps, {
+        physicianId: sessionOf(request, 'physician').physicianId,
+        request: request.body,
+      }),
   );
 };

@@ -7,7 +7,7 @@ import {
   type SetPaymentInfoRequest,
   type SetPaymentInfoResponse,
 } from '../../../domain/payment-info';
-import { cardProcessingFee, hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
+import { cardProcessingFee } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { annualStorageFees, clientActivities, clients, paymentMethods, payments } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
@@ -28,6 +28,7 @@ import {
   type PaymentDeps,
   RECHECK_AFTER_MS,
   refused,
+  refuseShortExpiry,
   releaseLedger,
   saveAtGateway,
 } from './ledger';
@@ -192,15 +193,7 @@ export async function savePaymentMethod(
   const today = todayFor(now);
   const kind = request.Payment_Type === 'CC' ? 'card' : 'ach';
 
-  // The card rules hold here too, whatever the browser checked.
-  if (
-    kind === 'card' &&
-    !hasMoreThanOneYearRemaining(Number(request.Month_of_Expiry), Number(request.Year_of_Expiry), today)
-  ) {
-    throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
-      Year_of_Expiry: paymentMessages.oneYearRemaining,
-    });
-  }
+  refuseShortExpiry(kind, request, today);
 
   const response = await runOnce<MethodClaim, SetPaymentInfoResponse>(deps, {
     scope: `client:${clientId}`,

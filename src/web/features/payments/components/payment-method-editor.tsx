@@ -11,6 +11,7 @@ import {
   type CardFormValues,
   cardPrefilledFrom,
   emptyAch,
+  emptyCard,
 } from '../../../components/payment/card-fields';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { useClient } from '../../../lib/client-record';
@@ -20,6 +21,7 @@ import { paymentInfoQueryKey } from '../../../lib/payment/get-payment-info';
 import { newMethodChoice, newMethodRequestFields } from '../../../lib/payment/new-method';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSetPaymentInfo } from '../api/set-payment-info';
+import { useSetPhysicianPaymentInfo } from '../api/set-physician-payment-info';
 
 interface Props {
   kind: 'card' | 'ach';
@@ -29,25 +31,57 @@ interface Props {
   onSaved(response: SetPaymentInfoResponse): void;
 }
 
+interface EditorProps extends Props {
+  initialCard: CardFormValues;
+  send(request: SetPaymentInfoRequest, idempotencyKey: string): Promise<SetPaymentInfoResponse>;
+}
+
 interface MethodValues {
   card: CardFormValues;
   ach: AchFormValues;
 }
 
+/** The client's Edit form of one payment method: the card's billing address starts as theirs. */
+export function PaymentMethodEditor(props: Props) {
+  const save = useSetPaymentInfo();
+  const client = useClient();
+  return (
+    <MethodEditor
+      {...props}
+      // The card's billing address starts as the client's address of record; the client may change it.
+      initialCard={cardPrefilledFrom(client.data)}
+      send={(request, idempotencyKey) => save.mutateAsync({ request, idempotencyKey })}
+    />
+  );
+}
+
+/**
+ * The physician's own card or bank account (the physician portal's Payment Information page):
+ * nothing is overdue, nothing is charged, and no client's address is offered.
+ */
+export function PhysicianPaymentMethodEditor(props: Omit<Props, 'overdueAmount'>) {
+  const save = useSetPhysicianPaymentInfo();
+  return (
+    <MethodEditor
+      {...props}
+      overdueAmount={0}
+      initialCard={emptyCard}
+      send={(request, idempotencyKey) => save.mutateAsync({ request, idempotencyKey })}
+    />
+  );
+}
+
 /** The Edit form of one payment method: validated here, tokenized by the gateway, saved by the server. */
-export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: Props) {
+function MethodEditor({ kind, overdueAmount, onCancel, onSaved, initialCard, send }: EditorProps) {
   const today = todayFor(new Date());
   const book = usePriceBook();
-  const save = useSetPaymentInfo();
   const queryClient = useQueryClient();
-  const client = useClient();
   const overdueCents = Math.round(overdueAmount * 100);
   const feeCents = cardProcessingFee(book, overdueCents, kind);
   const totalCents = overdueCents + feeCents;
 
   const form = usePayingForm<MethodValues, object, SetPaymentInfoResponse>({
-    // The card's billing address starts as the client's address of record; the client may change it.
-    initialValues: { card: cardPrefilledFrom(client.data), ach: emptyAch },
+    initialValues: { card: initialCard, ach: emptyAch },
     validate: () => ({}),
     payment: {
       choice: (values) => newMethodChoice(kind, values),
@@ -59,8 +93,7 @@ export function PaymentMethodEditor({ kind, overdueAmount, onCancel, onSaved }: 
     amount: () => totalCents,
     charges: () => overdueCents > 0,
     request: () => ({}),
-    send: (request, idempotencyKey) =>
-      save.mutateAsync({ request: request as SetPaymentInfoRequest, idempotencyKey }),
+    send: (request, idempotencyKey) => send(request as SetPaymentInfoRequest, idempotencyKey),
     onSuccess: onSaved,
     // The server's names are the page's (the card's Country included): no mapping.
     fieldsOnPage: (fields) => fields,
