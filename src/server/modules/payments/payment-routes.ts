@@ -12,7 +12,6 @@ import {
   setPhysicianPaymentInfoRequestSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app-deps';
-import type { Database } from '../../db/client';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
