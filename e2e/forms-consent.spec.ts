@@ -195,6 +195,11 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   // A double click sends one submission.
   await form.getByRole('button', { name: 'Submit' }).dblclick();
   await expect(page.getByText(SUBMITTED)).toBeVisible();
+  await expect(
+    page.getByText(
+      'Your consent is signed and saved. The signed agreement is below, and a copy is on its way to you by e-mail.',
+    ),
+  ).toBeVisible();
   expect(consentCalls()).toBe(1);
 
   // The signed agreement arrives over SMTP as a PDF, and the same PDF downloads from the page.

@@ -62,6 +62,8 @@ export const consentMessages = {
   initialProcessingFirst: 'Please complete Initial Processing payment to proceed with consent form.',
   submitted:
     'Please check your email for order confirmation. We are now getting the portal services ready for you!',
+  consentSaved:
+    'Your consent is signed and saved. The signed agreement is below, and a copy is on its way to you by e-mail.',
   agreementChanged: 'The agreement was updated while you were reading it. Please read it again and sign.',
   cardFirstName: 'Please enter first name',
   cardLastName: 'Please enter last name',

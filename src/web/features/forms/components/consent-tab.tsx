@@ -19,6 +19,8 @@ export function ConsentTab({ documents }: { documents: FormDocuments }) {
   if (submitted) {
     return (
       <CompletedNotice message={consentMessages.submitted}>
+        {/* The spec's sentence speaks of an order: what was done, said plainly after it. */}
+        <Text size="sm">{consentMessages.consentSaved}</Text>
         {submitted.documentId && (
           <DocumentLink documentId={submitted.documentId}>Download signed agreement (PDF)</DocumentLink>
         )}
