@@ -276,4 +276,33 @@ describe('the app shell', () => {
       expect(log).not.toContain(secret);
     }
   });
+
+  it('logs each request on one line at debug, by route; at info, none', async () => {
+    const logAt = async (level: 'info' | 'debug') => {
+      const lines: string[] = [];
+      const stream = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      const app = await buildApp({
+        config: loadConfig({ LOG_LEVEL: level }),
+        db: database.db,
+        webRoot: null,
+        logger: { ...(loggerOptions(level) as object), stream },
+      });
+      await app.inject({ method: 'GET', url: '/api/pay/site_config?who=john.roe@example.com' });
+      await app.inject({ method: 'GET', url: '/api/health' });
+      await app.close();
+      return lines.map((line) => JSON.parse(line) as { msg: string; route?: string; statusCode?: number });
+    };
+    expect((await logAt('info')).filter((l) => /request/.test(l.msg))).toEqual([]);
+    const debug = (await logAt('debug')).filter((l) => l.msg === 'request completed');
+    expect(debug.map((l) => [l.route, l.statusCode])).toEqual([
+      ['/api/pay/site_config', 200],
+      ['/api/health', 200],
+    ]);
+    expect(JSON.stringify(debug)).not.toContain('john.roe');
+  });
 });

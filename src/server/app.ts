@@ -132,7 +132,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
+    // One line per request at debug, by route (never the address with its query): a walk through
+    // the portal at the default level logs what needs attention, not every file and call.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unknown',
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request completed',
+    );
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
