@@ -21,6 +21,12 @@ try {
     new Date(),
   );
   console.log(`Newborn finance agreement link:  ${config.publicUrl}/newbornfinanceagreement/${token}`);
+  if (!process.env.PUBLIC_URL) {
+    // The link's address is the server's only if this runs with the server's settings.
+    console.error(
+      `(Built for ${config.publicUrl}: PUBLIC_URL is not set, so the address is http://localhost and PORT. Run this with the server's PUBLIC_URL or PORT, and its LINK_SECRET or DATA_DIR, or the link will not open.)`,
+    );
+  }
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : String(error));
   process.exit(1);
