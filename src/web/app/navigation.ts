@@ -21,5 +21,6 @@ export const physicianNavigation = {
   clientConsent: { label: 'Client Consent', to: '/client-consent' },
   infectiousDisease: { label: 'Client Infectious Disease Form', to: '/infectious-disease' },
   cellRequests: { label: 'Cell Requests', to: '/cell-requests' },
+  requestCells: { label: 'Request Cells', to: '/request-cells' },
   store: { label: 'Store', to: '/store' },
 } as const;
