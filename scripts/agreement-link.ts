@@ -7,6 +7,7 @@
 import { ConfigError, loadConfig } from '../src/server/config';
 import { DEMO_NEWBORN_AGREEMENT_ID } from '../src/server/db/seed-newborn';
 import { createAgreementLinkToken, linkSecret } from '../src/server/lib/link-tokens';
+import { warnWithoutPublicUrl } from './link-address';
 
 const agreementId = process.argv[2]?.trim() || DEMO_NEWBORN_AGREEMENT_ID;
 if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(agreementId)) {
@@ -21,12 +22,7 @@ try {
     new Date(),
   );
   console.log(`Newborn finance agreement link:  ${config.publicUrl}/newbornfinanceagreement/${token}`);
-  if (!process.env.PUBLIC_URL) {
-    // The link's address is the server's only if this runs with the server's settings.
-    console.error(
-      `(Built for ${config.publicUrl}: PUBLIC_URL is not set, so the address is http://localhost and PORT. Run this with the server's PUBLIC_URL or PORT, and its LINK_SECRET or DATA_DIR, or the link will not open.)`,
-    );
-  }
+  warnWithoutPublicUrl(config.publicUrl);
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : String(error));
   process.exit(1);

@@ -6,6 +6,7 @@
  */
 import { ConfigError, loadConfig } from '../src/server/config';
 import { createPaymentLinkToken, linkSecret } from '../src/server/lib/link-tokens';
+import { warnWithoutPublicUrl } from './link-address';
 
 const clientActId = process.argv[2]?.trim();
 if (!clientActId || !/^[A-Za-z0-9-]{3,64}$/.test(clientActId)) {
@@ -21,12 +22,7 @@ try {
   );
   console.log(`E-mail link:        ${config.publicUrl}/updatepaymentinformation?t=${token}`);
   console.log(`Text-message link:  ${config.publicUrl}/updatepaymentinfo?t=${token}`);
-  if (!process.env.PUBLIC_URL) {
-    // The link's address is the server's only if this runs with the server's settings.
-    console.error(
-      `(Built for ${config.publicUrl}: PUBLIC_URL is not set, so the address is http://localhost and PORT. Run this with the server's PUBLIC_URL or PORT, and its LINK_SECRET or DATA_DIR, or the link will not open.)`,
-    );
-  }
+  warnWithoutPublicUrl(config.publicUrl);
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : String(error));
   process.exit(1);

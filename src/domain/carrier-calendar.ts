@@ -185,16 +185,22 @@ export interface VialReleaseTiming {
   coveredByBioInsurance: boolean;
   dateBankedIn: string | null;
   lastBioInsurancePurchasedDate: string | null;
+  /** A physician's request: no arrival before the client's objection window lets it ship. */
+  notBefore?: string;
 }
 
 /**
  * The earliest shipment date of a vial release: today + 2 days when the order is fully covered
  * by pre-paid bio-insurance vials; otherwise the latest of today + 21 days, the banked date + 42
- * days and the last bio-insurance purchase + 21 days.
+ * days and the last bio-insurance purchase + 21 days; never before `notBefore` when given.
  */
 export function earliestVialShipmentDate(timing: VialReleaseTiming): string {
-  if (timing.coveredByBioInsurance) return addDays(timing.today, vialReleaseNotice.coveredByBioInsurance);
-  const candidates = [addDays(timing.today, vialReleaseNotice.standard)];
+  const candidates = timing.notBefore ? [timing.notBefore] : [];
+  if (timing.coveredByBioInsurance) {
+    candidates.push(addDays(timing.today, vialReleaseNotice.coveredByBioInsurance));
+    return candidates.reduce((latest, date) => (date > latest ? date : latest));
+  }
+  candidates.push(addDays(timing.today, vialReleaseNotice.standard));
   if (timing.dateBankedIn) candidates.push(addDays(timing.dateBankedIn, vialReleaseNotice.afterBanking));
   if (timing.lastBioInsurancePurchasedDate) {
     candidates.push(

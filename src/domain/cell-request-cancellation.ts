@@ -63,6 +63,8 @@ export interface CancellationFacts {
   charges: readonly RequestCharge[];
   /** The replacement fee per paid vial, from the price book in force when the request was placed. */
   replacementFeeCents: Cents;
+  /** The client's objection to a physician's request, within its window: at no cost, whatever the cutoff. */
+  objection?: boolean;
 }
 
 export type CancellationTerms =
@@ -86,7 +88,7 @@ export function cancellationTerms(facts: CancellationFacts): CancellationTerms {
   if (facts.shipped) return { allowed: false, reason: 'shipped', cutoff };
   const paidVials = facts.vials - facts.prePaidVials;
   const charged = facts.charges.reduce((sum, c) => sum + c.totalCents, 0);
-  if (facts.now.getTime() <= new Date(cutoff).getTime()) {
+  if (facts.objection || facts.now.getTime() <= new Date(cutoff).getTime()) {
     return {
       allowed: true,
       phase: 'full',
@@ -176,7 +178,9 @@ export const cancellationViewSchema = z.union([
   z.object({
     state: z.literal('cancelled'),
     cancelledAt: z.string(),
-    by: z.enum(['client', 'staff']),
+    by: z
+      .enum(['client', 'staff', 'objection'])
+      .describe("'objection': the client objected to a physician's request"),
     refundCents: z.number().int(),
     refundedCents: z.number().int().describe('Refunded so far; the rest is sent once the payment settles'),
     keptCents: z.number().int(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
 import { cancellationViewSchema } from './cell-request-cancellation';
+import { CELL_REQUEST_PAYERS } from './cell-request-objection';
 import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
@@ -149,6 +150,12 @@ export const sendCellRequestSchema = z
     authorize: z.literal(true, { error: m.authorize }),
     ...formPaymentFields,
     PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
+    PaidBy: z
+      .enum(CELL_REQUEST_PAYERS)
+      .default('client')
+      .describe(
+        "A physician's request: the client's method on file, or the physician's own (on file or new). A client's own request is 'client'.",
+      ),
     amount: z
       .number()
       .optional()
@@ -222,6 +229,10 @@ export const cellRequestSchema = z.object({
   shippedAt: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   deliveredAt: z.string().nullable(),
+  /** A physician's request for the client: their name, and the end of the client's objection window. */
+  orderedByPhysician: z.string().nullable(),
+  objectionDeadline: z.string().nullable(),
+  objectedAt: z.string().nullable(),
   /** On one request (not in lists): what cancelling would do now, why it cannot, or what it did. */
   cancellation: cancellationViewSchema.optional(),
   /** On one request: the carrier's scans and the clinic's confirmation. */

@@ -37,7 +37,11 @@ import { physicianDiseaseRoutes } from './modules/forms/physician-disease-routes
 import { sampleRoutes, welcomeRoutes } from './modules/initial-processing/sample-routes';
 import { newbornAgreementRoutes } from './modules/newborn-agreement/newborn-agreement-routes';
 import { staffNewbornAgreementRoutes } from './modules/newborn-agreement/staff-newborn-agreement-routes';
-import { cellRequestRoutes, deliveryConfirmationRoutes } from './modules/ordering/cell-request-routes';
+import {
+  cellRequestObjectionRoutes,
+  cellRequestRoutes,
+  deliveryConfirmationRoutes,
+} from './modules/ordering/cell-request-routes';
 import { orderingRoutes } from './modules/ordering/ordering-routes';
 import {
   staffPlanOrderReadRoutes,
@@ -226,6 +230,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scope.register(publicPaymentRoutes, api);
         await scope.register(newbornAgreementRoutes, api);
         await scope.register(deliveryConfirmationRoutes, api);
+        await scope.register(cellRequestObjectionRoutes, api);
         await scope.register(welcomeRoutes, api);
         await scope.register(staffLoginRoutes, staffApi);
       },

@@ -79,9 +79,10 @@ export function readPaymentLinkToken(secret: Buffer, token: string, now: Date): 
  * A link naming one record by its id (never shown otherwise) for one purpose, expiring like the
  * payment links: a newborn finance agreement's (`/newbornfinanceagreement/<token>`, made without
  * the database so `npm run agreement-link` works beside a running server), a delivery's
- * confirmation by the clinic (`/delivery-confirmation/<token>`).
+ * confirmation by the clinic (`/delivery-confirmation/<token>`), a client's objection to a vial
+ * request their physician placed (`/object/<token>`).
  */
-export type IdLinkPurpose = 'newborn-agreement' | 'delivery-confirmation';
+export type IdLinkPurpose = 'newborn-agreement' | 'delivery-confirmation' | 'cell-request-objection';
 
 export function createIdLinkToken(
   secret: Buffer,

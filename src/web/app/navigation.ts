@@ -21,6 +21,7 @@ export const physicianNavigation = {
   clientConsent: { label: 'Client Consent', to: '/client-consent' },
   infectiousDisease: { label: 'Client Infectious Disease Form', to: '/infectious-disease' },
   cellRequests: { label: 'Cell Requests', to: '/cell-requests' },
+  requestCells: { label: 'Request Cells', to: '/request-cells' },
   store: { label: 'Store', to: '/store' },
   /** The physician's own card and bank account (issue 23); /payment-information is the client's page. */
   paymentInformation: { label: 'Payment Information', to: '/physician/payment-information' },

@@ -46,6 +46,10 @@ const DeliveryConfirmationPage = page(
   () => import('../features/cell-request/components/delivery-confirmation-page'),
   (m) => m.DeliveryConfirmationPage,
 );
+const ObjectionPage = page(
+  () => import('../features/cell-request/components/objection-page'),
+  (m) => m.ObjectionPage,
+);
 const SessionGate = page(
   () => import('./session-gate'),
   (m) => m.SessionGate,
@@ -232,6 +236,7 @@ export function AppRoutes() {
         <Route path="/updatepaymentinformation" element={<PublicPaymentPage page="email" />} />
         <Route path="/newbornfinanceagreement/:id?" element={<NewbornAgreementPage />} />
         <Route path="/delivery-confirmation/:token?" element={<DeliveryConfirmationPage />} />
+        <Route path="/object/:token?" element={<ObjectionPage />} />
         <Route path="/staff" element={<StaffSignInPage />} />
         <Route element={<StaffLayout />}>
           <Route path="/staff/home" element={<StaffHomePage />} />
@@ -259,6 +264,7 @@ export function AppRoutes() {
           <Route path="/infectious-disease" element={<PhysicianDiseasePage />} />
           <Route path="/cell-requests" element={<PhysicianCellRequestsPage />} />
           <Route path="/physician/payment-information" element={<PhysicianPaymentInformationPage />} />
+          <Route path="/request-cells" element={<StemCellRequestPage />} />
         </Route>
         <Route element={<SessionGate roles={EVERYONE} />}>
           <Route path="/store" element={<StorePage />} />

@@ -8,14 +8,18 @@ import {
   cancellationMessages as m,
   vialsText,
 } from '../../../domain/cell-request-cancellation';
+import { objectionMessages } from '../../../domain/cell-request-objection';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
 import { shipmentMessages } from '../../../domain/shipment';
 import type { Executor } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
+import type { Transaction } from '../../lib/run-once';
+import { clientContact } from '../clients/client-directory';
 import { givePrePaidVialsBack } from '../clients/client-holdings';
 import type { PaymentDeps } from '../payments/ledger';
 import { chargesForRefund, refundsOwedBy } from '../payments/refunds';
+import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
   type OwedRefunds,
@@ -43,6 +47,7 @@ async function termsFor(
   db: Executor,
   row: RequestRow,
   now: Date,
+  objection = false,
 ): Promise<CancellationTerms & { feeCents: number }> {
   const ids = [row.paymentId, row.vipPaymentId].filter((id): id is string => id !== null);
   const found = await chargesForRefund(db, ids);
@@ -68,6 +73,7 @@ async function termsFor(
     prePaidVials: row.bioInsuranceVialsUsed + row.longevityVialsUsed,
     charges,
     replacementFeeCents: book.vialReplacementFeeCents,
+    objection,
   });
   return { ...terms, feeCents: book.vialReplacementFeeCents };
 }
@@ -79,7 +85,7 @@ export async function cancellationView(db: Executor, row: RequestRow, now: Date)
     return {
       state: 'cancelled',
       cancelledAt: row.cancelledAt.toISOString(),
-      by: row.cancelledBy ? 'staff' : 'client',
+      by: row.objectedAt ? 'objection' : row.cancelledBy ? 'staff' : 'client',
       refundCents: row.cancelRefundCents ?? 0,
       refundedCents: [...done.values()].reduce((sum, c) => sum + c.doneCents, 0),
       keptCents: row.cancelKeptCents ?? 0,
@@ -102,12 +108,19 @@ export async function cancellationView(db: Executor, row: RequestRow, now: Date)
 }
 
 /**
- * Cancels a request of this client (by the client, or by staff with a reason): the same 404 for
- * another client's request as for an unknown one; refused once shipped.
+ * Cancels a request of this client (by the client, or by staff with a reason, or by the client's
+ * objection to a physician's request within its window, at no cost): the same 404 for another
+ * client's request as for an unknown one; refused once shipped.
  */
 export async function cancelCellRequest(
   deps: PaymentDeps,
-  input: { clientId: string | null; id: string; staffId: string | null; reason: string | null },
+  input: {
+    clientId: string | null;
+    id: string;
+    staffId: string | null;
+    reason: string | null;
+    objection?: { note: string };
+  },
 ): Promise<{ clientId: string; row: RequestRow }> {
   const { db, clock } = deps;
   const cancelled = await db.transaction(async (tx) => {
@@ -122,14 +135,27 @@ export async function cancelCellRequest(
       .for('update')
       .limit(1);
     if (!row || row.status === 'pending') throw notFound();
-    if (row.status === 'cancelled') return { row, fresh: false };
+    const objection = input.objection;
+    if (objection && !row.objectionDeadline) throw notFound();
+    if (row.status === 'cancelled') {
+      // A second objection answers the first; an objection to a request cancelled otherwise is refused.
+      if (objection && !row.objectedAt)
+        throw new HttpError('NOT_ALLOWED_NOW', objectionMessages.cancelledOtherwise);
+      return { row, fresh: false };
+    }
+    const now = clock.now();
+    if (objection && row.objectionDeadline) {
+      if (row.shippedAt) throw new HttpError('NOT_ALLOWED_NOW', objectionMessages.shipped);
+      if (now.getTime() >= row.objectionDeadline.getTime()) {
+        throw new HttpError('NOT_ALLOWED_NOW', objectionMessages.closed(row.objectionDeadline));
+      }
+    }
     // An ACT VIP price being charged now: cancelling waits for its outcome, so it is refunded too.
     if (row.vipPriceOperationId && !row.vipPriceConfirmedAt)
       throw new HttpError('PAYMENT_IN_PROGRESS', m.paymentUnderWay);
     // A label being made: the carrier may be creating the shipment; its outcome decides.
     if (row.labelOperationId) throw new HttpError('NOT_ALLOWED_NOW', shipmentMessages.labelBeingMade);
-    const now = clock.now();
-    const terms = await termsFor(tx, row, now);
+    const terms = await termsFor(tx, row, now, Boolean(objection));
     if (!terms.allowed) throw new HttpError('NOT_ALLOWED_NOW', m.shipped);
     const [updated] = await tx
       .update(vialRequests)
@@ -137,7 +163,8 @@ export async function cancelCellRequest(
         status: 'cancelled',
         cancelledAt: now,
         cancelledBy: input.staffId,
-        cancelReason: input.reason,
+        cancelReason: objection ? 'Objection by the client' : input.reason,
+        ...(objection ? { objectedAt: now, objectionNote: objection.note } : {}),
         cancelPhase: terms.phase,
         cancelRefundCents: terms.refundCents,
         cancelKeptCents: terms.keptCents,
@@ -160,16 +187,44 @@ export async function cancelCellRequest(
       activityId: row.clientActivityId,
       subject: m.emailSubject,
       lines: [
-        `Your stem cell request of ${vialsText(row.vials)} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
+        `Your stem cell request of ${vialsText(row.vials)} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${objection ? ' at your objection, at no cost' : input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
         ...cancellationLines(terms, terms.feeCents),
         terms.refundCents > 0 ? 'You will receive a separate e-mail when the refund is sent.' : '',
       ],
       dedupeKey: `vial-request-cancelled:${row.id}`,
     });
+    if (objection) await tellPhysicianObjected(tx, deps, updated, terms.refundCents);
     return { row: updated, fresh: true };
   });
   const row = await refundCancelled(deps, cancelled, (r) => sendOwedRefunds(deps, r));
   return { clientId: row.clientId, row };
+}
+
+/** The physician who placed the request hears of the client's objection, with the client's note. */
+async function tellPhysicianObjected(
+  tx: Transaction,
+  deps: Pick<PaymentDeps, 'mailer'>,
+  row: RequestRow,
+  refundCents: number,
+) {
+  const physician = row.physicianId ? await findPhysician(tx, row.physicianId) : undefined;
+  const client = await clientContact(tx, row.clientId);
+  if (!physician || !client) return;
+  const lines = [
+    `Dear Dr. ${physician.lastName},`,
+    `${client.firstName} ${client.lastName} objected to the stem cell request of ${vialsText(row.vials)} for delivery on ${isoToUsDate(row.shipmentDate)} that you placed: it is cancelled at no cost.`,
+    refundCents > 0 ? `${formatUsd(refundCents)} is refunded to the account that paid.` : '',
+    row.objectionNote ? `The client's note: ${row.objectionNote}` : '',
+  ];
+  await deps.mailer.enqueue(
+    tx,
+    {
+      to: physician.email,
+      subject: objectionMessages.physicianSubject,
+      text: lines.filter(Boolean).join('\n\n'),
+    },
+    { dedupeKey: `vial-request-objected:${row.id}:physician` },
+  );
 }
 
 /** Sends the refunds a cancelled request still owes. Returns the row as it stands after. */
@@ -177,9 +232,11 @@ async function sendOwedRefunds(deps: PaymentDeps, row: RequestRow): Promise<Requ
   const state = await sendRefundsOwed(deps, {
     source: sourceOf(row.id),
     owed: JSON.parse(row.cancelRefundsJson ?? '[]') as OwedRefunds,
-    reason: row.cancelKeptCents
-      ? `Vial request cancelled after the deadline (${formatUsd(row.cancelKeptCents)} kept as the replacement fee)`
-      : 'Vial request cancelled before the deadline: everything refunded',
+    reason: row.objectedAt
+      ? "Vial request cancelled at the client's objection: everything refunded"
+      : row.cancelKeptCents
+        ? `Vial request cancelled after the deadline (${formatUsd(row.cancelKeptCents)} kept as the replacement fee)`
+        : 'Vial request cancelled before the deadline: everything refunded',
     requestedBy: row.cancelledBy,
     clientId: row.clientId,
   });

@@ -8,17 +8,22 @@ import {
   sendCellRequestResponseSchema,
   sendCellRequestSchema,
 } from '../../../domain/cell-request';
+import {
+  cellRequestObjectionSchema,
+  objectionTokenSchema,
+  objectionViewSchema,
+} from '../../../domain/cell-request-objection';
 import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import { releaseReadinessQuerySchema, releaseReadinessSchema } from '../../../domain/release-readiness';
 import { deliveryConfirmationSchema, deliveryLinkViewSchema } from '../../../domain/shipment';
 import type { AppDeps } from '../../app-deps';
 import { idempotencyKeyOf } from '../../lib/idempotency';
-import { noteResolvedClient } from '../../plugins/audit';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
-import { withPaymentAttempt } from '../payments/payment-attempts';
 import { cancelCellRequest, cancellationView } from './cell-request-cancellation';
+import { objectionOfLink, objectToCellRequest } from './cell-request-objection';
 import {
   approveCellRequest,
   cellRequestView,
@@ -26,6 +31,7 @@ import {
   listCellRequests,
   sendCellRequest,
 } from './cell-request-service';
+import { placeOrderFor } from './order-for-client';
 import { releaseReadinessOf } from './release-readiness';
 import { confirmDelivery, deliveryOfLink } from './vial-shipping';
 
@@ -48,31 +54,18 @@ export const cellRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
   app.post(
     '/send_CellRequest',
     {
-      config: { roles: ['client'], audit: 'change-order' },
+      config: { audit: 'change-order' },
       schema: {
         summary: 'Orders vials shipped to a clinic: pre-paid vials first, the rest charged the server amount',
         description:
-          'Client only; needs an Idempotency-Key header. The server prices the order from the price book in force (vials, CPP, a fresh carrier quote, the card fee by card); a shown total that differs answers 409 and nothing is charged. A decline leaves nothing ordered.',
+          "A client for themselves, or a physician for a client they act for (Client_id, or the session's client; another answers 404), paid by the client's method on file or the physician's own (PaidBy). Needs an Idempotency-Key header. The server prices the order from the price book in force (vials, CPP, a fresh carrier quote, the card fee by card); a shown total that differs answers 409 and nothing is charged. A decline leaves nothing ordered. A physician's request e-mails the client a link to object within two business days; it ships only after that.",
         tags: ['ordering'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: sendCellRequestSchema,
         response: { 200: sendCellRequestResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const clientId = await resolveClientAccess(
-        deps.db,
-        sessionOf(request, 'client'),
-        request.body.Client_id,
-      );
-      const idempotencyKey = idempotencyKeyOf(request.headers);
-      return withPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey }, (gateway) =>
-        sendCellRequest(
-          { ...deps, gateway, log: request.log },
-          { clientId, idempotencyKey, body: request.body },
-        ),
-      );
-    },
+    async (request) => placeOrderFor(deps, request, request.body, sendCellRequest),
   );
 
   app.get(
@@ -224,5 +217,53 @@ export const deliveryConfirmationRoutes: FastifyPluginAsyncZod<AppDeps> = async 
       },
     },
     async (request) => confirmDelivery(deps, request.body),
+  );
+};
+
+/**
+ * The client's objection to a vial request their physician placed: public, the signed link e-mailed
+ * at placement is the only key.
+ */
+export const cellRequestObjectionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  app.get(
+    '/get_CellRequestObjection',
+    {
+      config: { audit: 'read-order' },
+      schema: {
+        summary:
+          "A physician's vial request as the client's objection link shows it, and whether they may still object",
+        description:
+          'Public: the signed link e-mailed to the client at placement is the only key. A forged or expired link answers 404.',
+        tags: ['ordering'],
+        querystring: objectionTokenSchema,
+        response: { 200: objectionViewSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { clientId, view } = await objectionOfLink(deps, request.query.token);
+      noteShownClients(request, [clientId]);
+      return view;
+    },
+  );
+
+  app.post(
+    '/object_CellRequest',
+    {
+      config: { audit: 'change-order' },
+      schema: {
+        summary:
+          "The client objects to a physician's vial request: cancelled at no cost within two business days",
+        description:
+          'Within the window: cancelled, everything paid refunded and the pre-paid vials given back, whatever the cancellation cutoff; the physician is e-mailed. After it, or once shipped: 409 with the reason. A second objection answers the first.',
+        tags: ['ordering'],
+        body: cellRequestObjectionSchema,
+        response: { 200: objectionViewSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { clientId, view } = await objectToCellRequest({ ...deps, log: request.log }, request.body);
+      noteShownClients(request, [clientId]);
+      return view;
+    },
   );
 };

@@ -8,6 +8,13 @@ import {
   tissueLabels,
 } from '../../../domain/cell-request';
 import { cancellationMessages } from '../../../domain/cell-request-cancellation';
+import {
+  earliestAfterObjection,
+  OBJECTION_LINK_MARGIN_MS,
+  objectionDeadline,
+  objectionDeadlineText,
+  objectionMessages,
+} from '../../../domain/cell-request-objection';
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
@@ -17,6 +24,7 @@ import { orderNumber } from '../../../domain/site';
 import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
+import { createIdLinkToken } from '../../lib/link-tokens';
 import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { recordActivity, updateActivity } from '../clients/client-activities';
@@ -41,6 +49,7 @@ import {
   releaseOverdueYears,
   storageHoldingRelease,
 } from '../payments/release-storage';
+import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { cancellationView } from './cell-request-cancellation';
 import { vialRequests } from './schema';
@@ -58,7 +67,10 @@ import { scansOf, shippingTimeline } from './vial-shipping';
  * paid and its e-mails. A decline gives the vials and the years back and leaves nothing ordered.
  */
 
-export type CellRequestDeps = PaidOrderDeps & Pick<AppDeps, 'carrier'>;
+/** What a confirmation needs to make the client's objection link of a physician's request. */
+type ObjectionLinks = Pick<AppDeps, 'linkSecret' | 'config'>;
+
+export type CellRequestDeps = PaidOrderDeps & ObjectionLinks & Pick<AppDeps, 'carrier'>;
 
 const m = cellRequestMessages;
 const SOURCE = 'ACT Client Portal';
@@ -116,6 +128,9 @@ export function cellRequestView(row: RequestRow): CellRequest {
     shippedAt: iso(row.shippedAt),
     trackingNumber: row.trackingNumber,
     deliveredAt: iso(row.deliveredAt),
+    orderedByPhysician: row.orderedBy,
+    objectionDeadline: iso(row.objectionDeadline),
+    objectedAt: iso(row.objectedAt),
   };
 }
 
@@ -159,13 +174,15 @@ function paidWith(described: string, charge: OneOffCharge | null): string {
 /** The effects of a confirmed request, whether it finished normally or recovery found its charge. */
 async function confirmRequest(
   tx: Transaction,
-  deps: PaidOrderDeps,
+  deps: PaidOrderDeps & ObjectionLinks,
   claim: PaidClaim<VialClaim>,
   charge: PaidCharge | null,
 ): Promise<SendCellRequestResponse> {
   const now = deps.clock.now();
   const row = await requestRow(tx, claim.requestId);
   if (!row) throw notFound();
+  // A physician's request: the client may object until the window closes; it ships only after.
+  const deadline = row.physicianId ? objectionDeadline(now) : null;
   // The overdue years the charge paid: paid, and storage paid on to the end of the last.
   if (row.overdueStorageYears > 0) {
     await payClaimedOverdueYears(tx, {
@@ -180,7 +197,7 @@ async function confirmRequest(
     type: 'Dose Retrieval Fee',
     doseAmount: row.vials,
     closeDate: todayFor(now),
-    purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}${row.overdueStorageYears > 0 ? `, with ${years(row.overdueStorageYears)} of overdue annual storage` : ''}`,
+    purchasedPlanName: `Stem cell request: ${row.vials} vial${row.vials === 1 ? '' : 's'} by ${row.shippingMethod}${row.overdueStorageYears > 0 ? `, with ${years(row.overdueStorageYears)} of overdue annual storage` : ''}${row.orderedBy ? `, requested by ${row.orderedBy}` : ''}`,
     stageName: 'Requested',
     cellRequestApprovedByPractitioner: false,
     paymentId: charge?.paymentId ?? null,
@@ -195,6 +212,7 @@ async function confirmRequest(
       paymentId: charge?.paymentId ?? null,
       transactionId: charge?.transactionId ?? null,
       clientActivityId: activityId,
+      objectionDeadline: deadline,
     })
     .where(eq(vialRequests.id, claim.requestId))
     .returning();
@@ -233,6 +251,8 @@ async function confirmRequest(
   const recipients = new Set(
     [client?.email, client?.shippingClinicEmail, row.shippingEmail].filter(Boolean) as string[],
   );
+  // The client of a physician's request reads it in the e-mail with the link to object instead.
+  if (deadline && client?.email) recipients.delete(client.email);
   for (const to of recipients) {
     await deps.mailer.enqueue(
       tx,
@@ -240,7 +260,71 @@ async function confirmRequest(
       { dedupeKey: `vial-request:${row.id}:${to.toLowerCase()}` },
     );
   }
+  if (deadline) await tellOfPhysicianRequest(tx, deps, updated, deadline, now);
   return responseOf(updated);
+}
+
+/**
+ * A physician's request: the client is e-mailed at once who ordered what, the total and how it was
+ * paid, with the signed link to object within the window; the physician has the same summary.
+ */
+async function tellOfPhysicianRequest(
+  tx: Transaction,
+  deps: PaidOrderDeps & ObjectionLinks,
+  row: RequestRow,
+  deadline: Date,
+  now: Date,
+) {
+  const client = await findClientRow(tx, row.clientId);
+  const physician = row.physicianId ? await findPhysician(tx, row.physicianId) : undefined;
+  const token = createIdLinkToken(
+    deps.linkSecret,
+    'cell-request-objection',
+    row.id,
+    now,
+    deadline.getTime() - now.getTime() + OBJECTION_LINK_MARGIN_MS,
+  );
+  const link = `${deps.config.publicUrl.replace(/\/$/, '')}/object/${token}`;
+  const paidBy = row.paidByPhysician ? `by ${row.orderedBy}` : 'with your payment method on file';
+  const summary = [
+    ...summaryLines(row),
+    row.totalCents > 0
+      ? `Paid ${paidBy}: ${row.paymentDescription}.`
+      : 'Nothing was charged: the pre-paid vials cover this order.',
+  ];
+  if (client?.email) {
+    await deps.mailer.enqueue(
+      tx,
+      {
+        to: client.email,
+        subject: objectionMessages.emailSubject,
+        text: [
+          `Dear ${client.firstName},`,
+          `${row.orderedBy} requested the release of ${row.vials} of your stem cell vial${row.vials === 1 ? '' : 's'} (request ${row.id}), as your agreement allows.`,
+          ...summary,
+          `If you did not agree to this request, you may object until ${objectionDeadlineText(deadline)}: the request is then cancelled at no cost, everything paid refunded and your pre-paid vials given back. The vials ship only after that time.`,
+          `To object: ${link}`,
+        ].join('\n\n'),
+      },
+      { dedupeKey: `vial-request-objection-link:${row.id}` },
+    );
+  }
+  if (physician) {
+    await deps.mailer.enqueue(
+      tx,
+      {
+        to: physician.email,
+        subject: 'Client Portal: the stem cell request you placed',
+        text: [
+          `Dear Dr. ${physician.lastName},`,
+          `Your stem cell request ${row.id} for ${client ? `${client.firstName} ${client.lastName}` : 'your client'} was received.`,
+          ...summary,
+          `The client was e-mailed and may object until ${objectionDeadlineText(deadline)}; the vials ship only after that time.`,
+        ].join('\n\n'),
+      },
+      { dedupeKey: `vial-request:${row.id}:physician` },
+    );
+  }
 }
 
 /** Gives the request back: the row goes, the pre-paid vials and the overdue years it held return. */
@@ -267,42 +351,91 @@ function responseOf(row: RequestRow): SendCellRequestResponse {
 }
 
 /** A vial request on the paid-order workflow: its confirm, answer and give-back. */
-const vialRequest: PaidOrderKind<VialClaim, SendCellRequestResponse> = {
+const vialRequest = (links: ObjectionLinks): PaidOrderKind<VialClaim, SendCellRequestResponse> => ({
   kind: KIND,
-  confirm: confirmRequest,
+  confirm: (tx, deps, claim, charge) => confirmRequest(tx, { ...deps, ...links }, claim, charge),
   giveBack: releaseRequest,
   stillClaimed: async (deps, claim) => (await requestRow(deps.db, claim.requestId)) !== undefined,
   messages: {
     interrupted: 'The request was interrupted. Please submit it again.',
     notPaid: 'The payment did not go through and nothing was ordered. Please try again.',
   },
-};
+});
 
 /** The recoveries of the vial request kind, for the reconciliation sweep. */
-export function cellRequestRecoveries(deps: PaidOrderDeps) {
-  return { [KIND]: paidOrderRecovery(deps, vialRequest) };
+export function cellRequestRecoveries(deps: PaidOrderDeps & ObjectionLinks) {
+  return { [KIND]: paidOrderRecovery(deps, vialRequest(deps)) };
 }
+
+/** Who places a request: the client, or a physician acting for them (physicianId). */
+type RequestInput = {
+  clientId: string;
+  physicianId: string | null;
+  idempotencyKey: string;
+  body: SendCellRequest;
+};
 
 export async function sendCellRequest(
   deps: CellRequestDeps,
-  input: { clientId: string; idempotencyKey: string; body: SendCellRequest },
+  input: RequestInput,
 ): Promise<SendCellRequestResponse> {
-  return placePaidOrder(deps, vialRequest, {
+  // A client's own request is keyed as it always was; a physician's names the physician too.
+  const request = input.physicianId ? { body: input.body, physicianId: input.physicianId } : input.body;
+  return placePaidOrder(deps, vialRequest(deps), {
     owner: { clientId: input.clientId },
     idempotencyKey: input.idempotencyKey,
-    request: input.body,
+    request,
     place: () => priceCellRequest(deps, input),
   });
 }
 
-/** Checks and prices a new request (consent, dates, the server's own quote, the payment): its claim and charge. */
-async function priceCellRequest(
+/**
+ * Who pays a request and with what: a client, their own method; a physician, the client's method
+ * on file (never a new one entered for the client) or their own, on file or new.
+ */
+async function requestPayment(
   deps: CellRequestDeps,
-  input: { clientId: string; idempotencyKey: string; body: SendCellRequest },
-): Promise<Placement<VialClaim>> {
+  input: RequestInput,
+  today: string,
+): Promise<{ payment: ResolvedPayment; payer: { physicianId: string } | null }> {
+  const { clientId, physicianId, body } = input;
+  if (!physicianId && body.PaidBy === 'physician') {
+    throw new HttpError('VALIDATION', objectionMessages.clientOnly, { PaidBy: objectionMessages.clientOnly });
+  }
+  const payer = physicianId && body.PaidBy === 'physician' ? { physicianId } : null;
+  if (physicianId && !payer) {
+    const { card, ach } = await findMethodsOnFile(deps.db, clientId);
+    const onFile = body.PaymentMethod === 'Credit Card' ? card : ach;
+    const newOne = body.PaymentMethod === 'Credit Card' ? body.update_card : body.update_ach;
+    if (!onFile || newOne) {
+      throw new HttpError('VALIDATION', objectionMessages.paymentChoice, {
+        PaymentMethod: objectionMessages.paymentChoice,
+      });
+    }
+  }
+  const payment = await resolveFormPayment(
+    deps.db,
+    payer ?? clientId,
+    body,
+    {
+      first: m.holderFirst,
+      last: m.holderLast,
+      month: m.cardEmpty,
+      year: m.cardEmpty,
+      email: m.billingEmail,
+    },
+    today,
+  );
+  return { payment, payer };
+}
+
+/** Checks and prices a new request (consent, dates, the server's own quote, the payment): its claim and charge. */
+async function priceCellRequest(deps: CellRequestDeps, input: RequestInput): Promise<Placement<VialClaim>> {
   const { db, clock } = deps;
   const { clientId, body } = input;
   const today = todayFor(clock.now());
+  const physician = input.physicianId ? await findPhysician(db, input.physicianId) : undefined;
+  if (input.physicianId && !physician) throw notFound();
   // The order is priced by the book in force as it is placed.
   const { book } = await priceBookInForce(db, clock.now());
   const client = await findClientRow(db, clientId);
@@ -342,6 +475,7 @@ async function priceCellRequest(
     coveredByBioInsurance: draft.prePaidVials.coveredByBioInsurance,
     dateBankedIn: client.dateBankedIn,
     lastBioInsurancePurchasedDate: client.lastBioInsurancePurchasedDate,
+    ...(physician ? { notBefore: earliestAfterObjection(clock.now()) } : {}),
   });
   const problem = shipmentDateProblem(body.ShipmentDate, {
     method: body.shipping_method,
@@ -382,19 +516,7 @@ async function priceCellRequest(
     `The order total is ${formatUsd(price.totalCents)}. Please review the order summary and submit again.`,
   );
 
-  const payment: ResolvedPayment = await resolveFormPayment(
-    db,
-    clientId,
-    body,
-    {
-      first: m.holderFirst,
-      last: m.holderLast,
-      month: m.cardEmpty,
-      year: m.cardEmpty,
-      email: m.billingEmail,
-    },
-    today,
-  );
+  const { payment, payer } = await requestPayment(deps, input, today);
   // Until the gateway names the new card (brand, last 4), it reads as typed; kept on file when asked.
   const paymentDescription =
     'token' in payment && payment.keepOnFile
@@ -413,6 +535,7 @@ async function priceCellRequest(
             feeCents: price.processingFeeCents,
             payment,
             description: `Stem cell request: ${body.NumberOfVials} vials${overdueYears.length > 0 ? `, annual storage ${years(overdueYears.length)} overdue` : ''}`,
+            ...(payer ? { payer } : {}),
           }
         : null,
     async claim(tx, operationId) {
@@ -467,6 +590,9 @@ async function priceCellRequest(
           paymentMethod: body.PaymentMethod,
           paymentDescription,
           shippingPriceToBeConfirmed: price.shippingConfirmedLater,
+          physicianId: physician?.id ?? null,
+          orderedBy: physician ? `Dr. ${physician.firstName} ${physician.lastName}` : null,
+          paidByPhysician: payer !== null,
           createdAt: clock.now(),
         })
         .returning({ id: vialRequests.id });

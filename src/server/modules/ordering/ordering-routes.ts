@@ -101,12 +101,9 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
       },
     },
     async (request) => {
-      const clientId = await resolveClientAccess(
-        deps.db,
-        sessionOf(request, 'client', 'physician'),
-        request.body.Client_id,
-      );
-      return clientVials(deps, clientId, request.body.NumberOfVials);
+      const session = sessionOf(request, 'client', 'physician');
+      const clientId = await resolveClientAccess(deps.db, session, request.body.Client_id);
+      return clientVials(deps, clientId, request.body.NumberOfVials, session.role === 'physician');
     },
   );
 
@@ -130,7 +127,7 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
         request.query.purpose === 'vialRequest'
           ? await resolveClientAccess(deps.db, session, request.query.Client_id)
           : null;
-      return shipmentDates(deps, request.query, clientId);
+      return shipmentDates(deps, request.query, clientId, session.role === 'physician');
     },
   );
 };

@@ -89,6 +89,18 @@ export const vialRequests = pgTable(
     paymentDescription: text().notNull().default(''),
     /** ACT VIP: the bank confirms the shipping price later; it is not charged with the order. */
     shippingPriceToBeConfirmed: boolean().notNull(),
+    /**
+     * A request a physician placed for a client they act for (issue 23): the physician, whether
+     * their own method paid, and the client's objection window (set at confirmation; the vials ship
+     * only after it). An objection within it cancels the request at no cost: when, and the note.
+     */
+    physicianId: uuid(),
+    /** The physician's name as the request shows it ("Dr. First Last"), kept as it was when placed. */
+    orderedBy: text(),
+    paidByPhysician: boolean().notNull().default(false),
+    objectionDeadline: timestamp({ withTimezone: true }),
+    objectedAt: timestamp({ withTimezone: true }),
+    objectionNote: text(),
     paymentId: uuid(),
     transactionId: text(),
     clientActivityId: uuid(),

@@ -5,6 +5,7 @@ import {
   shipmentDatesBetween,
   storeEarliestShipmentDate,
 } from '../../../domain/carrier-calendar';
+import { earliestAfterObjection } from '../../../domain/cell-request-objection';
 import { todayFor } from '../../../domain/client';
 import { centsToAmount } from '../../../domain/money';
 import { ACT_VIP_SHIPPING_CENTS } from '../../../domain/price-book';
@@ -155,6 +156,7 @@ export async function clientVials(
   deps: ShippingDeps,
   clientId: string,
   vials: number,
+  byPhysician = false,
 ): Promise<ClientVialsResponse> {
   const holdings = await vialHoldings(deps, clientId);
   const use = prePaidVialUse(vials, {
@@ -175,19 +177,27 @@ export async function clientVials(
       coveredByBioInsurance: use.coveredByBioInsurance,
       dateBankedIn: holdings.dateBankedIn,
       lastBioInsurancePurchasedDate: holdings.lastBioInsurancePurchasedDate,
+      ...physicianNotBefore(deps, byPhysician),
     }),
   };
+}
+
+/** A physician's request arrives only after the client's objection window lets it ship. */
+function physicianNotBefore(deps: ShippingDeps, byPhysician: boolean) {
+  return byPhysician ? { notBefore: earliestAfterObjection(deps.clock.now()) } : {};
 }
 
 /**
  * The shipment dates the server accepts in a range: for a vial request from the client's earliest
  * date (sooner when pre-paid bio-insurance vials cover `NumberOfVials`), for the store from 3 days
- * ahead; FedEx on its calendar less the staff blackout dates, ACT VIP any day.
+ * ahead; FedEx on its calendar less the staff blackout dates, ACT VIP any day. A physician's vial
+ * request arrives only after the client's objection window.
  */
 export async function shipmentDates(
   deps: ShippingDeps,
   query: ShipmentDatesQuery,
   clientId: string | null,
+  byPhysician = false,
 ): Promise<ShipmentDatesResponse> {
   const day = today(deps);
   let earliest = storeEarliestShipmentDate(day);
@@ -203,6 +213,7 @@ export async function shipmentDates(
       coveredByBioInsurance: use.coveredByBioInsurance,
       dateBankedIn: holdings.dateBankedIn,
       lastBioInsurancePurchasedDate: holdings.lastBioInsurancePurchasedDate,
+      ...physicianNotBefore(deps, byPhysician),
     });
   }
   const blackoutDates = query.method === 'FedEx' ? await shipmentBlackoutDates(deps.db) : [];

@@ -27,6 +27,7 @@ import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
 import { withPaymentAttempt } from '../payments/payment-attempts';
 import { priceBookInForce } from '../prices/price-book-repository';
+import { placeOrderFor } from './order-for-client';
 import { listStoragePlanOrders, sendStoragePlan } from './storage-plan-service';
 import { cancelStoreOrder, storeOrdersToShip } from './store-cancellation';
 import { sendStoreRequest } from './store-service';
@@ -142,22 +143,7 @@ export const storagePlanRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         response: { 200: sendStoreRequestResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const session = sessionOf(request, 'client', 'physician');
-      const clientId = await resolveClientAccess(deps.db, session, request.body.Client_id);
-      const idempotencyKey = idempotencyKeyOf(request.headers);
-      return withPaymentAttempt(deps, { clientId, ip: request.ip, idempotencyKey }, (gateway) =>
-        sendStoreRequest(
-          { ...deps, gateway, log: request.log },
-          {
-            clientId,
-            physicianId: session.role === 'physician' ? session.physicianId : null,
-            idempotencyKey,
-            body: request.body,
-          },
-        ),
-      );
-    },
+    async (request) => placeOrderFor(deps, request, request.body, sendStoreRequest),
   );
 
   app.get(

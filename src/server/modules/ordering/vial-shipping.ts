@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { cancellationMessages, vialsText } from '../../../domain/cell-request-cancellation';
+import { objectionMessages } from '../../../domain/cell-request-objection';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import {
   type CreateLabel,
@@ -47,9 +48,15 @@ const CONFIRMATION_LINK_MS = 30 * 24 * 60 * 60_000;
 /** Our reference for a request's package: short, printed on the label. */
 export const packageReference = (requestId: string) => orderNumber('VR', requestId);
 
-/** Why a request may not ship now, or null: approval first, and an ACT VIP price confirmed. */
-export function shipRefusal(row: RequestRow): HttpError | null {
+/**
+ * Why a request may not ship now, or null: approval first, an ACT VIP price confirmed, and a
+ * physician's request only once the client's objection window closed.
+ */
+export function shipRefusal(row: RequestRow, now: Date): HttpError | null {
   if (row.status === 'cancelled') return new HttpError('NOT_ALLOWED_NOW', cancellationMessages.isCancelled);
+  if (row.objectionDeadline && now.getTime() < row.objectionDeadline.getTime()) {
+    return new HttpError('NOT_ALLOWED_NOW', objectionMessages.shipBeforeWindowEnds(row.objectionDeadline));
+  }
   if (!row.approvedByPractitionerAt) return new HttpError('NOT_ALLOWED_NOW', m.notApproved);
   if (row.shippingPriceToBeConfirmed && !row.vipPriceConfirmedAt) {
     return new HttpError('NOT_ALLOWED_NOW', m.vipPriceNotConfirmed);
@@ -88,7 +95,7 @@ const vialLabels = (deps: ShippingDeps): LabelledOrders<CreateLabel> => ({
     if (!row || row.status === 'pending') throw notFound();
     if (row.shippingMethod !== 'FedEx') throw new HttpError('NOT_ALLOWED_NOW', m.notFedEx);
     if (row.shippedAt) throw new HttpError('ALREADY_COMPLETED', m.alreadyShipped);
-    const refusal = shipRefusal(row);
+    const refusal = shipRefusal(row, deps.clock.now());
     if (refusal) throw refusal;
     if (row.labelOperationId) throw new HttpError('ALREADY_COMPLETED', m.labelUnderWay);
     await tx

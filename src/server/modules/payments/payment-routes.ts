@@ -12,7 +12,6 @@ import {
   setPhysicianPaymentInfoRequestSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app-deps';
-import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveClientAccess } from '../clients/client-access';
@@ -39,11 +38,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     },
     async (request) => {
       const session = sessionOf(request, 'client', 'physician');
-      // In physician pages the answer is the physician's own card, which pays for their clients.
+      // In physician pages the answer is the physician's own card, which pays for their clients;
+      // `id` naming a client they act for answers that client's (a vial request may use it).
       if (session.role === 'physician') {
         const named = request.query.id;
-        if (named && named !== session.physicianId) throw notFound();
-        return { result: await paymentInfoOf(db, { physicianId: session.physicianId }, 0) };
+        if (!named || named === session.physicianId) {
+          return { result: await paymentInfoOf(db, { physicianId: session.physicianId }, 0) };
+        }
       }
       const clientId = await resolveClientAccess(db, session, request.query.id);
       const overdue = await overdueFees(db, clientId, todayFor(deps.clock.now()));

@@ -25,6 +25,11 @@ interface Props {
   payer?: 'client' | 'physician';
   /** The "save on file" boxes' words where a form's spec names them (the store's, spec 3). */
   saveLabels?: { card: string; ach: string };
+  /**
+   * Only the card or account on file (a physician paying with the client's): no other is entered
+   * here, and with none on file the choice says so.
+   */
+  onFileOnly?: boolean;
 }
 
 /**
@@ -44,6 +49,7 @@ export function FormPaymentChoice({
   checkNote,
   payer = 'client',
   saveLabels,
+  onFileOnly = false,
 }: Props) {
   const onFile = methodsOnFileOf(info ?? null);
   const client = useClient();
@@ -77,7 +83,22 @@ export function FormPaymentChoice({
         </Group>
       </Radio.Group>
 
-      {value.method === 'Credit Card' && (
+      {onFileOnly && value.method === 'Credit Card' && (
+        <Stack>
+          {onFile.card && info ? (
+            <SavedCard info={info} />
+          ) : (
+            <Text size="sm">No credit card is on file.</Text>
+          )}
+        </Stack>
+      )}
+      {onFileOnly && value.method === 'ACH Payment' && (
+        <Stack>
+          {onFile.ach && info ? <SavedAch info={info} /> : <Text size="sm">No bank account is on file.</Text>}
+        </Stack>
+      )}
+
+      {!onFileOnly && value.method === 'Credit Card' && (
         <Stack>
           {onFile.card && info ? (
             <>
@@ -119,7 +140,7 @@ export function FormPaymentChoice({
         </Stack>
       )}
 
-      {value.method === 'ACH Payment' && (
+      {!onFileOnly && value.method === 'ACH Payment' && (
         <Stack>
           {onFile.ach && info
             ? !value.useAnotherAch && <SavedAch info={info} />

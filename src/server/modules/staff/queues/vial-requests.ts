@@ -291,7 +291,7 @@ async function markShipped(
       const before = await requestRow(tx, requestId);
       if (before.shippedAt) throw conflict(queueMessages.alreadyShipped);
       // Refused, not warned: no shipment before the practitioner's approval (nor an unconfirmed VIP price).
-      const refusal = shipRefusal(before);
+      const refusal = shipRefusal(before, deps.clock.now());
       if (refusal) throw refusal;
       const [row] = await tx
         .update(vialRequests)

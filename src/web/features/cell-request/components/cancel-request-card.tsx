@@ -29,7 +29,7 @@ export function CancelRequestCard({ request, clientId }: { request: CellRequest;
         <Stack gap="xs">
           <Title order={2} size="h4">
             Cancelled on {isoToUsDate(isoDateOf(new Date(c.cancelledAt)))}
-            {c.by === 'staff' ? ' by ACT' : ''}
+            {c.by === 'staff' ? ' by ACT' : c.by === 'objection' ? ' at your objection' : ''}
           </Title>
           <Text>
             {c.refundCents === 0

@@ -137,7 +137,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderForm(overdueStorage?: { years: number; amountCents: number }, client: ClientRecord = john) {
+function renderForm(
+  overdueStorage?: { years: number; amountCents: number },
+  client: ClientRecord = john,
+  physicianOnFile?: PaymentInfo,
+) {
   const server = fakeServer();
   renderInPortal(
     <MemoryRouter>
@@ -147,6 +151,7 @@ function renderForm(overdueStorage?: { years: number; amountCents: number }, cli
         clientId="client-2"
         today={TODAY}
         {...(overdueStorage ? { overdueStorage } : {})}
+        {...(physicianOnFile ? { physician: { paymentInfo: physicianOnFile } } : {})}
         onSubmitted={() => {}}
       />
     </MemoryRouter>,
@@ -294,5 +299,56 @@ describe('the Stem Cell Request Form', () => {
     await user.click(screen.getByRole('button', { name: 'Pay $1,215.01' }));
     await waitFor(() => expect(server.sent).toHaveLength(1));
     expect(server.sent[0]?.body).toMatchObject({ expectedTotalCents: 121_501 });
+  });
+});
+
+describe("a physician's request for a client they act for (issue 23)", () => {
+  const nothingOnFile = { Credit_Card_Number: null, Account_Number: null } as unknown as PaymentInfo;
+
+  async function fillOrder(user: ReturnType<typeof userEvent.setup>) {
+    await choose(user, 'Sample Type', 'Adipose');
+    await user.click(screen.getByRole('radio', { name: 'Not treated for an infectious disease' }));
+    await choose(user, 'Number of Vials', '1');
+    await user.click(screen.getByRole('radio', { name: 'No' }));
+    await user.click(screen.getByRole('radio', { name: 'ACT VIP' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Shipment Date' }), {
+      target: { value: '12/01/2026' },
+    });
+    await user.click(screen.getByRole('checkbox', { name: /I authorize ACT/ }));
+  }
+
+  it("pays with the client's card on file, no other card entered for the client, and names the client and the payer", async () => {
+    const user = userEvent.setup();
+    const server = renderForm(undefined, john, nothingOnFile);
+    const who = await screen.findByRole('radiogroup', { name: 'Who pays' });
+    expect(
+      (
+        within(who).getByRole('radio', {
+          name: "The client's card or bank account on file",
+        }) as HTMLInputElement
+      ).checked,
+    ).toBe(true);
+    expect(screen.getByText('Visa ************1111')).toBeDefined();
+    expect(screen.queryByRole('checkbox', { name: 'Use Another Credit Card' })).toBeNull();
+    await fillOrder(user);
+    await user.click(await screen.findByRole('button', { name: 'Pay $515.00' }));
+    await waitFor(() => expect(server.sent).toHaveLength(1));
+    expect(server.sent[0]?.body).toMatchObject({
+      Client_id: 'client-2',
+      PaidBy: 'client',
+      PaymentMethod: 'Credit Card',
+      update_card: false,
+    });
+  });
+
+  it("with their own card chosen and none on file, asks for the physician's card, blank", async () => {
+    const user = userEvent.setup();
+    renderForm(undefined, john, nothingOnFile);
+    await user.click(await screen.findByRole('radio', { name: 'My own card or bank account' }));
+    expect(screen.getByText('No credit card is on file. Please enter the card to use.')).toBeDefined();
+    expect(screen.queryByText('Visa ************1111')).toBeNull();
+    expect(
+      screen.getByRole('checkbox', { name: 'Save this credit card on file for future payments' }),
+    ).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import { Button, Group, Stack } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import {
   cellRequestCardEmptyMessages,
   cellRequestMessages as m,
@@ -7,14 +7,16 @@ import {
   type SendCellRequestResponse,
   sendCellRequestSchema,
 } from '../../../../domain/cell-request';
+import type { CellRequestPayer } from '../../../../domain/cell-request-objection';
 import type { ClientRecord } from '../../../../domain/client';
 import { addDays } from '../../../../domain/dates';
-import { methodsOnFileOf } from '../../../../domain/form-payment';
+import { type MethodsOnFile, methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { shippingMessages } from '../../../../domain/shipping';
 import { PayingFormLayout } from '../../../components/payment/paying-form-layout';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { usePayingForm } from '../../../lib/paying-form';
+import { initialPaymentChoice } from '../../../lib/payment/payment-choice';
 import { usePriceBook } from '../../../lib/price-book';
 import { useSiteConfig } from '../../../lib/site';
 import { zodResolver } from '../../../lib/zod-resolver';
@@ -36,10 +38,24 @@ import { ShippingSection, useAddressCheck } from './shipping-section';
 
 const checkRequest = zodResolver(sendCellRequestSchema, cellRequestOf);
 
-/** The Stem Cell Request Form itself, for a client whose consent is signed and who has a method on file. */
+/** The saved card by default, else the saved account; a physician's own new card when none. */
+function firstMethodOf(onFile: MethodsOnFile, payer: CellRequestPayer) {
+  const method = onFile.card ? 'Credit Card' : onFile.ach ? 'ACH Payment' : '';
+  return {
+    ...initialPaymentChoice(false),
+    method: method || (payer === 'physician' ? 'Credit Card' : ''),
+  } as const;
+}
+
+/**
+ * The Stem Cell Request Form itself, for a client whose consent is signed and who has a method on
+ * file; or a physician's for a client they act for, paid by the client's method on file or the
+ * physician's own (issue 23).
+ */
 export function CellRequestForm({
   client,
   paymentInfo,
+  physician,
   clientId,
   today,
   overdueStorage,
@@ -47,7 +63,10 @@ export function CellRequestForm({
   onSubmitted,
 }: {
   client: ClientRecord;
+  /** The client's methods on file. */
   paymentInfo: PaymentInfo;
+  /** A physician's request: their own methods on file. */
+  physician?: { paymentInfo: PaymentInfo };
   clientId: string;
   today: string;
   /** Annual storage overdue that joins this order's charge (none: nothing overdue). */
@@ -56,7 +75,9 @@ export function CellRequestForm({
   onAmountChanged?: () => void;
   onSubmitted(response: SendCellRequestResponse): void;
 }) {
-  const onFile = methodsOnFileOf(paymentInfo);
+  const [paidBy, setPaidBy] = useState<CellRequestPayer>('client');
+  const payerInfo = physician && paidBy === 'physician' ? physician.paymentInfo : paymentInfo;
+  const onFile = methodsOnFileOf(payerInfo);
   const bankPhone = useSiteConfig().data?.bank.phone ?? '';
   const book = usePriceBook();
   const send = useSendCellRequest();
@@ -71,7 +92,10 @@ export function CellRequestForm({
       cardEmpty: cellRequestCardEmptyMessages,
     },
     amount: (values) => summaryOf(values)?.totalCents ?? null,
-    request: cellRequestOf,
+    request: (values) => ({
+      ...cellRequestOf(values),
+      ...(physician ? { Client_id: clientId, PaidBy: paidBy } : {}),
+    }),
     send: (request, idempotencyKey) =>
       send.mutateAsync({ body: request as SendCellRequestInput, idempotencyKey }),
     onSuccess: onSubmitted,
@@ -139,7 +163,19 @@ export function CellRequestForm({
             <OrderSection form={form} dates={dates.data} disabled={busy} />
             <PaymentSection
               form={form}
-              paymentInfo={paymentInfo}
+              paymentInfo={payerInfo}
+              {...(physician
+                ? {
+                    payer: {
+                      value: paidBy,
+                      onChange: (next: CellRequestPayer) => {
+                        setPaidBy(next);
+                        const info = next === 'physician' ? physician.paymentInfo : paymentInfo;
+                        form.setPayment(firstMethodOf(methodsOnFileOf(info), next));
+                      },
+                    },
+                  }
+                : {})}
               today={today}
               totalCents={summary?.totalCents ?? null}
               disabled={busy}

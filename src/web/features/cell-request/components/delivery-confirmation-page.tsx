@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Loader, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
 import { shipmentMessages as m } from '../../../../domain/shipment';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { useConfirmDelivery, useDeliveryLink } from '../api/delivery-confirmation';
+import { signedLinkState } from './signed-link-state';
 
 const TITLE = 'Delivery confirmation';
 
@@ -20,22 +21,8 @@ export function DeliveryConfirmationPage() {
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
-  let body: ReactNode;
-  if (token === '' || (link.error instanceof ApiError && link.error.status === 404)) {
-    body = (
-      <Alert color="red" variant="light" role="alert">
-        {m.confirmInvalid}
-      </Alert>
-    );
-  } else if (link.isPending) {
-    body = <Loader aria-label="Loading" mx="auto" display="block" />;
-  } else if (link.error) {
-    body = (
-      <Alert color="red" variant="light" role="alert">
-        {link.error.message}
-      </Alert>
-    );
-  } else {
+  let body: ReactNode = signedLinkState(token, link, m.confirmInvalid);
+  if (!body && link.data) {
     const view = link.data;
     const onSubmit = (event: FormEvent) => {
       event.preventDefault();

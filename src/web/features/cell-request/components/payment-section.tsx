@@ -1,6 +1,7 @@
-import { Anchor, Checkbox, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Checkbox, Radio, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { cellRequestMessages as m } from '../../../../domain/cell-request';
+import type { CellRequestPayer } from '../../../../domain/cell-request-objection';
 import { FORM_PAYMENT_METHODS, methodsOnFileOf } from '../../../../domain/form-payment';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
@@ -13,16 +14,22 @@ import type { CellRequestValues } from '../lib/cell-request-values';
 /** The request form pays by card or ACH (spec 3): the saved one, or another entered here. */
 const REQUEST_PAYMENT_METHODS = FORM_PAYMENT_METHODS.filter((method) => method !== 'Check');
 
-/** Payment: the method, the fee and cancellation notes, and the authorization of the total. */
+/**
+ * Payment: the method, the fee and cancellation notes, and the authorization of the total. A
+ * physician first chooses who pays: the client's method on file, or their own.
+ */
 export function PaymentSection({
   form,
   paymentInfo,
+  payer,
   today,
   totalCents,
   disabled,
 }: {
   form: PayingForm<CellRequestValues>;
+  /** The payer's methods on file. */
   paymentInfo: PaymentInfo;
+  payer?: { value: CellRequestPayer; onChange(next: CellRequestPayer): void };
   today: string;
   totalCents: number | null;
   disabled: boolean;
@@ -34,6 +41,23 @@ export function PaymentSection({
       <Title order={2} size="h4">
         Payment
       </Title>
+      {payer && (
+        <Radio.Group
+          label="Who pays"
+          value={payer.value}
+          onChange={(next) => payer.onChange(next as CellRequestPayer)}
+          error={errors.PaidBy}
+        >
+          <Stack gap="xs" mt="xs">
+            <Radio
+              value="client"
+              label="The client's card or bank account on file"
+              disabled={form.submitting}
+            />
+            <Radio value="physician" label="My own card or bank account" disabled={form.submitting} />
+          </Stack>
+        </Radio.Group>
+      )}
       <FormPaymentChoice
         methods={REQUEST_PAYMENT_METHODS}
         value={form.values.payment}
@@ -42,8 +66,9 @@ export function PaymentSection({
         errors={errors}
         today={today}
         disabled={form.submitting}
+        {...(payer ? { payer: payer.value, onFileOnly: payer.value === 'client' } : {})}
       />
-      {!methodsOnFileOf(paymentInfo).ach && (
+      {!payer && !methodsOnFileOf(paymentInfo).ach && (
         <Text size="sm">
           To pay by ACH,{' '}
           <Anchor component={Link} to="/payment-information">

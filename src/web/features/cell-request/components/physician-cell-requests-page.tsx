@@ -1,4 +1,5 @@
 import { Alert, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import type { CellRequest } from '../../../../domain/cell-request';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
@@ -15,7 +16,8 @@ function shippingOf(r: CellRequest): string {
 }
 
 function Approval({ request, approve }: { request: CellRequest; approve: Approve }) {
-  if (request.status === 'cancelled') return <Text size="sm">Cancelled</Text>;
+  if (request.status === 'cancelled')
+    return <Text size="sm">{request.objectedAt ? 'Cancelled: the client objected' : 'Cancelled'}</Text>;
   if (request.approvedByPractitionerAt) return <Text size="sm">Approved</Text>;
   return (
     <Button
@@ -37,9 +39,16 @@ export function PhysicianCellRequestsPage() {
   const approve = useSetCellRequestApproval();
   return (
     <Stack gap="md">
-      <Title order={1} size="h2">
-        Cell Requests
-      </Title>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Cell Requests
+        </Title>
+        {clientId && (
+          <Button component={Link} to="/request-cells">
+            Request cells
+          </Button>
+        )}
+      </Group>
       {!clientId ? (
         <Text>Choose a client on My Clients to see their cell requests.</Text>
       ) : requests.isError ? (

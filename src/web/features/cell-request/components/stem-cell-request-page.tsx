@@ -2,6 +2,7 @@ import { Alert, Anchor, Card, Loader, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { cellRequestMessages, type SendCellRequestResponse } from '../../../../domain/cell-request';
+import { objectionDeadlineText } from '../../../../domain/cell-request-objection';
 import { todayFor } from '../../../../domain/client';
 import { formatUsd } from '../../../../domain/money';
 import { type ReleaseReadiness, releaseRefusals } from '../../../../domain/release-readiness';
@@ -10,11 +11,15 @@ import { useClient } from '../../../lib/client-record';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useSiteConfig } from '../../../lib/site';
+import { useClientPaymentInfo } from '../api/get-client-payment-info';
 import { useReleaseReadiness } from '../api/get-release-readiness';
 import { CellRequestDetail } from './cell-request-detail';
 import { CellRequestForm } from './cell-request-form';
 
-/** /stem-cell-request (the form) and /stem-cell-request/{id} (one request and its timeline). */
+/**
+ * /stem-cell-request (the form) and /stem-cell-request/{id} (one request and its timeline); in the
+ * physician portal, /request-cells: the same form for the client acted for (issue 23).
+ */
 export function StemCellRequestPage() {
   const { id } = useParams();
   return (
@@ -31,7 +36,11 @@ function OrderArea() {
   const session = useSession();
   const clientId = subjectClientId(session.data);
   const client = useClient();
-  const paymentInfo = usePaymentInfo();
+  const physician = session.data?.role === 'physician';
+  // In physician pages get_PaymentInfo answers the physician's own; the client's is asked by id.
+  const ownPaymentInfo = usePaymentInfo();
+  const clientPaymentInfo = useClientPaymentInfo(physician ? clientId : null);
+  const paymentInfo = physician ? clientPaymentInfo : ownPaymentInfo;
   const readiness = useReleaseReadiness(clientId);
   // The bank's phone fills a shipping phone the client has none of: the form starts with it.
   const site = useSiteConfig();
@@ -52,15 +61,37 @@ function OrderArea() {
               ? ' The ACT VIP shipping price is to be confirmed: ACT will contact you.'
               : ''}
           </Text>
-          <Anchor component={Link} to={`/stem-cell-request/${done.id}`}>
-            View your request
-          </Anchor>
+          {physician ? (
+            <>
+              <Text>
+                The client was e-mailed the request with a link to object until{' '}
+                {done.request.objectionDeadline
+                  ? objectionDeadlineText(done.request.objectionDeadline)
+                  : 'two business days from now'}
+                ; the vials ship only after that.
+              </Text>
+              <Anchor component={Link} to="/cell-requests">
+                View the client's cell requests
+              </Anchor>
+            </>
+          ) : (
+            <Anchor component={Link} to={`/stem-cell-request/${done.id}`}>
+              View your request
+            </Anchor>
+          )}
         </Stack>
       </Card>
     );
   }
-  if (!client.data || !paymentInfo.data || !readiness.data || !site.data || !clientId) {
-    if (client.isError || paymentInfo.isError || readiness.isError || site.isError) {
+  const ownInfo = ownPaymentInfo.data;
+  if (!client.data || !paymentInfo.data || !ownInfo || !readiness.data || !site.data || !clientId) {
+    if (
+      client.isError ||
+      paymentInfo.isError ||
+      ownPaymentInfo.isError ||
+      readiness.isError ||
+      site.isError
+    ) {
       return (
         <Alert color="red" role="alert">
           The form could not be loaded. Please reload the page.
@@ -70,7 +101,7 @@ function OrderArea() {
     return <Loader aria-label="Loading" />;
   }
   const checklist = <ReleaseChecklist readiness={readiness.data} links={session.data?.role === 'client'} />;
-  const hold = holdOf(readiness.data, client.data.clientConsentFormCompleted, paymentInfo.data);
+  const hold = holdOf(readiness.data, client.data.clientConsentFormCompleted, paymentInfo.data, physician);
   if (hold) {
     return (
       <Stack gap="md">
@@ -86,6 +117,7 @@ function OrderArea() {
       <CellRequestForm
         client={client.data}
         paymentInfo={paymentInfo.data}
+        {...(physician ? { physician: { paymentInfo: ownInfo } } : {})}
         clientId={clientId}
         today={todayFor(new Date())}
         {...(overdueStorage.addedToOrder ? { overdueStorage } : {})}
@@ -102,18 +134,25 @@ function OrderArea() {
 /**
  * What holds a new request, said before the form (the server refuses it too): the consent (the
  * spec's alert), no method on file (with overdue annual storage: the years to pay first), or the
- * three months after the Enrollment Date.
+ * three months after the Enrollment Date. A physician may pay with their own method: the client's
+ * having none holds nothing.
  */
 function holdOf(
   readiness: ReleaseReadiness,
   consentSigned: boolean,
   paymentInfo: { Credit_Card_Number?: string | null; Account_Number?: string | null },
+  physician: boolean,
 ) {
   if (!consentSigned) {
     return (
       <Alert color="red" role="alert" title="Alert!">
         <Text>{cellRequestMessages.consentRequired}</Text>
-        <Anchor component={Link} to="/form-document/Consent-form" c="red.9" underline="always">
+        <Anchor
+          component={Link}
+          to={physician ? '/client-consent' : '/form-document/Consent-form'}
+          c="red.9"
+          underline="always"
+        >
           Complete the client consent
         </Anchor>
       </Alert>
@@ -124,13 +163,15 @@ function holdOf(
     return (
       <Alert color="red" role="alert" title="Annual storage overdue">
         <Text>{releaseRefusals.storageOverdue(overdue.years, overdue.amountCents)}</Text>
-        <Anchor component={Link} to="/payment-information" c="red.9" underline="always">
-          Pay the overdue annual storage
-        </Anchor>
+        {!physician && (
+          <Anchor component={Link} to="/payment-information" c="red.9" underline="always">
+            Pay the overdue annual storage
+          </Anchor>
+        )}
       </Alert>
     );
   }
-  if (!paymentInfo.Credit_Card_Number && !paymentInfo.Account_Number) {
+  if (!physician && !paymentInfo.Credit_Card_Number && !paymentInfo.Account_Number) {
     return (
       <Alert color="red" role="alert" title="No payment information on file">
         <Text>{cellRequestMessages.paymentInfoRequired}</Text>
