@@ -133,6 +133,8 @@ export const vialQueueItemSchema = z.object({
   hasLabel: z.boolean(),
   /** The declared contents a new label suggests. */
   suggestedContents: z.string(),
+  /** A physician's request: the end of the client's objection window (it ships only after), else null. */
+  objectionDeadline: z.string().nullable(),
 });
 export type VialQueueItem = z.infer<typeof vialQueueItemSchema>;
 export const vialQueueResponseSchema = z.object({ requests: z.array(vialQueueItemSchema) });

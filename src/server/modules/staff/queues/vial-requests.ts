@@ -156,6 +156,7 @@ async function queueItems(db: Database, viewer: Viewer, now: Date, id?: string):
       shipping: shippingTimeline(r, scans.get(r.id) ?? []),
       hasLabel: r.labelDocumentId !== null,
       suggestedContents: defaultDeclaredContents(r.vials),
+      objectionDeadline: iso(r.objectionDeadline),
     })),
   );
 }

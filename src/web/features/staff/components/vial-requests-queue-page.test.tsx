@@ -48,6 +48,7 @@ const awaiting = (canApprove: boolean): VialQueueItem => ({
   shipping: { carrier: null, courier: null, scans: [], deliveryConfirmation: null },
   hasLabel: false,
   suggestedContents: 'Cryopreserved human cells, 1 vial, in a liquid nitrogen dry shipper',
+  objectionDeadline: null,
 });
 
 /** The queue answers one request; an approval answers the request charged. */
@@ -166,5 +167,17 @@ describe('staff cancel a request', () => {
     renderPage();
     expect(await screen.findByText(/Test Client/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Cancel/ })).toBeNull();
+  });
+});
+
+describe("a physician's request", () => {
+  it("shows staff the end of the client's objection window, before which it does not ship", async () => {
+    fakeServer({ ...awaiting(true), objectionDeadline: '2026-12-02T05:00:00.000Z' });
+    renderPage();
+    expect(
+      await screen.findByText(
+        "A physician's request: the client may object until the end of 12/01/2026 (Eastern time); it ships only after that.",
+      ),
+    ).toBeTruthy();
   });
 });

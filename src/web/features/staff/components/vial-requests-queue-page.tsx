@@ -6,6 +6,7 @@ import {
   cutoffText,
   prePaidVialsText,
 } from '../../../../domain/cell-request-cancellation';
+import { objectionDeadlineText } from '../../../../domain/cell-request-objection';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatRate, formatUsd } from '../../../../domain/money';
 import { feeAtRate } from '../../../../domain/payments';
@@ -240,6 +241,14 @@ function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: 
     ['Payment', request.paymentDescription || request.paymentMethod],
     ['Charged with the order', formatUsd(request.totalCents)],
     ['Approved by the practitioner', when(request.approvedByPractitionerAt)],
+    ...(request.objectionDeadline
+      ? [
+          [
+            "Client's objection window",
+            `A physician's request: the client may object until ${objectionDeadlineText(request.objectionDeadline)}; it ships only after that.`,
+          ] as [string, string],
+        ]
+      : []),
     ...(vipPrice ? [['ACT VIP price', vipPrice] as [string, string]] : []),
     ['Shipped', shippedText(request)],
     ...request.shipping.scans
