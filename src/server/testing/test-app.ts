@@ -77,7 +77,7 @@ export const MANY_PAYMENT_ATTEMPTS = {
 
 /**
  * The real app on a fresh copy of the seeded database, with a clock the test moves. With a
- * `logStream`, the app logs (at info, through the production logger options) into it.
+ * `logStream`, the app logs (at info or `logLevel`, through the production logger options) into it.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -87,6 +87,8 @@ export async function startTestApp(
     /** Wraps the carrier the app would use (the offline one), to make it fail the way a test needs. */
     carrier?: (real: CarrierAdapter) => CarrierAdapter;
     logStream?: { write(line: string): void };
+    /** The level `logStream` gets (info by default; debug adds a line per request). */
+    logLevel?: 'info' | 'debug';
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -94,7 +96,7 @@ export async function startTestApp(
   const config = loadConfig({ DEMO: 'true', LOG_LEVEL: 'silent', DATA_DIR: '.tmp/test-data', ...env });
   const gateway = options.gateway?.(createPaymentGateway(config, database.db, clock));
   const carrier = options.carrier?.(createCarrier(config));
-  const logger = options.logStream ? loggerOptions('info', options.logStream) : false;
+  const logger = options.logStream ? loggerOptions(options.logLevel ?? 'info', options.logStream) : false;
   const app = await buildApp({
     config,
     db: database.db,
