@@ -27,10 +27,7 @@ const post = (cookie: string, url: string, payload: unknown) =>
 
 describe('a route for only some of its scope’s roles', () => {
   // (send_CellRequest is open to a physician for a client they act for: issue 23.)
-  for (const url of [
-    '/api/pay/send_StoragePlan',
-    '/api/pay/get_StoragePlanQuote',
-  ]) {
+  for (const url of ['/api/pay/send_StoragePlan', '/api/pay/get_StoragePlanQuote']) {
     it(`${url}: a physician with an empty body gets the 404 of an unknown route; a client gets the 400`, async () => {
       const unknown = await post(physician, '/api/pay/no_such_call', {});
       expect(unknown.statusCode).toBe(404);
