@@ -20,6 +20,8 @@ fs.mkdirSync(resultsDir, { recursive: true });
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+/** Each failed test by name, printed again beside the summary so a short log still says which. */
+const failedTests: string[] = [];
 
 function run(title: string, command: string, args: string[], env: Record<string, string | undefined> = {}) {
   console.log(`\n=== ${title} ===`);
@@ -33,9 +35,20 @@ function countVitest(file: string) {
   const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     numPassedTests: number;
     numFailedTests: number;
+    testResults?: {
+      name: string;
+      assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+    }[];
   };
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const reason = (test.failureMessages?.[0] ?? '').split('\n')[0]?.slice(0, 300);
+      failedTests.push(`${path.relative(root, file.name)} › ${test.fullName}: ${reason}`);
+    }
+  }
 }
 
 /** The fault suite counts each of its checks (per scenario) as a test. */
@@ -46,13 +59,25 @@ function countFaults(file: string) {
   failed += report.failed;
 }
 
+type PlaywrightSuite = {
+  file?: string;
+  specs?: { title: string; ok: boolean }[];
+  suites?: PlaywrightSuite[];
+};
+
 function countPlaywright(file: string) {
   if (!fs.existsSync(file)) return;
   const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
     stats: { expected: number; unexpected: number; flaky: number };
+    suites?: PlaywrightSuite[];
   };
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
+  const walk = (suite: PlaywrightSuite, file: string) => {
+    for (const spec of suite.specs ?? []) if (!spec.ok) failedTests.push(`${file} › ${spec.title}`);
+    for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
+  };
+  for (const suite of report.suites ?? []) walk(suite, suite.file ?? '');
 }
 
 run('lint (Biome)', bin('biome'), ['check', '.']) &&
@@ -125,5 +150,6 @@ if (fs.existsSync(chromium)) {
 }
 
 console.log(failures.length > 0 ? `\nFailed steps: ${failures.join('; ')}` : '\nAll steps passed.');
+for (const test of failedTests) console.log(`Failed: ${test}`);
 console.log(`Summary: ${passed} passed, ${failed} failed`);
 process.exit(failures.length > 0 ? 1 : 0);
