@@ -1,3 +1,4 @@
+import { and, type Column, eq, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
 import { isoDateOf } from '../../../domain/dates';
 import type { CarrierEvent, ShipmentRequest } from '../../adapters/carrier/carrier-adapter';
 import type { AppDeps } from '../../app-deps';
@@ -157,4 +158,39 @@ export async function carrierScans(
   });
   await asked(now);
   return result.outcome === 'tracked' ? result.events : null;
+}
+
+/** How long the tracking sweep waits before asking the carrier again about one shipment. */
+const TRACK_EVERY_MS = 15 * 60_000;
+
+/** The columns every shipped kind of order keeps for tracking. */
+interface TrackedColumns {
+  status: Column;
+  carrier: Column;
+  deliveredAt: Column;
+  lastTrackedAt: Column;
+}
+
+/** The sweep's filter: labelled shipments not yet delivered and not asked about for a while. */
+export function dueForTracking(table: TrackedColumns, now: Date): SQL | undefined {
+  const before = new Date(now.getTime() - TRACK_EVERY_MS);
+  return and(
+    eq(table.status, 'shipped'),
+    isNotNull(table.carrier),
+    isNull(table.deliveredAt),
+    or(isNull(table.lastTrackedAt), lt(table.lastTrackedAt, before)),
+  );
+}
+
+/**
+ * Staff "Check tracking now" on one order: unknown or not yet paid, the same 404; shipped without
+ * a carrier label (by hand), refused with `notTracked`.
+ */
+export function trackableOrder<R extends { status: string; carrier: string | null }>(
+  row: R | undefined,
+  notTracked: string,
+): R {
+  if (!row || row.status === 'pending') throw notFound();
+  if (!row.carrier) throw new HttpError('NOT_ALLOWED_NOW', notTracked);
+  return row;
 }

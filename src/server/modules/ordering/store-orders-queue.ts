@@ -22,7 +22,6 @@ import {
 import { storeCancellationMessages } from '../../../domain/store';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
-import { readDocument, replyWithDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
@@ -32,6 +31,7 @@ import { clientContacts, clientFullName } from '../clients/client-directory';
 import type { PaymentDeps } from '../payments/ledger';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName as staffName } from '../staff/staff-accounts';
+import { labelDocumentRoute } from './carrier-label-routes';
 import { storeOrders } from './schema';
 import { cancelStoreOrder } from './store-cancellation';
 import {
@@ -278,25 +278,11 @@ const storeOrderRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       return { message: queueMessages.tracked };
     }),
   );
-  app.get(
-    '/store_orders/:id/label',
-    {
-      config: { audit: 'read-order' as const },
-      schema: {
-        summary: 'The FedEx label of a shipped store order, to print (PDF)',
-        tags: ['staff queues'],
-        params: storeOrderIdParamsSchema,
-        response: { 200: z.instanceof(Buffer).describe('The label (PDF)'), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const session = sessionOf(request, 'staff');
-      const { clientId, documentId } = await storeLabelDocumentOf(deps.db, request.params.id);
-      noteResolvedClient(session, clientId);
-      const document = await readDocument(deps.db, deps.documentsKey, clientId, documentId);
-      return replyWithDocument(reply, document, 'inline');
-    },
-  );
+  labelDocumentRoute(app, deps, {
+    url: '/store_orders/:id/label',
+    summary: 'The FedEx label of a shipped store order, to print (PDF)',
+    labelOf: (orderId) => storeLabelDocumentOf(deps.db, orderId),
+  });
   app.post(
     '/store_orders/:id/deliver',
     action('Marks a shipped store order delivered; the client is e-mailed'),

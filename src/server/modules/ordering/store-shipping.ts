@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type CreateStoreLabel, carrierCountryCode, shipmentMessages } from '../../../domain/shipment';
 import { orderNumber } from '../../../domain/site';
 import { planStoreQueueMessages as m } from '../../../domain/staff-queues';
@@ -12,8 +12,10 @@ import {
   carrierLabelRecoveries,
   carrierScans,
   createCarrierLabel,
+  dueForTracking,
   type LabelledOrders,
   labelOf,
+  trackableOrder,
 } from './carrier-label';
 import { storeOrders } from './schema';
 
@@ -33,7 +35,6 @@ type OrderRow = typeof storeOrders.$inferSelect;
 
 const KIND = 'store-label';
 /** How often a shipment is asked about (the sweep runs every minute). */
-const TRACK_EVERY_MS = 15 * 60_000;
 
 /** Our reference for an order's package, printed on the label. */
 export const storePackageReference = (orderId: string) => orderNumber('SO', orderId);
@@ -179,18 +180,10 @@ async function trackStoreOrder(deps: StoreShippingDeps, row: OrderRow): Promise<
 
 /** The sweep's part: labelled orders not yet delivered and not asked about for a while. */
 export async function pollStoreShipments(deps: StoreShippingDeps, limit = 50): Promise<number> {
-  const before = new Date(deps.clock.now().getTime() - TRACK_EVERY_MS);
   const rows = await deps.db
     .select()
     .from(storeOrders)
-    .where(
-      and(
-        eq(storeOrders.status, 'shipped'),
-        isNotNull(storeOrders.carrier),
-        isNull(storeOrders.deliveredAt),
-        or(isNull(storeOrders.lastTrackedAt), lt(storeOrders.lastTrackedAt, before)),
-      ),
-    )
+    .where(dueForTracking(storeOrders, deps.clock.now()))
     .orderBy(asc(storeOrders.lastTrackedAt))
     .limit(limit);
   for (const row of rows) await trackStoreOrder(deps, row);
@@ -200,7 +193,5 @@ export async function pollStoreShipments(deps: StoreShippingDeps, limit = 50): P
 /** Staff "Check tracking now" on one order. */
 export async function trackStoreOrderNow(deps: StoreShippingDeps, orderId: string): Promise<void> {
   const [row] = await deps.db.select().from(storeOrders).where(eq(storeOrders.id, orderId)).limit(1);
-  if (!row || row.status === 'pending') throw notFound();
-  if (!row.carrier) throw new HttpError('NOT_ALLOWED_NOW', m.storeNotTracked);
-  await trackStoreOrder(deps, row);
+  await trackStoreOrder(deps, trackableOrder(row, m.storeNotTracked));
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { cancellationMessages, vialsText } from '../../../domain/cell-request-cancellation';
 import { objectionMessages } from '../../../domain/cell-request-objection';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
@@ -21,8 +21,10 @@ import {
   carrierLabelRecoveries,
   carrierScans,
   createCarrierLabel,
+  dueForTracking,
   type LabelledOrders,
   labelOf,
+  trackableOrder,
 } from './carrier-label';
 import { shipmentEvents, vialRequests } from './schema';
 
@@ -42,7 +44,6 @@ type RequestRow = typeof vialRequests.$inferSelect;
 
 const KIND = 'vial-label';
 /** How often a shipment is asked about (the sweep runs every minute). */
-const TRACK_EVERY_MS = 15 * 60_000;
 const CONFIRMATION_LINK_MS = 30 * 24 * 60 * 60_000;
 
 /** Our reference for a request's package: short, printed on the label. */
@@ -263,18 +264,10 @@ async function recordScans(deps: ShippingDeps, row: RequestRow, events: CarrierE
 
 /** The sweep's part: shipments not yet delivered and not asked about for a while. */
 export async function pollShipments(deps: ShippingDeps, limit = 50): Promise<number> {
-  const before = new Date(deps.clock.now().getTime() - TRACK_EVERY_MS);
   const rows = await deps.db
     .select()
     .from(vialRequests)
-    .where(
-      and(
-        eq(vialRequests.status, 'shipped'),
-        isNotNull(vialRequests.carrier),
-        isNull(vialRequests.deliveredAt),
-        or(isNull(vialRequests.lastTrackedAt), lt(vialRequests.lastTrackedAt, before)),
-      ),
-    )
+    .where(dueForTracking(vialRequests, deps.clock.now()))
     .orderBy(asc(vialRequests.lastTrackedAt))
     .limit(limit);
   for (const row of rows) await trackShipment(deps, row);
@@ -284,9 +277,7 @@ export async function pollShipments(deps: ShippingDeps, limit = 50): Promise<num
 /** Staff "Check tracking now" on one request. */
 export async function trackNow(deps: ShippingDeps, requestId: string): Promise<void> {
   const [row] = await deps.db.select().from(vialRequests).where(eq(vialRequests.id, requestId)).limit(1);
-  if (!row || row.status === 'pending') throw notFound();
-  if (!row.carrier) throw new HttpError('NOT_ALLOWED_NOW', 'This request has no carrier label to track.');
-  await trackShipment(deps, row);
+  await trackShipment(deps, trackableOrder(row, 'This request has no carrier label to track.'));
 }
 
 /** The scans of these requests, oldest first, by request. */

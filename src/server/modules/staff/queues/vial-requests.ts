@@ -22,12 +22,12 @@ import {
 import type { AppDeps } from '../../../app-deps';
 import type { Database } from '../../../db/client';
 import { clientActivities, clients, payments, staffAccounts, vialRequests } from '../../../db/schema';
-import { readDocument, replyWithDocument } from '../../../lib/document-store';
 import { HttpError, notFound } from '../../../lib/http-error';
 import { idempotencyKeyOf } from '../../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
 import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
 import { sessionOf } from '../../../plugins/sessions';
+import { labelDocumentRoute } from '../../ordering/carrier-label-routes';
 import { cancelCellRequest, cancellationView } from '../../ordering/cell-request-cancellation';
 import {
   createLabel,
@@ -737,25 +737,11 @@ const vialRequestRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       return { message: queueMessages.tracked };
     }),
   );
-  app.get(
-    '/vial_requests/:id/label',
-    {
-      config: { audit: 'read-order' as const },
-      schema: {
-        summary: 'The FedEx label of a shipped request, to print (PDF)',
-        tags: ['staff queues'],
-        params: vialRequestIdParamsSchema,
-        response: { 200: z.instanceof(Buffer).describe('The label (PDF)'), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const session = sessionOf(request, 'staff');
-      const { clientId, documentId } = await labelDocumentOf(deps, request.params.id);
-      noteResolvedClient(session, clientId);
-      const document = await readDocument(deps.db, deps.documentsKey, clientId, documentId);
-      return replyWithDocument(reply, document, 'inline');
-    },
-  );
+  labelDocumentRoute(app, deps, {
+    url: '/vial_requests/:id/label',
+    summary: 'The FedEx label of a shipped request, to print (PDF)',
+    labelOf: (requestId) => labelDocumentOf(deps, requestId),
+  });
   app.post(
     '/vial_requests/:id/cancel',
     action(
