@@ -6,6 +6,7 @@ import { migrateDatabase } from './db/migrate';
 import { seedDemoData, seedDemoDocuments, seedDemoStaff } from './db/seed';
 import {
   seedDemoCancellationClient,
+  seedDemoObjectionClient,
   seedDemoPlanStoreClient,
   seedDemoRefundClient,
   seedDemoRenewalClients,
@@ -50,6 +51,7 @@ async function main() {
     await seedDemoRenewalClients(database.db, new Date());
     await seedDemoCancellationClient(database.db, new Date());
     await seedDemoRefundClient(database.db, new Date());
+    await seedDemoObjectionClient(database.db, new Date());
   }
   app.log.info(
     { database: database.kind, demo: config.demo, mail: config.smtpUrl ? 'smtp' : 'outbox' },

@@ -13,6 +13,8 @@ import {
   outboxMessages,
   paymentMethods,
   payments,
+  physicianClients,
+  physicians,
   sandboxPaymentMethods,
   sandboxTransactions,
   systemSettings,
@@ -486,6 +488,42 @@ export async function seedDemoRefundClient(db: Database, now: Date): Promise<boo
       });
     }
     await tx.insert(systemSettings).values({ key: 'demo_refund_client_seeded', value: now.toISOString() });
+  });
+  return true;
+}
+
+/**
+ * Olivia Reyes (ACT10014): Dr. Alvarez's client, release-ready (consent signed, banked three years,
+ * storage paid well ahead, a Visa ending 4242 on file). Dr. Alvarez requests cells for her and she
+ * objects from the e-mailed link (e2e/physician-cell-request.spec.ts and the README's
+ * walk-through); no other journey changes her. Once.
+ */
+export async function seedDemoObjectionClient(db: Database, now: Date): Promise<boolean> {
+  const [done] = await db
+    .select()
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'demo_objection_client_seeded'))
+    .limit(1);
+  if (done) return false;
+  await db.transaction(async (tx) => {
+    const seeded = await seedRenewalClient(tx, now, {
+      clientActId: 'ACT10014',
+      firstName: 'Olivia',
+      lastName: 'Reyes',
+      dateOfBirth: '1985-06-11',
+      email: 'olivia.reyes@example.com',
+      paidUntilInDays: 250,
+      card: { last4: '4242', behavior: 'approve' },
+    });
+    const [physician] = await tx
+      .select({ id: physicians.id })
+      .from(physicians)
+      .where(eq(physicians.physicianActId, 'PHY20001'))
+      .limit(1);
+    if (seeded && physician) {
+      await tx.insert(physicianClients).values({ physicianId: physician.id, clientId: seeded.clientId });
+    }
+    await tx.insert(systemSettings).values({ key: 'demo_objection_client_seeded', value: now.toISOString() });
   });
   return true;
 }

@@ -79,7 +79,7 @@ describe('the objection page', () => {
     ).toBeDefined();
     expect(
       screen.getByText(
-        'Total: $636.93, paid with your payment method on file (Visa ending in 4242 (on file))',
+        'Total: $636.93, paid with Visa ending in 4242 (on file)',
       ),
     ).toBeDefined();
     expect(screen.getByText(/you may object until the end of 12\/09\/2026 \(Eastern time\)/)).toBeDefined();

@@ -30,7 +30,7 @@ function RequestSummary({ view }: { view: ObjectionView }) {
         <List.Item>
           Total: {formatUsd(view.totalCents)}
           {view.totalCents > 0
-            ? `, paid ${view.paidBy === 'physician' ? `by ${view.physicianName}` : 'with your payment method on file'} (${view.paymentDescription})`
+            ? `, paid ${view.paidBy === 'physician' ? `by ${view.physicianName} ` : ''}with ${view.paymentDescription}`
             : ''}
         </List.Item>
       </List>
