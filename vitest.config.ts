@@ -39,7 +39,9 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['src/server/testing/global-setup.ts'],
-          testTimeout: 60_000,
+          // A hang guard, not a speed limit: OCR of a PDF takes 15 s on a quiet machine, far more
+          // on a loaded one, and a test never fails because the machine was slow.
+          testTimeout: 300_000,
           hookTimeout: 120_000,
           pool: 'forks',
         },

@@ -201,6 +201,18 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
     ),
   ).toBeVisible();
   expect(consentCalls()).toBe(1);
+  // Each form reads where it stands: the consent done, the screening still to do, and only the
+  // screening's link red.
+  await expect(page.getByRole('tab', { name: 'Client Consent Form' })).toContainText('Done');
+  await expect(page.getByRole('tab', { name: 'Infectious Disease Form' })).toContainText('To do');
+  await expect(nav.getByRole('link', { name: 'Consent Form' })).not.toHaveAttribute(
+    'data-incomplete',
+    'true',
+  );
+  await expect(nav.getByRole('link', { name: 'Infectious Disease' })).toHaveAttribute(
+    'data-incomplete',
+    'true',
+  );
 
   // The signed agreement arrives over SMTP as a PDF, and the same PDF downloads from the page.
   const mail = await waitForMail('jane.doe@example.com', /signed consent agreement/, startedAt);

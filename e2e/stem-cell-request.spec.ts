@@ -329,7 +329,13 @@ test("Dr. Alvarez approves John's request on Cell Requests; his request and Clie
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')
     .filter({ hasText: 'by ACT VIP' });
-  await expect(vip.getByRole('img', { name: 'Not approved' })).toBeVisible();
+  // Waiting for the approval is no problem: "Pending", not a red cross; the row opens its request.
+  await expect(vip.getByRole('cell').nth(8)).toHaveText('Pending');
+  await expect(vip.getByRole('img', { name: 'Not approved' })).toHaveCount(0);
+  await expect(vip.getByRole('link', { name: /^View the request of/ })).toHaveAttribute(
+    'href',
+    /^\/stem-cell-request\/[0-9a-f-]{36}$/,
+  );
   await expectAccessible(page);
   await page.setViewportSize({ width: 375, height: 800 });
   await expectNoSidewaysScroll(page);
@@ -339,4 +345,13 @@ test("Dr. Alvarez approves John's request on Cell Requests; his request and Clie
       .getByRole('listitem')
       .filter({ hasText: JOHN_FEDEX_TOTAL }),
   ).toContainText('Cell Request Approved By Practitioner');
+  // On a phone too, the row opens the request's page with its timeline.
+  await page
+    .getByRole('list', { name: 'Client Activity' })
+    .getByRole('listitem')
+    .filter({ hasText: JOHN_FEDEX_TOTAL })
+    .getByRole('link', { name: /^View the request of/ })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible(SLOW);
+  await expect(page.getByRole('row', { name: 'Total charged $1,388.44' })).toBeVisible();
 });

@@ -100,6 +100,7 @@ describe('toClientActivityRow', () => {
       approval: 'approved',
       amount: 'NA',
       receiptId: null,
+      cellRequestId: null,
     });
   });
 
@@ -130,6 +131,7 @@ describe('toClientActivityRow', () => {
       approval: 'NA',
       amount: 'NA',
       receiptId: null,
+      cellRequestId: null,
     });
   });
 
@@ -199,6 +201,30 @@ describe('toClientActivityRow', () => {
       activity({ CloseDate: '2021-12-02', Cell_Request_Approved_By_Practitioner: false }),
     );
     expect(row.approval).toBe('not-approved');
+  });
+});
+
+describe('a request still waiting for the approval', () => {
+  it.each([
+    ['Requested', 'pending'],
+    ['Prospecting', 'pending'],
+    ['Needs Analysis', 'pending'],
+    ['Cancelled', 'not-approved'],
+    ['Shipped', 'not-approved'],
+    ['Closed Won', 'not-approved'],
+    [null, 'not-approved'],
+  ] as const)('at stage %j, not approved, reads %s', (stage, mark) => {
+    const record = activity({
+      CloseDate: '2026-11-20',
+      StageName: stage,
+      Cell_Request_Approved_By_Practitioner: false,
+    });
+    expect(practitionerApproval(record)).toBe(mark);
+  });
+
+  it('links the row to its request when the server names one', () => {
+    expect(toClientActivityRow(activity({ CellRequestId: 'req-1' })).cellRequestId).toBe('req-1');
+    expect(toClientActivityRow(activity()).cellRequestId).toBeNull();
   });
 });
 

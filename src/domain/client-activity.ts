@@ -14,6 +14,11 @@ export const clientActivityRecordSchema = z.object({
   StageName: z.string().nullable(),
   Cell_Request_Approved_By_Practitioner: z.boolean().nullable(),
   Amount: z.string().nullable().describe('What the row cost, in dollars ("2575.00"), when it records one'),
+  CellRequestId: z
+    .string()
+    .nullable()
+    .describe('The vial request the row records, whose page is /stem-cell-request/:id')
+    .optional(),
   ReceiptId: z
     .string()
     .nullable()
@@ -33,7 +38,21 @@ export const PRACTITIONER_APPROVAL_SINCE = '2021-12-01';
 
 export const NOT_APPLICABLE = 'NA';
 
-export type ApprovalMark = 'approved' | 'not-approved' | 'NA';
+/**
+ * The practitioner's approval as a tick or a cross (spec 1, section 3), except that a request
+ * still waiting for it reads "pending": a cross is red, and red is kept for a problem (issue 24).
+ */
+export type ApprovalMark = 'approved' | 'pending' | 'not-approved' | 'NA';
+
+/** The stages of a request not yet approved nor closed (a cell request is "Requested" until approved). */
+const OPEN_STAGES = new Set([
+  'requested',
+  'prospecting',
+  'qualification',
+  'needs analysis',
+  'proposal',
+  'negotiation',
+]);
 
 /** One row of the Client Activity table as the client sees it. */
 export interface ClientActivityRow {
@@ -49,6 +68,8 @@ export interface ClientActivityRow {
   /** "$2,575.00", or NA. */
   amount: string;
   receiptId: string | null;
+  /** The vial request the row records: the row links to its page. */
+  cellRequestId: string | null;
 }
 
 /**
@@ -85,7 +106,8 @@ export function practitionerApproval(record: ClientActivityRecord): ApprovalMark
     record.CloseDate !== null &&
     record.CloseDate > PRACTITIONER_APPROVAL_SINCE;
   if (!applies) return NOT_APPLICABLE;
-  return record.Cell_Request_Approved_By_Practitioner ? 'approved' : 'not-approved';
+  if (record.Cell_Request_Approved_By_Practitioner) return 'approved';
+  return OPEN_STAGES.has(record.StageName?.trim().toLowerCase() ?? '') ? 'pending' : 'not-approved';
 }
 
 export function toClientActivityRow(record: ClientActivityRecord): ClientActivityRow {
@@ -102,6 +124,7 @@ export function toClientActivityRow(record: ClientActivityRecord): ClientActivit
     approval: practitionerApproval(record),
     amount: record.Amount === null ? NOT_APPLICABLE : formatUsd(Math.round(Number(record.Amount) * 100)),
     receiptId: record.ReceiptId,
+    cellRequestId: record.CellRequestId ?? null,
   };
 }
 

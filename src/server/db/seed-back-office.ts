@@ -92,10 +92,12 @@ export async function seedDemoVialRequest(db: Database, now: Date): Promise<bool
       gatewayCustomerRef: 'sandbox-customer-demo-act10007',
       gatewayPaymentRef: 'sandbox-card-demo-act10007',
     });
+    const requestId = randomUUID();
     const [activity] = await tx
       .insert(clientActivities)
       .values({
         clientId: grace.id,
+        cellRequestId: requestId,
         type: 'Dose Retrieval Fee',
         doseAmount: 1,
         closeDate: todayFor(requestedAt),
@@ -106,6 +108,7 @@ export async function seedDemoVialRequest(db: Database, now: Date): Promise<bool
       })
       .returning({ id: clientActivities.id });
     await tx.insert(vialRequests).values({
+      id: requestId,
       clientId: grace.id,
       operationId: randomUUID(),
       idempotencyKey: 'demo-vial-request-act10007',

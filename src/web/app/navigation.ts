@@ -1,7 +1,11 @@
 /** The portal's menus (spec 1, section 2). */
 export const formLinks = [
-  { label: 'Consent Form', to: '/form-document/Consent-form' },
-  { label: 'Infectious Disease', to: '/form-document/Infectious-disease' },
+  { label: 'Consent Form', to: '/form-document/Consent-form', done: 'clientConsentFormCompleted' },
+  {
+    label: 'Infectious Disease',
+    to: '/form-document/Infectious-disease',
+    done: 'infectiousDiseaseFormCompleted',
+  },
 ] as const;
 
 export const navigation = {

@@ -139,9 +139,10 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
                   to={link.to}
                   label={link.label}
                   active={isActive(link.to)}
-                  // The open page keeps the active colours: red on its light red background is too faint.
-                  c={formsRed && !isActive(link.to) ? 'red.9' : undefined}
-                  data-incomplete={formsRed || undefined}
+                  // Red for the form still to do only; the open page keeps the active colours (red on
+                  // its light red background is too faint).
+                  c={record && !record[link.done] && !isActive(link.to) ? 'red.9' : undefined}
+                  data-incomplete={(record && !record[link.done]) || undefined}
                 />
               ))}
             </NavLink>

@@ -212,6 +212,7 @@ export async function listClientActivity(db: Database, clientId: string): Promis
     Purchased_Plan_Name: activity.purchasedPlanName,
     StageName: activity.stageName,
     Cell_Request_Approved_By_Practitioner: activity.cellRequestApprovedByPractitioner,
+    CellRequestId: activity.cellRequestId,
     ...activityAmount(activity, activity.paymentId ? payments.get(activity.paymentId) : undefined),
   }));
 }

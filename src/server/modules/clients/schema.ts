@@ -89,6 +89,8 @@ export const clientActivities = pgTable(
     /** The refund or void this activity records, when it records one (its receipt is the refund's). */
     refundId: uuid(),
     amountCents: integer(),
+    /** The vial request this activity records, when it records one: the row links to its page. */
+    cellRequestId: uuid(),
     createdAt: createdAt(),
   },
   (t) => [

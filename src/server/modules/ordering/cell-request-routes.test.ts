@@ -182,7 +182,17 @@ describe('send_CellRequest', () => {
       stageName: 'Requested',
       amountCents: JOHN_TOTAL,
       cellRequestApprovedByPractitioner: false,
+      cellRequestId: requests[0]?.id,
     });
+    // Client Activity names the request, for the row's link to its page.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_ClientActivity',
+      headers: { cookie: john },
+    });
+    expect(listed.json().result).toContainEqual(
+      expect.objectContaining({ Type: 'Dose Retrieval Fee', CellRequestId: requests[0]?.id }),
+    );
 
     const [mail] = await t.mailTo('john.roe@example.com');
     expect(mail?.subject).toBe('Client Portal: your stem cell request');

@@ -202,6 +202,7 @@ async function confirmRequest(
     cellRequestApprovedByPractitioner: false,
     paymentId: charge?.paymentId ?? null,
     amountCents: row.totalCents,
+    cellRequestId: row.id,
   });
   const [updated] = await tx
     .update(vialRequests)

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Box, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { IconCheck, IconDownload, IconInfoCircle, IconX } from '@tabler/icons-react';
+import { IconCheck, IconDownload, IconHourglassLow, IconInfoCircle, IconX } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import {
   type ApprovalMark,
   CELL_REQUEST_NOTICE,
@@ -25,9 +26,33 @@ const columns = [
 function Approval({ mark }: { mark: ApprovalMark }) {
   if (mark === 'approved')
     return <IconCheck color="var(--mantine-color-green-8)" aria-label="Approved" role="img" />;
+  if (mark === 'pending')
+    return (
+      <Group gap={4} wrap="nowrap">
+        <IconHourglassLow size={18} color="var(--mantine-color-gray-7)" aria-hidden />
+        <Text size="sm" c="gray.8">
+          Pending
+        </Text>
+      </Group>
+    );
   if (mark === 'not-approved')
     return <IconX color="var(--mantine-color-red-9)" aria-label="Not approved" role="img" />;
   return <>NA</>;
+}
+
+/** The request a row records, to open its page (what was ordered, paid, and its timeline). */
+function RequestLink({ row }: { row: ClientActivityRow }) {
+  if (!row.cellRequestId) return null;
+  return (
+    <Anchor
+      component={Link}
+      to={`/stem-cell-request/${encodeURIComponent(row.cellRequestId)}`}
+      size="sm"
+      aria-label={`View the request of ${row.date}`}
+    >
+      View request
+    </Anchor>
+  );
 }
 
 /** A payment's or a refund's receipt PDF, drawn by the server from its ledger row. */
@@ -102,7 +127,15 @@ export function ClientActivityPage() {
                     <Table.Td>{row.clientName}</Table.Td>
                     <Table.Td>{row.cellVialsOrdered}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.date}</Table.Td>
-                    <Table.Td>{row.type}</Table.Td>
+                    <Table.Td>
+                      {row.type}
+                      {row.cellRequestId && (
+                        <>
+                          <br />
+                          <RequestLink row={row} />
+                        </>
+                      )}
+                    </Table.Td>
                     <Table.Td>{row.planPurchased}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>{row.amount}</Table.Td>
                     <Table.Td>{row.status}</Table.Td>
@@ -147,10 +180,11 @@ export function ClientActivityPage() {
                   </Fact>
                   <Fact term="Client">{`${row.clientName} (${row.clientId})`}</Fact>
                 </Box>
-                {row.receiptId && (
-                  <Box mt="xs">
-                    <ReceiptLink row={row} />
-                  </Box>
+                {(row.receiptId || row.cellRequestId) && (
+                  <Group mt="xs" gap="md">
+                    <RequestLink row={row} />
+                    {row.receiptId && <ReceiptLink row={row} />}
+                  </Group>
                 )}
               </Card>
             ))}

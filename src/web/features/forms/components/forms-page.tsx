@@ -1,6 +1,7 @@
-import { Alert, Anchor, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { FormDocuments } from '../../../../domain/consent-form';
 import { useFormDocuments } from '../api/get-form-documents';
 import { ConsentTab } from './consent-tab';
 import { DiseaseTab } from './disease-tab';
@@ -10,6 +11,28 @@ const TABS = { consent: 'Consent-form', disease: 'Infectious-disease' } as const
 /** The tab a path names, whatever its letter case; anything else opens the consent form. */
 function tabOf(id: string | undefined) {
   return id?.toLowerCase() === TABS.disease.toLowerCase() ? TABS.disease : TABS.consent;
+}
+
+type FormState = 'Done' | 'To do' | 'Needs attention';
+
+/** Where each form stands, on its tab: red only where something needs the client. */
+function formStates(documents: FormDocuments): Record<(typeof TABS)[keyof typeof TABS], FormState> {
+  const disease = documents.infectiousDisease;
+  return {
+    [TABS.consent]: documents.consent.completed ? 'Done' : 'To do',
+    [TABS.disease]: disease.rejection ? 'Needs attention' : disease.completed ? 'Done' : 'To do',
+  };
+}
+
+const STATE_COLORS: Record<FormState, string> = { Done: 'teal', 'To do': 'gray', 'Needs attention': 'red' };
+
+function StateChip({ state }: { state: FormState | undefined }) {
+  if (!state) return null;
+  return (
+    <Badge variant="light" color={STATE_COLORS[state]} size="sm" radius="sm">
+      {state}
+    </Badge>
+  );
 }
 
 /** What a tab switch leaves on the new history entry: the tab it was opened from. */
@@ -37,6 +60,7 @@ export function FormsPage() {
   const navigate = useNavigate();
   const documents = useFormDocuments();
   const tab = tabOf(id);
+  const states = documents.data ? formStates(documents.data) : undefined;
   // The consent form's page (`?page=2`) is kept for the way back from the other tab.
   const { search, state, key } = useLocation();
   const consentSearch = useRef('');
@@ -87,8 +111,12 @@ export function FormsPage() {
           look at the other form loses nothing typed or drawn on this one. */}
       <Tabs value={tab} onChange={switchTab} keepMounted>
         <Tabs.List>
-          <Tabs.Tab value={TABS.consent}>Client Consent Form</Tabs.Tab>
-          <Tabs.Tab value={TABS.disease}>Infectious Disease Form</Tabs.Tab>
+          <Tabs.Tab value={TABS.consent} rightSection={<StateChip state={states?.[TABS.consent]} />}>
+            Client Consent Form
+          </Tabs.Tab>
+          <Tabs.Tab value={TABS.disease} rightSection={<StateChip state={states?.[TABS.disease]} />}>
+            Infectious Disease Form
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value={TABS.consent} pt="lg">
           {documents.data && <ConsentTab documents={documents.data} />}
