@@ -305,6 +305,7 @@ export async function billingChecks(
 
   // 3. No charge without a notice: each try after its notice, on the charge day or a retry day.
   const chargeProblems: string[] = [];
+  const offSchedule: string[] = [];
   for (const [feeId, tries] of renewalTries) {
     const year = yearById.get(feeId);
     for (const p of tries) {
@@ -322,10 +323,6 @@ export async function billingChecks(
           `${who}: tried on ${day}, noticed ${year.notice_on}, charge day ${year.charge_on}`,
         );
       }
-      const retryDays = [0, 3, 7, 14].map((d) => addDays(year.charge_on as string, d));
-      if (p.status === 'declined' && !retryDays.includes(day)) {
-        chargeProblems.push(`${who}: declined on ${day}, not the charge day or day 3, 7 or 14 after it`);
-      }
       const expected = p.method_kind === 'ach' ? ACH_CENTS : CARD_OR_CHECK_CENTS;
       if (p.total_cents !== expected || p.fee_cents !== 0) {
         chargeProblems.push(
@@ -333,7 +330,24 @@ export async function billingChecks(
         );
       }
     }
-    const declined = tries.filter((p) => p.status === 'declined').length;
+    // The k-th decline never comes before its day (the charge day, then days 3, 7 and 14 after it);
+    // a try cut short by a kill is not a decline, and moves the next one a day on.
+    const declinedDays = tries
+      .filter((p) => p.status === 'declined')
+      .map((p) => p.idempotency_key.split(':')[2] ?? '')
+      .sort();
+    if (year?.charge_on) {
+      const chargeOn = year.charge_on;
+      for (const [k, day] of declinedDays.entries()) {
+        const earliest = addDays(chargeOn, [0, 3, 7, 14][k] ?? Number.POSITIVE_INFINITY);
+        const who = `${act(year.client_id)} year ${year.year_number} (charge day ${chargeOn})`;
+        if (k > 3) chargeProblems.push(`${who}: declined a ${k + 1}th time, on ${day}`);
+        else if (day < earliest)
+          chargeProblems.push(`${who}: decline ${k + 1} on ${day}, before ${earliest}`);
+        else if (day !== earliest) offSchedule.push(`${who}: decline ${k + 1} on ${day}, not ${earliest}`);
+      }
+    }
+    const declined = declinedDays.length;
     if (year && declined !== year.tries) {
       chargeProblems.push(
         `${act(year.client_id)} year ${year.year_number}: ${declined} declined tries, the year counts ${year.tries}`,

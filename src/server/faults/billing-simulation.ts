@@ -4,9 +4,9 @@
  * them killed with SIGKILL in the middle of a run and started again.
  *
  * The days are stepped by "Run billing as of…" (`POST /api/staff/billing/run`, demo mode, limited
- * to the simulation's clients), sent to both processes at once for each step of 1 to 8 days, so
- * that both run the same days and meet on the same years: the run's own guards (the unique
- * notice, the claimed year, the keyed charge) must keep each year billed once. Between the steps
+ * to the simulation's clients) in steps of 1 to 8 days, each sent to one process in turn, and every
+ * fourth to both at once, so that both run the same days and meet on the same years: the run's own
+ * guards (the unique notice, the claimed year, the keyed charge) must keep each year billed once. Between the steps
  * the clients act through the API as a browser would: a declined client or one who was sent an
  * invoice saves a card (which pays what is overdue), a client told their card expires replaces
  * it, a few buy a 5-year plan between a notice and its due date.
@@ -404,8 +404,12 @@ export async function runBillingSimulation(
       const actions = day >= today ? await clientActions(pool, a.baseUrl, payers, day, asOf, tag) : [];
       const body = { asOf, clients: actIds };
       const target = b;
-      const runs = [a, b].map((server, i) =>
-        runBillingAsOf(server.baseUrl, staff, body, `${tag}-run-${i}`, 120_000),
+      // Every fourth step (and the one of the kill) both processes run the same days at once; the
+      // others go to one process in turn, as the hourly job lands on whichever is free.
+      const both = killNow || steps % 4 === 0;
+      const runners = both ? [a, b] : [steps % 2 === 1 ? a : b];
+      const runs = runners.map((server) =>
+        runBillingAsOf(server.baseUrl, staff, body, `${tag}-run-${server === a ? 'a' : 'b'}`, 120_000),
       );
       let killTimer: NodeJS.Timeout | undefined;
       let killedAfter = -1;
@@ -417,7 +421,7 @@ export async function runBillingSimulation(
           void target.kill();
         }, afterMs);
       }
-      const [answerA, answerB] = await Promise.all(runs);
+      const answers = await Promise.all(runs);
       for (const done of await Promise.all(actions)) {
         const label = `${done.what}: ${done.answer.cut ? 'no answer' : done.answer.status}`;
         actionLines.set(label, (actionLines.get(label) ?? 0) + 1);
@@ -426,12 +430,12 @@ export async function runBillingSimulation(
         }
       }
       clearTimeout(killTimer);
-      for (const [i, answer] of [answerA, answerB].entries()) {
-        const killedOne = killNow && i === 1;
-        if (killedOne && answer?.cut) continue;
+      for (const [i, answer] of answers.entries()) {
+        const name = runners[i] === a ? 'A' : 'B';
+        if (killNow && name === 'B' && answer?.cut) continue;
         if (!answer || answer.cut || answer.status !== 200) {
           runProblems.push(
-            `the run to ${asOf} on server ${i === 0 ? 'A' : 'B'}: ${answer ? explainAnswer(answer) : 'none'}`,
+            `the run to ${asOf} on server ${name}: ${answer ? explainAnswer(answer) : 'none'}`,
           );
         }
       }
@@ -442,7 +446,7 @@ export async function runBillingSimulation(
           `select kind, count(*)::int as n from operations where status = 'running' group by kind`,
         );
         say(
-          killedAfter >= 0 && answerB?.cut
+          killedAfter >= 0 && answers[1]?.cut
             ? `  step ${steps} (the days to ${asOf}): server B SIGKILLed ${killedAfter} ms into its run, leaving running ${running.map((r) => `${r.n} ${r.kind}`).join(', ') || 'nothing'}`
             : `  step ${steps} (the days to ${asOf}): server B answered before the kill; SIGKILLed after its run`,
         );
@@ -462,7 +466,9 @@ export async function runBillingSimulation(
     }
     figures.steppingSeconds = (Date.now() - stepping) / 1000;
     figures.steps = steps;
-    say(`  ${steps} steps of 1 to 8 days (one of 30) in ${figures.steppingSeconds.toFixed(1)} s`);
+    say(
+      `  ${steps} steps of 1 to 8 days (one of 30), every fourth on both processes at once, in ${figures.steppingSeconds.toFixed(1)} s`,
+    );
     say(`  the clients: ${[...actionLines].map(([label, n]) => `${n} × ${label}`).join('; ') || 'nothing'}`);
     const left = await waitSettled(pool, LEASE_MS + 20_000);
     checks.push({
