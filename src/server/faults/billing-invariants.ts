@@ -476,9 +476,13 @@ export async function billingChecks(
         [`${noticeMails} notices`],
       ),
       check(
-        'B3. no charge without a notice; declines only on the charge day and days 3, 7, 14',
+        'B3. no charge without a notice; a soft decline retried on days 3, 7 and 14, never earlier',
         chargeProblems,
-        [`${renewalPayments.length} renewal tries`],
+        [
+          `${renewalPayments.length} renewal tries`,
+          `${offSchedule.length} declines late after a cut try`,
+          ...offSchedule.slice(0, 4),
+        ],
       ),
       check('B4. ledger, sandbox gateway, Client Activity and e-mails agree to the cent', moneyProblems, [
         `${agreeing} clients' charges agree`,
