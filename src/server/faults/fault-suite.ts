@@ -21,6 +21,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { todayFor } from '../../domain/client-basics';
 import { validTuesday } from '../testing/dates';
+import { runBillingSimulation } from './billing-simulation';
 import {
   Admin,
   addClients,
@@ -93,9 +94,16 @@ interface Scenario {
    * by an admin of 5 charges, more than each charge (issue 22).
    */
   refunds?: boolean;
+  /**
+   * Three years of storage renewals for FAULT_BILLING_CLIENTS clients (200) on two processes, one
+   * SIGKILLed mid-run (./billing-simulation.ts, issue 21).
+   */
+  billing?: boolean;
 }
 
 const SCENARIOS: Scenario[] = [
+  // The longest: first, so that the others run beside it.
+  { title: 'billing: three years of renewals on two processes, one SIGKILLed mid-run', billing: true },
   ...[
     'payment:after-claim',
     'payment:after-save-method',
@@ -141,6 +149,7 @@ const PARALLEL = Number(process.env.FAULT_PARALLEL ?? 2);
 const SUITE_TIMEOUT_MS = Number(process.env.FAULT_SUITE_TIMEOUT_MS ?? 8 * 60_000);
 const settleTimeoutMs = Number(process.env.FAULT_SETTLE_TIMEOUT_MS ?? 30_000);
 const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000);
+const billingClients = Number(process.env.FAULT_BILLING_CLIENTS ?? 200);
 const root = path.resolve(import.meta.dirname, '../../..');
 const reportFile = process.env.FAULT_REPORT ?? path.join(root, 'test-results', 'faults.json');
 
@@ -485,6 +494,33 @@ async function runScenario(
   return { title: scenario.title, checks };
 }
 
+/** The billing simulation on its own database, with a second port for its second process. */
+async function runBillingScenario(
+  ctx: Context,
+  scenario: Scenario,
+  index: number,
+  port: number,
+  say: (line: string) => void,
+): Promise<ScenarioResult> {
+  try {
+    const second = await freePort([port]);
+    const { checks } = await runBillingSimulation({
+      admin: ctx.admin,
+      template: ctx.template,
+      name: `${ctx.prefix}_s${String(index + 1).padStart(2, '0')}`,
+      ports: [port, second],
+      documentsKey: ctx.documentsKey,
+      linkSecret: ctx.linkSecret,
+      seed,
+      clients: billingClients,
+      say,
+    });
+    return { title: scenario.title, checks };
+  } catch (error) {
+    return { title: scenario.title, checks: [failure('the billing simulation ran to its end', error)] };
+  }
+}
+
 /**
  * Two clients sign in through the API; the others get their sessions written directly. Each
  * payer's and screener's card is tokenized ahead of the load, as the page does before it submits
@@ -736,7 +772,10 @@ async function main() {
           const { scenario, index } = next;
           const lines = [`\n[${index + 1}/${scenarios.length}] ${scenario.title}`];
           const scenarioStart = Date.now();
-          const result = await runScenario(ctx, scenario, index, port, (line) => lines.push(line));
+          const say = (line: string) => lines.push(line);
+          const result = scenario.billing
+            ? await runBillingScenario(ctx, scenario, index, port, say)
+            : await runScenario(ctx, scenario, index, port, say);
           lines.push(...result.checks.flatMap(checkLines));
           lines.push(`  (${((Date.now() - scenarioStart) / 1000).toFixed(1)} s)`);
           console.log(lines.join('\n'));

@@ -85,18 +85,27 @@ export async function signIn(baseUrl: string, client: SimulatedClient): Promise<
 
 export type CardToken = { descriptor: string; value: string };
 
-/** A Visa the sandbox approves, tokenized as the payment page's tokenizer would. */
-export async function tokenizeCard(baseUrl: string, client: SimulatedClient): Promise<CardToken> {
+/** A card as the payment page's tokenizer sends it: by default a Visa the sandbox approves. */
+export interface SandboxCard {
+  number: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+const approvedVisa = (): SandboxCard => ({
+  number: '4111111111111111',
+  expiryMonth: 12,
+  expiryYear: new Date().getUTCFullYear() + 3,
+});
+
+/** A card tokenized as the payment page's tokenizer would (by default a Visa the sandbox approves). */
+export async function tokenizeCard(
+  baseUrl: string,
+  client: SimulatedClient,
+  card: SandboxCard = approvedVisa(),
+): Promise<CardToken> {
   const answer = await call(baseUrl, 'POST', '/sandbox-gateway/v1/tokens', {
-    body: {
-      card: {
-        number: '4111111111111111',
-        cvv: '123',
-        expiryMonth: 12,
-        expiryYear: new Date().getUTCFullYear() + 3,
-        zip: '33131',
-      },
-    },
+    body: { card: { ...card, cvv: '123', zip: '33131' } },
     headers: { 'x-forwarded-for': client.ip },
   });
   const token = answer.cut ? undefined : (answer.body?.token as CardToken | undefined);
@@ -119,6 +128,7 @@ export function savePaymentMethod(
   client: SimulatedClient,
   token: CardToken,
   idempotencyKey: string,
+  card: Pick<SandboxCard, 'expiryMonth' | 'expiryYear'> = approvedVisa(),
 ): Promise<Answer> {
   return call(baseUrl, 'POST', '/api/pay/set_PaymentInfo', {
     headers: headersOf(client, idempotencyKey),
@@ -126,8 +136,8 @@ export function savePaymentMethod(
       Payment_Type: 'CC',
       token,
       Credit_Card_Type: 'Visa',
-      Month_of_Expiry: '12',
-      Year_of_Expiry: String(new Date().getUTCFullYear() + 3),
+      Month_of_Expiry: String(card.expiryMonth),
+      Year_of_Expiry: String(card.expiryYear),
       Credit_Card_Holder_First_Name: 'Fault',
       Credit_Card_Holder_Last_Name: 'Client',
       Credit_Card_Biling_Email_Address: `${client.actId.toLowerCase()}@example.com`,
@@ -282,5 +292,41 @@ export function staffRefund(
   return call(baseUrl, 'POST', '/api/staff/refunds', {
     headers: headersOf(staff, idempotencyKey),
     body: refund,
+  });
+}
+
+/**
+ * The client orders a 5-year annual storage plan paid with the card on file
+ * ($1,575.00 + the 3% card fee, $47.25: $1,622.25).
+ */
+export function buyFiveYearPlan(baseUrl: string, client: SimulatedClient, idempotencyKey: string) {
+  return call(baseUrl, 'POST', '/api/pay/send_StoragePlan', {
+    headers: headersOf(client, idempotencyKey),
+    body: {
+      Source: 'Client Portal',
+      Annual_Storage_Plan: '5 Year',
+      Plan: 'No additional Plan',
+      Tissue_Info: 'Adipose',
+      PaymentMethod: 'Credit Card',
+      expectedTotalCents: 162_225,
+    },
+  });
+}
+
+/**
+ * An admin's "Run billing as of…" (demo mode): each day from the day after the last run of these
+ * clients up to `asOf`.
+ */
+export function runBillingAsOf(
+  baseUrl: string,
+  staff: SimulatedClient,
+  body: { asOf: string; clients: string[] },
+  idempotencyKey: string,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/staff/billing/run', {
+    headers: headersOf(staff, idempotencyKey),
+    body,
+    timeoutMs,
   });
 }

@@ -25,7 +25,8 @@ import { type DayCounts, type RenewalDeps, runBillingDay } from './storage-renew
 /** How far ahead "Run billing as of…" may go (demo mode). */
 export const BILLING_AHEAD_YEARS = 2;
 
-function scopeOf(clientActIds: readonly string[] | undefined): string {
+/** The cursor a run keeps: 'all', or one per list of clients a test limits it to. */
+export function billingRunScope(clientActIds: readonly string[] | undefined): string {
   if (!clientActIds) return 'all';
   const ids = [...new Set(clientActIds.map((id) => id.toUpperCase()))].sort();
   return `clients:${sha256Hex(ids.join(',')).slice(0, 32)}`;
@@ -61,7 +62,7 @@ export async function runBilling(
   input: { asOf: string; clientActIds?: readonly string[]; installmentsDay?: InstallmentsDay },
 ): Promise<BillingRunResponse> {
   const today = todayFor(deps.clock.now());
-  const scope = scopeOf(input.clientActIds);
+  const scope = billingRunScope(input.clientActIds);
   const last = await lastBillingDay(deps, scope);
   const from = last ? addDays(last, 1) : today;
   const clientIds = input.clientActIds ? await clientIdsOfActIds(deps.db, input.clientActIds) : undefined;
