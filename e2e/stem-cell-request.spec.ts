@@ -332,7 +332,7 @@ test("Dr. Alvarez approves John's request on Cell Requests; his request and Clie
   // Waiting for the approval is no problem: "Pending", not a red cross; the row opens its request.
   await expect(vip.getByRole('cell').nth(8)).toHaveText('Pending');
   await expect(vip.getByRole('img', { name: 'Not approved' })).toHaveCount(0);
-  await expect(vip.getByRole('link', { name: /^View the request of/ })).toHaveAttribute(
+  await expect(vip.getByRole('link', { name: /view the request of/ })).toHaveAttribute(
     'href',
     /^\/stem-cell-request\/[0-9a-f-]{36}$/,
   );
@@ -350,7 +350,7 @@ test("Dr. Alvarez approves John's request on Cell Requests; his request and Clie
     .getByRole('list', { name: 'Client Activity' })
     .getByRole('listitem')
     .filter({ hasText: JOHN_FEDEX_TOTAL })
-    .getByRole('link', { name: /^View the request of/ })
+    .getByRole('link', { name: /view the request of/ })
     .click();
   await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible(SLOW);
   await expect(page.getByRole('row', { name: 'Total charged $1,388.44' })).toBeVisible();

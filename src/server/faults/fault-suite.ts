@@ -146,7 +146,8 @@ const STAFF_REFUNDS_PER_CHARGE = 8;
 const LEASE_MS = 2000;
 /** Scenarios run side by side, each with its own database, port and server. */
 const PARALLEL = Number(process.env.FAULT_PARALLEL ?? 2);
-const SUITE_TIMEOUT_MS = Number(process.env.FAULT_SUITE_TIMEOUT_MS ?? 8 * 60_000);
+// A hang guard, not a speed limit (the billing simulation alone takes minutes on a loaded machine).
+const SUITE_TIMEOUT_MS = Number(process.env.FAULT_SUITE_TIMEOUT_MS ?? 25 * 60_000);
 const settleTimeoutMs = Number(process.env.FAULT_SETTLE_TIMEOUT_MS ?? 30_000);
 const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000);
 const billingClients = Number(process.env.FAULT_BILLING_CLIENTS ?? 200);

@@ -40,17 +40,17 @@ function Approval({ mark }: { mark: ApprovalMark }) {
   return <>NA</>;
 }
 
-/** The request a row records, to open its page (what was ordered, paid, and its timeline). */
-function RequestLink({ row }: { row: ClientActivityRow }) {
-  if (!row.cellRequestId) return null;
+/** The row's type, linking to the request it records (what was ordered, paid, and its timeline). */
+function ActivityType({ row }: { row: ClientActivityRow }) {
+  if (!row.cellRequestId) return <>{row.type}</>;
   return (
     <Anchor
       component={Link}
       to={`/stem-cell-request/${encodeURIComponent(row.cellRequestId)}`}
-      size="sm"
-      aria-label={`View the request of ${row.date}`}
+      inherit
+      aria-label={`${row.type}: view the request of ${row.date}`}
     >
-      View request
+      {row.type}
     </Anchor>
   );
 }
@@ -128,13 +128,7 @@ export function ClientActivityPage() {
                     <Table.Td>{row.cellVialsOrdered}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.date}</Table.Td>
                     <Table.Td>
-                      {row.type}
-                      {row.cellRequestId && (
-                        <>
-                          <br />
-                          <RequestLink row={row} />
-                        </>
-                      )}
+                      <ActivityType row={row} />
                     </Table.Td>
                     <Table.Td>{row.planPurchased}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap', textAlign: 'right' }}>{row.amount}</Table.Td>
@@ -164,7 +158,9 @@ export function ClientActivityPage() {
               <Card key={row.id} component="li" withBorder padding="sm">
                 <Group justify="space-between" wrap="nowrap" align="flex-start">
                   <div>
-                    <Text fw={600}>{row.type}</Text>
+                    <Text fw={600}>
+                      <ActivityType row={row} />
+                    </Text>
                     <Text size="sm">{row.date}</Text>
                   </div>
                   <Text fw={600} style={{ whiteSpace: 'nowrap' }}>
@@ -180,11 +176,10 @@ export function ClientActivityPage() {
                   </Fact>
                   <Fact term="Client">{`${row.clientName} (${row.clientId})`}</Fact>
                 </Box>
-                {(row.receiptId || row.cellRequestId) && (
-                  <Group mt="xs" gap="md">
-                    <RequestLink row={row} />
-                    {row.receiptId && <ReceiptLink row={row} />}
-                  </Group>
+                {row.receiptId && (
+                  <Box mt="xs">
+                    <ReceiptLink row={row} />
+                  </Box>
                 )}
               </Card>
             ))}
