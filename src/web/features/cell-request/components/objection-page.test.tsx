@@ -77,11 +77,7 @@ describe('the objection page', () => {
         'Dear John, Dr. Maria Alvarez requested the release of 2 vials of your stem cells (request VR-1A2B3C4D).',
       ),
     ).toBeDefined();
-    expect(
-      screen.getByText(
-        'Total: $636.93, paid with Visa ending in 4242 (on file)',
-      ),
-    ).toBeDefined();
+    expect(screen.getByText('Total: $636.93, paid with Visa ending in 4242 (on file)')).toBeDefined();
     expect(screen.getByText(/you may object until the end of 12\/09\/2026 \(Eastern time\)/)).toBeDefined();
     await user.type(screen.getByRole('textbox', { name: /A note for your physician/ }), 'Not agreed');
     await user.click(screen.getByRole('button', { name: 'Object and cancel the request' }));
