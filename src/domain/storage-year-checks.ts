@@ -13,6 +13,8 @@ export const storageCheckMessages = {
   paymentUnderWay:
     'A card or bank payment for this storage year is under way. Please look again in a minute.',
   noYears: 'No storage years are waiting for a check.',
+  earlierYearFirst: (dueDate: string) =>
+    `The client's storage year due ${dueDate} is not paid yet: record its check first.`,
 } as const;
 
 export const storageYearAwaitingCheckSchema = z.object({

@@ -267,6 +267,40 @@ describe('Storage Years Paid by Check', () => {
     expect(await paidUntilOf(client.id)).toBe(client.due);
   });
 
+  it('takes the checks of two overdue years in order: a later year first is refused, naming the earlier', async () => {
+    const first = addDays(today, -400);
+    const second = addYears(first, 1);
+    const client = await addClient(t.db, {
+      dateBankedIn: addYears(first, -1),
+      annualStoragePaidUntil: first,
+    });
+    const overdueYear = (yearNumber: number, dueDate: string) => ({
+      clientId: client.id,
+      yearNumber,
+      dueDate,
+      coversUntil: addYears(dueDate, 1),
+      amountCents: 35_000,
+      achAmountCents: 33_981,
+      status: 'overdue' as const,
+      methodKind: 'none',
+    });
+    const [year1, year2] = await t.db
+      .insert(annualStorageFees)
+      .values([overdueYear(1, first), overdueYear(2, second)])
+      .returning();
+    const early = await post(admin, check(year2?.id ?? ''));
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toBe(
+      `The client's storage year due ${usDate(first)} is not paid yet: record its check first.`,
+    );
+    expect(await paidUntilOf(client.id)).toBe(first);
+    expect((await post(admin, check(year1?.id ?? ''))).statusCode).toBe(200);
+    expect(await paidUntilOf(client.id)).toBe(second);
+    const last = await post(admin, check(year2?.id ?? '', { checkNumber: '5152' }));
+    expect(last.statusCode, last.body).toBe(200);
+    expect(await paidUntilOf(client.id)).toBe(addYears(second, 1));
+  });
+
   it('answers 404 for a storage year that does not exist', async () => {
     expect((await post(admin, check(randomUUID()))).statusCode).toBe(404);
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { todayFor } from '../../../domain/client';
 import { addYears, isoToUsDate } from '../../../domain/dates';
@@ -150,6 +150,24 @@ async function applyStorageCheck(
   );
 }
 
+/** Years are paid in order: paid-until is the end of the last year paid, so no year is skipped. */
+async function refuseLaterYear(tx: Transaction, year: FeeRow) {
+  const [earlier] = await tx
+    .select({ dueDate: annualStorageFees.dueDate })
+    .from(annualStorageFees)
+    .where(
+      and(
+        eq(annualStorageFees.clientId, year.clientId),
+        lt(annualStorageFees.dueDate, year.dueDate),
+        isNull(annualStorageFees.paidAt),
+        inArray(annualStorageFees.status, ['noticed', 'retrying', 'overdue']),
+      ),
+    )
+    .orderBy(asc(annualStorageFees.dueDate))
+    .limit(1);
+  if (earlier) throw new HttpError('NOT_ALLOWED_NOW', m.earlierYearFirst(isoToUsDate(earlier.dueDate)));
+}
+
 /** Marks the year paid by the check, if it still awaits one; undefined when someone got there first. */
 async function payYearByCheck(
   deps: StorageCheckDeps,
@@ -177,6 +195,7 @@ async function payYearByCheck(
   );
   return deps.db
     .transaction(async (tx) => {
+      await refuseLaterYear(tx, year);
       const receipt = await storeDocument(tx, deps.documentsKey, {
         clientId: client.id,
         kind: 'receipt',

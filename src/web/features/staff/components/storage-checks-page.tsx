@@ -31,7 +31,8 @@ function StorageCheckCard({
           </Anchor>
         </Title>
         <Text size="sm">
-          Annual storage, {name}: due {isoToUsDate(year.dueDate)}{' '}
+          {year.yearNumber === null ? 'Annual storage' : `Annual storage, ${name}`}: due{' '}
+          {isoToUsDate(year.dueDate)}{' '}
           {year.overdue && (
             <Badge color="red" variant="light">
               Overdue
