@@ -257,12 +257,22 @@ export const sampleChecksResponseSchema = z.object({ samples: z.array(sampleAwai
 
 const entryText = (max: number) => singleLine(z.string().max(max));
 
-export const recordCheckRequestSchema = z.object({
-  sampleId: z.uuid(),
+/** A check as typed on any check queue's form (checkEntryProblems judges it). */
+export const checkEntryFields = {
   checkNumber: entryText(40),
   checkAmount: entryText(40),
   checkDate: entryText(40),
-});
+};
+
+/** A check as recorded, in every check queue's answer. */
+export const recordedCheckFields = {
+  checkNumber: z.string(),
+  checkAmountCents: z.number().int(),
+  checkDate: z.string().describe('YYYY-MM-DD'),
+  recordedAt: z.string(),
+};
+
+export const recordCheckRequestSchema = z.object({ sampleId: z.uuid(), ...checkEntryFields });
 export type RecordCheckRequest = z.infer<typeof recordCheckRequestSchema>;
 
 export const recordCheckResponseSchema = z.object({
@@ -270,10 +280,7 @@ export const recordCheckResponseSchema = z.object({
   message: z.string(),
   sampleId: z.uuid(),
   clientActId: z.string(),
-  checkNumber: z.string(),
-  checkAmountCents: z.number().int(),
-  checkDate: z.string().describe('YYYY-MM-DD'),
-  recordedAt: z.string(),
+  ...recordedCheckFields,
 });
 export type RecordCheckResponse = z.infer<typeof recordCheckResponseSchema>;
 
@@ -350,12 +357,7 @@ export const planOrderAwaitingCheckSchema = z.object({
 export type PlanOrderAwaitingCheck = z.infer<typeof planOrderAwaitingCheckSchema>;
 export const planChecksResponseSchema = z.object({ orders: z.array(planOrderAwaitingCheckSchema) });
 
-export const recordPlanCheckRequestSchema = z.object({
-  orderId: z.uuid(),
-  checkNumber: entryText(40),
-  checkAmount: entryText(40),
-  checkDate: entryText(40),
-});
+export const recordPlanCheckRequestSchema = z.object({ orderId: z.uuid(), ...checkEntryFields });
 export type RecordPlanCheckRequest = z.infer<typeof recordPlanCheckRequestSchema>;
 
 export const recordPlanCheckResponseSchema = z.object({
@@ -363,10 +365,7 @@ export const recordPlanCheckResponseSchema = z.object({
   message: z.string(),
   orderId: z.uuid(),
   clientActId: z.string(),
-  checkNumber: z.string(),
-  checkAmountCents: z.number().int(),
-  checkDate: z.string().describe('YYYY-MM-DD'),
-  recordedAt: z.string(),
+  ...recordedCheckFields,
   paidUntil: z.string().nullable().describe('The storage paid-until date after the plan (YYYY-MM-DD)'),
 });
 export type RecordPlanCheckResponse = z.infer<typeof recordPlanCheckResponseSchema>;

@@ -277,6 +277,7 @@ export const auditActions = {
   'change-vial-request': 'Changed a vial request',
   'settle-payment': 'Settled a payment in doubt',
   'record-plan-check': 'Recorded the check of a plan order',
+  'record-storage-check': 'Recorded the check of a storage year',
   'change-store-order': 'Changed a store order',
   'send-payment-link': 'Sent a payment link',
   'billing-run': 'Ran billing as of a date (demo)',

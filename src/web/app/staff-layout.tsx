@@ -27,6 +27,7 @@ export const staffNavigation = {
   vialRequests: { to: '/staff/queues/vial-requests', label: 'Vial Requests' },
   paymentsInDoubt: { to: '/staff/queues/payments-in-doubt', label: 'Payments in Doubt' },
   planChecks: { to: '/staff/queues/plan-checks', label: 'Plan Checks' },
+  storageChecks: { to: '/staff/queues/storage-checks', label: 'Storage Checks' },
   storeOrders: { to: '/staff/queues/store-orders', label: 'Store Orders' },
   billing: { to: '/staff/billing', label: 'Billing' },
 } as const;

@@ -1,13 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { todayFor } from '../../../domain/client';
-import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../domain/dates';
+import { isoToUsDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
 import { tissueLabels } from '../../../domain/initial-processing';
 import { formatUsd } from '../../../domain/money';
 import {
-  amountToCents,
-  checkEntryProblems,
   staffQueueMessages as m,
   type RecordCheckRequest,
   type RecordCheckResponse,
@@ -24,7 +22,7 @@ import { sessionOf } from '../../plugins/sessions';
 import { recordActivity } from '../clients/client-activities';
 import { clientContact, markClientCompleted } from '../clients/client-directory';
 import type { StaffQueue } from '../staff/queues/queue';
-import { staffMemberName as staffName } from '../staff/staff-accounts';
+import { readCheckEntry, refuseOtherCheck } from '../staff/queues/recorded-check';
 import { sampleFacts } from './sample-rows';
 import { sampleSubmissions } from './schema';
 
@@ -83,12 +81,8 @@ export async function recordCheck(
   if (!sampleRow || !clientRow || sampleRow.paymentKind !== 'check') throw notFound();
   const found = { sample: sampleRow, client: clientRow };
   onClient(found.client.id);
-  const problems = checkEntryProblems(body, { dueCents: found.sample.totalCents, today: todayFor(now) });
-  const firstProblem = Object.values(problems)[0];
-  if (firstProblem) throw new HttpError('VALIDATION', firstProblem, problems);
-  const checkNumber = body.checkNumber.trim();
-  const checkAmountCents = amountToCents(body.checkAmount) ?? 0;
-  const checkDate = calendarDateToIso(body.checkDate) ?? '';
+  const entered = readCheckEntry(body, found.sample.totalCents, now);
+  const { checkNumber, checkAmountCents, checkDate } = entered;
 
   const recorded = await db.transaction(async (tx) => {
     const [sample] = await tx
@@ -140,19 +134,13 @@ export async function recordCheck(
   if (current?.status !== 'paid' || !current.checkRecordedAt) {
     throw new HttpError('ALREADY_COMPLETED', m.sampleGone);
   }
-  const same =
-    current.checkRecordedBy === staffId &&
-    current.checkNumber === checkNumber &&
-    current.checkAmountCents === checkAmountCents &&
-    current.checkDate === checkDate;
-  if (same) return answerOf(current, found.client.clientActId);
-  throw new HttpError(
-    'ALREADY_COMPLETED',
-    m.checkAlreadyRecorded(
-      await staffName(db, current.checkRecordedBy),
-      isoToUsDate(isoDateOf(current.checkRecordedAt)),
-    ),
+  await refuseOtherCheck(
+    db,
+    { ...current, recordedBy: current.checkRecordedBy, recordedAt: current.checkRecordedAt },
+    staffId,
+    entered,
   );
+  return answerOf(current, found.client.clientActId);
 }
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };

@@ -1,4 +1,5 @@
 import { date, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { recordedCheck } from '../../db/columns';
 import { clients } from '../clients/schema';
 import { physicians } from '../physicians/schema';
 
@@ -35,11 +36,7 @@ export const sampleSubmissions = pgTable(
     billingEmail: text(),
     operationId: uuid(),
     /** The check staff recorded when it arrived: its number, amount, date, who and when. */
-    checkNumber: text(),
-    checkAmountCents: integer(),
-    checkDate: date({ mode: 'string' }),
-    checkRecordedBy: uuid(),
-    checkRecordedAt: timestamp({ withTimezone: true }),
+    ...recordedCheck(),
     /**
      * The tissue's arrival, recorded by staff: its date (the client's banked date, from which
      * every storage year runs), the vials banked, who recorded it and when.

@@ -1,13 +1,9 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { todayFor } from '../../../domain/client';
-import { calendarDateToIso, isoDateOf, isoToUsDate } from '../../../domain/dates';
+import { isoToUsDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
 import { formatUsd } from '../../../domain/money';
 import {
-  amountToCents,
-  checkEntryProblems,
-  staffQueueMessages as checkMessages,
   planStoreQueueMessages as m,
   type PlanOrderAwaitingCheck,
   planChecksResponseSchema,
@@ -25,7 +21,7 @@ import { sessionOf } from '../../plugins/sessions';
 import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
 import { renderReceiptPdf } from '../payments/receipt-pdf';
 import type { StaffQueue } from '../staff/queues/queue';
-import { staffMemberName } from '../staff/staff-accounts';
+import { readCheckEntry, refuseOtherCheck } from '../staff/queues/recorded-check';
 import { storagePlanOrders } from './schema';
 import { applyPlanOrder, type PlanOrderRow } from './storage-plan-service';
 
@@ -106,12 +102,8 @@ export async function recordPlanCheck(
   const client = order ? await clientContact(db, order.clientId) : null;
   if (!order || !client || order.paymentMethod !== 'Check' || order.status === 'pending') throw notFound();
   onClient(client.id);
-  const problems = checkEntryProblems(body, { dueCents: order.totalCents, today: todayFor(now) });
-  const firstProblem = Object.values(problems)[0];
-  if (firstProblem) throw new HttpError('VALIDATION', firstProblem, problems);
-  const checkNumber = body.checkNumber.trim();
-  const checkAmountCents = amountToCents(body.checkAmount) ?? 0;
-  const checkDate = calendarDateToIso(body.checkDate) ?? '';
+  const entered = readCheckEntry(body, order.totalCents, now);
+  const { checkNumber, checkAmountCents, checkDate } = entered;
   const checkLabel = `Check no. ${checkNumber}`;
 
   let applied: PlanOrderRow | undefined;
@@ -178,19 +170,13 @@ export async function recordPlanCheck(
   const [current] = await db.select().from(storagePlanOrders).where(eq(storagePlanOrders.id, order.id));
   if (current?.status !== 'paid' || !current.checkReceivedAt)
     throw new HttpError('ALREADY_COMPLETED', m.planOrderGone);
-  const same =
-    current.checkRecordedBy === staffId &&
-    current.checkNumber === checkNumber &&
-    current.checkAmountCents === checkAmountCents &&
-    current.checkDate === checkDate;
-  if (same) return answerOf(current, client.clientActId);
-  throw new HttpError(
-    'ALREADY_COMPLETED',
-    checkMessages.checkAlreadyRecorded(
-      await staffMemberName(db, current.checkRecordedBy),
-      isoToUsDate(isoDateOf(current.checkReceivedAt)),
-    ),
+  await refuseOtherCheck(
+    db,
+    { ...current, recordedBy: current.checkRecordedBy, recordedAt: current.checkReceivedAt },
+    staffId,
+    entered,
   );
+  return answerOf(current, client.clientActId);
 }
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt } from '../../db/columns';
+import { createdAt, recordedCheck } from '../../db/columns';
 import { clients } from '../clients/schema';
 import { physicians } from '../physicians/schema';
 
@@ -100,6 +100,10 @@ export const annualStorageFees = pgTable(
     recovered: boolean().notNull().default(false),
     /** A staff waiver or deferral: who, why. */
     note: text(),
+    /** A year paid by check: the check as staff recorded it (the storage checks queue). */
+    ...recordedCheck(),
+    /** That check's receipt (a document of the client's). */
+    receiptDocumentId: uuid(),
     createdAt: createdAt(),
   },
   (t) => [

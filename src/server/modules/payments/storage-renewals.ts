@@ -18,6 +18,7 @@ import {
   renewalAmountCents,
   yearAmountCents,
 } from '../../../domain/storage-billing';
+import { storageYearName } from '../../../domain/storage-year-checks';
 import type { Executor } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
 import { createPaymentLinkToken, PAYMENT_LINK_PATHS } from '../../lib/link-tokens';
@@ -87,10 +88,6 @@ function paymentLink(deps: RenewalDeps, clientActId: string, lifetimeMs: number)
   return `${deps.publicUrl}${PAYMENT_LINK_PATHS.email}?t=${token}`;
 }
 
-function yearName(yearNumber: number | null): string {
-  return yearNumber === null ? 'annual storage' : `storage year ${yearNumber}`;
-}
-
 /** The method secured for annual banking: the kind the notice named when still on file, else the other. */
 function methodToCharge(
   methods: { card: PaymentMethodRow | null; ach: PaymentMethodRow | null },
@@ -121,8 +118,8 @@ async function mailDecline(
   const text = [
     `Dear ${client.firstName},`,
     outcome.nextTry
-      ? `We could not charge ${amount} for your annual storage (${yearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
-      : `We could not charge ${amount} for your annual storage (${yearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
+      ? `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
+      : `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
     `To pay now (${formatUsd(row.amountCents)} by card, ${formatUsd(yearAmountCents(row, 'ach'))} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
     link,
     `Questions: ${deps.contactUrl}`,
@@ -164,7 +161,7 @@ async function confirmRenewal(
       clientId: claim.clientId,
       type: 'Annual Storage Fee',
       closeDate: claim.day,
-      purchasedPlanName: `Annual Storage (${yearName(claim.yearNumber)})`,
+      purchasedPlanName: `Annual Storage (${storageYearName(claim.yearNumber)})`,
       stageName: 'Closed Won',
       paymentId: charge.paymentId,
       amountCents: charge.totalCents,
@@ -179,7 +176,7 @@ async function confirmRenewal(
           subject: m.receiptSubject,
           text: [
             `Dear ${client.firstName},`,
-            `We charged ${formatUsd(charge.totalCents)} to your ${method} for your annual storage (${yearName(claim.yearNumber)}). Transaction ${charge.transactionId}.`,
+            `We charged ${formatUsd(charge.totalCents)} to your ${method} for your annual storage (${storageYearName(claim.yearNumber)}). Transaction ${charge.transactionId}.`,
             paidUntil ? `Your storage is now paid until ${isoToUsDate(paidUntil)}.` : '',
             'The receipt is attached. Thank you.',
             `Questions: ${deps.contactUrl}`,
@@ -391,7 +388,7 @@ function noticeText(deps: RenewalDeps, client: ClientToBill, row: FeeRow, method
   const link = paymentLink(deps, client.clientActId, NOTICE_LINK_LIFETIME_MS);
   const lines = [
     `Dear ${client.firstName},`,
-    `Your annual storage renews on ${due} (${yearName(row.yearNumber)}, storage paid until ${isoToUsDate(row.coversUntil ?? row.dueDate)} once it is paid). The amount is ${amount}.`,
+    `Your annual storage renews on ${due} (${storageYearName(row.yearNumber)}, storage paid until ${isoToUsDate(row.coversUntil ?? row.dueDate)} once it is paid). The amount is ${amount}.`,
   ];
   if (method) {
     const named = describeMethodOnFile(method);
@@ -453,7 +450,7 @@ async function chargeYear(deps: RenewalDeps, row: FeeRow, method: PaymentMethodR
         amountCents: yearAmountCents(row, method.kind),
         feeCents: 0,
         payment: { kind: method.kind, onFile: method },
-        description: `Annual storage, ${yearName(row.yearNumber)}`,
+        description: `Annual storage, ${storageYearName(row.yearNumber)}`,
       },
     }),
   });

@@ -8,6 +8,7 @@ import { planChecksQueue } from '../../ordering/plan-checks-queue';
 import { storeOrdersQueue } from '../../ordering/store-orders-queue';
 import type { PaidOrderDeps } from '../../payments/paid-order';
 import { paymentsInDoubtQueue } from '../../payments/payments-in-doubt-queue';
+import { storageChecksQueue } from '../../payments/storage-checks-queue';
 import type { QueueRecovery, StaffQueue, StaffQueueDeps } from './queue';
 import { vialRequestsQueue } from './vial-requests';
 
@@ -22,6 +23,7 @@ export const staffQueues: readonly StaffQueue[] = [
   vialRequestsQueue,
   paymentsInDoubtQueue,
   planChecksQueue,
+  storageChecksQueue,
   storeOrdersQueue,
 ];
 

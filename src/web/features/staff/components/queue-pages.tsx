@@ -36,6 +36,10 @@ export const queuePages: Record<string, { description: string; Page: ComponentTy
     description: 'Banking and Storage Plans orders paid by check: record the check, so the plan is applied.',
     Page: lazy(() => import('./plan-checks-page').then((m) => ({ default: m.PlanChecksPage }))),
   },
+  'storage-checks': {
+    description: 'Storage years invoiced or overdue: record the check, so the year is paid.',
+    Page: lazy(() => import('./storage-checks-page').then((m) => ({ default: m.StorageChecksPage }))),
+  },
   'store-orders': {
     description: 'Store orders: mark shipped with the tracking number, then mark delivered.',
     Page: lazy(() => import('./store-orders-queue-page').then((m) => ({ default: m.StoreOrdersQueuePage }))),
