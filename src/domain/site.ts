@@ -16,18 +16,10 @@ export const bankDetailsSchema = z.object({
 });
 export type BankDetails = z.infer<typeof bankDetailsSchema>;
 
-/** How long a session lasts without activity (IDLE_SIGN_OUT_SECONDS, STAFF_IDLE_SIGN_OUT_SECONDS). */
-export const idleSignOutSchema = z.object({
-  portal: z.number().int().positive().describe("Clients' and physicians' idle sign-out, in ms (5 minutes)"),
-  staff: z.number().int().positive().describe("The back office's idle sign-out, in ms (15 minutes)"),
-});
-export type IdleSignOut = z.infer<typeof idleSignOutSchema>;
-
 /** The public settings the pages read before anyone signs in. */
 export const siteConfigSchema = z.object({
   contactUrl: z.string().describe('Where "Contact us" leads: the bank\'s contact page (CONTACT_URL)'),
   bank: bankDetailsSchema,
-  idleSignOutMs: idleSignOutSchema,
 });
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

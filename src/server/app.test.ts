@@ -157,7 +157,6 @@ describe('the app shell', () => {
         remitTo: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
         privacyUrl: 'https://www.stemcellbank.example.com/privacy',
       },
-      idleSignOutMs: { portal: 300_000, staff: 900_000 },
     });
     await app.close();
     expect(() => loadConfig({ CONTACT_URL: 'javascript:alert(1)' })).toThrow(/CONTACT_URL/);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { authPolicy } from '../domain/auth-policy';
-import type { BankDetails, IdleSignOut } from '../domain/site';
+import type { BankDetails } from '../domain/site';
 import { staffPolicy } from '../domain/staff';
 
 const booleanText = z
@@ -185,7 +185,7 @@ export interface Config {
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
   /** After this long without activity a session ends, on the server and in the page. */
-  idleSignOutMs: IdleSignOut;
+  idleSignOutMs: { portal: number; staff: number };
   /** Demo mode's e-mail page: never on a portal served over HTTPS, where real clients may be. */
   devOutbox: boolean;
   /** Said in the log at start: settings that work but are risky. */

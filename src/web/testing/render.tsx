@@ -16,7 +16,6 @@ export const TEST_SITE_CONFIG = {
     remitTo: ['Attn: Accounts Receivable', '1450 Brickell Avenue, Suite 1900', 'Miami, FL 33131'],
     privacyUrl: 'https://www.stemcellbank.example.com/privacy',
   },
-  idleSignOutMs: { portal: 300_000, staff: 900_000 },
 };
 
 /**

@@ -188,8 +188,14 @@ describe('sessions', () => {
       expect((await ping()).statusCode).toBe(200);
       short.clock.advance(21_000);
       expect((await ping()).statusCode).toBe(401);
-      const site = await short.app.inject({ method: 'GET', url: '/api/pay/site_config' });
-      expect(site.json().idleSignOutMs).toEqual({ portal: 20_000, staff: 900_000 });
+      // The page learns it with the session, to warn and sign out when the server would.
+      const again = await short.signIn('ACT10001');
+      const probe = await short.app.inject({
+        method: 'GET',
+        url: '/api/pay/session',
+        headers: { cookie: again },
+      });
+      expect(probe.json()).toMatchObject({ signedIn: true, idleTimeoutMs: 20_000 });
     } finally {
       await short.close();
     }

@@ -40,7 +40,7 @@ export const siteRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { config, 
         response: { 200: siteConfigSchema },
       },
     },
-    async () => ({ contactUrl: config.contactUrl, bank: config.bank, idleSignOutMs: config.idleSignOutMs }),
+    async () => ({ contactUrl: config.contactUrl, bank: config.bank }),
   );
 
   app.get(
