@@ -7,7 +7,7 @@ import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
 import { returnPath, returnPathOwner } from '../../../lib/return-path';
-import { homeOf, type Role, type Session, sessionQueryKey, useSession } from '../../../lib/session';
+import { homeOf, type Role, type Session, sessionQuery, useSession } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
 import { rememberedClientId, rememberedPhysicianId, useSiteConfig } from '../../../lib/site';
 import { useLogin } from '../api/login';
@@ -72,9 +72,9 @@ export function SignInPage({ portal = 'client' }: { portal?: Role }) {
     }
     setErrors({});
     login.mutate(parsed.data, {
-      onSuccess: () => {
+      onSuccess: async () => {
         config.remembered.set(remember ? parsed.data.username : null);
-        const who = queryClient.getQueryData<Session | null>(sessionQueryKey);
+        const who = await queryClient.fetchQuery(sessionQuery).catch(() => null);
         navigate(who ? startPage(who) : homeOf[portal], { replace: true });
       },
       onError: () => setPassword(''),
