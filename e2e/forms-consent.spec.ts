@@ -47,6 +47,9 @@ test("on a phone, Back, Forward and a reload keep the consent's answers (Jane, w
   await expect(form.getByRole('radio', { name: 'Adipose' })).toBeChecked();
   await form.getByRole('button', { name: 'Previous Page' }).click();
   await expect(form.getByRole('radio', { name: 'Destroy any Tissue' })).toBeChecked();
+  // The answers were kept as her draft on the server (issue 24), which would open the next
+  // journey's consent with them: it starts afresh.
+  expect((await page.request.delete('/api/pay/drafts/consent')).status()).toBe(200);
 });
 
 test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsigned submit refused, the signature accepted, the PDF e-mailed and downloadable', async ({

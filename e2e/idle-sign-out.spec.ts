@@ -1,10 +1,11 @@
-import { expect, test } from '@playwright/test';
-import { signIn } from './support/portal';
+import { expect, type Page, test } from '@playwright/test';
+import { startOwnServer } from './support/own-server';
+import { DEMO_PASSWORD, expectAccessible, signIn } from './support/portal';
 
 test('signs out after 5 minutes without activity', async ({ page }) => {
   await page.clock.install();
   await signIn(page);
-  await page.clock.fastForward('04:00');
+  await page.clock.fastForward('03:30');
   // Activity in the page tells the server too, so the server's idle clock follows the person's.
   const keepAlive = page.waitForRequest(
     (r) => r.url().endsWith('/api/pay/keepalive') && r.method() === 'POST',
@@ -15,8 +16,13 @@ test('signs out after 5 minutes without activity', async ({ page }) => {
   await keepAlive;
   await page.clock.fastForward('02:00');
   await expect(page).toHaveURL(/\/client-information$/);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
-  await page.clock.fastForward('05:01');
+  // A minute before the 5 minutes (4 minutes after the activity), the warning; nobody answers it.
+  await page.clock.fastForward('02:00');
+  await expect(page.getByRole('dialog', { name: 'You will be signed out soon' })).toBeVisible();
+  await expect(page.getByText('you will be signed out in about a minute')).toBeVisible();
+  await page.clock.fastForward('01:01');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('You were signed out after 5 minutes without activity.')).toBeVisible();
   const answer = await page.request.get('/api/pay/get_Client');
@@ -25,3 +31,92 @@ test('signs out after 5 minutes without activity', async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('Jane')).toHaveCount(0);
 });
+
+/**
+ * Issue 24, point 1, on a portal of its own whose idle sign-out is set to 20 seconds
+ * (IDLE_SIGN_OUT_SECONDS, the setting a kiosk would use): the warning shows halfway, at 10.
+ * Jane's consent there is unsigned, whatever the shared portal's journeys did to hers.
+ */
+test.describe('a shortened idle sign-out', () => {
+  test.describe.configure({ timeout: 240_000 });
+  let portal: Awaited<ReturnType<typeof startOwnServer>>;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    portal = await startOwnServer('e2e-idle', { IDLE_SIGN_OUT_SECONDS: '20' });
+  });
+  test.afterAll(async () => {
+    await portal?.stop();
+  });
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 740 },
+  ]) {
+    test(`at ${viewport.width} px: warned, stays signed in, then idles out and comes back to her consent with its answers`, async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ baseURL: portal.origin, viewport });
+      const page = await context.newPage();
+      await signIn(page, 'ACT10001');
+      // Each run starts without a draft (the other viewport's run left one).
+      expect((await page.request.delete('/api/pay/drafts/consent')).status()).toBe(200);
+
+      await page.goto('/form-document/Consent-form');
+      const form = page.getByRole('form', { name: 'Client Consent Form' });
+      await form.getByRole('radio', { name: 'Destroy any Tissue' }).check();
+      await form.getByRole('radio', { name: 'Yes', exact: true }).check();
+      await form.getByRole('textbox', { name: 'Medications you are taking' }).fill('Metformin 500 mg');
+      await form.getByRole('button', { name: 'Next Page' }).click();
+      await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+      const saved = page.waitForResponse(
+        (r) => r.url().endsWith('/api/pay/drafts/consent') && r.request().method() === 'PUT',
+      );
+      await form.getByRole('radio', { name: 'Adipose' }).check();
+      expect((await saved).status()).toBe(200);
+
+      // The warning: a dialog named by its title, its button focused, usable from the keyboard.
+      const warning = page.getByRole('dialog', { name: 'You will be signed out soon' });
+      await expect(warning).toBeVisible({ timeout: 15_000 });
+      await expect(warning).toContainText('For your security, you will be signed out in about 10 seconds');
+      const stay = warning.getByRole('button', { name: 'Stay signed in' });
+      await expect(stay).toBeFocused();
+      await expect(warning.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      await expectAccessible(page);
+      const keptAlive = page.waitForResponse((r) => r.url().endsWith('/api/pay/keepalive'));
+      await page.keyboard.press('Enter');
+      expect((await keptAlive).status()).toBe(200);
+      await expect(warning).toBeHidden();
+      await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+
+      // Nobody answers the second warning: signed out at 20 seconds, told why.
+      await expect(warning).toBeVisible({ timeout: 15_000 });
+      await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
+      await expect(
+        page.getByText('You were signed out after 20 seconds without activity. Please sign in again.'),
+      ).toBeVisible();
+      expect((await page.request.get('/api/pay/get_Client')).status()).toBe(401);
+      await expectAccessible(page);
+
+      // Signing in again returns to the consent's page 2, with every answer as she left it.
+      await signInAgain(page);
+      await expect(page).toHaveURL(/\/form-document\/Consent-form\?page=2$/);
+      await expect(form.getByRole('heading', { name: 'Client Consent Form, page 2 of 2' })).toBeVisible();
+      await expect(form.getByRole('radio', { name: 'Adipose' })).toBeChecked();
+      await expectAccessible(page);
+      await form.getByRole('button', { name: 'Previous Page' }).click();
+      await expect(form.getByRole('radio', { name: 'Destroy any Tissue' })).toBeChecked();
+      await expect(form.getByRole('radio', { name: 'Yes', exact: true })).toBeChecked();
+      await expect(form.getByRole('textbox', { name: 'Medications you are taking' })).toHaveValue(
+        'Metformin 500 mg',
+      );
+      await context.close();
+    });
+  }
+});
+
+async function signInAgain(page: Page) {
+  await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
+  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}

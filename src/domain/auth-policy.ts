@@ -42,3 +42,27 @@ export const authPolicy = {
   minPasswordLength: 12,
   maxPasswordLength: 128,
 } as const;
+
+/**
+ * When the idle warning shows and how often activity tells the server: a minute before the
+ * sign-out (halfway, for an idle time under two minutes), and four times per idle period at
+ * most once a minute, so that the server's idle clock never ends a session before the page does.
+ */
+export function idleSchedule(idleMs: number) {
+  const warnBeforeMs = Math.min(60_000, Math.floor(idleMs / 2));
+  return {
+    warnAfterMs: idleMs - warnBeforeMs,
+    warnBeforeMs,
+    keepAliveEveryMs: Math.min(60_000, Math.floor(idleMs / 4)),
+  };
+}
+
+/** "5 minutes", "15 minutes", "20 seconds": an idle time as people say it. */
+export function idleTimeText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 60 === 0) {
+    const minutes = seconds / 60;
+    return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  }
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}

@@ -285,6 +285,8 @@ export const auditActions = {
   'change-calendar': 'Changed the shipping calendar',
   'change-prices': 'Changed the price book',
   'send-agreement-link': 'Sent a newborn finance agreement link',
+  'read-form-draft': "Read a form's unsent answers",
+  'change-form-draft': "Saved or discarded a form's unsent answers",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 

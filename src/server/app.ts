@@ -31,6 +31,7 @@ import { refuseRawPaymentNumbers } from './lib/raw-payment-numbers';
 import { serializerCompiler } from './lib/serializer';
 import { authRoutes } from './modules/auth/auth-routes';
 import { clientRoutes } from './modules/clients/client-routes';
+import { formDraftRoutes } from './modules/forms/form-draft-routes';
 import { formRoutes } from './modules/forms/form-routes';
 import { physicianConsentRoutes } from './modules/forms/physician-consent-routes';
 import { physicianDiseaseRoutes } from './modules/forms/physician-disease-routes';
@@ -248,6 +249,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await scope.register(orderingRoutes, api);
         await scope.register(cellRequestRoutes, api);
         await scope.register(storagePlanRoutes, api);
+        await scope.register(formDraftRoutes, api);
       },
       { audit },
     ),

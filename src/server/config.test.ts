@@ -24,6 +24,16 @@ describe('configuration from the environment', () => {
     expect(config.secureCookies).toBe(false);
   });
 
+  it("signs out after the spec's 5 minutes idle (15 in the back office), or sooner when set, never later", () => {
+    expect(loadConfig({}).idleSignOutMs).toEqual({ portal: 300_000, staff: 900_000 });
+    expect(
+      loadConfig({ IDLE_SIGN_OUT_SECONDS: '20', STAFF_IDLE_SIGN_OUT_SECONDS: '60' }).idleSignOutMs,
+    ).toEqual({ portal: 20_000, staff: 60_000 });
+    expect(() => loadConfig({ IDLE_SIGN_OUT_SECONDS: '301' })).toThrow(/IDLE_SIGN_OUT_SECONDS="301"/);
+    expect(() => loadConfig({ IDLE_SIGN_OUT_SECONDS: '5' })).toThrow(/at least 10 seconds/);
+    expect(() => loadConfig({ STAFF_IDLE_SIGN_OUT_SECONDS: '901' })).toThrow(/STAFF_IDLE_SIGN_OUT_SECONDS/);
+  });
+
   it('turns demo mode off by default with PostgreSQL, and on when asked', () => {
     expect(
       loadConfig({

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { authPolicy } from '../domain/auth-policy';
 import type { BankDetails } from '../domain/site';
+import { staffPolicy } from '../domain/staff';
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
@@ -119,6 +121,19 @@ const envSchema = z.object({
     .default('9545550100'),
   /** How long an hour of the offline carrier's scans lasts (shortened for demos and browser tests). */
   OFFLINE_CARRIER_HOUR_MS: positiveInt.default(3_600_000),
+  /**
+   * The idle sign-out of clients and physicians, in seconds: the spec's 5 minutes, or shorter
+   * (a kiosk, the browser journey that waits for the warning); never longer.
+   */
+  IDLE_SIGN_OUT_SECONDS: positiveInt
+    .min(10, 'must be at least 10 seconds')
+    .max(authPolicy.idleTimeoutMs / 1000, "must be at most 300 seconds (the spec's 5 minutes)")
+    .default(authPolicy.idleTimeoutMs / 1000),
+  /** The back office's idle sign-out, in seconds: 15 minutes, or shorter. */
+  STAFF_IDLE_SIGN_OUT_SECONDS: positiveInt
+    .min(10, 'must be at least 10 seconds')
+    .max(staffPolicy.idleTimeoutMs / 1000, 'must be at most 900 seconds (15 minutes)')
+    .default(staffPolicy.idleTimeoutMs / 1000),
 });
 
 export interface Config {
@@ -169,6 +184,8 @@ export interface Config {
   reconcileIntervalMs: number;
   /** Cookies get the __Host- prefix and Secure when the portal is served over HTTPS. */
   secureCookies: boolean;
+  /** After this long without activity a session ends, on the server and in the page. */
+  idleSignOutMs: { portal: number; staff: number };
   /** Demo mode's e-mail page: never on a portal served over HTTPS, where real clients may be. */
   devOutbox: boolean;
   /** Said in the log at start: settings that work but are risky. */
@@ -331,6 +348,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY ?? false,
     leaseMs: e.RUN_ONCE_LEASE_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+    idleSignOutMs: {
+      portal: e.IDLE_SIGN_OUT_SECONDS * 1000,
+      staff: e.STAFF_IDLE_SIGN_OUT_SECONDS * 1000,
+    },
     payments:
       e.PAYMENT_GATEWAY === 'authorize-net'
         ? {

@@ -1,8 +1,10 @@
 import { and, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { DRAFT_RETENTION_MS } from '../../domain/form-drafts';
 import type { AppDeps } from '../app-deps';
 import { documents, operations, rateLimits, sandboxTokens, sessions } from '../db/schema';
 import { lapsedOperations, type Recovered, type RecoveryRun, recoverLapsed } from '../lib/run-once';
 import { deleteResetCodesExpiredBefore } from '../modules/auth/auth-service';
+import { deleteFormDraftsSavedBefore } from '../modules/forms/form-drafts';
 import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
 import { newbornInstallmentRecoveries } from '../modules/newborn-agreement/newborn-installments';
@@ -109,7 +111,8 @@ const OPERATION_RETENTION_MS = 7 * DAY_MS;
 
 /**
  * Clean-up: documents stored by operations that failed (a signing given back), and rows that
- * have expired (sessions, counters, confirmations, tokens, codes, old idempotency records).
+ * have expired (sessions, counters, confirmations, tokens, codes, old idempotency records, form
+ * drafts not saved for 7 days).
  */
 export async function cleanUp(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<void> {
   const { db, clock } = deps;
@@ -130,6 +133,7 @@ export async function cleanUp(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<void
       or(isNotNull(sandboxTokens.usedAt), lt(sandboxTokens.createdAt, new Date(now.getTime() - DAY_MS))),
     );
   await deleteResetCodesExpiredBefore(db, new Date(now.getTime() - DAY_MS));
+  await deleteFormDraftsSavedBefore(db, new Date(now.getTime() - DRAFT_RETENTION_MS));
   await db
     .delete(operations)
     .where(

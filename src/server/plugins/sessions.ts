@@ -74,9 +74,9 @@ const RECENT_MAX = 10_000;
 
 type SessionRow = typeof sessions.$inferSelect;
 
-/** Staff sessions idle out after 15 minutes; clients' and physicians' after 5. */
-function idleTimeoutOf(role: SessionRow['role']): number {
-  return role === 'staff' || role === 'staff_pending' ? staffPolicy.idleTimeoutMs : authPolicy.idleTimeoutMs;
+/** Staff sessions idle out after 15 minutes; clients' and physicians' after 5 (or as configured, shorter). */
+function idleTimeoutOf(role: SessionRow['role'], idle: Config['idleSignOutMs']): number {
+  return role === 'staff' || role === 'staff_pending' ? idle.staff : idle.portal;
 }
 
 /**
@@ -177,7 +177,7 @@ export function createSessionService(db: Database, clock: Clock, config: Config)
     const row = await readSession(id, now.getTime());
     if (!row) return null;
     const idleFor = now.getTime() - row.lastSeenAt.getTime();
-    if (idleFor > idleTimeoutOf(row.role) || now >= row.expiresAt) {
+    if (idleFor > idleTimeoutOf(row.role, config.idleSignOutMs) || now >= row.expiresAt) {
       recent.delete(id);
       await db.delete(sessions).where(eq(sessions.id, id));
       return null;

@@ -10,7 +10,7 @@ const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block' } as const;
 
 /** The signed-in physician's frame: the client's look, their own menu, and whom they act for. */
 export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) {
-  const { signOut, navOpen, toggleNav, isActive } = usePortalSession();
+  const { signOut, navOpen, toggleNav, isActive, idleWarning } = usePortalSession(session);
   const displayName = `Dr. ${session.physicianLastName}`;
   const acting = session.actingFor;
 
@@ -20,6 +20,7 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
       home={physicianNavigation.myClients.to}
       navOpen={navOpen}
       toggleNav={toggleNav}
+      dialogs={idleWarning}
       headerEnd={
         <Group gap="sm" wrap="nowrap" miw={0}>
           <Group gap={6} wrap="nowrap" miw={0} data-testid="acting-for" visibleFrom="xs">

@@ -26,7 +26,7 @@ const PROFILE_NAME_DISPLAY = { base: 'none', sm: 'block', lg: 'none', xl: 'block
 /** The signed-in client's frame: header, menus, left navigation. The session gate chose it. */
 export function PortalLayout({ session }: { session: SessionInfo }) {
   const client = useClient();
-  const { signOut, navOpen, toggleNav, isActive } = usePortalSession();
+  const { signOut, navOpen, toggleNav, isActive, idleWarning } = usePortalSession(session);
 
   const record = client.data;
   const formsRed = record ? formsIncomplete(record) : false;
@@ -39,6 +39,7 @@ export function PortalLayout({ session }: { session: SessionInfo }) {
       home="/client-information"
       navOpen={navOpen}
       toggleNav={toggleNav}
+      dialogs={idleWarning}
       headerEnd={
         <>
           <Group gap={0} visibleFrom="lg" component="nav" aria-label="Main menu" wrap="nowrap">

@@ -27,6 +27,8 @@ export function PortalShell(props: {
   /** What the header shows after the portal's name: menus, the profile. */
   headerEnd: ReactNode;
   navbar: ReactNode;
+  /** Dialogs over every page of the portal (the idle sign-out's warning). */
+  dialogs?: ReactNode;
 }) {
   const main = useMainFocus();
   return (
@@ -73,6 +75,7 @@ export function PortalShell(props: {
         </Suspense>
         <SiteFooter />
       </AppShell.Main>
+      {props.dialogs}
     </AppShell>
   );
 }

@@ -4,18 +4,19 @@ import { IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { idleTimeText } from '../../domain/auth-policy';
 import { staffPolicy } from '../../domain/staff';
+import { IdleWarningDialog } from '../components/idle-warning-dialog';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { staffSessionQueryKey, useStaffSession } from '../features/staff/api/staff-session';
 import { useStaffLogout } from '../features/staff/api/staff-sign-in';
 import { apiRequest, onUnauthenticated } from '../lib/api-client';
+import { returnPath, returnPathOwner } from '../lib/return-path';
 import { signOutNotice } from '../lib/sign-out-notice';
 import { PortalShell, ProfileMenuButton } from './portal-shell';
 import { useIdleSignOut } from './use-idle-sign-out';
 
-const IDLE_NOTICE = 'You were signed out after 15 minutes without activity. Please sign in again.';
 const ENDED_NOTICE = 'Your session has ended. Please sign in again.';
-const KEEPALIVE_EVERY_MS = 60_000;
 
 /** The back office's sections: Home (a card per work queue), Clients, each queue, and Billing. */
 export const staffNavigation = {
@@ -50,7 +51,11 @@ export function StaffLayout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
-  const signedIn = session.data?.stage === 'signed-in';
+  const signedIn = session.data?.stage === 'signed-in' ? session.data : null;
+  const owner = signedIn ? returnPathOwner('staff', signedIn.staff.id) : null;
+  const here = `${location.pathname}${location.search}`;
+  const hereRef = useRef(here);
+  hereRef.current = here;
 
   const signOut = useCallback(
     (notice: string | null) =>
@@ -67,18 +72,29 @@ export function StaffLayout() {
     () =>
       onUnauthenticated(() => {
         signOutNotice.set(ENDED_NOTICE);
+        if (owner) returnPath.remember(hereRef.current, owner);
         queryClient.removeQueries({ queryKey: ['client'] });
         queryClient.setQueryData(staffSessionQueryKey, null);
       }),
-    [queryClient],
+    [queryClient, owner],
   );
-  const lastKeepAlive = useRef(Date.now());
+  // Signed in and on a page: any return path has been followed.
+  useEffect(() => {
+    if (owner) returnPath.clear();
+  }, [owner]);
   const keepAlive = useCallback(() => {
-    if (Date.now() - lastKeepAlive.current < KEEPALIVE_EVERY_MS) return;
-    lastKeepAlive.current = Date.now();
     void apiRequest('POST', 'staff/keepalive').catch(() => {});
   }, []);
-  useIdleSignOut(() => signOut(IDLE_NOTICE), signedIn, keepAlive, staffPolicy.idleTimeoutMs);
+  const idleMs = signedIn?.idleTimeoutMs ?? staffPolicy.idleTimeoutMs;
+  const idle = useIdleSignOut({
+    onIdle: () => {
+      if (owner) returnPath.remember(hereRef.current, owner);
+      signOut(`You were signed out after ${idleTimeText(idleMs)} without activity. Please sign in again.`);
+    },
+    keepAlive,
+    enabled: signedIn !== null,
+    idleMs,
+  });
   // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
   useEffect(() => closeNav(), [location.pathname, closeNav]);
 
@@ -92,6 +108,14 @@ export function StaffLayout() {
       home={staffNavigation.home.to}
       navOpen={navOpen}
       toggleNav={toggleNav}
+      dialogs={
+        <IdleWarningDialog
+          opened={idle.warning}
+          warnBeforeMs={idle.warnBeforeMs}
+          onStay={idle.staySignedIn}
+          onSignOut={() => signOut(null)}
+        />
+      }
       headerEnd={
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>

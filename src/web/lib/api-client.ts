@@ -37,11 +37,13 @@ interface RequestOptions {
   /** A 401 from this call is an answer (sign-in, session probe), not an ended session. */
   expectUnauthenticated?: boolean;
   headers?: Record<string, string>;
+  /** Sent even if the page is closing (a draft saved as the tab goes): the browser finishes it. */
+  keepalive?: boolean;
 }
 
 /** The one way the web talks to the server. */
 export async function apiRequest<T>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
@@ -62,6 +64,7 @@ export async function apiRequest<T>(
         ...options.headers,
       },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      ...(options.keepalive ? { keepalive: true } : {}),
     });
   } catch {
     throw new ApiError(

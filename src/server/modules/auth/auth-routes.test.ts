@@ -177,6 +177,30 @@ describe('sessions', () => {
     expect(await t.db.select().from(sessions).where(eq(sessions.id, id))).toEqual([]);
   });
 
+  it('ends a session sooner on the server when the idle sign-out is set shorter (IDLE_SIGN_OUT_SECONDS)', async () => {
+    const short = await startTestApp({ IDLE_SIGN_OUT_SECONDS: '20' });
+    try {
+      const cookie = await short.signIn('ACT10001');
+      const ping = () => short.app.inject({ method: 'POST', url: '/api/pay/keepalive', headers: { cookie } });
+      short.clock.advance(19_000);
+      expect((await ping()).statusCode).toBe(200);
+      short.clock.advance(19_000);
+      expect((await ping()).statusCode).toBe(200);
+      short.clock.advance(21_000);
+      expect((await ping()).statusCode).toBe(401);
+      // The page learns it with the session, to warn and sign out when the server would.
+      const again = await short.signIn('ACT10001');
+      const probe = await short.app.inject({
+        method: 'GET',
+        url: '/api/pay/session',
+        headers: { cookie: again },
+      });
+      expect(probe.json()).toMatchObject({ signedIn: true, idleTimeoutMs: 20_000 });
+    } finally {
+      await short.close();
+    }
+  });
+
   it('keeps a session alive while the person is active in a page without other calls', async () => {
     const cookie = await t.signIn('ACT10001');
     for (let minute = 0; minute < 8; minute++) {

@@ -138,7 +138,11 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const session = await sessions.load(request, { touch: false });
-      return (session && (await describeSession(db, session))) ?? { signedIn: false as const };
+      return (
+        (session && (await describeSession(db, session, config.idleSignOutMs.portal))) ?? {
+          signedIn: false as const,
+        }
+      );
     },
   );
 

@@ -1,4 +1,3 @@
-import { authPolicy } from '../../../domain/auth';
 import type { Database } from '../../db/client';
 import type { Session } from '../../plugins/sessions';
 import { clientContact } from '../clients/client-directory';
@@ -12,8 +11,11 @@ async function clientName(db: Database, clientId: string) {
     : undefined;
 }
 
-/** What GET /session answers for a live session; null when its person is gone. */
-export async function describeSession(db: Database, session: Session) {
+/**
+ * What GET /session answers for a live session; null when its person is gone. `idleTimeoutMs` is
+ * the server's (IDLE_SIGN_OUT_SECONDS), so the page signs out and warns when the server would.
+ */
+export async function describeSession(db: Database, session: Session, idleTimeoutMs: number) {
   if (session.role === 'client') {
     const client = await clientName(db, session.clientId);
     if (!client) return null;
@@ -23,7 +25,7 @@ export async function describeSession(db: Database, session: Session) {
       id: session.clientId,
       clientACTId: client.actId,
       clientLastName: client.lastName,
-      idleTimeoutMs: authPolicy.idleTimeoutMs,
+      idleTimeoutMs,
     };
   }
   // A staff session is described by GET /api/staff/session: the portals' session call does not know it.
@@ -50,6 +52,6 @@ export async function describeSession(db: Database, session: Session) {
             name: `${acting.firstName} ${acting.lastName}`,
           }
         : null,
-    idleTimeoutMs: authPolicy.idleTimeoutMs,
+    idleTimeoutMs,
   };
 }

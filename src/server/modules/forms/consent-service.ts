@@ -29,6 +29,7 @@ import { savePaymentMethod } from '../payments/payment-service';
 import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { readSignature, submitFormOnce } from './form-claims';
+import { deleteSubmittedFormDrafts } from './form-drafts';
 import { describePayment, resolveFormPayment } from './form-payment';
 import { completeSignedForm, type FormDeps, type SignerContext, signerOf } from './signed-record';
 
@@ -143,7 +144,7 @@ export async function submitConsent(
     if (refusal) throw refusal;
   }
 
-  return submitFormOnce(deps, {
+  const response = await submitFormOnce(deps, {
     clientId,
     form: 'consent',
     kind: 'consent',
@@ -262,6 +263,9 @@ export async function submitConsent(
       );
     },
   });
+  // Signed: its drafts, the client's and any physician's, have nothing left to keep.
+  await deleteSubmittedFormDrafts(db, 'consent', clientId);
+  return response;
 }
 
 /**

@@ -57,3 +57,26 @@ export const formSubmissions = pgTable(
     index().on(t.form, t.status, t.completedAt),
   ],
 );
+
+/**
+ * A form's unsent answers (issue 24): one per form, client and whoever fills it in (the client,
+ * or a physician for them: `physicianId`). `sealed` is the JSON sealed under the documents key
+ * (sealed-text.ts), never card data or a signature (domain/form-drafts.ts). Deleted when the
+ * form is submitted, and by the clean-up job 7 days after the last save.
+ */
+export const formDrafts = pgTable(
+  'form_drafts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** `form:client:physician-or-self`: the one draft of this form for this person and client. */
+    draftKey: text().notNull().unique(),
+    form: text({ enum: ['consent'] }).notNull(),
+    clientId: uuid()
+      .notNull()
+      .references(() => clients.id, { onDelete: 'cascade' }),
+    physicianId: uuid().references(() => physicians.id, { onDelete: 'cascade' }),
+    sealed: text().notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.clientId, t.form), index().on(t.updatedAt)],
+);

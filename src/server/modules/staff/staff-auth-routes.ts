@@ -13,7 +13,6 @@ import {
   staffLoginResponseSchema,
   staffMessages,
   staffNextStepSchema,
-  staffPolicy,
   staffSessionResponseSchema,
   totpCodeRequestSchema,
 } from '../../../domain/staff';
@@ -270,7 +269,7 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
 };
 
 /** For a staff session, half or whole: who it is, and sign-out. */
-export const staffSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions }) => {
+export const staffSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { db, sessions, config }) => {
   app.get(
     '/session',
     {
@@ -290,7 +289,7 @@ export const staffSessionRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, { 
       return {
         stage: 'signed-in' as const,
         staff: staffMemberOf(staff),
-        idleTimeoutMs: staffPolicy.idleTimeoutMs,
+        idleTimeoutMs: config.idleSignOutMs.staff,
       };
     },
   );

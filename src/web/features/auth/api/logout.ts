@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { draftSaves } from '../../../lib/draft-saves';
 import { forgetAllDrafts } from '../../../lib/form-draft';
 import { sessionQueryKey } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
@@ -12,7 +13,11 @@ export function logout(): Promise<{ message: string }> {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (_notice: string | null) => logout(),
+    // A draft typed a moment ago is saved before the session ends (it is kept for the next sign-in).
+    mutationFn: async (_notice: string | null) => {
+      await draftSaves.flush();
+      return logout();
+    },
     onSettled: (_data, _error, notice) => {
       signOutNotice.set(notice);
       forgetAllDrafts();

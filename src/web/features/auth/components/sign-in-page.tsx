@@ -1,11 +1,13 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
-import { homeOf, type Role, useSession } from '../../../lib/session';
+import { returnPath, returnPathOwner } from '../../../lib/return-path';
+import { homeOf, type Role, type Session, sessionQuery, useSession } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
 import { rememberedClientId, rememberedPhysicianId, useSiteConfig } from '../../../lib/site';
 import { useLogin } from '../api/login';
@@ -39,6 +41,7 @@ export function SignInPage({ portal = 'client' }: { portal?: Role }) {
   const session = useSession();
   const site = useSiteConfig();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [notice] = useState(signOutNotice.peek);
   useEffect(() => signOutNotice.clear(), []);
   // Both hooks are called so the order of hooks never depends on the role; one of them is used.
@@ -50,7 +53,9 @@ export function SignInPage({ portal = 'client' }: { portal?: Role }) {
   const [remember, setRemember] = useState(() => config.remembered.get() !== '');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  if (session.data) return <Navigate to={homeOf[session.data.role]} replace />;
+  // Signed in (now, or already): back to the page an idle or ended session left, else home.
+  const startPage = (who: Session) => returnPath.for(returnPathOwner(who.role, who.id), homeOf[who.role]);
+  if (session.data) return <Navigate to={startPage(session.data)} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -67,9 +72,10 @@ export function SignInPage({ portal = 'client' }: { portal?: Role }) {
     }
     setErrors({});
     login.mutate(parsed.data, {
-      onSuccess: () => {
+      onSuccess: async () => {
         config.remembered.set(remember ? parsed.data.username : null);
-        navigate(homeOf[portal], { replace: true });
+        const who = await queryClient.fetchQuery(sessionQuery).catch(() => null);
+        navigate(who ? startPage(who) : homeOf[portal], { replace: true });
       },
       onError: () => setPassword(''),
     });

@@ -22,7 +22,6 @@ import type { PaymentInfo } from '../../../../domain/payment-info';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { LeaveGuard } from '../../../components/leave-guard';
 import { clientQueryPrefix } from '../../../lib/client-record';
-import { readDraft, useFormDraft } from '../../../lib/form-draft';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import {
   checkPaymentChoice,
@@ -33,6 +32,7 @@ import {
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { subjectClientId, useSession } from '../../../lib/session';
+import { useFormDraftQuery, useSaveFormDraft } from '../api/form-draft';
 import { formDocumentsQueryKey } from '../api/get-form-documents';
 import { useSendConsentData } from '../api/send-consent-data';
 import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
@@ -61,8 +61,9 @@ function pageOneRequest(answers: ConsentPageOne) {
 
 const pageOneFields = new Set(consentPageOneOrder);
 
-function readConsentDraft(key: string): ConsentDraft | null {
-  const saved = readDraft<Partial<ConsentDraft>>(key);
+/** The draft the server kept, as the form's state; null when there is none or it is not one. */
+function consentDraftOf(kept: Record<string, unknown> | null | undefined): ConsentDraft | null {
+  const saved = kept as Partial<ConsentDraft> | null | undefined;
   if (!saved || typeof saved !== 'object' || typeof saved.answers !== 'object') return null;
   return {
     answers: saved.answers ?? {},
@@ -96,9 +97,10 @@ function pageTwoEdits(before: ConsentPageTwo, after: ConsentPageTwo): string[] {
 }
 
 /**
- * What a reload keeps of the form (for the session, in sessionStorage): the answers and choices.
- * Not the new card's or account's numbers, never sent anywhere but the gateway; not the drawn
- * signature nor the "I agree" box, which are the act of signing and are done again after a reload.
+ * What the server keeps of the form while it is filled in (a draft, sealed, for the person signed
+ * in): the answers and choices, so that a reload, an idle sign-out or another computer loses
+ * nothing. Not the new card's or account's fields, never sent anywhere but the gateway; not the
+ * drawn signature nor the "I agree" box, which are the act of signing and are done again.
  */
 interface ConsentDraft {
   answers: ConsentPageOne;
@@ -149,10 +151,29 @@ interface Props {
 }
 
 /**
- * The Client Consent Form in two pages (spec 2, sections 2, 4 and 5). Answers are kept while
- * moving between the pages; the submission is checked by the same rules as on the server.
+ * The Client Consent Form in two pages (spec 2, sections 2, 4 and 5), opened with the draft the
+ * server kept, if any (the page's loading overlay shows while it is read).
  */
-export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Props) {
+export function ConsentForm(props: Props) {
+  const session = useSession();
+  const clientId = subjectClientId(session.data);
+  const kept = useFormDraftQuery('consent', clientId);
+  if (clientId !== null && kept.isPending) return null;
+  return <ConsentFormPages {...props} clientId={clientId} restored={consentDraftOf(kept.data?.draft)} />;
+}
+
+/**
+ * The form's two pages. Answers are kept while moving between the pages, and as a draft on the
+ * server; the submission is checked by the same rules as on the server.
+ */
+function ConsentFormPages({
+  variant,
+  physician,
+  paymentInfo,
+  onSubmitted,
+  clientId,
+  restored,
+}: Props & { clientId: string | null; restored: ConsentDraft | null }) {
   const today = todayFor(new Date());
   const kind: ConsentVariant = variant.kind;
   const config = usePaymentConfig();
@@ -160,11 +181,7 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
   const sendPhysician = useSendPhysicianConsentData();
   const queryClient = useQueryClient();
   const [page, goToPage] = usePageInAddress();
-  const session = useSession();
-  const clientId = subjectClientId(session.data);
   const [dirty, setDirty] = useState(false);
-  const [draftKey] = useState(() => (clientId ? `consent:${kind}:${clientId}` : null));
-  const [restored] = useState(() => (draftKey ? readConsentDraft(draftKey) : null));
   // The physician variant starts with Medications at No (spec 2).
   const [answers, setAnswers] = useState<ConsentPageOne>(
     restored?.answers ?? (kind === 'physician' ? { Medications: 'No' } : {}),
@@ -179,9 +196,11 @@ export function ConsentForm({ variant, physician, paymentInfo, onSubmitted }: Pr
     signature: null,
   }));
   const changed = dirty || restored !== null;
-  const draft = useFormDraft<ConsentDraft>(
-    draftKey,
-    changed
+  // Saved once something is changed here: a restored draft stays as it was kept until then.
+  const draft = useSaveFormDraft(
+    'consent',
+    clientId,
+    dirty
       ? {
           answers,
           details,

@@ -17,12 +17,14 @@ import { Navigate, useNavigate } from 'react-router';
 import { authMessages, newPasswordSchema } from '../../../../domain/auth';
 import {
   type StaffNextStep,
+  type StaffSessionInfo,
   staffLoginRequestSchema,
   staffMessages,
   totpCodeRequestSchema,
 } from '../../../../domain/staff';
 import { PublicShell } from '../../../components/public-shell';
 import { ApiError } from '../../../lib/api-client';
+import { returnPath, returnPathOwner } from '../../../lib/return-path';
 import { signOutNotice } from '../../../lib/sign-out-notice';
 import { useEnrolmentOffer, useEnrolTotp } from '../api/enrolment';
 import { staffSessionQueryKey, useStaffSession } from '../api/staff-session';
@@ -47,6 +49,16 @@ export function StaffSignInPage() {
   const [notice] = useState(signOutNotice.peek);
   useEffect(() => signOutNotice.clear(), []);
 
+  // Signed in: back to the page an idle or ended session left, else home.
+  const startPage = (who: StaffSessionInfo | null | undefined) =>
+    who?.stage === 'signed-in'
+      ? returnPath.for(returnPathOwner('staff', who.staff.id), STAFF_HOME)
+      : STAFF_HOME;
+  const goIn = () =>
+    navigate(startPage(queryClient.getQueryData<StaffSessionInfo | null>(staffSessionQueryKey)), {
+      replace: true,
+    });
+
   if (session.isPending) return null;
   const current: Step =
     step ??
@@ -55,7 +67,8 @@ export function StaffSignInPage() {
         ? 'new-password'
         : session.data.next
       : 'password');
-  if (session.data?.stage === 'signed-in' && current !== 'codes') return <Navigate to={STAFF_HOME} replace />;
+  if (session.data?.stage === 'signed-in' && current !== 'codes')
+    return <Navigate to={startPage(session.data)} replace />;
 
   return (
     <PublicShell brand="Back Office" title={current === 'codes' ? 'Recovery Codes' : 'Staff Sign In'}>
@@ -76,7 +89,7 @@ export function StaffSignInPage() {
       {current === 'totp' && (
         <CodeStep
           kind="verify_totp"
-          onDone={() => navigate(STAFF_HOME, { replace: true })}
+          onDone={goIn}
           onSwitch={() => setStep('recovery')}
           onExpired={() => setStep('password')}
         />
@@ -84,7 +97,7 @@ export function StaffSignInPage() {
       {current === 'recovery' && (
         <CodeStep
           kind="verify_recovery_code"
-          onDone={() => navigate(STAFF_HOME, { replace: true })}
+          onDone={goIn}
           onSwitch={() => setStep('totp')}
           onExpired={() => setStep('password')}
         />
@@ -102,7 +115,7 @@ export function StaffSignInPage() {
           codes={recoveryCodes}
           onDone={async () => {
             await queryClient.invalidateQueries({ queryKey: staffSessionQueryKey });
-            navigate(STAFF_HOME, { replace: true });
+            goIn();
           }}
         />
       )}

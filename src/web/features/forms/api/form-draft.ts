@@ -1,0 +1,86 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import type { DraftFormName, FormDraft, FormDraftResponse } from '../../../../domain/form-drafts';
+import { apiRequest } from '../../../lib/api-client';
+import { draftSaves } from '../../../lib/draft-saves';
+import { sessionQueryKey } from '../../../lib/session';
+
+/**
+ * A form's unsent answers, kept on the server for whoever is signed in (issue 24): saved a moment
+ * after each change, and as the tab closes or reloads; read when the form opens. Never in the
+ * browser's storage. The caller chooses what goes in: never card or bank numbers nor a signature
+ * (the server refuses them too).
+ */
+const SAVE_AFTER_MS = 600;
+
+/** `subject`: the client the form is about (the signed-in client, or the one a physician acts for). */
+export function formDraftQuery(form: DraftFormName, subject: string | null) {
+  return queryOptions({
+    queryKey: ['form-draft', form, subject] as const,
+    queryFn: () => apiRequest<FormDraftResponse>('GET', `pay/drafts/${form}`),
+    // Read afresh each time the form opens: another tab or computer may have saved since.
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+export function useFormDraftQuery(form: DraftFormName, subject: string | null) {
+  return useQuery({ ...formDraftQuery(form, subject), enabled: subject !== null });
+}
+
+/**
+ * Keeps `value` as the form's draft while it changes (null: nothing to keep yet). `forget` stops
+ * saving once the form is submitted: the server has deleted its drafts by then.
+ */
+export function useSaveFormDraft(form: DraftFormName, subject: string | null, value: FormDraft | null) {
+  const queryClient = useQueryClient();
+  const serialized = value === null ? null : JSON.stringify(value);
+  const waiting = useRef<string | null>(null);
+  const stopped = useRef(false);
+
+  const send = useCallback(
+    async ({ closing = false } = {}) => {
+      const body = waiting.current;
+      if (body === null || stopped.current) return;
+      waiting.current = null;
+      // Signed out meanwhile: nothing may be saved, and nothing needs to be.
+      if (queryClient.getQueryData(sessionQueryKey) === null) return;
+      await apiRequest('PUT', `pay/drafts/${form}`, {
+        body: JSON.parse(body),
+        keepalive: closing,
+        // A page closing does not hear the answer; a 401 then is not the page's session ending.
+        expectUnauthenticated: closing,
+      }).catch(() => {});
+    },
+    [form, queryClient],
+  );
+
+  useEffect(() => {
+    if (serialized === null || subject === null || stopped.current) return;
+    waiting.current = serialized;
+    const timer = setTimeout(() => void send(), SAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [serialized, subject, send]);
+
+  useEffect(() => {
+    if (subject === null) return;
+    const key = `${form}:${subject}`;
+    const closing = () => void send({ closing: true });
+    draftSaves.add(key, () => send());
+    window.addEventListener('pagehide', closing);
+    return () => {
+      window.removeEventListener('pagehide', closing);
+      draftSaves.remove(key);
+      // Leaving the form within the portal: what was typed last still goes.
+      void send({ closing: true });
+    };
+  }, [form, subject, send]);
+
+  const forget = useCallback(() => {
+    stopped.current = true;
+    waiting.current = null;
+    queryClient.removeQueries({ queryKey: ['form-draft', form] });
+  }, [form, queryClient]);
+
+  return { forget };
+}
