@@ -133,6 +133,7 @@ describe('the work queues', () => {
       'Vial Requests',
       'Payments in Doubt',
       'Plan Orders Paid by Check',
+      'Storage Years Paid by Check',
       'Store Orders',
     ]);
     const list = await get('/api/staff/queues/vial-requests', staff);
