@@ -83,6 +83,7 @@ test.describe('a shortened idle sign-out', () => {
       await expect(stay).toBeFocused();
       await expect(warning.getByRole('button', { name: 'Sign out' })).toBeVisible();
       await expectAccessible(page);
+      await page.screenshot({ path: `test-results/idle-warning-${viewport.width}.png` });
       const keptAlive = page.waitForResponse((r) => r.url().endsWith('/api/pay/keepalive'));
       await page.keyboard.press('Enter');
       expect((await keptAlive).status()).toBe(200);
