@@ -294,9 +294,15 @@ test('on a phone Ana fills her consent with a new Mastercard: the spec messages,
   await expect(form.getByText('Signature accepted successfully.')).toBeVisible();
   await expectNoSidewaysScroll(page);
 
-  // What a reload would keep is in the tab's storage: the answers, never the card or the signature.
-  const kept = await page.evaluate(() => Object.values(sessionStorage).join('\n'));
-  expect(kept).toContain('Destroy any Tissue');
+  // What a reload would keep is the server's draft: the answers, never the card or the signature;
+  // nothing is left in the tab's storage.
+  await expect
+    .poll(async () => JSON.stringify(await (await page.request.get('/api/pay/drafts/consent')).json()))
+    .toContain('Destroy any Tissue');
+  const kept = JSON.stringify(await (await page.request.get('/api/pay/drafts/consent')).json());
+  expect(await page.evaluate(() => Object.values(sessionStorage).join('\n'))).not.toContain(
+    'Destroy any Tissue',
+  );
   expect(kept.replace(/\D/g, '')).not.toContain(testCards.mastercard);
   expect(kept).not.toContain('data:image');
 });

@@ -24,12 +24,17 @@ function formStates(documents: FormDocuments): Record<(typeof TABS)[keyof typeof
   };
 }
 
-const STATE_COLORS: Record<FormState, string> = { Done: 'teal', 'To do': 'gray', 'Needs attention': 'red' };
+// Filled, dark shades: white text on them passes the contrast check at a badge's small size.
+const STATE_COLORS: Record<FormState, string> = {
+  Done: 'teal.9',
+  'To do': 'gray.7',
+  'Needs attention': 'red.9',
+};
 
 function StateChip({ state }: { state: FormState | undefined }) {
   if (!state) return null;
   return (
-    <Badge variant="light" color={STATE_COLORS[state]} size="sm" radius="sm">
+    <Badge variant="filled" color={STATE_COLORS[state]} size="sm" radius="sm">
       {state}
     </Badge>
   );
