@@ -90,17 +90,34 @@ export type SessionInfo = z.infer<typeof signedInSchema>;
 export type PhysicianSessionInfo = z.infer<typeof physicianSignedInSchema>;
 export type ActingFor = z.infer<typeof actingForSchema>;
 
+/** The e-mail of record as typed on a recovery form. */
+function emailField() {
+  return singleLine(
+    z
+      .string({ error: authMessages.emailRequired })
+      .trim()
+      .min(1, authMessages.emailRequired)
+      .max(254, authMessages.invalidEmail)
+      .regex(EMAIL_PATTERN, authMessages.invalidEmail),
+  );
+}
+
+/** Recovery's last step: the six-digit code sent, and the new password. */
+function codeAndNewPassword(isCommon?: (password: string) => boolean) {
+  return {
+    OneTimePassword: z
+      .string({ error: authMessages.otpRequired })
+      .trim()
+      .min(1, authMessages.otpRequired)
+      .regex(/^\d{6}$/, authMessages.otpFormat),
+    UpdatedPassword: newPasswordSchema(isCommon),
+  };
+}
+
 /** The identification step of password recovery; `today` (YYYY-MM-DD) bounds the birth date. */
 export function otpRequestSchema(today: Today) {
   return z.object({
-    email: singleLine(
-      z
-        .string({ error: authMessages.emailRequired })
-        .trim()
-        .min(1, authMessages.emailRequired)
-        .max(254, authMessages.invalidEmail)
-        .regex(EMAIL_PATTERN, authMessages.invalidEmail),
-    ),
+    email: emailField(),
     firstName: singleLine(
       z
         .string({ error: authMessages.firstNameRequired })
@@ -146,12 +163,7 @@ export function newPasswordSchema(isCommon: (password: string) => boolean = () =
 
 export function updatePasswordRequestSchema(today: Today, isCommon?: (password: string) => boolean) {
   return otpRequestSchema(today).extend({
-    OneTimePassword: z
-      .string({ error: authMessages.otpRequired })
-      .trim()
-      .min(1, authMessages.otpRequired)
-      .regex(/^\d{6}$/, authMessages.otpFormat),
-    UpdatedPassword: newPasswordSchema(isCommon),
+    ...codeAndNewPassword(isCommon),
   });
 }
 
@@ -166,14 +178,7 @@ export const physicianOtpRequestSchema = z.object({
       .min(1, authMessages.physicianIdRequired)
       .max(64),
   ),
-  email: singleLine(
-    z
-      .string({ error: authMessages.emailRequired })
-      .trim()
-      .min(1, authMessages.emailRequired)
-      .max(254, authMessages.invalidEmail)
-      .regex(EMAIL_PATTERN, authMessages.invalidEmail),
-  ),
+  email: emailField(),
 });
 
 export type PhysicianOtpRequest = z.infer<typeof physicianOtpRequestSchema>;
@@ -181,43 +186,30 @@ export type PhysicianOtpRequest = z.infer<typeof physicianOtpRequestSchema>;
 /** A physician's recovery, step 2: the same details, the code and the new password. */
 export function updatePhysicianPasswordRequestSchema(isCommon?: (password: string) => boolean) {
   return physicianOtpRequestSchema.extend({
-    OneTimePassword: z
-      .string({ error: authMessages.otpRequired })
-      .trim()
-      .min(1, authMessages.otpRequired)
-      .regex(/^\d{6}$/, authMessages.otpFormat),
-    UpdatedPassword: newPasswordSchema(isCommon),
+    ...codeAndNewPassword(isCommon),
   });
 }
 
 export type UpdatePhysicianPasswordRequest = z.infer<ReturnType<typeof updatePhysicianPasswordRequestSchema>>;
 
+/** A reset form's confirmation of the new password, which must match it. */
+const confirmation = {
+  ConfirmPassword: z
+    .string({ error: authMessages.confirmPasswordRequired })
+    .min(1, authMessages.confirmPasswordRequired),
+};
+const confirmationMatches = (form: { UpdatedPassword: string; ConfirmPassword: string }) =>
+  form.UpdatedPassword === form.ConfirmPassword;
+const mismatch = { message: authMessages.passwordMismatch, path: ['ConfirmPassword'] };
+
 /** The physician's reset form as the web holds it: the request plus the confirmation that must match. */
 export function physicianPasswordResetFormSchema() {
-  return updatePhysicianPasswordRequestSchema()
-    .extend({
-      ConfirmPassword: z
-        .string({ error: authMessages.confirmPasswordRequired })
-        .min(1, authMessages.confirmPasswordRequired),
-    })
-    .refine((form) => form.UpdatedPassword === form.ConfirmPassword, {
-      message: authMessages.passwordMismatch,
-      path: ['ConfirmPassword'],
-    });
+  return updatePhysicianPasswordRequestSchema().extend(confirmation).refine(confirmationMatches, mismatch);
 }
 
 /** The reset form as the web holds it: the request plus the confirmation that must match. */
 export function passwordResetFormSchema(today: Today) {
-  return updatePasswordRequestSchema(today)
-    .extend({
-      ConfirmPassword: z
-        .string({ error: authMessages.confirmPasswordRequired })
-        .min(1, authMessages.confirmPasswordRequired),
-    })
-    .refine((form) => form.UpdatedPassword === form.ConfirmPassword, {
-      message: authMessages.passwordMismatch,
-      path: ['ConfirmPassword'],
-    });
+  return updatePasswordRequestSchema(today).extend(confirmation).refine(confirmationMatches, mismatch);
 }
 
 export const messageResponseSchema = z.object({ message: z.string() });

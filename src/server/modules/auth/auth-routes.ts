@@ -28,6 +28,12 @@ import {
 import { describeSession } from './session-info';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const otpResponses = {
+  200: otpResponseSchema,
+  400: errorBodySchema,
+  403: errorBodySchema,
+  429: errorBodySchema,
+};
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db, clock, config, sessions, mailer } = deps;
@@ -155,12 +161,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
           'Password recovery, step 1: e-mails a 6-digit code to the address of record when the details match',
         tags: ['password recovery'],
         querystring: otpRequestSchema(today),
-        response: {
-          200: otpResponseSchema,
-          400: errorBodySchema,
-          403: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: otpResponses,
       },
     },
     async (request) => {
@@ -197,12 +198,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
           "Physician password recovery, step 1: e-mails a 6-digit code to the physician's address of record when the Physician ID and e-mail match",
         tags: ['password recovery'],
         querystring: physicianOtpRequestSchema,
-        response: {
-          200: otpResponseSchema,
-          400: errorBodySchema,
-          403: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: otpResponses,
       },
     },
     async (request) => {

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { isoDateOf, isoToUsDate } from '../../../domain/dates';
 import { errorBodySchema } from '../../../domain/errors';
@@ -217,6 +218,13 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 
 /** The queue of uploaded lab reports (either staff level); audited by the scope. */
 export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const review = (request: FastifyRequest, submissionId: string, decision: Decision) => {
+    const session = sessionOf(request, 'staff');
+    return reviewLabReport(deps, session.staffId, submissionId, decision, (id) =>
+      noteResolvedClient(session, id),
+    );
+  };
+
   app.get(
     '/lab_reports',
     {
@@ -251,16 +259,7 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: reviewLabReportResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const session = sessionOf(request, 'staff');
-      return reviewLabReport(
-        deps,
-        session.staffId,
-        request.body.submissionId,
-        { outcome: 'accepted' },
-        (id) => noteResolvedClient(session, id),
-      );
-    },
+    (request) => review(request, request.body.submissionId, { outcome: 'accepted' }),
   );
 
   app.post(
@@ -277,16 +276,8 @@ export const labReportRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps)
         response: { 200: reviewLabReportResponseSchema, ...errors },
       },
     },
-    async (request) => {
-      const session = sessionOf(request, 'staff');
-      return reviewLabReport(
-        deps,
-        session.staffId,
-        request.body.submissionId,
-        { outcome: 'rejected', reason: request.body.reason },
-        (id) => noteResolvedClient(session, id),
-      );
-    },
+    (request) =>
+      review(request, request.body.submissionId, { outcome: 'rejected', reason: request.body.reason }),
   );
 };
 

@@ -23,7 +23,7 @@ import { recordActivity } from '../clients/client-activities';
 import { clientContact, markClientCompleted } from '../clients/client-directory';
 import type { StaffQueue } from '../staff/queues/queue';
 import { readCheckEntry, refuseOtherCheck } from '../staff/queues/recorded-check';
-import { sampleFacts } from './sample-rows';
+import { sampleAndClient, sampleFacts } from './sample-rows';
 import { sampleSubmissions } from './schema';
 
 /** New samples whose physician chose a check in the shipment, still unpaid: oldest first. */
@@ -72,14 +72,8 @@ export async function recordCheck(
 ): Promise<RecordCheckResponse> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
-  const [sampleRow] = await db
-    .select()
-    .from(sampleSubmissions)
-    .where(eq(sampleSubmissions.id, body.sampleId))
-    .limit(1);
-  const clientRow = sampleRow ? await clientContact(db, sampleRow.clientId) : null;
-  if (!sampleRow || !clientRow || sampleRow.paymentKind !== 'check') throw notFound();
-  const found = { sample: sampleRow, client: clientRow };
+  const found = await sampleAndClient(db, body.sampleId, clientContact);
+  if (found?.sample.paymentKind !== 'check') throw notFound();
   onClient(found.client.id);
   const entered = readCheckEntry(body, found.sample.totalCents, now);
   const { checkNumber, checkAmountCents, checkDate } = entered;

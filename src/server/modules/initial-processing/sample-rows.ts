@@ -8,6 +8,21 @@ import { sampleSubmissions } from './schema';
 
 type SampleRow = typeof sampleSubmissions.$inferSelect;
 
+/** A sample a queue acts on and its client (read by `clientOf`), or null when either is unknown. */
+export async function sampleAndClient<Client>(
+  db: Database,
+  sampleId: string,
+  clientOf: (db: Database, clientId: string) => Promise<Client | null>,
+): Promise<{ sample: SampleRow; client: Client } | null> {
+  const [sample] = await db
+    .select()
+    .from(sampleSubmissions)
+    .where(eq(sampleSubmissions.id, sampleId))
+    .limit(1);
+  const client = sample ? await clientOf(db, sample.clientId) : null;
+  return sample && client ? { sample, client } : null;
+}
+
 /** What every queue of samples shows of one: who it is for, from whom, what and when. */
 export interface SampleFacts {
   sampleId: string;

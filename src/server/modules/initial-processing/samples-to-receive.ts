@@ -26,7 +26,7 @@ import { findClientRow } from '../clients/client-directory';
 import { recordBankedDate } from '../clients/client-holdings';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffMemberName } from '../staff/staff-accounts';
-import { sampleFacts } from './sample-rows';
+import { sampleAndClient, sampleFacts } from './sample-rows';
 import { sampleSubmissions } from './schema';
 
 /**
@@ -86,14 +86,8 @@ export async function receiveSample(
 ): Promise<ReceiveSampleResponse> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
-  const [sampleRow] = await db
-    .select()
-    .from(sampleSubmissions)
-    .where(eq(sampleSubmissions.id, body.sampleId))
-    .limit(1);
-  const clientRow = sampleRow ? await findClientRow(db, sampleRow.clientId) : null;
-  if (!sampleRow || !clientRow || sampleRow.status === 'pending') throw notFound();
-  const found = { sample: sampleRow, client: clientRow };
+  const found = await sampleAndClient(db, body.sampleId, findClientRow);
+  if (!found || found.sample.status === 'pending') throw notFound();
   onClient(found.client.id);
   const submittedOn = isoDateOf(found.sample.completedAt ?? found.sample.createdAt);
   const problems = sampleReceiptProblems(body, { today: todayFor(now), submittedOn });

@@ -53,39 +53,33 @@ export const orderingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
     },
   );
 
-  app.post(
+  /** The two names the spec gives the shipping quote; each refuses in its own words. */
+  const quoteRoute = (path: string, summary: string, failed: string) =>
+    app.post(
+      path,
+      {
+        config: { audit: null, invalidSummary: quoteRefusal },
+        schema: {
+          summary,
+          tags: ['ordering'],
+          body: shippingQuoteRequestSchema,
+          response: { 200: shippingAmountResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        sessionOf(request, 'client', 'physician');
+        return shippingAmount(deps, request.body, failed);
+      },
+    );
+  quoteRoute(
     '/get_FedexShipQuote',
-    {
-      config: { audit: null, invalidSummary: quoteRefusal },
-      schema: {
-        summary:
-          "The shipping the order charges: FedEx's net charge plus the price book's mark-up, never below its minimum; ACT VIP $0 now",
-        tags: ['ordering'],
-        body: shippingQuoteRequestSchema,
-        response: { 200: shippingAmountResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      sessionOf(request, 'client', 'physician');
-      return shippingAmount(deps, request.body, shippingMessages.quoteFailed);
-    },
+    "The shipping the order charges: FedEx's net charge plus the price book's mark-up, never below its minimum; ACT VIP $0 now",
+    shippingMessages.quoteFailed,
   );
-
-  app.post(
+  quoteRoute(
     '/get_shipping_amount',
-    {
-      config: { audit: null, invalidSummary: quoteRefusal },
-      schema: {
-        summary: 'The shipping the order charges (the same amount as get_FedexShipQuote)',
-        tags: ['ordering'],
-        body: shippingQuoteRequestSchema,
-        response: { 200: shippingAmountResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      sessionOf(request, 'client', 'physician');
-      return shippingAmount(deps, request.body, shippingMessages.shippingAmountFailed);
-    },
+    'The shipping the order charges (the same amount as get_FedexShipQuote)',
+    shippingMessages.shippingAmountFailed,
   );
 
   app.post(

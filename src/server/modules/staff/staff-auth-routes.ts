@@ -30,6 +30,7 @@ import {
   invalidCode,
   invalidRecoveryCode,
   nextStepOf,
+  type StaffRow,
   spendRecoveryCode,
   spendTotpCode,
   staffKind,
@@ -145,6 +146,20 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
     await sessions.start(reply, { role: 'staff', staffId: staff.id, level: staff.level });
   }
 
+  /** Sign-in's second step for an enrolled member: one code judged (`spend`), then the whole session. */
+  async function secondStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    spend: (staff: StaffRow) => Promise<boolean>,
+    refusal: () => Error,
+  ) {
+    const staff = await pendingAccount(request, reply);
+    if (!staff.totpSecretSealed) throw notFound();
+    await judgeCode(request, reply, staff, async () => (await spend(staff)) || null, refusal);
+    await promote(request, reply, staff.id);
+    return { signedIn: true as const };
+  }
+
   app.post(
     '/change_initial_password',
     {
@@ -183,19 +198,13 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
         response: { 200: z.object({ signedIn: z.literal(true) }), ...errors },
       },
     },
-    async (request, reply) => {
-      const staff = await pendingAccount(request, reply);
-      if (!staff.totpSecretSealed) throw notFound();
-      await judgeCode(
+    (request, reply) =>
+      secondStep(
         request,
         reply,
-        staff,
-        async () => (await spendTotpCode(db, documentsKey, staff, request.body.code, clock.now())) || null,
+        (staff) => spendTotpCode(db, documentsKey, staff, request.body.code, clock.now()),
         invalidCode,
-      );
-      await promote(request, reply, staff.id);
-      return { signedIn: true as const };
-    },
+      ),
   );
 
   app.post(
@@ -208,20 +217,13 @@ export const staffSecondFactorRoutes: FastifyPluginAsyncZod<AppDeps> = async (ap
         response: { 200: z.object({ signedIn: z.literal(true) }), ...errors },
       },
     },
-    async (request, reply) => {
-      const staff = await pendingAccount(request, reply);
-      if (!staff.totpSecretSealed) throw notFound();
-      await judgeCode(
+    (request, reply) =>
+      secondStep(
         request,
         reply,
-        staff,
-        async () =>
-          (await spendRecoveryCode(db, linkSecret, staff.id, request.body.code, clock.now())) || null,
+        (staff) => spendRecoveryCode(db, linkSecret, staff.id, request.body.code, clock.now()),
         invalidRecoveryCode,
-      );
-      await promote(request, reply, staff.id);
-      return { signedIn: true as const };
-    },
+      ),
   );
 
   app.get(
