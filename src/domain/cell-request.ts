@@ -3,14 +3,13 @@ import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
 import { cancellationViewSchema } from './cell-request-cancellation';
 import { CELL_REQUEST_PAYERS } from './cell-request-objection';
 import { EMAIL_PATTERN } from './client';
-import { calendarDateToIso } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { VIALS_PER_REQUEST } from './price-book';
 import { shippingViewSchema } from './shipment';
 import { shippingMessages } from './shipping';
 import { singleLine } from './text';
-import { usPhoneField } from './us-contact-fields';
+import { requiredLine, shipmentDateField, stateCodeField, usPhoneField } from './us-contact-fields';
 
 /**
  * The Stem Cell Request Form (spec 3 sections 2-9): the order of vials shipped to a clinic, its
@@ -97,22 +96,7 @@ export const INFECTIOUS_DISEASE_CHOICES = ['not treated', 'treated'] as const;
 /** Which address the vials go to: the client's preferred shipping address, or one typed in. */
 export const SHIPPING_INFO_CHOICES = ['Preferred', 'New'] as const;
 
-function required(message: string, max: number) {
-  return singleLine(
-    z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`),
-  );
-}
-
-const shipmentDate = singleLine(z.string({ error: shipmentDateMessages.required }).trim().max(10))
-  .min(1, shipmentDateMessages.required)
-  .transform((value, ctx) => {
-    const iso = calendarDateToIso(value);
-    if (iso === null) {
-      ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
-      return z.NEVER;
-    }
-    return iso;
-  });
+const shipmentDate = shipmentDateField(shipmentDateMessages.required);
 
 const { min: MIN_VIALS, max: MAX_VIALS } = VIALS_PER_REQUEST;
 
@@ -128,22 +112,16 @@ export const sendCellRequestSchema = z
     saveAddressForFuture: z.boolean().default(false),
     AddressFedExVerified: z.boolean().default(false),
     clinicName: singleLine(z.string().trim().max(100, m.clinicName)).default(''),
-    firstName: required(m.firstName, 80),
-    lastName: required(m.lastName, 80),
-    ShippingEmail: required(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
+    firstName: requiredLine(m.firstName, 80),
+    lastName: requiredLine(m.lastName, 80),
+    ShippingEmail: requiredLine(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
     phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
-    street: required(m.street, 200),
-    city: required(m.city, 80),
-    state: singleLine(
-      z
-        .string({ error: m.state })
-        .trim()
-        .min(1, m.state)
-        .regex(/^[A-Za-z]{2}$/, m.stateFormat),
-    ).transform((v) => v.toUpperCase()),
-    country: required(m.country, 80),
+    street: requiredLine(m.street, 200),
+    city: requiredLine(m.city, 80),
+    state: stateCodeField({ required: m.state, format: m.stateFormat }),
+    country: requiredLine(m.country, 80),
     // Not the US ZIP rule: a shipment may go to Canada (ACT VIP), whose postal codes have letters.
-    ZipCode: required(m.zipCode, 10),
+    ZipCode: requiredLine(m.zipCode, 10),
     Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
     Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES, { error: m.infectiousDisease }),
     Infectious_Disease_Name: singleLine(z.string().trim().max(200)).default(''),

@@ -3,7 +3,7 @@ import { SHIPPING_METHODS, type ShippingMethod, shipmentDateMessages } from './c
 import { addDays, calendarDateToIso, isIsoDate } from './dates';
 import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
-import { optionalUsPhoneField } from './us-contact-fields';
+import { optionalUsPhoneField, requiredLine, stateCodeField } from './us-contact-fields';
 
 /**
  * The contracts of the Stem Cell Request Form's shipping calls (spec 3 sections 3, 7 and 8):
@@ -67,30 +67,18 @@ export function shippingAreaProblem(method: ShippingMethod, country: string): st
   return code === null ? m.actVipArea : null;
 }
 
-function required(message: string, max: number) {
-  return singleLine(
-    z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`),
-  );
-}
-
 function optionalText(max: number) {
   return singleLine(z.string().trim().max(max, `Must be at most ${max} characters`)).optional();
 }
 
 /** A recipient address as the form sends it (spec 3 section 7: Country, Street, City, State, ZipCode, Phone). */
 export const shippingAddressFields = {
-  Country: required(m.country, 80),
-  Street: required(m.street, 200),
-  City: required(m.city, 80),
-  State: singleLine(
-    z
-      .string({ error: m.state })
-      .trim()
-      .min(1, m.state)
-      .regex(/^[A-Za-z]{2}$/, m.stateFormat),
-  ).transform((v) => v.toUpperCase()),
+  Country: requiredLine(m.country, 80),
+  Street: requiredLine(m.street, 200),
+  City: requiredLine(m.city, 80),
+  State: stateCodeField({ required: m.state, format: m.stateFormat }),
   // Not the US ZIP rule: ACT VIP ships to Canada too, whose postal codes have letters.
-  ZipCode: required(m.zipCode, 10),
+  ZipCode: requiredLine(m.zipCode, 10),
   Phone: optionalUsPhoneField({ required: m.phoneNumeric, numeric: m.phoneNumeric }).optional(),
   firstName: optionalText(80),
   lastName: optionalText(80),

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { type ShipmentDateProblem, shipmentDateMessages, shipmentDateProblem } from './carrier-calendar';
+import { type ShipmentDateProblem, shipmentDateProblem } from './carrier-calendar';
 import { EMAIL_PATTERN } from './client';
-import { calendarDateToIso } from './dates';
 import { formPaymentFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
 import { type PriceBook, SERUM_BULK_FROM } from './price-book';
 import { singleLine } from './text';
-import { usPhoneField } from './us-contact-fields';
+import { requiredLine, shipmentDateField, usPhoneField } from './us-contact-fields';
 
 /**
  * The Store (spec 3 sections 2-9): Stem Cell Face Serum, $225 a bottle, $200 a bottle from 11
@@ -126,22 +125,7 @@ export function priceStoreOrder(
   };
 }
 
-function required(message: string, max: number) {
-  return singleLine(
-    z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`),
-  );
-}
-
-const shipmentDate = singleLine(z.string({ error: m.shipmentDate }).trim().max(10))
-  .min(1, m.shipmentDate)
-  .transform((value, ctx) => {
-    const iso = calendarDateToIso(value);
-    if (iso === null) {
-      ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
-      return z.NEVER;
-    }
-    return iso;
-  });
+const shipmentDate = shipmentDateField(m.shipmentDate);
 
 /** send_CP_StoreRequest: what was chosen, never an amount to charge (a shown total is checked). */
 export const sendStoreRequestSchema = z.object({
@@ -159,16 +143,16 @@ export const sendStoreRequestSchema = z.object({
     price: z.number().optional().describe('Legacy: ignored, the server prices the bottle'),
   }),
   ShipmentDate: shipmentDate,
-  FirstName: required(m.firstName, 80),
-  LastName: required(m.lastName, 80),
-  ShippingEmail: required(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
+  FirstName: requiredLine(m.firstName, 80),
+  LastName: requiredLine(m.lastName, 80),
+  ShippingEmail: requiredLine(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
   Phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
-  Street: required(m.street, 200),
-  City: required(m.city, 80),
-  State: required(m.state, 40),
-  Country: required(m.country, 80),
+  Street: requiredLine(m.street, 200),
+  City: requiredLine(m.city, 80),
+  State: requiredLine(m.state, 40),
+  Country: requiredLine(m.country, 80),
   // Not the US ZIP rule: a shipping address may be outside the US (the carrier decides).
-  ZipCode: required(m.zipCode, 10),
+  ZipCode: requiredLine(m.zipCode, 10),
   saveAddressForFuture: z.boolean().default(false),
   ...formPaymentFields,
   PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),

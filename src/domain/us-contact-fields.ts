@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { shipmentDateMessages } from './carrier-calendar';
+import { calendarDateToIso } from './dates';
 import { singleLine } from './text';
 import { isUsZip, parseUsPhone, usContactMessages } from './us-contact';
 
@@ -59,4 +61,36 @@ export function optionalUsZipField(required: string) {
     (value) => value === '' || isUsZip(value),
     usContactMessages.zipFormat,
   );
+}
+
+/** A required one-line text of at most `max` characters; `message` when it is missing. */
+export function requiredLine(message: string, max: number) {
+  return singleLine(
+    z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`),
+  );
+}
+
+/** A state as its two-letter code, in capitals. */
+export function stateCodeField(messages: { required: string; format: string }) {
+  return singleLine(
+    z
+      .string({ error: messages.required })
+      .trim()
+      .min(1, messages.required)
+      .regex(/^[A-Za-z]{2}$/, messages.format),
+  ).transform((v) => v.toUpperCase());
+}
+
+/** A shipment date as a form sends it (MM/DD/YYYY, or YYYY-MM-DD), as YYYY-MM-DD; `required` when empty. */
+export function shipmentDateField(required: string) {
+  return singleLine(z.string({ error: required }).trim().max(10, shipmentDateMessages.invalid))
+    .min(1, required)
+    .transform((value, ctx) => {
+      const iso = calendarDateToIso(value);
+      if (iso === null) {
+        ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
+        return z.NEVER;
+      }
+      return iso;
+    });
 }

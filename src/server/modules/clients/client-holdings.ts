@@ -69,6 +69,29 @@ export interface PreferredAddress {
   clinicName?: string;
 }
 
+/** An order's shipping address (its contact's names apart) as the preferred address it saves. */
+export function preferredAddressFrom(order: {
+  contactFirstName: string;
+  contactLastName: string;
+  phone: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  shippingEmail: string;
+  clinicName?: string | null;
+}): PreferredAddress {
+  const { contactFirstName, contactLastName, phone, street, city, state, zip, country, shippingEmail } =
+    order;
+  const clinicName = order.clinicName ?? undefined;
+  return {
+    contactFullName: `${contactFirstName} ${contactLastName}`,
+    ...{ phone, street, city, state, zip, country, shippingEmail },
+    ...(clinicName ? { clinicName } : {}),
+  };
+}
+
 export async function savePreferredAddress(
   tx: Writer,
   clientId: string,

@@ -29,7 +29,12 @@ import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { recordActivity, updateActivity } from '../clients/client-activities';
 import { findClientRow } from '../clients/client-directory';
-import { givePrePaidVialsBack, reservePrePaidVials, savePreferredAddress } from '../clients/client-holdings';
+import {
+  givePrePaidVialsBack,
+  preferredAddressFrom,
+  reservePrePaidVials,
+  savePreferredAddress,
+} from '../clients/client-holdings';
 import { physicianActsFor } from '../clients/client-repository';
 import { describePayment, type ResolvedPayment, resolveFormPayment } from '../forms/form-payment';
 import type { OneOffCharge } from '../payments/one-off-charge';
@@ -221,22 +226,7 @@ async function confirmRequest(
   // Read before a saved address replaces the clinic's e-mail: both hear of the request.
   const client = await findClientRow(tx, claim.clientId);
   if (row.saveAddress) {
-    await savePreferredAddress(
-      tx,
-      claim.clientId,
-      {
-        contactFullName: `${row.contactFirstName} ${row.contactLastName}`,
-        phone: row.phone,
-        street: row.street,
-        city: row.city,
-        state: row.state,
-        zip: row.zip,
-        country: row.country,
-        shippingEmail: row.shippingEmail,
-        clinicName: row.clinicName,
-      },
-      now,
-    );
+    await savePreferredAddress(tx, claim.clientId, preferredAddressFrom(row), now);
   }
   const text = [
     `We received your stem cell request ${orderNumber('VR', row.id)}.`,

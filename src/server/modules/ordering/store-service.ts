@@ -17,7 +17,7 @@ import type { Transaction } from '../../lib/run-once';
 import { refuseChangedOrderTotal } from '../../lib/shown-amounts';
 import { recordActivity } from '../clients/client-activities';
 import { clientContact } from '../clients/client-directory';
-import { savePreferredAddress } from '../clients/client-holdings';
+import { preferredAddressFrom, savePreferredAddress } from '../clients/client-holdings';
 import { describePayment, resolveFormPayment } from '../forms/form-payment';
 import {
   type PaidCharge,
@@ -102,21 +102,7 @@ async function confirmOrder(
   const client = await clientContact(tx, claim.clientId);
   if (!client) throw notFound();
   if (row.saveAddress) {
-    await savePreferredAddress(
-      tx,
-      claim.clientId,
-      {
-        contactFullName: `${row.contactFirstName} ${row.contactLastName}`,
-        phone: row.phone,
-        street: row.street,
-        city: row.city,
-        state: row.state,
-        zip: row.zip,
-        country: row.country,
-        shippingEmail: row.shippingEmail,
-      },
-      now,
-    );
+    await savePreferredAddress(tx, claim.clientId, preferredAddressFrom(row), now);
   }
   const text = [
     `Dear ${client.firstName},`,
