@@ -9,12 +9,15 @@ import {
 } from '../../../domain/payment-info';
 import { cardProcessingFee } from '../../../domain/payments';
 import type { Database } from '../../db/client';
-import { annualStorageFees, clientActivities, clients, paymentMethods, payments } from '../../db/schema';
+import { annualStorageFees, paymentMethods, payments } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
 import { HttpError } from '../../lib/http-error';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
 import { jsonSha256 } from '../../lib/secrets';
 import { refuseChangedAmounts } from '../../lib/shown-amounts';
+import { recordActivity } from '../clients/client-activities';
+import { clientContact } from '../clients/client-directory';
+import { extendStoragePaidUntil } from '../clients/client-holdings';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
   CONFIRMING_MESSAGE,
@@ -106,11 +109,7 @@ async function applyOverduePayment(
   response: SetPaymentInfoResponse,
 ) {
   const now = deps.clock.now();
-  const [client] = await tx
-    .select({ email: clients.email, paidUntil: clients.annualStoragePaidUntil })
-    .from(clients)
-    .where(eq(clients.id, claim.clientId))
-    .limit(1);
+  const client = await clientContact(tx, claim.clientId);
   if (!client) throw new HttpError('NOT_FOUND', 'Not found');
   const charged = claim.totalCents > 0;
   if (charged) {
@@ -126,14 +125,9 @@ async function applyOverduePayment(
       .where(and(eq(annualStorageFees.paymentId, claim.ledgerId), isNull(annualStorageFees.paidAt)))
       .returning({ dueDate: annualStorageFees.dueDate, coversUntil: annualStorageFees.coversUntil });
     const paidUntil = paidUntilAfter(paid);
-    if (paidUntil && (!client.paidUntil || client.paidUntil < paidUntil)) {
-      await tx
-        .update(clients)
-        .set({ annualStoragePaidUntil: paidUntil, updatedAt: now })
-        .where(eq(clients.id, claim.clientId));
-    }
+    if (paidUntil) await extendStoragePaidUntil(tx, claim.clientId, paidUntil, now);
     const years = claim.feeIds.length;
-    await tx.insert(clientActivities).values({
+    await recordActivity(tx, {
       clientId: claim.clientId,
       type: 'Annual Storage Fee',
       closeDate: todayFor(now),
