@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
 import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Mailer } from '../../adapters/mailer';
@@ -84,6 +84,17 @@ export function chargeReference(ledgerId: string): string {
 export async function ledgerRow(db: Database, id: string): Promise<LedgerRow | undefined> {
   const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
   return row;
+}
+
+/** These ledger rows, by id (no id, or the id of no row, is absent). */
+export async function ledgerRows(
+  db: Database,
+  ids: readonly (string | null)[],
+): Promise<Map<string, LedgerRow>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select().from(payments).where(inArray(payments.id, wanted));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** A paying client as the gateway knows them: their Client ID and e-mail. */

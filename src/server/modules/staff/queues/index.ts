@@ -6,11 +6,11 @@ import { sampleChecksQueue } from '../../initial-processing/sample-checks-queue'
 import { samplesToReceiveQueue } from '../../initial-processing/samples-to-receive';
 import { planChecksQueue } from '../../ordering/plan-checks-queue';
 import { storeOrdersQueue } from '../../ordering/store-orders-queue';
+import { vialRequestsQueue } from '../../ordering/vial-requests-queue';
 import type { PaidOrderDeps } from '../../payments/paid-order';
 import { paymentsInDoubtQueue } from '../../payments/payments-in-doubt-queue';
 import { storageChecksQueue } from '../../payments/storage-checks-queue';
 import type { QueueRecovery, StaffQueue, StaffQueueDeps } from './queue';
-import { vialRequestsQueue } from './vial-requests';
 
 /**
  * The back office's work queues, in the order of the home page's cards: add a queue here. Each

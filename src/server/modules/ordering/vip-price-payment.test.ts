@@ -1,14 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { todayFor } from '../../../../domain/client';
-import { addDays } from '../../../../domain/dates';
-import type { PaymentGateway } from '../../../adapters/payments/payment-gateway';
-import { operations, payments, vialRequests } from '../../../db/schema';
-import { reconcile } from '../../../jobs/reconcile';
-import { weekdayFrom } from '../../../testing/dates';
-import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../../testing/form-fixtures';
-import { staffLevelMember, staffSession } from '../../../testing/staff-fixtures';
-import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../../testing/test-app';
+import { todayFor } from '../../../domain/client';
+import { addDays } from '../../../domain/dates';
+import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
+import { operations, payments, vialRequests } from '../../db/schema';
+import { reconcile } from '../../jobs/reconcile';
+import { weekdayFrom } from '../../testing/dates';
+import { addReleaseClient, saveCardOnFile, vialRequestBody } from '../../testing/form-fixtures';
+import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
+import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
 /**
  * The ACT VIP price's charge: a decline gives the price back (a price awaiting approval keeps

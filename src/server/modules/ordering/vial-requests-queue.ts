@@ -2,13 +2,13 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { cancellationMessages, staffCancelRequestSchema } from '../../../../domain/cell-request-cancellation';
-import { isoDateOf } from '../../../../domain/dates';
-import { errorBodySchema } from '../../../../domain/errors';
-import { formatUsd } from '../../../../domain/money';
-import { cardProcessingFee } from '../../../../domain/payments';
-import { type CreateLabel, createLabelSchema, defaultDeclaredContents } from '../../../../domain/shipment';
-import { orderNumber } from '../../../../domain/site';
+import { cancellationMessages, staffCancelRequestSchema } from '../../../domain/cell-request-cancellation';
+import { isoDateOf } from '../../../domain/dates';
+import { errorBodySchema } from '../../../domain/errors';
+import { formatUsd } from '../../../domain/money';
+import { cardProcessingFee } from '../../../domain/payments';
+import { type CreateLabel, createLabelSchema, defaultDeclaredContents } from '../../../domain/shipment';
+import { orderNumber } from '../../../domain/site';
 import {
   approveVipPriceRequestSchema,
   confirmVipPriceRequestSchema,
@@ -18,26 +18,17 @@ import {
   vialQueueActionResponseSchema,
   vialQueueResponseSchema,
   vialRequestIdParamsSchema,
-} from '../../../../domain/staff-queues';
-import type { AppDeps } from '../../../app-deps';
-import type { Database } from '../../../db/client';
-import { clientActivities, clients, payments, staffAccounts, vialRequests } from '../../../db/schema';
-import { HttpError, notFound } from '../../../lib/http-error';
-import { idempotencyKeyOf } from '../../../lib/idempotency';
-import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../../lib/run-once';
-import { noteResolvedClient, noteShownClients } from '../../../plugins/audit';
-import { sessionOf } from '../../../plugins/sessions';
-import { labelDocumentRoute } from '../../ordering/carrier-label-routes';
-import { cancelCellRequest, cancellationView } from '../../ordering/cell-request-cancellation';
-import {
-  createLabel,
-  labelDocumentOf,
-  type ShippingDeps,
-  scansOf,
-  shippingTimeline,
-  shipRefusal,
-  trackNow,
-} from '../../ordering/vial-shipping';
+} from '../../../domain/staff-queues';
+import type { AppDeps } from '../../app-deps';
+import type { Database } from '../../db/client';
+import { HttpError, notFound } from '../../lib/http-error';
+import { idempotencyKeyOf } from '../../lib/idempotency';
+import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
+import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { sessionOf } from '../../plugins/sessions';
+import { type ClientActivityChange, updateActivity } from '../clients/client-activities';
+import { clientContact, clientContacts } from '../clients/client-directory';
+import { ledgerRows } from '../payments/ledger';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -46,10 +37,23 @@ import {
   type Placement,
   paidOrderRecovery,
   placePaidOrder,
-} from '../../payments/paid-order';
-import { findMethodsOnFile } from '../../payments/payment-methods';
-import { priceBookInForce } from '../../prices/price-book-repository';
-import type { StaffQueue } from './queue';
+} from '../payments/paid-order';
+import { findMethodsOnFile } from '../payments/payment-methods';
+import { priceBookInForce } from '../prices/price-book-repository';
+import type { StaffQueue } from '../staff/queues/queue';
+import { staffNames } from '../staff/staff-accounts';
+import { labelDocumentRoute } from './carrier-label-routes';
+import { cancelCellRequest, cancellationView } from './cell-request-cancellation';
+import { vialRequests } from './schema';
+import {
+  createLabel,
+  labelDocumentOf,
+  type ShippingDeps,
+  scansOf,
+  shippingTimeline,
+  shipRefusal,
+  trackNow,
+} from './vial-shipping';
 
 /**
  * The vial requests queue: every request not yet delivered, or whose ACT VIP price is still to
@@ -92,21 +96,37 @@ interface Viewer {
 }
 
 async function queueItems(db: Database, viewer: Viewer, now: Date, id?: string): Promise<VialQueueItem[]> {
-  const rows = await db
-    .select({
-      request: vialRequests,
-      clientActId: clients.clientActId,
-      firstName: clients.firstName,
-      lastName: clients.lastName,
-      vipTransactionId: payments.gatewayTransactionId,
-      enteredByName: staffAccounts.name,
-    })
+  const requests = await db
+    .select()
     .from(vialRequests)
-    .innerJoin(clients, eq(clients.id, vialRequests.clientId))
-    .leftJoin(payments, eq(payments.id, vialRequests.vipPaymentId))
-    .leftJoin(staffAccounts, eq(staffAccounts.id, vialRequests.vipPriceEnteredBy))
     .where(id ? and(eq(vialRequests.id, id), ne(vialRequests.status, 'pending')) : inQueue)
     .orderBy(asc(vialRequests.requestedAt), asc(vialRequests.createdAt));
+  const clients = await clientContacts(
+    db,
+    requests.map((r) => r.clientId),
+  );
+  const vipCharges = await ledgerRows(
+    db,
+    requests.map((r) => r.vipPaymentId),
+  );
+  const enteredBy = await staffNames(
+    db,
+    requests.map((r) => r.vipPriceEnteredBy),
+  );
+  const rows = requests.flatMap((request) => {
+    const client = clients.get(request.clientId);
+    if (!client) return [];
+    return [
+      {
+        request,
+        clientActId: client.clientActId,
+        firstName: client.firstName,
+        lastName: client.lastName,
+        vipTransactionId: vipCharges.get(request.vipPaymentId ?? '')?.gatewayTransactionId ?? null,
+        enteredByName: enteredBy.get(request.vipPriceEnteredBy ?? ''),
+      },
+    ];
+  });
   // A VIP price carries the card fee of the book in force when its request was placed.
   const feeOn = new Map<string, number>();
   for (const { request: r } of rows) {
@@ -183,11 +203,7 @@ async function tellClient(
   event: string,
   lines: string[],
 ) {
-  const [client] = await tx
-    .select({ email: clients.email })
-    .from(clients)
-    .where(eq(clients.id, row.clientId))
-    .limit(1);
+  const client = await clientContact(tx, row.clientId);
   if (!client) return;
   await deps.mailer.enqueue(
     tx,
@@ -203,13 +219,8 @@ async function tellClient(
   );
 }
 
-async function setActivityStage(
-  tx: Transaction,
-  row: RequestRow,
-  values: Partial<typeof clientActivities.$inferInsert>,
-) {
-  if (!row.clientActivityId) return;
-  await tx.update(clientActivities).set(values).where(eq(clientActivities.id, row.clientActivityId));
+async function setActivityStage(tx: Transaction, row: RequestRow, change: ClientActivityChange) {
+  if (row.clientActivityId) await updateActivity(tx, row.clientActivityId, change);
 }
 
 interface SimpleClaim {
