@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Group, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Group, Menu, NavLink, ScrollArea, Text, VisuallyHidden } from '@mantine/core';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { PhysicianSessionInfo } from '../../domain/auth';
@@ -70,7 +70,11 @@ function ActingFor({ acting }: { acting: PhysicianSessionInfo['actingFor'] }) {
       <IconUser size={16} color="var(--mantine-color-gray-7)" aria-hidden style={{ flex: 'none' }} />
       {acting ? (
         <Text size="sm" miw={0} style={{ display: 'flex', gap: 4, whiteSpace: 'nowrap' }}>
-          <span>Client:</span>{' '}
+          {/* A phone keeps its width for the name; a screen reader still hears "Client:". */}
+          <Text span visibleFrom="xs">
+            Client:
+          </Text>
+          <VisuallyHidden hiddenFrom="xs">Client:</VisuallyHidden>{' '}
           <Text span fw={700} truncate="end" miw={0}>
             {acting.name}
           </Text>{' '}

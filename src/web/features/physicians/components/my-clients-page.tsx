@@ -93,22 +93,27 @@ export function MyClientsPage() {
       </Button>
     );
 
-  const rowActions = (client: PhysicianClient) => (
-    <Group gap={6} wrap="wrap">
-      {rowActionsOf(client).map((action) => (
-        <Button
-          key={action.to}
-          size="compact-sm"
-          variant="default"
-          disabled={choose.isPending}
-          onClick={() => void actFor(client, action.to)}
-          aria-label={`${action.label} for ${client.name} (${client.clientACTId})`}
-        >
-          {action.label}
-        </Button>
-      ))}
-    </Group>
-  );
+  /** In a table row, one under the other at one width; on a card, side by side. */
+  const rowActions = (client: PhysicianClient, stacked: boolean) => {
+    const Layout = stacked ? Stack : Group;
+    return (
+      <Layout gap={6} {...(stacked ? {} : { wrap: 'wrap' as const })}>
+        {rowActionsOf(client).map((action) => (
+          <Button
+            key={action.to}
+            size="compact-sm"
+            variant="default"
+            fullWidth={stacked}
+            disabled={choose.isPending}
+            onClick={() => void actFor(client, action.to)}
+            aria-label={`${action.label} for ${client.name} (${client.clientACTId})`}
+          >
+            {action.label}
+          </Button>
+        ))}
+      </Layout>
+    );
+  };
 
   return (
     <Stack>
@@ -135,7 +140,7 @@ export function MyClientsPage() {
               <Text size="sm">
                 The consent, screening, store and cell request pages are now for this client.
               </Text>
-              <Group gap="md" wrap="wrap">
+              <Group gap="md" wrap="wrap" style={{ rowGap: 4 }}>
                 {(['/client-consent', '/infectious-disease', '/store', '/request-cells'] as const).map(
                   (to) => (
                     <Anchor key={to} component={Link} to={to} size="sm" c="blue.9">
@@ -164,7 +169,7 @@ export function MyClientsPage() {
         <>
           {/* Nine columns need the width of a desktop; narrower screens get a card per client. */}
           <Table.ScrollContainer minWidth={900} visibleFrom="lg">
-            <Table striped highlightOnHover>
+            <Table striped highlightOnHover horizontalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Client ID</Table.Th>
@@ -197,10 +202,11 @@ export function MyClientsPage() {
                     <Table.Td>
                       <Documents client={client} />
                     </Table.Td>
-                    <Table.Td miw={190}>
-                      <Stack gap={6} align="flex-start">
+                    <Table.Td>
+                      {/* A cell's min-width is not kept by tables: its content's is. */}
+                      <Stack gap={6} w={128} align="stretch">
                         {chooseButton(client)}
-                        {rowActions(client)}
+                        {rowActions(client, true)}
                       </Stack>
                     </Table.Td>
                   </Table.Tr>
@@ -239,7 +245,7 @@ export function MyClientsPage() {
                   </Text>
                   <Documents client={client} />
                 </Group>
-                <Box mt="sm">{rowActions(client)}</Box>
+                <Box mt="sm">{rowActions(client, false)}</Box>
               </Card>
             ))}
           </Stack>
