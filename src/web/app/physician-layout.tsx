@@ -1,5 +1,5 @@
-import { Anchor, AppShell, Group, Menu, NavLink, ScrollArea, Text } from '@mantine/core';
-import { IconLogout } from '@tabler/icons-react';
+import { Anchor, AppShell, Group, Menu, NavLink, ScrollArea, Text, VisuallyHidden } from '@mantine/core';
+import { IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { PhysicianSessionInfo } from '../../domain/auth';
 import { physicianNavigation } from './navigation';
@@ -21,11 +21,9 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
       navOpen={navOpen}
       toggleNav={toggleNav}
       dialogs={idleWarning}
+      headerBand={<ActingFor acting={acting} />}
       headerEnd={
         <Group gap="sm" wrap="nowrap" miw={0}>
-          <Group gap={6} wrap="nowrap" miw={0} data-testid="acting-for" visibleFrom="xs">
-            <ActingFor acting={acting} />
-          </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <ProfileMenuButton
@@ -44,46 +42,60 @@ export function PhysicianLayout({ session }: { session: PhysicianSessionInfo }) 
         </Group>
       }
       navbar={
-        <>
-          <AppShell.Section hiddenFrom="xs" p="xs">
-            <ActingFor acting={acting} />
-          </AppShell.Section>
-          <AppShell.Section grow component={ScrollArea}>
-            <nav aria-label="Portal sections">
-              {Object.values(physicianNavigation).map((link) => (
-                <NavLink
-                  key={link.to}
-                  component={Link}
-                  to={link.to}
-                  label={link.label}
-                  active={isActive(link.to)}
-                />
-              ))}
-            </nav>
-          </AppShell.Section>
-        </>
+        <AppShell.Section grow component={ScrollArea}>
+          <nav aria-label="Portal sections">
+            {Object.values(physicianNavigation).map((link) => (
+              <NavLink
+                key={link.to}
+                component={Link}
+                to={link.to}
+                label={link.label}
+                active={isActive(link.to)}
+              />
+            ))}
+          </nav>
+        </AppShell.Section>
       }
     />
   );
 }
 
-/** Whom the physician acts for, and the way back to choosing another. */
+/**
+ * Whom the physician acts for, under the header at every width (a phone included), and the way
+ * to choose another: the name gives way before the Client ID and the link do.
+ */
 function ActingFor({ acting }: { acting: PhysicianSessionInfo['actingFor'] }) {
   return (
-    <Text size="sm" truncate="end">
+    <Group gap="xs" wrap="nowrap" miw={0} w="100%" data-testid="acting-for">
+      <IconUser size={16} color="var(--mantine-color-gray-7)" aria-hidden style={{ flex: 'none' }} />
       {acting ? (
-        <>
-          Client:{' '}
-          <Text span fw={600}>
-            {acting.name} ({acting.clientACTId})
+        <Text size="sm" miw={0} style={{ display: 'flex', gap: 4, whiteSpace: 'nowrap' }}>
+          {/* A phone keeps its width for the name; a screen reader still hears "Client:". */}
+          <Text span visibleFrom="xs">
+            Client:
           </Text>
-        </>
+          <VisuallyHidden hiddenFrom="xs">Client:</VisuallyHidden>{' '}
+          <Text span fw={700} truncate="end" miw={0}>
+            {acting.name}
+          </Text>{' '}
+          <Text span fw={700} style={{ flex: 'none' }}>
+            ({acting.clientACTId})
+          </Text>
+        </Text>
       ) : (
-        'No client chosen'
-      )}{' '}
-      <Anchor component={Link} to={physicianNavigation.myClients.to} size="sm">
+        <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+          No client chosen
+        </Text>
+      )}
+      <Anchor
+        component={Link}
+        to={physicianNavigation.myClients.to}
+        size="sm"
+        c="blue.9"
+        style={{ flex: 'none', whiteSpace: 'nowrap' }}
+      >
         {acting ? 'Change client' : 'Choose a client'}
       </Anchor>
-    </Text>
+    </Group>
   );
 }

@@ -29,17 +29,19 @@ export function PortalShell(props: {
   navbar: ReactNode;
   /** Dialogs over every page of the portal (the idle sign-out's warning). */
   dialogs?: ReactNode;
+  /** A line under the header's, at every width: whom a physician acts for. */
+  headerBand?: ReactNode;
 }) {
   const main = useMainFocus();
   return (
     <AppShell
-      header={{ height: 60 }}
+      header={{ height: props.headerBand ? HEADER_ROW + HEADER_BAND : HEADER_ROW }}
       navbar={{ width: 270, breakpoint: 'md', collapsed: { mobile: !props.navOpen } }}
       padding={{ base: 'sm', sm: 'lg' }}
     >
       <AppShell.Header>
         <SkipLink />
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+        <Group h={HEADER_ROW} px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
               opened={props.navOpen}
@@ -61,6 +63,18 @@ export function PortalShell(props: {
           </Group>
           {props.headerEnd}
         </Group>
+        {props.headerBand && (
+          <Group
+            h={HEADER_BAND}
+            px="md"
+            gap="xs"
+            wrap="nowrap"
+            bg="gray.0"
+            style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
+          >
+            {props.headerBand}
+          </Group>
+        )}
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Portal navigation">
         {props.navbar}
@@ -79,6 +93,9 @@ export function PortalShell(props: {
     </AppShell>
   );
 }
+
+const HEADER_ROW = 60;
+const HEADER_BAND = 36;
 
 const offScreen: CSSProperties = {
   position: 'absolute',

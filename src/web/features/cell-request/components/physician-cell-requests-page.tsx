@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { CellRequest } from '../../../../domain/cell-request';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
+import { NoClientChosen } from '../../../components/no-client-chosen';
 import { ApiError } from '../../../lib/api-client';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequests } from '../api/get-cell-requests';
@@ -50,7 +51,7 @@ export function PhysicianCellRequestsPage() {
         )}
       </Group>
       {!clientId ? (
-        <Text>Choose a client on My Clients to see their cell requests.</Text>
+        <NoClientChosen page="/cell-requests" purpose="to see their cell requests" />
       ) : requests.isError ? (
         <Alert color="red" role="alert">
           The requests could not be loaded. Please reload the page.

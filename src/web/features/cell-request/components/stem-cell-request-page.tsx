@@ -6,6 +6,7 @@ import { objectionDeadlineText } from '../../../../domain/cell-request-objection
 import { todayFor } from '../../../../domain/client';
 import { formatUsd } from '../../../../domain/money';
 import { type ReleaseReadiness, releaseRefusals } from '../../../../domain/release-readiness';
+import { NoClientChosen } from '../../../components/no-client-chosen';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { useClient } from '../../../lib/client-record';
 import { usePaymentInfo } from '../../../lib/payment/get-payment-info';
@@ -46,6 +47,9 @@ function OrderArea() {
   const site = useSiteConfig();
   const [done, setDone] = useState<SendCellRequestResponse | null>(null);
 
+  if (physician && !clientId) {
+    return <NoClientChosen page="/request-cells" purpose="to request cells for them" />;
+  }
   if (done) {
     return (
       <Card withBorder padding="md" role="status">

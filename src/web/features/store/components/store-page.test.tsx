@@ -340,3 +340,23 @@ describe('the store order', () => {
     expect(await screen.findByText('Please choose at least one bottle')).toBeDefined();
   });
 });
+
+describe('the store of a physician who has chosen no client', () => {
+  it('says no client is chosen and offers to choose one that comes back here, never a spinner', async () => {
+    const server = fakeServer({ ...physicianSession, actingFor: null });
+    renderInPortal(
+      <MemoryRouter>
+        <StorePage />
+      </MemoryRouter>,
+    );
+    const notice = await screen.findByTestId('no-client-chosen');
+    expect(notice.textContent).toContain('No client chosen');
+    expect(within(notice).getByRole('link', { name: 'Choose a client' }).getAttribute('href')).toBe(
+      '/my-clients?next=%2Fstore',
+    );
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.queryByLabelText('Loading')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+    expect(server.orders).toHaveLength(0);
+  });
+});

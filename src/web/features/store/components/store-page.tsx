@@ -39,6 +39,7 @@ import {
   serumQuantityProblem,
   storeShipmentDateProblem,
 } from '../../../../domain/store';
+import { NoClientChosen } from '../../../components/no-client-chosen';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
 import { PayingFormLayout } from '../../../components/payment/paying-form-layout';
 import { SubmitFailure } from '../../../components/submit-failure';
@@ -103,14 +104,18 @@ export function StorePage() {
   const client = useClient();
   const paymentInfo = usePaymentInfo();
   const site = useSiteConfig();
+  const session = useSession().data;
   // The client's own orders (cancelled by the client only): below the confirmation, or the form.
-  const ownOrders = useSession().data?.role === 'client';
+  const ownOrders = session?.role === 'client';
+  const noClientChosen = session?.role === 'physician' && !session.actingFor;
   return (
     <Stack gap="md">
       <Title order={1} size="h2">
         ACT Store
       </Title>
-      {done ? (
+      {noClientChosen ? (
+        <NoClientChosen page="/store" purpose="to order serum for them" />
+      ) : done ? (
         <Card withBorder padding="md" role="status">
           <Stack gap="xs">
             <Text fw={700} c="teal.9">
