@@ -58,7 +58,13 @@ test('a price version in force today shows its figures on every page; the prices
   const since = Date.now() - 1000;
 
   // A client of this run, registered by Dr. Alvarez with a check the admin records: the consent opens.
-  const person = { first: 'Priya', last: `Book${run}`, email: `priya.book.${run}@example.com` };
+  // A newborn (two months old): her record takes a newborn finance agreement.
+  const person = {
+    first: 'Priya',
+    last: `Book${run}`,
+    email: `priya.book.${run}@example.com`,
+    dob: usDate(-60),
+  };
   const clientId = await newClientByCheck(browser, person, run);
   const admin = await (await browser.newContext()).newPage();
   await signInAsDemoAdmin(admin);

@@ -11,6 +11,7 @@ const ADMIN_PASSWORD = 'DemoStaff#2026';
 async function checkScreen(page: Page, name: string) {
   await expectAccessible(page);
   const wide = page.viewportSize();
+  await page.screenshot({ path: `test-results/staff-${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
   // The shell's navigation slides away on a phone: measure once the layout has settled.
   await expect
@@ -92,14 +93,53 @@ test.describe('back office', () => {
     await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
     const document = page.getByRole('link', { name: /Lab report: John Roe lab report\.pdf/ });
     await expect(document).toBeVisible();
+    // His two overdue years, as the server counts them, at the top of his record.
+    await expect(page.getByTestId('overdue-alert')).toContainText(
+      'Payment overdue$679.62 of annual storage is overdue.',
+    );
+    await expect(page.getByRole('row', { name: /^Storage paid until \d{2}\/\d{2}\/\d{4}$/ })).toBeVisible();
+    await expect(page.getByRole('row', { name: 'Overdue amount $679.62' })).toBeVisible();
+    await expect(
+      page.getByRole('row', { name: /^\d{2}\/\d{2}\/\d{4} Dose Retrieval — \$1,000\.00$/ }),
+    ).toBeVisible();
+    await expect(page.locator('main')).not.toContainText(/\d{4}-\d{2}-\d{2}|\$\d{4}/);
+    // A man of 58 is no newborn: no newborn finance agreement to send.
+    await expect(page.getByRole('form', { name: 'Send newborn finance agreement' })).toHaveCount(0);
     await checkScreen(page, 'client');
     const [download] = await Promise.all([page.waitForEvent('download'), document.click()]);
     expect(download.suggestedFilename()).toMatch(/\.pdf$/);
 
     await page.reload();
     const trail = page.getByTestId('audit-trail');
-    await expect(trail.getByRole('row').filter({ hasText: 'read-document' })).toContainText(ADMIN_EMAIL);
-    await expect(trail.getByRole('row').filter({ hasText: 'read-client' }).first()).toContainText('staff');
+    await expect(trail.getByRole('row').filter({ hasText: 'Downloaded a document' }).first()).toContainText(
+      ADMIN_EMAIL,
+    );
+    await expect(
+      trail.getByRole('row').filter({ hasText: "Read the client's record" }).first(),
+    ).toContainText('staff');
+    await expect(trail).not.toContainText('/api/');
+    await expect(trail.getByRole('row').nth(1)).toContainText(/\d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M ET/);
+
+    // Mia Nguyen, three weeks old: her record offers the newborn finance agreement.
+    await page.goto('/staff/clients/ACT10020');
+    await expect(page.getByRole('heading', { name: 'Mia Nguyen (ACT10020)', level: 1 })).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Send newborn finance agreement' })).toBeVisible();
+    await expect(page.getByTestId('overdue-alert')).toHaveCount(0);
+
+    // A member created on Staff Accounts: the one-time password has its copy button.
+    await page.goto('/staff/admin/accounts');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Copy Tester');
+    await page
+      .getByRole('textbox', { name: 'Email' })
+      .fill(`copy.tester.${Date.now().toString(36)}@example.com`);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const oneTime = page.getByTestId('initial-password');
+    await expect(oneTime).toBeVisible();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy password' }).click();
+    await expect(page.getByRole('button', { name: 'Password copied' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await oneTime.textContent());
+    await checkScreen(page, 'account-created');
 
     // The admin creates an account (the API answers its initial password, once); the member enrols.
     // Base 36: a run of 13 digits from the clock can pass the Luhn check and be refused as a card number.

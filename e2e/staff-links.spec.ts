@@ -105,7 +105,11 @@ test('the admin creates a member, who must set their own password at first sign-
   await page.getByRole('textbox', { name: 'Actor' }).fill('staff@example.com');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(
-    page.getByTestId('audit-search-results').getByRole('row').filter({ hasText: 'change-staff' }).first(),
+    page
+      .getByTestId('audit-search-results')
+      .getByRole('row')
+      .filter({ hasText: 'Changed a staff account' })
+      .first(),
   ).toBeVisible();
   await checkPhone(page, 'audit');
 });

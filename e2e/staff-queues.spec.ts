@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { newClientByCheck, setPasswordFromWelcome, usDate } from './support/clients';
@@ -154,10 +153,16 @@ test.describe('back office work queues', () => {
     const item = page.getByRole('article', { name: new RegExp(name) });
     await expect(item).toContainText('by the client');
     await checkScreen(page, 'lab-reports');
-    const download = page.waitForEvent('download');
-    await item.getByRole('link', { name: /View the lab report \(partial-panel\.pdf/ }).click();
-    const file = fs.readFileSync((await (await download).path()) as string);
-    expect(file.equals(report)).toBe(true);
+    // It opens in a new tab, in the browser's viewer: served inline, not as a download.
+    const link = item.getByRole('link', {
+      name: /View the lab report \(partial-panel\.pdf.*opens in a new tab\)/,
+    });
+    await expect(link).toHaveAttribute('target', '_blank');
+    const preview = await page.request.get((await link.getAttribute('href')) as string);
+    expect(preview.headers()['content-disposition']).toMatch(/^inline; /);
+    expect((await preview.body()).equals(report)).toBe(true);
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await tab.close();
     await item.getByRole('button', { name: 'Reject…' }).click();
     await item.getByRole('button', { name: 'Reject lab report' }).click();
     await expect(item.getByText('Please enter the reason')).toBeVisible();

@@ -15,11 +15,11 @@ export function usDate(days = 0) {
 /**
  * Dr. Alvarez (PHY20001) registers a new client whose sample comes with a check; returns their
  * Client ID. `run` (letters and digits) makes the submission's key and the billing e-mail this
- * run's own.
+ * run's own. `dob` (MM/DD/YYYY) defaults to an adult's; a newborn's makes a newborn client.
  */
 export async function newClientByCheck(
   browser: Browser,
-  person: { first: string; last: string; email: string },
+  person: { first: string; last: string; email: string; dob?: string },
   run: string,
 ) {
   const context = await browser.newContext();
@@ -33,7 +33,7 @@ export async function newClientByCheck(
     data: {
       FirstName: person.first,
       LastName: person.last,
-      Dob: '05/17/1981',
+      Dob: person.dob ?? '05/17/1981',
       Ship_date: usDate(5),
       Email: person.email,
       PhoneNumber: '3055550100',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addDays, addMonths, isoToUsDate } from './dates';
+import { addDays, addMonths, addYears, isoToUsDate } from './dates';
 import type { Cents } from './money';
 import { formatRate, formatUsd } from './money';
 import { paymentDisplayFields, paymentTokenSchema, requireDisplayFields } from './payment-info';
@@ -35,6 +35,18 @@ export const NEWBORN_PAYMENT_AUTHORIZATION =
   'I authorize the bank to charge the deposit today and each monthly installment on its due date to this payment method.';
 
 export const NEWBORN_AGREEMENT_TITLE = 'Newborn Finance Agreement';
+
+/** Staff asked to send a newborn finance agreement for a client who is no newborn. */
+export const NEWBORN_AGREEMENT_NOT_NEWBORN =
+  'A newborn finance agreement is only for a client born less than a year ago.';
+
+/**
+ * A newborn finance agreement finances a newborn's banking (its installments start "after the down
+ * payment or birth"): it is offered, and sent, only for a client born less than a year before today.
+ */
+export function newbornAgreementApplies(dateOfBirth: string, today: string): boolean {
+  return dateOfBirth > addYears(today, -1) && dateOfBirth <= today;
+}
 
 /** What a plan is made of; amounts in cents, the yearly rate in basis points (600 = 6.00%). */
 export interface NewbornAgreementFigures {

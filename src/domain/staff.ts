@@ -7,6 +7,7 @@ import {
 } from './client';
 import { clientActivityRecordSchema } from './client-activity';
 import { parseIsoDate, type Today } from './dates';
+import { formatUsd } from './money';
 import { newbornAgreementFiguresSchema } from './newborn-agreement';
 import { releaseReadinessSchema } from './release-readiness';
 import { singleLine } from './text';
@@ -225,6 +226,11 @@ export const auditEventSchema = z.object({
   action: z.string(),
   route: z.string(),
   documentId: z.string().nullable(),
+  amountCents: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The money the change moved (a payment settled, a refund, a check recorded), in cents'),
   ip: z.string(),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
@@ -289,6 +295,24 @@ export const auditActions = {
   'change-form-draft': "Saved or discarded a form's unsent answers",
 } as const;
 export type AuditAction = keyof typeof auditActions;
+
+/** Where one action covers several changes, the route names which one it was. */
+const auditRouteWords: Record<string, string> = {
+  'POST /api/staff/refunds': 'Asked for a refund',
+  'POST /api/staff/refunds/:id/approve': 'Approved a refund',
+  'POST /api/staff/refunds/:id/decline': 'Declined a refund',
+};
+
+/**
+ * An audit row as staff read it: the change in words, with the money it moved
+ * ("Settled a payment in doubt: $515.00"), never the raw action and route.
+ */
+export function auditLine(event: Pick<AuditEvent, 'action' | 'route' | 'amountCents'>): string {
+  const words =
+    auditRouteWords[event.route] ??
+    (event.action in auditActions ? auditActions[event.action as AuditAction] : event.action);
+  return event.amountCents === null ? words : `${words}: ${formatUsd(event.amountCents)}`;
+}
 
 /** Payment links staff send a client (DESIGN.md section 3 names the back office's words). */
 export const paymentLinkMessages = {

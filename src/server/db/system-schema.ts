@@ -252,6 +252,8 @@ export const auditEvents = pgTable(
     route: text().notNull(),
     /** The document read, when the action reads one. */
     documentId: uuid(),
+    /** The money the change moved (a payment settled, a refund, a check recorded), in cents. */
+    amountCents: integer(),
     ip: text().notNull(),
     statusCode: integer().notNull(),
   },

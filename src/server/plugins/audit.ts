@@ -37,6 +37,14 @@ export function noteShownClients(by: Session | FastifyRequest, clientIds: Iterab
   shownClients.set(by, noted);
 }
 
+// The money a change moved, by request: one per request, so nothing is shared between requests.
+const movedAmounts = new WeakMap<FastifyRequest, number>();
+
+/** Notes the money an audited change moved (a payment settled, a refund, a check), for its audit rows. */
+export function noteAuditAmount(request: FastifyRequest, cents: number): void {
+  movedAmounts.set(request, cents);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Actor = { actorRole: AuditEvent['actorRole']; actorId: string };
@@ -161,23 +169,26 @@ function insertInto(db: Database) {
         action: row.action,
         route: row.route,
         document_id: row.documentId ?? null,
+        amount_cents: row.amountCents ?? null,
         ip: row.ip,
         status_code: row.statusCode,
       })),
     );
     await db.execute(sql`
-      insert into audit_events (at, actor_role, actor_id, client_id, action, route, document_id, ip, status_code)
-      select at, actor_role, actor_id, client_id, action, route, document_id, ip, status_code
+      insert into audit_events (at, actor_role, actor_id, client_id, action, route, document_id, amount_cents, ip, status_code)
+      select at, actor_role, actor_id, client_id, action, route, document_id, amount_cents, ip, status_code
       from jsonb_to_recordset(${json}::jsonb) as r(at timestamptz, actor_role text, actor_id uuid,
-        client_id uuid, action text, route text, document_id uuid, ip text, status_code integer)`);
+        client_id uuid, action text, route text, document_id uuid, amount_cents integer, ip text,
+        status_code integer)`);
   };
 }
 
 /**
  * The append-only trail: who (role and id), which client, what (the route's audit action and its
- * pattern), when, from which IP. Written before the answer leaves, so an answer that was not
- * recorded is not sent; the rows of answers finishing together share one INSERT (createAuditWriter).
- * Only ids and the route pattern: never a body, query, code or token.
+ * pattern), when, from which IP, and the money a change moved. Written before the answer leaves, so
+ * an answer that was not recorded is not sent; the rows of answers finishing together share one
+ * INSERT (createAuditWriter). Only ids, the route pattern and that amount: never a body, query,
+ * code or token.
  */
 export function createAuditTrail(db: Database, clock: Clock): AuditTrail {
   const writer = createAuditWriter(insertInto(db));
@@ -204,6 +215,7 @@ export function createAuditTrail(db: Database, clock: Clock): AuditTrail {
         action,
         route: `${request.method} ${request.routeOptions.url ?? ''}`,
         documentId,
+        amountCents: movedAmounts.get(request) ?? null,
         ip: request.ip,
         statusCode: reply.statusCode,
       }));

@@ -24,6 +24,8 @@ export interface ClientContact {
   lastName: string;
   email: string;
   phone: string;
+  /** YYYY-MM-DD. */
+  dateOfBirth: string;
   annualStoragePaidUntil: string | null;
 }
 
@@ -34,6 +36,7 @@ const contactColumns = {
   lastName: clients.lastName,
   email: clients.email,
   phone: clients.phone,
+  dateOfBirth: clients.dateOfBirth,
   annualStoragePaidUntil: clients.annualStoragePaidUntil,
 };
 

@@ -17,7 +17,7 @@ import {
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
-import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { noteAuditAmount, noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { recordActivity } from '../clients/client-activities';
 import { clientContact, markClientCompleted } from '../clients/client-directory';
@@ -177,9 +177,11 @@ export const sampleCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      return recordCheck(deps, session.staffId, request.body, (clientId) =>
+      const recorded = await recordCheck(deps, session.staffId, request.body, (clientId) =>
         noteResolvedClient(session, clientId),
       );
+      noteAuditAmount(request, recorded.checkAmountCents);
+      return recorded;
     },
   );
 };

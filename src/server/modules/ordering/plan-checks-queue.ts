@@ -16,7 +16,7 @@ import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
-import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { noteAuditAmount, noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
 import { renderReceiptPdf } from '../payments/receipt-pdf';
@@ -218,9 +218,11 @@ const planCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      return recordPlanCheck(deps, session.staffId, request.body, (clientId) =>
+      const recorded = await recordPlanCheck(deps, session.staffId, request.body, (clientId) =>
         noteResolvedClient(session, clientId),
       );
+      noteAuditAmount(request, recorded.checkAmountCents);
+      return recorded;
     },
   );
 };

@@ -16,7 +16,7 @@ import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { HttpError, notFound } from '../../lib/http-error';
 import { expireLease, isHeld, operationById, recoverLapsed, type Transaction } from '../../lib/run-once';
-import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { noteAuditAmount, noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { clientContact, clientContacts, clientFullName } from '../clients/client-directory';
 import type { RecoveriesByKind, StaffQueue, StaffQueueDeps } from '../staff/queues/queue';
@@ -211,6 +211,7 @@ const paymentsInDoubtRoutes: FastifyPluginAsyncZod<StaffQueueDeps> = async (app,
       const row = await ledgerRow(deps.db, request.params.id);
       if (!row) throw notFound();
       noteResolvedClient(session, row.clientId);
+      noteAuditAmount(request, row.totalCents);
       if (!(IN_DOUBT as readonly string[]).includes(row.status)) {
         throw new HttpError('ALREADY_COMPLETED', queueMessages.alreadySettled);
       }

@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../../app-deps';
 import { notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
-import { noteResolvedClient } from '../../plugins/audit';
+import { noteAuditAmount, noteResolvedClient } from '../../plugins/audit';
 import { type StaffSession, sessionOf } from '../../plugins/sessions';
 import { resolveStaffClientAccess } from '../clients/client-access';
 import { priceBookInForce } from '../prices/price-book-repository';
@@ -131,7 +131,7 @@ export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       const { paymentId, amount, reason } = request.body;
       const { session, key, paymentDeps } = await refundAction(deps, request, { paymentId });
       const { book } = await priceBookInForce(deps.db, deps.clock.now());
-      return refundPayment(paymentDeps, {
+      const answer = await refundPayment(paymentDeps, {
         scope: `staff:${session.staffId}`,
         idempotencyKey: key,
         paymentId,
@@ -140,6 +140,8 @@ export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
         requestedBy: session.staffId,
         approvalLimitCents: book.refundApprovalCents,
       });
+      noteAuditAmount(request, answer.amountCents);
+      return answer;
     },
   );
 
@@ -158,7 +160,13 @@ export const staffRefundRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
     async (request) => {
       const refundId = request.params.id;
       const { session, key, paymentDeps } = await refundAction(deps, request, { refundId });
-      return approveRefund(paymentDeps, { refundId, staffId: session.staffId, idempotencyKey: key });
+      const approved = await approveRefund(paymentDeps, {
+        refundId,
+        staffId: session.staffId,
+        idempotencyKey: key,
+      });
+      noteAuditAmount(request, approved.amountCents);
+      return approved;
     },
   );
 

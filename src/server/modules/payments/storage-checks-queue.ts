@@ -20,7 +20,7 @@ import type { Database } from '../../db/client';
 import { storeDocument } from '../../lib/document-store';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
-import { noteResolvedClient, noteShownClients } from '../../plugins/audit';
+import { noteAuditAmount, noteResolvedClient, noteShownClients } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { recordActivity } from '../clients/client-activities';
 import {
@@ -317,9 +317,11 @@ const storageCheckRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => 
     },
     async (request) => {
       const session = sessionOf(request, 'staff');
-      return recordStorageCheck(deps, session.staffId, request.body, (clientId) =>
+      const recorded = await recordStorageCheck(deps, session.staffId, request.body, (clientId) =>
         noteResolvedClient(session, clientId),
       );
+      noteAuditAmount(request, recorded.checkAmountCents);
+      return recorded;
     },
   );
 };

@@ -5,9 +5,12 @@ import {
   clientInformationFieldOrder,
   clientInformationMessages,
 } from '../../../domain/client';
+import { todayFor } from '../../../domain/client-basics';
+import { addDays } from '../../../domain/dates';
 import { AGREEMENT_LINK_EMAIL_SUBJECT } from '../../../domain/staff';
 import { auditEvents, clientProfileChanges, clients, newbornAgreements } from '../../db/schema';
 import { DEMO_STAFF_EMAIL } from '../../db/seed';
+import { addClient } from '../../testing/form-fixtures';
 import { staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -167,15 +170,26 @@ describe('POST /api/staff/update_client', () => {
 });
 
 describe('POST /api/staff/send_agreement_link', () => {
+  /** A newborn client, born this many days before the test clock's day. */
+  async function newborn(daysOld: number) {
+    return addClient(t.db, {
+      firstName: 'Rosa',
+      lastName: 'Rivera',
+      dateOfBirth: addDays(todayFor(t.clock.now()), -daysOld),
+    });
+  }
+
   it('creates the agreement and e-mails the main contact a link the agreement page accepts; answers only a masked address', async () => {
+    const rosa = await newborn(21);
     const response = await post('/api/staff/send_agreement_link', admin, {
-      clientId: 'ACT10001',
+      clientId: rosa.actId,
       ...FIGURES,
+      mainContact: 'Ana Rivera',
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().sentTo).toBe('j***@example.com');
+    expect(response.json().sentTo).toBe('a***@example.com');
     expect(response.body).not.toContain('newbornfinanceagreement');
-    const mails = await t.mailTo('jane.doe@example.com');
+    const mails = await t.mailTo(rosa.email);
     const mail = mails.find((m) => m.subject === AGREEMENT_LINK_EMAIL_SUBJECT);
     const match = mail?.textBody.match(/\/newbornfinanceagreement\/([\w.-]+)/);
     expect(match, mail?.textBody).not.toBeNull();
@@ -187,25 +201,47 @@ describe('POST /api/staff/send_agreement_link', () => {
     );
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json()).toMatchObject({
-      Name: 'Jane Doe',
+      Name: 'Ana Rivera',
       Patient_ID__c: 'NB-2026-0042',
       Number_Of_Installments__c: 12,
     });
     const agreements = await t.db
       .select()
       .from(newbornAgreements)
-      .where(eq(newbornAgreements.clientId, janeId));
+      .where(eq(newbornAgreements.clientId, rosa.id));
     expect(agreements).toHaveLength(1);
     const audit = await t.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, 'send-agreement-link'), eq(auditEvents.clientId, janeId)));
+      .where(and(eq(auditEvents.action, 'send-agreement-link'), eq(auditEvents.clientId, rosa.id)));
     expect(audit).toHaveLength(1);
   });
 
+  it('refuses a client born a year ago or more (Jane, 1975) with 409 and says why; nothing is created or sent', async () => {
+    for (const clientId of ['ACT10001', (await newborn(365)).actId]) {
+      const refused = await post('/api/staff/send_agreement_link', admin, { clientId, ...FIGURES });
+      expect(refused.statusCode, clientId).toBe(409);
+      expect(refused.json().error).toBe(
+        'A newborn finance agreement is only for a client born less than a year ago.',
+      );
+    }
+    expect(
+      await t.db.select().from(newbornAgreements).where(eq(newbornAgreements.clientId, janeId)),
+    ).toHaveLength(0);
+    expect(
+      (await t.mailTo('jane.doe@example.com')).filter((m) => m.subject === AGREEMENT_LINK_EMAIL_SUBJECT),
+    ).toHaveLength(0);
+    // The day before the first birthday is still a newborn's.
+    const young = await newborn(364);
+    expect(
+      (await post('/api/staff/send_agreement_link', admin, { clientId: young.actId, ...FIGURES })).statusCode,
+    ).toBe(200);
+  });
+
   it('refuses bad figures with their message, and other sessions with 404', async () => {
+    const rosa = await newborn(30);
     const bad = await post('/api/staff/send_agreement_link', admin, {
-      clientId: 'ACT10001',
+      clientId: rosa.actId,
       ...FIGURES,
       installments: 0,
     });

@@ -162,6 +162,7 @@ export async function listAuditEvents(
       action: auditEvents.action,
       route: auditEvents.route,
       documentId: auditEvents.documentId,
+      amountCents: auditEvents.amountCents,
       ip: auditEvents.ip,
     })
     .from(auditEvents)

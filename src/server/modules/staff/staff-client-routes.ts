@@ -128,7 +128,8 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
     {
       config: { audit: 'read-document' },
       schema: {
-        summary: "One of a client's documents (signed agreement, lab report), decrypted, for staff",
+        summary:
+          "One of a client's documents (signed agreement, lab report), decrypted, for staff: a PDF inline, to preview in the browser (a link may still save it)",
         tags: ['staff'],
         params: z.object({ id: z.string().max(64) }),
         response: {
@@ -146,7 +147,11 @@ export const staffClientRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       if (!owner) throw notFound();
       const clientId = await resolveStaffClient(db, session, owner);
       const document = await readDocument(db, documentsKey, clientId, documentId);
-      return replyWithDocument(reply, document);
+      return replyWithDocument(
+        reply,
+        document,
+        document?.contentType === 'application/pdf' ? 'inline' : 'attachment',
+      );
     },
   );
 

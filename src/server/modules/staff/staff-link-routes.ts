@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
+import { NEWBORN_AGREEMENT_NOT_NEWBORN, newbornAgreementApplies } from '../../../domain/newborn-agreement';
 import {
   AGREEMENT_LINK_EMAIL_SUBJECT,
   AGREEMENT_LINKS_TOO_MANY,
@@ -25,6 +27,7 @@ const errors = {
   400: errorBodySchema,
   401: errorBodySchema,
   404: errorBodySchema,
+  409: errorBodySchema,
   429: errorBodySchema,
   503: errorBodySchema,
 };
@@ -131,6 +134,9 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       if (!client) throw notFound();
       noteResolvedClient(session, clientId);
       const now = clock.now();
+      if (!newbornAgreementApplies(client.dateOfBirth, todayFor(now))) {
+        throw new HttpError('NOT_ALLOWED_NOW', NEWBORN_AGREEMENT_NOT_NEWBORN);
+      }
       await enforceRateLimits(
         db,
         now,

@@ -299,6 +299,9 @@ describe('the audit trail', () => {
     const download = await get(`/api/staff/documents/${janeDocument}`, admin, '10.7.7.1');
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(report)).toBe(true);
+    // A PDF opens in the browser's viewer for staff (the lab reports queue previews it in a tab).
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toMatch(/^inline; filename="[\w.-]+\.pdf"$/);
 
     t.clock.advance(1_000);
     const client = await t.signIn('ACT10001');

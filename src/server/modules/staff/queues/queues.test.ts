@@ -196,6 +196,8 @@ describe('new samples paid by check', () => {
       .where(and(eq(auditEvents.clientId, sample.clientId), eq(auditEvents.action, 'record-check')));
     expect(audit.length).toBeGreaterThanOrEqual(1);
     expect(audit[0]?.actorRole).toBe('staff');
+    // Each recorded answer keeps the check's amount; a refused one leaves no row.
+    expect(audit.map((row) => row.amountCents)).toEqual(audit.map(() => 300_000));
   });
 
   it('of two staff members recording the same check at once, one wins and the other is told', async () => {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { todayFor } from '../../../../domain/client';
 import { addDays } from '../../../../domain/dates';
+import { type AuditEvent, auditLine } from '../../../../domain/staff';
 import { queueMessages } from '../../../../domain/staff-queues';
 import type { ChargeLookup, PaymentGateway } from '../../../adapters/payments/payment-gateway';
 import { auditEvents, operations, payments, staffAccounts, vialRequests } from '../../../db/schema';
@@ -304,6 +305,11 @@ describe('the work queues', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.clientId, order.id), eq(auditEvents.action, 'settle-payment')));
     expect(audit).toHaveLength(1);
+    // The trail says what was settled, with the amount charged ($125.00 and the 3% card fee).
+    const trail = await get(`/api/staff/audit?clientId=${order.id}`, staff);
+    const line = trail.json<{ events: AuditEvent[] }>().events.find((e) => e.action === 'settle-payment');
+    expect(line).toMatchObject({ route: 'POST /api/staff/payments/:id/settle', amountCents: 12_875 });
+    expect(auditLine(line as AuditEvent)).toBe('Settled a payment in doubt: $128.75');
   });
 
   it('settles a charge held for review once the gateway decides, though the sweep keeps looking', async () => {

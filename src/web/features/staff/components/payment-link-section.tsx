@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { paymentLinkMessages } from '../../../../domain/staff';
 import { ApiError } from '../../../lib/api-client';
 import { useSendPaymentLink } from '../api/payment-link';
+import { bankMoment } from './queue-dates';
 
 /** On a client's record: send the signed, expiring link to the public payment page. */
 export function PaymentLinkSection({ clientId, hasPhone }: { clientId: string; hasPhone: boolean }) {
@@ -48,7 +49,7 @@ export function PaymentLinkSection({ clientId, hasPhone }: { clientId: string; h
         {sent && !send.isPending && !error && (
           <Alert color="green" role="status">
             {sent.channel === 'email' ? paymentLinkMessages.sentEmail : paymentLinkMessages.sentSms} Sent to{' '}
-            {sent.sentTo}; valid until {new Date(sent.expiresAt).toLocaleString('en-US')}.
+            {sent.sentTo}; valid until {bankMoment(sent.expiresAt)}.
           </Alert>
         )}
       </Stack>

@@ -5,9 +5,9 @@ import { formatUsd } from '../../../../domain/money';
 import type { PaymentInDoubt } from '../../../../domain/staff-queues';
 import { ApiError } from '../../../lib/api-client';
 import { usePaymentsInDoubt, useSettlePayment } from '../api/payments-in-doubt';
+import { bankMoment } from './queue-dates';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const when = bankMoment;
 
 function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
   const headingId = useId();

@@ -17,6 +17,7 @@ import { amountToCents } from '../../../../domain/staff-queues';
 import { ApiError } from '../../../lib/api-client';
 import { useChangePriceVersions, usePriceVersions } from '../api/staff-admin';
 import { AdminOnly, errorText } from './admin-only';
+import { bankMoment } from './queue-dates';
 
 const GROUPS = [...new Set(PRICE_ENTRIES.map((entry) => entry.group))];
 const labelOf = (key: PriceKey) => PRICE_ENTRIES.find((entry) => entry.key === key)?.label ?? key;
@@ -338,7 +339,7 @@ function VersionList({ versions }: { versions: PriceVersion[] }) {
                     {version.createdBy && (
                       <Text size="xs" c="gray.7">
                         {version.createdBy}
-                        {version.createdAt ? `, ${new Date(version.createdAt).toLocaleString('en-US')}` : ''}
+                        {version.createdAt ? `, ${bankMoment(version.createdAt)}` : ''}
                       </Text>
                     )}
                     {version.approvedBy && (

@@ -4,6 +4,7 @@ import {
   Button,
   Card,
   Code,
+  CopyButton,
   Group,
   Select,
   SimpleGrid,
@@ -20,6 +21,7 @@ import { isoToUsDate } from '../../../../domain/dates';
 import {
   type AuditSearchQuery,
   auditActions,
+  auditLine,
   type StaffLevel,
   type StaffMember,
 } from '../../../../domain/staff';
@@ -34,6 +36,7 @@ import {
 } from '../api/staff-admin';
 import { useStaffSession } from '../api/staff-session';
 import { AdminOnly, errorText } from './admin-only';
+import { bankMoment } from './queue-dates';
 
 /** What a `staff`-level member sees at an admin address: the page does not exist for them. */
 
@@ -129,9 +132,18 @@ function CreateStaffForm() {
                   {create.data.staff.email} signs in at /staff with this initial password, shown only now.
                   They choose their own password and enrol their authenticator at first sign-in.
                 </Text>
-                <Code data-testid="initial-password" fz="md">
-                  {create.data.initialPassword}
-                </Code>
+                <Group gap="xs" wrap="wrap">
+                  <Code data-testid="initial-password" fz="md" style={{ overflowWrap: 'anywhere' }}>
+                    {create.data.initialPassword}
+                  </Code>
+                  <CopyButton value={create.data.initialPassword}>
+                    {({ copied, copy }) => (
+                      <Button size="xs" variant="default" onClick={copy}>
+                        {copied ? 'Password copied' : 'Copy password'}
+                      </Button>
+                    )}
+                  </CopyButton>
+                </Group>
               </Stack>
             </Alert>
           )}
@@ -281,17 +293,12 @@ function AuditSearch() {
                 <Table.Tbody>
                   {results.data.map((e) => (
                     <Table.Tr key={e.id}>
-                      <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                      <Table.Td>{bankMoment(e.at)}</Table.Td>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>
                         {e.actor} ({e.actorRole})
                       </Table.Td>
                       <Table.Td>{e.clientACTId ?? '—'}</Table.Td>
-                      <Table.Td>
-                        {e.action}{' '}
-                        <Text span size="xs" c="gray.7">
-                          {e.route}
-                        </Text>
-                      </Table.Td>
+                      <Table.Td>{auditLine(e)}</Table.Td>
                       <Table.Td>{e.ip}</Table.Td>
                     </Table.Tr>
                   ))}

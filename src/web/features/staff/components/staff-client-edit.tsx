@@ -20,6 +20,7 @@ import {
 import type { StaffClientRecord } from '../../../../domain/staff';
 import { ApiError } from '../../../lib/api-client';
 import { useSendAgreementLink, useStaffUpdateClient } from '../api/staff-client-edit';
+import { bankMoment } from './queue-dates';
 
 const LABELS: Record<keyof ClientInformation, string> = {
   firstName: 'First Name',
@@ -152,7 +153,7 @@ export function ProfileChanges({ changes }: { changes: StaffClientRecord['profil
             <Table.Tbody>
               {changes.map((c) => (
                 <Table.Tr key={`${c.at}-${c.field}`}>
-                  <Table.Td>{new Date(c.at).toLocaleString()}</Table.Td>
+                  <Table.Td>{bankMoment(c.at)}</Table.Td>
                   <Table.Td>{c.staff}</Table.Td>
                   <Table.Td>{LABELS[c.field as keyof ClientInformation] ?? c.field}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.oldValue}</Table.Td>
@@ -261,8 +262,7 @@ export function AgreementLinkSection({ client }: { client: ClientRecord }) {
           )}
           {send.data && !send.isPending && !send.error && (
             <Alert color="green" role="status">
-              Agreement link sent to {send.data.sentTo}; valid until{' '}
-              {new Date(send.data.expiresAt).toLocaleString('en-US')}.
+              Agreement link sent to {send.data.sentTo}; valid until {bankMoment(send.data.expiresAt)}.
             </Alert>
           )}
         </Stack>

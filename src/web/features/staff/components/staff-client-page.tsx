@@ -2,6 +2,10 @@ import { Alert, Anchor, SimpleGrid, Stack, Table, Text, Title } from '@mantine/c
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { activityTypeLabel } from '../../../../domain/client-activity';
+import { isoDateOf, isoToUsDate, usDateToIso } from '../../../../domain/dates';
+import { formatUsd } from '../../../../domain/money';
+import { newbornAgreementApplies } from '../../../../domain/newborn-agreement';
+import { auditLine } from '../../../../domain/staff';
 import { formatUsPhone } from '../../../../domain/us-contact';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { ApiError } from '../../../lib/api-client';
@@ -11,6 +15,7 @@ import { BillingSchedule } from './billing-schedule';
 import { ClientPaymentsSection } from './client-payments-section';
 import { ClientPlanOrdersSection } from './client-plan-orders-section';
 import { PaymentLinkSection } from './payment-link-section';
+import { bankDay, bankMoment } from './queue-dates';
 import { Section } from './record-section';
 import { AgreementLinkSection, ProfileChanges, StaffClientEdit } from './staff-client-edit';
 import { NewbornAgreementsSection } from './staff-newborn-agreements';
@@ -27,6 +32,10 @@ const DOCUMENT_KINDS = {
   receipt: 'Receipt',
   shipping_label: 'Shipping label',
 } as const;
+
+/** A calendar date of the record as the back office shows dates: MM/DD/YYYY, or a dash. */
+const usDay = (iso: string | null) => (iso ? isoToUsDate(iso) || iso : '—');
+const dollarsToCents = (dollars: number) => Math.round(dollars * 100);
 
 function Facts({ rows }: { rows: Array<[string, ReactNode]> }) {
   return (
@@ -69,6 +78,12 @@ export function StaffClientPage() {
       <Title order={1} size="h2">
         {client.firstName} {client.lastName} ({client.clientACTId})
       </Title>
+      {client.hasOverDuePayments && client.totalAnnualOverdueAmount > 0 && (
+        <Alert color="red" variant="light" title="Payment overdue" data-testid="overdue-alert">
+          {formatUsd(dollarsToCents(client.totalAnnualOverdueAmount))} of annual storage is overdue. See the
+          billing schedule below, or send the client a payment link.
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Section title="Profile">
           <Facts
@@ -91,11 +106,11 @@ export function StaffClientPage() {
           <Facts
             rows={[
               ['Physician', physician ? `${physician.name} (${physician.physicianACTId})` : 'None'],
-              ['Storage paid until', client.annualStoragePaidUntil],
-              ['Overdue amount', `$${client.totalAnnualOverdueAmount.toFixed(2)}`],
+              ['Storage paid until', usDay(client.annualStoragePaidUntil)],
+              ['Overdue amount', formatUsd(dollarsToCents(client.totalAnnualOverdueAmount))],
               ['Longevity vials', String(client.longevityVialsAvailable)],
               ['Bio-insurance vials', String(client.freeBioInsuranceVialsAvailble)],
-              ['Banked in', client.dateBankedin],
+              ['Banked in', usDay(client.dateBankedin)],
             ]}
           />
         </Section>
@@ -106,9 +121,9 @@ export function StaffClientPage() {
               <Text size="sm" key={`${f.form}-${f.status}-${f.completedAt}`}>
                 {FORM_NAMES[f.form]}:{' '}
                 {f.status === 'completed'
-                  ? `signed ${f.completedAt?.slice(0, 10)}`
+                  ? `signed ${bankDay(f.completedAt ?? '')}`
                   : f.status === 'rejected'
-                    ? `lab report rejected (submitted ${f.completedAt?.slice(0, 10)})`
+                    ? `lab report rejected (submitted ${bankDay(f.completedAt ?? '')})`
                     : 'pending'}
                 {f.submittedByPhysician ? ' (by the physician)' : ''}
               </Text>
@@ -119,7 +134,7 @@ export function StaffClientPage() {
                 <Anchor href={staffDocumentUrl(d.id)} download={d.fileName}>
                   {DOCUMENT_KINDS[d.kind]}: {d.fileName}
                 </Anchor>{' '}
-                ({Math.ceil(d.sizeBytes / 1024)} KB, {d.createdAt.slice(0, 10)})
+                ({Math.ceil(d.sizeBytes / 1024)} KB, {bankDay(d.createdAt)})
               </Text>
             ))}
           </Stack>
@@ -151,7 +166,9 @@ export function StaffClientPage() {
       <Section title="Banking and Storage Plans">
         <ClientPlanOrdersSection clientActId={client.clientACTId} />
       </Section>
-      <AgreementLinkSection client={client} />
+      {newbornAgreementApplies(usDateToIso(client.clientDob) ?? '', isoDateOf(new Date())) && (
+        <AgreementLinkSection client={client} />
+      )}
       <ProfileChanges changes={profileChanges} />
       <Section title="Client Activity">
         {activity.length === 0 ? (
@@ -175,10 +192,10 @@ export function StaffClientPage() {
               <Table.Tbody>
                 {activity.map((a) => (
                   <Table.Tr key={a.Id}>
-                    <Table.Td>{a.CloseDate ?? '—'}</Table.Td>
+                    <Table.Td>{usDay(a.CloseDate)}</Table.Td>
                     <Table.Td>{activityTypeLabel(a.Type)}</Table.Td>
                     <Table.Td>{a.Purchased_Plan_Name ?? '—'}</Table.Td>
-                    <Table.Td>{a.Amount ? `$${a.Amount}` : '—'}</Table.Td>
+                    <Table.Td>{a.Amount ? formatUsd(dollarsToCents(Number(a.Amount))) : '—'}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -216,16 +233,11 @@ function AuditTrail({ clientId }: { clientId: string }) {
             <Table.Tbody>
               {audit.data.map((e) => (
                 <Table.Tr key={e.id}>
-                  <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                  <Table.Td>{bankMoment(e.at)}</Table.Td>
                   <Table.Td>
                     {e.actor} ({e.actorRole})
                   </Table.Td>
-                  <Table.Td>
-                    {e.action}{' '}
-                    <Text span size="xs" c="gray.7">
-                      {e.route}
-                    </Text>
-                  </Table.Td>
+                  <Table.Td>{auditLine(e)}</Table.Td>
                   <Table.Td>{e.ip}</Table.Td>
                 </Table.Tr>
               ))}

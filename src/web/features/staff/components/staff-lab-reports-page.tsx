@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { type LabReportAwaiting, staffQueueMessages as m } from '../../../../domain/staff-queues';
@@ -75,12 +75,13 @@ function LabReportCard({
         </Text>
         <Anchor
           href={staffDocumentUrl(report.documentId)}
-          download
+          target="_blank"
+          rel="noopener"
           size="sm"
           style={{ display: 'inline-flex', alignItems: 'center', gap: 6, overflowWrap: 'anywhere' }}
         >
-          <IconDownload size={16} aria-hidden />
-          View the lab report ({report.fileName}, {sizeOf(report.sizeBytes)})
+          <IconExternalLink size={16} aria-hidden />
+          View the lab report ({report.fileName}, {sizeOf(report.sizeBytes)}, opens in a new tab)
         </Anchor>
         {rejecting ? (
           <form onSubmit={reject} noValidate aria-label={`Reject the lab report of ${report.clientName}`}>

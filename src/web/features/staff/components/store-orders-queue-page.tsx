@@ -14,9 +14,9 @@ import { storeCancellationMessages } from '../../../../domain/store';
 import { ApiError } from '../../../lib/api-client';
 import { type StoreOrderAction, useStoreOrderAction, useStoreOrdersQueue } from '../api/plan-store-queues';
 import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
+import { bankMoment } from './queue-dates';
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet';
+const when = (iso: string | null) => (iso ? bankMoment(iso) : 'Not yet');
 
 /** One action's form on one order (the shared queue form on the order's action hook). */
 function ActionForm({ orderId, ...props }: QueueActionFormProps<StoreOrderAction> & { orderId: string }) {

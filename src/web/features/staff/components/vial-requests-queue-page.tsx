@@ -24,9 +24,9 @@ import {
   type VialRequestAction,
 } from '../api/vial-requests-queue';
 import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
+import { bankMoment } from './queue-dates';
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet';
+const when = (iso: string | null) => (iso ? bankMoment(iso) : 'Not yet');
 
 /** One action's form on one request (the shared queue form on the request's action hook). */
 function ActionForm({
