@@ -69,8 +69,9 @@ function PaidNotice({ result, token }: { result: PublicPaymentResult; token: str
   const method = result.paidWith.replace(/^Bank account/, 'bank account');
   const fee = Math.round(result.processingFee * 100);
   return (
-    <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={result.message}>
+    <Alert color="green" variant="light" icon={<IconCircleCheck aria-hidden />} role="status">
       <Stack gap="xs">
+        <Text fw={600}>{result.message}</Text>
         {result.amountCharged > 0 ? (
           <Text>
             We charged {formatUsd(Math.round(result.amountCharged * 100))}
