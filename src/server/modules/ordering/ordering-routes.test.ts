@@ -119,7 +119,8 @@ describe('POST /api/pay/get_verifyAddressWithFedex', () => {
     const wrongState = await post('get_verifyAddressWithFedex', jane, { ...brickell, State: 'NY' });
     expect(wrongState.statusCode).toBe(422);
     expect(wrongState.json()).toEqual({
-      error: 'FedEx could not verify this address. Please check the street, city, state and ZIP code, and try again.',
+      error:
+        'FedEx could not verify this address. Please check the street, city, state and ZIP code, and try again.',
       code: 'ADDRESS_NOT_VERIFIED',
     });
   });

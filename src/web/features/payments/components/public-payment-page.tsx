@@ -1,5 +1,4 @@
-import { Alert, Button, Checkbox, Fieldset, Group, Loader, Radio, Stack, Text } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
+import { Button, Checkbox, Fieldset, Group, Loader, Radio, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
@@ -9,10 +8,8 @@ import {
   verificationMessages as v,
 } from '../../../../domain/client-verification';
 import { formatUsd } from '../../../../domain/money';
-import type { PublicPaymentResult, SetPublicPaymentInfoRequest } from '../../../../domain/payment-info';
+import type { SetPublicPaymentInfoRequest } from '../../../../domain/payment-info';
 import { cardFeePercent } from '../../../../domain/payments';
-import { BankContactLine } from '../../../components/bank-contact-line';
-import { DownloadLink } from '../../../components/download-link';
 import {
   AchFields,
   type AchFormValues,
@@ -31,18 +28,14 @@ import {
   newMethodRequestFields,
 } from '../../../lib/payment/new-method';
 import { priceBookQueryKey, usePriceBook } from '../../../lib/price-book';
-import {
-  publicPaymentReceiptUrl,
-  usePublicPaymentResult,
-  usePublicPaymentSave,
-  useVerifyClient,
-} from '../api/public-payment';
+import { usePublicPaymentResult, usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 import { AmountDueSummary, type PublicPaymentMethod, totalFor } from './amount-due-summary';
 import {
   ClientIdentificationFieldset,
   type Confirmation,
   type IdentificationMode,
 } from './client-identification-fieldset';
+import { PaidNotice, ResultGoneNotice } from './public-payment-result';
 
 interface PublicPaymentValues {
   method: PublicPaymentMethod;
@@ -63,32 +56,6 @@ function amountChangedMessage(total: number): string {
 
 /** The save's result token in the address (`?result=`): a reload after paying reads it again. */
 const resultInAddress = () => new URLSearchParams(window.location.search).get('result');
-
-/** What the save did, as the server tells it: the spec's message, what was charged, the receipt. */
-function PaidNotice({ result, token }: { result: PublicPaymentResult; token: string }) {
-  const method = result.paidWith.replace(/^Bank account/, 'bank account');
-  const fee = Math.round(result.processingFee * 100);
-  return (
-    <Alert color="green" variant="light" icon={<IconCircleCheck aria-hidden />} role="status">
-      <Stack gap="xs">
-        <Text fw={600}>{result.message}</Text>
-        {result.amountCharged > 0 ? (
-          <Text>
-            We charged {formatUsd(Math.round(result.amountCharged * 100))}
-            {fee > 0 ? `, including the ${formatUsd(fee)} card processing fee,` : ''} to the {method}.
-            Transaction number: {result.TransactionId}.
-          </Text>
-        ) : (
-          <Text>The {method} is on file for annual storage fees. Nothing was charged today.</Text>
-        )}
-        <Text>Thank you. {v.emailed}</Text>
-        {result.receipt && (
-          <DownloadLink href={publicPaymentReceiptUrl(token)}>Download the receipt</DownloadLink>
-        )}
-      </Stack>
-    </Alert>
-  );
-}
 
 /**
  * The public single-payment page reached from an e-mailed (`email`) or texted (`sms`) link. The
@@ -265,14 +232,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     <PublicShell title="Update Payment Information" width={760}>
       <form {...form.formProps} onSubmit={onSave} aria-label="Update payment information">
         <Stack gap="lg">
-          {resultGone && (
-            <Alert color="red" variant="light" role="alert">
-              <Text size="sm" fw={600}>
-                {result.error.message}
-              </Text>
-              <BankContactLine lead="For any question," />
-            </Alert>
-          )}
+          {resultGone && <ResultGoneNotice message={result.error.message} />}
           <ClientIdentificationFieldset
             today={today}
             byLink={byLink}
