@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { addMonths, isoDateOf, isoToUsDate } from '../src/domain/dates';
 import { formatUsd } from '../src/domain/money';
@@ -138,7 +139,16 @@ test('the newborn finance agreement is signed once from its link with a card: th
   await expect(page.getByText(m.completed)).toBeVisible();
   await expect(page.getByTestId('deposit-charged')).toContainText('We charged the deposit of $257.50');
   expect(posts()).toBe(1);
+  // The done page says where the signed copy went and offers it, with the deposit's receipt.
+  const done = page.getByRole('status');
+  await expect(done).toContainText(
+    'Your signed agreement, with the payment schedule, was e-mailed to the main contact. You can also download a copy here.',
+  );
+  await expect(done.getByRole('link', { name: 'Download the signed agreement' })).toBeVisible();
+  await expect(done.getByRole('link', { name: 'Download the deposit receipt' })).toBeVisible();
   await expectNoSidewaysScroll(page);
+  await expectAccessible(page);
+  await page.screenshot({ path: 'test-results/newborn-agreement-done-375.png', fullPage: true });
 
   // The signed copy and the receipt, e-mailed to the main contact: the plan's figures, the terms,
   // the schedule, the authorization, the signature and the certificate page.
@@ -169,7 +179,22 @@ test('the newborn finance agreement is signed once from its link with a card: th
   await page.goto(`/newbornfinanceagreement/${link}`);
   await expect(page.getByText(m.completed)).toBeVisible();
   await expect(page.getByRole('button', { name: /Sign/ })).toHaveCount(0);
+  const [signedCopy] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download the signed agreement' }).click(),
+  ]);
+  await expectSignedPdf(await readFile((await signedCopy.path()) as string), [
+    'Newborn Finance Agreement',
+    'Linh Nguyen',
+    'ACT10020',
+  ]);
+  const [receipt] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download the deposit receipt' }).click(),
+  ]);
+  expect(receipt.suggestedFilename()).toMatch(/^receipt-ACT10020-.+\.pdf$/);
   await expectAccessible(page);
+  await page.screenshot({ path: 'test-results/newborn-agreement-done-1280.png', fullPage: true });
   const again = await page.request.post('/api/pay/set_Client_Agreement_service', {
     headers: { origin: new URL(page.url()).origin, 'idempotency-key': `agreement-again-${Date.now()}` },
     data: {

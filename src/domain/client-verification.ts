@@ -17,6 +17,11 @@ export const verificationMessages = {
   failedInline: 'Please enter valid Client ID or last name',
   failed: 'Please enter valid client ID and last name. Contact ACT directly in case of any queries.',
   linkFailed: 'This link has expired or is not valid. Please identify the client below.',
+  // Beside linkFailed and resultGone (issue 24): how to get a new link.
+  newLinkHelp: 'Links we send last 7 days. For a new one, ask the bank:',
+  resultGone:
+    'This confirmation has expired or is not valid. Your payment, if you made one, was e-mailed to the address we have on file.',
+  emailed: 'A confirmation has been e-mailed to the address we have on file.',
   confirmed: 'Client Details Successfully Confirmed',
   tooMany: authMessages.tooManyAttempts,
   chooseOption: 'Please choose how to identify the client',

@@ -17,6 +17,9 @@ export const newbornAgreementMessages = {
   invalidLinkHelp:
     'This link is not one we sent, was changed, or has expired. Links to the agreement last a limited time: ask the bank for a new one and it will be e-mailed to you.',
   completed: 'Newborn Agreement is Updated Successfully',
+  // Under the spec's sentence on the done page (issue 24): where the signed copy went.
+  emailed:
+    'Your signed agreement, with the payment schedule, was e-mailed to the main contact. You can also download a copy here.',
   /** Names the agreement's own button (the spec's "check button" is on no form). */
   signature: CONFIRM_SIGNATURE_MESSAGE,
   confirmSignature: CONFIRM_SIGNATURE_LABEL,
@@ -229,6 +232,9 @@ export const clientAgreementResponseSchema = z.object({
   Total_Amount_Financing__c: dollars,
   Total_Monthly_Payment_Amount__c: dollars,
   NB_Finance_Agreement_Completed__c: z.boolean(),
+  depositReceipt: z
+    .boolean()
+    .describe('Signed and its deposit charged: get_Client_Agreement_receipt gives the receipt'),
 });
 export type ClientAgreementResponse = z.infer<typeof clientAgreementResponseSchema>;
 

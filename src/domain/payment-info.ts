@@ -151,6 +151,33 @@ export const setPaymentInfoResponseSchema = z.object({
 export type SetPaymentInfoResponse = z.infer<typeof setPaymentInfoResponseSchema>;
 
 /**
+ * The public pages' save answers, beside the saved method's, a signed token naming that save: the
+ * page puts it in its address (`?result=`), so a reload shows what was paid, from the server.
+ */
+export const setPublicPaymentInfoResponseSchema = setPaymentInfoResponseSchema.extend({
+  result: z.string().describe('Names this save for get_PublicPaymentResult and its receipt (7 days)'),
+});
+
+export type SetPublicPaymentInfoResponse = z.infer<typeof setPublicPaymentInfoResponseSchema>;
+
+export const publicPaymentResultQuerySchema = z.object({
+  result: z.string().max(512).optional(),
+});
+
+/** What a public page's save did, read again by its result token (a reload after paying). */
+export const publicPaymentResultSchema = z.object({
+  message: z.string(),
+  page_name: z.string(),
+  TransactionId: z.string().nullable(),
+  amountCharged: z.number().describe('Dollars charged, fee included; 0 when nothing was due'),
+  processingFee: z.number(),
+  paidWith: z.string().describe('The method saved, as a receipt names it: brand and last 4 only'),
+  receipt: z.boolean().describe('A receipt PDF is available (something was charged)'),
+});
+
+export type PublicPaymentResult = z.infer<typeof publicPaymentResultSchema>;
+
+/**
  * set_PhysicianPaymentInfo: the physician's own card or bank account. Nothing is charged on saving
  * it, and it names no client: the physician's own method is the only one this page changes, whom
  * ever the session acts for (a client id sent is dropped).

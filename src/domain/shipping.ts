@@ -23,11 +23,13 @@ export const shippingMessages = {
   dose: 'Please Select Dose',
   addressVerified: 'Address Successfully Verified',
   addressSuggested: 'FedEx suggests a standardized address. Please accept or bypass the suggestion.',
-  addressFailed: 'There is some issue processing the label for this address.',
+  // The spec's "processing the label" speaks of the shipping label a client never sees (issue 24).
+  addressFailed:
+    'FedEx could not verify this address. Please check the street, city, state and ZIP code, and try again.',
   addressUnavailable:
     'FedEx address verification is not available right now. Please try again in a few minutes, or bypass the verification.',
   quoteFailed:
-    'There is some issue processing the label for this address. Please choose a different address or ACT VIP service to proceed with the order.',
+    'FedEx could not give a shipping price for this address. Please choose a different address or ACT VIP service to proceed with the order.',
   shippingAmountFailed: 'Please enter valid shipping info',
   // The shipping quote's two answers (spec 3): details missing, or a method it cannot quote.
   quoteDetailsMissing: 'Please enter shipping details',

@@ -759,16 +759,18 @@ const catalogue: Row[] = [
     'error',
     'cellRequestConsentNotSigned',
   ],
+  // Spec 3.8's failures spoke of "the label" (a shipping label the client never sees): reworded
+  // for the client by issue 24, the quote's next step kept word for word.
   [
     '3.8 address verification failure',
-    'There is some issue processing the label for this address.',
+    'FedEx could not verify this address. Please check the street, city, state and ZIP code, and try again.',
     'error',
     'addressNotVerified',
   ],
   ['3.8 address success', 'Address Successfully Verified', 'message', 'addressVerified'],
   [
     '3.8 quote failure',
-    'There is some issue processing the label for this address. Please choose a different address or ACT VIP service to proceed with the order.',
+    'FedEx could not give a shipping price for this address. Please choose a different address or ACT VIP service to proceed with the order.',
     'error',
     'quoteFailed',
   ],

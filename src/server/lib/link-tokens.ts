@@ -80,9 +80,14 @@ export function readPaymentLinkToken(secret: Buffer, token: string, now: Date): 
  * payment links: a newborn finance agreement's (`/newbornfinanceagreement/<token>`, made without
  * the database so `npm run agreement-link` works beside a running server), a delivery's
  * confirmation by the clinic (`/delivery-confirmation/<token>`), a client's objection to a vial
- * request their physician placed (`/object/<token>`).
+ * request their physician placed (`/object/<token>`), a public payment page's save
+ * (`?result=<token>`, so a reload after paying shows what was paid).
  */
-export type IdLinkPurpose = 'newborn-agreement' | 'delivery-confirmation' | 'cell-request-objection';
+export type IdLinkPurpose =
+  | 'newborn-agreement'
+  | 'delivery-confirmation'
+  | 'cell-request-objection'
+  | 'payment-result';
 
 export function createIdLinkToken(
   secret: Buffer,

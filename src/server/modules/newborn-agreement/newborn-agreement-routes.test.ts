@@ -144,6 +144,7 @@ describe('GET /api/pay/get_Client_Agreement_service', () => {
       Total_Amount_Financing__c: 10_000,
       Total_Monthly_Payment_Amount__c: 860.66,
       NB_Finance_Agreement_Completed__c: false,
+      depositReceipt: false,
     });
     expect(response.body).not.toContain(janeId);
   });
@@ -490,6 +491,72 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
       expectSeen(certificate, ['Linh Tran (Client ID ACT10001)', `Signed at (UTC) ${signedAt.slice(0, 10)}`]);
     },
   );
+});
+
+const textOf = (doc: PDFDocument) =>
+  Array.from({ length: doc.getPageCount() }, (_, i) => pageText(doc, i)).join('\n');
+
+describe('the signed copy and the receipt on the done page (issue 24)', () => {
+  const download = (route: 'document' | 'receipt', id: string | undefined) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_Client_Agreement_${route}${id === undefined ? '' : `?id=${encodeURIComponent(id)}`}`,
+      remoteAddress: nextIp(),
+    });
+
+  it("gives the signed PDF and the deposit's receipt by the agreement's own link, once signed", async () => {
+    const { token } = await newAgreement();
+    expect((await download('document', token)).statusCode).toBe(404);
+    expect((await download('receipt', token)).statusCode).toBe(404);
+    expect((await sign(token)).statusCode).toBe(200);
+    expect((await get(token)).json()).toMatchObject({
+      NB_Finance_Agreement_Completed__c: true,
+      depositReceipt: true,
+    });
+
+    const agreement = await download('document', token);
+    expect(agreement.statusCode).toBe(200);
+    expect(agreement.headers['content-type']).toBe('application/pdf');
+    expect(agreement.headers['cache-control']).toBe('no-store');
+    expect(agreement.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(textOf(await PDFDocument.load(agreement.rawPayload))).toContain('Linh Tran');
+
+    const receipt = await download('receipt', token);
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.headers['content-type']).toBe('application/pdf');
+    expect(textOf(await PDFDocument.load(receipt.rawPayload))).toContain('$257.50');
+  });
+
+  it("answers another agreement's, an unknown, altered or expired link the same 404 as before signing", async () => {
+    const { token: signedToken, agreementId } = await newAgreement();
+    expect((await sign(signedToken)).statusCode).toBe(200);
+    const { token: otherToken } = await newAgreement();
+    const [payload, signature] = signedToken.split('.') as [string, string];
+    const expired = createAgreementLinkToken(
+      secret(),
+      agreementId,
+      new Date(t.clock.now().getTime() - 8 * DAY),
+    );
+    for (const route of ['document', 'receipt'] as const) {
+      for (const bad of [
+        undefined,
+        'nonsense',
+        agreementId,
+        `${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`,
+        expired,
+        createPaymentLinkToken(secret(), 'ACT10001', t.clock.now()),
+        otherToken,
+      ]) {
+        const response = await download(route, bad);
+        expect(response.statusCode, `${route} ${String(bad)}`).toBe(404);
+        expect(response.json()).toEqual({
+          error: 'Client id is not valid',
+          code: 'NOT_FOUND',
+          fields: { ClientId: 'Client id is not valid' },
+        });
+      }
+    }
+  });
 });
 
 describe('demo data', () => {

@@ -9,12 +9,14 @@ import {
   setClientAgreementResponseSchema,
 } from '../../../domain/newborn-agreement';
 import type { AppDeps } from '../../app-deps';
+import { readDocument, replyWithDocument } from '../../lib/document-store';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { userAgentOf } from '../../lib/user-agent';
 import { noteShownClients } from '../../plugins/audit';
 import { withPaymentAttempt } from '../payments/payment-attempts';
-import { agreementOfLink, agreementResponse } from './newborn-agreement-service';
+import { replyWithReceipt } from '../payments/receipts';
+import { agreementOfLink, agreementResponse, invalidAgreementLink } from './newborn-agreement-service';
 import { signNewbornAgreement } from './newborn-signing';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -51,6 +53,54 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
       noteShownClients(request, [row.clientId]);
       void reply.header('cache-control', 'no-store');
       return agreementResponse(request.query.id ?? '', row);
+    },
+  );
+
+  // The signed copy and the deposit's receipt, by the same link token: nothing before signing,
+  // and any other token (unknown, altered, expired, another agreement's) is the same 404.
+  app.get(
+    '/get_Client_Agreement_document',
+    {
+      config: { audit: 'read-document' },
+      schema: {
+        summary: 'Newborn finance agreement: the signed PDF, for the link token `id`',
+        tags: ['newborn agreement'],
+        querystring: clientAgreementQuerySchema,
+        response: { 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await limit(request.ip);
+      const row = await agreementOfLink(deps, request.query.id, clock.now());
+      if (!row.signedAt || !row.documentId) throw invalidAgreementLink();
+      noteShownClients(request, [row.clientId]);
+      const found = await readDocument(db, deps.documentsKey, row.clientId, row.documentId);
+      if (!found) throw invalidAgreementLink();
+      return replyWithDocument(reply, found);
+    },
+  );
+
+  app.get(
+    '/get_Client_Agreement_receipt',
+    {
+      config: { audit: 'read-document' },
+      schema: {
+        summary: "Newborn finance agreement: the deposit's receipt PDF, for the link token `id`",
+        tags: ['newborn agreement'],
+        querystring: clientAgreementQuerySchema,
+        response: { 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await limit(request.ip);
+      const now = clock.now();
+      const row = await agreementOfLink(deps, request.query.id, now);
+      if (!row.signedAt || !row.depositPaymentId) throw invalidAgreementLink();
+      noteShownClients(request, [row.clientId]);
+      const clientId = row.clientId;
+      return replyWithReceipt(reply, db, row.depositPaymentId, now, async (owner) => {
+        if (owner !== clientId) throw invalidAgreementLink();
+      });
     },
   );
 

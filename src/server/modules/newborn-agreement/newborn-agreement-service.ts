@@ -88,5 +88,6 @@ export function agreementResponse(token: string, row: AgreementRow): ClientAgree
       monthlyPaymentCents(row.totalFinancedCents, row.interestRateBasisPoints, row.installments),
     ),
     NB_Finance_Agreement_Completed__c: row.signedAt !== null,
+    depositReceipt: row.signedAt !== null && row.depositPaymentId !== null,
   };
 }

@@ -119,7 +119,8 @@ describe('POST /api/pay/get_verifyAddressWithFedex', () => {
     const wrongState = await post('get_verifyAddressWithFedex', jane, { ...brickell, State: 'NY' });
     expect(wrongState.statusCode).toBe(422);
     expect(wrongState.json()).toEqual({
-      error: 'There is some issue processing the label for this address.',
+      error:
+        'FedEx could not verify this address. Please check the street, city, state and ZIP code, and try again.',
       code: 'ADDRESS_NOT_VERIFIED',
     });
   });
@@ -242,7 +243,7 @@ describe('POST /api/pay/get_FedexShipQuote and get_shipping_amount', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({
       error:
-        'There is some issue processing the label for this address. Please choose a different address or ACT VIP service to proceed with the order.',
+        'FedEx could not give a shipping price for this address. Please choose a different address or ACT VIP service to proceed with the order.',
       code: 'CARRIER_UNAVAILABLE',
     });
   });

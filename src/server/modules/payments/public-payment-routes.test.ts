@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationMessages as v } from '../../../domain/client-verification';
-import { payments } from '../../db/schema';
-import { createPaymentLinkToken, linkSecret } from '../../lib/link-tokens';
+import { annualStorageFees, payments } from '../../db/schema';
+import { createIdLinkToken, createPaymentLinkToken, linkSecret } from '../../lib/link-tokens';
+import { addClient } from '../../testing/form-fixtures';
 import { tokenizeCard as tokenizeCardFor } from '../../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -251,5 +252,133 @@ describe('POST /api/pay/set_PublicPaymentInfo', () => {
     const response = await savePublic(verification, { Credit_Card_Number: '4242424242424242' });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('FORBIDDEN_FIELD');
+  });
+});
+
+describe('the paid state after a reload (issue 24)', () => {
+  const read = (route: 'Result' | 'Receipt', result: string | undefined, ip = '10.3.7.1') =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/pay/get_PublicPayment${route}${result === undefined ? '' : `?result=${encodeURIComponent(result)}`}`,
+      remoteAddress: ip,
+    });
+  const gone = {
+    error:
+      'This confirmation has expired or is not valid. Your payment, if you made one, was e-mailed to the address we have on file.',
+    code: 'NOT_FOUND',
+  };
+
+  it("reads back what the save charged, and its receipt, by the save's result token", async () => {
+    const client = await addClient(t.db, { lastName: 'Owing' });
+    await t.db.insert(annualStorageFees).values({
+      clientId: client.id,
+      dueDate: '2024-01-01',
+      amountCents: 35_000,
+      achAmountCents: 33_981,
+      status: 'overdue',
+    });
+    const confirmed = await verify({ mode: 'id', ClientId: client.actId, ClientLastname: 'Owing' });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const paid = await savePublic(confirmed.json().verification, { page: 'sms' });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const { result, TransactionId } = paid.json();
+    expect(result).toEqual(expect.any(String));
+
+    const shown = await read('Result', result);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    expect(shown.json()).toEqual({
+      message: 'Payment Information is Updated Successfully',
+      page_name: 'SMS Single Payment Page',
+      TransactionId,
+      amountCharged: 350,
+      processingFee: 10.19,
+      paidWith: 'Visa ending in 4242',
+      receipt: true,
+    });
+    expect(shown.body).not.toMatch(/4242424242424242|Owing|@example/);
+
+    const receipt = await read('Receipt', result);
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    expect(receipt.headers['content-type']).toBe('application/pdf');
+    expect(receipt.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('shows a save that charged nothing, without a receipt', async () => {
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const saved = await savePublic(verification);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const shown = await read('Result', saved.json().result);
+    expect(shown.json()).toMatchObject({ amountCharged: 0, TransactionId: null, receipt: false });
+    const receipt = await read('Receipt', saved.json().result);
+    expect(receipt.statusCode).toBe(404);
+    expect(receipt.json()).toEqual(gone);
+  });
+
+  it("answers an unknown, altered, expired or another record's token the same 404", async () => {
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const saved = await savePublic(verification);
+    const { result } = saved.json();
+    const [row] = await t.db.select().from(payments).orderBy(desc(payments.createdAt)).limit(1);
+    const paymentId = row?.id as string;
+    const secret = linkSecret('', LINK_SECRET);
+    const [payload, signature] = String(result).split('.') as [string, string];
+    // A payment of the signed-in portal (not a public page's save), named by a well-signed token.
+    const [portalPayment] = await t.db
+      .insert(payments)
+      .values({
+        clientId: row?.clientId as string,
+        idempotencyKey: `portal-${Date.now()}`,
+        requestHash: 'x',
+        source: 'CP Payment Info Page',
+        purpose: 'annual_storage_overdue',
+        methodKind: 'card',
+        amountCents: 33_981,
+        feeCents: 1_019,
+        totalCents: 35_000,
+        status: 'approved',
+        createdAt: t.clock.now(),
+      })
+      .returning({ id: payments.id });
+    const bad = [
+      undefined,
+      'nonsense',
+      paymentId,
+      `${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`,
+      createIdLinkToken(
+        secret,
+        'payment-result',
+        paymentId,
+        new Date(t.clock.now().getTime() - 8 * 86_400_000),
+      ),
+      createIdLinkToken(secret, 'newborn-agreement', paymentId, t.clock.now()),
+      createIdLinkToken(secret, 'payment-result', '00000000-0000-4000-8000-000000000000', t.clock.now()),
+      createPaymentLinkToken(secret, 'ACT10001', t.clock.now()),
+      createIdLinkToken(secret, 'payment-result', portalPayment?.id as string, t.clock.now()),
+    ];
+    for (const token of bad) {
+      for (const route of ['Result', 'Receipt'] as const) {
+        const response = await read(route, token);
+        expect(response.statusCode, `${route} ${String(token)}`).toBe(404);
+        expect(response.json()).toEqual(gone);
+      }
+    }
+    expect((await read('Result', result)).statusCode).toBe(200);
+  });
+
+  it('replays the same result token with a retried save', async () => {
+    const { verification } = (
+      await verify({ mode: 'id', ClientId: 'ACT10001', ClientLastname: 'Doe' })
+    ).json();
+    const key = `public-result-replay-${Date.now()}`;
+    const body = await publicSaveBody(verification);
+    const first = await saveWithKey(key, body);
+    t.clock.advance(5_000);
+    const again = await saveWithKey(key, body);
+    expect(again.json().result).toBe(first.json().result);
   });
 });

@@ -12,8 +12,10 @@ import { errorBodySchema } from '../../../domain/errors';
 import {
   PAYMENT_SOURCES,
   paymentConfigSchema,
-  setPaymentInfoResponseSchema,
+  publicPaymentResultQuerySchema,
+  publicPaymentResultSchema,
   setPublicPaymentInfoRequestSchema,
+  setPublicPaymentInfoResponseSchema,
 } from '../../../domain/payment-info';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
@@ -27,6 +29,13 @@ import { noteShownClients } from '../../plugins/audit';
 import { findClientIdByActId, findClientIdByNaming } from '../clients/client-directory';
 import { withPaymentAttempt } from './payment-attempts';
 import { overdueFees, savePaymentMethod } from './payment-service';
+import {
+  publicPaymentOfResult,
+  publicPaymentResult,
+  publicPaymentResultToken,
+  resultGone,
+} from './public-payment-result';
+import { replyWithReceipt } from './receipts';
 import { paymentVerifications } from './schema';
 
 const VERIFICATION_LIFETIME_MS = 15 * 60 * 1000;
@@ -152,7 +161,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         tags: ['public payment pages'],
         body: setPublicPaymentInfoRequestSchema,
         response: {
-          200: setPaymentInfoResponseSchema,
+          200: setPublicPaymentInfoResponseSchema,
           400: errorBodySchema,
           402: errorBodySchema,
           409: errorBodySchema,
@@ -220,7 +229,62 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         .update(paymentVerifications)
         .set({ spentAt: clock.now() })
         .where(eq(paymentVerifications.id, sha256Hex(request.body.verification)));
-      return { ...response, message: v.saved };
+      const result = await publicPaymentResultToken(db, linkSecret, verification.clientId, idempotencyKey);
+      return { ...response, message: v.saved, result };
+    },
+  );
+
+  // A save's result token reads that save only: an unknown, altered or expired token, or one
+  // naming anything but a public page's save, is the same 404.
+  const resultRouteLimit = (ip: string) =>
+    enforceRateLimits(
+      db,
+      clock.now(),
+      [{ key: `public-result:ip:${ip}`, limit: config.verifyPerIp, windowMs: FIFTEEN_MINUTES }],
+      v.tooMany,
+    );
+
+  app.get(
+    '/get_PublicPaymentResult',
+    {
+      config: { audit: 'read-payment' },
+      schema: {
+        summary: 'Public payment pages: what a save did (method saved, amount charged), by its result token',
+        description:
+          'The token is the `result` of set_PublicPaymentInfo, good for 7 days after the payment: a reload of the page after paying shows the paid state.',
+        tags: ['public payment pages'],
+        querystring: publicPaymentResultQuerySchema,
+        response: { 200: publicPaymentResultSchema, 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await resultRouteLimit(request.ip);
+      const row = await publicPaymentOfResult(db, linkSecret, request.query.result, clock.now());
+      noteShownClients(request, [row.clientId]);
+      void reply.header('cache-control', 'no-store');
+      return publicPaymentResult(row);
+    },
+  );
+
+  app.get(
+    '/get_PublicPaymentReceipt',
+    {
+      config: { audit: 'read-document' },
+      schema: {
+        summary: 'Public payment pages: the receipt PDF of what a save charged, by its result token',
+        tags: ['public payment pages'],
+        querystring: publicPaymentResultQuerySchema,
+        response: { 404: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await resultRouteLimit(request.ip);
+      const now = clock.now();
+      const row = await publicPaymentOfResult(db, linkSecret, request.query.result, now);
+      // Nothing charged, no receipt: the same answer as an unknown token.
+      if (!publicPaymentResult(row).receipt) throw resultGone();
+      noteShownClients(request, [row.clientId]);
+      return replyWithReceipt(reply, db, row.id, now, async () => undefined);
     },
   );
 };

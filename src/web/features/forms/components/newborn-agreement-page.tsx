@@ -1,6 +1,5 @@
 import {
   Alert,
-  Anchor,
   Button,
   Checkbox,
   Fieldset,
@@ -33,7 +32,8 @@ import {
 } from '../../../../domain/newborn-agreement';
 import { cardFeePercent, cardProcessingFee } from '../../../../domain/payments';
 import type { PriceBook } from '../../../../domain/price-book';
-import { bankPhoneText } from '../../../../domain/site';
+import { BankContactLine } from '../../../components/bank-contact-line';
+import { DownloadLink } from '../../../components/download-link';
 import {
   AchFields,
   type AchFormValues,
@@ -54,7 +54,6 @@ import {
   newMethodRequestFields,
 } from '../../../lib/payment/new-method';
 import { usePriceBook } from '../../../lib/price-book';
-import { useSiteConfig } from '../../../lib/site';
 import { useClientAgreement, useSignClientAgreement } from '../api/newborn-agreement';
 import { CompletedNotice } from './completed-notice';
 import { SignaturePadField } from './signature-pad';
@@ -92,21 +91,6 @@ function depositFor(book: PriceBook, downPaymentCents: number, method: Method): 
   return downPaymentCents + cardProcessingFee(book, downPaymentCents, method === 'card' ? 'card' : 'ach');
 }
 
-/** How to reach the bank for a new link: its phone and contact page, from the bank's settings. */
-function ContactLine() {
-  const site = useSiteConfig().data;
-  if (!site) return null;
-  return (
-    <Text size="sm" mt={4}>
-      Call {bankPhoneText(site.bank)} or{' '}
-      <Anchor href={site.contactUrl} target="_blank" rel="noopener">
-        write to {site.bank.name}
-      </Anchor>
-      .
-    </Text>
-  );
-}
-
 /**
  * The newborn finance agreement (spec 3; issue 21): the main contact opens it from the link sent
  * to them, reads the plan, its terms and its payment schedule, gives a card or bank account
@@ -134,7 +118,7 @@ export function NewbornAgreementPage() {
         <Text size="sm" mt={4}>
           {m.invalidLinkHelp}
         </Text>
-        <ContactLine />
+        <BankContactLine />
       </Alert>
     );
   } else if (agreement.isPending) {
@@ -146,15 +130,28 @@ export function NewbornAgreementPage() {
       </Alert>
     );
   } else if (done || alreadyDone || agreement.data.NB_Finance_Agreement_Completed__c) {
+    const link = encodeURIComponent(id);
+    // The deposit's receipt: known from the answer just given, or from the agreement read again.
+    const receipt = (done ? done.amountChargedCents > 0 : false) || agreement.data.depositReceipt;
     body = (
       <CompletedNotice message={m.completed}>
         {done && done.amountChargedCents > 0 && (
           <Text data-testid="deposit-charged">
             We charged the deposit of {formatUsd(done.amountChargedCents)}
-            {done.TransactionId ? ` (transaction ${done.TransactionId})` : ''}. Your signed agreement, with
-            the payment schedule, and the receipt are on their way by e-mail.
+            {done.TransactionId ? ` (transaction ${done.TransactionId})` : ''}.
           </Text>
         )}
+        <Text>{m.emailed}</Text>
+        <Group gap="lg">
+          <DownloadLink href={`/api/pay/get_Client_Agreement_document?id=${link}`}>
+            Download the signed agreement
+          </DownloadLink>
+          {receipt && (
+            <DownloadLink href={`/api/pay/get_Client_Agreement_receipt?id=${link}`}>
+              Download the deposit receipt
+            </DownloadLink>
+          )}
+        </Group>
       </CompletedNotice>
     );
   } else {

@@ -1,6 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { AmountDue, ClientVerificationRequest } from '../../../../domain/client-verification';
-import type { SetPaymentInfoResponse, SetPublicPaymentInfoRequest } from '../../../../domain/payment-info';
+import type {
+  PublicPaymentResult,
+  SetPublicPaymentInfoRequest,
+  SetPublicPaymentInfoResponse,
+} from '../../../../domain/payment-info';
 import { apiRequest } from '../../../lib/api-client';
 
 export function verifyClient(request: ClientVerificationRequest) {
@@ -26,9 +30,27 @@ export function usePublicPaymentSave() {
       request: SetPublicPaymentInfoRequest;
       idempotencyKey: string;
     }) =>
-      apiRequest<SetPaymentInfoResponse>('POST', 'pay/set_PublicPaymentInfo', {
+      apiRequest<SetPublicPaymentInfoResponse>('POST', 'pay/set_PublicPaymentInfo', {
         body: request,
         headers: { 'idempotency-key': idempotencyKey },
       }),
   });
 }
+
+/** What a save did, read from the server by its result token (the page's `?result=`). */
+export function usePublicPaymentResult(result: string | null) {
+  return useQuery({
+    queryKey: ['public-payment-result', result] as const,
+    queryFn: () =>
+      apiRequest<PublicPaymentResult>('GET', 'pay/get_PublicPaymentResult', {
+        query: { result: result ?? '' },
+      }),
+    enabled: result !== null,
+    retry: false,
+    staleTime: Infinity,
+  });
+}
+
+/** The receipt of what a save charged, for whoever holds the page's result token. */
+export const publicPaymentReceiptUrl = (result: string) =>
+  `/api/pay/get_PublicPaymentReceipt?result=${encodeURIComponent(result)}`;

@@ -8,6 +8,7 @@ import {
 } from '../../../../domain/client-verification';
 import { isoToUsDate } from '../../../../domain/dates';
 import { fieldMessages } from '../../../../domain/errors';
+import { BankContactLine } from '../../../components/bank-contact-line';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
 import { ApiError } from '../../../lib/api-client';
 import { useVerifyClient } from '../api/public-payment';
@@ -115,6 +116,15 @@ export function ClientIdentificationFieldset({
         </Text>
       ) : (
         <Stack>
+          {problem && problem === linkError && (
+            // A link that failed, above the form it asks for: what happened, and how to get a new one.
+            <div role="alert">
+              <Text c="red.9" size="sm" fw={600}>
+                {problem}
+              </Text>
+              <BankContactLine lead={v.newLinkHelp} />
+            </div>
+          )}
           <Radio.Group
             label="Identify the client by"
             value={mode}
@@ -166,7 +176,7 @@ export function ClientIdentificationFieldset({
                   {errors.verify}
                 </Text>
               )}
-              {problem && (
+              {problem && problem !== linkError && (
                 <Text c="red.9" size="sm" mt="xs" role="alert">
                   {problem}
                 </Text>

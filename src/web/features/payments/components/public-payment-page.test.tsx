@@ -20,6 +20,17 @@ const threeYears: AmountDue = {
   overdueCents: 95_962,
 };
 
+/** What the server reads back for the save's result token `result-1`. */
+const paidResult = {
+  message: 'Payment Information is Updated Successfully',
+  page_name: 'Email Single Payment Page',
+  TransactionId: 'T-1',
+  amountCharged: 988.41,
+  processingFee: 28.79,
+  paidWith: 'Visa ending in 1111',
+  receipt: true,
+};
+
 interface Call {
   url: string;
   body: Record<string, unknown> | null;
@@ -49,6 +60,27 @@ function fakeServer(verifications: AmountDue[], saves: Array<{ status: number; b
         amountDue,
       });
     }
+    if (url.startsWith('/api/pay/get_PublicPaymentResult')) {
+      const known = new URL(url, 'http://x').searchParams.get('result') === 'result-1';
+      return known
+        ? json(200, paidResult)
+        : json(404, {
+            error:
+              'This confirmation has expired or is not valid. Your payment, if you made one, was e-mailed to the address we have on file.',
+            code: 'NOT_FOUND',
+          });
+    }
+    if (url === '/api/pay/site_config')
+      return json(200, {
+        contactUrl: 'https://bank.example/contact',
+        bank: {
+          name: 'ACT',
+          phone: '3055550100',
+          payee: 'ACT',
+          remitTo: [],
+          privacyUrl: 'https://bank.example/p',
+        },
+      });
     if (url === '/api/pay/set_PublicPaymentInfo') {
       const answer = saves.shift();
       if (!answer) throw new Error('an unexpected save');
@@ -60,6 +92,7 @@ function fakeServer(verifications: AmountDue[], saves: Array<{ status: number; b
   return {
     saves: () => calls.filter((c) => c.url === '/api/pay/set_PublicPaymentInfo'),
     verifications: () => calls.filter((c) => c.url === '/api/pay/set_verifyClientData'),
+    results: () => calls.filter((c) => c.url.startsWith('/api/pay/get_PublicPaymentResult')),
   };
 }
 
@@ -114,6 +147,7 @@ const accepted = {
     TransactionId: 'T-1',
     amountCharged: 988.41,
     processingFee: 28.79,
+    result: 'result-1',
   },
 };
 
@@ -163,8 +197,13 @@ describe('the public payment page when the amount due changes before saving', ()
     await user.click(pay);
     await screen.findByText('Payment Information is Updated Successfully');
     expect(
-      screen.getByText(/We charged \$988\.41, including the \$28\.79 card processing fee/),
+      screen.getByText(
+        /We charged \$988\.41, including the \$28\.79 card processing fee, to the Visa ending in 1111/,
+      ),
     ).toBeDefined();
+    // The address names the save: a reload reads it from the server.
+    expect(window.location.search).toBe('?result=result-1');
+    expect(server.results()).toHaveLength(1);
     await waitFor(() => expect(server.saves()).toHaveLength(2));
     expect(server.saves()[1]?.body).toMatchObject({
       expectedTotalCents: 98_841,
@@ -194,5 +233,93 @@ describe('the public payment page when the amount due changes before saving', ()
       expectedTotalCents: 98_841,
       verification: 'verification-2',
     });
+  });
+});
+
+describe('the public payment page: identify first, and the paid state from the server (issue 24)', () => {
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/payment');
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('asks for no card or bank account before the client is confirmed', async () => {
+    fakeServer([twoYears], []);
+    const user = userEvent.setup();
+    renderInPortal(<PublicPaymentPage page="email" />);
+    await user.click(screen.getByRole('radio', { name: 'Client ID and Last Name' }));
+    expect(screen.queryByRole('textbox', { name: /Credit Card Number/ })).toBeNull();
+    expect(screen.queryByRole('radio', { name: 'ACH Payment' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Pay|Save/ })).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Amount Due' })).toBeNull();
+    await confirmById(user);
+    expect(screen.getByRole('textbox', { name: /Credit Card Number/ })).toBeDefined();
+    expect(row('Total charged when you save')).toBe('$648.51');
+  });
+
+  it("opened again with the save's result shows what was paid, with the receipt, and asks nothing", async () => {
+    window.history.replaceState(null, '', '/payment?result=result-1');
+    const server = fakeServer([twoYears], []);
+    renderInPortal(<PublicPaymentPage page="email" />);
+    const notice = await screen.findByRole('status');
+    expect(within(notice).getByText('Payment Information is Updated Successfully')).toBeDefined();
+    expect(notice.textContent).toContain(
+      'We charged $988.41, including the $28.79 card processing fee, to the Visa ending in 1111. Transaction number: T-1.',
+    );
+    expect(notice.textContent).toContain('A confirmation has been e-mailed to the address we have on file.');
+    const receipt = within(notice).getByRole('link', { name: 'Download the receipt' });
+    expect(receipt.getAttribute('href')).toBe('/api/pay/get_PublicPaymentReceipt?result=result-1');
+    expect(screen.queryByRole('button', { name: 'Confirm Client Details' })).toBeNull();
+    expect(server.verifications()).toHaveLength(0);
+  });
+
+  it('an unknown result says so and how to reach the bank, above the identification', async () => {
+    window.history.replaceState(null, '', '/payment?result=forged');
+    fakeServer([twoYears], []);
+    renderInPortal(<PublicPaymentPage page="email" />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('This confirmation has expired or is not valid.');
+    await waitFor(() => expect(alert.textContent).toContain('call (305) 555-0100 or write to ACT.'));
+    expect(screen.getByRole('button', { name: 'Confirm Client Details' })).toBeDefined();
+  });
+
+  it('a link that failed says what happened and how to get a new one', async () => {
+    window.history.replaceState(null, '', '/payment?t=expired-link');
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      const json = (status: number, body: unknown) =>
+        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      if (url === '/api/pay/set_verifyClientData')
+        return json(400, {
+          error: 'This link has expired or is not valid. Please identify the client below.',
+          code: 'VERIFICATION_FAILED',
+        });
+      if (url === '/api/pay/site_config')
+        return json(200, {
+          contactUrl: 'https://bank.example/contact',
+          bank: {
+            name: 'ACT',
+            phone: '3055550100',
+            payee: 'ACT',
+            remitTo: [],
+            privacyUrl: 'https://bank.example/p',
+          },
+        });
+      if (url === '/api/pay/price_book')
+        return json(200, { version: 0, effectiveOn: null, amounts: SHIPPED_PRICE_AMOUNTS });
+      return json(200, { gateway: 'sandbox', tokenizeUrl: '/tokenize' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderInPortal(<PublicPaymentPage page="email" />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'This link has expired or is not valid. Please identify the client below.',
+    );
+    await waitFor(() =>
+      expect(alert.textContent).toContain(
+        'Links we send last 7 days. For a new one, ask the bank: call (305) 555-0100 or write to ACT.',
+      ),
+    );
   });
 });

@@ -1,5 +1,4 @@
-import { Alert, Button, Checkbox, Fieldset, Group, Radio, Stack, Text } from '@mantine/core';
-import { IconCircleCheck } from '@tabler/icons-react';
+import { Button, Checkbox, Fieldset, Group, Loader, Radio, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
@@ -29,13 +28,14 @@ import {
   newMethodRequestFields,
 } from '../../../lib/payment/new-method';
 import { priceBookQueryKey, usePriceBook } from '../../../lib/price-book';
-import { usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
+import { usePublicPaymentResult, usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 import { AmountDueSummary, type PublicPaymentMethod, totalFor } from './amount-due-summary';
 import {
   ClientIdentificationFieldset,
   type Confirmation,
   type IdentificationMode,
 } from './client-identification-fieldset';
+import { PaidNotice, ResultGoneNotice } from './public-payment-result';
 
 interface PublicPaymentValues {
   method: PublicPaymentMethod;
@@ -54,10 +54,15 @@ function amountChangedMessage(total: number): string {
     : 'The amount due has changed: nothing is due now. Please check it above before you save.';
 }
 
+/** The save's result token in the address (`?result=`): a reload after paying reads it again. */
+const resultInAddress = () => new URLSearchParams(window.location.search).get('result');
+
 /**
  * The public single-payment page reached from an e-mailed (`email`) or texted (`sms`) link. The
- * visitor identifies the client, then saves a card or bank account for overdue and future annual
- * storage fees. A signed link (`?t=`) identifies the client without the form.
+ * visitor identifies the client first, then (and only then) sees what is due and saves a card or
+ * bank account for overdue and future annual storage fees. A signed link (`?t=`) identifies the
+ * client without the form. After saving, the address names the save (`?result=`), so a reload
+ * shows what was paid, read from the server: nothing of it is kept in the browser.
  */
 export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const today = todayFor(new Date());
@@ -70,7 +75,8 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const [byLink, setByLink] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
   const [mode, setMode] = useState<IdentificationMode>('');
-  const [done, setDone] = useState<{ message: string; charged: string | null } | null>(null);
+  const [resultToken, setResultToken] = useState<string | null>(resultInAddress);
+  const result = usePublicPaymentResult(resultToken);
   /** The server refused the total shown (409): the figures were read again, and the page says so. */
   const [amountChanged, setAmountChanged] = useState(false);
   const linkChecked = useRef(false);
@@ -110,14 +116,15 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     request: () => ({ verification, agree: true as const, page, ClientSFRecordId: undefined }),
     send: (request, idempotencyKey) =>
       save.mutateAsync({ request: request as SetPublicPaymentInfoRequest, idempotencyKey }),
-    onSuccess: (response) =>
-      setDone({
-        message: response.message,
-        charged:
-          response.amountCharged > 0
-            ? `We charged ${formatUsd(Math.round(response.amountCharged * 100))}${response.processingFee > 0 ? `, including the ${formatUsd(Math.round(response.processingFee * 100))} card processing fee` : ''}. Transaction number: ${response.TransactionId}.`
-            : null,
-      }),
+    onSuccess: (response) => {
+      window.history.replaceState(
+        null,
+        '',
+        `${window.location.pathname}?result=${encodeURIComponent(response.result)}`,
+      );
+      setResultToken(response.result);
+      window.scrollTo({ top: 0 });
+    },
     fieldsOnPage: (fields, values) => newMethodFieldsOnPage(fields, values.method),
     onRefused: async (error) => {
       // The confirmation expired (15 minutes): ask for it again.
@@ -137,8 +144,9 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   useEffect(() => {
     if (linkChecked.current) return;
     linkChecked.current = true;
-    const token = new URLSearchParams(window.location.search).get('t');
-    if (!token) return;
+    const params = new URLSearchParams(window.location.search);
+    const token = params.get('t');
+    if (!token || params.has('result')) return;
     window.history.replaceState(null, '', window.location.pathname);
     const request = { mode: 'link' as const, t: token };
     verifyClient.mutate(request, {
@@ -206,84 +214,101 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
           ? 'Save bank account'
           : 'Save';
 
+  // A result token the server does not know (expired, altered): say so above the form.
+  const resultGone = resultToken !== null && result.isError;
+  if (resultToken !== null && !resultGone) {
+    return (
+      <PublicShell title="Update Payment Information" width={760}>
+        {result.data ? (
+          <PaidNotice result={result.data} token={resultToken} />
+        ) : (
+          <Loader aria-label="Loading the payment" mx="auto" display="block" />
+        )}
+      </PublicShell>
+    );
+  }
+
   return (
     <PublicShell title="Update Payment Information" width={760}>
-      {done ? (
-        <Alert color="green" icon={<IconCircleCheck aria-hidden />} role="status" title={done.message}>
-          {done.charged && <Text mb="xs">{done.charged}</Text>}
-          <Text>Thank you. A confirmation has been e-mailed to the address we have on file.</Text>
-        </Alert>
-      ) : (
-        <form {...form.formProps} onSubmit={onSave} aria-label="Update payment information">
-          <Stack gap="lg">
-            <ClientIdentificationFieldset
-              today={today}
-              byLink={byLink}
-              linkError={linkError}
-              mode={mode}
-              onModeChange={setMode}
-              confirmed={confirmed}
-              onConfirmed={confirm}
-              errors={errors}
-              setErrors={setErrors}
-            />
+      <form {...form.formProps} onSubmit={onSave} aria-label="Update payment information">
+        <Stack gap="lg">
+          {resultGone && <ResultGoneNotice message={result.error.message} />}
+          <ClientIdentificationFieldset
+            today={today}
+            byLink={byLink}
+            linkError={linkError}
+            mode={mode}
+            onModeChange={setMode}
+            confirmed={confirmed}
+            onConfirmed={confirm}
+            errors={errors}
+            setErrors={setErrors}
+          />
 
-            <Fieldset legend="Payment Method" radius="md">
-              <Stack>
-                <Radio.Group
-                  label="Pay by"
-                  value={values.method}
-                  onChange={(method) => form.patch({ method: method as PublicPaymentMethod })}
-                  error={errors.method}
-                >
-                  <Group mt="xs">
-                    <Radio value="card" label="Credit Card" />
-                    <Radio value="ach" label="ACH Payment" />
-                  </Group>
-                </Radio.Group>
-                <Text size="sm">
-                  A {cardFeePercent(book)} processing fee applies to card payments. Pay by ACH to avoid it.
-                </Text>
-                {values.method === 'card' && (
-                  <CardFields
-                    values={values.card}
-                    onChange={edit('card')}
-                    errors={errors}
-                    today={today}
-                    disabled={form.submitting}
-                  />
-                )}
-                {values.method === 'ach' && (
-                  <AchFields
-                    values={values.ach}
-                    onChange={edit('ach')}
-                    errors={errors}
-                    disabled={form.submitting}
-                  />
-                )}
+          {!confirmed && (
+            <Text size="sm">
+              Once the client is confirmed, this page shows what is due and asks for the card or bank account.
+            </Text>
+          )}
+          {confirmed && (
+            <>
+              <Fieldset legend="Payment Method" radius="md">
+                <Stack>
+                  <Radio.Group
+                    label="Pay by"
+                    value={values.method}
+                    onChange={(method) => form.patch({ method: method as PublicPaymentMethod })}
+                    error={errors.method}
+                  >
+                    <Group mt="xs">
+                      <Radio value="card" label="Credit Card" />
+                      <Radio value="ach" label="ACH Payment" />
+                    </Group>
+                  </Radio.Group>
+                  <Text size="sm">
+                    A {cardFeePercent(book)} processing fee applies to card payments. Pay by ACH to avoid it.
+                  </Text>
+                  {values.method === 'card' && (
+                    <CardFields
+                      values={values.card}
+                      onChange={edit('card')}
+                      errors={errors}
+                      today={today}
+                      disabled={form.submitting}
+                    />
+                  )}
+                  {values.method === 'ach' && (
+                    <AchFields
+                      values={values.ach}
+                      onChange={edit('ach')}
+                      errors={errors}
+                      disabled={form.submitting}
+                    />
+                  )}
+                </Stack>
+              </Fieldset>
+
+              {amountDue && <AmountDueSummary amountDue={amountDue} method={values.method} />}
+
+              <Checkbox
+                {...form.form.getInputProps('agree', { type: 'checkbox' })}
+                label="I am the owner of this card or bank account, and I authorize the bank to store this payment information and use it for overdue and future annual storage fees."
+              />
+              <Stack gap="xs">
+                <Group>
+                  <Button type="submit" loading={form.submitting}>
+                    {saveLabel}
+                  </Button>
+                  <Button variant="default" onClick={onCancel} disabled={form.submitting}>
+                    Cancel
+                  </Button>
+                </Group>
+                <SubmitFailure message={amountChanged ? amountChangedMessage(total) : form.failure} />
               </Stack>
-            </Fieldset>
-
-            {amountDue && <AmountDueSummary amountDue={amountDue} method={values.method} />}
-
-            <Checkbox
-              {...form.form.getInputProps('agree', { type: 'checkbox' })}
-              label="I am the owner of this card or bank account, and I authorize the bank to store this payment information and use it for overdue and future annual storage fees."
-            />
-            <Stack gap="xs">
-              <Group>
-                <Button type="submit" loading={form.submitting}>
-                  {saveLabel}
-                </Button>
-                <Button variant="default" onClick={onCancel} disabled={form.submitting}>
-                  Cancel
-                </Button>
-              </Group>
-              <SubmitFailure message={amountChanged ? amountChangedMessage(total) : form.failure} />
-            </Stack>
-          </Stack>
-        </form>
-      )}
+            </>
+          )}
+        </Stack>
+      </form>
     </PublicShell>
   );
 }
