@@ -144,22 +144,34 @@ test('changes not saved survive a reload, and leaving them asks first', async ({
   await expect(page).toHaveURL(/\/client-information/);
   await expect(city).toHaveValue('Somewhere Else');
 
-  // Signing out is never held up by the question, and forgets the unsaved change.
+  // Signing out is never held up by the question. The unsaved change is kept on the server for
+  // this client alone (issue 24), never in the browser: signing in again brings it back.
   await page.getByRole('button', { name: 'Profile menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).toBe('{}');
+  expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain(
+    'Somewhere Else',
+  );
   await signIn(page, 'ACT10002');
-  await expect(shownValue(page, 'City').first()).toHaveText('New York');
+  await expect(city).toHaveValue('Somewhere Else');
 
-  // Cancelled, nothing is left to lose: the page is left without a question, and comes back as saved.
-  await page.getByRole('button', { name: 'Edit Personal Details' }).click();
-  await city.fill('Somewhere Else');
+  // Cancelled, nothing is left to lose: the draft goes, the page is left without a question, and
+  // comes back as saved.
   await page.getByRole('button', { name: 'Cancel' }).click();
   await nav.getByRole('link', { name: 'Client Activity' }).click();
   await expect(page).toHaveURL(/\/client-activity/);
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.goto('/client-information');
+  await expect(shownValue(page, 'City').first()).toHaveText('New York');
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+
+  // Leaving says the changes will be lost, and they are: the kept draft goes with them.
+  await page.getByRole('button', { name: 'Edit Personal Details' }).click();
+  await city.fill('Somewhere Else');
+  await nav.getByRole('link', { name: 'Client Activity' }).click();
+  await leave.getByRole('button', { name: 'Leave' }).click();
+  await expect(page).toHaveURL(/\/client-activity/);
   await page.goto('/client-information');
   await expect(shownValue(page, 'City').first()).toHaveText('New York');
   await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);

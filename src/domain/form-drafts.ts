@@ -7,11 +7,11 @@ import { z } from 'zod';
  */
 
 /** The forms that keep a draft, by the name in `/api/pay/drafts/:form`. */
-export const draftFormNames = ['consent'] as const;
+export const draftFormNames = ['consent', 'client-information'] as const;
 export type DraftFormName = (typeof draftFormNames)[number];
 export const draftFormNameSchema = z.enum(draftFormNames);
 
-/** A draft's JSON, at most this long: a consent's answers are about 1 KB. */
+/** A draft's JSON, at most this long: a consent's answers are about 1 KB, Client Information's less. */
 export const DRAFT_MAX_BYTES = 16 * 1024;
 /** A draft not saved again for this long is deleted (and one is deleted when its form is submitted). */
 export const DRAFT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

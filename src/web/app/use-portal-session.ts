@@ -6,7 +6,6 @@ import { idleTimeText } from '../../domain/auth-policy';
 import { IdleWarningDialog } from '../components/idle-warning-dialog';
 import { useLogout } from '../features/auth/api/logout';
 import { apiRequest, onUnauthenticated } from '../lib/api-client';
-import { forgetAllDrafts } from '../lib/form-draft';
 import { returnPath, returnPathOwner } from '../lib/return-path';
 import { type Session, sessionQueryKey } from '../lib/session';
 import { signOutNotice } from '../lib/sign-out-notice';
@@ -41,7 +40,6 @@ export function usePortalSession(session: Session) {
       onUnauthenticated(() => {
         signOutNotice.set(ENDED_NOTICE);
         returnPath.remember(hereRef.current, owner);
-        forgetAllDrafts();
         // Everything but the session query goes: clearing that one too would leave the gate
         // watching a query no longer in the cache, pending for ever, when the 401 of another call
         // arrives while the session is still being read.

@@ -17,8 +17,9 @@ function sectionOf(pathname: string) {
  * blocker, with the portal's own dialog) or the browser's reload, close or address bar
  * (beforeunload, with the browser's own). Moving within the form's section (its pages, its tabs,
  * `?page=2`) is not leaving it. Sign-out is never held up: the session is gone by then.
+ * `onLeave`: the changes are dropped, as the question says (a draft kept of them goes too).
  */
-export function LeaveGuard({ when }: { when: boolean }) {
+export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => void }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       when &&
@@ -54,7 +55,14 @@ export function LeaveGuard({ when }: { when: boolean }) {
         <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
           Stay on this page
         </Button>
-        <Button onClick={() => blocker.proceed?.()}>Leave</Button>
+        <Button
+          onClick={() => {
+            onLeave?.();
+            blocker.proceed?.();
+          }}
+        >
+          Leave
+        </Button>
       </Group>
     </Modal>
   );

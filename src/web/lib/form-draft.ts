@@ -1,65 +1,102 @@
-import { useCallback, useEffect, useState } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import type { DraftFormName, FormDraft, FormDraftResponse } from '../../domain/form-drafts';
+import { apiRequest } from './api-client';
+import { draftSaves } from './draft-saves';
+import { sessionQueryKey } from './session';
 
 /**
- * Unsaved answers of a form, kept in this tab's sessionStorage so that a reload, or Back and
- * Forward, lose nothing. Never card or bank numbers, CVVs or drawn signatures: the caller chooses
- * what goes in. Sign-out forgets every draft (`forgetAllDrafts`), so the next person at the
- * computer never sees them.
+ * A form's unsent answers, kept on the server for whoever is signed in (issue 24): saved a moment
+ * after each change, and as the tab closes or reloads; read when the form opens. Never in the
+ * browser's storage. The caller chooses what goes in: never card or bank numbers nor a signature
+ * (the server refuses them too).
  */
-const PREFIX = 'portal-draft:';
+const SAVE_AFTER_MS = 600;
 
-function storage(): Storage | null {
-  try {
-    return typeof window === 'undefined' ? null : window.sessionStorage;
-  } catch {
-    // Storage refused (a privacy setting): the form works, without surviving a reload.
-    return null;
-  }
+/** `subject`: the client the form is about (the signed-in client, or the one a physician acts for). */
+export function formDraftQuery(form: DraftFormName, subject: string | null) {
+  return queryOptions({
+    queryKey: ['form-draft', form, subject] as const,
+    queryFn: () => apiRequest<FormDraftResponse>('GET', `pay/drafts/${form}`),
+    // Read afresh each time the form opens: another tab or computer may have saved since.
+    staleTime: 0,
+    gcTime: 0,
+  });
 }
 
-export function readDraft<T>(key: string): T | null {
-  const raw = storage()?.getItem(PREFIX + key);
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw) as T;
-  } catch {
-    return null;
-  }
-}
-
-export function writeDraft(key: string, value: unknown) {
-  try {
-    storage()?.setItem(PREFIX + key, JSON.stringify(value));
-  } catch {
-    // Full or refused: the draft only lives in memory.
-  }
-}
-
-export function forgetDraft(key: string) {
-  storage()?.removeItem(PREFIX + key);
-}
-
-/** Every draft of this tab: at sign-out, whatever its reason. */
-export function forgetAllDrafts() {
-  const store = storage();
-  if (!store) return;
-  for (const key of Object.keys(store)) if (key.startsWith(PREFIX)) store.removeItem(key);
+export function useFormDraftQuery(form: DraftFormName, subject: string | null) {
+  return useQuery({ ...formDraftQuery(form, subject), enabled: subject !== null });
 }
 
 /**
- * A draft for a form: what was saved before (read once, on the first render) and a function that
- * keeps the current answers. `key` null (no client known yet) keeps nothing.
+ * Keeps `value` as the form's draft while it changes (null: nothing to keep yet; null again after
+ * a value, as when an edit is cancelled or saved: the kept draft is discarded). `forget` stops
+ * saving once the form is submitted: the server has deleted its drafts by then.
  */
-export function useFormDraft<T>(key: string | null, current: T | null) {
-  const [restored] = useState(() => (key ? readDraft<T>(key) : null));
-  const serialized = current === null ? null : JSON.stringify(current);
+export function useSaveFormDraft(form: DraftFormName, subject: string | null, value: FormDraft | null) {
+  const queryClient = useQueryClient();
+  const serialized = value === null ? null : JSON.stringify(value);
+  const waiting = useRef<string | null>(null);
+  const stopped = useRef(false);
+
+  const send = useCallback(
+    async ({ closing = false } = {}) => {
+      const body = waiting.current;
+      if (body === null || stopped.current) return;
+      waiting.current = null;
+      // Signed out meanwhile: nothing may be saved, and nothing needs to be.
+      if (queryClient.getQueryData(sessionQueryKey) === null) return;
+      await apiRequest('PUT', `pay/drafts/${form}`, {
+        body: JSON.parse(body),
+        keepalive: closing,
+        // A page closing does not hear the answer; a 401 then is not the page's session ending.
+        expectUnauthenticated: closing,
+      }).catch(() => {});
+    },
+    [form, queryClient],
+  );
+
+  const hadValue = useRef(false);
   useEffect(() => {
-    if (!key) return;
-    if (serialized === null) forgetDraft(key);
-    else writeDraft(key, JSON.parse(serialized));
-  }, [key, serialized]);
+    if (subject === null || stopped.current) return;
+    if (serialized === null) {
+      if (!hadValue.current) return;
+      hadValue.current = false;
+      waiting.current = null;
+      void apiRequest('DELETE', `pay/drafts/${form}`).catch(() => {});
+      return;
+    }
+    hadValue.current = true;
+    waiting.current = serialized;
+    const timer = setTimeout(() => void send(), SAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [serialized, subject, send, form]);
+
+  useEffect(() => {
+    if (subject === null) return;
+    const key = `${form}:${subject}`;
+    const closing = () => void send({ closing: true });
+    draftSaves.add(key, () => send());
+    window.addEventListener('pagehide', closing);
+    return () => {
+      window.removeEventListener('pagehide', closing);
+      draftSaves.remove(key);
+      // Leaving the form within the portal: what was typed last still goes.
+      void send({ closing: true });
+    };
+  }, [form, subject, send]);
+
   const forget = useCallback(() => {
-    if (key) forgetDraft(key);
-  }, [key]);
-  return { restored, forget };
+    stopped.current = true;
+    waiting.current = null;
+    queryClient.removeQueries({ queryKey: ['form-draft', form] });
+  }, [form, queryClient]);
+
+  /** The person drops their changes (they leave the page saying so): the kept draft goes too. */
+  const discard = useCallback(() => {
+    forget();
+    void apiRequest('DELETE', `pay/drafts/${form}`).catch(() => {});
+  }, [form, forget]);
+
+  return { forget, discard };
 }

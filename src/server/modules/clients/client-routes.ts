@@ -14,6 +14,7 @@ import type { AppDeps } from '../../app-deps';
 import { documentOwner, readDocument, replyWithDocument } from '../../lib/document-store';
 import { notFound } from '../../lib/http-error';
 import { sessionOf } from '../../plugins/sessions';
+import { deleteSubmittedFormDrafts } from '../forms/form-drafts';
 import { resolveClientAccess } from './client-access';
 import { saveClientInformation } from './client-information';
 import { findClientRecord, listClientActivity } from './client-repository';
@@ -67,6 +68,8 @@ export const clientRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
       const session = sessionOf(request, 'client', 'physician');
       const clientId = await resolveClientAccess(db, session, request.query.id);
       await saveClientInformation(deps, session, clientId, request.body);
+      // Saved: an edit kept as a draft (by the client or their physician) has nothing left to keep.
+      await deleteSubmittedFormDrafts(db, 'client-information', clientId);
       const record = await findClientRecord(db, clientId, today());
       if (!record) throw notFound();
       return { success: true as const, message: CLIENT_INFORMATION_UPDATED, client: record };

@@ -167,6 +167,38 @@ describe('a form draft on the server', () => {
     expect((await get(ann.cookie)).json()).toEqual({ draft: null, savedAt: null });
   });
 
+  it("keeps Client Information's unsaved edit apart from the consent, and deletes it once the edit is saved", async () => {
+    const ann = await newSignedInClient();
+    const edit = { block: 'personal', values: { city: 'Somewhere Else', phone: '(305) 555-0199' } };
+    expect((await put(ann.cookie, edit, 'client-information')).statusCode).toBe(200);
+    await put(ann.cookie, ANSWERS);
+    expect((await get(ann.cookie, 'client-information')).json().draft).toEqual(edit);
+    expect((await get(ann.cookie)).json().draft).toEqual(ANSWERS);
+
+    const record = await t.app.inject({
+      method: 'GET',
+      url: '/api/pay/get_Client',
+      headers: { cookie: ann.cookie },
+    });
+    const [mine] = record.json().result.listResponse;
+    const named = ['firstName', 'lastName', 'clientDob', 'email'];
+    const personal = {
+      ...Object.fromEntries(named.map((field) => [field, mine[field]])),
+      ...{ phone: '3055550142', street: '1 Main Street', city: 'Somewhere Else', state: 'FL', zip: '33131' },
+      country: 'United States',
+    };
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/pay/update_Client',
+      headers: { cookie: ann.cookie },
+      payload: personal,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await get(ann.cookie, 'client-information')).json()).toEqual({ draft: null, savedAt: null });
+    // The consent's draft is another form's: it stays.
+    expect((await get(ann.cookie)).json().draft).toEqual(ANSWERS);
+  });
+
   it('is swept by the clean-up job 7 days after its last save, and not a moment before', async () => {
     const ann = await newSignedInClient();
     expect((await put(ann.cookie, ANSWERS)).statusCode).toBe(200);

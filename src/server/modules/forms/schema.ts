@@ -70,7 +70,7 @@ export const formDrafts = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     /** `form:client:physician-or-self`: the one draft of this form for this person and client. */
     draftKey: text().notNull().unique(),
-    form: text({ enum: ['consent'] }).notNull(),
+    form: text({ enum: ['consent', 'client-information'] }).notNull(),
     clientId: uuid()
       .notNull()
       .references(() => clients.id, { onDelete: 'cascade' }),

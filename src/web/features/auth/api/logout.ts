@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { draftSaves } from '../../../lib/draft-saves';
-import { forgetAllDrafts } from '../../../lib/form-draft';
 import { sessionQueryKey } from '../../../lib/session';
 import { signOutNotice } from '../../../lib/sign-out-notice';
 
@@ -20,7 +19,6 @@ export function useLogout() {
     },
     onSettled: (_data, _error, notice) => {
       signOutNotice.set(notice);
-      forgetAllDrafts();
       // The session query stays and turns null, so the session gate watching it hears the change
       // and sends the visitor to sign-in; every other answer goes.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });

@@ -44,8 +44,14 @@ const noClinic: ClientRecord = {
   LastBioInsurancePurchasedDate: null,
 };
 
-/** The session, the record, and update_Client answering the record with what was sent. */
-function fakeServer(record: ClientRecord) {
+/** Calls to the drafts route of Client Information: what the server keeps, and each call. */
+interface DraftServer {
+  kept: Record<string, unknown> | null;
+  calls: string[];
+}
+
+/** The session, the record, the draft kept, and update_Client answering the record with what was sent. */
+function fakeServer(record: ClientRecord, drafts: DraftServer = { kept: null, calls: [] }) {
   const posts: Array<Record<string, string>> = [];
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
@@ -63,6 +69,17 @@ function fakeServer(record: ClientRecord) {
           idleTimeoutMs: 300_000,
         });
       if (url.startsWith('/api/pay/get_Client')) return json({ result: { listResponse: [record] } });
+      if (url === '/api/pay/drafts/client-information') {
+        const method = init?.method ?? 'GET';
+        drafts.calls.push(method);
+        if (method === 'PUT') drafts.kept = JSON.parse(String(init?.body)) as Record<string, unknown>;
+        if (method === 'DELETE') drafts.kept = null;
+        return json({
+          draft: drafts.kept,
+          savedAt: drafts.kept ? '2026-11-27T10:00:00.000Z' : null,
+          deleted: true,
+        });
+      }
       if (url.startsWith('/api/pay/update_Client') && init?.method === 'POST') {
         const body = JSON.parse(String(init.body)) as Record<string, string>;
         posts.push(body);
@@ -184,5 +201,41 @@ describe('Client Information edits each block on its own (DESIGN.md 8.27)', () =
     await waitFor(() => expect((state as HTMLInputElement).value).toBe('Florida'));
     await userEvent.click(state);
     expect(await screen.findByRole('option', { name: 'District of Columbia', hidden: true })).toBeTruthy();
+  });
+
+  it('opens the block the server kept a draft of, with its values, and discards the draft on Cancel', async () => {
+    const drafts: DraftServer = {
+      kept: { block: 'personal', values: { city: 'Somewhere Else' } },
+      calls: [],
+    };
+    fakeServer(noClinic, drafts);
+    renderPage();
+    const city = await within(await screen.findByRole('group', { name: 'Personal Details' })).findByRole(
+      'textbox',
+      {
+        name: /City/,
+      },
+    );
+    expect((city as HTMLInputElement).value).toBe('Somewhere Else');
+    // Nothing of it is in the browser's storage.
+    expect(sessionStorage.length).toBe(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(drafts.calls).toContain('DELETE'));
+    expect(drafts.kept).toBeNull();
+    expect(await screen.findByText('Miami')).toBeTruthy();
+  });
+
+  it('keeps an edit on the server as it is typed, never in the browser', async () => {
+    const drafts: DraftServer = { kept: null, calls: [] };
+    fakeServer(noClinic, drafts);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Personal Details' }));
+    const city = within(personal()).getByRole('textbox', { name: /City/ });
+    await userEvent.clear(city);
+    await userEvent.type(city, 'Tampa');
+    await waitFor(() => expect(drafts.kept).toMatchObject({ block: 'personal', values: { city: 'Tampa' } }), {
+      timeout: 5000,
+    });
+    expect(sessionStorage.length).toBe(0);
   });
 });

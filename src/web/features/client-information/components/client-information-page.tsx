@@ -39,15 +39,26 @@ import { LeaveGuard } from '../../../components/leave-guard';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
 import { useClient } from '../../../lib/client-record';
-import { readDraft, useFormDraft } from '../../../lib/form-draft';
+import { useFormDraftQuery, useSaveFormDraft } from '../../../lib/form-draft';
 import { useStorageRenewal } from '../../../lib/payment/storage-renewal';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useUpdateClient } from '../api/update-client';
 
 type FormValues = Record<keyof ClientInformation, string>;
 type Block = 'personal' | 'shipping';
-/** An unsaved edit kept across a reload: the block being edited and its values. */
+/** An unsaved edit kept on the server (a reload, an idle sign-out): the block being edited and its values. */
 type Draft = { block: Block; values: Partial<FormValues> };
+
+/** The draft the server kept, when it is one of this page's; null otherwise. */
+function draftOf(kept: Record<string, unknown> | null | undefined): Draft | null {
+  const block = kept?.block;
+  const values = kept?.values;
+  if ((block !== 'personal' && block !== 'shipping') || !values || typeof values !== 'object') return null;
+  const strings = Object.entries(values).filter(
+    (entry): entry is [keyof FormValues, string] => entry[0] in labels && typeof entry[1] === 'string',
+  );
+  return { block, values: Object.fromEntries(strings) };
+}
 
 // The save's checks (and zod with them) load on demand: showing the record needs none of them.
 const loadRules = () => import('../lib/client-information-rules');
@@ -144,8 +155,12 @@ function Facts({ items }: { items: Array<{ id: string; label: string; value: Rea
 export function ClientInformationPage() {
   const client = useClient();
   const [searchParams, setSearchParams] = useSearchParams();
+  const session = useSession();
+  const clientId = subjectClientId(session.data);
+  const kept = useFormDraftQuery('client-information', clientId);
 
-  if (client.isPending)
+  // A draft that cannot be read leaves the page as saved.
+  if (client.isPending || (kept.isPending && clientId !== null && !kept.isError))
     return (
       <Title order={1} size="h2">
         Client Information
@@ -166,6 +181,8 @@ export function ClientInformationPage() {
   return (
     <ClientInformationView
       client={client.data}
+      clientId={clientId}
+      restored={draftOf(kept.data?.draft)}
       startEditing={searchParams.get('edit') === '1'}
       onEditStarted={() => setSearchParams({}, { replace: true })}
     />
@@ -174,23 +191,20 @@ export function ClientInformationPage() {
 
 function ClientInformationView({
   client,
+  clientId,
+  restored,
   startEditing,
   onEditStarted,
 }: {
   client: ClientRecord;
+  clientId: string | null;
+  /** Changes not saved yet, kept on the server: the page opens that block in edit mode with them. */
+  restored: Draft | null;
   startEditing: boolean;
   onEditStarted(): void;
 }) {
   const today = todayFor(new Date());
   const update = useUpdateClient();
-  const session = useSession();
-  const clientId = subjectClientId(session.data);
-  const [draftKey] = useState(() => (clientId ? `client-information:${clientId}` : null));
-  // Changes not saved yet survive a reload for the session; the page opens that block in edit mode with them.
-  const [restored] = useState(() => {
-    const draft = draftKey ? readDraft<Draft>(draftKey) : null;
-    return draft && (draft.block === 'personal' || draft.block === 'shipping') ? draft : null;
-  });
   // One block is edited at a time (DESIGN.md 8.27); its Save sends that block only.
   const [editing, setEditing] = useState<Block | null>(restored?.block ?? (startEditing ? 'personal' : null));
   const [values, setValues] = useState<FormValues>(() => ({ ...valuesOf(client), ...restored?.values }));
@@ -211,7 +225,11 @@ function ClientInformationView({
   }, [client, editing]);
 
   const dirty = editing !== null && JSON.stringify(values) !== JSON.stringify(valuesOf(client));
-  useFormDraft<Draft>(draftKey, dirty && editing ? { block: editing, values } : null);
+  const draft = useSaveFormDraft(
+    'client-information',
+    clientId,
+    dirty && editing ? { block: editing, values } : null,
+  );
   // The Preferred Shipping block is optional until the client starts it; then all its fields are required.
   const shippingStarted = clientShippingFields.some((field) => values[field].trim() !== '');
 
@@ -495,7 +513,7 @@ function ClientInformationView({
         </form>
       )}
 
-      <LeaveGuard when={dirty && !update.isPending} />
+      <LeaveGuard when={dirty && !update.isPending} onLeave={draft.discard} />
       <Modal
         opened={confirming !== null}
         onClose={() => setConfirming(null)}

@@ -22,6 +22,7 @@ import type { PaymentInfo } from '../../../../domain/payment-info';
 import { focusFirstInvalid } from '../../../components/focus-first-invalid';
 import { LeaveGuard } from '../../../components/leave-guard';
 import { clientQueryPrefix } from '../../../lib/client-record';
+import { useFormDraftQuery, useSaveFormDraft } from '../../../lib/form-draft';
 import { tokenizerFor } from '../../../lib/payment/card-tokenizer';
 import {
   checkPaymentChoice,
@@ -32,7 +33,6 @@ import {
 } from '../../../lib/payment/payment-choice';
 import { usePaymentConfig } from '../../../lib/payment/payment-config';
 import { subjectClientId, useSession } from '../../../lib/session';
-import { useFormDraftQuery, useSaveFormDraft } from '../api/form-draft';
 import { formDocumentsQueryKey } from '../api/get-form-documents';
 import { useSendConsentData } from '../api/send-consent-data';
 import { useSendPhysicianConsentData } from '../api/send-physician-consent-data';
@@ -366,7 +366,7 @@ function ConsentFormPages({
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Client Consent Form">
-      <LeaveGuard when={changed && !busy} />
+      <LeaveGuard when={changed && !busy} onLeave={draft.discard} />
       <Stack gap="lg">
         <Title order={2} size="h3" ref={topRef} tabIndex={-1}>
           Client Consent Form, page {page} of 2
