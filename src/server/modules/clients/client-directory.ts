@@ -1,7 +1,8 @@
-import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { calendarDateToIso } from '../../../domain/dates';
 import type { ClientSummary } from '../../../domain/staff';
 import type { Database } from '../../db/client';
+import { likePattern } from '../../lib/like-pattern';
 import type { Transaction } from '../../lib/run-once';
 import { clients, physicianClients } from './schema';
 
@@ -200,11 +201,6 @@ export async function clientsOfPhysician(db: Reader, physicianId: string) {
 
 const SEARCH_LIMIT = 50;
 
-/** A LIKE pattern that finds the text anywhere, its own % and _ taken literally. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Clients whose Client ID, name or e-mail holds the text, or born on the date it names (the back office's search). */
 export async function searchClients(db: Reader, q: string): Promise<ClientSummary[]> {
   const pattern = likePattern(q);
@@ -277,4 +273,11 @@ export async function clientIdsOfActIds(db: Reader, clientActIds: readonly strin
       ),
     );
   return rows.map((r) => r.id);
+}
+
+/** The Client ID of the client a column names, as SQL for another owner's query (null for none). */
+export function clientActIdOf(clientId: AnyColumn): SQL<string | null> {
+  return sql<
+    string | null
+  >`(select ${clients.clientActId} from ${clients} where ${clients.id} = ${clientId})`;
 }

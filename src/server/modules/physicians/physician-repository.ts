@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PhysicianClient } from '../../../domain/physician';
 import type { Database } from '../../db/client';
 import type { Transaction } from '../../lib/run-once';
@@ -104,4 +104,11 @@ export async function listPhysicianClients(db: Database, physicianId: string): P
       s.clientId === row.id && s.documentId ? [{ id: s.documentId, form: s.form }] : [],
     ),
   }));
+}
+
+/** The Physician ID of the physician a column names, as SQL for another owner's query (null for none). */
+export function physicianActIdOf(physicianId: AnyColumn): SQL<string | null> {
+  return sql<
+    string | null
+  >`(select ${physicians.physicianActId} from ${physicians} where ${physicians.id} = ${physicianId})`;
 }

@@ -1,10 +1,10 @@
-import { and, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { ClientInformationUpdate, ClientRecord } from '../../../domain/client';
-import type { AuditEvent, AuditSearchQuery, StaffClientRecord } from '../../../domain/staff';
+import type { StaffClientRecord } from '../../../domain/staff';
 import type { Database } from '../../db/client';
-import { auditEvents, clients } from '../../db/schema';
+import { type AuditTrailFilter, readAuditTrail } from '../../lib/audit-trail';
 import { listClientDocuments } from '../../lib/document-store';
-import { likePattern } from '../clients/client-directory';
+import { clientActIdOf } from '../clients/client-directory';
 import {
   findClientRecord,
   listClientActivity,
@@ -14,7 +14,7 @@ import {
 import { clientFormSubmissions } from '../forms/signed-forms';
 import { releaseReadinessOf } from '../ordering/release-readiness';
 import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
-import { physicianOfClient } from '../physicians/physician-repository';
+import { physicianActIdOf, physicianOfClient } from '../physicians/physician-repository';
 import { clientProfileChanges, staffAccounts } from './schema';
 
 /** Everything the back office shows of one client; null when there is no such client. */
@@ -119,58 +119,24 @@ const AUDIT_LIMIT = 200;
 /**
  * Audit rows, newest first: of one client, or (admins) matching a Client ID, actor or action.
  * Each with the client's internal id (not sent: the answer's schema has no such field), for the
- * audit row of the read itself.
+ * audit row of the read itself. The actor is named by their owner: a client's or physician's ID,
+ * a staff member's e-mail.
  */
-export async function listAuditEvents(
-  db: Database,
-  filter: { clientId: string } | { search: AuditSearchQuery },
-): Promise<Array<AuditEvent & { clientId: string | null }>> {
-  const actor = sql<string>`coalesce(
-    (select c.client_act_id from clients c where ${auditEvents.actorRole} = 'client' and c.id = ${auditEvents.actorId}),
-    (select p.physician_act_id from physicians p where ${auditEvents.actorRole} = 'physician' and p.id = ${auditEvents.actorId}),
-    (select s.email from ${staffAccounts} s where ${auditEvents.actorRole} = 'staff' and s.id = ${auditEvents.actorId}),
-    case when ${auditEvents.actorRole} = 'public' then 'public page' end,
-    ${auditEvents.actorId}::text)`;
-  let where: SQL | undefined;
-  if ('clientId' in filter) where = eq(auditEvents.clientId, filter.clientId);
-  else {
-    const { q, clientId, actor: actorText, action, from, to } = filter.search;
-    const DAY = 24 * 60 * 60 * 1000;
-    where = and(
-      q
-        ? or(
-            ilike(clients.clientActId, likePattern(q)),
-            ilike(auditEvents.action, likePattern(q)),
-            sql`${actor} ilike ${likePattern(q)}`,
-          )
-        : undefined,
-      clientId ? sql`lower(${clients.clientActId}) = ${clientId.toLowerCase()}` : undefined,
-      actorText ? sql`${actor} ilike ${likePattern(actorText)}` : undefined,
-      action ? eq(auditEvents.action, action) : undefined,
-      from ? gte(auditEvents.at, new Date(`${from}T00:00:00Z`)) : undefined,
-      to ? lt(auditEvents.at, new Date(Date.parse(`${to}T00:00:00Z`) + DAY)) : undefined,
-    );
-  }
-  const rows = await db
-    .select({
-      id: auditEvents.id,
-      at: auditEvents.at,
-      actorRole: auditEvents.actorRole,
-      actor,
-      clientACTId: clients.clientActId,
-      clientId: auditEvents.clientId,
-      action: auditEvents.action,
-      route: auditEvents.route,
-      documentId: auditEvents.documentId,
-      amountCents: auditEvents.amountCents,
-      ip: auditEvents.ip,
-    })
-    .from(auditEvents)
-    .leftJoin(clients, eq(clients.id, auditEvents.clientId))
-    .where(where)
-    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-    .limit(AUDIT_LIMIT);
-  return rows.map((r) => ({ ...r, at: r.at.toISOString(), clientACTId: r.clientACTId ?? null }));
+export function listAuditEvents(db: Database, filter: AuditTrailFilter) {
+  return readAuditTrail(
+    db,
+    filter,
+    {
+      actor: (role, id) => sql<string>`coalesce(
+        case when ${role} = 'client' then ${clientActIdOf(id)} end,
+        case when ${role} = 'physician' then ${physicianActIdOf(id)} end,
+        (select s.email from ${staffAccounts} s where ${role} = 'staff' and s.id = ${id}),
+        case when ${role} = 'public' then 'public page' end,
+        ${id}::text)`,
+      clientActId: clientActIdOf,
+    },
+    AUDIT_LIMIT,
+  );
 }
 
 export async function listStaff(db: Database) {
