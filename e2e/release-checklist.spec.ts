@@ -3,9 +3,11 @@ import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/port
 import { signInAsDemoAdmin } from './support/staff';
 
 /**
- * The release checklist (issue 22) on the Stem Cell Request Form and the staff record. It only
- * reads the demo accounts as seeded: Jane (ACT10001) has not signed her consent; Omar (ACT10006)
- * owes a year of annual storage with no method on file to pay it with an order.
+ * The release checklist (issue 22) on the Stem Cell Request Form, the staff record and the
+ * physician's Cell Requests page. It only reads the demo accounts as seeded: Jane (ACT10001) has
+ * not signed her consent; Omar (ACT10006) owes a year of annual storage with no method on file to
+ * pay it with an order; Olivia (ACT10014) is release-ready, and her form is filled and its address
+ * verified here but never sent.
  */
 
 function checklistItem(page: Page, label: string) {
@@ -87,4 +89,80 @@ test('overdue annual storage with no method on file holds the request, with wher
   await expect(page.getByRole('form', { name: 'Stem Cell Request Form' })).toHaveCount(0);
   await expectAccessible(page);
   await shoot(page, 'release-checklist-storage-overdue');
+});
+
+test("the address item follows the form's own verification with FedEx, before the request is sent", async ({
+  page,
+}) => {
+  await signIn(page, 'ACT10014');
+  await page.goto('/stem-cell-request');
+  await expect(page.getByRole('form', { name: 'Stem Cell Request Form' })).toBeVisible({ timeout: 30_000 });
+  const address = checklistItem(page, 'Shipping address verified');
+  await expect(address).toContainText('Waiting');
+  await expect(address).toContainText('Waits for the shipping address: verify it with FedEx on the form.');
+
+  const newAddress = page.getByRole('radio', { name: 'A new address' });
+  if (await newAddress.count()) await newAddress.check();
+  const fields: [string, string][] = [
+    ['First Name', 'Maria'],
+    ['Last Name', 'Alvarez'],
+    ['Shipping Email', 'clinic.desk@gables.example.com'],
+    ['Phone', '3055550188'],
+    ['Street', '200 Alhambra Circle'],
+    ['City', 'Coral Gables'],
+    ['State', 'FL'],
+    ['Zip Code', '33134'],
+    ['Country', 'United States'],
+  ];
+  for (const [label, value] of fields) await page.getByRole('textbox', { name: label }).fill(value);
+  await page.getByRole('button', { name: 'Verify address' }).click();
+  const modal = page.getByRole('dialog', { name: 'FedEx suggests a standardized address' });
+  await modal.getByRole('button', { name: 'Accept Suggestion' }).click();
+  await expect(page.getByText('Address Successfully Verified')).toBeVisible();
+  await expect(address).toContainText('Done');
+  await expect(address).toContainText('Verified with FedEx.');
+  await expect(address).not.toContainText('Waits for');
+  await expectAccessible(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shoot(page, 'release-checklist-address-verified');
+
+  // A change to the address undoes the verification: the item waits again.
+  await page.getByRole('textbox', { name: 'Street' }).fill('210 Alhambra Circle');
+  await expect(address).toContainText('Waits for the shipping address: verify it with FedEx on the form.');
+  await expect(address).not.toContainText('Verified with FedEx.');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test("Dr. Alvarez's Cell Requests page shows the checklist of the client he acts for", async ({ page }) => {
+  await page.goto('/physician');
+  await page.getByRole('textbox', { name: 'Physician ID' }).fill('PHY20001');
+  await page.getByRole('textbox', { name: 'Password' }).fill('DemoPhysician#2026');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/my-clients$/, { timeout: 30_000 });
+  await page
+    .locator('tr[data-client="ACT10001"]')
+    .getByRole('button', { name: /^Choose Jane/ })
+    .click();
+  await expect(page.getByRole('banner')).toContainText('(ACT10001)');
+  await page
+    .getByRole('navigation', { name: 'Portal sections' })
+    .getByRole('link', { name: 'Cell Requests' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Cell Requests', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Release checklist', level: 2 })).toBeVisible();
+  const consent = checklistItem(page, 'Consent signed');
+  await expect(consent).toContainText('Missing');
+  await expect(consent).toContainText('Waits for the signature on the client consent.');
+  // The client's own pages are not the physician's: no links in the list.
+  await expect(page.getByRole('list', { name: 'Release checklist' }).getByRole('link')).toHaveCount(0);
+  await expect(checklistItem(page, 'Cells banked and ready')).toContainText('Done');
+  await expect(checklistItem(page, "Practitioner's approval")).toContainText(
+    'Waits for the request: the practitioner approves it once it is sent.',
+  );
+  await expectAccessible(page);
+  await shoot(page, 'release-checklist-physician');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessible(page);
 });

@@ -1,40 +1,44 @@
 /**
  * A refund above the approval limit, approved by a second admin (issue 22). The demo admin creates
  * a second admin on Staff Accounts, who sets their own password and enrols an authenticator in a
- * browser of their own. The demo admin asks to refund $500.01 of Elena Marsh's card payment of
- * $2,575.00 (ACT10012, seeded settled: a payment made during a run would not settle before the
- * sandbox's 4:00 PM Pacific batch, and a charge not settled is only voided whole), one cent above
- * the $500.00 limit: it awaits another admin, and the asker has no Approve button. The second admin
- * opens the same record, approves it, and it is refunded; Elena finds it on Client Activity and in
- * her e-mail. The second admin is disabled at the end.
+ * browser of their own. The demo admin asks to refund $500.01 of Hannah Brooks's card payment of
+ * $2,575.00 (ACT10015, seeded for this journey alone with that payment settled: a payment made
+ * during a run would not settle before the sandbox's 4:00 PM Pacific batch, and a charge not
+ * settled is only voided whole), one cent above the $500.00 limit: it awaits another admin, and the
+ * asker has no Approve button. The second admin opens the same record, approves it, and it is
+ * refunded; its receipt is on the record, and Hannah finds it on Client Activity and in her e-mail.
+ * The second admin is disabled at the end.
  *
- * Elena is shared with e2e/staff-refunds.spec.ts: each run of this journey takes $500.01 of what is
- * left, the smallest refund that needs approval, checked to be there first; nothing is left
- * awaiting approval. So it runs again on the same server, before or after that journey.
+ * Each run takes $500.01 of what is left of Hannah's payment, the smallest refund that needs
+ * approval, checked to be there first; nothing is left awaiting approval. So it runs again on the
+ * same server (four times in all).
  */
+import { readFile } from 'node:fs/promises';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
+import { PDFDocument } from 'pdf-lib';
 import { todayFor } from '../src/domain/client';
 import { isoToUsDate } from '../src/domain/dates';
 import { formatUsd } from '../src/domain/money';
+import { pageText } from '../src/server/testing/pdf-reading';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 import { signInAsDemoAdmin } from './support/staff';
 
-const ELENA = 'ACT10012';
+const HANNAH = 'ACT10015';
 /** One cent above the $500.00 approval limit. */
 const REFUND_CENTS = 50_001;
 const AMOUNT = '$500.01';
 
-/** Elena's payment of $2,575.00 as the staff record's API has it before this run. */
-async function elenasPayment(page: Page) {
-  const answer = await page.request.get(`/api/staff/clients/${ELENA}/payments`);
+/** Hannah's payment of $2,575.00 as the staff record's API has it before this run. */
+async function hannahsPayment(page: Page) {
+  const answer = await page.request.get(`/api/staff/clients/${HANNAH}/payments`);
   expect(answer.ok(), await answer.text()).toBe(true);
   const { payments } = (await answer.json()) as {
     payments: Array<{ totalCents: number; paidOn: string; refundedCents: number; leftCents: number }>;
   };
   const payment = payments.find((p) => p.totalCents === 257_500);
-  if (!payment) throw new Error('Elena has no payment of $2,575.00: the demo data is not seeded');
+  if (!payment) throw new Error('Hannah has no payment of $2,575.00: the demo data is not seeded');
   return { ...payment, paidOn: isoToUsDate(payment.paidOn) };
 }
 
@@ -87,7 +91,7 @@ async function secondAdminSignsIn(browser: Browser, account: { email: string; in
   return { context, page };
 }
 
-test('a refund above the limit asked by one admin is approved by another, and the client finds it on Client Activity', async ({
+test('a refund above the limit asked by one admin is approved by another; its receipt is on the record, and the client finds it on Client Activity', async ({
   page,
   browser,
 }) => {
@@ -95,17 +99,17 @@ test('a refund above the limit asked by one admin is approved by another, and th
   const since = Date.now();
 
   await signInAsDemoAdmin(page);
-  const before = await elenasPayment(page);
+  const before = await hannahsPayment(page);
   if (before.leftCents < REFUND_CENTS) {
     throw new Error(
-      `Only ${formatUsd(before.leftCents)} is left to refund of Elena's payment: restart the demo server`,
+      `Only ${formatUsd(before.leftCents)} is left to refund of Hannah's payment: restart the demo server`,
     );
   }
   const secondAdmin = await createSecondAdmin(page);
 
   // The demo admin asks: one cent above the limit, it waits for another admin.
-  await page.goto(`/staff/clients/${ELENA}`);
-  await expect(page.getByRole('heading', { name: `Elena Marsh (${ELENA})`, level: 1 })).toBeVisible();
+  await page.goto(`/staff/clients/${HANNAH}`);
+  await expect(page.getByRole('heading', { name: `Hannah Brooks (${HANNAH})`, level: 1 })).toBeVisible();
   const paymentOf = (on: Page) =>
     on
       .getByRole('list', { name: 'Payments' })
@@ -148,8 +152,8 @@ test('a refund above the limit asked by one admin is approved by another, and th
   // The second admin, in their own browser, finds it on the same record and approves it.
   const second = await secondAdminSignsIn(browser, secondAdmin);
   const other = second.page;
-  await other.goto(`/staff/clients/${ELENA}`);
-  await expect(other.getByRole('heading', { name: `Elena Marsh (${ELENA})`, level: 1 })).toBeVisible();
+  await other.goto(`/staff/clients/${HANNAH}`);
+  await expect(other.getByRole('heading', { name: `Hannah Brooks (${HANNAH})`, level: 1 })).toBeVisible();
   const otherPayment = paymentOf(other);
   const waiting = waitingFor(otherPayment);
   await expect(waiting).toHaveCount(1);
@@ -177,20 +181,39 @@ test('a refund above the limit asked by one admin is approved by another, and th
     refundedBefore + 1,
   );
 
+  // The receipt the client has, on the record: the staff route reads it.
+  const receiptLinks = otherPayment.getByRole('link', { name: 'Download the receipt of $500.01 refunded' });
+  await expect(receiptLinks).toHaveCount(refundedBefore + 1);
+  const download = other.waitForEvent('download');
+  await receiptLinks.last().click();
+  const receipt = await download;
+  expect(receipt.url()).toMatch(/\/api\/staff\/receipts\/[0-9a-f-]{36}$/);
+  const text = pageText(await PDFDocument.load(await readFile((await receipt.path()) as string)), 0);
+  for (const words of [
+    'Refund receipt',
+    `Hannah Brooks (Client ID ${HANNAH})`,
+    '$500.01',
+    `$2,575.00 paid on ${before.paidOn}`,
+    'Visa ending in 4242',
+  ]) {
+    expect(text).toContain(words);
+  }
+  expect(text).not.toContain('Processing kit charged twice');
+
   // The asker sees it refunded too.
   await page.reload();
   await expect(fact(payment, 'Refunded')).toHaveText(formatUsd(before.refundedCents + REFUND_CENTS));
   await expect(refundedLines).toHaveCount(refundedBefore + 1);
   await expect(fact(payment, 'Awaiting approval')).toHaveCount(0);
 
-  // Elena: the refund on her Client Activity, and the e-mail.
-  const elenaContext = await browser.newContext();
-  const elena = await elenaContext.newPage();
-  await signIn(elena, ELENA);
-  await elena.goto('/client-activity');
-  await expect(elena.getByRole('heading', { name: 'Client Activity', level: 1 })).toBeVisible();
+  // Hannah: the refund on her Client Activity, and the e-mail.
+  const hannahContext = await browser.newContext();
+  const hannah = await hannahContext.newPage();
+  await signIn(hannah, HANNAH);
+  await hannah.goto('/client-activity');
+  await expect(hannah.getByRole('heading', { name: 'Client Activity', level: 1 })).toBeVisible();
   const today = isoToUsDate(todayFor(new Date()));
-  const row = elena
+  const row = hannah
     .getByRole('table', { name: 'Client Activity' })
     .getByRole('row')
     .filter({ hasText: today })
@@ -204,9 +227,9 @@ test('a refund above the limit asked by one admin is approved by another, and th
   await expect(
     row.getByRole('link', { name: `Download the receipt of ${AMOUNT} refunded on ${today}` }),
   ).toBeVisible();
-  const mail = await waitForMail('elena.marsh@example.com', /^Your refund$/, since);
+  const mail = await waitForMail('hannah.brooks@example.com', /^Your refund$/, since);
   expect(mail.text).toContain('We refunded $500.01 of your payment of $2,575.00');
-  await elenaContext.close();
+  await hannahContext.close();
 
   // The second admin was for this run only: disabled, their session ends.
   await page.goto('/staff/admin/accounts');

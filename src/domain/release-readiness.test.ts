@@ -6,6 +6,7 @@ import {
   type ReleaseItemKey,
   releaseReadiness,
   releaseRequestsOpenOn,
+  withAddressOnForm,
 } from './release-readiness';
 
 const TODAY = '2026-05-20';
@@ -306,6 +307,39 @@ describe("a request's own items: the practitioner's approval and the address", (
       'enrollment',
     );
     expect(found).toMatchObject({ done: true, holdsRequest: false });
+  });
+});
+
+describe("on the form, the address item follows the form's own verification with FedEx", () => {
+  it.each<[boolean, boolean, string]>([
+    [true, true, 'Verified with FedEx.'],
+    [false, false, 'Waits for the shipping address: verify it with FedEx on the form.'],
+  ])('verified on the form: %s', (verified, done, text) => {
+    const onForm = withAddressOnForm(releaseReadiness(ready), verified);
+    expect(onForm.items.find((i) => i.key === 'address')).toMatchObject({
+      label: 'Shipping address verified',
+      done,
+      text,
+      holdsRequest: false,
+      byClient: false,
+      clearsOn: null,
+    });
+  });
+
+  it('changes nothing else: the other items, their order, and whether a request may be sent', () => {
+    const held = releaseReadiness({ ...ready, consentSigned: false });
+    const onForm = withAddressOnForm(held, true);
+    expect(onForm.items.map((i) => i.key)).toEqual(held.items.map((i) => i.key));
+    expect(onForm.items.filter((i) => i.key !== 'address')).toEqual(
+      held.items.filter((i) => i.key !== 'address'),
+    );
+    expect(onForm.canRequest).toBe(false);
+    expect(onForm.overdueStorage).toEqual(held.overdueStorage);
+    expect(
+      withAddressOnForm(releaseReadiness(ready), true)
+        .items.filter((i) => !i.done)
+        .map((i) => i.key),
+    ).toEqual(['approval']);
   });
 });
 

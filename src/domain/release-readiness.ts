@@ -290,9 +290,16 @@ function approvalItem(facts: ReleaseFacts): ReleaseItem {
   });
 }
 
+/** The address of a request not sent yet: as the form has verified it with FedEx, or not yet. */
+function formAddressItem(verifiedOnForm: boolean): ReleaseItem {
+  return verifiedOnForm
+    ? item('address', { done: true, text: releaseMessages.addressDone })
+    : item('address', { done: false, text: releaseMessages.addressOnForm });
+}
+
 function addressItem(facts: ReleaseFacts): ReleaseItem {
   const { request } = facts;
-  if (!request) return item('address', { done: false, text: releaseMessages.addressOnForm });
+  if (!request) return formAddressItem(false);
   if (request.addressVerified) return item('address', { done: true, text: releaseMessages.addressDone });
   return item('address', {
     done: false,
@@ -325,6 +332,20 @@ export function releaseReadiness(facts: ReleaseFacts): ReleaseReadiness {
       amountCents: overdue.reduce((sum, y) => sum + y.amountCents, 0),
       addedToOrder: overdue.length > 0 && facts.storage.methodOnFile,
     },
+  };
+}
+
+/**
+ * The checklist of the next request as the Stem Cell Request Form stands: its address item
+ * follows the form's own verification with FedEx (verified, or changed since and no longer), which
+ * the server learns only once the request is sent. Only for the next request's checklist: one of
+ * a request already sent keeps the server's word. The address never holds a request, so whether one
+ * may be sent does not change.
+ */
+export function withAddressOnForm(readiness: ReleaseReadiness, verifiedOnForm: boolean): ReleaseReadiness {
+  return {
+    ...readiness,
+    items: readiness.items.map((i) => (i.key === 'address' ? formAddressItem(verifiedOnForm) : i)),
   };
 }
 

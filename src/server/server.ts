@@ -8,6 +8,7 @@ import {
   seedDemoCancellationClient,
   seedDemoObjectionClient,
   seedDemoPlanStoreClient,
+  seedDemoRefundApprovalClient,
   seedDemoRefundClient,
   seedDemoRenewalClients,
   seedDemoVialRequest,
@@ -51,6 +52,7 @@ async function main() {
     await seedDemoRenewalClients(database.db, new Date());
     await seedDemoCancellationClient(database.db, new Date());
     await seedDemoRefundClient(database.db, new Date());
+    await seedDemoRefundApprovalClient(database.db, new Date());
     await seedDemoObjectionClient(database.db, new Date());
   }
   app.log.info(

@@ -410,28 +410,33 @@ export async function seedDemoCancellationClient(db: Database, now: Date): Promi
   return true;
 }
 
+/** A demo client of the refund stories: a Visa ending 4242 on file and a settled card payment. */
+interface SettledPaymentClient {
+  clientActId: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  email: string;
+}
+
 /**
- * Elena Marsh (ACT10012): a Visa ending 4242 on file and a card payment of $2,575.00 for initial
- * sample processing ($2,500.00 and the 3% card fee) ten days before the seed, settled at the
- * sandbox gateway, so that staff can refund part of it on her record (issue 22). The refund
- * journeys (e2e/staff-refunds.spec.ts, and e2e/staff-refund-approval.spec.ts, where a second admin
- * approves) and the README's walk-through refund her; no other journey changes her. Once.
+ * A card payment of $2,575.00 for initial sample processing ($2,500.00 and the 3% card fee) ten
+ * days before the seed, settled at the sandbox gateway (a payment made during a walk-through would
+ * not settle before the 4:00 PM Pacific batch, and an unsettled charge is only voided whole), so
+ * that staff can refund part of it on the client's record (issue 22). Once per `settingKey`.
  */
-export async function seedDemoRefundClient(db: Database, now: Date): Promise<boolean> {
-  const [done] = await db
-    .select()
-    .from(systemSettings)
-    .where(eq(systemSettings.key, 'demo_refund_client_seeded'))
-    .limit(1);
+async function seedSettledPaymentClient(
+  db: Database,
+  now: Date,
+  client: SettledPaymentClient,
+  settingKey: string,
+): Promise<boolean> {
+  const [done] = await db.select().from(systemSettings).where(eq(systemSettings.key, settingKey)).limit(1);
   if (done) return false;
   const paidAt = new Date(now.getTime() - 10 * 24 * 60 * 60_000);
   await db.transaction(async (tx) => {
     const seeded = await seedRenewalClient(tx, now, {
-      clientActId: 'ACT10012',
-      firstName: 'Elena',
-      lastName: 'Marsh',
-      dateOfBirth: '1979-09-30',
-      email: 'elena.marsh@example.com',
+      ...client,
       paidUntilInDays: 300,
       card: { last4: '4242', behavior: 'approve' },
     });
@@ -451,7 +456,7 @@ export async function seedDemoRefundClient(db: Database, now: Date): Promise<boo
       await tx.insert(payments).values({
         id: paymentId,
         clientId: seeded.clientId,
-        idempotencyKey: 'demo-refund-payment-act10012',
+        idempotencyKey: `demo-refund-payment-${client.clientActId.toLowerCase()}`,
         requestHash: 'demo',
         source: 'ACT Client Portal',
         purpose: 'initial_processing',
@@ -481,7 +486,7 @@ export async function seedDemoRefundClient(db: Database, now: Date): Promise<boo
       });
       // Its receipt e-mail went out when it was paid (every approved charge has one: the fault suite checks).
       await tx.insert(outboxMessages).values({
-        recipient: 'elena.marsh@example.com',
+        recipient: client.email,
         subject: 'Payment receipt',
         textBody: `We received your payment of $2,575.00 for initial sample processing. Transaction ${transactionId}.`,
         dedupeKey: `payment:${paymentId}`,
@@ -490,9 +495,47 @@ export async function seedDemoRefundClient(db: Database, now: Date): Promise<boo
         createdAt: paidAt,
       });
     }
-    await tx.insert(systemSettings).values({ key: 'demo_refund_client_seeded', value: now.toISOString() });
+    await tx.insert(systemSettings).values({ key: settingKey, value: now.toISOString() });
   });
   return true;
+}
+
+/**
+ * Elena Marsh (ACT10012): a settled card payment of $2,575.00 that staff refund part of on her
+ * record (e2e/staff-refunds.spec.ts and the README's walk-through); no other journey changes her.
+ */
+export function seedDemoRefundClient(db: Database, now: Date): Promise<boolean> {
+  return seedSettledPaymentClient(
+    db,
+    now,
+    {
+      clientActId: 'ACT10012',
+      firstName: 'Elena',
+      lastName: 'Marsh',
+      dateOfBirth: '1979-09-30',
+      email: 'elena.marsh@example.com',
+    },
+    'demo_refund_client_seeded',
+  );
+}
+
+/**
+ * Hannah Brooks (ACT10015): the same settled payment as Elena's, for the refund above the approval
+ * limit that a second admin approves (e2e/staff-refund-approval.spec.ts); no other journey changes her.
+ */
+export function seedDemoRefundApprovalClient(db: Database, now: Date): Promise<boolean> {
+  return seedSettledPaymentClient(
+    db,
+    now,
+    {
+      clientActId: 'ACT10015',
+      firstName: 'Hannah',
+      lastName: 'Brooks',
+      dateOfBirth: '1976-03-08',
+      email: 'hannah.brooks@example.com',
+    },
+    'demo_refund_approval_client_seeded',
+  );
 }
 
 /**

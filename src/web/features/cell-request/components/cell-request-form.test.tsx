@@ -142,7 +142,7 @@ function renderForm(
   client: ClientRecord = john,
   physicianOnFile?: PaymentInfo,
 ) {
-  const server = fakeServer();
+  const server = { ...fakeServer(), addressVerified: [] as boolean[] };
   renderInPortal(
     <MemoryRouter>
       <CellRequestForm
@@ -152,6 +152,7 @@ function renderForm(
         today={TODAY}
         {...(overdueStorage ? { overdueStorage } : {})}
         {...(physicianOnFile ? { physician: { paymentInfo: physicianOnFile } } : {})}
+        onAddressVerifiedChange={(verified) => server.addressVerified.push(verified)}
         onSubmitted={() => {}}
       />
     </MemoryRouter>,
@@ -225,6 +226,20 @@ describe('the Stem Cell Request Form', () => {
     expect(screen.getByText('FedEx verified')).toBeDefined();
     await waitFor(() => expect(server.quoted).toHaveLength(1));
     expect(server.quoted[0]).toMatchObject({ Street: '160 E 56TH ST FL 7', ZipCode: '10022-3609' });
+  });
+
+  it('tells the page (its release checklist) when the address is verified with FedEx, and when a change undoes it', async () => {
+    const user = userEvent.setup();
+    const server = renderForm();
+    const street = await screen.findByRole('textbox', { name: 'Street' });
+    expect(server.addressVerified).toEqual([false]);
+    await user.click(screen.getByRole('button', { name: 'Verify address' }));
+    await user.click(await screen.findByRole('button', { name: 'Accept Suggestion' }));
+    expect(await screen.findByText('Address Successfully Verified')).toBeDefined();
+    expect(server.addressVerified).toEqual([false, true]);
+    await user.type(street, ' Suite 2');
+    await waitFor(() => expect(server.addressVerified).toEqual([false, true, false]));
+    expect(screen.queryByText('FedEx verified')).toBeNull();
   });
 
   it('asks for the shipping e-mail of the client information page when the preferred address has none', async () => {

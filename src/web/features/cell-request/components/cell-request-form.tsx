@@ -1,5 +1,5 @@
 import { Button, Group, Stack } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   cellRequestCardEmptyMessages,
   cellRequestMessages as m,
@@ -60,6 +60,7 @@ export function CellRequestForm({
   today,
   overdueStorage,
   onAmountChanged,
+  onAddressVerifiedChange,
   onSubmitted,
 }: {
   client: ClientRecord;
@@ -73,6 +74,8 @@ export function CellRequestForm({
   overdueStorage?: { years: number; amountCents: number };
   /** The server's total differed from the page's: what the page read from elsewhere is read again. */
   onAmountChanged?: () => void;
+  /** The address was verified with FedEx on the form, or changed since (the release checklist follows it). */
+  onAddressVerifiedChange?: (verified: boolean) => void;
   onSubmitted(response: SendCellRequestResponse): void;
 }) {
   const [paidBy, setPaidBy] = useState<CellRequestPayer>('client');
@@ -115,6 +118,10 @@ export function CellRequestForm({
   const range = useMemo(() => ({ from: today, to: addDays(today, 365) }), [today]);
   const dates = useShipmentDates(clientId, range, values.shipping_method, vials || 1);
   const check = useAddressCheck(form);
+  const addressVerified = values.AddressFedExVerified;
+  useEffect(() => {
+    onAddressVerifiedChange?.(addressVerified);
+  }, [addressVerified, onAddressVerifiedChange]);
 
   function summaryOf(v: CellRequestValues) {
     const count = vialCountOf(v);

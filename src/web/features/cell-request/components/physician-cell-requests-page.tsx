@@ -4,9 +4,11 @@ import type { CellRequest } from '../../../../domain/cell-request';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { NoClientChosen } from '../../../components/no-client-chosen';
+import { ReleaseChecklist } from '../../../components/release-checklist';
 import { ApiError } from '../../../lib/api-client';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequests } from '../api/get-cell-requests';
+import { useReleaseReadiness } from '../api/get-release-readiness';
 import { useSetCellRequestApproval } from '../api/set-cell-request-approval';
 
 type Approve = ReturnType<typeof useSetCellRequestApproval>;
@@ -32,7 +34,25 @@ function Approval({ request, approve }: { request: CellRequest; approve: Approve
   );
 }
 
-/** The physician's view of the acting-for client's vial requests, each to approve. */
+/**
+ * The client's release checklist as the server computed it for their next request (issue 22), as
+ * the client's form shows it: what a release waits for before the physician requests or approves
+ * one. No links: the client's pages where they act are not the physician's.
+ */
+function ClientReleaseChecklist({ clientId }: { clientId: string }) {
+  const readiness = useReleaseReadiness(clientId);
+  if (readiness.isError) {
+    return (
+      <Alert color="red" role="alert">
+        The release checklist could not be loaded. Please reload the page.
+      </Alert>
+    );
+  }
+  if (!readiness.data) return <Loader aria-label="Loading the release checklist" />;
+  return <ReleaseChecklist readiness={readiness.data} links={false} />;
+}
+
+/** The physician's view of the acting-for client's vial requests, each to approve, and their release checklist. */
 export function PhysicianCellRequestsPage() {
   const session = useSession();
   const clientId = subjectClientId(session.data);
@@ -124,6 +144,7 @@ export function PhysicianCellRequestsPage() {
           {approve.error instanceof ApiError ? approve.error.message : 'The approval was not saved.'}
         </Alert>
       )}
+      {clientId && <ClientReleaseChecklist clientId={clientId} />}
     </Stack>
   );
 }

@@ -5,7 +5,11 @@ import { cellRequestMessages, type SendCellRequestResponse } from '../../../../d
 import { objectionDeadlineText } from '../../../../domain/cell-request-objection';
 import { todayFor } from '../../../../domain/client';
 import { formatUsd } from '../../../../domain/money';
-import { type ReleaseReadiness, releaseRefusals } from '../../../../domain/release-readiness';
+import {
+  type ReleaseReadiness,
+  releaseRefusals,
+  withAddressOnForm,
+} from '../../../../domain/release-readiness';
 import { NoClientChosen } from '../../../components/no-client-chosen';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { useClient } from '../../../lib/client-record';
@@ -46,6 +50,8 @@ function OrderArea() {
   // The bank's phone fills a shipping phone the client has none of: the form starts with it.
   const site = useSiteConfig();
   const [done, setDone] = useState<SendCellRequestResponse | null>(null);
+  // The form's own verification of the address with FedEx, which the server learns only on submit.
+  const [addressVerified, setAddressVerified] = useState(false);
 
   if (physician && !clientId) {
     return <NoClientChosen page="/request-cells" purpose="to request cells for them" />;
@@ -104,7 +110,12 @@ function OrderArea() {
     }
     return <Loader aria-label="Loading" />;
   }
-  const checklist = <ReleaseChecklist readiness={readiness.data} links={session.data?.role === 'client'} />;
+  const checklist = (
+    <ReleaseChecklist
+      readiness={withAddressOnForm(readiness.data, addressVerified)}
+      links={session.data?.role === 'client'}
+    />
+  );
   const hold = holdOf(readiness.data, client.data.clientConsentFormCompleted, paymentInfo.data, physician);
   if (hold) {
     return (
@@ -126,6 +137,7 @@ function OrderArea() {
         today={todayFor(new Date())}
         {...(overdueStorage.addedToOrder ? { overdueStorage } : {})}
         onAmountChanged={() => void readiness.refetch()}
+        onAddressVerifiedChange={setAddressVerified}
         onSubmitted={(response) => {
           setDone(response);
           window.scrollTo({ top: 0 });
