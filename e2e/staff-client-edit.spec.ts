@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { newClientByCheck, usDate } from './support/clients';
 import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
 import { signInAsDemoAdmin } from './support/staff';
@@ -19,7 +20,7 @@ async function checkPhone(page: Page, name: string) {
   if (wide) await page.setViewportSize(wide);
 }
 
-test('the admin corrects a profile field (kept in Profile changes) and e-mails a newborn finance agreement link that opens the agreement', async ({
+test("the admin corrects a profile field (kept in Profile changes) and e-mails a newborn's finance agreement link that opens the agreement", async ({
   page,
   browser,
 }) => {
@@ -55,14 +56,26 @@ test('the admin corrects a profile field (kept in Profile changes) and e-mails a
     page.getByRole('status').filter({ hasText: 'Changed: Clinic Contact Person Name.' }),
   ).toBeVisible();
 
-  // The agreement link.
+  // John is 58: his record offers no newborn finance agreement.
+  await expect(page.getByRole('form', { name: 'Send newborn finance agreement' })).toHaveCount(0);
+
+  // The agreement link, for a newborn of this run (two months old) whom Dr. Alvarez registers.
+  const run = Date.now().toString(36);
+  const parent = `nora.cradle.${run}@example.com`;
+  const newborn = await newClientByCheck(
+    browser,
+    { first: 'Nora', last: `Cradle${run}`, email: parent, dob: usDate(-60) },
+    run,
+  );
+  await page.goto(`/staff/clients/${newborn}`);
+  await expect(page.getByRole('heading', { name: `Nora Cradle${run} (${newborn})`, level: 1 })).toBeVisible();
   const card = page.getByRole('form', { name: 'Send newborn finance agreement' });
   await card.getByRole('textbox', { name: 'Patient ID' }).fill('NB-E2E-7');
   await card.getByRole('textbox', { name: 'Total amount financed' }).fill('1700');
   const since = Date.now();
   await card.getByRole('button', { name: 'Send agreement link' }).click();
-  await expect(card.getByRole('status')).toContainText('Agreement link sent to j***@example.com');
-  const mail = await waitForMail('john.roe@example.com', /Newborn Finance Agreement/, since);
+  await expect(card.getByRole('status')).toContainText('Agreement link sent to n***@example.com');
+  const mail = await waitForMail(parent, /Newborn Finance Agreement/, since);
   const link = mail.text.match(/https?:\/\/\S+\/newbornfinanceagreement\/[\w.-]+/)?.[0];
   expect(link, mail.text).toBeTruthy();
   const context = await browser.newContext();
