@@ -1,7 +1,7 @@
 /**
  * Everything CI runs, in order: lint (Biome, import boundaries, cycles, repeated code), types,
- * unit and API tests on PGlite, the API tests again on PostgreSQL and the fault suite (servers
- * killed and connections cut mid-load) when TEST_DATABASE_URL is set, the web build, the browser journeys in Chromium, and a
+ * unit and API tests on PGlite (with TEST_DATABASE_URL set: the API tests on PostgreSQL instead,
+ * and the fault suite, servers killed and connections cut mid-load), the web build, the browser journeys in Chromium, and a
  * scan of what the journeys left (database, server log, e-mails) for any card or account number.
  * The journeys are mandatory in CI; elsewhere a missing Chromium is reported plainly and skipped.
  * Ends with one line "Summary: N passed, N failed".
@@ -87,17 +87,31 @@ run('lint (Biome)', bin('biome'), ['check', '.']) &&
   run('Mantine styles for every component in use', bin('tsx'), ['scripts/check-mantine-styles.ts']);
 run('type check', bin('tsc'), ['--noEmit', '-p', '.']);
 
+/**
+ * With PostgreSQL (CI), the API tests run there, where concurrency is real, and once: on PGlite
+ * only the database layer's own tests run beside the unit tests (the journeys' server runs on
+ * PGlite too). Without it, everything runs on PGlite.
+ */
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+const pgliteScope = postgres
+  ? ['--project', 'domain', '--project', 'scripts', '--project', 'web', '--project', 'server'].concat([
+      'src/domain/',
+      'scripts/',
+      'src/web/',
+      'src/server/db/',
+    ])
+  : [];
 const pgliteReport = path.join(resultsDir, 'vitest-pglite.json');
 fs.rmSync(pgliteReport, { force: true });
 run(
-  'unit and API tests (PGlite)',
+  postgres ? 'unit tests and the database layer (PGlite)' : 'unit and API tests (PGlite)',
   bin('vitest'),
-  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${pgliteReport}`],
+  ['run', ...pgliteScope, '--reporter=default', '--reporter=json', `--outputFile.json=${pgliteReport}`],
   { TEST_DATABASE_URL: undefined, TEST_DATABASE_MIGRATION_URL: undefined },
 );
 countVitest(pgliteReport);
 
-if (process.env.TEST_DATABASE_URL) {
+if (postgres) {
   const pgReport = path.join(resultsDir, 'vitest-postgres.json');
   fs.rmSync(pgReport, { force: true });
   run('API tests (PostgreSQL)', bin('vitest'), [
