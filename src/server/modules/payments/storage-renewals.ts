@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { addDays, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { cardProcessingFee } from '../../../domain/payments';
 import { type BankDetails, checkInstructions } from '../../../domain/site';
 import {
   CHECK_GRACE_DAYS,
@@ -26,7 +27,7 @@ import type { Transaction } from '../../lib/run-once';
 import { recordActivity } from '../clients/client-activities';
 import { type ClientToBill, clientContact, clientsToBill } from '../clients/client-directory';
 import { extendStoragePaidUntil } from '../clients/client-holdings';
-import { priceBookOn } from '../prices/price-book-repository';
+import { priceBookInForce, priceBookOn } from '../prices/price-book-repository';
 import { declineReasonOf } from './decline-reason';
 import {
   type PaidCharge,
@@ -115,12 +116,17 @@ async function mailDecline(
   if (!client) return;
   const link = paymentLink(deps, client.clientActId, DECLINE_LINK_LIFETIME_MS);
   const amount = formatUsd(yearAmountCents(row, row.methodKind === 'ach' ? 'ach' : 'card'));
+  // What the link charges (payment-service's overdueFees): the year's ACH amount, and by card the
+  // card fee of the price book in force on top of it, as the payment page shows.
+  const achCents = yearAmountCents(row, 'ach');
+  const { book } = await priceBookInForce(tx, deps.clock.now());
+  const byCardCents = achCents + cardProcessingFee(book, achCents, 'card');
   const text = [
     `Dear ${client.firstName},`,
     outcome.nextTry
       ? `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
       : `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
-    `To pay now (${formatUsd(row.amountCents)} by card, ${formatUsd(yearAmountCents(row, 'ach'))} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
+    `To pay now (${formatUsd(byCardCents)} by card, ${formatUsd(achCents)} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
     link,
     `Questions: ${deps.contactUrl}`,
   ].join('\n\n');
