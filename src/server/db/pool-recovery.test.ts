@@ -75,6 +75,21 @@ describe.skipIf(testDatabaseKind() !== 'postgres')(
         databaseName,
       ]);
 
+    /**
+     * A query after the cut succeeds. An idle client whose backend was cut a moment ago may not
+     * have heard of it yet (on a loaded machine): its query fails as a lost connection and the pool
+     * discards it, so the query is tried again on the next; any other failure fails the test.
+     */
+    async function servesAgain() {
+      for (;;) {
+        try {
+          return await handle.db.execute(sql`select 1 as one`);
+        } catch (error) {
+          if (!isConnectionLost(error)) throw error;
+        }
+      }
+    }
+
     async function settled() {
       // The pool hears of the cut idle connections a moment later.
       for (let i = 0; i < 100 && pool.totalCount !== pool.idleCount; i++) await sleep(20);
@@ -164,9 +179,7 @@ describe.skipIf(testDatabaseKind() !== 'postgres')(
         const state = await settled();
         expect(state.waiting, JSON.stringify(state)).toBe(0);
         expect(state.idle, JSON.stringify(state)).toBe(state.total);
-        await expect(
-          within(5_000, handle.db.execute(sql`select 1 as one`), 'a query after the cut'),
-        ).resolves.toBeDefined();
+        await expect(within(5_000, servesAgain(), 'a query after the cut')).resolves.toBeDefined();
       }
       // The fault was really injected.
       expect(outcomes.get('lost') ?? 0, JSON.stringify([...outcomes])).toBeGreaterThan(0);
