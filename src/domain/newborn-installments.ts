@@ -24,15 +24,23 @@ export const installmentOwedCents = (row: { paymentCents: Cents; lateChargeCents
 /**
  * The early payoff of an agreement on `day`. Spec 3 section 9 says nothing of interest on an early
  * payoff, so (issue 21's decision) it is the remaining scheduled principal without future interest:
- * an installment whose date has come (overdue, retrying, or due that day) is owed in full, with its
- * month's interest and any late charge; one still ahead is owed only its principal.
+ * an installment overdue, or whose date has come, is owed in full (its month's interest and any late
+ * charge); one still ahead is owed only its principal.
  */
 export function earlyPayoffCents(
-  open: readonly { dueDate: string; paymentCents: Cents; principalCents: Cents; lateChargeCents: Cents }[],
+  open: readonly {
+    status: InstallmentStatus;
+    dueDate: string;
+    paymentCents: Cents;
+    principalCents: Cents;
+    lateChargeCents: Cents;
+  }[],
   day: string,
 ): Cents {
   return open.reduce(
-    (sum, row) => sum + (row.dueDate <= day ? installmentOwedCents(row) : row.principalCents),
+    (sum, row) =>
+      sum +
+      (row.dueDate <= day || installmentIsOverdue(row, day) ? installmentOwedCents(row) : row.principalCents),
     0,
   );
 }
