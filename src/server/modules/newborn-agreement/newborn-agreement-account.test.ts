@@ -40,10 +40,32 @@ const figures: NewbornAgreementFigures = {
 
 let t: TestApp;
 let ipSeq = 0;
+/** While set, the next charge waits for it: a payment held mid-charge while another arrives. */
+let chargesWait: Promise<void> | null = null;
 const ip = () => `10.9.${Math.floor(ipSeq / 200)}.${(ipSeq++ % 200) + 1}`;
 
 beforeAll(async () => {
-  t = await startTestApp({ LINK_SECRET });
+  t = await startTestApp(
+    { LINK_SECRET },
+    {
+      gateway: (real) => ({
+        ...real,
+        name: real.name,
+        saveMethod: (request) => real.saveMethod(request),
+        charge: async (request) => {
+          // Only the first charge after it is set waits.
+          const wait = chargesWait;
+          chargesWait = null;
+          if (wait) await wait;
+          return real.charge(request);
+        },
+        lookupCharge: (request) => real.lookupCharge(request),
+        refund: (request) => real.refund(request),
+        void: (request) => real.void(request),
+        lookupRefund: (request) => real.lookupRefund(request),
+      }),
+    },
+  );
 });
 afterAll(() => t.close());
 
@@ -317,12 +339,32 @@ describe('an early payoff', () => {
     expect(read.installments[0].state).toBe('paid');
     expect(read.payoff).toEqual({ amountCents: 918_934, feeCents: 27_568, totalCents: 946_502 });
 
-    const [a, b] = await Promise.all([
-      pay(leo.token, 'payoff', 946_502, 'payoff-a'),
-      pay(leo.token, 'payoff', 946_502, 'payoff-b'),
-    ]);
-    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
-    const won = a.statusCode === 200 ? a : b;
+    // The first payoff is held at the gateway, its installments claimed, while the second arrives
+    // under another key: the second is refused, and nothing is charged twice.
+    let release = () => {};
+    chargesWait = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const a = pay(leo.token, 'payoff', 946_502, 'payoff-a');
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.db
+              .select({ held: newbornInstallments.claimOperationId })
+              .from(newbornInstallments)
+              .where(eq(newbornInstallments.agreementId, leo.agreementId))
+          ).filter((r) => r.held !== null).length,
+      )
+      .toBe(11);
+    const b = await pay(leo.token, 'payoff', 946_502, 'payoff-b');
+    expect(b.statusCode, b.body).toBe(409);
+    expect(b.json().error).toBe(
+      'A payment of this agreement is under way. Please wait a moment and reload the page.',
+    );
+    release();
+    const won = await a;
+    expect(won.statusCode, won.body).toBe(200);
     expect(won.json()).toMatchObject({
       message: 'Your agreement is paid off. Thank you.',
       amountChargedCents: 946_502,
@@ -335,7 +377,8 @@ describe('an early payoff', () => {
       .from(newbornInstallments)
       .where(eq(newbornInstallments.agreementId, leo.agreementId));
     expect(rows.every((r) => r.status === 'paid')).toBe(true);
-    expect(rows.reduce((sum, r) => sum + (r.number > 1 ? (r.paidTotalCents ?? 0) : 0), 0)).toBe(918_934);
+    // Each keeps what was charged for it, the card fee shared: together the charge, to the cent.
+    expect(rows.reduce((sum, r) => sum + (r.number > 1 ? (r.paidTotalCents ?? 0) : 0), 0)).toBe(946_502);
     const after = (await account(leo.token)).json();
     expect(after.payoff).toBeNull();
     // Nothing is left for the billing run to charge.

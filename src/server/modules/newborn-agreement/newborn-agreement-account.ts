@@ -162,7 +162,19 @@ async function confirmPayment(
   if (!charge) throw new Error('an agreement payment is always charged');
   const now = deps.clock.now();
   let paidCount = 0;
-  for (const item of claim.settled) {
+  // Each installment keeps what the payment charged for it (as the billing run's do): what it
+  // settled and its share of the card fee, the last taking the rounding, so they add up to the charge.
+  const settledCents = claim.settled.reduce((total, item) => total + item.cents, 0);
+  let feeLeft = charge.feeCents;
+  const shares = claim.settled.map((item, index) => {
+    const fee =
+      index === claim.settled.length - 1
+        ? feeLeft
+        : Math.round((charge.feeCents * item.cents) / Math.max(settledCents, 1));
+    feeLeft -= fee;
+    return { ...item, totalCents: item.cents + fee };
+  });
+  for (const item of shares) {
     const [paid] = await tx
       .update(newbornInstallments)
       .set({
@@ -170,7 +182,7 @@ async function confirmPayment(
         paidAt: now,
         paidOn: claim.day,
         paymentId: charge.paymentId,
-        paidTotalCents: item.cents,
+        paidTotalCents: item.totalCents,
         claimOperationId: null,
         nextTryOn: null,
       })

@@ -11,7 +11,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client-basics';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
@@ -101,17 +101,19 @@ function PayButton({
   totalCents,
   label,
   disabled,
+  onPaid,
 }: {
   id: string;
   pay: AgreementPaymentRequest['pay'];
   totalCents: number;
   label: string;
   disabled: boolean;
+  /** The answer outlives the button: once paid, the amount it named is gone from the page. */
+  onPaid(message: string): void;
 }) {
   const paying = usePayAgreement(id);
   const key = useRef<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [paid, setPaid] = useState<string | null>(null);
   return (
     <Stack gap={6} align="flex-start">
       <Button
@@ -127,7 +129,7 @@ function PayButton({
             {
               onSuccess: (answer) => {
                 key.current = null;
-                setPaid(
+                onPaid(
                   `${answer.message} We charged ${formatUsd(answer.amountChargedCents)}${answer.TransactionId ? ` (transaction ${answer.TransactionId})` : ''}; the receipt was e-mailed to you.`,
                 );
               },
@@ -142,11 +144,6 @@ function PayButton({
         {label}
       </Button>
       <SubmitFailure message={failure} />
-      {paid && (
-        <Alert color="green" variant="light" role="status">
-          {paid}
-        </Alert>
-      )}
     </Stack>
   );
 }
@@ -255,6 +252,14 @@ export function NewbornAgreementAccount({ id }: { id: string }) {
   const account = useAgreementAccount(id, true);
   const [changing, setChanging] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
+  const [paid, setPaid] = useState<string | null>(null);
+  // The answer is where the page begins, above the schedule it changed: brought into view and focused.
+  const paidRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!paid) return;
+    paidRef.current?.scrollIntoView({ block: 'center' });
+    paidRef.current?.focus({ preventScroll: true });
+  }, [paid]);
   if (account.isPending)
     return <Loader aria-label="Loading your payment schedule" mx="auto" display="block" />;
   if (account.error) {
@@ -268,6 +273,11 @@ export function NewbornAgreementAccount({ id }: { id: string }) {
   const noMethod = data.method === null;
   return (
     <Stack gap="lg">
+      {paid && (
+        <Alert ref={paidRef} tabIndex={-1} color="green" variant="light" role="status">
+          {paid}
+        </Alert>
+      )}
       <Schedule account={data} />
       <Stack gap="xs" component="section" aria-labelledby="installment-method-title">
         <Title order={2} size="h4" id="installment-method-title">
@@ -325,6 +335,7 @@ export function NewbornAgreementAccount({ id }: { id: string }) {
                 totalCents={data.overdue.totalCents}
                 label={`Pay the overdue ${formatUsd(data.overdue.totalCents)}`}
                 disabled={noMethod}
+                onPaid={setPaid}
               />
             </Stack>
           )}
@@ -344,6 +355,7 @@ export function NewbornAgreementAccount({ id }: { id: string }) {
                 totalCents={data.payoff.totalCents}
                 label={`Pay off ${formatUsd(data.payoff.totalCents)}`}
                 disabled={noMethod}
+                onPaid={setPaid}
               />
             </Stack>
           )}
