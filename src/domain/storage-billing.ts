@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addDays, addYears, calendarDateToIso, isoToUsDate } from './dates';
 import { type Cents, formatUsd } from './money';
 import { installmentRunCountsSchema } from './newborn-agreement';
+import { installmentBillingSchema } from './newborn-installments';
 import type { PriceBook } from './price-book';
 import { storageAnniversary } from './storage-year';
 
@@ -293,6 +294,8 @@ export const billingOverviewSchema = z.object({
   retrying: z.array(billingYearSchema),
   overdue: z.array(billingYearSchema),
   recovered: z.array(billingYearSchema),
+  /** The newborn installments of the same billing day. */
+  installments: installmentBillingSchema,
 });
 export type BillingOverview = z.infer<typeof billingOverviewSchema>;
 

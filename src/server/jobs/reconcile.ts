@@ -7,6 +7,7 @@ import { deleteResetCodesExpiredBefore } from '../modules/auth/auth-service';
 import { deleteFormDraftsSavedBefore } from '../modules/forms/form-drafts';
 import { formRecoveries } from '../modules/forms/form-recoveries';
 import { initialProcessingRecoveries } from '../modules/initial-processing/sample-service';
+import { agreementPaymentRecoveries } from '../modules/newborn-agreement/newborn-agreement-account';
 import { newbornInstallmentRecoveries } from '../modules/newborn-agreement/newborn-installments';
 import { newbornSigningRecoveries } from '../modules/newborn-agreement/newborn-signing';
 import { sendCancellationRefunds } from '../modules/ordering/cell-request-cancellation';
@@ -49,6 +50,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),
     ...newbornSigningRecoveries(paymentDeps),
+    ...agreementPaymentRecoveries(paymentDeps),
     ...staffQueueRecoveries(paymentDeps),
     ...storageRenewalRecoveries({ ...renewalDeps(deps), log }),
     ...newbornInstallmentRecoveries({ ...renewalDeps(deps), log }),

@@ -8,6 +8,14 @@ import {
   setClientAgreementRequestSchema,
   setClientAgreementResponseSchema,
 } from '../../../domain/newborn-agreement';
+import {
+  agreementAccountSchema,
+  agreementLinkQuerySchema,
+  agreementPaymentRequestSchema,
+  agreementPaymentResponseSchema,
+  setAgreementMethodRequestSchema,
+  setAgreementMethodResponseSchema,
+} from '../../../domain/newborn-installments';
 import type { AppDeps } from '../../app-deps';
 import { readDocument, replyWithDocument } from '../../lib/document-store';
 import { idempotencyKeyOf } from '../../lib/idempotency';
@@ -16,6 +24,7 @@ import { userAgentOf } from '../../lib/user-agent';
 import { noteShownClients } from '../../plugins/audit';
 import { withPaymentAttempt } from '../payments/payment-attempts';
 import { replyWithReceipt } from '../payments/receipts';
+import { agreementAccount, changeAgreementMethod, payAgreement } from './newborn-agreement-account';
 import { agreementOfLink, agreementResponse, invalidAgreementLink } from './newborn-agreement-service';
 import { signNewbornAgreement } from './newborn-signing';
 
@@ -146,6 +155,107 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
               now,
             },
           ),
+      );
+    },
+  );
+
+  // The signed agreement's own page (issue 21): its schedule, the method for the installments, and
+  // paying what is overdue or the balance early. Any token that does not open a signed agreement
+  // (unknown, altered, expired, another's) is the same 404 or, unsigned, 409.
+  app.get(
+    '/get_Client_Agreement_account',
+    {
+      config: { audit: 'read-payment' },
+      schema: {
+        summary:
+          "Newborn finance agreement, once signed: each installment's date, amount and state (paid, due, retrying, overdue), the method on file, and the overdue total and early payoff with their card fee",
+        tags: ['newborn agreement'],
+        querystring: agreementLinkQuerySchema,
+        response: {
+          200: agreementAccountSchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await limit(request.ip);
+      const row = await agreementOfLink(deps, request.query.id, clock.now());
+      noteShownClients(request, [row.clientId]);
+      void reply.header('cache-control', 'no-store');
+      return agreementAccount(deps, row);
+    },
+  );
+
+  app.post(
+    '/set_Client_Agreement_payment_method',
+    {
+      schema: {
+        summary:
+          'Newborn finance agreement, once signed: a new card or bank account (a gateway token and its display fields) for the installments; nothing is charged',
+        description: 'ClientId is the link token. Needs an Idempotency-Key header.',
+        tags: ['newborn agreement'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: setAgreementMethodRequestSchema,
+        response: {
+          200: setAgreementMethodResponseSchema,
+          400: errorBodySchema,
+          402: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      await limit(request.ip);
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      const agreement = await agreementOfLink(deps, request.body.ClientId, clock.now());
+      return withPaymentAttempt(
+        deps,
+        { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
+        (gateway) =>
+          changeAgreementMethod(
+            { ...deps, gateway, log: request.log },
+            agreement,
+            request.body,
+            idempotencyKey,
+          ),
+      );
+    },
+  );
+
+  app.post(
+    '/set_Client_Agreement_payment',
+    {
+      schema: {
+        summary:
+          'Newborn finance agreement, once signed: pays the overdue installments, or the balance early (the remaining principal without future interest), with the method on file',
+        description:
+          'ClientId is the link token. Needs an Idempotency-Key header and the total the button named (a different server total answers 409 and charges nothing). Charged once: a second payment while one is under way answers 409.',
+        tags: ['newborn agreement'],
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: agreementPaymentRequestSchema,
+        response: {
+          200: agreementPaymentResponseSchema,
+          400: errorBodySchema,
+          402: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      await limit(request.ip);
+      const idempotencyKey = idempotencyKeyOf(request.headers);
+      const agreement = await agreementOfLink(deps, request.body.ClientId, clock.now());
+      return withPaymentAttempt(
+        deps,
+        { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
+        (gateway) =>
+          payAgreement({ ...deps, gateway, log: request.log }, agreement, request.body, idempotencyKey),
       );
     },
   );

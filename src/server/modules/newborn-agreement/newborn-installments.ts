@@ -7,9 +7,11 @@ import {
   INSTALLMENT_REMINDER_DAYS_AHEAD,
   type InstallmentRunCounts,
 } from '../../../domain/newborn-agreement';
+import { INSTALLMENT_LINK_EMAIL_SUBJECT } from '../../../domain/newborn-installments';
 import { cardProcessingFee } from '../../../domain/payments';
 import { declineKind, describeMethodOnFile, nextTryDay } from '../../../domain/storage-billing';
 import { HttpError } from '../../lib/http-error';
+import { createAgreementLinkToken } from '../../lib/link-tokens';
 import type { Transaction } from '../../lib/run-once';
 import { recordActivity } from '../clients/client-activities';
 import { declineReasonOf } from '../payments/decline-reason';
@@ -37,7 +39,50 @@ import { newbornAgreements, newbornInstallments } from './schema';
  * 3. the reminders: an e-mail 3 days before each installment, once (the outbox's dedupe key).
  */
 
-export type InstallmentDeps = PaidOrderDeps & { contactUrl: string };
+export type InstallmentDeps = PaidOrderDeps & { contactUrl: string; publicUrl: string; linkSecret: Buffer };
+
+/** An overdue installment's link to the agreement's page, where it is paid (14 days, like a decline's). */
+const OVERDUE_LINK_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
+
+export function agreementPageLink(
+  deps: Pick<InstallmentDeps, 'publicUrl' | 'linkSecret' | 'clock'>,
+  agreementId: string,
+): string {
+  const token = createAgreementLinkToken(
+    deps.linkSecret,
+    agreementId,
+    deps.clock.now(),
+    OVERDUE_LINK_LIFETIME_MS,
+  );
+  return `${deps.publicUrl}/newbornfinanceagreement/${token}`;
+}
+
+/**
+ * The e-mail of an installment become overdue (its last try declined, none on file on its date, or
+ * sent again by staff): the amount and a signed link to the agreement's page, where the main contact
+ * pays it or changes the method.
+ */
+export function overdueInstallmentMail(
+  deps: Pick<InstallmentDeps, 'publicUrl' | 'linkSecret' | 'clock' | 'contactUrl'>,
+  agreement: { mainContact: string; mainContactEmail: string; installments: number },
+  row: Pick<InstallmentRow, 'agreementId' | 'number' | 'dueDate' | 'paymentCents' | 'lateChargeCents'>,
+) {
+  return {
+    to: agreement.mainContactEmail,
+    subject: INSTALLMENT_LINK_EMAIL_SUBJECT,
+    text: [
+      `Dear ${agreement.mainContact},`,
+      `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement, due ${isoToUsDate(row.dueDate)}, is overdue: ${formatUsd(amountOf(row))} is due${row.lateChargeCents > 0 ? `, with the late charge of ${formatUsd(row.lateChargeCents)}` : ''}. Card payments add the card processing fee.`,
+      `Pay it, or change the payment method, here (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
+      row.lateChargeCents > 0
+        ? ''
+        : `A late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} applies once a payment is ${INSTALLMENT_LATE_AFTER_DAYS} days late.`,
+      `Questions: ${deps.contactUrl}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  };
+}
 
 type InstallmentRow = typeof newbornInstallments.$inferSelect;
 
@@ -71,10 +116,11 @@ async function agreementOf(db: PaidOrderDeps['db'] | Transaction, agreementId: s
 }
 
 /** What an installment charges: its payment and any late charge (the card fee comes on top). */
-const amountOf = (row: InstallmentRow) => row.paymentCents + row.lateChargeCents;
+const amountOf = (row: Pick<InstallmentRow, 'paymentCents' | 'lateChargeCents'>) =>
+  row.paymentCents + row.lateChargeCents;
 
 /** The method the agreement named at signing, when still on file; else the other one on file. */
-function methodToCharge(
+export function methodToCharge(
   methods: { card: PaymentMethodRow | null; ach: PaymentMethodRow | null },
   kind: string | null,
 ): PaymentMethodRow | null {
@@ -197,6 +243,13 @@ async function giveBackInstallment(
     .where(eq(newbornInstallments.id, row.id));
   const agreement = await agreementOf(tx, row.agreementId);
   if (!agreement) return;
+  if (!nextTry) {
+    // The last try: the installment is overdue, and the e-mail carries the link to pay it.
+    await deps.mailer.enqueue(tx, overdueInstallmentMail(deps, agreement, row), {
+      dedupeKey: `newborn-installment:${row.id}:declined:${tries}`,
+    });
+    return;
+  }
   await deps.mailer.enqueue(
     tx,
     {
@@ -205,9 +258,7 @@ async function giveBackInstallment(
       text: [
         `Dear ${agreement.mainContact},`,
         `We could not charge installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement (${formatUsd(amountOf(row))}, due ${isoToUsDate(row.dueDate)}).`,
-        nextTry
-          ? `We will try again on ${isoToUsDate(nextTry)}.`
-          : `Please contact us to pay it: a late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} applies once a payment is ${INSTALLMENT_LATE_AFTER_DAYS} days late.`,
+        `We will try again on ${isoToUsDate(nextTry)}.`,
         `Questions, or to change the payment method: ${deps.contactUrl}`,
       ].join('\n\n'),
     },
@@ -289,6 +340,32 @@ async function chargeInstallment(
   });
 }
 
+/** An installment come due with no method on file: overdue, and e-mailed once. */
+async function markOverdueWithoutMethod(deps: InstallmentDeps, row: InstallmentRow): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const [held] = await tx
+      .update(newbornInstallments)
+      .set({ status: 'unpaid' })
+      .where(
+        and(
+          eq(newbornInstallments.id, row.id),
+          eq(newbornInstallments.status, 'due'),
+          isNull(newbornInstallments.claimOperationId),
+          isNull(newbornInstallments.paymentId),
+        ),
+      )
+      .returning();
+    if (!held) return false;
+    const agreement = await agreementOf(tx, held.agreementId);
+    if (agreement) {
+      await deps.mailer.enqueue(tx, overdueInstallmentMail(deps, agreement, held), {
+        dedupeKey: `newborn-installment:${held.id}:no-method`,
+      });
+    }
+    return true;
+  });
+}
+
 /** Adds the one late charge to each installment still unpaid 30 days after its due date. */
 async function addLateCharges(deps: InstallmentDeps, day: string, clientIds: readonly string[] | undefined) {
   const late = await deps.db
@@ -316,7 +393,8 @@ async function addLateCharges(deps: InstallmentDeps, day: string, clientIds: rea
         text: [
           `Dear ${agreement.mainContact},`,
           `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement (${formatUsd(row.paymentCents)}, due ${isoToUsDate(row.dueDate)}) is still unpaid ${INSTALLMENT_LATE_AFTER_DAYS} days after its due date. As the agreement provides, a late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} is added: ${formatUsd(amountOf(row))} is now due.`,
-          `Please contact us to pay it, or to change the payment method: ${deps.contactUrl}`,
+          `Pay it, or change the payment method, here (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
+          `Questions: ${deps.contactUrl}`,
         ].join('\n\n'),
       },
       { dedupeKey: `newborn-installment:${row.id}:late` },
@@ -352,8 +430,9 @@ async function sendReminders(deps: InstallmentDeps, day: string, clientIds: read
           `Dear ${agreement.mainContact},`,
           method
             ? `On ${isoToUsDate(row.dueDate)} we will charge ${formatUsd(amountOf(row) + fee)} to your ${describeMethodOnFile(method)} for installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement${fee > 0 ? ` (${formatUsd(amountOf(row))} and the ${formatUsd(fee)} card processing fee)` : ''}. You do not need to do anything.`
-            : `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement, ${formatUsd(amountOf(row))}, is due on ${isoToUsDate(row.dueDate)}, and no payment method is on file. Please contact us to pay it.`,
-          `Questions, or to change the payment method: ${deps.contactUrl}`,
+            : `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement, ${formatUsd(amountOf(row))}, is due on ${isoToUsDate(row.dueDate)}, and no payment method is on file. Please add one on your agreement's page below.`,
+          `Your payment schedule, a new payment method, or paying the balance off early (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
+          `Questions: ${deps.contactUrl}`,
         ].join('\n\n'),
       },
       { dedupeKey: `newborn-installment:${row.id}:reminder` },
@@ -408,8 +487,12 @@ export async function runInstallmentsDay(
       await findMethodsOnFile(deps.db, row.clientId),
       agreement?.paymentKind ?? null,
     );
-    // No method on file: nothing to charge; it takes its late charge in 30 days.
-    if (!method) continue;
+    // No method on file on its date: nothing to charge, so it is overdue at once (its e-mail
+    // carries the link to pay it or give a method); it takes its late charge in 30 days.
+    if (!method) {
+      if (row.status === 'due' && (await markOverdueWithoutMethod(deps, row))) counts.declines += 1;
+      continue;
+    }
     try {
       await chargeInstallment(deps, row, method, day, book);
       counts.charges += 1;

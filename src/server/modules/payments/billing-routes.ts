@@ -23,12 +23,15 @@ import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { idempotencyKeyOf } from '../../lib/idempotency';
 import { type Recovered, type RecoveryRun, runOnce } from '../../lib/run-once';
+import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
 import { resolveStaffClientAccess } from '../clients/client-access';
 import { clientContact } from '../clients/client-directory';
+import { installmentBilling, sendInstallmentPaymentLink } from '../newborn-agreement/installment-billing';
 import { runInstallmentsDay } from '../newborn-agreement/newborn-installments';
 import { priceBookInForce } from '../prices/price-book-repository';
 import {
+  billingDayOf,
   billingOverview,
   changeBillingYear,
   clientBillingYears,
@@ -159,7 +162,33 @@ export const staffBillingRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, de
         response: { 200: billingOverviewSchema, ...errors },
       },
     },
-    async () => billingOverview(renewalDeps(deps), deps.config.demo),
+    async () => {
+      const rd = renewalDeps(deps);
+      const storage = await billingOverview(rd, deps.config.demo);
+      return { ...storage, installments: await installmentBilling(rd, storage.today) };
+    },
+  );
+
+  app.post(
+    '/billing/installments/:id/payment_link',
+    {
+      config: { audit: 'send-payment-link' },
+      schema: {
+        summary:
+          "E-mails the main contact an overdue newborn installment's amount and a signed link (14 days) to the agreement's page, where it is paid; at most 5 per client per hour. The link is never answered.",
+        tags: ['staff'],
+        params: z.object({ id: z.uuid() }),
+        response: { 200: z.object({ sentTo: z.string() }), ...errors, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request, 'staff');
+      const rd = renewalDeps(deps);
+      const { day } = await billingDayOf(rd);
+      const sent = await sendInstallmentPaymentLink(rd, request.params.id, day);
+      noteResolvedClient(session, sent.clientId);
+      return { sentTo: sent.sentTo };
+    },
   );
 };
 

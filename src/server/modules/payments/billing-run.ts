@@ -156,15 +156,22 @@ async function describeYears(deps: Pick<RenewalDeps, 'db'>, rows: FeeRow[]): Pro
   });
 }
 
+/** The billing day: today, or the day a demo run reached. */
+export async function billingDayOf(deps: Pick<RenewalDeps, 'db' | 'clock'>) {
+  const today = todayFor(deps.clock.now());
+  const lastRunDay = await lastBillingDay(deps);
+  return { day: lastRunDay && lastRunDay > today ? lastRunDay : today, lastRunDay };
+}
+
 /**
  * The Billing page: renewals due in the next 30 days (of the billing day), charged on that day,
  * failed and waiting for a retry, overdue, and recovered after a retry.
  */
-export async function billingOverview(deps: RenewalDeps, demo: boolean): Promise<BillingOverview> {
-  const today = todayFor(deps.clock.now());
-  const lastRunDay = await lastBillingDay(deps);
-  // The billing day: today, or the day a demo run reached.
-  const day = lastRunDay && lastRunDay > today ? lastRunDay : today;
+export async function billingOverview(
+  deps: RenewalDeps,
+  demo: boolean,
+): Promise<Omit<BillingOverview, 'installments'>> {
+  const { day, lastRunDay } = await billingDayOf(deps);
   const select = (where: ReturnType<typeof and>, limit = 200) =>
     deps.db
       .select()

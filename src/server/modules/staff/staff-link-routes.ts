@@ -15,6 +15,7 @@ import {
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { createPaymentLinkToken, LINK_LIFETIME_MS, PAYMENT_LINK_PATHS } from '../../lib/link-tokens';
+import { maskedEmail, maskedPhone } from '../../lib/masked-contact';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { noteResolvedClient } from '../../plugins/audit';
 import { sessionOf } from '../../plugins/sessions';
@@ -31,15 +32,6 @@ const errors = {
   429: errorBodySchema,
   503: errorBodySchema,
 };
-
-/** Where the link went, for the staff member's confirmation: j***@example.com, ***-***-0199. */
-function maskedEmail(email: string): string {
-  const [local = '', domain = ''] = email.split('@');
-  return `${local.slice(0, 1)}***@${domain}`;
-}
-function maskedPhone(phone: string): string {
-  return `***-***-${phone.replace(/\D/g, '').slice(-4)}`;
-}
 
 /** Staff (either level) send a client a signed, expiring link to the public payment page. */
 export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (

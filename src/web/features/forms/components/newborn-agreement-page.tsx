@@ -56,6 +56,7 @@ import {
 import { usePriceBook } from '../../../lib/price-book';
 import { useClientAgreement, useSignClientAgreement } from '../api/newborn-agreement';
 import { CompletedNotice } from './completed-notice';
+import { NewbornAgreementAccount } from './newborn-agreement-account';
 import { SignaturePadField } from './signature-pad';
 
 const cents = (dollars: number) => Math.round(dollars * 100);
@@ -153,6 +154,12 @@ export function NewbornAgreementPage() {
           )}
         </Group>
       </CompletedNotice>
+    );
+    body = (
+      <Stack gap="xl">
+        {body}
+        <NewbornAgreementAccount id={id} />
+      </Stack>
     );
   } else {
     body = (

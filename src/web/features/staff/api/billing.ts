@@ -36,3 +36,14 @@ export function useRunBilling() {
     },
   });
 }
+
+/** E-mails the main contact an overdue newborn installment's amount and the link to pay it. */
+export function useSendInstallmentLink() {
+  return useMutation({
+    mutationFn: (installmentId: string) =>
+      apiRequest<{ sentTo: string }>(
+        'POST',
+        `staff/billing/installments/${encodeURIComponent(installmentId)}/payment_link`,
+      ),
+  });
+}

@@ -23,6 +23,8 @@ const ben: BillingYear = {
   note: null,
 };
 
+const INSTALLMENT_ID = '0b7c1a52-3e0f-4f8e-9a51-7d2f6c3b9e10';
+
 const overview = (demo: boolean): BillingOverview => ({
   today: '2026-11-26',
   lastRunDay: '2026-11-26',
@@ -32,6 +34,26 @@ const overview = (demo: boolean): BillingOverview => ({
   retrying: [],
   overdue: [ben],
   recovered: [],
+  installments: {
+    dueSoon: { count: 3, amountCents: 258_198 },
+    chargedToday: { count: 1, amountCents: 88_648 },
+    retrying: { count: 2, amountCents: 172_132 },
+    overdue: { count: 1, amountCents: 91_066 },
+    overdueList: [
+      {
+        id: INSTALLMENT_ID,
+        clientActId: 'ACT10020',
+        clientName: 'Mia Nguyen',
+        mainContact: 'Linh Nguyen',
+        number: 2,
+        of: 12,
+        dueDate: '2026-10-20',
+        amountCents: 91_066,
+        tries: 4,
+        lastDecline: 'insufficient_funds',
+      },
+    ],
+  },
 });
 
 const json = (body: unknown, status = 200) =>
@@ -77,13 +99,20 @@ function fakeServer(options: {
       }
       if (init?.method === 'POST') {
         const headers = new Headers(init.headers);
-        posts.push({ url, body: JSON.parse(String(init.body)), key: headers.get('idempotency-key') });
+        posts.push({
+          url,
+          body: init.body ? JSON.parse(String(init.body)) : null,
+          key: headers.get('idempotency-key'),
+        });
         if (url === '/api/staff/send_payment_link') {
           return json({
             channel: 'email',
             sentTo: 'b***@example.com',
             expiresAt: '2026-12-03T15:00:00.000Z',
           });
+        }
+        if (url === `/api/staff/billing/installments/${INSTALLMENT_ID}/payment_link`) {
+          return json({ sentTo: 'l***@example.com' });
         }
         if (url === '/api/staff/billing/run' && options.run) return options.run();
         if (url === `/api/staff/billing/years/${ben.id}` && options.change) {
@@ -203,6 +232,40 @@ describe('the Overdue section', () => {
     ).toBeGreaterThan(0);
     expect(server.posts).toEqual([
       { url: '/api/staff/send_payment_link', body: { clientId: 'ACT10010', channel: 'email' }, key: null },
+    ]);
+  });
+});
+
+describe('Newborn installments', () => {
+  it("shows how many installments are due soon, charged today, retrying and overdue, with the server's amounts", async () => {
+    fakeServer({ level: 'staff', demo: false });
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Newborn installments' });
+    const row = (name: string) =>
+      within(table).getByRole('rowheader', { name }).closest('tr')?.textContent?.replace(name, '');
+    expect(row('Due in the next 30 days')).toBe('3$2,581.98');
+    expect(row('Charged today')).toBe('1$886.48');
+    expect(row('Failed, waiting for a retry')).toBe('2$1,721.32');
+    expect(row('Overdue')).toBe('1$910.66');
+    const overdue = screen.getByRole('list', { name: 'Overdue installments' });
+    expect(within(overdue).getByText('Mia Nguyen · ACT10020')).toBeTruthy();
+    expect(within(overdue).getByText('2 of 12')).toBeTruthy();
+    expect(within(overdue).getByText('10/20/2026')).toBeTruthy();
+    expect(within(overdue).getByText('$910.66')).toBeTruthy();
+    expect(within(overdue).getByText('Insufficient funds')).toBeTruthy();
+  });
+
+  it("e-mails the main contact an overdue installment's link and says where it went", async () => {
+    const server = fakeServer({ level: 'staff', demo: false });
+    renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', {
+        name: 'Send payment link to Linh Nguyen for installment 2 of Mia Nguyen',
+      }),
+    );
+    expect(await screen.findByText('Payment link e-mailed to l***@example.com.')).toBeTruthy();
+    expect(server.posts.map((p) => p.url)).toEqual([
+      `/api/staff/billing/installments/${INSTALLMENT_ID}/payment_link`,
     ]);
   });
 });

@@ -9,6 +9,7 @@ import { useBillingOverview } from '../api/billing';
 import { useSendPaymentLink } from '../api/payment-link';
 import { useStaffSession } from '../api/staff-session';
 import { errorText } from './admin-only';
+import { BillingInstallments } from './billing-installments';
 import { type BillingColumn, type BillingLead, BillingYears, usDate } from './billing-years';
 import { RunBillingForm } from './run-billing-form';
 import { WaiveOrDeferModal } from './waive-or-defer-modal';
@@ -271,6 +272,7 @@ export function BillingPage() {
             years={data.recovered}
             columns={[...common, tries, paidOn]}
           />
+          <BillingInstallments installments={data.installments} />
         </>
       )}
       {waiveOrDefer.modal}
