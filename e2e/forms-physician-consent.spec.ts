@@ -158,6 +158,12 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
 
   await form.getByRole('button', { name: 'Submit' }).dblclick();
   await expect(page.getByText(SUBMITTED, { exact: true })).toBeVisible();
+  // Nothing was ordered: what was done is said after the spec's sentence.
+  await expect(
+    page.getByText(
+      "The client's consent is signed and saved. The signed agreement is below, and a copy is on its way to the client by e-mail.",
+    ),
+  ).toBeVisible();
   expect(consentCalls()).toBe(1);
   await expect(page.getByText(testCards.mastercard)).toHaveCount(0);
 

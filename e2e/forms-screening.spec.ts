@@ -12,6 +12,8 @@ import { waitForMail } from './support/mail';
 import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
 
 const SUBMITTED = 'Please check your email for order confirmation';
+const SAVED =
+  'Your infectious disease screening form is submitted and saved. Your submission is below, and a copy is on its way to you by e-mail.';
 const COMPLETED = 'You have already completed this form. Thank you';
 
 async function openScreening(page: Page) {
@@ -154,6 +156,8 @@ test('Ana uploads her lab report: a text file named .pdf and a 600 KB file are r
   await expect(form.getByText('Invalid file format.')).toHaveCount(0);
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(SUBMITTED, { exact: true })).toBeVisible();
+  // Nothing was ordered: what was done is said after the spec's sentence.
+  await expect(page.getByText(SAVED)).toBeVisible();
   expect(calls()).toBe(1);
 
   // Afterwards the tab says so, and the report downloads exactly as uploaded.

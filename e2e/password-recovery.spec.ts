@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { waitForMail } from './support/mail';
-import { DEMO_PASSWORD, signIn } from './support/portal';
+import { DEMO_PASSWORD, expectAccessible, signIn } from './support/portal';
 
 /** Fills in who the client is and asks for a code. */
 async function askForCode(page: Page, email: string, firstName: string, dateOfBirth: string) {
@@ -116,3 +116,48 @@ test('the date picker offers no date after today', async ({ page }) => {
   await dob.press('Tab');
   await expect(dob).not.toHaveValue(typed);
 });
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 667 },
+]) {
+  test(`the date of birth calendar leaves the Send button in view and pressable (${viewport.width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.goto('/forgot-password');
+    const dob = page.getByRole('textbox', { name: 'Date of Birth' });
+    // The calendar comes once the page has shown: the field is no longer read-only then.
+    await expect(dob).toBeEditable();
+    await dob.click();
+    // The calendar has no role of its own: Mantine marks its dropdown so.
+    const calendar = page.locator('[data-dates-dropdown]');
+    await expect(calendar).toBeVisible();
+    const send = page.getByRole('button', { name: 'Send One Time Password' });
+    await expect(send).toBeInViewport();
+    // Nothing lies over the button: the point at its middle is the button's own.
+    const box = await send.boundingBox();
+    const calendarBox = await calendar.boundingBox();
+    expect(box && calendarBox).toBeTruthy();
+    if (!box || !calendarBox) return;
+    const overlaps =
+      calendarBox.x < box.x + box.width &&
+      box.x < calendarBox.x + calendarBox.width &&
+      calendarBox.y < box.y + box.height &&
+      box.y < calendarBox.y + calendarBox.height;
+    expect(overlaps).toBe(false);
+    expect(
+      await send.evaluate((button) => {
+        const r = button.getBoundingClientRect();
+        return button.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+      }),
+    ).toBe(true);
+    await page.screenshot({ path: `test-results/recovery-calendar-${viewport.width}.png` });
+    await expectAccessible(page);
+
+    // Pressed with the calendar open, it sends the form (here, empty: the fields say so).
+    await send.click();
+    await expect(page.getByText('Please enter email')).toBeVisible();
+    await expect(page.getByText('Please enter dateOfBirth')).toBeVisible();
+  });
+}

@@ -2,8 +2,9 @@
  * The frame around the screens: an unknown address, the contact-us link from the configuration,
  * and spec 1's header menu from an ordinary laptop's width. Reads only; changes nothing.
  */
-import { expect, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible, signIn } from './support/portal';
+import { signInAsDemoAdmin } from './support/staff';
 
 // playwright.config.ts starts the server with this CONTACT_URL.
 const CONTACT_URL = 'https://bank.example.org/contact-us';
@@ -93,36 +94,101 @@ test("a signed-in page opened directly paints the portal's header from the page 
   expect(sessionCalls).toHaveLength(1);
 });
 
-test('the keyboard lands on the page after signing in and after a menu link; a skip link comes first; the footer names the bank', async ({
-  page,
-}) => {
-  await signIn(page, 'ACT10002');
-  await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
-  await expect(page.locator('#main-content')).toBeFocused();
-  // The skip link comes before everything in the header (the portal's name is next): shown
-  // while focused, Enter moves to the page.
-  await page.getByRole('banner').getByRole('link', { name: 'Client Portal' }).focus();
-  await page.keyboard.press('Shift+Tab');
+/**
+ * Where the keyboard is, in each portal at both widths: after signing in and after a menu link,
+ * on the page's main heading (read out first; the next Tab is the page's own); on a page opened by
+ * its address, at the start, where the first Tab is the skip link, shown while focused, that moves
+ * to the page. No preload goes unused (the browser warns of a credentials mode that differs).
+ */
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 740 },
+]) {
+  test(`the keyboard lands on the page's heading after signing in and after a menu link; on a page opened by its address the first Tab is the skip link; the footer names the bank (${viewport.width} px)`, async ({
+    page,
+    browser,
+  }) => {
+    await page.setViewportSize(viewport);
+    const warnings: string[] = [];
+    listenForPreloadWarnings(page, warnings);
+    const heading = (name: string) => page.getByRole('heading', { name, level: 1 });
+
+    // The client portal.
+    await signIn(page, 'ACT10002');
+    await expect(heading('Client Information')).toBeFocused();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await expectSkipLinkFirst(page, heading('Client Information'));
+    // A menu link pressed: the new page's heading has the focus, not the menu.
+    if (viewport.width >= 1200) {
+      await page
+        .getByRole('navigation', { name: 'Main menu' })
+        .getByRole('link', { name: 'Client Activity' })
+        .click();
+    } else {
+      await page.getByRole('button', { name: 'Toggle navigation' }).click();
+      await page
+        .getByRole('navigation', { name: 'Portal sections' })
+        .getByRole('link', { name: 'Client Activity' })
+        .click();
+    }
+    await expect(heading('Client Activity')).toBeFocused();
+    // The bank's details at the foot of the page (demo placeholders, or the server's settings).
+    const footer = page.locator('footer');
+    await expect(footer.getByRole('link', { name: '(305) 555-0100' })).toHaveAttribute(
+      'href',
+      'tel:+13055550100',
+    );
+    await expect(footer.getByRole('link', { name: 'Contact ACT' })).toHaveAttribute('href', CONTACT_URL);
+    await expect(footer.getByRole('link', { name: 'Privacy' })).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/focus-client-${viewport.width}.png` });
+
+    // The physician portal, in a browser of its own.
+    const physician = await (await browser.newContext({ viewport })).newPage();
+    listenForPreloadWarnings(physician, warnings);
+    await physician.goto('/physician');
+    await physician.getByRole('textbox', { name: 'Physician ID' }).fill('PHY20002');
+    await physician.getByRole('textbox', { name: 'Password' }).fill('DemoPhysician#2026');
+    await physician.getByRole('button', { name: 'Sign In' }).click();
+    const myClients = physician.getByRole('heading', { name: 'My Clients', level: 1 });
+    await expect(myClients).toBeFocused();
+    await expectSkipLinkFirst(physician, myClients);
+    await expectAccessible(physician);
+
+    // The back office, in a browser of its own.
+    const staff = await (await browser.newContext({ viewport })).newPage();
+    listenForPreloadWarnings(staff, warnings);
+    await signInAsDemoAdmin(staff);
+    const staffHome = staff.getByRole('heading', { name: 'Home', level: 1 });
+    await expect(staffHome).toBeFocused();
+    await expectSkipLinkFirst(staff, staffHome);
+    await expectAccessible(staff);
+    await staff.screenshot({ path: `test-results/focus-staff-${viewport.width}.png` });
+
+    expect(warnings).toEqual([]);
+  });
+}
+
+/** The browser's warnings about preloaded files it could not use. */
+function listenForPreloadWarnings(page: Page, warnings: string[]) {
+  page.on('console', (message) => {
+    if (/preload/i.test(message.text())) warnings.push(message.text());
+  });
+}
+
+/** Reloaded, the page leaves the focus at its start: the first Tab is the skip link, and Enter goes to the page. */
+async function expectSkipLinkFirst(page: Page, pageHeading: Locator) {
+  await page.reload();
+  await expect(pageHeading).toBeVisible();
+  await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to main content' });
   await expect(skip).toBeFocused();
   await expect(skip).toBeInViewport();
   await page.keyboard.press('Enter');
   await expect(page.locator('#main-content')).toBeFocused();
-  // A menu link pressed: the new page has the focus, not the menu.
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page
-    .getByRole('navigation', { name: 'Main menu' })
-    .getByRole('link', { name: 'Client Activity' })
-    .click();
-  await expect(page.getByRole('heading', { name: 'Client Activity', level: 1 })).toBeVisible();
-  await expect(page.locator('#main-content')).toBeFocused();
-  // The bank's details at the foot of the page (demo placeholders, or the server's settings).
-  const footer = page.locator('footer');
-  await expect(footer.getByRole('link', { name: '(305) 555-0100' })).toHaveAttribute(
-    'href',
-    'tel:+13055550100',
-  );
-  await expect(footer.getByRole('link', { name: 'Contact ACT' })).toHaveAttribute('href', CONTACT_URL);
-  await expect(footer.getByRole('link', { name: 'Privacy' })).toBeVisible();
-  await expectAccessible(page);
-});
+  // The next Tab is inside the page, past the header and the menu.
+  await page.keyboard.press('Tab');
+  expect(
+    await page.evaluate(() => document.getElementById('main-content')?.contains(document.activeElement)),
+  ).toBe(true);
+}

@@ -34,7 +34,7 @@ const NEW_PRICES: [label: string, typed: string][] = [
   ['Stem Cell Face Serum, a bottle from 11', '210.00'],
 ];
 
-/** Today in the bank's time zone, as the date field takes it (YYYY-MM-DD). */
+/** Today in the bank's time zone, as the API takes it (YYYY-MM-DD). */
 function bankToday() {
   const [month, day, year] = usDate(0).split('/');
   return `${year}-${month}-${day}`;
@@ -86,7 +86,7 @@ test('a price version in force today shows its figures on every page; the prices
   for (const [label, typed] of NEW_PRICES) {
     await admin.getByRole('textbox', { name: label, exact: true }).fill(typed);
   }
-  await admin.getByRole('textbox', { name: 'Takes effect on' }).fill(bankToday());
+  await admin.getByRole('textbox', { name: 'Takes effect on' }).fill(usDate(0));
   await admin.getByRole('textbox', { name: 'Reason' }).fill(`Prices of journey ${run}`);
   await expect(admin.getByText('Card processing fee: 3% → 3.5%')).toBeVisible();
   await admin.getByRole('button', { name: 'Add version' }).click();

@@ -37,7 +37,8 @@ test('the admin schedules a price change on the Price Book, then withdraws it', 
 
   // What changes is in view before it is added.
   await vial.fill('550.00');
-  await page.getByRole('textbox', { name: 'Takes effect on' }).fill(nextYear);
+  // Typed as every date of the back office, MM/DD/YYYY.
+  await page.getByRole('textbox', { name: 'Takes effect on' }).fill(nextYearUs);
   await page.getByRole('button', { name: 'Add version' }).click();
   await expect(page.getByText('Say in a few words why the prices change')).toBeVisible();
   await page.getByRole('textbox', { name: 'Reason' }).fill('Laboratory costs for next year');

@@ -119,6 +119,9 @@ export const physicianConsentMessages = {
   Country: 'Please enter Country',
   dobFuture: 'Date of birth cannot be in the future',
   submitted: 'Please check your email for order confirmation',
+  /** Said after the spec's sentence, which speaks of an order where nothing was ordered. */
+  consentSaved:
+    "The client's consent is signed and saved. The signed agreement is below, and a copy is on its way to the client by e-mail.",
 } as const;
 
 const p = physicianConsentMessages;

@@ -43,6 +43,9 @@ export const diseaseMessages = {
   cardEmpty: consentMessages.empty,
   alreadyCompleted: 'You have already completed this form. Thank you',
   submitted: 'Please check your email for order confirmation',
+  /** Said after the spec's sentence, which speaks of an order where often nothing was ordered. */
+  submissionSaved:
+    'Your infectious disease screening form is submitted and saved. Your submission is below, and a copy is on its way to you by e-mail.',
   confirmSignature: CONFIRM_SIGNATURE_LABEL,
   termsChanged: 'The terms were updated while you were reading them. Please read them again and submit.',
 } as const;

@@ -227,6 +227,7 @@ export const PRICE_NOTE_MAX = 200;
 
 export const priceVersionMessages = {
   effectiveOn: 'Enter the date the prices take effect',
+  effectiveOnTyped: 'Enter the date as MM/DD/YYYY',
   notPast: 'The prices cannot take effect before today: an order already placed keeps its price',
   note: 'Say in a few words why the prices change',
   unchanged: 'These are the prices in force on that date already',

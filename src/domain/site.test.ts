@@ -18,6 +18,8 @@ describe("the bank's details as people read them", () => {
 
   it('number an order with its kind and its first eight characters, never the whole id', () => {
     expect(orderNumber('SP', '6f1c2b9e-0a4d-4c1e-9d1a-2b3c4d5e6f70')).toBe('SP-6F1C2B9E');
+    expect(orderNumber('FS', 'a3b4c5d6-0a4d-4c1e-9d1a-2b3c4d5e6f70')).toBe('FS-A3B4C5D6');
+    expect(orderNumber('NA', '6e3b0f7a-2c41-4d8e-9a5b-1f0c7d2e8a10')).toBe('NA-6E3B0F7A');
     expect(planCheckMemo('ACT10008', '6f1c2b9e-0a4d-4c1e-9d1a-2b3c4d5e6f70')).toBe(
       'ACT10008 order SP-6F1C2B9E',
     );

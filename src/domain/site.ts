@@ -24,8 +24,12 @@ export const siteConfigSchema = z.object({
 
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
 
-/** An order's short number, for people (e-mails, checks' memos): its kind and its id's first 8. */
-export function orderNumber(prefix: 'SP' | 'SO' | 'VR', id: string): string {
+/**
+ * An order's or a record's short number, for people (e-mails, checks' memos): its kind and its
+ * id's first 8, never the whole id. SP a Banking and Storage Plans order, SO a store order, VR a
+ * vial request, FS a submitted form (a consent, a screening), NA a newborn finance agreement.
+ */
+export function orderNumber(prefix: 'SP' | 'SO' | 'VR' | 'FS' | 'NA', id: string): string {
   return `${prefix}-${id.slice(0, 8).toUpperCase()}`;
 }
 

@@ -44,7 +44,12 @@ export function pageHtmlFor(webRoot: string): (pathname: string) => PageHtml {
       ...fetch
         .filter((url) => CALL.test(url))
         .map((url) => `<link rel="preload" href="${url}" as="fetch" crossorigin>`),
-      ...css.filter((url) => ASSET.test(url)).map((url) => `<link rel="preload" href="${url}" as="style">`),
+      // crossorigin as on the stylesheet link the app adds when the page's code loads (Vite's
+      // preload sets it on every file): a preload whose credentials mode differs is not used, the
+      // file is fetched twice and the browser warns about it.
+      ...css
+        .filter((url) => ASSET.test(url))
+        .map((url) => `<link rel="preload" href="${url}" as="style" crossorigin>`),
       ...js
         .filter((url) => ASSET.test(url))
         .map((url) => `<link rel="modulepreload" crossorigin href="${url}">`),

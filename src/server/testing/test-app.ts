@@ -33,6 +33,22 @@ export interface TestApp {
   mailTo(address: string): Promise<Array<{ subject: string; textBody: string }>>;
 }
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const URL_IN_TEXT = /https?:\/\/\S+/g;
+
+/**
+ * Every e-mail a test reads is checked that it quotes no database id to the person reading it
+ * (issue 24: orders and references by their short number, SP-6F1C2B9E); a link may carry one.
+ */
+function expectNoBareId(mail: { subject: string; textBody: string }) {
+  const quoted = UUID.exec(`${mail.subject}\n${mail.textBody.replace(URL_IN_TEXT, '')}`);
+  if (quoted) {
+    throw new Error(
+      `The e-mail "${mail.subject}" quotes the id ${quoted[0]}: use its short number (orderNumber)`,
+    );
+  }
+}
+
 /**
  * Requests in tests are the portal's own pages calling, as the web's API client does (it sends
  * its header on every call), unless the test says what the browser sent (`Sec-Fetch-Site`),
@@ -148,7 +164,9 @@ export async function startTestApp(
               return `[Attachment: ${a.filename}, ${a.contentType}, ${doc?.size ?? 0} bytes]`;
             }),
           );
-          return { subject: row.subject, textBody: [row.textBody, ...lines].join('\n\n') };
+          const mail = { subject: row.subject, textBody: [row.textBody, ...lines].join('\n\n') };
+          expectNoBareId(mail);
+          return mail;
         }),
       );
     },

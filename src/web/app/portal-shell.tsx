@@ -10,7 +10,7 @@ import {
 } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { type CSSProperties, type ReactNode, type Ref, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { SiteFooter } from '../components/site-footer';
 
@@ -130,19 +130,49 @@ function SkipLink() {
   );
 }
 
+/** Whether a portal page has been shown in this document yet (a page opened by its address is the first). */
+let pageShown = false;
+
 /**
- * Where the keyboard is after a page change: on the page (its main region), not left on the menu
- * link that was pressed or on the document after signing in; a page that put the focus somewhere
- * itself (its first field, its answer) keeps it.
+ * Where the keyboard is after a page change: on the page's main heading (read out first, and the
+ * next Tab is the page's first control), not left on the menu link that was pressed or on the
+ * document after signing in; a page that put the focus somewhere itself (its first field, its
+ * answer) keeps it. The heading may come after the page's code or data: the focus waits for it
+ * (on the main region meanwhile), and stops waiting when the person moves the focus themselves.
+ * A page opened by its address (typed, reloaded) leaves the focus where the browser put it, at
+ * the start of the document: the first Tab is the skip link.
  */
 function useMainFocus() {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
+  const navigationType = useNavigationType();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the focus moves on each new page.
   useEffect(() => {
-    const active = document.activeElement;
-    const onPage = active && active !== document.body && main.current?.contains(active);
-    if (!onPage) main.current?.focus({ preventScroll: true });
+    const opened = !pageShown && navigationType === NavigationType.Pop;
+    pageShown = true;
+    const region = main.current;
+    if (!region || opened) return;
+    const elsewhere = () => {
+      const active = document.activeElement;
+      return !active || active === document.body || !region.contains(active) || active === region;
+    };
+    if (!elsewhere()) return;
+    const toHeading = () => {
+      const heading = region.querySelector('h1');
+      if (!heading) return false;
+      if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+      heading.style.outline = 'none';
+      heading.focus({ preventScroll: true });
+      return true;
+    };
+    if (toHeading()) return;
+    region.focus({ preventScroll: true });
+    const watch = new MutationObserver(() => {
+      if (document.activeElement !== region) watch.disconnect();
+      else if (toHeading()) watch.disconnect();
+    });
+    watch.observe(region, { childList: true, subtree: true });
+    return () => watch.disconnect();
   }, [pathname]);
   return main;
 }

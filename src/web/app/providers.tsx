@@ -21,6 +21,9 @@ const theme = createTheme({
         children: {},
       }),
     },
+    // A badge is a few words that must be read whole ("1 waiting"): beside a title in a narrow
+    // card it keeps its width and the title wraps, instead of the badge ending in "1 WAI…".
+    Badge: { styles: { root: { flexShrink: 0 } } },
   },
   fontFamily: PORTAL_FONT_FAMILY,
 });

@@ -15,7 +15,24 @@ export interface DateOfBirthProps {
   required?: boolean;
   id?: string;
   variant?: 'default' | 'filled';
+  /**
+   * Open the calendar above the field where the window has room (below where it has not): for a
+   * field just above its form's button, which a calendar opened below would cover.
+   */
+  calendarAbove?: boolean;
 }
+
+/** The names of the calendar's arrows, which show only an arrow (Mantine names none of them). */
+export const CALENDAR_ARIA_LABELS = {
+  monthLevelControl: 'Choose the month',
+  yearLevelControl: 'Choose the year',
+  nextMonth: 'Next month',
+  previousMonth: 'Previous month',
+  nextYear: 'Next year',
+  previousYear: 'Previous year',
+  nextDecade: 'Next decade',
+  previousDecade: 'Previous decade',
+};
 
 /** The date of birth field with its calendar (./date-of-birth-input loads it after the page shows). */
 export function DateOfBirthPicker({
@@ -30,6 +47,7 @@ export function DateOfBirthPicker({
   required,
   id,
   variant,
+  calendarAbove,
 }: DateOfBirthProps) {
   // The calendar's settings live here, not in the app's providers, so pages without a date field
   // never load the date library.
@@ -53,7 +71,8 @@ export function DateOfBirthPicker({
         required={required}
         clearable={!readOnly && !disabled}
         clearButtonProps={{ 'aria-label': `Clear ${label}` }}
-        popoverProps={{ withinPortal: true }}
+        ariaLabels={CALENDAR_ARIA_LABELS}
+        popoverProps={{ withinPortal: true, position: calendarAbove ? 'top-start' : 'bottom-start' }}
       />
     </DatesProvider>
   );

@@ -756,7 +756,9 @@ describe('signing the consent (Jane)', () => {
     expect(mails[0]?.textBody).toContain(
       `[Attachment: signed-consent-agreement.pdf, application/pdf, ${pdf.length} bytes]`,
     );
-    expect(mails[0]?.textBody).toContain(`Reference ${first.TransactionId}`);
+    // The submission's short number, not its id: FS and the id's first eight characters.
+    expect(mails[0]?.textBody).toContain(`Reference FS-${first.TransactionId.slice(0, 8).toUpperCase()}.`);
+    expect(mails[0]?.textBody).not.toContain(first.TransactionId);
   });
 
   it('lists the signed agreement among the form documents', async () => {

@@ -19,6 +19,7 @@ import {
 } from '../../../domain/consent-form';
 import { usDateToIso } from '../../../domain/dates';
 import { PAYMENT_SOURCES } from '../../../domain/payment-info';
+import { orderNumber } from '../../../domain/site';
 import { faultPoint } from '../../lib/faults';
 import { HttpError, notFound } from '../../lib/http-error';
 import type { Transaction } from '../../lib/run-once';
@@ -299,7 +300,7 @@ async function physicianVariantEffects(
         `Dear ${submitter.name},`,
         `The ${CONSENT_AGREEMENT_TITLE} of ${clientName} (Client ID ${client.clientActId}), signed in your presence, was submitted from the Physician Portal. The signed agreement was e-mailed to the client at ${client.email}; you can download it from My Clients.`,
         "The client's details you entered are now on the client's record.",
-        `Reference ${submissionId}.`,
+        `Reference ${orderNumber('FS', submissionId)}.`,
       ].join('\n\n'),
     },
     { dedupeKey: `form:${submissionId}:physician` },

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AgreementSection } from '../../../domain/consent-agreement';
 import type { FormSubmissionResponse } from '../../../domain/consent-form';
+import { orderNumber } from '../../../domain/site';
 import type { Database } from '../../db/client';
 import { type StoredDocument, storeDocument } from '../../lib/document-store';
 import { faultPoint } from '../../lib/faults';
@@ -183,7 +184,7 @@ async function recordSigning(
       text: [
         `Dear ${client.firstName} ${client.lastName},`,
         ...record.mail.paragraphs,
-        `Reference ${claim.submissionId}.`,
+        `Reference ${orderNumber('FS', claim.submissionId)}.`,
       ].join('\n\n'),
       attachments: [
         { documentId: stored.pdf.id, filename: stored.pdfFileName, contentType: 'application/pdf' },

@@ -21,6 +21,7 @@ import {
   hasMoreThanOneYearRemaining,
   paymentMessages,
 } from '../../../domain/payments';
+import { orderNumber } from '../../../domain/site';
 import { describeMethodOnFile } from '../../../domain/storage-billing';
 import { readDocument, storeDocument } from '../../lib/document-store';
 import { HttpError } from '../../lib/http-error';
@@ -243,7 +244,7 @@ async function confirmSigning(
         first && figures.totalFinancedCents > 0
           ? `Your ${schedule.length} monthly installments are charged automatically to your ${method}, the first of ${formatUsd(first.paymentCents)} on ${isoToUsDate(first.dueDate)}${claim.kind === 'card' ? `, with the ${claim.feePercent} card processing fee` : ''}. We e-mail you a reminder 3 days before each one, and a receipt after it.`
           : '',
-        `Reference ${row.id}.`,
+        `Reference ${orderNumber('NA', row.id)}.`,
       ]
         .filter(Boolean)
         .join('\n\n'),

@@ -291,7 +291,7 @@ async function tellOfPhysicianRequest(
         subject: objectionMessages.emailSubject,
         text: [
           `Dear ${client.firstName},`,
-          `${row.orderedBy} requested the release of ${row.vials} of your stem cell vial${row.vials === 1 ? '' : 's'} (request ${row.id}), as your agreement allows.`,
+          `${row.orderedBy} requested the release of ${row.vials} of your stem cell vial${row.vials === 1 ? '' : 's'} (request ${orderNumber('VR', row.id)}), as your agreement allows.`,
           ...summary,
           `If you did not agree to this request, you may object until ${objectionDeadlineText(deadline)}: the request is then cancelled at no cost, everything paid refunded and your pre-paid vials given back. The vials ship only after that time.`,
           `To object: ${link}`,
@@ -308,7 +308,7 @@ async function tellOfPhysicianRequest(
         subject: 'Client Portal: the stem cell request you placed',
         text: [
           `Dear Dr. ${physician.lastName},`,
-          `Your stem cell request ${row.id} for ${client ? `${client.firstName} ${client.lastName}` : 'your client'} was received.`,
+          `Your stem cell request ${orderNumber('VR', row.id)} for ${client ? `${client.firstName} ${client.lastName}` : 'your client'} was received.`,
           ...summary,
           `The client was e-mailed and may object until ${objectionDeadlineText(deadline)}; the vials ship only after that time.`,
         ].join('\n\n'),

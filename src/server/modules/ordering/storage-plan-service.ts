@@ -187,7 +187,7 @@ export async function applyPlanOrder(
   if (!updated) throw notFound();
   const text = [
     `Dear ${before.firstName},`,
-    `Thank you for your Banking and Storage Plans order ${updated.id}.`,
+    `Thank you for your Banking and Storage Plans order ${orderNumber('SP', updated.id)}.`,
     ...summaryLines(updated),
     payment.paidLine(updated),
     ...(updated.storageYears > 0 && updated.paidUntilAfter

@@ -56,6 +56,7 @@ export function ForgotPasswordPage() {
             error={errors.dateOfBirth}
             readOnly={readOnly}
             required
+            calendarAbove
           />
         </>
       )}

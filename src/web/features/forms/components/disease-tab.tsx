@@ -16,6 +16,8 @@ export function DiseaseTab({ documents }: { documents: FormDocuments }) {
   if (submitted) {
     return (
       <CompletedNotice message={diseaseMessages.submitted}>
+        {/* The spec's sentence speaks of an order: what was done, said plainly after it. */}
+        <Text size="sm">{diseaseMessages.submissionSaved}</Text>
         {submitted.documentId && (
           <DocumentLink documentId={submitted.documentId}>Download your submission (PDF)</DocumentLink>
         )}

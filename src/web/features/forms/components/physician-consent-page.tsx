@@ -31,6 +31,7 @@ export function PhysicianConsentPage() {
     // The confirmation stays in place of the form while the refreshed answers arrive behind it.
     content = (
       <CompletedNotice message={physicianConsentMessages.submitted}>
+        <Text size="sm">{physicianConsentMessages.consentSaved}</Text>
         {submitted.documentId && (
           <DocumentLink documentId={submitted.documentId}>Download signed agreement (PDF)</DocumentLink>
         )}

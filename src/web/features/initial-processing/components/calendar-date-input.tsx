@@ -1,5 +1,6 @@
 import { DateInput, DatesProvider } from '@mantine/dates';
 import { usDateToIso } from '../../../../domain/dates';
+import { CALENDAR_ARIA_LABELS } from '../../../components/date-of-birth-picker';
 
 interface Props {
   label: string;
@@ -44,6 +45,7 @@ export function CalendarDateInput({
         required
         clearable={!disabled}
         clearButtonProps={{ 'aria-label': `Clear ${label}` }}
+        ariaLabels={CALENDAR_ARIA_LABELS}
         popoverProps={{ withinPortal: true }}
       />
     </DatesProvider>

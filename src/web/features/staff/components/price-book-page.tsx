@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useRef, useState } from 'react';
-import { isoToUsDate } from '../../../../domain/dates';
+import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { formatRate, formatUsd } from '../../../../domain/money';
 import {
   isRate,
@@ -132,7 +132,9 @@ function NewVersion({
         string
       >,
   );
-  const [effectiveOn, setEffectiveOn] = useState(today);
+  // Typed as the back office types every date (MM/DD/YYYY), not the browser's own date field.
+  const [effectiveOnTyped, setEffectiveOnTyped] = useState(() => isoToUsDate(today));
+  const effectiveOn = usDateToIso(effectiveOnTyped);
   const [note, setNote] = useState('');
   const [problems, setProblems] = useState<Record<string, string>>({});
   const errorRef = useRef<HTMLDivElement>(null);
@@ -157,12 +159,13 @@ function NewVersion({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: Record<string, string> = { ...entryProblems };
-    if (!effectiveOn) found.effectiveOn = priceVersionMessages.effectiveOn;
+    if (!effectiveOnTyped.trim()) found.effectiveOn = priceVersionMessages.effectiveOn;
+    else if (!effectiveOn) found.effectiveOn = priceVersionMessages.effectiveOnTyped;
     else if (effectiveOn < today) found.effectiveOn = priceVersionMessages.notPast;
     if (!note.trim()) found.note = priceVersionMessages.note;
     setProblems(found);
     setAdded(null);
-    if (Object.keys(found).length > 0 || !whole) {
+    if (Object.keys(found).length > 0 || !whole || !effectiveOn) {
       const first = Object.keys(found)[0];
       document.getElementById(`price-${first}`)?.focus();
       return;
@@ -198,11 +201,12 @@ function NewVersion({
             <TextInput
               id="price-effectiveOn"
               label="Takes effect on"
-              type="date"
-              min={today}
+              placeholder="MM/DD/YYYY"
+              inputMode="numeric"
+              autoComplete="off"
               required
-              value={effectiveOn}
-              onChange={(e) => setEffectiveOn(e.currentTarget.value)}
+              value={effectiveOnTyped}
+              onChange={(e) => setEffectiveOnTyped(e.currentTarget.value)}
               error={shown.effectiveOn}
             />
             <TextInput
