@@ -5,6 +5,7 @@ import { CELL_REQUEST_PAYERS } from './cell-request-objection';
 import { EMAIL_PATTERN } from './client';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
+import { chargedOrderFields } from './payments';
 import { VIALS_PER_REQUEST } from './price-book';
 import { shippingViewSchema } from './shipment';
 import { shippingMessages } from './shipping';
@@ -195,11 +196,7 @@ export const cellRequestSchema = z.object({
   shippingCents: z.number().int(),
   overdueStorageYears: z.number().int().describe('Years of overdue annual storage paid with the order'),
   overdueStorageCents: z.number().int().describe('Their amount, before the card fee'),
-  processingFeeCents: z.number().int(),
-  totalCents: z.number().int(),
-  PaymentMethod: z.string(),
-  paymentDescription: z.string(),
-  TransactionId: z.string().nullable(),
+  ...chargedOrderFields,
   shippingPriceToBeConfirmed: z.boolean(),
   requestedAt: z.string(),
   approvedByPractitionerAt: z.string().nullable(),

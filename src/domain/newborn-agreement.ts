@@ -349,6 +349,13 @@ export function installmentStatusLabel(status: InstallmentStatus): string {
 }
 
 /** The client's newborn finance agreements with their schedules, for the staff client record. */
+/** An installment as every schedule shows it: its number, its day and what it charges. */
+export const installmentFields = {
+  number: z.number().int(),
+  dueDate: z.string(),
+  paymentCents: z.number().int(),
+};
+
 export const clientNewbornAgreementsSchema = z.object({
   agreements: z.array(
     z.object({
@@ -360,9 +367,7 @@ export const clientNewbornAgreementsSchema = z.object({
       paymentKind: z.enum(['card', 'ach']).nullable(),
       installments: z.array(
         z.object({
-          number: z.number().int(),
-          dueDate: z.string(),
-          paymentCents: z.number().int(),
+          ...installmentFields,
           interestCents: z.number().int(),
           principalCents: z.number().int(),
           balanceCents: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Cents } from './money';
-import type { InstallmentStatus } from './newborn-agreement';
+import { type InstallmentStatus, installmentFields } from './newborn-agreement';
 import { paymentDisplayFields, paymentTokenSchema, requireDisplayFields } from './payment-info';
 
 /**
@@ -100,9 +100,7 @@ export const agreementAccountSchema = z.object({
   methodKind: z.enum(['card', 'ach']).nullable(),
   installments: z.array(
     z.object({
-      number: z.number().int(),
-      dueDate: z.string(),
-      paymentCents: z.number().int(),
+      ...installmentFields,
       lateChargeCents: z.number().int(),
       state: z.enum(ACCOUNT_INSTALLMENT_STATES),
       paidOn: z.string().nullable(),

@@ -256,3 +256,12 @@ export const achFormSchema = z.object({
 });
 
 export type AchForm = z.infer<typeof achFormSchema>;
+
+/** What an order shows of its charge afterwards: the card fee, the total, the method and the transaction. */
+export const chargedOrderFields = {
+  processingFeeCents: z.number().int(),
+  totalCents: z.number().int(),
+  PaymentMethod: z.string(),
+  paymentDescription: z.string(),
+  TransactionId: z.string().nullable(),
+};

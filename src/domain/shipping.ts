@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { SHIPPING_METHODS, type ShippingMethod, shipmentDateMessages } from './carrier-calendar';
-import { addDays, calendarDateToIso, isIsoDate } from './dates';
+import { addDays, isIsoDate } from './dates';
 import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
-import { optionalUsPhoneField, requiredLine, stateCodeField } from './us-contact-fields';
+import { optionalUsPhoneField, requiredLine, shipmentDateField, stateCodeField } from './us-contact-fields';
 
 /**
  * The contracts of the Stem Cell Request Form's shipping calls (spec 3 sections 3, 7 and 8):
@@ -89,22 +89,10 @@ export const shippingAddressFields = {
 export const verifyAddressRequestSchema = z.object(shippingAddressFields);
 export type VerifyAddressRequest = z.infer<typeof verifyAddressRequestSchema>;
 
-/** A shipment date as the form sends it (MM/DD/YYYY, or YYYY-MM-DD), as YYYY-MM-DD. */
-const shipmentDateField = singleLine(z.string().trim().max(10, shipmentDateMessages.invalid))
-  .transform((value, ctx) => {
-    const iso = calendarDateToIso(value);
-    if (iso === null) {
-      ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
-      return z.NEVER;
-    }
-    return iso;
-  })
-  .optional();
-
 export const shippingQuoteRequestSchema = z.object({
   shipping_method: z.enum(SHIPPING_METHODS, { error: m.shippingMethod }).default('FedEx'),
   ...shippingAddressFields,
-  ShipmentDate: shipmentDateField,
+  ShipmentDate: shipmentDateField().optional(),
 });
 export type ShippingQuoteRequest = z.infer<typeof shippingQuoteRequestSchema>;
 

@@ -3,7 +3,7 @@ import { TISSUE_TYPES } from './cell-request';
 import { addYears } from './dates';
 import { everyFieldAtOnce, formPaymentFields } from './form-payment';
 import type { Cents } from './money';
-import { cardProcessingFee, type PaymentMethodType } from './payments';
+import { cardProcessingFee, chargedOrderFields, type PaymentMethodType } from './payments';
 import { discountPercent, type PriceBook, SHIPPED_PRICE_BOOK } from './price-book';
 import { singleLine } from './text';
 
@@ -256,11 +256,7 @@ export const storagePlanOrderSchema = z.object({
   bioInsuranceVials: z.number().int(),
   longevityVials: z.number().int(),
   bankingCents: z.number().int(),
-  processingFeeCents: z.number().int(),
-  totalCents: z.number().int(),
-  PaymentMethod: z.string(),
-  paymentDescription: z.string(),
-  TransactionId: z.string().nullable(),
+  ...chargedOrderFields,
   paidUntilBefore: z.string().nullable(),
   paidUntilAfter: z.string().nullable(),
 });

@@ -81,16 +81,18 @@ export function stateCodeField(messages: { required: string; format: string }) {
   ).transform((v) => v.toUpperCase());
 }
 
-/** A shipment date as a form sends it (MM/DD/YYYY, or YYYY-MM-DD), as YYYY-MM-DD; `required` when empty. */
-export function shipmentDateField(required: string) {
-  return singleLine(z.string({ error: required }).trim().max(10, shipmentDateMessages.invalid))
-    .min(1, required)
-    .transform((value, ctx) => {
-      const iso = calendarDateToIso(value);
-      if (iso === null) {
-        ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
-        return z.NEVER;
-      }
-      return iso;
-    });
+/**
+ * A shipment date as a form sends it (MM/DD/YYYY, or YYYY-MM-DD), as YYYY-MM-DD; `required` when
+ * empty (without it, an empty date is not one).
+ */
+export function shipmentDateField(required?: string) {
+  const text = singleLine(z.string({ error: required }).trim().max(10, shipmentDateMessages.invalid));
+  return (required ? text.min(1, required) : text).transform((value, ctx) => {
+    const iso = calendarDateToIso(value);
+    if (iso === null) {
+      ctx.addIssue({ code: 'custom', message: shipmentDateMessages.invalid });
+      return z.NEVER;
+    }
+    return iso;
+  });
 }

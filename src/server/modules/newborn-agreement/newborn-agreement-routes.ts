@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
@@ -22,6 +23,7 @@ import { idempotencyKeyOf } from '../../lib/idempotency';
 import { enforceRateLimits } from '../../lib/rate-limit';
 import { userAgentOf } from '../../lib/user-agent';
 import { noteShownClients } from '../../plugins/audit';
+import type { PaidOrderDeps } from '../payments/paid-order';
 import { withPaymentAttempt } from '../payments/payment-attempts';
 import { replyWithReceipt } from '../payments/receipts';
 import { agreementAccount, changeAgreementMethod, payAgreement } from './newborn-agreement-account';
@@ -29,6 +31,14 @@ import { agreementOfLink, agreementResponse, invalidAgreementLink } from './newb
 import { signNewbornAgreement } from './newborn-signing';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+type LinkedAgreement = Awaited<ReturnType<typeof agreementOfLink>>;
+const paymentErrors = {
+  400: errorBodySchema,
+  402: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+};
 
 /**
  * The newborn finance agreement's public page (no session): opened and signed with its signed,
@@ -44,6 +54,31 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
       m.tooMany,
     );
 
+  /** The agreement a page opens by its link token (on the client's trail), never kept by a cache. */
+  const openedAgreement = async (request: FastifyRequest, reply: FastifyReply, token: string | undefined) => {
+    await limit(request.ip);
+    const row = await agreementOfLink(deps, token, clock.now());
+    noteShownClients(request, [row.clientId]);
+    void reply.header('cache-control', 'no-store');
+    return row;
+  };
+
+  /** A payment step of the signed agreement's page: its link, its key, one attempt on the public ceilings. */
+  const withAgreementPayment = async <T>(
+    request: FastifyRequest,
+    token: string,
+    pay: (paying: PaidOrderDeps, agreement: LinkedAgreement, idempotencyKey: string) => Promise<T>,
+  ) => {
+    await limit(request.ip);
+    const idempotencyKey = idempotencyKeyOf(request.headers);
+    const agreement = await agreementOfLink(deps, token, clock.now());
+    return withPaymentAttempt(
+      deps,
+      { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
+      (gateway) => pay({ ...deps, gateway, log: request.log }, agreement, idempotencyKey),
+    );
+  };
+
   app.get(
     '/get_Client_Agreement_service',
     {
@@ -56,13 +91,8 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         response: { 200: clientAgreementResponseSchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (request, reply) => {
-      await limit(request.ip);
-      const row = await agreementOfLink(deps, request.query.id, clock.now());
-      noteShownClients(request, [row.clientId]);
-      void reply.header('cache-control', 'no-store');
-      return agreementResponse(request.query.id ?? '', row);
-    },
+    async (request, reply) =>
+      agreementResponse(request.query.id ?? '', await openedAgreement(request, reply, request.query.id)),
   );
 
   // The signed copy and the deposit's receipt, by the same link token: nothing before signing,
@@ -124,14 +154,7 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         tags: ['newborn agreement'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: setClientAgreementRequestSchema,
-        response: {
-          200: setClientAgreementResponseSchema,
-          400: errorBodySchema,
-          402: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: { 200: setClientAgreementResponseSchema, ...paymentErrors },
       },
     },
     async (request) => {
@@ -179,13 +202,7 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         },
       },
     },
-    async (request, reply) => {
-      await limit(request.ip);
-      const row = await agreementOfLink(deps, request.query.id, clock.now());
-      noteShownClients(request, [row.clientId]);
-      void reply.header('cache-control', 'no-store');
-      return agreementAccount(deps, row);
-    },
+    async (request, reply) => agreementAccount(deps, await openedAgreement(request, reply, request.query.id)),
   );
 
   app.post(
@@ -198,32 +215,13 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         tags: ['newborn agreement'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: setAgreementMethodRequestSchema,
-        response: {
-          200: setAgreementMethodResponseSchema,
-          400: errorBodySchema,
-          402: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: { 200: setAgreementMethodResponseSchema, ...paymentErrors },
       },
     },
-    async (request) => {
-      await limit(request.ip);
-      const idempotencyKey = idempotencyKeyOf(request.headers);
-      const agreement = await agreementOfLink(deps, request.body.ClientId, clock.now());
-      return withPaymentAttempt(
-        deps,
-        { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
-        (gateway) =>
-          changeAgreementMethod(
-            { ...deps, gateway, log: request.log },
-            agreement,
-            request.body,
-            idempotencyKey,
-          ),
-      );
-    },
+    (request) =>
+      withAgreementPayment(request, request.body.ClientId, (paying, agreement, idempotencyKey) =>
+        changeAgreementMethod(paying, agreement, request.body, idempotencyKey),
+      ),
   );
 
   app.post(
@@ -237,26 +235,12 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         tags: ['newborn agreement'],
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: agreementPaymentRequestSchema,
-        response: {
-          200: agreementPaymentResponseSchema,
-          400: errorBodySchema,
-          402: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          429: errorBodySchema,
-        },
+        response: { 200: agreementPaymentResponseSchema, ...paymentErrors },
       },
     },
-    async (request) => {
-      await limit(request.ip);
-      const idempotencyKey = idempotencyKeyOf(request.headers);
-      const agreement = await agreementOfLink(deps, request.body.ClientId, clock.now());
-      return withPaymentAttempt(
-        deps,
-        { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
-        (gateway) =>
-          payAgreement({ ...deps, gateway, log: request.log }, agreement, request.body, idempotencyKey),
-      );
-    },
+    (request) =>
+      withAgreementPayment(request, request.body.ClientId, (paying, agreement, idempotencyKey) =>
+        payAgreement(paying, agreement, request.body, idempotencyKey),
+      ),
   );
 };

@@ -6,6 +6,7 @@ import type { InstallmentBilling } from '../../../../domain/newborn-installments
 import { declineReasonLabel } from '../../../../domain/storage-billing';
 import { Fact } from '../../../components/fact';
 import { useSendInstallmentLink } from '../api/billing';
+import { ActionAnswer } from './action-answer';
 import { errorText } from './admin-only';
 
 type Overdue = InstallmentBilling['overdueList'][number];
@@ -31,11 +32,7 @@ function InstallmentLinkAction({ row }: { row: Overdue }) {
       >
         Send payment link
       </Button>
-      {answer && (
-        <Text size="sm" c={answer.problem ? 'red.8' : undefined} role={answer.problem ? 'alert' : 'status'}>
-          {answer.text}
-        </Text>
-      )}
+      <ActionAnswer answer={answer} />
     </Stack>
   );
 }

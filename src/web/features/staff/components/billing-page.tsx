@@ -8,6 +8,7 @@ import { type BillingYear, declineReasonLabel } from '../../../../domain/storage
 import { useBillingOverview } from '../api/billing';
 import { useSendPaymentLink } from '../api/payment-link';
 import { useStaffSession } from '../api/staff-session';
+import { ActionAnswer } from './action-answer';
 import { errorText } from './admin-only';
 import { BillingInstallments } from './billing-installments';
 import { type BillingColumn, type BillingLead, BillingYears, usDate } from './billing-years';
@@ -101,11 +102,7 @@ function PaymentLinkAction({
       >
         Send payment link
       </Button>
-      {answer && (
-        <Text size="sm" c={answer.problem ? 'red.8' : undefined} role={answer.problem ? 'alert' : 'status'}>
-          {answer.text}
-        </Text>
-      )}
+      <ActionAnswer answer={answer} />
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { formatUsd } from '../../../../domain/money';
 import type { PaymentInDoubt } from '../../../../domain/staff-queues';
 import { ApiError } from '../../../lib/api-client';
 import { usePaymentsInDoubt, useSettlePayment } from '../api/payments-in-doubt';
+import { ActionAnswer } from './action-answer';
 import { bankMoment } from './queue-dates';
 
 const when = bankMoment;
@@ -56,11 +57,7 @@ function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
         >
           Look up and settle
         </Button>
-        {answer && (
-          <Text size="sm" c={answer.problem ? 'red.8' : undefined} role={answer.problem ? 'alert' : 'status'}>
-            {answer.text}
-          </Text>
-        )}
+        <ActionAnswer answer={answer} />
       </Stack>
     </Card>
   );
