@@ -57,8 +57,7 @@ export async function saveClientInformation(
   info: ClientInformationUpdate,
 ) {
   const now = clock.now();
-  await db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Database;
+  await db.transaction(async (tx) => {
     const before = await lockClientContact(tx, clientId);
     if (!before) throw notFound();
     const changes = contactChanges(before, info);

@@ -198,7 +198,7 @@ export async function savePaymentMethod(
       const overdue =
         input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(tx, clientId, today);
       // The card fee's rate: the price book in force as the payment is made.
-      const { book } = await priceBookInForce(tx as unknown as Database, now);
+      const { book } = await priceBookInForce(tx, now);
       const feeCents = cardProcessingFee(book, overdue.totalCents, kind);
       const totalCents = overdue.totalCents + feeCents;
       refuseChangedAmounts(

@@ -92,9 +92,8 @@ export async function staffUpdateClient(
   afterWrite?: (tx: Database, before: ClientRecord) => Promise<void>,
 ): Promise<string[] | null> {
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Database;
-    if (!(await lockClientContact(t, input.clientId))) return null;
-    const before = await findClientRecord(t, input.clientId, input.today);
+    if (!(await lockClientContact(tx, input.clientId))) return null;
+    const before = await findClientRecord(tx, input.clientId, input.today);
     if (!before) return null;
     // Only the blocks the save carried: a field not sent is not a change.
     const changes = (Object.keys(input.info) as Array<keyof ClientInformationUpdate>).flatMap((field) => {
@@ -103,13 +102,13 @@ export async function staffUpdateClient(
       return newValue === undefined || newValue === oldValue ? [] : [{ field, oldValue, newValue }];
     });
     if (changes.length === 0) return [];
-    await updateClientInformation(t, input.clientId, input.info, input.now);
+    await updateClientInformation(tx, input.clientId, input.info, input.now);
     await tx
       .insert(clientProfileChanges)
       .values(
         changes.map((c) => ({ ...c, clientId: input.clientId, staffId: input.staffId, at: input.now })),
       );
-    await afterWrite?.(t, before);
+    await afterWrite?.(tx, before);
     return changes.map((c) => c.field);
   });
 }

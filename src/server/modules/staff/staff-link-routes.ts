@@ -143,8 +143,13 @@ export const staffLinkRoutes: FastifyPluginAsyncZod<AppDeps> = async (
       );
       const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS);
       await db.transaction(async (tx) => {
-        const t = tx as unknown as typeof db;
-        const { agreementId, path } = await createNewbornAgreementLink(t, linkSecret, clientId, figures, now);
+        const { agreementId, path } = await createNewbornAgreementLink(
+          tx,
+          linkSecret,
+          clientId,
+          figures,
+          now,
+        );
         await mailer.enqueue(
           tx,
           {
