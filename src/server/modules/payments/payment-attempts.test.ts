@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fedexHolidays, weekdayOf } from '../../../domain/carrier-calendar';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { TOO_MANY_PAYMENT_ATTEMPTS } from '../../../domain/payments';
 import { clients, payments } from '../../db/schema';
+import { validTuesday as shipmentTuesday, weekdayFrom } from '../../testing/dates';
 import {
   addClient,
   addReleaseClient,
@@ -147,19 +147,8 @@ function cellRequest(cookie: string, shipmentDate: string, extra: Record<string,
 }
 
 /** The first date on or after `from` that falls on this weekday (0 Sunday ... 6 Saturday). */
-function weekdayFrom(from: string, weekday: number): string {
-  let date = from;
-  while (weekdayOf(date) !== weekday) date = addDays(date, 1);
-  return date;
-}
-
 /** A Tuesday at least four weeks out that is not the day after a holiday. */
-function validTuesday(): string {
-  let date = weekdayFrom(addDays(todayFor(t.clock.now()), 28), 2);
-  const holidays = new Set(fedexHolidays(Number(date.slice(0, 4))).map((h) => h.date));
-  while (holidays.has(addDays(date, -1))) date = addDays(date, 7);
-  return date;
-}
+const validTuesday = () => shipmentTuesday(todayFor(t.clock.now()), 28);
 
 describe('refusals before the gateway (send_CellRequest)', () => {
   it('does not spend payment attempts: 9 refused dates and 2 changed totals, then the charge goes through', async () => {
