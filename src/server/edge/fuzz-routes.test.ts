@@ -456,7 +456,8 @@ describe('hostile bodies at every POST route', () => {
     expect(problems.slice(0, 10), `${problems.length} problems`).toEqual([]);
 
     const log = logLines.join('');
-    expect(logLines.length).toBeGreaterThan(sent);
+    // Every request wrote its line (so the check below read them all).
+    expect(logLines.length).toBeGreaterThanOrEqual(sent);
     const leaked = PERSONAL_DATA.filter((value) => log.includes(value));
     expect(leaked).toEqual([]);
     console.info(`fuzz: ${sent} bodies in ${Date.now() - started} ms (${timings.join(', ')})`);
