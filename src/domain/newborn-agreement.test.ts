@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  INSTALLMENT_LATE_CHARGE_CENTS,
   installmentLateCharge,
   installmentLateDay,
   installmentReminderDay,
@@ -10,6 +9,7 @@ import {
   newbornAgreementRows,
   newbornAgreementTerms,
 } from './newborn-agreement';
+import { SHIPPED_PRICE_BOOK } from './price-book';
 
 describe('monthly payment (standard amortisation)', () => {
   // Published amortisation tables: $10,000 at 6% a year.
@@ -84,7 +84,10 @@ describe('the agreement as shown and signed', () => {
   });
 
   it('states the terms of spec 3 section 9 with the deposit of the usual plan and the card fee as shipped', () => {
-    const terms = newbornAgreementTerms({ downPaymentCents: 25_000 }, '3%').join(' ');
+    const terms = newbornAgreementTerms(
+      { downPaymentCents: 25_000 },
+      { cardFeePercent: '3%', lateChargeCents: 5_000 },
+    ).join(' ');
     for (const fact of [
       'An initial non-refundable deposit of $250.00 is due at signup.',
       'automatically',
@@ -98,10 +101,17 @@ describe('the agreement as shown and signed', () => {
     }
   });
 
-  it("names the agreement's own deposit and the card fee of the book in force, never a fixed $250 and 3%", () => {
-    const terms = newbornAgreementTerms({ downPaymentCents: 40_000 }, '3.5%').join(' ');
+  it("names the agreement's own deposit and the card fee and late charge of the book in force, never a fixed $250, 3% and $50", () => {
+    const terms = newbornAgreementTerms(
+      { downPaymentCents: 40_000 },
+      { cardFeePercent: '3.5%', lateChargeCents: 6_500 },
+    ).join(' ');
     expect(terms).toContain('An initial non-refundable deposit of $400.00 is due at signup.');
     expect(terms).toContain('Payments made by credit card add a 3.5% card processing fee.');
+    expect(terms).toContain(
+      'A late charge of $65.00 applies to each monthly payment that is 30 days or more late.',
+    );
+    expect(terms).not.toContain('$50.00');
     expect(terms).not.toContain('$250');
     expect(terms).not.toContain(' 3% ');
   });
@@ -243,12 +253,12 @@ describe('late charges and reminders', () => {
   ])(
     'an installment due %s, on %s (paid: %s), carries a late charge of %i cents',
     (due, day, paid, cents) => {
-      expect(installmentLateCharge({ dueDate: due, paid }, day)).toBe(cents);
+      expect(installmentLateCharge({ dueDate: due, paid }, day, 5_000)).toBe(cents);
     },
   );
 
-  it('the late charge is $50, thirty days after the due date; the reminder three days before it', () => {
-    expect(INSTALLMENT_LATE_CHARGE_CENTS).toBe(5_000);
+  it('the late charge is $50 as shipped, thirty days after the due date; the reminder three days before it', () => {
+    expect(SHIPPED_PRICE_BOOK.newbornLateChargeCents).toBe(5_000);
     expect(installmentLateDay('2027-02-15')).toBe('2027-03-17');
     expect(installmentReminderDay('2027-03-01')).toBe('2027-02-26');
     expect(installmentReminderDay('2028-03-01')).toBe('2028-02-27');

@@ -88,8 +88,6 @@ export function monthlyPaymentCents(
   return Math.round(payment + 1e-9);
 }
 
-/** The late charge of an installment still unpaid 30 days after its due date (spec 3 section 9), once. */
-export const INSTALLMENT_LATE_CHARGE_CENTS: Cents = 5_000;
 /** Days after its due date an unpaid installment takes its late charge. */
 export const INSTALLMENT_LATE_AFTER_DAYS = 30;
 /** Days before its due date the reminder of an installment goes. */
@@ -151,12 +149,17 @@ export function installmentLateDay(dueDate: string): string {
 }
 
 /**
- * The late charge an installment carries on `day`: $50 once it is unpaid 30 days after its due
- * date, and never more than once; nothing while it is paid or not yet that late.
+ * The late charge an installment carries on `day`: the agreement's (`lateChargeCents`, $50 as
+ * shipped) once it is unpaid 30 days after its due date, and never more than once; nothing while it
+ * is paid or not yet that late.
  */
-export function installmentLateCharge(installment: { dueDate: string; paid: boolean }, day: string): Cents {
+export function installmentLateCharge(
+  installment: { dueDate: string; paid: boolean },
+  day: string,
+  lateChargeCents: Cents,
+): Cents {
   if (installment.paid) return 0;
-  return day >= installmentLateDay(installment.dueDate) ? INSTALLMENT_LATE_CHARGE_CENTS : 0;
+  return day >= installmentLateDay(installment.dueDate) ? lateChargeCents : 0;
 }
 
 /** The schedule as the page, the PDF and the staff record show it: MM/DD/YYYY and dollars. */
@@ -174,20 +177,20 @@ export function installmentScheduleRows(schedule: readonly Installment[]) {
 /**
  * The terms of spec 3 section 9, as the page shows them and the PDF prints them: the deposit is the
  * agreement's own down payment (the spec's $250 is the usual one), the card fee the price book's
- * rate as read ("3%").
+ * rate as read ("3%") and the late charge the price book's, both of the version in force at signing.
  */
 export function newbornAgreementTerms(
   figures: Pick<NewbornAgreementFigures, 'downPaymentCents'>,
-  cardFeePercent: string,
+  book: { cardFeePercent: string; lateChargeCents: Cents },
 ): string[] {
   return [
     `An initial non-refundable deposit of ${formatUsd(figures.downPaymentCents)} is due at signup.`,
     'Monthly installments are charged automatically, starting within one month after the down payment or the birth.',
-    `A late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} applies to each monthly payment that is ${INSTALLMENT_LATE_AFTER_DAYS} days or more late.`,
+    `A late charge of ${formatUsd(book.lateChargeCents)} applies to each monthly payment that is ${INSTALLMENT_LATE_AFTER_DAYS} days or more late.`,
     'If the account is not made current within 60 days of notice, interest at the legal rate applies to the balance.',
     'You may cancel this agreement on ten (10) days notice.',
     'Only 1 year of annual storage is included in the initial processing fee.',
-    `Payments made by credit card add a ${cardFeePercent} card processing fee.`,
+    `Payments made by credit card add a ${book.cardFeePercent} card processing fee.`,
   ];
 }
 

@@ -56,6 +56,11 @@ export const PRICE_ENTRIES = [
   { key: 'longevity500', group: 'Banking plans', label: 'Longevity 500' },
   { key: 'serumPrice', group: 'Store', label: 'Stem Cell Face Serum, a bottle' },
   { key: 'serumBulkPrice', group: 'Store', label: 'Stem Cell Face Serum, a bottle from 11' },
+  {
+    key: 'newbornLateCharge',
+    group: 'Newborn finance agreements',
+    label: 'Late charge, a payment 30 days late',
+  },
 ] as const;
 
 export type PriceKey = (typeof PRICE_ENTRIES)[number]['key'];
@@ -97,6 +102,7 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   longevity500: 937_500,
   serumPrice: 22_500,
   serumBulkPrice: 20_000,
+  newbornLateCharge: 5_000,
 };
 
 /**
@@ -107,6 +113,7 @@ export const ENTRIES_ADDED_LATER: Partial<PriceAmounts> = {
   vipPriceApproval: SHIPPED_PRICE_AMOUNTS.vipPriceApproval,
   vialReplacementFee: SHIPPED_PRICE_AMOUNTS.vialReplacementFee,
   refundApproval: SHIPPED_PRICE_AMOUNTS.refundApproval,
+  newbornLateCharge: SHIPPED_PRICE_AMOUNTS.newbornLateCharge,
 };
 
 /** The most an amount may be: $100,000 (a typing slip of a few zeros is refused, not charged). */
@@ -164,6 +171,11 @@ export function priceBookOf(amounts: PriceAmounts) {
     /** The store's Stem Cell Face Serum: a bottle, and a bottle from 11 (DESIGN.md deviation 5). */
     serumPrice: amounts.serumPrice,
     serumBulkPrice: amounts.serumBulkPrice,
+    /**
+     * A newborn finance agreement's late charge (spec 3 section 9), once per installment 30 days
+     * late: a term of the agreement, fixed on it when it is signed.
+     */
+    newbornLateChargeCents: amounts.newbornLateCharge,
     /** Banking and Storage Plans (spec 3 section 9): prepaid years of storage and their discounts. */
     annualStoragePlans: [
       plan('No Annual Storage', 'No Annual Storage', 0, 0),

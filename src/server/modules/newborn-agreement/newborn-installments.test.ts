@@ -5,6 +5,7 @@ import { addDays, addMonths, isoToUsDate } from '../../../domain/dates';
 import type { NewbornAgreementFigures } from '../../../domain/newborn-agreement';
 import {
   clientActivities,
+  newbornAgreements,
   newbornInstallments,
   paymentMethods,
   payments,
@@ -195,6 +196,30 @@ describe('newborn installments on the billing run', () => {
       url: `/api/staff/newborn-agreements/clients/${linh.actId}`,
     });
     expect(noSession.statusCode).toBe(401);
+  });
+
+  it("adds the agreement's own late charge, the one of the price version it was signed under, and names it", async () => {
+    const omar = await signedClient();
+    // Signed with the book as shipped: its terms' $50.00 is kept on it.
+    const [signed] = await t.db
+      .select({ lateChargeCents: newbornAgreements.lateChargeCents })
+      .from(newbornAgreements)
+      .where(eq(newbornAgreements.id, omar.agreementId));
+    expect(signed?.lateChargeCents).toBe(5_000);
+    // As if a version with a $65.00 late charge had been in force when it was signed.
+    await t.db
+      .update(newbornAgreements)
+      .set({ lateChargeCents: 6_500 })
+      .where(eq(newbornAgreements.id, omar.agreementId));
+    await cardDeclines(omar.id);
+    const due = addMonths(today, 1);
+    await run(addDays(due, 14), [omar.actId]);
+    expect((await run(addDays(due, 30), [omar.actId])).installments?.lateCharges).toBe(1);
+    expect((await installment(omar.agreementId, 1))?.lateChargeCents).toBe(6_500);
+    const lateMail = (await t.mailTo(omar.email)).filter(
+      (m) => m.subject === 'Your newborn finance installment is late',
+    );
+    expect(lateMail[0]?.textBody).toContain('a late charge of $65.00 is added: $925.66 is now due.');
   });
 
   it('retries a declined installment on days 3, 7 and 14, then adds one $50 late charge 30 days after its due date', async () => {

@@ -1,9 +1,8 @@
-import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { addDays, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
 import {
   INSTALLMENT_LATE_AFTER_DAYS,
-  INSTALLMENT_LATE_CHARGE_CENTS,
   INSTALLMENT_REMINDER_DAYS_AHEAD,
   type InstallmentRunCounts,
 } from '../../../domain/newborn-agreement';
@@ -64,7 +63,7 @@ export function agreementPageLink(
  */
 export function overdueInstallmentMail(
   deps: Pick<InstallmentDeps, 'publicUrl' | 'linkSecret' | 'clock' | 'contactUrl'>,
-  agreement: { mainContact: string; mainContactEmail: string; installments: number },
+  agreement: { mainContact: string; mainContactEmail: string; installments: number; lateChargeCents: number },
   row: Pick<InstallmentRow, 'agreementId' | 'number' | 'dueDate' | 'paymentCents' | 'lateChargeCents'>,
 ) {
   return {
@@ -76,7 +75,7 @@ export function overdueInstallmentMail(
       `Pay it, or change the payment method, here (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
       row.lateChargeCents > 0
         ? ''
-        : `A late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} applies once a payment is ${INSTALLMENT_LATE_AFTER_DAYS} days late.`,
+        : `A late charge of ${formatUsd(agreement.lateChargeCents)} applies once a payment is ${INSTALLMENT_LATE_AFTER_DAYS} days late.`,
       `Questions: ${deps.contactUrl}`,
     ]
       .filter(Boolean)
@@ -108,6 +107,7 @@ async function agreementOf(db: PaidOrderDeps['db'] | Transaction, agreementId: s
       mainContactEmail: newbornAgreements.mainContactEmail,
       installments: newbornAgreements.installments,
       paymentKind: newbornAgreements.paymentKind,
+      lateChargeCents: newbornAgreements.lateChargeCents,
     })
     .from(newbornAgreements)
     .where(eq(newbornAgreements.id, agreementId))
@@ -370,7 +370,11 @@ async function markOverdueWithoutMethod(deps: InstallmentDeps, row: InstallmentR
 async function addLateCharges(deps: InstallmentDeps, day: string, clientIds: readonly string[] | undefined) {
   const late = await deps.db
     .update(newbornInstallments)
-    .set({ status: 'late', lateChargeCents: INSTALLMENT_LATE_CHARGE_CENTS })
+    .set({
+      status: 'late',
+      // The agreement's own late charge, fixed when it was signed.
+      lateChargeCents: sql`(select ${newbornAgreements.lateChargeCents} from ${newbornAgreements} where ${newbornAgreements.id} = ${newbornInstallments.agreementId})`,
+    })
     .where(
       and(
         inArray(newbornInstallments.status, ['due', 'retrying', 'unpaid']),
@@ -392,7 +396,7 @@ async function addLateCharges(deps: InstallmentDeps, day: string, clientIds: rea
         subject: 'Your newborn finance installment is late',
         text: [
           `Dear ${agreement.mainContact},`,
-          `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement (${formatUsd(row.paymentCents)}, due ${isoToUsDate(row.dueDate)}) is still unpaid ${INSTALLMENT_LATE_AFTER_DAYS} days after its due date. As the agreement provides, a late charge of ${formatUsd(INSTALLMENT_LATE_CHARGE_CENTS)} is added: ${formatUsd(amountOf(row))} is now due.`,
+          `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement (${formatUsd(row.paymentCents)}, due ${isoToUsDate(row.dueDate)}) is still unpaid ${INSTALLMENT_LATE_AFTER_DAYS} days after its due date. As the agreement provides, a late charge of ${formatUsd(row.lateChargeCents)} is added: ${formatUsd(amountOf(row))} is now due.`,
           `Pay it, or change the payment method, here (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
           `Questions: ${deps.contactUrl}`,
         ].join('\n\n'),

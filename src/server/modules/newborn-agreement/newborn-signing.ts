@@ -21,6 +21,7 @@ import {
   hasMoreThanOneYearRemaining,
   paymentMessages,
 } from '../../../domain/payments';
+import { SHIPPED_PRICE_BOOK } from '../../../domain/price-book';
 import { orderNumber } from '../../../domain/site';
 import { describeMethodOnFile } from '../../../domain/storage-billing';
 import { readDocument, storeDocument } from '../../lib/document-store';
@@ -76,7 +77,12 @@ interface SigningClaim {
   kind: 'card' | 'ach';
   /** The book's card fee rate as shown ("3%"), for the PDF. */
   feePercent: string;
+  /** The book's late charge, a term the agreement keeps (absent in a claim from before it: as shipped). */
+  lateChargeCents?: number;
 }
+
+const lateChargeOf = (claim: SigningClaim) =>
+  claim.lateChargeCents ?? SHIPPED_PRICE_BOOK.newbornLateChargeCents;
 
 const alreadySigned = () => new HttpError('ALREADY_COMPLETED', m.alreadySigned);
 
@@ -136,7 +142,10 @@ async function confirmSigning(
       : 'No deposit is due.',
   ];
   const rows = newbornAgreementRows(figures);
-  const terms = newbornAgreementTerms(figures, claim.feePercent);
+  const terms = newbornAgreementTerms(figures, {
+    cardFeePercent: claim.feePercent,
+    lateChargeCents: lateChargeOf(claim),
+  });
   const columns = ['Date', 'Payment', 'Interest', 'Principal', 'Balance'];
   const tableRows = scheduleRows.map((r) => [r.date, r.payment, r.interest, r.principal, r.balance]);
   const signedText = [
@@ -192,6 +201,7 @@ async function confirmSigning(
     .update(newbornAgreements)
     .set({
       signedAt: at,
+      lateChargeCents: lateChargeOf(claim),
       signerIp: claim.ip,
       userAgent: claim.userAgent,
       documentId: document.id,
@@ -404,6 +414,7 @@ export async function signNewbornAgreement(
             userAgent: input.userAgent,
             kind,
             feePercent: cardFeePercent(book),
+            lateChargeCents: book.newbornLateChargeCents,
           };
         },
       };

@@ -41,6 +41,8 @@ export const newbornAgreements = pgTable(
     initialProcessingFeeCents: integer().notNull(),
     interestRateBasisPoints: integer().notNull(),
     installments: integer().notNull(),
+    /** The late charge of the terms signed: the price book's, of the version in force at signing. */
+    lateChargeCents: integer().notNull().default(5000),
     totalFinancedCents: integer().notNull(),
     signedAt: timestamp({ withTimezone: true }),
     signerIp: text(),

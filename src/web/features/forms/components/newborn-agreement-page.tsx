@@ -269,7 +269,10 @@ function AgreementForm({
             Terms
           </Title>
           <List spacing={6} size="sm">
-            {newbornAgreementTerms(figures, cardFeePercent(book)).map((term) => (
+            {newbornAgreementTerms(figures, {
+              cardFeePercent: cardFeePercent(book),
+              lateChargeCents: book.newbornLateChargeCents,
+            }).map((term) => (
               <List.Item key={term}>{term}</List.Item>
             ))}
           </List>

@@ -1,0 +1,1 @@
+ALTER TABLE "newborn_agreements" ADD COLUMN "late_charge_cents" integer DEFAULT 5000 NOT NULL;
