@@ -16,6 +16,23 @@ function LatePage() {
   return loaded ? <h1>Client Activity</h1> : <p>Loading</p>;
 }
 
+/** A page that shows a heading while it loads, then another heading element with its data. */
+function ReplacedHeadingPage() {
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLoaded(true), 20);
+    return () => clearTimeout(timer);
+  }, []);
+  return loaded ? (
+    <section>
+      <h1>Storage Plans</h1>
+      <p>Loaded</p>
+    </section>
+  ) : (
+    <h1>Storage Plans</h1>
+  );
+}
+
 /** A page that puts the focus on its own first field. */
 function FieldPage() {
   const field = useRef<HTMLInputElement>(null);
@@ -48,6 +65,7 @@ function portal(initialPath: string) {
                 <Link to="/client-information">Client Information</Link>
                 <Link to="/client-activity">Client Activity</Link>
                 <Link to="/payment-information">Payment Information</Link>
+                <Link to="/plans">Storage Plans</Link>
               </nav>
             }
           />
@@ -56,6 +74,7 @@ function portal(initialPath: string) {
           { path: '/client-information', element: <h1>Client Information</h1> },
           { path: '/client-activity', element: <LatePage /> },
           { path: '/payment-information', element: <FieldPage /> },
+          { path: '/plans', element: <ReplacedHeadingPage /> },
         ],
       },
     ],
@@ -93,6 +112,13 @@ describe('where the keyboard is in the portal', () => {
     // The heading comes with the page's data: the focus waits on the page, then moves to it.
     await waitFor(() =>
       expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Client Activity', level: 1 })),
+    );
+
+    // A heading replaced by another as the data comes: the focus follows it, not left on the page.
+    await user.click(screen.getByRole('link', { name: 'Storage Plans' }));
+    await screen.findByText('Loaded');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Storage Plans', level: 1 })),
     );
 
     // A page that focuses its own field keeps it.

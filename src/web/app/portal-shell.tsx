@@ -165,11 +165,17 @@ function useMainFocus() {
       heading.focus({ preventScroll: true });
       return true;
     };
-    if (toHeading()) return;
-    region.focus({ preventScroll: true });
+    if (!toHeading()) region.focus({ preventScroll: true });
+    // The page may still change its heading (a loading state's, then the data's): while the focus
+    // is on a heading of the page, or was lost with one removed, it follows to the heading shown.
+    const onHeadingOrLost = () => {
+      const active = document.activeElement;
+      return !active || active === document.body || active === region || active.tagName === 'H1';
+    };
     const watch = new MutationObserver(() => {
-      if (document.activeElement !== region) watch.disconnect();
-      else if (toHeading()) watch.disconnect();
+      if (!onHeadingOrLost()) watch.disconnect();
+      else if (document.activeElement?.tagName !== 'H1' || !region.contains(document.activeElement))
+        toHeading();
     });
     watch.observe(region, { childList: true, subtree: true });
     return () => watch.disconnect();
