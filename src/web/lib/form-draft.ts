@@ -38,6 +38,14 @@ export function useSaveFormDraft(form: DraftFormName, subject: string | null, va
   const serialized = value === null ? null : JSON.stringify(value);
   const waiting = useRef<string | null>(null);
   const stopped = useRef(false);
+  // This page's saves and deletes reach the server in the order they were made: a delete (Cancel,
+  // Save, Leave) never lands before a save still on its way, which would keep the draft.
+  const calls = useRef<Promise<unknown>>(Promise.resolve());
+  const inOrder = useCallback((call: () => Promise<unknown>) => {
+    const next = calls.current.then(call).catch(() => {});
+    calls.current = next;
+    return next;
+  }, []);
 
   const send = useCallback(
     async ({ closing = false } = {}) => {
@@ -46,14 +54,17 @@ export function useSaveFormDraft(form: DraftFormName, subject: string | null, va
       waiting.current = null;
       // Signed out meanwhile: nothing may be saved, and nothing needs to be.
       if (queryClient.getQueryData(sessionQueryKey) === null) return;
-      await apiRequest('PUT', `pay/drafts/${form}`, {
-        body: JSON.parse(body),
-        keepalive: closing,
-        // A page closing does not hear the answer; a 401 then is not the page's session ending.
-        expectUnauthenticated: closing,
-      }).catch(() => {});
+      const put = () =>
+        apiRequest('PUT', `pay/drafts/${form}`, {
+          body: JSON.parse(body),
+          keepalive: closing,
+          // A page closing does not hear the answer; a 401 then is not the page's session ending.
+          expectUnauthenticated: closing,
+        });
+      // A page closing cannot wait for the calls before it: its save goes at once.
+      await (closing ? put().catch(() => {}) : inOrder(put));
     },
-    [form, queryClient],
+    [form, queryClient, inOrder],
   );
 
   const hadValue = useRef(false);
@@ -63,14 +74,14 @@ export function useSaveFormDraft(form: DraftFormName, subject: string | null, va
       if (!hadValue.current) return;
       hadValue.current = false;
       waiting.current = null;
-      void apiRequest('DELETE', `pay/drafts/${form}`).catch(() => {});
+      void inOrder(() => apiRequest('DELETE', `pay/drafts/${form}`));
       return;
     }
     hadValue.current = true;
     waiting.current = serialized;
     const timer = setTimeout(() => void send(), SAVE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [serialized, subject, send, form]);
+  }, [serialized, subject, send, form, inOrder]);
 
   useEffect(() => {
     if (subject === null) return;
@@ -95,8 +106,8 @@ export function useSaveFormDraft(form: DraftFormName, subject: string | null, va
   /** The person drops their changes (they leave the page saying so): the kept draft goes too. */
   const discard = useCallback(() => {
     forget();
-    void apiRequest('DELETE', `pay/drafts/${form}`).catch(() => {});
-  }, [form, forget]);
+    void inOrder(() => apiRequest('DELETE', `pay/drafts/${form}`));
+  }, [form, forget, inOrder]);
 
   return { forget, discard };
 }
