@@ -20,12 +20,16 @@ test('the admin closes a day on the Shipping Calendar, then opens it again', asy
   await expect(page.getByTestId('fedex-holidays')).toContainText('Thanksgiving');
 
   const dateBox = page.getByLabel('Blackout date');
-  await dateBox.fill('2020-01-07');
+  // Typed as every date of the back office: MM/DD/YYYY.
+  await dateBox.fill('13/45/2030');
+  await page.getByRole('button', { name: 'Add date' }).click();
+  await expect(page.getByText('Please enter a real date as MM/DD/YYYY.')).toBeVisible();
+  await dateBox.fill('01/07/2020');
   await page.getByRole('button', { name: 'Add date' }).click();
   await expect(page.getByText('Please choose today or a later date.')).toBeVisible();
 
   const day = farTuesday();
-  await dateBox.fill(day.iso);
+  await dateBox.fill(day.us);
   await page.getByRole('button', { name: 'Add date' }).click();
   const list = page.getByTestId('blackout-dates');
   await expect(list).toContainText(`${day.us} (Tuesday)`);

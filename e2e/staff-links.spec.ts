@@ -103,6 +103,12 @@ test('the admin creates a member, who must set their own password at first sign-
   await menu.getByRole('link', { name: 'Audit Trail' }).click();
   await expect(page.getByRole('heading', { name: 'Audit Trail', level: 1 })).toBeVisible();
   await page.getByRole('textbox', { name: 'Actor' }).fill('staff@example.com');
+  // Dates typed as every date of the back office (MM/DD/YYYY); one that is not a day is named.
+  const from = page.getByRole('textbox', { name: 'From' });
+  await from.fill('02/30/2026');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('Please enter a valid date')).toBeVisible();
+  await from.fill('01/01/2026');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(
     page

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isIsoDate } from './dates';
+import { calendarDateToIso } from './dates';
 
 /** Admins keep the carrier blackout dates (DESIGN.md section 6): added to FedEx's computed holidays. */
 export const shippingCalendarMessages = {
-  invalidDate: 'Please enter a real date as YYYY-MM-DD.',
+  invalidDate: 'Please enter a real date as MM/DD/YYYY.',
   pastDate: 'Please choose today or a later date.',
 } as const;
 
@@ -12,8 +12,14 @@ export const blackoutDateRequestSchema = z.object({
     .string()
     .trim()
     .max(10, shippingCalendarMessages.invalidDate)
-    .refine(isIsoDate, shippingCalendarMessages.invalidDate)
-    .describe('YYYY-MM-DD'),
+    // Typed as every date of the back office (MM/DD/YYYY), or YYYY-MM-DD; kept as YYYY-MM-DD.
+    .transform((typed, ctx) => {
+      const iso = calendarDateToIso(typed);
+      if (iso) return iso;
+      ctx.addIssue({ code: 'custom', message: shippingCalendarMessages.invalidDate });
+      return z.NEVER;
+    })
+    .describe('MM/DD/YYYY (or YYYY-MM-DD)'),
 });
 export type BlackoutDateRequest = z.infer<typeof blackoutDateRequestSchema>;
 

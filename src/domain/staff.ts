@@ -6,7 +6,7 @@ import {
   withClientInformationBlocks,
 } from './client';
 import { clientActivityRecordSchema } from './client-activity';
-import { parseIsoDate, type Today } from './dates';
+import { calendarDateToIso, parseIsoDate, type Today } from './dates';
 import { formatUsd } from './money';
 import { newbornAgreementFiguresSchema } from './newborn-agreement';
 import { releaseReadinessSchema } from './release-readiness';
@@ -241,14 +241,23 @@ export const auditQuerySchema = z.object({ clientId: singleLine(z.string().trim(
 const AUDIT_FIRST_YEAR = 2000;
 const AUDIT_LAST_YEAR = 2100;
 
+/** A day of an audit search, typed MM/DD/YYYY like every date of the back office (or YYYY-MM-DD), as YYYY-MM-DD. */
 const isoDay = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date as YYYY-MM-DD')
-  .refine((d) => parseIsoDate(d) !== null, { message: 'Please enter a valid date', abort: true })
-  .refine((d) => {
-    const year = parseIsoDate(d)?.year ?? 0;
-    return year >= AUDIT_FIRST_YEAR && year <= AUDIT_LAST_YEAR;
-  }, `Please enter a date from ${AUDIT_FIRST_YEAR}-01-01 to ${AUDIT_LAST_YEAR}-12-31`);
+  .trim()
+  .regex(/^(\d{2}\/\d{2}\/\d{4}|\d{4}-\d{2}-\d{2})$/, 'Please enter a date as MM/DD/YYYY')
+  .transform((typed, ctx) => {
+    const iso = calendarDateToIso(typed);
+    const year = iso ? (parseIsoDate(iso)?.year ?? 0) : 0;
+    if (!iso) ctx.addIssue({ code: 'custom', message: 'Please enter a valid date' });
+    else if (year < AUDIT_FIRST_YEAR || year > AUDIT_LAST_YEAR)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Please enter a date from 01/01/${AUDIT_FIRST_YEAR} to 12/31/${AUDIT_LAST_YEAR}`,
+      });
+    else return iso;
+    return z.NEVER;
+  });
 
 /** Admins' search of the whole trail: any text, or each filter (all given must match). */
 export const auditSearchQuerySchema = z.object({
@@ -256,8 +265,8 @@ export const auditSearchQuerySchema = z.object({
   clientId: singleLine(z.string().trim().max(64)).optional(),
   actor: singleLine(z.string().trim().max(254)).optional(),
   action: singleLine(z.string().trim().max(64)).optional(),
-  from: isoDay.optional().describe('First day (UTC), YYYY-MM-DD'),
-  to: isoDay.optional().describe('Last day (UTC), YYYY-MM-DD'),
+  from: isoDay.optional().describe('First day (UTC), MM/DD/YYYY (or YYYY-MM-DD)'),
+  to: isoDay.optional().describe('Last day (UTC), MM/DD/YYYY (or YYYY-MM-DD)'),
 });
 export type AuditSearchQuery = z.infer<typeof auditSearchQuerySchema>;
 

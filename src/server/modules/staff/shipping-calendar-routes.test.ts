@@ -109,13 +109,18 @@ describe('the shipping calendar (admins)', () => {
     const past = await inject('POST', '/api/staff/add_blackout_date', admin, { date: addDays(today, -1) });
     expect(past.statusCode).toBe(400);
     expect(past.json().fields).toEqual({ date: shippingCalendarMessages.pastDate });
-    for (const date of ['2030-02-30', '12/24/2030', '2030-1-5', '', 'tomorrow']) {
+    for (const date of ['2030-02-30', '02/30/2030', '13/24/2030', '2030-1-5', '', 'tomorrow']) {
       for (const url of ['/api/staff/add_blackout_date', '/api/staff/remove_blackout_date']) {
         const response = await inject('POST', url, admin, { date });
         expect(response.statusCode, `${url} ${date}`).toBe(400);
         expect(response.json().fields?.date, `${url} ${date}`).toBe(shippingCalendarMessages.invalidDate);
       }
     }
+    // Typed as every back-office date: MM/DD/YYYY, kept as YYYY-MM-DD.
+    const typed = await inject('POST', '/api/staff/add_blackout_date', admin, { date: '12/24/2030' });
+    expect(typed.statusCode, typed.body).toBe(200);
+    expect(await shipmentBlackoutDates(t.db)).toContain('2030-12-24');
+    await setShipmentBlackoutDates(t.db, []);
     // Today itself may still be closed.
     const todayAdded = await inject('POST', '/api/staff/add_blackout_date', admin, { date: today });
     expect(todayAdded.statusCode, todayAdded.body).toBe(200);

@@ -171,18 +171,28 @@ describe('GET /api/staff/audit_search filters', () => {
 
   it('refuses a day that is not on the calendar or outside 2000-2100 with 400 and a message, never 500', async () => {
     for (const [query, message] of [
-      ['to=9999-12-31', 'Please enter a date from 2000-01-01 to 2100-12-31'],
+      ['to=9999-12-31', 'Please enter a date from 01/01/2000 to 12/31/2100'],
       ['from=0000-01-01', 'Please enter a valid date'],
-      ['from=1999-12-31', 'Please enter a date from 2000-01-01 to 2100-12-31'],
+      ['from=1999-12-31', 'Please enter a date from 01/01/2000 to 12/31/2100'],
+      ['from=12/31/1999', 'Please enter a date from 01/01/2000 to 12/31/2100'],
       ['to=2026-02-30', 'Please enter a valid date'],
+      ['to=02/30/2026', 'Please enter a valid date'],
       ['to=2027-02-29', 'Please enter a valid date'],
-      ['from=2026-2-3', 'Please enter a date as YYYY-MM-DD'],
+      ['from=2026-2-3', 'Please enter a date as MM/DD/YYYY'],
+      ['from=2/3/2026', 'Please enter a date as MM/DD/YYYY'],
     ] as const) {
       const answer = await search(query);
       expect(answer.statusCode, query).toBe(400);
       expect(answer.body, query).toContain(message);
     }
-    for (const query of ['from=2000-01-01', 'to=2100-12-31', 'to=2028-02-29']) {
+    // Typed as every back-office date (MM/DD/YYYY), or YYYY-MM-DD.
+    for (const query of [
+      'from=2000-01-01',
+      'to=2100-12-31',
+      'to=2028-02-29',
+      'from=01/01/2000',
+      'to=02/29/2028',
+    ]) {
       expect((await search(query)).statusCode, query).toBe(200);
     }
   });

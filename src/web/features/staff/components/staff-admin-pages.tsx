@@ -248,14 +248,18 @@ function AuditSearch() {
               />
               <TextInput
                 label="From"
-                type="date"
+                placeholder="MM/DD/YYYY"
+                inputMode="numeric"
+                autoComplete="off"
                 value={draft.from ?? ''}
                 onChange={set('from')}
                 error={fields.from}
               />
               <TextInput
                 label="To"
-                type="date"
+                placeholder="MM/DD/YYYY"
+                inputMode="numeric"
+                autoComplete="off"
                 value={draft.to ?? ''}
                 onChange={set('to')}
                 error={fields.to}
@@ -351,7 +355,7 @@ function RemoveBlackoutDate({ date }: { date: string }) {
   );
 }
 
-function AddBlackoutDate({ today }: { today: string }) {
+function AddBlackoutDate() {
   const add = useChangeBlackoutDate('add');
   const [date, setDate] = useState('');
   const fields = add.error instanceof ApiError ? add.error.fields : {};
@@ -364,8 +368,9 @@ function AddBlackoutDate({ today }: { today: string }) {
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label="Blackout date"
-          type="date"
-          min={today}
+          placeholder="MM/DD/YYYY"
+          inputMode="numeric"
+          autoComplete="off"
           value={date}
           onChange={(e) => setDate(e.currentTarget.value)}
           error={fields.date}
@@ -406,7 +411,7 @@ function ShippingCalendar() {
               Blackout dates
             </Title>
             <Stack gap="sm">
-              <AddBlackoutDate today={calendar.data.today} />
+              <AddBlackoutDate />
               {calendar.data.dates.length === 0 ? (
                 <Text size="sm">No blackout dates.</Text>
               ) : (
