@@ -36,27 +36,32 @@ export function QueueActionForm<A extends QueueItemAction>({
   mutation: ItemMutation<A>;
 }) {
   const key = useRef(newKey());
+  // Set at once, not at the next render: the second click of a double click sends nothing.
+  const sending = useRef(false);
   const [problem, setProblem] = useState<string | null>(null);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (mutation.isPending) return;
+    if (sending.current || mutation.isPending) return;
     const request = build();
     if ('problem' in request) {
       setProblem(request.problem);
       return;
     }
     setProblem(null);
-    mutation.mutate(
-      { request, idempotencyKey: key.current },
-      {
-        onSuccess: (answer) => onDone(answer.message),
-        onError: (error) =>
+    sending.current = true;
+    // The answer goes to the card even when this form has gone meanwhile (its step is done and
+    // the refreshed card no longer shows it), which a mutate() callback would not outlive.
+    mutation
+      .mutateAsync({ request, idempotencyKey: key.current })
+      .then(
+        (answer) => onDone(answer.message),
+        (error: unknown) =>
           setProblem(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.'),
-        onSettled: () => {
-          key.current = newKey();
-        },
-      },
-    );
+      )
+      .finally(() => {
+        sending.current = false;
+        key.current = newKey();
+      });
   };
   return (
     <form onSubmit={onSubmit} aria-label={label} noValidate>
