@@ -18,7 +18,7 @@ import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openPglite, openPostgres } from '../src/server/db/client';
 import { migrateDatabase } from '../src/server/db/migrate';
-import { seedDemoData } from '../src/server/db/seed';
+import { seedDemoData, seedDemoStaff } from '../src/server/db/seed';
 
 const kind = process.env.BENCH_KIND === 'pglite' ? 'pglite' : 'postgres';
 const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
@@ -47,6 +47,8 @@ const config = loadConfig({
 // The web part of the bench serves the built web app; the API part measures the API alone.
 const webRoot = process.env.BENCH_WEB ? undefined : null;
 const app = await buildApp({ config, db: database.db, webRoot, logger: false });
+// The demo admin, as the server adds it at start in demo mode (bench/web.ts signs in as them).
+await seedDemoStaff(database.db, app.deps.documentsKey);
 
 const [{ id } = { id: '' }] = (
   (await database.db.execute(sql`select id from clients where client_act_id = 'ACT10001'`)) as unknown as {
