@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { priceBookResponseSchema } from '../../../domain/price-book';
-import { siteConfigSchema } from '../../../domain/site';
+import { siteConfigSchema } from '../../../domain/site-config';
 import { recentOutboxMessages } from '../../adapters/mailer';
 import { recentSmsMessages } from '../../adapters/sms/sms-adapter';
 import type { AppDeps } from '../../app-deps';
