@@ -115,6 +115,11 @@ test('the newborn finance agreement is signed once from its link with a card: th
   await expect(pay).toBeVisible();
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
+  // A reload before signing opens the same agreement from the link in the address (issue 24).
+  await page.reload();
+  await expect(figures.getByRole('row', { name: 'Main contact Linh Nguyen' })).toBeVisible();
+  await expect(figures.getByRole('row', { name: 'Down payment $250.00' })).toBeVisible();
+  await expect(pay).toBeVisible();
 
   // On a phone: no sideways scrolling; signing with nothing given is refused, field by field.
   await page.setViewportSize({ width: 375, height: 800 });
@@ -149,6 +154,11 @@ test('the newborn finance agreement is signed once from its link with a card: th
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
   await page.screenshot({ path: 'test-results/newborn-agreement-done-375.png', fullPage: true });
+  // A reload after paying shows the agreement signed, not the form.
+  await page.reload();
+  await expect(page.getByText(m.completed)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download the deposit receipt' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Sign/ })).toHaveCount(0);
 
   // The signed copy and the receipt, e-mailed to the main contact: the plan's figures, the terms,
   // the schedule, the authorization, the signature and the certificate page.

@@ -79,6 +79,8 @@ test("a signed-in page opened directly paints the portal's header from the page 
   await page.route('**/assets/*.js', (route) => route.abort());
   await page.goto('/client-information');
   await expect(page.locator('.frame-placeholder').getByText('Client Portal')).toBeVisible();
+  // The bank's mark is painted too, where the app's header will draw it.
+  const painted = await page.locator('.frame-placeholder svg').boundingBox();
   await page.unroute('**/assets/*.js');
 
   // With the app loaded, the real frame has replaced it, and the session was fetched once.
@@ -92,6 +94,11 @@ test("a signed-in page opened directly paints the portal's header from the page 
   await expect(page.locator('.frame-placeholder')).toHaveCount(0);
   await expect(page.getByRole('banner').getByRole('link', { name: 'Client Portal' })).toBeVisible();
   expect(sessionCalls).toHaveLength(1);
+  const drawn = await page.getByRole('banner').locator('svg').first().boundingBox();
+  expect(painted).not.toBeNull();
+  expect(Math.abs((drawn?.x ?? 0) - (painted?.x ?? 0))).toBeLessThanOrEqual(1);
+  expect(Math.abs((drawn?.y ?? 0) - (painted?.y ?? 0))).toBeLessThanOrEqual(1);
+  expect(drawn?.width).toBe(painted?.width);
 });
 
 /**
@@ -117,6 +124,7 @@ for (const viewport of [
     await signIn(page, 'ACT10002');
     await expect(heading('Client Information')).toBeFocused();
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await expectBankMark(page, 'Client Portal');
     await expectSkipLinkFirst(page, heading('Client Information'));
     // A menu link pressed: the new page's heading has the focus, not the menu.
     if (viewport.width >= 1200) {
@@ -152,8 +160,10 @@ for (const viewport of [
     await physician.getByRole('button', { name: 'Sign In' }).click();
     const myClients = physician.getByRole('heading', { name: 'My Clients', level: 1 });
     await expect(myClients).toBeFocused();
+    await expectBankMark(physician, 'Physician Portal');
     await expectSkipLinkFirst(physician, myClients);
     await expectAccessible(physician);
+    await physician.screenshot({ path: `test-results/focus-physician-${viewport.width}.png` });
 
     // The back office, in a browser of its own.
     const staff = await (await browser.newContext({ viewport })).newPage();
@@ -161,11 +171,56 @@ for (const viewport of [
     await signInAsDemoAdmin(staff);
     const staffHome = staff.getByRole('heading', { name: 'Home', level: 1 });
     await expect(staffHome).toBeFocused();
+    await expectBankMark(staff, 'Back Office');
     await expectSkipLinkFirst(staff, staffHome);
     await expectAccessible(staff);
     await staff.screenshot({ path: `test-results/focus-staff-${viewport.width}.png` });
 
     expect(warnings).toEqual([]);
+  });
+}
+
+/**
+ * The bank's mark beside the portal's name in the header's link home, whole in the header: the
+ * link is read by its name alone (the mark is hidden from screen readers).
+ */
+async function expectBankMark(page: Page, portal: string) {
+  const home = page.getByRole('banner').getByRole('link', { name: portal, exact: true });
+  const mark = home.locator('svg');
+  await expect(mark).toBeVisible();
+  await expect(mark).toHaveAttribute('aria-hidden', 'true');
+  const box = await mark.boundingBox();
+  expect(box?.width).toBe(28);
+  expect(box?.height).toBe(28);
+  const header = await page.getByRole('banner').boundingBox();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()?.width ?? 0,
+  );
+}
+
+for (const width of [1280, 375]) {
+  test(`the sign-in pages are headed by the bank's mark and the portal's name, and it is the pages' icon (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    for (const [path, portal, title] of [
+      ['/', 'Client Portal', 'Sign In'],
+      ['/physician', 'Client Portal', 'Physician Sign In'],
+      ['/staff', 'Back Office', 'Staff Sign In'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+      const mark = page.locator('main svg').first();
+      await expect(mark).toBeVisible();
+      await expect(mark).toHaveAttribute('aria-hidden', 'true');
+      await expect(page.getByText(portal, { exact: true }).first()).toBeVisible();
+      const icon = page.locator('link[rel="icon"]');
+      await expect(icon).toHaveAttribute('type', 'image/svg+xml');
+      expect(await icon.getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+      await expectAccessible(page);
+      await page.screenshot({ path: `test-results/sign-in-mark${path.replace(/\//g, '-')}-${width}.png` });
+    }
   });
 }
 

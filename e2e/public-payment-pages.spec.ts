@@ -122,22 +122,51 @@ test.describe('public payment pages', () => {
     await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
   });
 
-  test('the confirmed client sees the overdue bill, the card fee and the total before paying, then the amount charged', async ({
+  test('opened by its signed link, the page keeps the client and the bill through a reload, Back and a second tab; paid, a reload shows what was paid (375 and 1280 px)', async ({
     page,
   }) => {
+    const link = `/updatepaymentinformation?t=${createPaymentLinkToken(Buffer.from(E2E_LINK_SECRET, 'utf8'), 'ACT10006', new Date())}`;
+    /** The page as the link opens it: Omar confirmed, no form to fill in, his overdue year and the total by card. */
+    const expectIdentifiedWithBill = async (tab: Page) => {
+      await expect(tab.getByText('Client Details Successfully Confirmed')).toBeVisible();
+      await expect(tab.getByText('Client ID: ACT10006')).toBeVisible();
+      await expect(tab.getByRole('button', { name: 'Confirm Client Details' })).toHaveCount(0);
+      const due = tab.getByRole('group', { name: 'Amount Due' });
+      await expect(due).toContainText('Annual storage due');
+      await expect(due).toContainText('$339.81');
+      await expect(due).toContainText('Card processing fee (3%)$10.19');
+      await expect(due).toContainText('Total charged when you save$350.00');
+      await expect(tab.getByRole('button', { name: 'Pay $350.00 and save card' })).toBeVisible();
+      // The link is not in the address bar to be copied or shown.
+      expect(tab.url()).not.toContain('t=');
+    };
+
     await page.setViewportSize({ width: 375, height: 800 });
-    await page.goto('/updatepaymentinformation');
-    await page.getByRole('radio', { name: 'Client ID and Last Name' }).check();
-    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10006');
-    await page.getByRole('textbox', { name: 'Last Name', exact: true }).fill('Haddad');
-    await page.getByRole('button', { name: 'Confirm Client Details' }).click();
-    await expect(page.getByText('Client Details Successfully Confirmed')).toBeVisible();
+    await page.goto(link);
+    await expectIdentifiedWithBill(page);
+    // A reload before paying shows the same page, not an empty form (issue 24).
+    await page.reload();
+    await expectIdentifiedWithBill(page);
+    await expectNoSidewaysScroll(page);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/public-payment-link-reloaded-375.png', fullPage: true });
+    // Away and Back again: the same.
+    await page.goto('/forgot-password');
+    await expect(page.getByRole('button', { name: 'Send One Time Password' })).toBeVisible();
+    await page.goBack();
+    await expectIdentifiedWithBill(page);
+
+    // The link opened again in a second tab, on a wide screen: the same page, reloaded too.
+    const second = await page.context().newPage();
+    await second.setViewportSize({ width: 1280, height: 900 });
+    await second.goto(link);
+    await expectIdentifiedWithBill(second);
+    await second.reload();
+    await expectIdentifiedWithBill(second);
+    await expectAccessible(second);
+    await second.screenshot({ path: 'test-results/public-payment-link-reloaded-1280.png', fullPage: true });
 
     const due = page.getByRole('group', { name: 'Amount Due' });
-    await expect(due).toContainText('Annual storage due');
-    await expect(due).toContainText('$339.81');
-    await expect(due).toContainText('Card processing fee (3%)$10.19');
-    await expect(due).toContainText('Total charged when you save$350.00');
     await page.getByRole('radio', { name: 'ACH Payment' }).check();
     await expect(due).toContainText('Total charged when you save$339.81');
     await expect(page.getByRole('button', { name: 'Pay $339.81 and save bank account' })).toBeVisible();
@@ -177,6 +206,13 @@ test.describe('public payment pages', () => {
     await expectNoSidewaysScroll(page);
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/public-payment-paid-375.png', fullPage: true });
+
+    // The second tab, reloaded, reads the bill again: nothing is due any more.
+    await second.reload();
+    await expect(second.getByText('Client ID: ACT10006')).toBeVisible();
+    await expect(second.getByText('Nothing is due today.', { exact: false })).toBeVisible();
+    await expect(second.getByRole('button', { name: /^Pay / })).toHaveCount(0);
+    await second.close();
   });
 
   test('identify first, then pay: a new client saves a card, and a reload shows it saved (1280 px)', async ({

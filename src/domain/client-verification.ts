@@ -121,4 +121,12 @@ export const clientVerificationResponseSchema = z.object({
     .string()
     .describe('Lets this page save a payment method for the confirmed client for 15 minutes'),
   amountDue: amountDueSchema,
+  ClientId: z
+    .string()
+    .optional()
+    .describe(
+      'Confirmed by a signed link only: the Client ID it names (the link carries it), so its page says whom it pays for',
+    ),
 });
+
+export type ClientVerificationResponse = z.infer<typeof clientVerificationResponseSchema>;

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { todayFor } from '../domain/client';
 import { buildApp, loggerOptions } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -15,6 +16,7 @@ import {
 } from './db/seed-back-office';
 import { seedDemoNewbornAgreement } from './db/seed-newborn';
 import { type Jobs, startJobs } from './jobs/jobs';
+import { forgetServerAddress, recordServerAddress } from './lib/server-address';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -70,6 +72,7 @@ async function main() {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     try {
+      forgetServerAddress(config.dataDir, process.pid);
       await jobs?.stop();
       await app.close();
       await database.close();
@@ -81,9 +84,21 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Without PUBLIC_URL the address is this machine's, on the port listened to (PORT=0 lets the
+  // system choose it).
+  const { port } = app.server.address() as AddressInfo;
+  const publicUrl =
+    config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
+  // The link scripts read it from DATA_DIR, beside the key they sign with.
+  const unrecorded = recordServerAddress(config.dataDir, {
+    publicUrl,
+    pid: process.pid,
+    linkKey: config.linkSecret ? 'LINK_SECRET' : 'DATA_DIR',
+  });
+  if (unrecorded) app.log.warn({ error: unrecorded }, 'could not record the address for the link scripts');
   jobs = await startJobs(app.deps, database, app.log);
   if (config.demo) {
-    app.log.info(`demo mode: sign in at ${config.publicUrl} as ACT10001 / DemoClient#2026`);
+    app.log.info(`demo mode: sign in at ${publicUrl} as ACT10001 / DemoClient#2026`);
   }
 }
 

@@ -1,3 +1,9 @@
+import { logoMarkSvg } from '../components/logo-mark-shapes.ts';
+
+/** The mark's size in the header and its gap to the portal's name, in px: the same in both headers. */
+export const LOGO_SIZE = 28;
+export const LOGO_GAP = 8;
+
 /** The portal's typeface: the theme's (providers.tsx), and the frame placeholder's before it. */
 export const PORTAL_FONT_FAMILY =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -5,8 +11,8 @@ export const PORTAL_FONT_FAMILY =
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 /**
- * The signed-in frame's header (PortalShell) as plain HTML: the portal's name on its bar, with
- * room for the phone menu's button. The server puts it in the page it sends for a signed-in
+ * The signed-in frame's header (PortalShell) as plain HTML: the bank's mark and the portal's name
+ * on its bar, with room for the phone menu's button. The server puts it in the page it sends for a signed-in
  * address, so the header shows as soon as the page arrives instead of when the app has loaded and
  * run, and the app shows the same markup while its frame is still loading (PendingFrame), so it
  * does not blink between the two.
@@ -21,8 +27,10 @@ export function framePlaceholderHtml(title: string): string {
     `font-family:${PORTAL_FONT_FAMILY}}` +
     '.frame-placeholder .frame-burger{width:28px;height:28px;flex:none}' +
     '@media (min-width:62em){.frame-placeholder .frame-burger{display:none}}' +
-    '.frame-placeholder .frame-title{font-weight:700;font-size:var(--mantine-font-size-lg);' +
-    'color:var(--mantine-color-blue-9);white-space:nowrap}' +
-    `</style><header><span class="frame-burger"></span><span class="frame-title">${text}</span></header></div>`
+    `.frame-placeholder .frame-title{display:flex;align-items:center;gap:${LOGO_GAP}px;font-weight:700;` +
+    'font-size:var(--mantine-font-size-lg);color:var(--mantine-color-blue-9);white-space:nowrap}' +
+    '.frame-placeholder svg{flex:none;display:block}' +
+    '</style><header><span class="frame-burger"></span><span class="frame-title">' +
+    `${logoMarkSvg(`width="${LOGO_SIZE}" height="${LOGO_SIZE}" aria-hidden="true"`)}${text}</span></header></div>`
   );
 }

@@ -12,11 +12,13 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { type CSSProperties, type ReactNode, type Ref, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavigationType, Outlet, useLocation, useNavigationType } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
+import { LogoMark } from '../components/logo-mark';
 import { SiteFooter } from '../components/site-footer';
+import { LOGO_GAP, LOGO_SIZE } from './frame-placeholder';
 
 /**
  * The frame every signed-in portal shares: the header with the phone menu's burger and the
- * portal's name (a link home), the left navigation, and the page with its loading overlay.
+ * bank's mark with the portal's name (a link home), the left navigation, and the page with its loading overlay.
  * Each role's layout fills in its own menus.
  */
 export function PortalShell(props: {
@@ -50,16 +52,12 @@ export function PortalShell(props: {
               size="sm"
               aria-label="Toggle navigation"
             />
-            <Text
-              component={Link}
-              to={props.home}
-              fw={700}
-              size="lg"
-              c="blue.9"
-              style={{ textDecoration: 'none', whiteSpace: 'nowrap' }}
-            >
-              {props.title}
-            </Text>
+            <Link to={props.home} style={homeLink}>
+              <LogoMark size={LOGO_SIZE} />
+              <Text component="span" fw={700} size="lg" c="blue.9" style={{ whiteSpace: 'nowrap' }}>
+                {props.title}
+              </Text>
+            </Link>
           </Group>
           {props.headerEnd}
         </Group>
@@ -95,6 +93,13 @@ export function PortalShell(props: {
 }
 
 const HEADER_ROW = 60;
+
+const homeLink: CSSProperties = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: LOGO_GAP,
+  textDecoration: 'none',
+};
 const HEADER_BAND = 36;
 
 const offScreen: CSSProperties = {

@@ -1,8 +1,12 @@
-import { Box, Container, Paper, Text, Title } from '@mantine/core';
+import { Box, Container, Group, Paper, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { LogoMark } from './logo-mark';
 import { SiteFooter } from './site-footer';
 
-/** The frame of the pages seen without signing in: sign-in, password recovery, public links. */
+/**
+ * The frame of the pages seen without signing in: sign-in, password recovery, public links. The
+ * bank's mark and the portal's name head it.
+ */
 export function PublicShell({
   title,
   children,
@@ -18,9 +22,12 @@ export function PublicShell({
   return (
     <Box component="main" mih="100vh" py={{ base: 'md', sm: 60 }} bg="gray.0">
       <Container size={width} px="md">
-        <Text ta="center" fw={700} size="lg" c="blue.9" mb={4}>
-          {brand}
-        </Text>
+        <Group justify="center" gap={8} wrap="nowrap" mb={4}>
+          <LogoMark size={32} />
+          <Text fw={700} size="lg" c="blue.9">
+            {brand}
+          </Text>
+        </Group>
         <Title order={1} ta="center" size="h2" mb="lg">
           {title}
         </Title>

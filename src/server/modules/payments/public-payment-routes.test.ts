@@ -154,6 +154,9 @@ describe('POST /api/pay/set_verifyClientData', () => {
     const good = createPaymentLinkToken(secret, 'ACT10001', t.clock.now());
     const linked = await verify({ mode: 'link', t: good });
     expect(linked.statusCode, linked.body).toBe(200);
+    // The link names its client: its page says whom it pays for (a confirmation by the form does not).
+    expect(linked.json().ClientId).toBe('ACT10001');
+    expect(linked.body).not.toMatch(/Jane|jane\.doe|1975/);
     const altered = `${Buffer.from(JSON.stringify({ c: 'ACT10002', p: 'payment-info', e: 9_999_999_999 })).toString('base64url')}.${good.split('.')[1]}`;
     expect((await verify({ mode: 'link', t: altered })).json().error).toBe(v.linkFailed);
     const expired = createPaymentLinkToken(

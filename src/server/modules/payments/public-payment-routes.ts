@@ -147,6 +147,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
             .sort((a, b) => a.dueDate.localeCompare(b.dueDate)),
           overdueCents: overdue.totalCents,
         },
+        ...(linkClientId ? { ClientId: linkClientId.toUpperCase() } : {}),
       };
     },
   );

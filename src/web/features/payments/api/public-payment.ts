@@ -1,5 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { AmountDue, ClientVerificationRequest } from '../../../../domain/client-verification';
+import type {
+  ClientVerificationRequest,
+  ClientVerificationResponse,
+} from '../../../../domain/client-verification';
 import type {
   PublicPaymentResult,
   SetPublicPaymentInfoRequest,
@@ -8,13 +11,7 @@ import type {
 import { apiRequest } from '../../../lib/api-client';
 
 export function verifyClient(request: ClientVerificationRequest) {
-  return apiRequest<{ verified: true; message: string; verification: string; amountDue: AmountDue }>(
-    'POST',
-    'pay/set_verifyClientData',
-    {
-      body: request,
-    },
-  );
+  return apiRequest<ClientVerificationResponse>('POST', 'pay/set_verifyClientData', { body: request });
 }
 
 export function useVerifyClient() {

@@ -1,4 +1,4 @@
-import { Button, Fieldset, Group, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, Loader, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import {
   type AmountDue,
@@ -31,8 +31,10 @@ export interface Confirmation {
 
 interface Props {
   today: string;
-  /** Confirmed by the signed link: nothing to fill in. */
-  byLink: boolean;
+  /** The signed link the page was opened with is being checked. */
+  checkingLink: boolean;
+  /** Confirmed by the signed link, for this Client ID: nothing to fill in. Null otherwise. */
+  byLink: string | null;
   /** Why a signed link did not identify the client. */
   linkError: string | null;
   mode: IdentificationMode;
@@ -47,6 +49,7 @@ interface Props {
 /** Client Identification: by Client ID and last name, or by full contact, confirmed by the server. */
 export function ClientIdentificationFieldset({
   today,
+  checkingLink,
   byLink,
   linkError,
   mode,
@@ -110,10 +113,18 @@ export function ClientIdentificationFieldset({
 
   return (
     <Fieldset legend="Client Identification" radius="md">
-      {byLink ? (
-        <Text c="teal.9" fw={600} role="status">
-          {v.confirmed}
-        </Text>
+      {checkingLink ? (
+        <Group gap="xs" role="status">
+          <Loader size="xs" aria-hidden />
+          <Text size="sm">Checking the link…</Text>
+        </Group>
+      ) : byLink !== null ? (
+        <Stack gap={4} role="status">
+          <Text c="teal.9" fw={600}>
+            {v.confirmed}
+          </Text>
+          {byLink && <Text size="sm">Client ID: {byLink}</Text>}
+        </Stack>
       ) : (
         <Stack>
           {problem && problem === linkError && (

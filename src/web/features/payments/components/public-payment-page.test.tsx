@@ -53,11 +53,13 @@ function fakeServer(verifications: AmountDue[], saves: Array<{ status: number; b
     if (url === '/api/pay/set_verifyClientData') {
       const amountDue = verifications[Math.min(verified, verifications.length - 1)];
       verified += 1;
+      const byLink = body?.mode === 'link';
       return json(200, {
         verified: true,
         message: 'Client Details Successfully Confirmed',
         verification: `verification-${verified}`,
         amountDue,
+        ...(byLink ? { ClientId: 'ACT10006' } : {}),
       });
     }
     if (url.startsWith('/api/pay/get_PublicPaymentResult')) {
@@ -282,6 +284,43 @@ describe('the public payment page: identify first, and the paid state from the s
     expect(alert.textContent).toContain('This confirmation has expired or is not valid.');
     await waitFor(() => expect(alert.textContent).toContain('call (305) 555-0100 or write to ACT.'));
     expect(screen.getByRole('button', { name: 'Confirm Client Details' })).toBeDefined();
+  });
+
+  it('opened by a signed link, a reload (the same history entry) confirms the client again with it and shows the bill', async () => {
+    window.history.replaceState({ idx: 0 }, '', '/payment?t=signed-link');
+    const server = fakeServer([twoYears], []);
+    const first = renderInPortal(<PublicPaymentPage page="email" />);
+    await screen.findByText('Client Details Successfully Confirmed');
+    expect(screen.getByText('Client ID: ACT10006')).toBeDefined();
+    expect(window.location.search).toBe('');
+    // The router's own state is kept beside the link.
+    expect(window.history.state).toMatchObject({ idx: 0 });
+    first.unmount();
+
+    renderInPortal(<PublicPaymentPage page="email" />);
+    expect(screen.getByText('Checking the link…')).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Confirm Client Details' })).toBeNull();
+    await screen.findByText('Client Details Successfully Confirmed');
+    expect(screen.getByText('Client ID: ACT10006')).toBeDefined();
+    expect(row('Total charged when you save')).toBe('$648.51');
+    expect(screen.queryByRole('button', { name: 'Confirm Client Details' })).toBeNull();
+    expect(server.verifications().map((c) => c.body)).toEqual([
+      { mode: 'link', t: 'signed-link' },
+      { mode: 'link', t: 'signed-link' },
+    ]);
+  });
+
+  it('after paying by a signed link, the entry names the result and no longer holds the link', async () => {
+    window.history.replaceState(null, '', '/payment?t=signed-link');
+    fakeServer([twoYears], [accepted]);
+    const user = userEvent.setup();
+    renderInPortal(<PublicPaymentPage page="email" />);
+    await screen.findByText('Client Details Successfully Confirmed');
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: 'Pay $648.51 and save card' }));
+    await screen.findByText('Payment Information is Updated Successfully');
+    expect(window.location.search).toBe('?result=result-1');
+    expect(JSON.stringify(window.history.state ?? {})).not.toContain('signed-link');
   });
 
   it('a link that failed says what happened and how to get a new one', async () => {

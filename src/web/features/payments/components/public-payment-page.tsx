@@ -28,6 +28,7 @@ import {
   newMethodRequestFields,
 } from '../../../lib/payment/new-method';
 import { priceBookQueryKey, usePriceBook } from '../../../lib/price-book';
+import { replaceSignedLinkWith, takeSignedLink } from '../../../lib/signed-link';
 import { usePublicPaymentResult, usePublicPaymentSave, useVerifyClient } from '../api/public-payment';
 import { AmountDueSummary, type PublicPaymentMethod, totalFor } from './amount-due-summary';
 import {
@@ -61,8 +62,10 @@ const resultInAddress = () => new URLSearchParams(window.location.search).get('r
  * The public single-payment page reached from an e-mailed (`email`) or texted (`sms`) link. The
  * visitor identifies the client first, then (and only then) sees what is due and saves a card or
  * bank account for overdue and future annual storage fees. A signed link (`?t=`) identifies the
- * client without the form. After saving, the address names the save (`?result=`), so a reload
- * shows what was paid, read from the server: nothing of it is kept in the browser.
+ * client without the form; it is kept in the page's history entry, so a reload (or Back to the
+ * page) confirms the client again with it and shows the bill again. After saving, the address
+ * names the save (`?result=`), so a reload shows what was paid, read from the server: nothing of
+ * either is kept in the browser's storage, and no card or account number anywhere.
  */
 export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const today = todayFor(new Date());
@@ -72,7 +75,12 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const queryClient = useQueryClient();
   const [verification, setVerification] = useState<string | null>(null);
   const [amountDue, setAmountDue] = useState<AmountDue | null>(null);
-  const [byLink, setByLink] = useState(false);
+  /** The signed link the page was opened with, from the address or, after a reload, its history entry. */
+  const [signedLink] = useState(() => (resultInAddress() ? null : takeSignedLink()));
+  /** The client the signed link confirmed (its Client ID), once the server has said so. */
+  const [byLink, setByLink] = useState<string | null>(null);
+  /** The signed link is being checked: the page says so rather than showing the form it may not need. */
+  const [checkingLink, setCheckingLink] = useState(signedLink !== null);
   const [linkError, setLinkError] = useState<string | null>(null);
   const [mode, setMode] = useState<IdentificationMode>('');
   const [resultToken, setResultToken] = useState<string | null>(resultInAddress);
@@ -91,7 +99,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const forgetConfirmation = () => {
     setVerification(null);
     setAmountDue(null);
-    setByLink(false);
+    setByLink(null);
     confirmedBy.current = null;
   };
 
@@ -117,11 +125,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     send: (request, idempotencyKey) =>
       save.mutateAsync({ request: request as SetPublicPaymentInfoRequest, idempotencyKey }),
     onSuccess: (response) => {
-      window.history.replaceState(
-        null,
-        '',
-        `${window.location.pathname}?result=${encodeURIComponent(response.result)}`,
-      );
+      replaceSignedLinkWith(`?result=${encodeURIComponent(response.result)}`);
       setResultToken(response.result);
       window.scrollTo({ top: 0 });
     },
@@ -140,25 +144,22 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
   const { values, errors } = form;
   const { setErrors } = form.form;
 
-  // A signed link identifies the client; it is then taken out of the address bar.
+  // A signed link identifies the client, on opening and again on each reload of the page.
   useEffect(() => {
-    if (linkChecked.current) return;
+    if (linkChecked.current || !signedLink) return;
     linkChecked.current = true;
-    const params = new URLSearchParams(window.location.search);
-    const token = params.get('t');
-    if (!token || params.has('result')) return;
-    window.history.replaceState(null, '', window.location.pathname);
-    const request = { mode: 'link' as const, t: token };
+    const request = { mode: 'link' as const, t: signedLink };
     verifyClient.mutate(request, {
       onSuccess: (data) => {
         confirmedBy.current = request;
         setVerification(data.verification);
         setAmountDue(data.amountDue);
-        setByLink(true);
+        setByLink(data.ClientId ?? '');
       },
       onError: (error) => setLinkError(error.message),
+      onSettled: () => setCheckingLink(false),
     });
-  }, [verifyClient]);
+  }, [verifyClient, signedLink]);
 
   /**
    * After a 409 AMOUNT_CHANGED: reads the amount due (and the price book, for the card fee) again,
@@ -235,6 +236,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
           {resultGone && <ResultGoneNotice message={result.error.message} />}
           <ClientIdentificationFieldset
             today={today}
+            checkingLink={checkingLink}
             byLink={byLink}
             linkError={linkError}
             mode={mode}
