@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_PATTERN, tooLong } from './client';
 import { RELEASE_TO_INDIVIDUAL, TISSUE_DELIVER_OPTIONS, type TissueDeliver } from './consent-agreement';
 import { DOB_YEAR_LIMIT, dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
-import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { paymentInfoSchema } from './payment-info';
 import type { PriceBook } from './price-book';
@@ -225,19 +225,21 @@ const consentSigningFields = {
  * account, a gateway token with its display data. Identity comes from the session; a
  * ClientSFRecordId sent must be the caller's own client.
  */
-export const sendConsentDataRequestSchema = z
-  .object({
-    ...consentPageOneFields,
-    ...consentSigningFields,
-    ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
-    PhysicianFirstName: z.string().max(80).optional().describe('Ignored: read from the record'),
-    PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
-  })
-  .superRefine((body, ctx) => {
-    for (const [path, message] of Object.entries(consentPageOneProblems(body))) {
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    }
-  }, everyFieldAtOnce);
+export const sendConsentDataRequestSchema = acceptingSpecCardFieldNames(
+  z
+    .object({
+      ...consentPageOneFields,
+      ...consentSigningFields,
+      ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
+      PhysicianFirstName: z.string().max(80).optional().describe('Ignored: read from the record'),
+      PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
+    })
+    .superRefine((body, ctx) => {
+      for (const [path, message] of Object.entries(consentPageOneProblems(body))) {
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      }
+    }, everyFieldAtOnce),
+);
 
 export type SendConsentDataRequest = z.infer<typeof sendConsentDataRequestSchema>;
 
@@ -302,20 +304,22 @@ export const physicianConsentClientOrder = Object.keys(
  * The client and the physician come from the session; the physician fields sent are ignored.
  */
 export function sendPhysicianConsentDataRequestSchema(today: Today) {
-  return z
-    .object({
-      ...consentPageOneFields,
-      ...physicianConsentClientFields(today),
-      ...consentSigningFields,
-      PhysicianId: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
-      Id: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
-      PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
-    })
-    .superRefine((body, ctx) => {
-      for (const [path, message] of Object.entries(consentPageOneProblems(body, 'physician'))) {
-        ctx.addIssue({ code: 'custom', path: [path], message });
-      }
-    }, everyFieldAtOnce);
+  return acceptingSpecCardFieldNames(
+    z
+      .object({
+        ...consentPageOneFields,
+        ...physicianConsentClientFields(today),
+        ...consentSigningFields,
+        PhysicianId: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
+        Id: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
+        PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
+      })
+      .superRefine((body, ctx) => {
+        for (const [path, message] of Object.entries(consentPageOneProblems(body, 'physician'))) {
+          ctx.addIssue({ code: 'custom', path: [path], message });
+        }
+      }, everyFieldAtOnce),
+  );
 }
 
 export type SendPhysicianConsentDataRequest = z.infer<
