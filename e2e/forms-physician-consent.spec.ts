@@ -47,7 +47,9 @@ test('Dr. Alvarez has Ana sign her consent in the clinic: her details corrected,
     .getByRole('link', { name: 'Client Consent' })
     .click();
   await expect(page).toHaveURL(/\/client-consent$/);
-  await expect(page.getByRole('heading', { name: 'Client Consent', level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: 'ACT Client Consent', exact: true, level: 1 }),
+  ).toBeVisible();
   const form = page.getByRole('form', { name: 'Client Consent Form' });
   await expect(form.getByText(/Miami-Dade County/).first()).toBeVisible();
 

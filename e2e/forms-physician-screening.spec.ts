@@ -170,6 +170,25 @@ test('her card is on her file now, shown by its last 4 digits for her next clien
   await expect(again.getByText('You have already completed this form. Thank you')).toBeVisible();
 });
 
+test('with no client information choice, White Glove Labs says Please Select, the other routes Please Check', async ({
+  page,
+}) => {
+  await physicianSignIn(page, 'PHY20002');
+  const form = await openScreening(page);
+  // Spec 2, section 5: no client-info choice gives "Please Check"; White Glove also requires the
+  // client-info choice ("Please Select"). Below: the choice's field, its radios and its message.
+  const identifyBy = form
+    .locator('div')
+    .filter({ has: page.getByRole('radiogroup', { name: 'Identify the client by' }) })
+    .last();
+  await choose(page, 'Submission Option', 'White Glove Labs');
+  await form.getByRole('button', { name: /^(Submit|Pay \$)/ }).click();
+  await expect(identifyBy.getByText('Please Select', { exact: true })).toBeVisible();
+  await choose(page, 'Submission Option', 'Waiver Submission');
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await expect(identifyBy.getByText('Please Check', { exact: true })).toBeVisible();
+});
+
 test('Dr. Chen can neither see nor confirm Jane, another physician’s client', async ({ page }) => {
   await physicianSignIn(page, 'PHY20002');
   await expect(page.locator('tr[data-client="ACT10001"]')).toHaveCount(0);

@@ -106,7 +106,9 @@ for (const viewport of [
     await page.getByRole('banner').getByRole('link', { name: 'Change client' }).click();
     await page.getByRole('button', { name: `Sign consent for Ben ${last} (${benId})` }).click();
     await expect(page).toHaveURL(/\/client-consent$/);
-    await expect(page.getByRole('heading', { name: 'Client Consent', level: 1 })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'ACT Client Consent', exact: true, level: 1 }),
+    ).toBeVisible();
     await expect(page.getByRole('main')).toContainText(
       `Client Consent and Service Agreement of Ben ${last} (Client ID ${benId})`,
     );

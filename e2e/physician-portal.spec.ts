@@ -71,7 +71,9 @@ test.describe('physician portal', () => {
       .getByRole('navigation', { name: 'Portal sections' })
       .getByRole('link', { name: 'Client Consent' })
       .click();
-    await expect(page.getByRole('heading', { name: 'Client Consent', level: 1 })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'ACT Client Consent', exact: true, level: 1 }),
+    ).toBeVisible();
 
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();

@@ -3,7 +3,7 @@ import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
 import { cancellationViewSchema } from './cell-request-cancellation';
 import { CELL_REQUEST_PAYERS } from './cell-request-objection';
 import { EMAIL_PATTERN } from './client';
-import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { chargedOrderFields } from './payments';
 import { VIALS_PER_REQUEST } from './price-book';
@@ -102,60 +102,64 @@ const shipmentDate = shipmentDateField(shipmentDateMessages.required);
 const { min: MIN_VIALS, max: MAX_VIALS } = VIALS_PER_REQUEST;
 
 /** send_CellRequest: what the client chose, never an amount to charge (a shown total is checked). */
-export const sendCellRequestSchema = z
-  .object({
-    Client_id: singleLine(z.string().trim().max(64)).optional(),
-    NumberOfVials: z.number({ error: m.dose }).int(m.dose).min(MIN_VIALS, m.dose).max(MAX_VIALS, m.dose),
-    CPP: z.enum(['Yes', 'No'], { error: m.cpp }),
-    shipping_method: z.enum(SHIPPING_METHODS, { error: m.shippingMethod }),
-    ShipmentDate: shipmentDate,
-    ShippingInfo: z.enum(SHIPPING_INFO_CHOICES, { error: m.savedAddress }).default('New'),
-    saveAddressForFuture: z.boolean().default(false),
-    AddressFedExVerified: z.boolean().default(false),
-    clinicName: singleLine(z.string().trim().max(100, m.clinicName)).default(''),
-    firstName: requiredLine(m.firstName, 80),
-    lastName: requiredLine(m.lastName, 80),
-    ShippingEmail: requiredLine(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
-    phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
-    street: requiredLine(m.street, 200),
-    city: requiredLine(m.city, 80),
-    state: stateCodeField({ required: m.state, format: m.stateFormat }),
-    country: requiredLine(m.country, 80),
-    // Not the US ZIP rule: a shipment may go to Canada (ACT VIP), whose postal codes have letters.
-    ZipCode: requiredLine(m.zipCode, 10),
-    Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
-    Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES, { error: m.infectiousDisease }),
-    Infectious_Disease_Name: singleLine(z.string().trim().max(200)).default(''),
-    authorize: z.literal(true, { error: m.authorize }),
-    ...formPaymentFields,
-    PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
-    PaidBy: z
-      .enum(CELL_REQUEST_PAYERS)
-      .default('client')
-      .describe(
-        "A physician's request: the client's method on file, or the physician's own (on file or new). A client's own request is 'client'.",
-      ),
-    amount: z
-      .number()
-      .optional()
-      .describe('Legacy: the total shown, in dollars; must equal the server quote'),
-    expectedTotalCents: z
-      .number()
-      .int()
-      .optional()
-      .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
-    // Legacy amount fields the page may send: ignored, the server computes every amount.
-    CPPAmountCharged: z.number().optional(),
-    ShippingFeeCharged: z.number().optional(),
-    CreditCardProcessingFee: z.number().optional(),
-    AmountForDoseCharged: z.number().optional(),
-    PrePaidVials: z.number().optional(),
-  })
-  .refine((b) => b.Infectious_Disease !== 'treated' || b.Infectious_Disease_Name.length > 0, {
-    message: m.infectiousDiseaseName,
-    path: ['Infectious_Disease_Name'],
-    ...everyFieldAtOnce,
-  });
+export const sendCellRequestSchema = acceptingSpecCardFieldNames(
+  z
+    .object({
+      Client_id: singleLine(z.string().trim().max(64)).optional(),
+      NumberOfVials: z.number({ error: m.dose }).int(m.dose).min(MIN_VIALS, m.dose).max(MAX_VIALS, m.dose),
+      CPP: z.enum(['Yes', 'No'], { error: m.cpp }),
+      shipping_method: z.enum(SHIPPING_METHODS, { error: m.shippingMethod }),
+      ShipmentDate: shipmentDate,
+      ShippingInfo: z.enum(SHIPPING_INFO_CHOICES, { error: m.savedAddress }).default('New'),
+      saveAddressForFuture: z.boolean().default(false),
+      AddressFedExVerified: z.boolean().default(false),
+      clinicName: singleLine(z.string().trim().max(100, m.clinicName)).default(''),
+      firstName: requiredLine(m.firstName, 80),
+      lastName: requiredLine(m.lastName, 80),
+      ShippingEmail: requiredLine(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
+      phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
+      street: requiredLine(m.street, 200),
+      city: requiredLine(m.city, 80),
+      state: stateCodeField({ required: m.state, format: m.stateFormat }),
+      country: requiredLine(m.country, 80),
+      // Not the US ZIP rule: a shipment may go to Canada (ACT VIP), whose postal codes have letters.
+      ZipCode: requiredLine(m.zipCode, 10),
+      Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
+      Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES, { error: m.infectiousDisease }),
+      Infectious_Disease_Name: singleLine(z.string().trim().max(200)).default(''),
+      authorize: z.literal(true, { error: m.authorize }),
+      ...formPaymentFields,
+      PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
+      PaidBy: z
+        .enum(CELL_REQUEST_PAYERS)
+        .default('client')
+        .describe(
+          "A physician's request: the client's method on file, or the physician's own (on file or new). A client's own request is 'client'.",
+        ),
+      amount: z
+        .number()
+        .optional()
+        .describe('Legacy: the total shown, in dollars; must equal the server quote'),
+      expectedTotalCents: z
+        .number()
+        .int()
+        .optional()
+        .describe(
+          'The total the page showed, in cents: a different server total answers 409, nothing charged',
+        ),
+      // Legacy amount fields the page may send: ignored, the server computes every amount.
+      CPPAmountCharged: z.number().optional(),
+      ShippingFeeCharged: z.number().optional(),
+      CreditCardProcessingFee: z.number().optional(),
+      AmountForDoseCharged: z.number().optional(),
+      PrePaidVials: z.number().optional(),
+    })
+    .refine((b) => b.Infectious_Disease !== 'treated' || b.Infectious_Disease_Name.length > 0, {
+      message: m.infectiousDiseaseName,
+      path: ['Infectious_Disease_Name'],
+      ...everyFieldAtOnce,
+    }),
+);
 export type SendCellRequest = z.infer<typeof sendCellRequestSchema>;
 export type SendCellRequestInput = z.input<typeof sendCellRequestSchema>;
 

@@ -30,9 +30,31 @@ describe('the consent agreement', () => {
     ['3 weeks notice for a release', /3 weeks notice/],
     ['releases from three months after enrollment', /three months after my Enrollment Date/],
     ['60 days notice of termination and no refunds', /60 days written notice.*not refunded/s],
-    ['120 days of retention after death', /120 days/],
+    ['120 days of retention after death', /Tissue is retained 120 days after death before destruction\./],
   ])('covers %s', (_term, pattern) => {
     expect(text).toMatch(pattern);
+  });
+
+  it('signs Addendum A as page 1 shows it: its introduction and what each choice means', () => {
+    expect(text).toContain(
+      [
+        'Addendum A: In the event of my death',
+        'Please choose what the bank is to do with your stored tissue and cells in the event of your death. Tissue is retained 120 days after death before destruction.',
+        'Destroy any Tissue: The bank destroys all my stored tissue and cells 120 days after death.',
+        'Release any Tissue to the following individual: The bank releases my stored tissue and cells to the person I name below.',
+        'Release any Tissue to Bank of Letters Testamentary: The bank releases my stored tissue and cells to the executor of my estate on presentation of Letters Testamentary.',
+      ].join('\n\n'),
+    );
+  });
+
+  it('speaks of the retention as spec 2 does, and adds no term of its own to the choices', () => {
+    expect(text).not.toMatch(/learns of my death|at their request and cost/);
+  });
+
+  it('changes its text when an explanation of Addendum A changes', () => {
+    const altered = structuredClone(consentAgreement);
+    (altered.addendumA.options[1] as { explanation: string }).explanation += ' At their cost.';
+    expect(consentAgreementText(altered)).not.toBe(text);
   });
 
   it('names its version in the text that is signed', () => {

@@ -15,14 +15,60 @@ export interface AgreementSection {
   paragraphs: string[];
 }
 
-export const CONSENT_AGREEMENT_VERSION = '2026-11-22';
+/**
+ * The version of the text below. A change of any word makes a new version: a signature records
+ * the version and the SHA-256 of the text it signed, so earlier signatures keep theirs. 2026-11-27:
+ * Addendum A (its introduction and what each choice means, as page 1 shows them) became part of
+ * the signed text, and the retention after death reads as spec 2 says it.
+ */
+export const CONSENT_AGREEMENT_VERSION = '2026-11-27';
 
 const fee = (cents: number) => formatUsd(cents);
+
+/** Addendum A's choices (spec 2, section 2), in the legacy Tissue_deliver values. */
+export const TISSUE_DELIVER_OPTIONS = [
+  'Destroy any Tissue',
+  'Release any Tissue to the following individual',
+  'Release any Tissue to Bank of Letters Testamentary',
+] as const;
+export type TissueDeliver = (typeof TISSUE_DELIVER_OPTIONS)[number];
+export const RELEASE_TO_INDIVIDUAL: TissueDeliver = 'Release any Tissue to the following individual';
+
+export const ADDENDUM_A_TITLE = 'Addendum A: In the event of my death';
+
+/** Addendum A as the client reads it on page 1 and signs it: its introduction and each choice. */
+export interface AddendumA {
+  heading: string;
+  intro: string;
+  options: { option: TissueDeliver; explanation: string }[];
+}
+
+const addendumA: AddendumA = {
+  heading: ADDENDUM_A_TITLE,
+  intro:
+    'Please choose what the bank is to do with your stored tissue and cells in the event of your death. Tissue is retained 120 days after death before destruction.',
+  options: [
+    {
+      option: 'Destroy any Tissue',
+      explanation: 'The bank destroys all my stored tissue and cells 120 days after death.',
+    },
+    {
+      option: 'Release any Tissue to the following individual',
+      explanation: 'The bank releases my stored tissue and cells to the person I name below.',
+    },
+    {
+      option: 'Release any Tissue to Bank of Letters Testamentary',
+      explanation:
+        'The bank releases my stored tissue and cells to the executor of my estate on presentation of Letters Testamentary.',
+    },
+  ],
+};
 
 export interface ConsentAgreement {
   version: string;
   title: string;
   sections: AgreementSection[];
+  addendumA: AddendumA;
 }
 
 export const CONSENT_AGREEMENT_TITLE = 'Client Consent and Service Agreement';
@@ -67,7 +113,7 @@ export function consentAgreementOf(book: PriceBook): ConsentAgreement {
         heading: '5. In the event of my death (Addendum A)',
         paragraphs: [
           'I choose in Addendum A what happens to my tissue if I die: that it be destroyed, released to the individual I name, or released to the executor of my estate on presentation of Letters Testamentary.',
-          'The bank keeps the tissue for 120 days after it learns of my death before destroying it, so that a release I chose can be arranged.',
+          'Tissue is retained 120 days after death before destruction.',
         ],
       },
       {
@@ -89,7 +135,17 @@ export function consentAgreementOf(book: PriceBook): ConsentAgreement {
         ],
       },
     ],
+    addendumA,
   };
+}
+
+/** Every section the client reads and signs, Addendum A last (the signed PDF prints these). */
+export function consentAgreementSections(agreement: ConsentAgreement): AgreementSection[] {
+  const { heading, intro, options } = agreement.addendumA;
+  return [
+    ...agreement.sections,
+    { heading, paragraphs: [intro, ...options.map((o) => `${o.option}: ${o.explanation}`)] },
+  ];
 }
 
 /** The exact text a client reads and signs; its SHA-256 is recorded with the signature. */
@@ -97,6 +153,6 @@ export function consentAgreementText(agreement: ConsentAgreement): string {
   return [
     agreement.title,
     `Version ${agreement.version}`,
-    ...agreement.sections.flatMap((s) => [s.heading, ...s.paragraphs]),
+    ...consentAgreementSections(agreement).flatMap((s) => [s.heading, ...s.paragraphs]),
   ].join('\n\n');
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN, tooLong } from './client';
+import { RELEASE_TO_INDIVIDUAL, TISSUE_DELIVER_OPTIONS, type TissueDeliver } from './consent-agreement';
 import { DOB_YEAR_LIMIT, dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
-import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { formatUsd } from './money';
 import { paymentInfoSchema } from './payment-info';
 import type { PriceBook } from './price-book';
@@ -20,33 +21,11 @@ import { usPhoneField, usZipField } from './us-contact-fields';
 
 export type ConsentVariant = 'client' | 'physician';
 
-export const TISSUE_DELIVER_OPTIONS = [
-  'Destroy any Tissue',
-  'Release any Tissue to the following individual',
-  'Release any Tissue to Bank of Letters Testamentary',
-] as const;
-export type TissueDeliver = (typeof TISSUE_DELIVER_OPTIONS)[number];
-export const RELEASE_TO_INDIVIDUAL: TissueDeliver = 'Release any Tissue to the following individual';
-
-/** What each Addendum A option means, as the client reads it under the choice. */
-export const tissueDeliverExplanations: Record<TissueDeliver, string> = {
-  'Destroy any Tissue':
-    'The bank destroys all my stored tissue and cells 120 days after it learns of my death.',
-  'Release any Tissue to the following individual':
-    'The bank releases my stored tissue and cells to the person I name below, at their request and cost.',
-  'Release any Tissue to Bank of Letters Testamentary':
-    'The bank releases my stored tissue and cells to the executor of my estate on presentation of Letters Testamentary.',
-};
-
 export const SAMPLE_TYPES = ['Adipose', 'Bone-Marrow'] as const;
 export type SampleType = (typeof SAMPLE_TYPES)[number];
 
 export const MEDICATIONS_QUESTION =
   'Are you currently taking any statins, NSAIDs (such as ibuprofen or aspirin), acetaminophen or steroids?';
-
-export const ADDENDUM_A_TITLE = 'Addendum A: In the event of my death';
-export const ADDENDUM_A_TEXT =
-  'Please choose what the bank is to do with your stored tissue and cells in the event of your death. The bank retains the tissue for 120 days after death before it is destroyed.';
 
 export const consentMessages = {
   selectOne: 'Please Select One',
@@ -246,19 +225,21 @@ const consentSigningFields = {
  * account, a gateway token with its display data. Identity comes from the session; a
  * ClientSFRecordId sent must be the caller's own client.
  */
-export const sendConsentDataRequestSchema = z
-  .object({
-    ...consentPageOneFields,
-    ...consentSigningFields,
-    ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
-    PhysicianFirstName: z.string().max(80).optional().describe('Ignored: read from the record'),
-    PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
-  })
-  .superRefine((body, ctx) => {
-    for (const [path, message] of Object.entries(consentPageOneProblems(body))) {
-      ctx.addIssue({ code: 'custom', path: [path], message });
-    }
-  }, everyFieldAtOnce);
+export const sendConsentDataRequestSchema = acceptingSpecCardFieldNames(
+  z
+    .object({
+      ...consentPageOneFields,
+      ...consentSigningFields,
+      ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
+      PhysicianFirstName: z.string().max(80).optional().describe('Ignored: read from the record'),
+      PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
+    })
+    .superRefine((body, ctx) => {
+      for (const [path, message] of Object.entries(consentPageOneProblems(body))) {
+        ctx.addIssue({ code: 'custom', path: [path], message });
+      }
+    }, everyFieldAtOnce),
+);
 
 export type SendConsentDataRequest = z.infer<typeof sendConsentDataRequestSchema>;
 
@@ -323,20 +304,22 @@ export const physicianConsentClientOrder = Object.keys(
  * The client and the physician come from the session; the physician fields sent are ignored.
  */
 export function sendPhysicianConsentDataRequestSchema(today: Today) {
-  return z
-    .object({
-      ...consentPageOneFields,
-      ...physicianConsentClientFields(today),
-      ...consentSigningFields,
-      PhysicianId: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
-      Id: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
-      PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
-    })
-    .superRefine((body, ctx) => {
-      for (const [path, message] of Object.entries(consentPageOneProblems(body, 'physician'))) {
-        ctx.addIssue({ code: 'custom', path: [path], message });
-      }
-    }, everyFieldAtOnce);
+  return acceptingSpecCardFieldNames(
+    z
+      .object({
+        ...consentPageOneFields,
+        ...physicianConsentClientFields(today),
+        ...consentSigningFields,
+        PhysicianId: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
+        Id: z.string().max(64).optional().describe('Ignored: the signed-in physician'),
+        PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
+      })
+      .superRefine((body, ctx) => {
+        for (const [path, message] of Object.entries(consentPageOneProblems(body, 'physician'))) {
+          ctx.addIssue({ code: 'custom', path: [path], message });
+        }
+      }, everyFieldAtOnce),
+  );
 }
 
 export type SendPhysicianConsentDataRequest = z.infer<

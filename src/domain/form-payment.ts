@@ -33,8 +33,43 @@ export const formPaymentFields = {
   save_ach: z.boolean().default(false).describe('Keep the new account on file for future payments'),
   token: paymentTokenSchema.optional(),
   ...paymentDisplayFieldsWithoutCountry,
+  Credit_Card_Biling_Email_Address: paymentDisplayFields.Credit_Card_Biling_Email_Address.describe(
+    'The card billing e-mail; Credit_Card_Billing_Email (spec 3) is read as it',
+  ),
+  Credit_Card_Billing_Zip_Code: paymentDisplayFields.Credit_Card_Billing_Zip_Code.describe(
+    'The card billing zip; Credit_Card_Holder_Zip (spec 2, spec 3) is read as it',
+  ),
   Credit_Card_Holder_Country: paymentDisplayFields.Country.describe('The card billing country'),
 };
+
+/**
+ * The spec's own names of the card's billing e-mail and zip (spec 3 section 3: the cell request's
+ * Credit_Card_Billing_Email and Credit_Card_Holder_Zip, the store's Credit_Card_Billing_Email;
+ * spec 2 section 3: the saved card's and the physician screening's Credit_Card_Holder_Zip), beside
+ * the names of spec 1's payment page that the portal's own pages send (DESIGN.md 8.4: legacy field
+ * names stay as the spec spells them). Either is accepted; the page's name wins when both come.
+ */
+export const SPEC_CARD_FIELD_NAMES = {
+  Credit_Card_Billing_Email: 'Credit_Card_Biling_Email_Address',
+  Credit_Card_Holder_Zip: 'Credit_Card_Billing_Zip_Code',
+} as const;
+
+function withPortalCardFieldNames(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  if (!Object.keys(SPEC_CARD_FIELD_NAMES).some((name) => name in body)) return body;
+  const renamed: Record<string, unknown> = { ...body };
+  for (const [specName, portalName] of Object.entries(SPEC_CARD_FIELD_NAMES)) {
+    if (!(specName in renamed)) continue;
+    renamed[portalName] ??= renamed[specName];
+    delete renamed[specName];
+  }
+  return renamed;
+}
+
+/** A form's request schema that also takes the spec's names of the card fields (SPEC_CARD_FIELD_NAMES). */
+export function acceptingSpecCardFieldNames<T extends z.ZodType>(schema: T) {
+  return z.preprocess((body: z.input<T>) => withPortalCardFieldNames(body), schema);
+}
 
 type FormPaymentInput = {
   PaymentMethod: FormPaymentMethod;

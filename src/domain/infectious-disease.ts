@@ -6,7 +6,12 @@ import { consentMessages, formSubmissionResponseSchema, signatureSchema } from '
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { documentMessages } from './documents';
 import { requireEach } from './errors';
-import { everyFieldAtOnce, type FormPaymentMethod, formPaymentFields } from './form-payment';
+import {
+  acceptingSpecCardFieldNames,
+  everyFieldAtOnce,
+  type FormPaymentMethod,
+  formPaymentFields,
+} from './form-payment';
 import { type Cents, formatUsd } from './money';
 import { PAYMENT_SOURCES } from './payment-info';
 import { cardFeePercent, cardProcessingFee } from './payments';
@@ -193,43 +198,45 @@ function screeningRouteProblems(body: ScreeningRoute, ctx: z.RefinementCtx) {
  * set_DiseaseData: the chosen route with its section. Amounts are the server's: legacy amount
  * fields, when sent, must equal its quote or nothing is charged.
  */
-export const setDiseaseDataRequestSchema = z
-  .object({
-    ...screeningRouteFields,
-    // White Glove Labs: the kit's shipping address and the payment.
-    FirstName: optionalText(80),
-    LastName: optionalText(80),
-    Street: optionalText(200),
-    City: optionalText(80),
-    State: optionalText(80),
-    ZipCode: optionalText(20),
-    Country: optionalText(80),
-    ...formPaymentFields,
-    PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: d.selectOption }).optional(),
-    amount: z
-      .number()
-      .optional()
-      .describe('Legacy: the total shown, in dollars; must equal the server quote'),
-    WhiteGloveLabFee: z.number().optional().describe('Legacy: must equal the price book'),
-    CreditCardProcessingFee: z.number().optional().describe('Legacy: must equal the server quote'),
-    Source: z.string().max(60).optional().describe('Set by the server'),
-    ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
-  })
-  .superRefine((body, ctx) => {
-    if (body.submissionOption === 'White Glove Labs') {
-      requireEach(body, ctx, {
-        FirstName: d.firstName,
-        LastName: d.lastName,
-        Street: d.street,
-        City: d.city,
-        State: d.state,
-        ZipCode: d.zip,
-        Country: d.country,
-        PaymentMethod: d.selectOption,
-      });
-    }
-    screeningRouteProblems(body, ctx);
-  }, everyFieldAtOnce);
+export const setDiseaseDataRequestSchema = acceptingSpecCardFieldNames(
+  z
+    .object({
+      ...screeningRouteFields,
+      // White Glove Labs: the kit's shipping address and the payment.
+      FirstName: optionalText(80),
+      LastName: optionalText(80),
+      Street: optionalText(200),
+      City: optionalText(80),
+      State: optionalText(80),
+      ZipCode: optionalText(20),
+      Country: optionalText(80),
+      ...formPaymentFields,
+      PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: d.selectOption }).optional(),
+      amount: z
+        .number()
+        .optional()
+        .describe('Legacy: the total shown, in dollars; must equal the server quote'),
+      WhiteGloveLabFee: z.number().optional().describe('Legacy: must equal the price book'),
+      CreditCardProcessingFee: z.number().optional().describe('Legacy: must equal the server quote'),
+      Source: z.string().max(60).optional().describe('Set by the server'),
+      ClientSFRecordId: z.string().max(64).optional().describe("Must be the caller's own client"),
+    })
+    .superRefine((body, ctx) => {
+      if (body.submissionOption === 'White Glove Labs') {
+        requireEach(body, ctx, {
+          FirstName: d.firstName,
+          LastName: d.lastName,
+          Street: d.street,
+          City: d.city,
+          State: d.state,
+          ZipCode: d.zip,
+          Country: d.country,
+          PaymentMethod: d.selectOption,
+        });
+      }
+      screeningRouteProblems(body, ctx);
+    }, everyFieldAtOnce),
+);
 
 export type SetDiseaseDataRequest = z.infer<typeof setDiseaseDataRequestSchema>;
 
@@ -244,7 +251,10 @@ export const CLIENT_INFO_CHOICES = {
 export type ClientInfoChoice = keyof typeof CLIENT_INFO_CHOICES;
 
 export const physicianDiseaseMessages = {
+  /** No client-info choice (spec 2, section 5: "Please Check "; DESIGN.md 8.19: no trailing space). */
   chooseClientInfo: consentMessages.agree,
+  /** No client-info choice on a White Glove Labs submission (spec 2, section 5). */
+  chooseClientInfoForWhiteGlove: d.selectOption,
   confirmFirst: verificationMessages.confirmFirst,
   clientId: verificationMessages.clientIdRequired,
   clientLastName: verificationMessages.lastNameRequired,
@@ -277,7 +287,7 @@ const clientIdentificationFields = {
 };
 
 type ClientIdentificationInput = {
-  ClientInfo: ClientInfoChoice;
+  ClientInfo?: ClientInfoChoice;
   ClientId?: string;
   ClientLastname?: string;
   ClientFirstName?: string;
@@ -349,43 +359,59 @@ const legacyIgnored = (what: string) =>
  * not required (spec 2, section 5). Amounts are the server's.
  */
 export function setPhysicianDiseaseDataRequestSchema(today: Today) {
-  return z
-    .object({
-      ...clientIdentificationFields,
-      ...screeningRouteFields,
-      agree: z.union([z.literal(true), z.literal('yes')], { error: d.agree }),
-      // White Glove Labs: the kit's shipping address (legacy names) and the physician's card.
-      FirstName: optionalText(80),
-      LastName: optionalText(80),
-      street: optionalText(200),
-      city: optionalText(80),
-      state: optionalText(80),
-      ZipCode: optionalText(20),
-      country: optionalText(80),
-      ...formPaymentFields,
-      PaymentMethod: z.literal('Credit Card', { error: d.selectOption }).optional(),
-      Amount: z
-        .number()
-        .optional()
-        .describe('Legacy (default 399): ignored, the server charges its price book'),
-      PhysicianId: legacyIgnored('the physician is the signed-in one'),
-      Id: legacyIgnored('the physician is the signed-in one'),
-      PhysicianLastName: legacyIgnored('the physician is the signed-in one'),
-    })
-    .superRefine((body, ctx) => {
-      clientIdentificationProblems(body, ctx, today);
-      if (body.submissionOption === 'White Glove Labs') {
-        requireEach(body, ctx, {
-          FirstName: d.firstName,
-          LastName: d.lastName,
-          city: d.city,
-          state: d.state,
-          ZipCode: d.zip,
-          country: d.country,
-        });
-      }
-      screeningRouteProblems(body, ctx);
-    }, everyFieldAtOnce);
+  return acceptingSpecCardFieldNames(
+    z
+      .object({
+        ...clientIdentificationFields,
+        // Its absence is refused below, in the words of the route chosen.
+        ClientInfo: clientIdentificationFields.ClientInfo.optional(),
+        ...screeningRouteFields,
+        agree: z.union([z.literal(true), z.literal('yes')], { error: d.agree }),
+        // White Glove Labs: the kit's shipping address (legacy names) and the physician's card.
+        FirstName: optionalText(80),
+        LastName: optionalText(80),
+        street: optionalText(200),
+        city: optionalText(80),
+        state: optionalText(80),
+        ZipCode: optionalText(20),
+        country: optionalText(80),
+        ...formPaymentFields,
+        PaymentMethod: z.literal('Credit Card', { error: d.selectOption }).optional(),
+        Amount: z
+          .number()
+          .optional()
+          .describe('Legacy (default 399): ignored, the server charges its price book'),
+        PhysicianId: legacyIgnored('the physician is the signed-in one'),
+        Id: legacyIgnored('the physician is the signed-in one'),
+        PhysicianLastName: legacyIgnored('the physician is the signed-in one'),
+      })
+      .superRefine((body, ctx) => {
+        clientIdentificationProblems(body, ctx, today);
+        if (body.submissionOption === 'White Glove Labs') {
+          requireEach(body, ctx, {
+            FirstName: d.firstName,
+            LastName: d.lastName,
+            city: d.city,
+            state: d.state,
+            ZipCode: d.zip,
+            country: d.country,
+          });
+        }
+        screeningRouteProblems(body, ctx);
+      }, everyFieldAtOnce)
+      .refine(
+        (body): body is typeof body & { ClientInfo: ClientInfoChoice } => body.ClientInfo !== undefined,
+        {
+          path: ['ClientInfo'],
+          error: (issue) =>
+            (issue.input as { submissionOption?: unknown } | undefined)?.submissionOption ===
+            'White Glove Labs'
+              ? p.chooseClientInfoForWhiteGlove
+              : p.chooseClientInfo,
+          ...everyFieldAtOnce,
+        },
+      ),
+  );
 }
 
 export type SetPhysicianDiseaseDataRequest = z.infer<ReturnType<typeof setPhysicianDiseaseDataRequestSchema>>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from './client';
 import { calendarDateToIso, DOB_YEAR_LIMIT, parseIsoDate, resolveToday, type Today } from './dates';
-import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
 import { type Cents, formatUsd } from './money';
 import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
@@ -190,50 +190,52 @@ const {
  * total (`expectedTotalCents`) that differs from the server's, which is refused before charging.
  */
 export function sendProcessDataRequestSchema(today: Today) {
-  return z
-    .object({
-      FirstName: textField(m.firstName, 80),
-      LastName: textField(m.lastName, 80),
-      Dob: dateField((iso, now) => (iso > now ? m.dobFuture : null), today),
-      Ship_date: dateField((iso, now) => (iso < now ? m.shipDatePast : null), today),
-      Email: emailField(m.email),
-      PhoneNumber: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
-      Address: textField(m.address, 200),
-      City: textField(m.city, 80),
-      State: textField(m.state, 80),
-      zipcode: usZipField(m.zipcode),
-      Country: textField(m.country, 80),
-      Tissue: z.enum(SAMPLE_TISSUES, { error: m.tissue }),
-      CreditCard: z
-        .boolean({ error: m.payment })
-        .describe('true: by card now; false: a check in the shipment'),
-      BillingName: singleLine(z.string().trim().max(120, 'Must be at most 120 characters')).optional(),
-      BillingEmail: singleLine(z.string().trim().max(254, m.invalidEmail)).optional(),
-      ...cardPaymentFields,
-      Amount: z.number().optional().describe('Ignored: the server computes the amount from its price book'),
-      expectedTotalCents: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
-          'The total the page showed; when it differs from the server total nothing is charged (409)',
-        ),
-      PhysicianId: z.string().max(64).optional().describe("Ignored: the physician is the session's"),
-      Id: z.string().max(64).optional().describe('Ignored'),
-      PhysicianLastName: z.string().max(80).optional().describe('Ignored'),
-    })
-    .superRefine((body, ctx) => {
-      if (body.CreditCard !== false) return;
-      // Read defensively: with everyFieldAtOnce this runs on bodies whose fields failed their types.
-      const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-      const name = text(body.BillingName);
-      const email = text(body.BillingEmail);
-      if (!name) ctx.addIssue({ code: 'custom', path: ['BillingName'], message: m.billingName });
-      if (!email) ctx.addIssue({ code: 'custom', path: ['BillingEmail'], message: m.email });
-      else if (!EMAIL_PATTERN.test(email))
-        ctx.addIssue({ code: 'custom', path: ['BillingEmail'], message: m.invalidEmail });
-    }, everyFieldAtOnce);
+  return acceptingSpecCardFieldNames(
+    z
+      .object({
+        FirstName: textField(m.firstName, 80),
+        LastName: textField(m.lastName, 80),
+        Dob: dateField((iso, now) => (iso > now ? m.dobFuture : null), today),
+        Ship_date: dateField((iso, now) => (iso < now ? m.shipDatePast : null), today),
+        Email: emailField(m.email),
+        PhoneNumber: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
+        Address: textField(m.address, 200),
+        City: textField(m.city, 80),
+        State: textField(m.state, 80),
+        zipcode: usZipField(m.zipcode),
+        Country: textField(m.country, 80),
+        Tissue: z.enum(SAMPLE_TISSUES, { error: m.tissue }),
+        CreditCard: z
+          .boolean({ error: m.payment })
+          .describe('true: by card now; false: a check in the shipment'),
+        BillingName: singleLine(z.string().trim().max(120, 'Must be at most 120 characters')).optional(),
+        BillingEmail: singleLine(z.string().trim().max(254, m.invalidEmail)).optional(),
+        ...cardPaymentFields,
+        Amount: z.number().optional().describe('Ignored: the server computes the amount from its price book'),
+        expectedTotalCents: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe(
+            'The total the page showed; when it differs from the server total nothing is charged (409)',
+          ),
+        PhysicianId: z.string().max(64).optional().describe("Ignored: the physician is the session's"),
+        Id: z.string().max(64).optional().describe('Ignored'),
+        PhysicianLastName: z.string().max(80).optional().describe('Ignored'),
+      })
+      .superRefine((body, ctx) => {
+        if (body.CreditCard !== false) return;
+        // Read defensively: with everyFieldAtOnce this runs on bodies whose fields failed their types.
+        const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+        const name = text(body.BillingName);
+        const email = text(body.BillingEmail);
+        if (!name) ctx.addIssue({ code: 'custom', path: ['BillingName'], message: m.billingName });
+        if (!email) ctx.addIssue({ code: 'custom', path: ['BillingEmail'], message: m.email });
+        else if (!EMAIL_PATTERN.test(email))
+          ctx.addIssue({ code: 'custom', path: ['BillingEmail'], message: m.invalidEmail });
+      }, everyFieldAtOnce),
+  );
 }
 
 export type SendProcessDataRequest = z.infer<ReturnType<typeof sendProcessDataRequestSchema>>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TISSUE_TYPES } from './cell-request';
 import { addYears } from './dates';
-import { everyFieldAtOnce, formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, chargedOrderFields, type PaymentMethodType } from './payments';
 import { discountPercent, type PriceBook, SHIPPED_PRICE_BOOK } from './price-book';
@@ -182,48 +182,52 @@ export function planChoiceProblem(annual: AnnualStoragePlanId, plan: BankingPlan
 export const STORAGE_PLAN_PAYMENT_METHODS = ['Credit Card', 'ACH Payment', 'Check'] as const;
 
 /** send_StoragePlan: what the client chose, never an amount to charge (a shown total is checked). */
-export const sendStoragePlanSchema = z
-  .object({
-    Source: singleLine(z.string().trim().max(40)).optional(),
-    Client_Id: singleLine(z.string().trim().max(64)).optional(),
-    Annual_Storage_Plan: z.enum(ANNUAL_STORAGE_PLAN_IDS, { error: m.selectAny }),
-    Plan: z.enum(BANKING_PLAN_KINDS, { error: m.selectAny }),
-    Vials: z.number({ error: m.vials }).int(m.vials).min(10, m.vials).max(75, m.vials).optional(),
-    Longevity_Banking_Plans: z.enum(LONGEVITY_PLAN_NAMES, { error: m.longevityPlan }).optional(),
-    Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
-    ...formPaymentFields,
-    PaymentMethod: z.enum(STORAGE_PLAN_PAYMENT_METHODS, { error: m.paymentMethod }),
-    amount: z
-      .number()
-      .optional()
-      .describe('Legacy: the total shown, in dollars; must equal the server quote'),
-    expectedTotalCents: z
-      .number()
-      .int()
-      .optional()
-      .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
-    // Legacy amount fields the page may send: ignored, the server computes every amount.
-    Annual_Storage_Plan_Amount: z.number().optional(),
-    Banking_Plan_Amount: z.number().optional(),
-    CreditCardProcessingFee: z.number().optional(),
-    AnnualBankingCCProcessingFee: z.number().optional(),
-    BioInsuranceCCProcessingFee: z.number().optional(),
-  })
-  .refine((b) => planChoiceProblem(b.Annual_Storage_Plan, b.Plan) === null, {
-    message: m.selectAny,
-    path: ['Annual_Storage_Plan'],
-    ...everyFieldAtOnce,
-  })
-  .refine((b) => b.Plan !== 'Bio-Insurance Plan' || b.Vials !== undefined, {
-    message: m.vials,
-    path: ['Vials'],
-    ...everyFieldAtOnce,
-  })
-  .refine((b) => b.Plan !== 'Longevity Plan' || b.Longevity_Banking_Plans !== undefined, {
-    message: m.longevityPlan,
-    path: ['Longevity_Banking_Plans'],
-    ...everyFieldAtOnce,
-  });
+export const sendStoragePlanSchema = acceptingSpecCardFieldNames(
+  z
+    .object({
+      Source: singleLine(z.string().trim().max(40)).optional(),
+      Client_Id: singleLine(z.string().trim().max(64)).optional(),
+      Annual_Storage_Plan: z.enum(ANNUAL_STORAGE_PLAN_IDS, { error: m.selectAny }),
+      Plan: z.enum(BANKING_PLAN_KINDS, { error: m.selectAny }),
+      Vials: z.number({ error: m.vials }).int(m.vials).min(10, m.vials).max(75, m.vials).optional(),
+      Longevity_Banking_Plans: z.enum(LONGEVITY_PLAN_NAMES, { error: m.longevityPlan }).optional(),
+      Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
+      ...formPaymentFields,
+      PaymentMethod: z.enum(STORAGE_PLAN_PAYMENT_METHODS, { error: m.paymentMethod }),
+      amount: z
+        .number()
+        .optional()
+        .describe('Legacy: the total shown, in dollars; must equal the server quote'),
+      expectedTotalCents: z
+        .number()
+        .int()
+        .optional()
+        .describe(
+          'The total the page showed, in cents: a different server total answers 409, nothing charged',
+        ),
+      // Legacy amount fields the page may send: ignored, the server computes every amount.
+      Annual_Storage_Plan_Amount: z.number().optional(),
+      Banking_Plan_Amount: z.number().optional(),
+      CreditCardProcessingFee: z.number().optional(),
+      AnnualBankingCCProcessingFee: z.number().optional(),
+      BioInsuranceCCProcessingFee: z.number().optional(),
+    })
+    .refine((b) => planChoiceProblem(b.Annual_Storage_Plan, b.Plan) === null, {
+      message: m.selectAny,
+      path: ['Annual_Storage_Plan'],
+      ...everyFieldAtOnce,
+    })
+    .refine((b) => b.Plan !== 'Bio-Insurance Plan' || b.Vials !== undefined, {
+      message: m.vials,
+      path: ['Vials'],
+      ...everyFieldAtOnce,
+    })
+    .refine((b) => b.Plan !== 'Longevity Plan' || b.Longevity_Banking_Plans !== undefined, {
+      message: m.longevityPlan,
+      path: ['Longevity_Banking_Plans'],
+      ...everyFieldAtOnce,
+    }),
+);
 export type SendStoragePlan = z.infer<typeof sendStoragePlanSchema>;
 export type SendStoragePlanInput = z.input<typeof sendStoragePlanSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ShipmentDateProblem, shipmentDateProblem } from './carrier-calendar';
 import { EMAIL_PATTERN } from './client';
-import { formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, formPaymentFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
 import { type PriceBook, SERUM_BULK_FROM } from './price-book';
@@ -128,43 +128,48 @@ export function priceStoreOrder(
 const shipmentDate = shipmentDateField(m.shipmentDate);
 
 /** send_CP_StoreRequest: what was chosen, never an amount to charge (a shown total is checked). */
-export const sendStoreRequestSchema = z.object({
-  Client_id: singleLine(z.string().trim().max(64)).optional(),
-  Source: singleLine(z.string().trim().max(40)).optional(),
-  delivery_speed: z.literal('Immediate').default('Immediate'),
-  shipping_method: z.literal('FedEx', { error: 'FedEx is the only courier of the store' }).default('FedEx'),
-  stemskinserum: z.object({
-    name: z.literal(SERUM_NAME).default(SERUM_NAME),
-    quantity: z
-      .number({ error: m.quantity })
-      .int(m.quantity)
-      .min(1, m.quantity)
-      .max(SERUM_MAX_BOTTLES, m.tooManyBottles),
-    price: z.number().optional().describe('Legacy: ignored, the server prices the bottle'),
+export const sendStoreRequestSchema = acceptingSpecCardFieldNames(
+  z.object({
+    Client_id: singleLine(z.string().trim().max(64)).optional(),
+    Source: singleLine(z.string().trim().max(40)).optional(),
+    delivery_speed: z.literal('Immediate').default('Immediate'),
+    shipping_method: z.literal('FedEx', { error: 'FedEx is the only courier of the store' }).default('FedEx'),
+    stemskinserum: z.object({
+      name: z.literal(SERUM_NAME).default(SERUM_NAME),
+      quantity: z
+        .number({ error: m.quantity })
+        .int(m.quantity)
+        .min(1, m.quantity)
+        .max(SERUM_MAX_BOTTLES, m.tooManyBottles),
+      price: z.number().optional().describe('Legacy: ignored, the server prices the bottle'),
+    }),
+    ShipmentDate: shipmentDate,
+    FirstName: requiredLine(m.firstName, 80),
+    LastName: requiredLine(m.lastName, 80),
+    ShippingEmail: requiredLine(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
+    Phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
+    Street: requiredLine(m.street, 200),
+    City: requiredLine(m.city, 80),
+    State: requiredLine(m.state, 40),
+    Country: requiredLine(m.country, 80),
+    // Not the US ZIP rule: a shipping address may be outside the US (the carrier decides).
+    ZipCode: requiredLine(m.zipCode, 10),
+    saveAddressForFuture: z.boolean().default(false),
+    ...formPaymentFields,
+    PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
+    expectedTotalCents: z
+      .number()
+      .int()
+      .optional()
+      .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
+    amount: z
+      .number()
+      .optional()
+      .describe('Legacy: the total shown, in dollars; must equal the server quote'),
+    StoreFee: z.number().optional(),
+    CreditCardProcessingFee: z.number().optional(),
   }),
-  ShipmentDate: shipmentDate,
-  FirstName: requiredLine(m.firstName, 80),
-  LastName: requiredLine(m.lastName, 80),
-  ShippingEmail: requiredLine(m.shippingEmail, 200).regex(EMAIL_PATTERN, m.invalidEmail),
-  Phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
-  Street: requiredLine(m.street, 200),
-  City: requiredLine(m.city, 80),
-  State: requiredLine(m.state, 40),
-  Country: requiredLine(m.country, 80),
-  // Not the US ZIP rule: a shipping address may be outside the US (the carrier decides).
-  ZipCode: requiredLine(m.zipCode, 10),
-  saveAddressForFuture: z.boolean().default(false),
-  ...formPaymentFields,
-  PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
-  expectedTotalCents: z
-    .number()
-    .int()
-    .optional()
-    .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
-  amount: z.number().optional().describe('Legacy: the total shown, in dollars; must equal the server quote'),
-  StoreFee: z.number().optional(),
-  CreditCardProcessingFee: z.number().optional(),
-});
+);
 export type SendStoreRequest = z.infer<typeof sendStoreRequestSchema>;
 export type SendStoreRequestInput = z.input<typeof sendStoreRequestSchema>;
 

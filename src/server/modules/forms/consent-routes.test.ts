@@ -627,6 +627,15 @@ describe('the payment method for annual storage', () => {
   });
 });
 
+/** Addendum A in the words page 1 shows (spec 2, section 2: the three choices, 120 days after death). */
+const ADDENDUM_A_WORDS = [
+  'Addendum A: In the event of my death',
+  'Please choose what the bank is to do with your stored tissue and cells in the event of your death. Tissue is retained 120 days after death before destruction.',
+  'Destroy any Tissue: The bank destroys all my stored tissue and cells 120 days after death.',
+  'Release any Tissue to the following individual: The bank releases my stored tissue and cells to the person I name below.',
+  'Release any Tissue to Bank of Letters Testamentary: The bank releases my stored tissue and cells to the executor of my estate on presentation of Letters Testamentary.',
+];
+
 describe('signing the consent (Jane)', () => {
   const ip = '203.0.113.9';
   const userAgent = 'ConsentTest/1.0 (vitest; signer)';
@@ -732,6 +741,28 @@ describe('signing the consent (Jane)', () => {
     expect(all).toContain('Atorvastatin 10 mg daily');
     expect(all).toContain('Bone-Marrow');
     expect(all).toContain('Maria Alvarez (PHY20001)');
+
+    // Addendum A as page 1 shows it is in the signed PDF and in the text whose SHA-256 is recorded.
+    const signedText = consentAgreementText(consentAgreementOf(SHIPPED_PRICE_BOOK));
+    const flowing = all.replace(/\s+/g, ' ');
+    for (const words of ADDENDUM_A_WORDS) {
+      expect(flowing).toContain(words);
+      expect(signedText).toContain(words);
+    }
+    expect(signedText).not.toMatch(/learns of my death|at their request and cost/);
+  });
+
+  itLooks('draws Addendum A in the signed PDF so that a person reads it', async () => {
+    const doc = await PDFDocument.load(pdf);
+    const pages = Array.from({ length: doc.getPageCount() }, (_, i) => i)
+      .filter((i) => pageText(doc, i).includes('Addendum A: In the event of my death'))
+      .map((i) => i + 1);
+    const seen = await readPdf(pdf, { pages, languages: ['eng'] });
+    expectSeen(seen, [
+      'Tissue is retained 120 days after death before destruction.',
+      'Destroy any Tissue: The bank destroys all my stored tissue and cells 120 days after death.',
+      'Release any Tissue to Bank of Letters Testamentary',
+    ]);
   });
 
   itLooks(

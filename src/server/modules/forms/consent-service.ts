@@ -1,19 +1,20 @@
 import { todayFor } from '../../../domain/client';
 import {
+  ADDENDUM_A_TITLE,
   CONSENT_AGREEMENT_TITLE,
   CONSENT_AGREEMENT_VERSION,
   consentAgreementOf,
+  consentAgreementSections,
   consentAgreementText,
+  RELEASE_TO_INDIVIDUAL,
 } from '../../../domain/consent-agreement';
 import {
-  ADDENDUM_A_TITLE,
   annualFeeMethod,
   annualStorageCommitment,
   consentMessages,
   type FormSubmissionResponse,
   MEDICATIONS_QUESTION,
   physicianConsentMessages,
-  RELEASE_TO_INDIVIDUAL,
   type SendConsentDataRequest,
   type SendPhysicianConsentDataRequest,
 } from '../../../domain/consent-form';
@@ -222,7 +223,8 @@ export async function submitConsent(
             title: CONSENT_AGREEMENT_TITLE,
             version: CONSENT_AGREEMENT_VERSION,
             subtitle: `Version ${CONSENT_AGREEMENT_VERSION}`,
-            sections: agreement.sections,
+            // Addendum A is signed as page 1 shows it: its introduction and what each choice means.
+            sections: consentAgreementSections(agreement),
             signed: consentAgreementText(agreement),
           },
           answers,

@@ -339,6 +339,23 @@ describe('POST /api/pay/set_PhysicianDiseaseData: the rules of the form', () => 
       {},
       { ClientInfo: 'Please Check', submissionOption: 'Please Select', agree: 'Please Check' },
     ],
+    // Spec 2, section 5: no client-info choice gives "Please Check"; White Glove also requires the
+    // client-info choice ("Please Select").
+    [
+      'White Glove Labs with no client information choice',
+      { submissionOption: 'White Glove Labs', agree: true },
+      { ClientInfo: 'Please Select' },
+    ],
+    [
+      'a waiver with no client information choice',
+      { submissionOption: 'Waiver Submission', agree: true },
+      { ClientInfo: 'Please Check' },
+    ],
+    [
+      'a lab report with no client information choice',
+      { submissionOption: 'Local Lab Submission', agree: true },
+      { ClientInfo: 'Please Check' },
+    ],
     [
       'White Glove Labs without its address (the street is not asked for)',
       { ClientInfo: 'client_id', submissionOption: 'White Glove Labs', agree: true },
@@ -447,6 +464,9 @@ describe("White Glove Labs on the physician's card", () => {
     expect(receipt?.subject).toContain(
       `White Glove Labs receipt for Test ${client.lastName} (${client.actId})`,
     );
+    expect(receipt?.textBody).toContain(
+      `You submitted the infectious disease screening form of Test ${client.lastName} (Client ID ${client.actId}) by White Glove Labs.`,
+    );
     expect(receipt?.textBody).toContain('We charged $410.97');
     expect(receipt?.textBody).toContain('ending in 4242');
   });
@@ -507,9 +527,8 @@ describe("White Glove Labs on the physician's card", () => {
 });
 
 describe('the other routes, by the physician', () => {
-  it('submits a waiver for her client, recording that she submitted it; no receipt without a charge', async () => {
+  it('submits a waiver for her client, recording that she submitted it; she is e-mailed its confirmation', async () => {
     const client = await mariasClient();
-    const receipts = (await t.mailTo('maria.alvarez@example.com')).length;
     const answer = await submit(maria, {
       ...client.identification,
       submissionOption: 'Waiver Submission',
@@ -527,7 +546,20 @@ describe('the other routes, by the physician', () => {
       physicianId: mariaId,
     });
     expect(state.ledger).toEqual([]);
-    expect(await t.mailTo('maria.alvarez@example.com')).toHaveLength(receipts);
+    // The page says "Please check your email for order confirmation": the physician gets one.
+    expect(answer.json().message).toBe('Please check your email for order confirmation');
+    const [confirmation] = await t.mailTo('maria.alvarez@example.com');
+    expect(confirmation?.subject).toBe(
+      `Physician Portal: infectious disease screening form of Test ${client.lastName} (${client.actId})`,
+    );
+    expect(confirmation?.textBody).toBe(
+      [
+        'Dear Dr. Alvarez,',
+        `You submitted the infectious disease screening form of Test ${client.lastName} (Client ID ${client.actId}) by Waiver Submission.`,
+        'Nothing was charged. The client was e-mailed a copy of the form.',
+        `Reference FS-${answer.json().TransactionId.slice(0, 8).toUpperCase()}.`,
+      ].join('\n\n'),
+    );
     const [mail] = await t.mailTo(client.email);
     expect(mail?.textBody).toContain('Nothing was charged to you.');
   });
@@ -553,5 +585,39 @@ describe('the other routes, by the physician', () => {
       physicianId: mariaId,
     });
     expect(state.submissions[0]?.labReportDocumentId).toBeTruthy();
+    const [confirmation] = await t.mailTo('maria.alvarez@example.com');
+    expect(confirmation?.textBody).toContain(
+      `You submitted the infectious disease screening form of Test ${client.lastName} (Client ID ${client.actId}) by Local Lab Submission.`,
+    );
+  });
+});
+
+describe("the card fields by the spec's own names", () => {
+  it('takes Credit_Card_Billing_Email, Credit_Card_Holder_Zip and Credit_Card_Holder_Country (spec 2, section 3)', async () => {
+    const client = await mariasClient();
+    const {
+      Credit_Card_Biling_Email_Address: _email,
+      Credit_Card_Billing_Zip_Code: _zip,
+      ...card
+    } = await newCard('4242424242424242');
+    const answer = await submit(
+      maria,
+      whiteGlove(client.identification, {
+        ...card,
+        Credit_Card_Billing_Email: 'maria.billing@example.com',
+        Credit_Card_Holder_Zip: '33139',
+        Credit_Card_Holder_Country: 'United States',
+        save_card: true,
+      }),
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().charged).toMatchObject({ total: 410.97, last4: '4242' });
+    const kept = (await physicianMethods()).filter((method) => method.isDefault);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({
+      billingEmail: 'maria.billing@example.com',
+      billingZip: '33139',
+      country: 'United States',
+    });
   });
 });

@@ -11,6 +11,7 @@ import {
 import { centsToAmount, formatUsd } from '../../../domain/money';
 import { cardFeePercent } from '../../../domain/payments';
 import type { PriceBook } from '../../../domain/price-book';
+import { orderNumber } from '../../../domain/site';
 import { recordActivity } from '../clients/client-activities';
 import type { OneOffCharge } from '../payments/one-off-charge';
 import type { FormClaim, FormDeps } from './form-claims';
@@ -19,8 +20,8 @@ import type { SignedRecord } from './signed-record';
 
 /**
  * What a signed infectious disease screening says: the text agreed to, the answers its PDF
- * lists, its answer, and the e-mails sent with its commit (to the client, and to a physician who
- * paid White Glove Labs with their own card).
+ * lists, its answer, and the e-mails sent with its commit (to the client, and to the physician who
+ * submitted it: the receipt of White Glove Labs paid with their own card, or a confirmation).
  */
 
 const TITLE = 'Infectious Disease Screening Form';
@@ -28,7 +29,7 @@ const TEXT_VERSION = `Infectious disease terms, version ${INFECTIOUS_DISEASE_TER
 
 export const FILE_STEM = 'infectious-disease-form';
 
-/** A physician who submits the form for their client and pays White Glove Labs with their own card. */
+/** A physician who submits the form for their client (and pays White Glove Labs with their own card). */
 export interface SubmittingPhysician {
   id: string;
   actId: string;
@@ -83,21 +84,40 @@ function agreedSections(body: SetDiseaseDataRequest, book: PriceBook) {
   return sections;
 }
 
-/** The physician's receipt for a White Glove Labs charge to their card, sent with the form's commit. */
-function physicianReceipt(
+/**
+ * The physician's confirmation of a screening they submitted, sent with the form's commit: for
+ * White Glove Labs the receipt of the charge to their card, for the other routes what was submitted.
+ */
+function physicianConfirmation(
   physician: SubmittingPhysician,
   client: { clientActId: string; firstName: string; lastName: string },
-  charge: OneOffCharge,
-  payment: PaymentShown,
-  book: PriceBook,
+  submission: { id: string; option: SetDiseaseDataRequest['submissionOption'] },
+  paid: { charge: OneOffCharge; payment: PaymentShown; book: PriceBook } | null,
 ) {
+  const name = `${client.firstName} ${client.lastName}`;
+  const submitted = `You submitted the infectious disease screening form of ${name} (Client ID ${client.clientActId}) by ${submission.option}.`;
+  const reference = `Reference ${orderNumber('FS', submission.id)}.`;
+  if (!paid) {
+    return {
+      to: physician.email,
+      subject: `Physician Portal: infectious disease screening form of ${name} (${client.clientActId})`,
+      text: [
+        `Dear Dr. ${physician.lastName},`,
+        submitted,
+        'Nothing was charged. The client was e-mailed a copy of the form.',
+        reference,
+      ].join('\n\n'),
+    };
+  }
+  const { charge, payment, book } = paid;
   return {
     to: physician.email,
-    subject: `Physician Portal: White Glove Labs receipt for ${client.firstName} ${client.lastName} (${client.clientActId})`,
+    subject: `Physician Portal: White Glove Labs receipt for ${name} (${client.clientActId})`,
     text: [
       `Dear Dr. ${physician.lastName},`,
-      `You submitted the infectious disease screening form of ${client.firstName} ${client.lastName} (Client ID ${client.clientActId}) by White Glove Labs.`,
+      submitted,
       `We charged ${formatUsd(charge.totalCents)} (White Glove Labs fee ${formatUsd(charge.amountCents)} + card processing fee (${cardFeePercent(book)}) ${formatUsd(charge.feeCents)}) to your ${describePaidWith(payment, charge)}. Transaction ${charge.transactionId}.`,
+      reference,
     ].join('\n\n'),
   };
 }
@@ -204,12 +224,17 @@ export function screeningRecord(
       paymentId: charge?.paymentId ?? null,
     },
     alsoInTransaction: async (tx) => {
-      if (!charge) return;
-      if (physician && payment) {
-        await deps.mailer.enqueue(tx, physicianReceipt(physician, client, charge, payment, book), {
-          dedupeKey: `form-receipt:${claim.submissionId}`,
-        });
+      // Every screening a physician submits is confirmed to them by e-mail (spec 2: "Please check
+      // your email for order confirmation").
+      if (physician) {
+        const paid = charge && payment ? { charge, payment, book } : null;
+        await deps.mailer.enqueue(
+          tx,
+          physicianConfirmation(physician, client, { id: claim.submissionId, option }, paid),
+          { dedupeKey: `form-receipt:${claim.submissionId}` },
+        );
       }
+      if (!charge) return;
       await recordActivity(tx, {
         clientId: client.id,
         type: 'White Glove Labs',

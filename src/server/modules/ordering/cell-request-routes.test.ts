@@ -4,7 +4,14 @@ import { fedexHolidays, shipmentDateMessages } from '../../../domain/carrier-cal
 import { cellRequestMessages } from '../../../domain/cell-request';
 import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
-import { auditEvents, clientActivities, clients, payments, vialRequests } from '../../db/schema';
+import {
+  auditEvents,
+  clientActivities,
+  clients,
+  paymentMethods,
+  payments,
+  vialRequests,
+} from '../../db/schema';
 import { validTuesday, weekdayFrom } from '../../testing/dates';
 import {
   addReleaseClient,
@@ -306,6 +313,35 @@ describe('send_CellRequest', () => {
       Credit_Card_Biling_Email_Address: 'Please enter billing email',
     });
     expect(await ledgerOf(client.id)).toHaveLength(0);
+  });
+
+  it("takes the card's billing e-mail and zip by the spec's names: Credit_Card_Billing_Email, Credit_Card_Holder_Zip", async () => {
+    const client = await addReleaseClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    const {
+      Credit_Card_Biling_Email_Address: _email,
+      Credit_Card_Billing_Zip_Code: _zip,
+      ...card
+    } = newCardFields(t, await tokenizeCard(t, '4111111111111111'));
+    const response = await send(
+      cookie,
+      order({
+        ...card,
+        Credit_Card_Billing_Email: 'spec.names@example.com',
+        Credit_Card_Holder_Zip: '33139',
+        update_card: true,
+        save_card: true,
+        PaymentMethod: 'Credit Card',
+        expectedTotalCents: 120_343,
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const [kept] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id));
+    expect(kept).toMatchObject({
+      last4: '1111',
+      billingEmail: 'spec.names@example.com',
+      billingZip: '33139',
+    });
   });
 
   it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayFor } from '../../../domain/client';
-import { addDays } from '../../../domain/dates';
+import { addDays, isoToUsDate } from '../../../domain/dates';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
-import { clientActivities, clients, payments, storeOrders } from '../../db/schema';
+import { clientActivities, clients, paymentMethods, payments, storeOrders } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { validTuesday, weekdayFrom } from '../../testing/dates';
 import { addClient, newCardFields, saveBankOnFile } from '../../testing/form-fixtures';
@@ -156,6 +156,40 @@ describe('send_CP_StoreRequest', () => {
     expect(state.ledger[0]).toMatchObject({ totalCents: 46_350, feeCents: 1_350 });
     expect(state.ledger[0]?.paidByPhysicianId).toBeTruthy();
     expect(state.orders[0]?.physicianId).toBeTruthy();
+    expect(response.json().message).toBe('Please check your email for order confirmation');
+
+    // Spec 3 (the store): the physician who placed and paid the order checks their e-mail for its
+    // confirmation, with the card charged; the client reads who paid, never the physician's card.
+    const number = `SO-${(state.orders[0]?.id ?? '').slice(0, 8).toUpperCase()}`;
+    const [toPhysician] = await t.mailTo('maria.alvarez@example.com');
+    expect(toPhysician?.subject).toBe('Physician Portal: your store order');
+    expect(toPhysician?.textBody).toBe(
+      [
+        'Dear Dr. Alvarez,',
+        `Thank you for your store order ${number} for John Roe (Client ID ACT10002).`,
+        'Stem Cell Face Serum: 2 x $225.00 = $450.00',
+        'Shipping (FedEx): $0.00',
+        'Processing fee: $13.50',
+        `Total charged: $463.50 with Visa of Maria Alvarez, expiring ${card.Month_of_Expiry}/${card.Year_of_Expiry} (not kept on file). Transaction ${response.json().TransactionId}.`,
+        `Arrival date: ${isoToUsDate(order().ShipmentDate)}. Ship to: Test Client, 1200 Brickell Avenue, Miami, FL 33131, United States.`,
+      ].join('\n\n'),
+    );
+    const [toClient] = await t.mailTo('john.roe@example.com');
+    expect(toClient?.subject).toBe('Client Portal: your store order');
+    expect(toClient?.textBody).toBe(
+      [
+        'Dear John,',
+        `Your physician, Dr. Maria Alvarez, placed store order ${number} for you.`,
+        'Stem Cell Face Serum: 2 x $225.00 = $450.00',
+        'Shipping (FedEx): $0.00',
+        'Processing fee: $13.50',
+        'Total: $463.50, paid by your physician.',
+        `Arrival date: ${isoToUsDate(order().ShipmentDate)}. Ship to: Test Client, 1200 Brickell Avenue, Miami, FL 33131, United States.`,
+      ].join('\n\n'),
+    );
+    expect(toClient?.textBody).not.toMatch(/Visa|expiring|Transaction/);
+    const [toShipping] = await t.mailTo('receiving@example.com');
+    expect(toShipping?.textBody).toBe(toClient?.textBody);
 
     const other = await addClient(t.db);
     expect((await send(physician, order({ Client_id: other.actId }))).statusCode).toBe(404);
@@ -266,6 +300,30 @@ describe('send_CP_StoreRequest', () => {
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().fields).toEqual({ Credit_Card_Biling_Email_Address: message });
     expect((await stateOf(client.id)).ledger).toHaveLength(0);
+  });
+
+  it("takes the card's billing e-mail by the spec's name, Credit_Card_Billing_Email", async () => {
+    const client = await addClient(t.db);
+    const cookie = await t.signIn(client.actId);
+    const { Credit_Card_Biling_Email_Address: _email, ...card } = newCardFields(
+      t,
+      await tokenizeCard(t, '4242424242424242'),
+    );
+    const response = await send(
+      cookie,
+      order({
+        stemskinserum: { quantity: 1 },
+        PaymentMethod: 'Credit Card',
+        update_card: true,
+        save_card: true,
+        ...card,
+        Credit_Card_Billing_Email: 'spec.names@example.com',
+        expectedTotalCents: 23_175,
+      }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const [kept] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id));
+    expect(kept).toMatchObject({ last4: '4242', billingEmail: 'spec.names@example.com' });
   });
 
   it("a physician pays by ACH: with none on file the spec's sentence; a new account pays, no fee", async () => {

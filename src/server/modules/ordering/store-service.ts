@@ -28,6 +28,7 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
+import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { storeOrders } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
@@ -36,7 +37,8 @@ import { shipmentBlackoutDates } from './shipment-calendar-repository';
  * send_CP_StoreRequest: serum for a client, ordered by the client or by a physician acting for
  * them (who pays with the physician's own card or account). Priced by the server (a different
  * shown total answers 409), charged once per key, then kept for the bank to ship with its Client
- * Activity row and confirmation e-mail, on the run-once engine with recovery.
+ * Activity row and confirmation e-mail (to the client and the shipping address; a paying physician
+ * gets their own, with the card or account charged), on the run-once engine with recovery.
  */
 
 const m = storeMessages;
@@ -104,20 +106,50 @@ async function confirmOrder(
   if (row.saveAddress) {
     await savePreferredAddress(tx, claim.clientId, preferredAddressFrom(row), now);
   }
-  const text = [
-    `Dear ${client.firstName},`,
-    `Thank you for your store order ${orderNumber('SO', row.id)}.`,
+  const number = orderNumber('SO', row.id);
+  const physician = row.physicianId ? await findPhysician(tx, row.physicianId) : undefined;
+  const orderLines = [
     `${SERUM_NAME}: ${row.quantity} x ${formatUsd(row.perBottleCents)} = ${formatUsd(row.itemsCents)}`,
     `Shipping (FedEx): ${formatUsd(row.shippingCents)}`,
     `Processing fee: ${formatUsd(row.processingFeeCents)}`,
-    `Total charged: ${formatUsd(row.totalCents)} with ${row.paymentDescription}. Transaction ${charge.transactionId}.`,
-    `Arrival date: ${isoToUsDate(row.shipmentDate)}. Ship to: ${row.contactFirstName} ${row.contactLastName}, ${row.street}, ${row.city}, ${row.state} ${row.zip}, ${row.country}.`,
+  ];
+  const shipTo = `Arrival date: ${isoToUsDate(row.shipmentDate)}. Ship to: ${row.contactFirstName} ${row.contactLastName}, ${row.street}, ${row.city}, ${row.state} ${row.zip}, ${row.country}.`;
+  const paidWith = `Total charged: ${formatUsd(row.totalCents)} with ${row.paymentDescription}. Transaction ${charge.transactionId}.`;
+  // The physician's card or account is the physician's business: the client reads who paid.
+  const clientText = [
+    `Dear ${client.firstName},`,
+    physician
+      ? `Your physician, Dr. ${physician.firstName} ${physician.lastName}, placed store order ${number} for you.`
+      : `Thank you for your store order ${number}.`,
+    ...orderLines,
+    physician ? `Total: ${formatUsd(row.totalCents)}, paid by your physician.` : paidWith,
+    shipTo,
   ].join('\n\n');
+  const physicianEmail = physician?.email.toLowerCase();
   for (const to of new Set([client.email, row.shippingEmail])) {
+    // A shipping address that is the paying physician's own gets the physician's confirmation.
+    if (to.toLowerCase() === physicianEmail && to !== client.email) continue;
     await deps.mailer.enqueue(
       tx,
-      { to, subject: 'Client Portal: your store order', text },
+      { to, subject: 'Client Portal: your store order', text: clientText },
       { dedupeKey: `store-order:${row.id}:${to.toLowerCase()}` },
+    );
+  }
+  if (physician) {
+    await deps.mailer.enqueue(
+      tx,
+      {
+        to: physician.email,
+        subject: 'Physician Portal: your store order',
+        text: [
+          `Dear Dr. ${physician.lastName},`,
+          `Thank you for your store order ${number} for ${client.firstName} ${client.lastName} (Client ID ${client.clientActId}).`,
+          ...orderLines,
+          paidWith,
+          shipTo,
+        ].join('\n\n'),
+      },
+      { dedupeKey: `store-order:${row.id}:physician` },
     );
   }
   return answer;

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { type ClientRecord, todayFor } from '../../../../domain/client';
-import { CONSENT_AGREEMENT_VERSION } from '../../../../domain/consent-agreement';
+import { CONSENT_AGREEMENT_VERSION, RELEASE_TO_INDIVIDUAL } from '../../../../domain/consent-agreement';
 import {
   type ConsentPageOne,
   type ConsentVariant,
@@ -12,7 +12,6 @@ import {
   consentPageOneProblems,
   type FormSubmissionResponse,
   type PhysicianConsentClient,
-  RELEASE_TO_INDIVIDUAL,
   sendConsentDataRequestSchema,
   sendPhysicianConsentDataRequestSchema,
 } from '../../../../domain/consent-form';

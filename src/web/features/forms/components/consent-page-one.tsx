@@ -1,14 +1,8 @@
 import { Radio, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import {
-  ADDENDUM_A_TEXT,
-  ADDENDUM_A_TITLE,
-  type ConsentPageOne,
-  MEDICATIONS_QUESTION,
-  RELEASE_TO_INDIVIDUAL,
-  TISSUE_DELIVER_OPTIONS,
-  tissueDeliverExplanations,
-} from '../../../../domain/consent-form';
+import { consentAgreementOf, RELEASE_TO_INDIVIDUAL } from '../../../../domain/consent-agreement';
+import { type ConsentPageOne, MEDICATIONS_QUESTION } from '../../../../domain/consent-form';
 import { readableDescription } from '../../../components/readable-description';
+import { usePriceBook } from '../../../lib/price-book';
 import { ConsentAgreementText } from './consent-agreement-text';
 
 interface Props {
@@ -19,6 +13,8 @@ interface Props {
 
 /** Page 1: the agreement, Addendum A (in the event of death) and the Current Medications question. */
 export function ConsentPageOneFields({ answers, onChange, errors }: Props) {
+  // Addendum A as it is signed: the same words go into the agreement's text and its PDF.
+  const addendum = consentAgreementOf(usePriceBook()).addendumA;
   const set = (field: keyof ConsentPageOne) => (value: string) => onChange({ ...answers, [field]: value });
   const text = (field: keyof ConsentPageOne) => ({
     name: field,
@@ -34,9 +30,9 @@ export function ConsentPageOneFields({ answers, onChange, errors }: Props) {
 
       <Stack gap="sm">
         <Title order={2} size="h4">
-          {ADDENDUM_A_TITLE}
+          {addendum.heading}
         </Title>
-        <Text size="sm">{ADDENDUM_A_TEXT}</Text>
+        <Text size="sm">{addendum.intro}</Text>
         <Radio.Group
           label="What the bank is to do with my tissue"
           name="Tissue_deliver"
@@ -46,12 +42,12 @@ export function ConsentPageOneFields({ answers, onChange, errors }: Props) {
           withAsterisk
         >
           <Stack gap="sm" mt="xs">
-            {TISSUE_DELIVER_OPTIONS.map((option) => (
+            {addendum.options.map(({ option, explanation }) => (
               <Radio
                 key={option}
                 value={option}
                 label={option}
-                description={tissueDeliverExplanations[option]}
+                description={explanation}
                 styles={readableDescription}
                 aria-invalid={Boolean(errors.Tissue_deliver) || undefined}
               />

@@ -7,13 +7,14 @@ import {
   physicianConsentMessages,
 } from '../../../../domain/consent-form';
 import { subjectClientId, useSession } from '../../../lib/session';
+import { useSiteConfig } from '../../../lib/site';
 import { usePhysicianConsent } from '../api/get-physician-consent';
 import { bankDate, CompletedNotice } from './completed-notice';
 import { ConsentForm } from './consent-form';
 import { DocumentLink } from './document-link';
 
 /**
- * Client Consent of the Physician Portal (spec 2, the physician variant): the consent of the
+ * ACT Client Consent of the Physician Portal (spec 2, the physician variant): the consent of the
  * client the physician acts for, read and signed by the client in the clinic, with the client's
  * details entered or corrected by the physician. Without a chosen client it sends the physician
  * to My Clients to choose one.
@@ -22,6 +23,8 @@ export function PhysicianConsentPage() {
   const session = useSession();
   const clientId = subjectClientId(session.data);
   const consent = usePhysicianConsent(clientId);
+  // Spec 2: "titled as a client consent of the company" (the bank's name is COMPANY_NAME).
+  const bankName = useSiteConfig().data?.bank.name;
   const [submitted, setSubmitted] = useState<FormSubmissionResponse | null>(null);
   if (!clientId) return <Navigate to="/my-clients" replace />;
 
@@ -69,7 +72,7 @@ export function PhysicianConsentPage() {
     <Stack gap="lg" maw={960}>
       <Stack gap={4}>
         <Title order={1} size="h2">
-          Client Consent
+          {bankName ? `${bankName} Client Consent` : 'Client Consent'}
         </Title>
         {data && (
           <Text size="sm">

@@ -94,7 +94,7 @@ export function PhysicianDiseasePage() {
         Client Infectious Disease Form
       </Title>
       <Text size="sm">
-        White Glove Labs is paid with your own card on file.{' '}
+        White Glove Labs is paid with your own card: the one on file, or another card you enter.{' '}
         <Anchor component={Link} to="/my-clients" size="sm">
           Back to My Clients
         </Anchor>
