@@ -76,6 +76,8 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
   await signInAsDemoAdmin(page);
   await page.getByRole('navigation').getByRole('link', { name: 'Plan Checks' }).click();
   await expect(page.getByRole('heading', { name: 'Plan Orders Paid by Check', level: 1 })).toBeVisible();
+  // Her order is a row of the queue's table; its card, with the check form, opens under it.
+  await page.getByRole('button', { name: /^Open Nora Quinn \(ACT10008\)/ }).click();
   const nora = page.getByRole('article', { name: /Nora Quinn/ });
   await expect(nora).toContainText('5 Year Storage Plan');
   await checkScreen(page, 'plan-checks');
@@ -98,6 +100,7 @@ test('staff record a plan check (the client sees the new paid-until date) and sh
   // The admin ships the serum.
   await page.getByRole('navigation').getByRole('link', { name: 'Store Orders' }).click();
   await expect(page.getByRole('heading', { name: 'Store Orders', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: /^Open Nora Quinn \(ACT10008\)/ }).click();
   const serum = page.getByRole('region', { name: /Nora Quinn \(ACT10008\)/ });
   // By hand, a tracking number is needed; with the carrier's label, the declared contents.
   await serum.getByRole('button', { name: 'Mark shipped' }).click();

@@ -39,6 +39,11 @@ async function checkScreen(page: Page, name: string) {
   await page.setViewportSize(wide);
 }
 
+/** Opens the queue row of `name` on its card (the row's "Open" button). */
+async function openRow(page: Page, name: string) {
+  await page.getByRole('button', { name: new RegExp(`^Open ${name}`) }).click();
+}
+
 async function labReport(text: string): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -86,6 +91,8 @@ test.describe('back office work queues', () => {
     // The check arrives with the sample.
     await home.getByRole('link', { name: 'New Samples Paid by Check' }).click();
     await expect(page.getByRole('heading', { name: 'New Samples Paid by Check', level: 1 })).toBeVisible();
+    // Each sample is a row of the queue's table; its card, with the check form, opens under it.
+    await openRow(page, name);
     const sample = page.getByRole('article', { name: new RegExp(name) });
     await expect(sample).toContainText('Amount due: $3,000.00');
     await expect(sample).toContainText(clientId);
@@ -128,6 +135,7 @@ test.describe('back office work queues', () => {
       .getByRole('link', { name: 'Samples to Receive' })
       .click();
     await expect(page.getByRole('heading', { name: 'Samples to Receive', level: 1 })).toBeVisible();
+    await openRow(page, name);
     const arriving = page.getByRole('article', { name: new RegExp(name) });
     await arriving.getByRole('button', { name: 'Record arrival' }).click();
     await expect(arriving.getByText('Please enter the date the sample arrived')).toBeVisible();
@@ -150,6 +158,7 @@ test.describe('back office work queues', () => {
       .getByRole('link', { name: 'Lab Reports' })
       .click();
     await expect(page.getByRole('heading', { name: 'Lab Reports', level: 1 })).toBeVisible();
+    await openRow(page, name);
     const item = page.getByRole('article', { name: new RegExp(name) });
     await expect(item).toContainText('by the client');
     await checkScreen(page, 'lab-reports');

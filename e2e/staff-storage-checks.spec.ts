@@ -102,6 +102,8 @@ test('staff record the check that pays a storage year, and the client sees stora
     .getByRole('link', { name: 'Storage Checks' })
     .click();
   await expect(page.getByRole('heading', { name: 'Storage Years Paid by Check', level: 1 })).toBeVisible();
+  // The year is a row of the queue's table; its card, with the check form, opens under it.
+  await page.getByRole('button', { name: new RegExp(`^Open ${name}`) }).click();
   const year = page.getByRole('article', { name: new RegExp(name) });
   await expect(year).toContainText(clientId);
   await expect(year).toContainText(`Annual storage, storage year 1: due ${isoToUsDate(due)}`);

@@ -40,6 +40,8 @@ test('staff confirm a VIP price, record the approval and ship by courier; the cl
 
   await vialCard.getByRole('link', { name: 'Vial Requests', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Vial Requests', level: 1, exact: true })).toBeVisible();
+  // Her request is a row of the queue's table; its card, with the actions, opens under it.
+  await page.getByRole('button', { name: /^Open Grace Park \(ACT10007\)/ }).click();
   const grace = page.getByRole('region', { name: /Grace Park \(ACT10007\)/ });
   await expect(grace).toBeVisible();
   await checkScreen(page, 'vial-requests');
@@ -88,6 +90,7 @@ test('staff confirm a VIP price, record the approval and ship by courier; the cl
     .click();
   await expect(page.getByRole('heading', { name: 'Payments in Doubt', level: 1, exact: true })).toBeVisible();
   // Grace's errored attempt never reached the gateway: looked up, it is settled as failed.
+  await page.getByRole('button', { name: /^Open \$515\.00 from Grace Park \(ACT10007\)/ }).click();
   const errored = page.getByRole('region', { name: /\$515\.00 from Grace Park \(ACT10007\)/ });
   await expect(errored).toBeVisible();
   await checkScreen(page, 'payments-in-doubt');

@@ -28,6 +28,8 @@ test('staff create the FedEx label after the approval; the scans reach the timel
   await signInAsDemoAdmin(page);
   await page.goto('/staff/queues/vial-requests');
   await expect(page.getByRole('heading', { name: 'Vial Requests', level: 1, exact: true })).toBeVisible();
+  // The request is a row of the queue's table; its card, with the actions, opens under it.
+  await page.locator(`tr[data-request-row="${id}"]`).getByRole('button', { name: /^Open/ }).click();
   const card = page.locator(`[data-request-id="${id}"]`);
   await expect(card).toBeVisible();
 

@@ -1,13 +1,13 @@
-import { Box, Button, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Stack, Table, Title } from '@mantine/core';
 import { useId, useState } from 'react';
-import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import type { InstallmentBilling } from '../../../../domain/newborn-installments';
 import { declineReasonLabel } from '../../../../domain/storage-billing';
-import { Fact } from '../../../components/fact';
 import { useSendInstallmentLink } from '../api/billing';
 import { ActionAnswer } from './action-answer';
 import { errorText } from './admin-only';
+import { clientColumn, dateColumn, moneyColumn } from './queue-columns';
+import { type QueueColumn, QueueTable } from './queue-table';
 
 type Overdue = InstallmentBilling['overdueList'][number];
 
@@ -37,6 +37,30 @@ function InstallmentLinkAction({ row }: { row: Overdue }) {
   );
 }
 
+const overdueColumns: QueueColumn<Overdue>[] = [
+  clientColumn<Overdue>(),
+  { header: 'Main contact', text: (row) => row.mainContact },
+  {
+    header: 'Installment',
+    text: (row) => `${row.number} of ${row.of}`,
+    sort: 'number',
+    sortValue: (row) => row.number,
+  },
+  dateColumn('Due', (row) => row.dueDate),
+  moneyColumn('Amount', (row) => row.amountCents),
+  {
+    header: 'Tries',
+    text: (row) => String(row.tries),
+    sort: 'number',
+    sortValue: (row) => row.tries,
+    numeric: true,
+  },
+  {
+    header: 'Last decline',
+    text: (row) => (row.tries === 0 ? 'No method on file' : declineReasonLabel(row.lastDecline)),
+  },
+];
+
 const lines: { key: 'dueSoon' | 'chargedToday' | 'retrying' | 'overdue'; label: string }[] = [
   { key: 'dueSoon', label: 'Due in the next 30 days' },
   { key: 'chargedToday', label: 'Charged today' },
@@ -50,7 +74,6 @@ const lines: { key: 'dueSoon' | 'chargedToday' | 'retrying' | 'overdue'; label: 
  */
 export function BillingInstallments({ installments }: { installments: InstallmentBilling }) {
   const headingId = useId();
-  const overdueId = useId();
   return (
     <Stack component="section" aria-labelledby={headingId} gap="xs">
       <Title order={2} size="h3" id={headingId}>
@@ -82,37 +105,19 @@ export function BillingInstallments({ installments }: { installments: Installmen
           ))}
         </Table.Tbody>
       </Table>
-      <Title order={3} size="h4" id={overdueId} mt="xs">
+      <Title order={3} size="h4" mt="xs">
         Overdue installments
       </Title>
-      {installments.overdueList.length === 0 ? (
-        <Text size="sm">No installment is overdue.</Text>
-      ) : (
-        <Stack component="ul" aria-labelledby={overdueId} gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
-          {installments.overdueList.map((row) => (
-            <Card key={row.id} component="li" withBorder padding="sm">
-              <Text fw={600}>
-                {row.clientName} · {row.clientActId}
-              </Text>
-              <Box component="dl" mt="xs" mb={0} style={{ display: 'grid', gap: 2 }}>
-                <Fact term="Main contact">{row.mainContact}</Fact>
-                <Fact term="Installment">
-                  {row.number} of {row.of}
-                </Fact>
-                <Fact term="Due">{isoToUsDate(row.dueDate)}</Fact>
-                <Fact term="Amount">{formatUsd(row.amountCents)}</Fact>
-                <Fact term="Tries">{row.tries}</Fact>
-                <Fact term="Last decline">
-                  {row.tries === 0 ? 'No method on file' : declineReasonLabel(row.lastDecline)}
-                </Fact>
-              </Box>
-              <Box mt="xs">
-                <InstallmentLinkAction row={row} />
-              </Box>
-            </Card>
-          ))}
-        </Stack>
-      )}
+      <QueueTable
+        label="Overdue installments"
+        rows={installments.overdueList}
+        columns={overdueColumns}
+        actions={[{ header: 'Payment link', cell: (row) => <InstallmentLinkAction row={row} /> }]}
+        rowKey={(row) => row.id}
+        rowName={(row) => `${row.clientName} (${row.clientActId}), installment ${row.number}`}
+        empty="No installment is overdue."
+        filterLabel="Filter by client, ID or contact"
+      />
     </Stack>
   );
 }

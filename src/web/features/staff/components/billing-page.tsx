@@ -1,8 +1,6 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
-import { formatUsd } from '../../../../domain/money';
 import { paymentLinkMessages } from '../../../../domain/staff';
 import { type BillingYear, declineReasonLabel } from '../../../../domain/storage-billing';
 import { useBillingOverview } from '../api/billing';
@@ -11,50 +9,42 @@ import { useStaffSession } from '../api/staff-session';
 import { ActionAnswer } from './action-answer';
 import { errorText } from './admin-only';
 import { BillingInstallments } from './billing-installments';
-import { type BillingColumn, type BillingLead, BillingYears, usDate } from './billing-years';
+import { clientColumn, dateColumn, moneyColumn } from './queue-columns';
+import { type QueueAction, type QueueColumn, QueueTable } from './queue-table';
 import { RunBillingForm } from './run-billing-form';
 import { WaiveOrDeferModal } from './waive-or-defer-modal';
 
-const clientLink = (year: BillingYear) => (
-  <Anchor component={Link} to={`/staff/clients/${year.clientActId}`} size="sm">
-    {year.clientActId}
-  </Anchor>
-);
-
-const client: BillingLead = {
-  header: 'Client',
-  cell: (year) => (
-    <>
-      <Text size="sm">{year.clientName}</Text>
-      {clientLink(year)}
-    </>
-  ),
-  cardTitle: (year) => (
-    <>
-      {year.clientName} · {clientLink(year)}
-    </>
-  ),
-};
+type BillingColumn = QueueColumn<BillingYear>;
 
 const common: BillingColumn[] = [
-  { header: 'Storage year', cell: (y) => y.yearNumber ?? '—', numeric: true },
-  { header: 'Due', cell: (y) => usDate(y.dueDate) },
-  { header: 'Amount', cell: (y) => formatUsd(y.amountCents), numeric: true },
-  { header: 'Method', cell: (y) => y.method },
+  clientColumn<BillingYear>(),
+  {
+    header: 'Storage year',
+    text: (y) => (y.yearNumber === null ? '—' : String(y.yearNumber)),
+    sort: 'number',
+    sortValue: (y) => y.yearNumber,
+    numeric: true,
+  },
+  dateColumn('Due', (y) => y.dueDate),
+  moneyColumn('Amount', (y) => y.amountCents),
+  { header: 'Method', text: (y) => y.method },
 ];
-const tries: BillingColumn = { header: 'Tries', cell: (y) => y.tries, numeric: true };
-const retryColumns: BillingColumn[] = [
-  tries,
-  { header: 'Next try', cell: (y) => usDate(y.nextTryOn) },
-  { header: 'Last decline', cell: (y) => declineReasonLabel(y.lastDecline) },
-];
-const paidOn: BillingColumn = { header: 'Paid on', cell: (y) => usDate(y.paidOn) };
+const tries: BillingColumn = {
+  header: 'Tries',
+  text: (y) => String(y.tries),
+  sort: 'number',
+  sortValue: (y) => y.tries,
+  numeric: true,
+};
+const lastDecline: BillingColumn = { header: 'Last decline', text: (y) => declineReasonLabel(y.lastDecline) };
+const retryColumns: BillingColumn[] = [tries, dateColumn('Next try', (y) => y.nextTryOn), lastDecline];
+const paidOn = dateColumn<BillingYear>('Paid on', (y) => y.paidOn);
 
 type LinkAnswer = { text: string; problem: boolean };
 
 /**
- * The Overdue section's "Send payment link": one e-mail at a time, its answer kept per client so
- * the table (wide screens) and the cards (phones) say the same.
+ * The Overdue section's "Send payment link": one e-mail at a time, its answer kept per client (on
+ * each of the client's overdue years).
  */
 function usePaymentLinks() {
   const send = useSendPaymentLink();
@@ -107,19 +97,24 @@ function PaymentLinkAction({
   );
 }
 
-/** One section of the page: its title, then its years or a line saying there are none. */
+/**
+ * One section of the page: its title, then its years as a sortable table, or a line saying there
+ * are none. The overdue years can be filtered too.
+ */
 function BillingSection({
   title,
   empty,
   years,
   columns,
   actions,
+  filterable = false,
 }: {
   title: string;
   empty: string;
   years: BillingYear[];
   columns: BillingColumn[];
-  actions?: BillingColumn[];
+  actions?: QueueAction<BillingYear>[];
+  filterable?: boolean;
 }) {
   const headingId = useId();
   return (
@@ -127,11 +122,18 @@ function BillingSection({
       <Title order={2} size="h3" id={headingId}>
         {title}
       </Title>
-      {years.length === 0 ? (
-        <Text size="sm">{empty}</Text>
-      ) : (
-        <BillingYears label={title} years={years} columns={columns} lead={client} actions={actions} />
-      )}
+      <QueueTable
+        label={title}
+        rows={years}
+        columns={columns}
+        actions={actions}
+        rowKey={(year) => year.id}
+        rowName={(year) => `${year.clientName} (${year.clientActId})`}
+        empty={empty}
+        filterable={filterable}
+        filterLabel="Filter by client, ID or method"
+        searchText={(year) => year.note ?? ''}
+      />
     </Stack>
   );
 }
@@ -149,7 +151,7 @@ function useWaiveOrDefer(isAdmin: boolean) {
   useEffect(() => {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
-  const action: BillingColumn = {
+  const action: QueueAction<BillingYear> = {
     header: 'Waive or defer',
     cell: (row) => (
       <Button
@@ -230,7 +232,7 @@ export function BillingPage() {
             title="Renewals due in the next 30 days"
             empty="Nothing due in the next 30 days."
             years={data.dueSoon}
-            columns={[...common, { header: 'Charge on', cell: (y) => usDate(y.chargeOn) }]}
+            columns={[...common, dateColumn('Charge on', (y) => y.chargeOn)]}
             actions={waiveOrDefer.actions}
           />
           <BillingSection
@@ -250,17 +252,21 @@ export function BillingPage() {
             title="Overdue"
             empty="No renewal is overdue."
             years={data.overdue}
-            columns={[
-              ...common,
-              tries,
-              { header: 'Last decline', cell: (y) => declineReasonLabel(y.lastDecline) },
-            ]}
+            columns={[...common, tries, lastDecline]}
+            filterable
+            // One column of buttons, one under the other: the table fits a laptop's width.
             actions={[
               {
-                header: 'Payment link',
-                cell: (year) => <PaymentLinkAction year={year} links={links} />,
+                header: 'Actions',
+                cell: (year) => (
+                  <Stack gap={6} align="flex-start">
+                    <PaymentLinkAction year={year} links={links} />
+                    {waiveOrDefer.actions.map((action) => (
+                      <Fragment key={action.header}>{action.cell(year)}</Fragment>
+                    ))}
+                  </Stack>
+                ),
               },
-              ...waiveOrDefer.actions,
             ]}
           />
           <BillingSection

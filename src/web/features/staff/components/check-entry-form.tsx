@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
 import { type CheckEntry, checkEntryProblems } from '../../../../domain/staff-queues';
 import { ApiError } from '../../../lib/api-client';
+import { QueueTable, type QueueTableProps } from './queue-table';
 
 const EMPTY: CheckEntry = { checkNumber: '', checkAmount: '', checkDate: '' };
 
@@ -87,22 +88,22 @@ export const fieldsOf = (error: unknown): Problems | null =>
   error instanceof ApiError ? error.fields : null;
 
 /**
- * A check queue's page: its title and what recording does, the last check recorded, and one card
- * per item (oldest first), or the line saying none waits.
+ * A check queue's page: its title and what recording does, the last check recorded, and its items
+ * as a table (oldest first), each row opening the item's card with its check form; or the line
+ * saying none waits.
  */
 export function CheckQueuePage<Item>({
   title,
   intro,
   items,
-  empty,
   card,
+  ...table
 }: {
   title: string;
   intro: string;
   items: { data: Item[] | undefined; error: Error | null; isPending: boolean };
-  empty: string;
   card: (item: Item, onRecorded: (message: string) => void) => ReactNode;
-}) {
+} & Omit<QueueTableProps<Item>, 'rows' | 'detail'>) {
   const [done, setDone] = useState<string | null>(null);
   return (
     <Stack>
@@ -128,8 +129,7 @@ export function CheckQueuePage<Item>({
         </Alert>
       )}
       {items.isPending && <Loader aria-label="Loading" />}
-      {items.data?.length === 0 && <Text>{empty}</Text>}
-      {items.data?.map((item) => card(item, setDone))}
+      {items.data && <QueueTable {...table} rows={items.data} detail={(item) => card(item, setDone)} />}
     </Stack>
   );
 }

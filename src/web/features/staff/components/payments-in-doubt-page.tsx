@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Loader, Stack, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../../domain/money';
@@ -6,9 +6,15 @@ import type { PaymentInDoubt } from '../../../../domain/staff-queues';
 import { ApiError } from '../../../lib/api-client';
 import { usePaymentsInDoubt, useSettlePayment } from '../api/payments-in-doubt';
 import { ActionAnswer } from './action-answer';
+import { clientColumns, moneyColumn, QueueFacts } from './queue-columns';
 import { bankMoment } from './queue-dates';
+import { type QueueColumn, QueueStatus, QueueTable } from './queue-table';
 
 const when = bankMoment;
+
+const ledgerStatus = (payment: PaymentInDoubt) =>
+  payment.status === 'in_progress' ? 'In progress' : 'Error';
+const purposeOf = (payment: PaymentInDoubt) => `${payment.purpose.replace(/_/g, ' ')} (${payment.source})`;
 
 function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
   const headingId = useId();
@@ -16,8 +22,8 @@ function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
   const [answer, setAnswer] = useState<{ text: string; problem: boolean } | null>(null);
   const rows: Array<[string, string]> = [
     ['Started', when(payment.createdAt)],
-    ['Ledger status', payment.status === 'in_progress' ? 'In progress' : 'Error'],
-    ['For', `${payment.purpose.replace(/_/g, ' ')} (${payment.source})`],
+    ['Ledger status', ledgerStatus(payment)],
+    ['For', purposeOf(payment)],
     ['Method', payment.method],
     ['Our reference', payment.reference ?? 'Never sent to the gateway'],
     ['Last message', payment.message ?? '—'],
@@ -30,16 +36,7 @@ function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
           {payment.clientName} ({payment.clientActId})
         </Anchor>
       </Title>
-      <Table variant="vertical" layout="fixed" withRowBorders={false} mb="sm">
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th w={{ base: 120, sm: 200 }}>{label}</Table.Th>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <QueueFacts facts={rows} />
       <Stack gap={4} align="flex-start">
         <Button
           loading={settle.isPending}
@@ -63,6 +60,26 @@ function PaymentCard({ payment }: { payment: PaymentInDoubt }) {
   );
 }
 
+const columns: QueueColumn<PaymentInDoubt>[] = [
+  ...clientColumns<PaymentInDoubt>(),
+  moneyColumn('Amount', (payment) => payment.totalCents),
+  { header: 'For', text: purposeOf },
+  { header: 'Method', text: (payment) => payment.method },
+  {
+    header: 'Started',
+    text: (payment) => when(payment.createdAt),
+    sort: 'date',
+    sortValue: (payment) => payment.createdAt,
+  },
+  {
+    header: 'Ledger status',
+    text: ledgerStatus,
+    cell: (payment) => (
+      <QueueStatus problem={payment.status === 'error'}>{ledgerStatus(payment)}</QueueStatus>
+    ),
+  },
+];
+
 /** Payments in doubt: the ledger's rows whose outcome is unknown, oldest first. */
 export function PaymentsInDoubtPage() {
   const queue = usePaymentsInDoubt();
@@ -79,10 +96,23 @@ export function PaymentsInDoubtPage() {
         </Alert>
       )}
       {queue.isPending && <Loader aria-label="Loading" />}
-      {queue.data?.length === 0 && <Text role="status">No payment is in doubt.</Text>}
-      {queue.data?.map((payment) => (
-        <PaymentCard key={payment.id} payment={payment} />
-      ))}
+      {queue.data && (
+        <QueueTable
+          label="Payments in doubt"
+          filterLabel="Filter by client, ID or reference"
+          rows={queue.data}
+          columns={columns}
+          status={{ label: 'Ledger status', of: ledgerStatus, values: ['In progress', 'Error'] }}
+          defaultSort={{ column: 'Started', direction: 'ascending' }}
+          searchText={(payment) => `${payment.reference ?? ''} ${payment.message ?? ''}`}
+          rowKey={(payment) => payment.id}
+          rowName={(payment) =>
+            `${formatUsd(payment.totalCents)} from ${payment.clientName} (${payment.clientActId})`
+          }
+          empty="No payment is in doubt."
+          detail={(payment) => <PaymentCard payment={payment} />}
+        />
+      )}
     </Stack>
   );
 }

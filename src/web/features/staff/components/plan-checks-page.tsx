@@ -5,7 +5,9 @@ import { formatUsd } from '../../../../domain/money';
 import { planStoreQueueMessages as m, type PlanOrderAwaitingCheck } from '../../../../domain/staff-queues';
 import { usePlanChecks, useRecordPlanCheck } from '../api/plan-store-queues';
 import { CheckEntryForm, CheckQueuePage, fieldsOf } from './check-entry-form';
+import { clientColumns, dateColumn, dayColumn, moneyColumn } from './queue-columns';
 import { bankDay } from './queue-dates';
+import type { QueueColumn } from './queue-table';
 
 /** One plan order waiting for its check: who and what, then the check as it arrived. */
 function PlanCheckCard({
@@ -56,6 +58,14 @@ function PlanCheckCard({
   );
 }
 
+const columns: QueueColumn<PlanOrderAwaitingCheck>[] = [
+  ...clientColumns<PlanOrderAwaitingCheck>(),
+  { header: 'Plans', text: (order) => order.plans },
+  dayColumn('Ordered', (order) => order.orderedAt),
+  moneyColumn('Amount due', (order) => order.amountDueCents),
+  dateColumn('Storage paid until', (order) => order.paidUntil),
+];
+
 /** The queue of Banking and Storage Plans orders paid by check: record each check, oldest first. */
 export function PlanChecksPage() {
   const orders = usePlanChecks();
@@ -65,9 +75,13 @@ export function PlanChecksPage() {
       intro="Record each check when it arrives: the plan is applied (storage paid-until date, vials, Client Activity) and the client is e-mailed with the receipt."
       items={orders}
       empty={m.noPlanOrders}
-      card={(order, onRecorded) => (
-        <PlanCheckCard key={order.orderId} order={order} onRecorded={onRecorded} />
-      )}
+      label="Plan orders paid by check"
+      filterLabel="Filter by client, ID or plan"
+      columns={columns}
+      defaultSort={{ column: 'Ordered', direction: 'ascending' }}
+      rowKey={(order) => order.orderId}
+      rowName={(order) => `${order.clientName} (${order.clientActId}), ${order.plans}`}
+      card={(order, onRecorded) => <PlanCheckCard order={order} onRecorded={onRecorded} />}
     />
   );
 }

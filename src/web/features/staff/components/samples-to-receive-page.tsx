@@ -1,8 +1,20 @@
-import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { todayFor } from '../../../../domain/client';
-import { isoDateOf } from '../../../../domain/dates';
+import { calendarDateToIso, isoDateOf } from '../../../../domain/dates';
 import {
   sampleReceiptMessages as m,
   type SampleReceiptEntry,
@@ -11,7 +23,9 @@ import {
 } from '../../../../domain/storage-year';
 import { ApiError } from '../../../lib/api-client';
 import { useReceiveSample, useSamplesToReceive } from '../api/samples-to-receive';
+import { clientColumns, dayColumn } from './queue-columns';
 import { bankDay } from './queue-dates';
+import { type QueueColumn, QueueStatus, QueueTable } from './queue-table';
 
 const EMPTY: SampleReceiptEntry = { receivedOn: '', vialsBanked: '' };
 
@@ -119,6 +133,34 @@ function SampleToReceiveCard({
   );
 }
 
+const PAYMENT_STATES = ['Paid by card', 'Paid by check', 'Check to come'] as const;
+
+/** The initial processing's state, as the card says it. */
+const paymentOf = (sample: SampleToReceive) =>
+  sample.initialProcessingPaid
+    ? sample.paidBy === 'card'
+      ? 'Paid by card'
+      : 'Paid by check'
+    : 'Check to come';
+
+const columns: QueueColumn<SampleToReceive>[] = [
+  ...clientColumns<SampleToReceive>(),
+  { header: 'Sample', text: (sample) => `${sample.tissue} from ${sample.physicianName}` },
+  {
+    header: 'Shipping',
+    text: (sample) => sample.shipDate,
+    sort: 'date',
+    sortValue: (sample) => calendarDateToIso(sample.shipDate),
+    nowrap: true,
+  },
+  dayColumn('Form sent', (sample) => sample.submittedAt),
+  {
+    header: 'Initial processing',
+    text: paymentOf,
+    cell: (sample) => <QueueStatus>{paymentOf(sample)}</QueueStatus>,
+  },
+];
+
 /** The queue of samples on their way to the bank: record each arrival, earliest ship date first. */
 export function SamplesToReceivePage() {
   const samples = useSamplesToReceive();
@@ -152,10 +194,21 @@ export function SamplesToReceivePage() {
             : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {samples.data?.length === 0 && <Text>{m.noSamples}</Text>}
-      {samples.data?.map((sample) => (
-        <SampleToReceiveCard key={sample.sampleId} sample={sample} onReceived={setDone} />
-      ))}
+      {samples.isPending && <Loader aria-label="Loading" />}
+      {samples.data && (
+        <QueueTable
+          label="Samples to receive"
+          filterLabel="Filter by client, ID or physician"
+          rows={samples.data}
+          columns={columns}
+          status={{ label: 'Initial processing', of: paymentOf, values: PAYMENT_STATES }}
+          defaultSort={{ column: 'Shipping', direction: 'ascending' }}
+          rowKey={(sample) => sample.sampleId}
+          rowName={(sample) => `${sample.clientName} (${sample.clientActId})`}
+          empty={m.noSamples}
+          detail={(sample) => <SampleToReceiveCard sample={sample} onReceived={setDone} />}
+        />
+      )}
     </Stack>
   );
 }

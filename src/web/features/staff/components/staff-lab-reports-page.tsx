@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
@@ -6,7 +6,9 @@ import { type LabReportAwaiting, staffQueueMessages as m } from '../../../../dom
 import { ApiError } from '../../../lib/api-client';
 import { useLabReports, useReviewLabReport } from '../api/lab-reports';
 import { staffDocumentUrl } from '../api/staff-client';
+import { clientColumns, dayColumn } from './queue-columns';
 import { bankDay } from './queue-dates';
+import { type QueueColumn, QueueTable } from './queue-table';
 
 function sizeOf(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KB`;
@@ -133,6 +135,16 @@ function LabReportCard({
   );
 }
 
+const uploader = (report: LabReportAwaiting) =>
+  report.submittedBy === 'Client' ? 'The client' : report.submittedBy;
+
+const columns: QueueColumn<LabReportAwaiting>[] = [
+  ...clientColumns<LabReportAwaiting>(),
+  dayColumn('Uploaded', (report) => report.submittedAt),
+  { header: 'Uploaded by', text: uploader },
+  { header: 'File', text: (report) => `${report.fileName}, ${sizeOf(report.sizeBytes)}` },
+];
+
 /** The queue of uploaded lab reports: oldest first. */
 export function StaffLabReportsPage() {
   const reports = useLabReports();
@@ -166,10 +178,20 @@ export function StaffLabReportsPage() {
             : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {reports.data?.length === 0 && <Text>{m.noLabReports}</Text>}
-      {reports.data?.map((report) => (
-        <LabReportCard key={report.submissionId} report={report} onReviewed={setDone} />
-      ))}
+      {reports.isPending && <Loader aria-label="Loading" />}
+      {reports.data && (
+        <QueueTable
+          label="Lab reports"
+          filterLabel="Filter by client, ID or physician"
+          rows={reports.data}
+          columns={columns}
+          defaultSort={{ column: 'Uploaded', direction: 'ascending' }}
+          rowKey={(report) => report.submissionId}
+          rowName={(report) => `${report.clientName} (${report.clientActId})`}
+          empty={m.noLabReports}
+          detail={(report) => <LabReportCard report={report} onReviewed={setDone} />}
+        />
+      )}
     </Stack>
   );
 }

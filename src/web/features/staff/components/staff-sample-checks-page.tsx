@@ -1,10 +1,13 @@
 import { Anchor, Card, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { calendarDateToIso } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { staffQueueMessages as m, type SampleAwaitingCheck } from '../../../../domain/staff-queues';
 import { useRecordCheck, useSampleChecks } from '../api/sample-checks';
 import { CheckEntryForm, CheckQueuePage, fieldsOf } from './check-entry-form';
+import { clientColumns, dayColumn, moneyColumn } from './queue-columns';
 import { bankDay } from './queue-dates';
+import type { QueueColumn } from './queue-table';
 
 /** One sample waiting for its check: who and what, then the check as it arrived. */
 function SampleCheckCard({
@@ -55,6 +58,20 @@ function SampleCheckCard({
   );
 }
 
+const columns: QueueColumn<SampleAwaitingCheck>[] = [
+  ...clientColumns<SampleAwaitingCheck>(),
+  { header: 'Sample', text: (sample) => `${sample.tissue} from ${sample.physicianName}` },
+  dayColumn('Sent', (sample) => sample.submittedAt),
+  {
+    header: 'Shipping',
+    text: (sample) => sample.shipDate,
+    sort: 'date',
+    sortValue: (sample) => calendarDateToIso(sample.shipDate),
+    nowrap: true,
+  },
+  moneyColumn('Amount due', (sample) => sample.amountDueCents),
+];
+
 /** The queue of new samples paid by check: record each check as it arrives, oldest first. */
 export function StaffSampleChecksPage() {
   const samples = useSampleChecks();
@@ -64,9 +81,13 @@ export function StaffSampleChecksPage() {
       intro="Record each check when it arrives with the sample: the client's initial processing becomes paid, their consent agreement opens, and they are told by e-mail."
       items={samples}
       empty={m.noSamples}
-      card={(sample, onRecorded) => (
-        <SampleCheckCard key={sample.sampleId} sample={sample} onRecorded={onRecorded} />
-      )}
+      label="New samples paid by check"
+      filterLabel="Filter by client, ID or physician"
+      columns={columns}
+      defaultSort={{ column: 'Sent', direction: 'ascending' }}
+      rowKey={(sample) => sample.sampleId}
+      rowName={(sample) => `${sample.clientName} (${sample.clientActId})`}
+      card={(sample, onRecorded) => <SampleCheckCard sample={sample} onRecorded={onRecorded} />}
     />
   );
 }

@@ -9,6 +9,8 @@ import {
 } from '../../../../domain/storage-year-checks';
 import { useRecordStorageCheck, useStorageChecks } from '../api/storage-checks';
 import { CheckEntryForm, CheckQueuePage, fieldsOf } from './check-entry-form';
+import { clientColumns, dateColumn, moneyColumn } from './queue-columns';
+import { type QueueColumn, QueueStatus } from './queue-table';
 
 /** One storage year waiting for its check: the client, the year, when it was due and how much. */
 function StorageCheckCard({
@@ -66,6 +68,28 @@ function StorageCheckCard({
   );
 }
 
+/** A year on the queue is overdue, or invoiced and not yet due. */
+const statusOf = (year: StorageYearAwaitingCheck) => (year.overdue ? 'Overdue' : 'Invoiced');
+
+const columns: QueueColumn<StorageYearAwaitingCheck>[] = [
+  ...clientColumns<StorageYearAwaitingCheck>(),
+  {
+    header: 'Storage year',
+    text: (year) => (year.yearNumber === null ? '—' : String(year.yearNumber)),
+    sort: 'number',
+    sortValue: (year) => year.yearNumber,
+    numeric: true,
+  },
+  dateColumn('Due', (year) => year.dueDate),
+  moneyColumn('Amount due', (year) => year.amountDueCents),
+  dateColumn('Storage paid until', (year) => year.paidUntil),
+  {
+    header: 'Status',
+    text: statusOf,
+    cell: (year) => <QueueStatus problem={year.overdue}>{statusOf(year)}</QueueStatus>,
+  },
+];
+
 /** The queue of storage years invoiced (no method on file) or overdue: record each check, oldest due first. */
 export function StorageChecksPage() {
   const years = useStorageChecks();
@@ -75,7 +99,14 @@ export function StorageChecksPage() {
       intro="Storage years invoiced to clients with no payment method on file, and overdue years. Record each check when it arrives: the year is paid (storage paid-until date, Client Activity) and the client is e-mailed the receipt."
       items={years}
       empty={m.noYears}
-      card={(year, onRecorded) => <StorageCheckCard key={year.feeId} year={year} onRecorded={onRecorded} />}
+      label="Storage years paid by check"
+      filterLabel="Filter by client, ID or year"
+      columns={columns}
+      status={{ label: 'Status', of: statusOf, values: ['Overdue', 'Invoiced'] }}
+      defaultSort={{ column: 'Due', direction: 'ascending' }}
+      rowKey={(year) => year.feeId}
+      rowName={(year) => `${year.clientName} (${year.clientActId}), ${storageYearName(year.yearNumber)}`}
+      card={(year, onRecorded) => <StorageCheckCard year={year} onRecorded={onRecorded} />}
     />
   );
 }

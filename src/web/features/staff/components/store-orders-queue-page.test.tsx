@@ -77,6 +77,7 @@ describe('the store orders queue', () => {
         <StoreOrdersQueuePage />
       </MemoryRouter>,
     );
+    await user.click(await screen.findByRole('button', { name: /^Open Test Client \(ACT70001\)/ }));
     const contents = await screen.findByRole('textbox', { name: 'Declared contents' });
     expect((contents as HTMLInputElement).value).toBe('Stem Cell Face Serum, 2 bottles');
     await user.clear(contents);
@@ -104,6 +105,7 @@ describe('the store orders queue', () => {
         <StoreOrdersQueuePage />
       </MemoryRouter>,
     );
+    await user.click(await screen.findByRole('button', { name: /^Open Test Client \(ACT70001\)/ }));
     const button = await screen.findByRole('button', { name: 'Cancel and refund $463.50' });
     await user.click(button);
     expect((await screen.findByRole('alert')).textContent).toBe('Please give a reason for the cancellation');

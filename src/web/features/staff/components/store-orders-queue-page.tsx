@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { isoToUsDate } from '../../../../domain/dates';
@@ -14,9 +14,13 @@ import { storeCancellationMessages } from '../../../../domain/store';
 import { ApiError } from '../../../lib/api-client';
 import { type StoreOrderAction, useStoreOrderAction, useStoreOrdersQueue } from '../api/plan-store-queues';
 import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
+import { clientColumns, dateColumn, dayColumn, moneyColumn, QueueFacts } from './queue-columns';
 import { bankMoment } from './queue-dates';
+import { type QueueColumn, QueueStatus, QueueTable } from './queue-table';
 
 const when = (iso: string | null) => (iso ? bankMoment(iso) : 'Not yet');
+
+const itemText = (order: StoreQueueItem) => `${order.quantity} × ${order.item}`;
 
 /** One action's form on one order (the shared queue form on the order's action hook). */
 function ActionForm({ orderId, ...props }: QueueActionFormProps<StoreOrderAction> & { orderId: string }) {
@@ -109,7 +113,7 @@ function StoreOrderCard({
   const [done, setDone] = useState<string | null>(null);
   const rows: Array<[string, string]> = [
     ['Ordered', when(order.orderedAt)],
-    ['Item', `${order.quantity} × ${order.item}`],
+    ['Item', itemText(order)],
     ['Shipping method', order.shippingMethod],
     ['Shipment date', isoToUsDate(order.shipmentDate)],
     ['Ship to', order.shipTo],
@@ -126,18 +130,9 @@ function StoreOrderCard({
         <Anchor component={Link} to={`/staff/clients/${order.clientActId}`}>
           {order.clientName} ({order.clientActId})
         </Anchor>
-        : {order.quantity} × {order.item}
+        : {itemText(order)}
       </Title>
-      <Table variant="vertical" layout="fixed" withRowBorders={false} mb="sm">
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th w={{ base: 120, sm: 200 }}>{label}</Table.Th>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <QueueFacts facts={rows} />
       <Stack gap="sm">
         {!order.shippedAt && <LabelForm order={order} onDone={setDone} />}
         {!order.shippedAt && (
@@ -179,6 +174,18 @@ function StoreOrderCard({
   );
 }
 
+/** An order waits to ship, or, shipped, for its delivery. */
+const orderState = (order: StoreQueueItem) => (order.shippedAt ? 'Shipped' : 'To ship');
+
+const columns: QueueColumn<StoreQueueItem>[] = [
+  ...clientColumns<StoreQueueItem>(),
+  { header: 'Item', text: itemText },
+  dayColumn('Ordered', (order) => order.orderedAt),
+  dateColumn('Shipment date', (order) => order.shipmentDate),
+  moneyColumn('Total', (order) => order.totalCents),
+  { header: 'Status', text: orderState, cell: (order) => <QueueStatus>{orderState(order)}</QueueStatus> },
+];
+
 /** The store orders queue: ship each order with its tracking number, then mark it delivered. */
 export function StoreOrdersQueuePage() {
   const queue = useStoreOrdersQueue();
@@ -202,10 +209,20 @@ export function StoreOrdersQueuePage() {
         </Alert>
       )}
       {queue.isPending && <Loader aria-label="Loading" />}
-      {queue.data?.length === 0 && <Text role="status">{m.noStoreOrders}</Text>}
-      {queue.data?.map((order) => (
-        <StoreOrderCard key={order.id} order={order} onCancelled={setCancelled} />
-      ))}
+      {queue.data && (
+        <QueueTable
+          label="Store orders"
+          rows={queue.data}
+          columns={columns}
+          status={{ label: 'Status', of: orderState, values: ['To ship', 'Shipped'] }}
+          defaultSort={{ column: 'Ordered', direction: 'ascending' }}
+          searchText={(order) => [order.id, order.shipTo, order.trackingNumber ?? ''].join(' ')}
+          rowKey={(order) => order.id}
+          rowName={(order) => `${order.clientName} (${order.clientActId}), ${itemText(order)}`}
+          empty={m.noStoreOrders}
+          detail={(order) => <StoreOrderCard order={order} onCancelled={setCancelled} />}
+        />
+      )}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -52,7 +52,7 @@ const awaiting = (canApprove: boolean): VialQueueItem => ({
 });
 
 /** The queue answers one request; an approval answers the request charged. */
-function fakeServer(item: VialQueueItem) {
+function fakeServer(item: VialQueueItem, others: VialQueueItem[] = []) {
   const posts: Array<{ url: string; body: unknown }> = [];
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
@@ -60,7 +60,7 @@ function fakeServer(item: VialQueueItem) {
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
-      if (url === '/api/staff/queues/vial-requests') return json({ requests: [item] });
+      if (url === '/api/staff/queues/vial-requests') return json({ requests: [item, ...others] });
       if (init?.method === 'POST') {
         posts.push({ url, body: JSON.parse(String(init.body)) });
         return json({
@@ -78,19 +78,22 @@ function fakeServer(item: VialQueueItem) {
   return posts;
 }
 
-const renderPage = () =>
+/** The queue's page, with the request's row opened on its card (its actions). */
+async function renderPage() {
   renderInPortal(
     <MemoryRouter>
       <VialRequestsQueuePage />
     </MemoryRouter>,
   );
+  await userEvent.click(await screen.findByRole('button', { name: /^Open Test Client \(ACT70001\)/ }));
+}
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('an ACT VIP price awaiting a second admin', () => {
   it('shows another admin the amount and "Approve and charge $3,000.00", which approves that amount', async () => {
     const posts = fakeServer(awaiting(true));
-    renderPage();
+    await renderPage();
     expect(await screen.findByText(/\$3,000\.00, entered by Vip Desk/)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Approve and charge $3,000.00' }));
     await waitFor(() => expect(posts).toHaveLength(1));
@@ -103,7 +106,7 @@ describe('an ACT VIP price awaiting a second admin', () => {
 
   it('shows the member who entered it that it awaits another admin, with no approval button', async () => {
     fakeServer(awaiting(false));
-    renderPage();
+    await renderPage();
     expect(
       await screen.findByText(
         'The ACT VIP price of $3,000.00 awaits the approval of an admin other than the one who entered it.',
@@ -133,7 +136,7 @@ describe('staff cancel a request', () => {
 
   it('names what it refunds, keeps and forfeits, needs a reason, and sends it', async () => {
     const posts = fakeServer(late);
-    renderPage();
+    await renderPage();
     expect(
       await screen.findByText(
         'After the cancellation deadline (2:00 PM Eastern on 11/26/2026): cancelling now refunds $684.95, keeps $515.00 as the replacement fee, forfeits 1 pre-paid vial. The client is e-mailed.',
@@ -164,8 +167,8 @@ describe('staff cancel a request', () => {
         message: 'No cancellation is possible once the vials have shipped.',
       },
     });
-    renderPage();
-    expect(await screen.findByText(/Test Client/)).toBeTruthy();
+    await renderPage();
+    expect(await screen.findByRole('region', { name: /Test Client \(ACT70001\)/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Cancel/ })).toBeNull();
   });
 });
@@ -173,11 +176,73 @@ describe('staff cancel a request', () => {
 describe("a physician's request", () => {
   it("shows staff the end of the client's objection window, before which it does not ship", async () => {
     fakeServer({ ...awaiting(true), objectionDeadline: '2026-12-02T05:00:00.000Z' });
-    renderPage();
+    await renderPage();
     expect(
       await screen.findByText(
         "A physician's request: the client may object until the end of 12/01/2026 (Eastern time); it ships only after that.",
       ),
     ).toBeTruthy();
+  });
+});
+
+describe('the queue as a table', () => {
+  const toShip: VialQueueItem = {
+    ...awaiting(false),
+    id: '7a2d3c0f-1b5e-4d2f-8e2b-3c4d5e6f7081',
+    clientActId: 'ACT70002',
+    clientName: 'Rita Alvarez',
+    requestedAt: '2026-11-22T15:00:00.000Z',
+    vials: 2,
+    shippingMethod: 'FedEx',
+    shippingPriceToBeConfirmed: false,
+    vipPriceAwaitingApproval: null,
+    vipPriceCents: null,
+    approvedByPractitionerAt: '2026-11-23T15:00:00.000Z',
+    totalCents: 138_844,
+  };
+
+  it('shows each request with its next step, filters by it, and opens the request on its actions', async () => {
+    fakeServer(awaiting(true), [toShip]);
+    const user = userEvent.setup();
+    renderInPortal(
+      <MemoryRouter>
+        <VialRequestsQueuePage />
+      </MemoryRouter>,
+    );
+    const table = await screen.findByRole('table', { name: 'Vial requests' });
+    const rita = within(table).getByRole('row', { name: /Rita Alvarez/ });
+    expect(within(rita).getByText('2 vials by FedEx')).toBeTruthy();
+    expect(within(rita).getByText('11/22/2026')).toBeTruthy();
+    expect(within(rita).getByText('$1,388.44')).toBeTruthy();
+    expect(within(rita).getByText('To ship')).toBeTruthy();
+    expect(
+      within(within(table).getByRole('row', { name: /Test Client/ })).getByText('Practitioner approval'),
+    ).toBeTruthy();
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Next step' }), 'To ship (1)');
+    expect(within(table).queryByRole('row', { name: /Test Client/ })).toBeNull();
+    await user.click(
+      within(table).getByRole('button', { name: 'Open Rita Alvarez (ACT70002), 2 vials by FedEx' }),
+    );
+    const card = within(table).getByRole('region', { name: /Rita Alvarez \(ACT70002\): 2 vials by FedEx/ });
+    expect(within(card).getByRole('button', { name: 'Create label' })).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: 'Record practitioner approval' })).toBeNull();
+  });
+
+  it('finds a request by its order id, which the row does not show', async () => {
+    fakeServer(awaiting(true), [toShip]);
+    const user = userEvent.setup();
+    renderInPortal(
+      <MemoryRouter>
+        <VialRequestsQueuePage />
+      </MemoryRouter>,
+    );
+    const table = await screen.findByRole('table', { name: 'Vial requests' });
+    await user.type(screen.getByRole('searchbox', { name: 'Filter by client, ID or order' }), '7a2d3c0f');
+    expect(
+      within(table)
+        .getAllByRole('button', { name: /^Open/ })
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Open Rita Alvarez (ACT70002), 2 vials by FedEx']);
   });
 });

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -24,7 +24,9 @@ import {
   type VialRequestAction,
 } from '../api/vial-requests-queue';
 import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
+import { clientColumns, dateColumn, dayColumn, moneyColumn, QueueFacts } from './queue-columns';
 import { bankMoment } from './queue-dates';
+import { type QueueColumn, QueueStatus, QueueTable } from './queue-table';
 
 const when = (iso: string | null) => (iso ? bankMoment(iso) : 'Not yet');
 
@@ -272,18 +274,9 @@ function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: 
         <Anchor component={Link} to={`/staff/clients/${request.clientActId}`}>
           {request.clientName} ({request.clientActId})
         </Anchor>
-        : {request.vials} vial{request.vials === 1 ? '' : 's'} by {request.shippingMethod}
+        : {vialsText(request)}
       </Title>
-      <Table variant="vertical" layout="fixed" withRowBorders={false} mb="sm">
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th w={{ base: 120, sm: 200 }}>{label}</Table.Th>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <QueueFacts facts={rows} />
       <Stack gap="sm">
         {!request.approvedByPractitionerAt && (
           <ActionForm
@@ -343,6 +336,28 @@ function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: 
   );
 }
 
+const vialsText = (request: VialQueueItem) =>
+  `${request.vials} vial${request.vials === 1 ? '' : 's'} by ${request.shippingMethod}`;
+
+const NEXT_STEPS = ['Practitioner approval', 'Price to confirm', 'To ship', 'Shipped', 'Cancelled'] as const;
+
+/** What the bank does next for a request, in the order its card offers the steps. */
+function nextStep(request: VialQueueItem): (typeof NEXT_STEPS)[number] {
+  if (request.status === 'cancelled') return 'Cancelled';
+  if (!request.approvedByPractitionerAt) return 'Practitioner approval';
+  if (request.shippingPriceToBeConfirmed && !request.vipPriceConfirmedAt) return 'Price to confirm';
+  return request.shippedAt ? 'Shipped' : 'To ship';
+}
+
+const columns: QueueColumn<VialQueueItem>[] = [
+  ...clientColumns<VialQueueItem>(),
+  { header: 'Request', text: vialsText },
+  dayColumn('Requested', (request) => request.requestedAt),
+  dateColumn('Arrival date', (request) => request.shipmentDate),
+  moneyColumn('Charged', (request) => request.totalCents),
+  { header: 'Next step', text: nextStep, cell: (request) => <QueueStatus>{nextStep(request)}</QueueStatus> },
+];
+
 /** The vial requests queue: what the bank still has to do for each request, oldest first. */
 export function VialRequestsQueuePage() {
   const queue = useVialRequestsQueue();
@@ -361,10 +376,23 @@ export function VialRequestsQueuePage() {
       )}
       {left && <Text role="status">{left}</Text>}
       {queue.isPending && <Loader aria-label="Loading" />}
-      {queue.data?.length === 0 && <Text role="status">No vial requests are waiting.</Text>}
-      {queue.data?.map((request) => (
-        <VialRequestCard key={request.id} request={request} onLeft={setLeft} />
-      ))}
+      {queue.data && (
+        <QueueTable
+          label="Vial requests"
+          rows={queue.data}
+          columns={columns}
+          status={{ label: 'Next step', of: nextStep, values: NEXT_STEPS }}
+          defaultSort={{ column: 'Requested', direction: 'ascending' }}
+          searchText={(request) =>
+            [request.id, request.shipTo, request.paymentDescription, request.trackingNumber ?? ''].join(' ')
+          }
+          rowKey={(request) => request.id}
+          rowName={(request) => `${request.clientName} (${request.clientActId}), ${vialsText(request)}`}
+          rowProps={(request) => ({ 'data-request-row': request.id })}
+          empty="No vial requests are waiting."
+          detail={(request) => <VialRequestCard request={request} onLeft={setLeft} />}
+        />
+      )}
     </Stack>
   );
 }
