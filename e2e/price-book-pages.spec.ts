@@ -2,7 +2,9 @@
  * Every price, rate and limit a page shows is the version in force, the one the server charges
  * (issue 23). The demo admin publishes a version taking effect today on the Price Book page; a
  * client of this run, John (ACT10002), the newborn agreement's link and Dr. Alvarez then find its
- * figures on each page and none of the old; the admin then puts the prices as shipped back in force.
+ * figures on each page and none of the old (Dr. Alvarez also acting for the new client, on her screening
+ * and consent, and for John, on his Request Cells and Store); the admin then puts the prices as shipped
+ * back in force.
  *
  * Runs alone in the last project ("prices", playwright.config.ts): while its version is in force,
  * every journey pinning the shipped prices ($225.00 a bottle, 3%…) would fail.
@@ -46,6 +48,24 @@ async function clientPage(browser: Browser, clientId: string) {
   return page;
 }
 
+/** Dr. Alvarez chooses the client she acts for on My Clients; the header names them. */
+async function actFor(physician: Page, clientId: string) {
+  await physician.goto('/my-clients');
+  await physician
+    .locator(`tr[data-client="${clientId}"]`)
+    .getByRole('button', { name: /^Choose/ })
+    .click();
+  await expect(physician.getByRole('banner')).toContainText(`(${clientId})`);
+}
+
+/** The request form's annual storage note: the version's $360.00 and $345.00, not $350.00 nor $339.81. */
+async function expectAnnualStorageNote(page: Page) {
+  const note = page.getByTestId('annual-storage-note');
+  await expect(note).toContainText('Annual storage fee $360.00 by card or check ($345.00 by ACH)');
+  await expect(note).not.toContainText('$350.00');
+  await expect(note).not.toContainText('$339.81');
+}
+
 /** Neither the old figure nor the old rate is anywhere on the page. */
 async function expectNone(page: Page, ...old: RegExp[]) {
   for (const text of old) await expect(page.getByText(text)).toHaveCount(0);
@@ -54,7 +74,7 @@ async function expectNone(page: Page, ...old: RegExp[]) {
 test('a price version in force today shows its figures on every page; the prices as shipped then return', async ({
   browser,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(480_000);
   const since = Date.now() - 1000;
 
   // A client of this run, registered by Dr. Alvarez with a check the admin records: the consent opens.
@@ -132,6 +152,7 @@ test('a price version in force today shows its figures on every page; the prices
       request.getByText('A 3.5% processing fee applies to card payments; ACH has none.'),
     ).toBeVisible();
     await expect(request.getByText(/replacement fee of \$260\.00 per vial/)).toBeVisible();
+    await expectAnnualStorageNote(john);
     await expectNone(john, /\$500\.00 per vial/, /\$25\.00 per vial/, /fee of \$250\.00/, /A 3% /);
 
     // Payment Information.
@@ -220,6 +241,83 @@ test('a price version in force today shows its figures on every page; the prices
     ).toBeVisible();
     await expect(physician.getByText(/\(a 3\.5% card processing fee is added\)/)).toBeVisible();
     await expectNone(physician, /\$2,500\.00/, /\$3,000\.00/);
+    // Its page 2: the amount in view and the button that pays it, by card.
+    await physician.getByRole('button', { name: 'Next Page' }).click();
+    const sampleForm = physician.getByRole('form', { name: 'New sample form' });
+    await sampleForm.getByRole('radio', { name: 'Adipose' }).check();
+    await sampleForm.getByRole('radio', { name: 'Credit card' }).check();
+    // $2,600.00 and 3.5% by card: $91.00.
+    await expect(sampleForm.getByTestId('amount-in-view')).toHaveText(
+      '$2,600.00 + 3.5% processing fee $91.00 = $2,691.00',
+    );
+    await expect(sampleForm.getByRole('button', { name: 'Pay $2,691.00' })).toBeVisible();
+    await sampleForm.getByRole('radio', { name: 'Bone marrow' }).check();
+    // $3,100.00 and 3.5% by card: $108.50.
+    await expect(sampleForm.getByTestId('amount-in-view')).toHaveText(
+      '$3,100.00 + 3.5% processing fee $108.50 = $3,208.50',
+    );
+    await expect(sampleForm.getByRole('button', { name: 'Pay $3,208.50' })).toBeVisible();
+    await expectNone(physician, /\$2,500\.00/, /\$3,000\.00/, /\$2,575\.00/, /\$3,090\.00/);
+
+    // Acting for the new client: her screening's White Glove Labs total and her consent's fees.
+    await actFor(physician, clientId);
+    await physician.goto('/infectious-disease');
+    const physicianScreening = physician.getByRole('form', { name: 'Client Infectious Disease Form' });
+    await expect(physicianScreening.getByRole('textbox', { name: 'Client ID' })).toHaveValue(clientId);
+    await physicianScreening.getByRole('button', { name: 'Confirm Client Details' }).click();
+    await expect(physicianScreening.getByText(/Client Details Successfully Confirmed/)).toBeVisible();
+    await physicianScreening.getByRole('combobox', { name: 'Submission Option' }).click();
+    await physician.getByRole('option', { name: 'White Glove Labs', exact: true }).click();
+    await expect(physicianScreening.getByText('White Glove Labs Total: $410.00')).toBeVisible();
+    await expect(physicianScreening.getByText('White Glove Labs fee: $410.00')).toBeVisible();
+    // $410.00 and 3.5% by card: $14.35.
+    await expect(physicianScreening.getByText('Credit card processing fee (3.5%): $14.35')).toBeVisible();
+    await expect(physicianScreening.getByText('Total charged to your card: $424.35')).toBeVisible();
+    await expectNone(physician, /\$399\.00/, /\(3%\)/);
+
+    await physician.goto('/client-consent');
+    const physicianConsent = physician.getByRole('form', { name: 'Client Consent Form' });
+    await expect(
+      physicianConsent.getByText(
+        'The up-front banking fee is $2,600.00 for adipose tissue and $3,100.00 for bone marrow, and includes the first year of storage.',
+      ),
+    ).toBeVisible();
+    await expect(
+      physicianConsent.getByText(
+        'Card payments carry a processing fee of 3.5% of the amount; ACH payments carry none.',
+      ),
+    ).toBeVisible();
+    await expect(
+      physicianConsent.getByText(
+        /The amount quoted for future years is \$345\.00 by ACH and \$360\.00 by card or check\./,
+      ),
+    ).toBeVisible();
+    await expectNone(physician, /\$339\.81/, /\$2,500\.00/, /\$3,000\.00/, / 3% /);
+
+    // Acting for John: the Stem Cell Request Form and the store, as the physician sees them.
+    await actFor(physician, 'ACT10002');
+    await physician
+      .getByRole('navigation', { name: 'Portal sections' })
+      .getByRole('link', { name: 'Request Cells' })
+      .click();
+    const physicianRequest = physician.getByRole('form', { name: 'Stem Cell Request Form' });
+    await expect(physicianRequest).toBeVisible({ timeout: 30_000 });
+    await expect(physicianRequest.getByText(/\$520\.00 per vial \(10 million cells\)/)).toBeVisible();
+    await expect(physicianRequest.getByText(/Protection Plan costs \$26\.00 per vial/)).toBeVisible();
+    await expectAnnualStorageNote(physician);
+    await expectNone(physician, /\$500\.00 per vial/, /\$25\.00 per vial/, /A 3% /);
+
+    await physician.goto('/store');
+    const physicianStore = physician.getByRole('form', { name: 'ACT Store' });
+    await expect(
+      physicianStore.getByText(
+        'Stem Cell Face Serum: $230.00 per bottle, $210.00 per bottle if ordering 11 or more.',
+      ),
+    ).toBeVisible();
+    await physicianStore.getByRole('button', { name: 'One bottle more' }).click();
+    await physicianStore.getByRole('radio', { name: 'Credit Card', exact: true }).check();
+    await expect(physicianStore.getByRole('cell', { name: 'Processing fee (3.5%)' })).toBeVisible();
+    await expectNone(physician, /\$225\.00/, /\$200\.00 per bottle/, /\(3%\)/);
   } finally {
     // The prices as shipped, in force again from now: a later version on the same day.
     const restored = await admin.request.post('/api/staff/create_price_version', {

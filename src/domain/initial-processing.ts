@@ -130,6 +130,7 @@ export function initialProcessingInstructions(book: PriceBook): { heading: strin
       heading: 'Reminders',
       paragraphs: [
         "The client's infectious disease screening must be done within 14 days before or after the day the sample is collected.",
+        'The script is due no later than 14 days after sample receipt.',
         'After you submit this form, the client receives an e-mail with their new Client ID and a link to set their password. They then sign the consent agreement in the Client Portal.',
       ],
     },

@@ -148,10 +148,10 @@ describe('priceStoragePlan', () => {
   // Spec 3 section 9: Longevity 100 = 2125 (10,000,000 cells), 250 = 5000 (25,000,000), 500 = 9375
   // (50,000,000); a Longevity vial holds 1 million cells (DESIGN.md 8.22).
   it.each([
-    ['Longevity 100', 212_500, 10],
-    ['Longevity 250', 500_000, 25],
-    ['Longevity 500', 937_500, 50],
-  ] as const)('%s costs %i cents and adds %i longevity vials', (name, cents, vials) => {
+    ['Longevity 100', 212_500, 10, 'Longevity 100 (10,000,000 cells, 10 vials of 1 million cells)'],
+    ['Longevity 250', 500_000, 25, 'Longevity 250 (25,000,000 cells, 25 vials of 1 million cells)'],
+    ['Longevity 500', 937_500, 50, 'Longevity 500 (50,000,000 cells, 50 vials of 1 million cells)'],
+  ] as const)('%s costs %i cents and adds %i longevity vials', (name, cents, vials, label) => {
     const price = priceStoragePlan(book, {
       annualStoragePlan: 'No Annual Storage',
       plan: 'Longevity Plan',
@@ -160,6 +160,7 @@ describe('priceStoragePlan', () => {
     });
     expect(price).toMatchObject({
       bankingCents: cents,
+      bankingLabel: label,
       longevityVials: vials,
       bioInsuranceVials: 0,
       totalCents: cents,

@@ -102,6 +102,16 @@ export function bioInsurancePlanName(vials: number): string {
   return named ? `${named.name} (${named.cells} cells, ${vials} Vials)` : `Bio-Insurance ${vials} Vials`;
 }
 
+/** A Longevity vial holds 1 million cells (DESIGN.md 8.22); the plans page says so wherever it counts them. */
+export function longevityVialsText(vials: number): string {
+  return `${vials} ${vials === 1 ? 'vial' : 'vials'} of 1 million cells`;
+}
+
+/** "Longevity 100 (10,000,000 cells, 10 vials of 1 million cells)". */
+export function longevityPlanLabel(plan: { name: string; cells: string; vials: number }): string {
+  return `${plan.name} (${plan.cells} cells, ${longevityVialsText(plan.vials)})`;
+}
+
 export function longevityPlan(book: PriceBook, name: LongevityPlanName) {
   const plan = book.longevityPlans.find((p) => p.name === name);
   if (!plan) throw new Error(`unknown longevity plan: ${name}`);
@@ -148,7 +158,7 @@ export function priceStoragePlan(book: PriceBook, choice: StoragePlanChoice): St
     if (!choice.longevityPlan) throw new Error('a longevity plan must be named');
     const plan = longevityPlan(book, choice.longevityPlan);
     bankingCents = plan.cents;
-    bankingLabel = `${plan.name} (${plan.cells} cells, ${plan.vials} Vials)`;
+    bankingLabel = longevityPlanLabel(plan);
     longevityVials = plan.vials;
   }
   if (storage.years === 0 && choice.plan === 'No additional Plan') throw new Error(m.selectAny);

@@ -197,7 +197,7 @@ export async function applyPlanOrder(
       ? [`${updated.bioInsuranceVials} Bio-Insurance vials were added to your account.`]
       : []),
     ...(updated.longevityVials > 0
-      ? [`${updated.longevityVials} Longevity vials were added to your account.`]
+      ? [`${updated.longevityVials} Longevity vials of 1 million cells were added to your account.`]
       : []),
     ...(input.receiptDocumentId ? ['Your receipt is attached.'] : []),
   ].join('\n\n');

@@ -176,6 +176,15 @@ describe('the Stem Cell Request Form', () => {
     );
   });
 
+  it('says its pre-paid vials are used Bio-Insurance first, and that a Longevity vial holds 1 million cells', async () => {
+    renderForm();
+    expect(
+      await screen.findByText(
+        /\$500\.00 per vial \(10 million cells\); your pre-paid vials are used first, Bio-Insurance vials \(10 million cells each\) before Longevity vials \(a Longevity vial holds 1 million cells\)\./,
+      ),
+    ).toBeDefined();
+  });
+
   it("asks the name of the disease once 'treated' is chosen", async () => {
     const user = userEvent.setup();
     const server = renderForm();

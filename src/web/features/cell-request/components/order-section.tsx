@@ -111,9 +111,10 @@ export function OrderSection({
         {...input('NumberOfVials')}
       />
       <Text size="sm">
-        {formatUsd(book.vialPrice)} per vial (10 million cells); your pre-paid vials are used first. The Cell
-        Protection Plan costs {formatUsd(book.cppPerVial)} per vial and replaces cells lost or delayed past 72
-        hours.
+        {formatUsd(book.vialPrice)} per vial (10 million cells); your pre-paid vials are used first,
+        Bio-Insurance vials (10 million cells each) before Longevity vials (a Longevity vial holds 1 million
+        cells). The Cell Protection Plan costs {formatUsd(book.cppPerVial)} per vial and replaces cells lost
+        or delayed past 72 hours.
       </Text>
       <Radio.Group label="Cell Protection Plan (CPP)" {...form.form.getInputProps('CPP')}>
         <Group mt="xs">

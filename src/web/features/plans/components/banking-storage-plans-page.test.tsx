@@ -109,6 +109,37 @@ describe('Banking and Storage Plans', () => {
     expect(total()).toBe('$10,712.00');
   });
 
+  it('says a Longevity vial holds 1 million cells, in the choice and in the summary (DESIGN.md 8.22)', async () => {
+    const user = userEvent.setup();
+    await renderPlans();
+    await user.click(screen.getByRole('combobox', { name: 'Plan' }));
+    await user.click(await screen.findByRole('option', { name: 'Longevity Plan', hidden: true }));
+    const longevity = screen.getByRole('combobox', { name: 'Longevity Banking Plan' });
+    expect(screen.getByText('A Longevity vial holds 1 million cells')).toBeDefined();
+    await user.click(longevity);
+    expect(
+      screen.getByRole('option', {
+        name: 'Longevity 100 (10,000,000 cells, 10 vials of 1 million cells): $2,125.00',
+        hidden: true,
+      }),
+    ).toBeDefined();
+    expect(
+      screen.getByRole('option', {
+        name: 'Longevity 500 (50,000,000 cells, 50 vials of 1 million cells): $9,375.00',
+        hidden: true,
+      }),
+    ).toBeDefined();
+    await user.click(
+      screen.getByRole('option', {
+        name: 'Longevity 250 (25,000,000 cells, 25 vials of 1 million cells): $5,000.00',
+        hidden: true,
+      }),
+    );
+    expect(
+      screen.getByText('Longevity 250 (25,000,000 cells, 25 vials of 1 million cells), $5,000.00'),
+    ).toBeDefined();
+  });
+
   it('puts the payment step in the address and names the amount on the button; a check is ordered, not paid', async () => {
     const user = userEvent.setup();
     await renderPlans();

@@ -103,7 +103,9 @@ function Confirmation({ done, clientActId }: { done: SendStoragePlanResponse; cl
               <Text>{order.bioInsuranceVials} Bio-Insurance vials were added to your account.</Text>
             )}
             {order.longevityVials > 0 && (
-              <Text>{order.longevityVials} Longevity vials were added to your account.</Text>
+              <Text>
+                {order.longevityVials} Longevity vials of 1 million cells were added to your account.
+              </Text>
             )}
           </>
         )}

@@ -10,6 +10,7 @@ import {
   bioInsurancePlanName,
   bioInsurancePrice,
   type LongevityPlanName,
+  longevityPlanLabel,
 } from '../../../../domain/storage-plans';
 import type { PayingForm } from '../../../lib/paying-form';
 import { usePriceBook } from '../../../lib/price-book';
@@ -189,10 +190,11 @@ export function PlanChoiceStep({ form }: { form: PayingForm<PlanValues> }) {
       {values.Plan === 'Longevity Plan' && (
         <Select
           label="Longevity Banking Plan"
+          description="A Longevity vial holds 1 million cells"
           placeholder="Choose a Longevity plan"
           data={book.longevityPlans.map((plan) => ({
             value: plan.name,
-            label: `${plan.name} (${plan.cells} cells): ${formatUsd(plan.cents)}`,
+            label: `${longevityPlanLabel(plan)}: ${formatUsd(plan.cents)}`,
           }))}
           value={values.Longevity_Banking_Plans || null}
           onChange={(value) =>

@@ -255,8 +255,23 @@ describe('the store order', () => {
     expect(screen.getByTestId('no-ach-stored').textContent).toBe(
       'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
     );
+    expect(screen.getByRole('link', { name: 'update payment information tab' }).getAttribute('href')).toBe(
+      '/payment-information',
+    );
     await user.click(screen.getByRole('checkbox', { name: 'Use Another ACH' }));
     expect(screen.getByRole('checkbox', { name: 'Save this ACH on file for future payments' })).toBeDefined();
+  });
+
+  it("links a physician with no ACH stored to the physician's update payment information tab (spec 3 section 2)", async () => {
+    const user = userEvent.setup();
+    await renderStore(physicianSession);
+    await user.click(screen.getByRole('radio', { name: 'ACH Payment' }));
+    expect(screen.getByTestId('no-ach-stored').textContent).toBe(
+      'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+    );
+    expect(screen.getByRole('link', { name: 'update payment information tab' }).getAttribute('href')).toBe(
+      '/physician/payment-information',
+    );
   });
 
   it('lets a physician pay by card or by ACH', async () => {

@@ -392,13 +392,12 @@ function StoreForm({
             {values.payment.method === 'ACH Payment' && !paymentInfo.data?.Account_Number && (
               <Text size="sm" data-testid="no-ach-stored">
                 Please store your ACH Details in the{' '}
-                {physician ? (
-                  'update payment information tab'
-                ) : (
-                  <Anchor component={Link} to="/payment-information">
-                    update payment information tab
-                  </Anchor>
-                )}{' '}
+                <Anchor
+                  component={Link}
+                  to={physician ? '/physician/payment-information' : '/payment-information'}
+                >
+                  update payment information tab
+                </Anchor>{' '}
                 to use ACH Payment Method.
               </Text>
             )}
