@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authMessages } from './auth';
 import { EMAIL_PATTERN } from './client';
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
+import { storageChargesSchema } from './payments';
 import { singleLine } from './text';
 
 /** Messages of the client confirmation on the public payment pages (spec 1 and 3, section 5). */
@@ -104,12 +105,21 @@ export type ClientVerificationRequest = z.infer<ReturnType<typeof clientVerifica
  */
 export const amountDueSchema = z.object({
   overdueYears: z
-    .array(z.object({ dueDate: z.string().describe('YYYY-MM-DD'), amountCents: z.number().int() }))
+    .array(
+      z.object({
+        dueDate: z.string().describe('YYYY-MM-DD'),
+        amountCents: z.number().int().describe('By bank account'),
+        cardAmountCents: z
+          .number()
+          .int()
+          .describe('By card: the amount its notice fixed (an older year: before the card fee)'),
+      }),
+    )
     .describe('The unpaid annual storage years, oldest first'),
-  overdueCents: z
-    .number()
-    .int()
-    .describe("Their total; a card adds the price book's processing fee, ACH nothing"),
+  overdueCents: z.number().int().describe('Their total by bank account'),
+  charges: storageChargesSchema.describe(
+    'What saving a card or a bank account charges: each year at the amount its notice fixed for the method, an older year with the card fee in force',
+  ),
 });
 
 export type AmountDue = z.infer<typeof amountDueSchema>;

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { verificationMessages } from './client-verification';
 import { requireEach } from './errors';
-import { abaRoutingValid, CARD_BRANDS, EXPIRY_MONTHS, paymentMessages as m } from './payments';
+import {
+  abaRoutingValid,
+  CARD_BRANDS,
+  EXPIRY_MONTHS,
+  paymentMessages as m,
+  storageChargesSchema,
+} from './payments';
 import { singleLine } from './text';
 
 /** The source tag each payment screen sends (spec 1 section 3, spec 3 section 2). */
@@ -233,7 +239,12 @@ export const paymentInfoSchema = z.object({
   Account_Number__c: z.string().nullable(),
   Name_on_ACH_Account__c: z.string().nullable(),
   ABA_Routing_Number__c: z.string().nullable(),
-  Total_Amount_Overdue: z.number().describe('Dollars: the sum of all annual storage fees overdue today'),
+  Total_Amount_Overdue: z
+    .number()
+    .describe('Dollars: the sum of all annual storage fees overdue today, before any card fee'),
+  overdueCharges: storageChargesSchema.describe(
+    'What saving a card or a bank account charges for them: each year at the amount its notice fixed for the method (an older year with the card fee in force)',
+  ),
 });
 
 export type PaymentInfo = z.infer<typeof paymentInfoSchema>;

@@ -265,3 +265,15 @@ export const chargedOrderFields = {
   paymentDescription: z.string(),
   TransactionId: z.string().nullable(),
 };
+
+/** What paying unpaid storage years by one method charges: their amount, the card fee on top, the total. */
+export const storageChargeSchema = z.object({
+  amountCents: z.number().int(),
+  feeCents: z.number().int().describe('The card processing fee on top (older years only); 0 by ACH'),
+  totalCents: z.number().int(),
+});
+export type StorageCharge = z.infer<typeof storageChargeSchema>;
+
+/** What the unpaid storage years charge by card and by bank account (storage-billing.ts storageYearsCharge). */
+export const storageChargesSchema = z.object({ card: storageChargeSchema, ach: storageChargeSchema });
+export type StorageCharges = z.infer<typeof storageChargesSchema>;

@@ -19,7 +19,16 @@ const ready: ReleaseFacts = {
   sampleExtractedOn: '2021-03-01',
   dateBankedIn: '2021-03-02',
   enrollmentDate: null,
-  storage: { paidUntil: '2027-03-02', overdueYears: [], retryingOn: null, methodOnFile: true },
+  storage: {
+    paidUntil: '2027-03-02',
+    overdueYears: [],
+    charges: {
+      card: { amountCents: 0, feeCents: 0, totalCents: 0 },
+      ach: { amountCents: 0, feeCents: 0, totalCents: 0 },
+    },
+    retryingOn: null,
+    methodOnFile: true,
+  },
   request: null,
 };
 
@@ -29,10 +38,16 @@ function itemOf(facts: Partial<ReleaseFacts>, key: ReleaseItemKey) {
   return found;
 }
 
+/** Two years billed before notices fixed their amounts: $339.81 each, a card adding 3%. */
 const twoYears = [
-  { id: 'a', dueDate: '2024-06-19', amountCents: 33_981 },
-  { id: 'b', dueDate: '2025-06-19', amountCents: 33_981 },
+  { id: 'a', dueDate: '2024-06-19', amountCents: 33_981, achAmountCents: null },
+  { id: 'b', dueDate: '2025-06-19', amountCents: 33_981, achAmountCents: null },
 ];
+/** What the server prices them at: $679.62, by card with $20.39 of fee. */
+const twoYearsCharges = {
+  card: { amountCents: 67_962, feeCents: 2_039, totalCents: 70_001 },
+  ach: { amountCents: 67_962, feeCents: 0, totalCents: 67_962 },
+};
 
 describe('the checklist lists the seven items of a release, in order', () => {
   it('names each', () => {
@@ -148,14 +163,35 @@ describe('screening: done, and within 14 days either side of the extraction', ()
 
 describe('annual storage: overdue years hold a release unless a method on file pays them with it', () => {
   it('overdue with a method on file: added to the order, not holding it', () => {
-    const readiness = releaseReadiness({ ...ready, storage: { ...ready.storage, overdueYears: twoYears } });
+    const readiness = releaseReadiness({
+      ...ready,
+      storage: { ...ready.storage, overdueYears: twoYears, charges: twoYearsCharges },
+    });
     expect(readiness.items[2]).toMatchObject({
       done: false,
       holdsRequest: false,
       text: '2 years of annual storage overdue ($679.62): added to the payment of the next request.',
     });
     expect(readiness.canRequest).toBe(true);
-    expect(readiness.overdueStorage).toEqual({ years: 2, amountCents: 67_962, addedToOrder: true });
+    expect(readiness.overdueStorage).toEqual({
+      years: 2,
+      amountCents: 67_962,
+      addedToOrder: true,
+      charges: twoYearsCharges,
+    });
+  });
+
+  it('years whose notices fixed their amounts: their ACH amounts before any card fee', () => {
+    // Noticed at $360.00 by card and $345.00 by ACH each (a later version of the book).
+    const noticed = [
+      { id: 'c', dueDate: '2025-06-19', amountCents: 36_000, achAmountCents: 34_500 },
+      { id: 'd', dueDate: '2026-05-01', amountCents: 36_000, achAmountCents: 34_500 },
+    ];
+    const readiness = releaseReadiness({ ...ready, storage: { ...ready.storage, overdueYears: noticed } });
+    expect(readiness.items[2]).toMatchObject({
+      text: '2 years of annual storage overdue ($690.00): added to the payment of the next request.',
+    });
+    expect(readiness.overdueStorage).toMatchObject({ years: 2, amountCents: 69_000 });
   });
 
   it('overdue with no method on file: holds the request until paid', () => {
@@ -169,7 +205,7 @@ describe('annual storage: overdue years hold a release unless a method on file p
       text: 'Waits for the payment of 1 year of annual storage overdue ($339.81).',
     });
     expect(readiness.canRequest).toBe(false);
-    expect(readiness.overdueStorage).toEqual({ years: 1, amountCents: 33_981, addedToOrder: false });
+    expect(readiness.overdueStorage).toMatchObject({ years: 1, amountCents: 33_981, addedToOrder: false });
   });
 
   it('a year in its retry days does not hold a release', () => {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { vialReleaseNotice } from './carrier-calendar';
 import { addDays, addMonths, isoToUsDate } from './dates';
 import { type Cents, formatUsd } from './money';
-import { renewalMessages } from './storage-billing';
+import { type StorageCharges, storageChargesSchema } from './payments';
+import { renewalMessages, type StorageYearAmounts, yearAmountCents } from './storage-billing';
 import { singleLine } from './text';
 
 /**
@@ -94,11 +95,14 @@ export const releaseRefusals = {
 } as const;
 
 /** The storage years a release request is held by: overdue ones, not those still in their retry days. */
-export interface OverdueStorageYear {
+export interface OverdueStorageYear extends StorageYearAmounts {
   id: string;
   dueDate: string;
-  /** What the year costs before any card fee (its ACH amount). */
-  amountCents: Cents;
+}
+
+/** What overdue years cost before any card fee: their ACH amounts (an older year: its amount). */
+export function overdueStorageCents(years: readonly StorageYearAmounts[]): Cents {
+  return years.reduce((sum, y) => sum + yearAmountCents(y, 'ach'), 0);
 }
 
 export interface ReleaseFacts {
@@ -118,6 +122,8 @@ export interface ReleaseFacts {
   storage: {
     paidUntil: string | null;
     overdueYears: readonly OverdueStorageYear[];
+    /** What paying them with a request charges, by card and by bank account (storage-billing.ts storageYearsCharge). */
+    charges: StorageCharges;
     /** The next retry of a year in its retry days, if any. */
     retryingOn: string | null;
     methodOnFile: boolean;
@@ -150,9 +156,12 @@ export const releaseReadinessSchema = z.object({
   canRequest: z.boolean(),
   overdueStorage: z.object({
     years: z.number().int(),
-    amountCents: z.number().int().describe('Before any card fee'),
+    amountCents: z.number().int().describe('Before any card fee (by bank account)'),
     /** Added to the next request's charge (a method is on file); false: it holds the request. */
     addedToOrder: z.boolean(),
+    charges: storageChargesSchema.describe(
+      'What the request charges for them by card and by bank account: each year at the amount its notice fixed',
+    ),
   }),
 });
 export type ReleaseReadiness = z.infer<typeof releaseReadinessSchema>;
@@ -221,7 +230,7 @@ function screeningItem(facts: ReleaseFacts): ReleaseItem {
 
 function storageItem(facts: ReleaseFacts): ReleaseItem {
   const { storage } = facts;
-  const overdueCents = storage.overdueYears.reduce((sum, y) => sum + y.amountCents, 0);
+  const overdueCents = overdueStorageCents(storage.overdueYears);
   const count = storage.overdueYears.length;
   if (count > 0 && !storage.methodOnFile) {
     return item('storage', {
@@ -329,8 +338,9 @@ export function releaseReadiness(facts: ReleaseFacts): ReleaseReadiness {
     canRequest: items.every((i) => !i.holdsRequest),
     overdueStorage: {
       years: overdue.length,
-      amountCents: overdue.reduce((sum, y) => sum + y.amountCents, 0),
+      amountCents: overdueStorageCents(overdue),
       addedToOrder: overdue.length > 0 && facts.storage.methodOnFile,
+      charges: facts.storage.charges,
     },
   };
 }

@@ -13,6 +13,7 @@ import {
   noticeDay,
   renewalAmountCents,
   renewalMessages,
+  storageYearsCharge,
 } from './storage-billing';
 
 describe('the storage year to bill next', () => {
@@ -84,6 +85,24 @@ describe('the amount of a storage year', () => {
     expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'card')).toBe(35_000);
     expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'check')).toBe(35_000);
     expect(renewalAmountCents(SHIPPED_PRICE_BOOK, 'none')).toBe(35_000);
+  });
+
+  // A later version of the book: 3.5% by card (the years below were noticed at $350.00 / $339.81).
+  const later = { ...SHIPPED_PRICE_BOOK, cardProcessingFeeBasisPoints: 350 };
+  const noticed = { amountCents: 35_000, achAmountCents: 33_981 };
+  const older = { amountCents: 33_981, achAmountCents: null };
+  it.each([
+    ['a noticed year by card: its fixed $350.00, no fee', [noticed], 'card', 35_000, 0, 35_000],
+    ['a noticed year by ACH: its fixed $339.81', [noticed], 'ach', 33_981, 0, 33_981],
+    ['two noticed years by card: $700.00', [noticed, noticed], 'card', 70_000, 0, 70_000],
+    // $339.81 x 3.5% = $11.89335: $11.89.
+    ['an older year by card: its amount and the fee in force', [older], 'card', 33_981, 1_189, 35_170],
+    ['an older year by ACH: its amount', [older], 'ach', 33_981, 0, 33_981],
+    // $350.00 + $339.81, the fee on the older year only: $701.70.
+    ['a noticed and an older year by card', [noticed, older], 'card', 68_981, 1_189, 70_170],
+    ['nothing unpaid', [], 'card', 0, 0, 0],
+  ] as const)('paid after its notice: %s', (_, years, method, amountCents, feeCents, totalCents) => {
+    expect(storageYearsCharge(later, years, method)).toEqual({ amountCents, feeCents, totalCents });
   });
 
   it('is named with its day and method on the client pages', () => {

@@ -3,6 +3,7 @@ import { addDays, addYears, calendarDateToIso, isoToUsDate } from './dates';
 import { type Cents, formatUsd } from './money';
 import { installmentRunCountsSchema } from './newborn-agreement';
 import { installmentBillingSchema } from './newborn-installments';
+import { cardProcessingFee, type StorageCharge, type StorageCharges } from './payments';
 import type { PriceBook } from './price-book';
 import { storageAnniversary } from './storage-year';
 
@@ -159,6 +160,39 @@ export function yearAmountCents(
   method: RenewalMethod,
 ): Cents {
   return method === 'ach' ? (year.achAmountCents ?? year.amountCents) : year.amountCents;
+}
+
+/** A storage year's amounts: by card or check, and by ACH (null on an older row, billed before notices fixed both). */
+export interface StorageYearAmounts {
+  amountCents: Cents;
+  achAmountCents: Cents | null;
+}
+
+/**
+ * What unpaid storage years charge when paid after their notice (Payment Information, a payment
+ * link, a vial request), by one method. One rule: a year whose notice fixed its amounts is charged
+ * the amount fixed for the method (by card the card-or-check amount, by ACH the ACH amount), with
+ * no fee on top, whatever price book version is in force by then; an older row without an ACH
+ * amount is owed its amount, and a card adds the fee of `book` (the version in force) on those.
+ */
+export function storageYearsCharge(
+  book: PriceBook,
+  years: readonly StorageYearAmounts[],
+  method: 'card' | 'ach',
+): StorageCharge {
+  let fixed = 0;
+  let older = 0;
+  for (const year of years) {
+    if (year.achAmountCents === null) older += year.amountCents;
+    else fixed += yearAmountCents(year, method);
+  }
+  const feeCents = cardProcessingFee(book, older, method);
+  return { amountCents: fixed + older, feeCents, totalCents: fixed + older + feeCents };
+}
+
+/** What the unpaid years charge by card and by bank account, with the book in force. */
+export function storageYearsCharges(book: PriceBook, years: readonly StorageYearAmounts[]): StorageCharges {
+  return { card: storageYearsCharge(book, years, 'card'), ach: storageYearsCharge(book, years, 'ach') };
 }
 
 /** Where a storage year stands. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHIPPED_PRICE_BOOK } from './price-book';
+import { storageYearsCharge } from './storage-billing';
 
 const book = SHIPPED_PRICE_BOOK;
 
@@ -143,9 +144,17 @@ describe('overdue annual storage joins the order as one charge (DESIGN.md 8 item
     shipping: { method: 'FedEx' as const, carrierNetChargeCents: 9_865 },
   };
 
+  // John's two years were billed before notices fixed their amounts: $339.81 each, a card adding 3%.
+  const older = { amountCents: 33_981, achAmountCents: null };
+  const johnsYears = [older, older];
+
   it('John by card: $688.43 of vials, plus two years of $339.81 with their own 3% ($20.39): $1,388.44', () => {
     expect(
-      priceVialRequest(book, { ...johnsOrder, paymentMethod: 'card', overdueStorageCents: 67_962 }),
+      priceVialRequest(book, {
+        ...johnsOrder,
+        paymentMethod: 'card',
+        overdueStorage: storageYearsCharge(book, johnsYears, 'card'),
+      }),
     ).toMatchObject({
       vialsCents: 50_000,
       cppCents: 5_000,
@@ -159,7 +168,11 @@ describe('overdue annual storage joins the order as one charge (DESIGN.md 8 item
 
   it('by ACH the overdue years cost $679.62, no fee', () => {
     expect(
-      priceVialRequest(book, { ...johnsOrder, paymentMethod: 'ach', overdueStorageCents: 67_962 }),
+      priceVialRequest(book, {
+        ...johnsOrder,
+        paymentMethod: 'ach',
+        overdueStorage: storageYearsCharge(book, johnsYears, 'ach'),
+      }),
     ).toMatchObject({ overdueStorageFeeCents: 0, processingFeeCents: 0, totalCents: 66_838 + 67_962 });
   });
 
@@ -170,9 +183,25 @@ describe('overdue annual storage joins the order as one charge (DESIGN.md 8 item
       cpp: false,
       shipping: { method: 'ACT VIP' },
       paymentMethod: 'card',
-      overdueStorageCents: 33_981,
+      overdueStorage: storageYearsCharge(book, [older], 'card'),
     });
     expect(price).toMatchObject({ vialsCents: 0, overdueStorageFeeCents: 1_019, totalCents: 35_000 });
+  });
+
+  it('years whose notices fixed $350.00 by card: $700.00 with no fee on them, 3% on the vials alone ($20.05)', () => {
+    const noticed = { amountCents: 35_000, achAmountCents: 33_981 };
+    expect(
+      priceVialRequest(book, {
+        ...johnsOrder,
+        paymentMethod: 'card',
+        overdueStorage: storageYearsCharge(book, [noticed, noticed], 'card'),
+      }),
+    ).toMatchObject({
+      overdueStorageCents: 70_000,
+      overdueStorageFeeCents: 0,
+      processingFeeCents: 2_005,
+      totalCents: 66_838 + 70_000 + 2_005,
+    });
   });
 
   it('nothing overdue: the price is the vials alone', () => {

@@ -1,6 +1,6 @@
 import type { ShippingMethod } from './carrier-calendar';
 import type { Cents } from './money';
-import { cardProcessingFee, type PaymentMethodType } from './payments';
+import { cardProcessingFee, type PaymentMethodType, type StorageCharge } from './payments';
 import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from './price-book';
 
 /**
@@ -62,8 +62,11 @@ export interface VialRequestOrder {
   cpp: boolean;
   shipping: VialShipping;
   paymentMethod: PaymentMethodType;
-  /** Annual storage overdue, added to the order's one charge (DESIGN.md 8 item 30); before any card fee. */
-  overdueStorageCents?: Cents;
+  /**
+   * Annual storage overdue, added to the order's one charge (DESIGN.md 8 item 30): what its years
+   * charge by the order's method (storage-billing.ts storageYearsCharge), and the card fee on them.
+   */
+  overdueStorage?: Pick<StorageCharge, 'amountCents' | 'feeCents'>;
 }
 
 export interface VialRequestPrice {
@@ -83,22 +86,15 @@ export interface VialRequestPrice {
   totalCents: Cents;
 }
 
-/**
- * Overdue annual storage paid with an order: its card fee is computed on it alone, so a year costs
- * the same here as on Payment Information ($339.81 + 3% = $350.00 a year as shipped).
- */
-export function overdueStorageFee(book: PriceBook, overdueCents: Cents, method: PaymentMethodType): Cents {
-  return cardProcessingFee(book, overdueCents, method);
-}
-
 export function priceVialRequest(book: PriceBook, order: VialRequestOrder): VialRequestPrice {
   const prePaidVials = prePaidVialUse(order.vials, order.prePaid);
   const vialsCents = prePaidVials.payable * book.vialPrice;
   const cppCents = order.cpp ? order.vials * book.cppPerVial : 0;
   const shippingCents = shippingCharge(book, order.shipping);
   const subtotal = vialsCents + cppCents + shippingCents;
-  const overdueStorageCents = order.overdueStorageCents ?? 0;
-  const overdueStorageFeeCents = overdueStorageFee(book, overdueStorageCents, order.paymentMethod);
+  // The overdue years at the amounts their notices fixed, an older year with the card fee on it alone.
+  const overdueStorageCents = order.overdueStorage?.amountCents ?? 0;
+  const overdueStorageFeeCents = order.overdueStorage?.feeCents ?? 0;
   const processingFeeCents = cardProcessingFee(book, subtotal, order.paymentMethod) + overdueStorageFeeCents;
   return {
     vials: order.vials,

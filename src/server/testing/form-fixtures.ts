@@ -96,7 +96,7 @@ export function newCardFields(t: TestApp, token: GatewayToken, holder = { first:
   };
 }
 
-/** A bank account tokenized and saved on file through set_PaymentInfo (nothing overdue: no charge). */
+/** A bank account tokenized and saved on file through set_PaymentInfo (what is overdue is charged to it). */
 export async function saveBankOnFile(t: TestApp, cookie: string, key: string) {
   const token = await tokenizeBank(t);
   const response = await t.app.inject({
@@ -112,6 +112,7 @@ export async function saveBankOnFile(t: TestApp, cookie: string, key: string) {
     },
   });
   expect(response.statusCode, response.body).toBe(200);
+  return response;
 }
 
 /** A card tokenized and saved on file through set_PaymentInfo (nothing overdue: no charge). */

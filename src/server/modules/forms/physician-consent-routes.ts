@@ -63,7 +63,7 @@ export const physicianConsentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
       const [{ client }, physician, overdue, [signed]] = await Promise.all([
         signerOf({ ...deps, log: request.log }, clientId),
         findPhysician(db, session.physicianId),
-        overdueFees(db, clientId, today),
+        overdueFees(db, clientId, clock.now()),
         db
           .select()
           .from(formSubmissions)
@@ -97,7 +97,7 @@ export const physicianConsentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
           Enrollment_Date: isoToUsDate(client.enrollmentDate ?? today),
         },
         physician: { PhysicianId: physician.physicianActId, PhysicianLastName: physician.lastName },
-        pay_info: await paymentInfoOf(db, clientId, overdue.totalCents),
+        pay_info: await paymentInfoOf(db, clientId, overdue),
       };
     },
   );

@@ -331,8 +331,15 @@ export async function payAgreement(
                 isNull(newbornInstallments.paymentId),
               ),
             )
-            .returning({ id: newbornInstallments.id });
+            .returning();
           if (held.length !== settled.length) throw new HttpError('NOT_ALLOWED_NOW', m.busy);
+          // The billing run may have added a late charge since they were priced: then the amount
+          // named is not what is owed, and nothing is held or charged.
+          const owed = settlements(held, body.pay, day).reduce((total, item) => total + item.cents, 0);
+          if (owed !== amountCents) {
+            const total = owed + cardProcessingFee(book, owed, method.kind);
+            throw new HttpError('AMOUNT_CHANGED', m.changed(formatUsd(total)));
+          }
           return { agreementId: agreement.id, pay: body.pay, day, settled };
         },
         charge: {

@@ -366,45 +366,50 @@ async function markOverdueWithoutMethod(deps: InstallmentDeps, row: InstallmentR
   });
 }
 
-/** Adds the one late charge to each installment still unpaid 30 days after its due date. */
+/**
+ * Adds the one late charge to each installment still unpaid 30 days after its due date, with its
+ * e-mail in the same transaction: a process that dies in between leaves neither.
+ */
 async function addLateCharges(deps: InstallmentDeps, day: string, clientIds: readonly string[] | undefined) {
-  const late = await deps.db
-    .update(newbornInstallments)
-    .set({
-      status: 'late',
-      // The agreement's own late charge, fixed when it was signed.
-      lateChargeCents: sql`(select ${newbornAgreements.lateChargeCents} from ${newbornAgreements} where ${newbornAgreements.id} = ${newbornInstallments.agreementId})`,
-    })
-    .where(
-      and(
-        inArray(newbornInstallments.status, ['due', 'retrying', 'unpaid']),
-        eq(newbornInstallments.lateChargeCents, 0),
-        isNull(newbornInstallments.paymentId),
-        isNull(newbornInstallments.claimOperationId),
-        lte(newbornInstallments.dueDate, addDays(day, -INSTALLMENT_LATE_AFTER_DAYS)),
-        clientIds ? inArray(newbornInstallments.clientId, [...clientIds]) : undefined,
-      ),
-    )
-    .returning();
-  for (const row of late) {
-    const agreement = await agreementOf(deps.db, row.agreementId);
-    if (!agreement) continue;
-    await deps.mailer.enqueue(
-      deps.db,
-      {
-        to: agreement.mainContactEmail,
-        subject: 'Your newborn finance installment is late',
-        text: [
-          `Dear ${agreement.mainContact},`,
-          `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement (${formatUsd(row.paymentCents)}, due ${isoToUsDate(row.dueDate)}) is still unpaid ${INSTALLMENT_LATE_AFTER_DAYS} days after its due date. As the agreement provides, a late charge of ${formatUsd(row.lateChargeCents)} is added: ${formatUsd(amountOf(row))} is now due.`,
-          `Pay it, or change the payment method, here (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
-          `Questions: ${deps.contactUrl}`,
-        ].join('\n\n'),
-      },
-      { dedupeKey: `newborn-installment:${row.id}:late` },
-    );
-  }
-  return late.length;
+  return deps.db.transaction(async (tx) => {
+    const late = await tx
+      .update(newbornInstallments)
+      .set({
+        status: 'late',
+        // The agreement's own late charge, fixed when it was signed.
+        lateChargeCents: sql`(select ${newbornAgreements.lateChargeCents} from ${newbornAgreements} where ${newbornAgreements.id} = ${newbornInstallments.agreementId})`,
+      })
+      .where(
+        and(
+          inArray(newbornInstallments.status, ['due', 'retrying', 'unpaid']),
+          eq(newbornInstallments.lateChargeCents, 0),
+          isNull(newbornInstallments.paymentId),
+          isNull(newbornInstallments.claimOperationId),
+          lte(newbornInstallments.dueDate, addDays(day, -INSTALLMENT_LATE_AFTER_DAYS)),
+          clientIds ? inArray(newbornInstallments.clientId, [...clientIds]) : undefined,
+        ),
+      )
+      .returning();
+    for (const row of late) {
+      const agreement = await agreementOf(tx, row.agreementId);
+      if (!agreement) continue;
+      await deps.mailer.enqueue(
+        tx,
+        {
+          to: agreement.mainContactEmail,
+          subject: 'Your newborn finance installment is late',
+          text: [
+            `Dear ${agreement.mainContact},`,
+            `Installment ${row.number} of ${agreement.installments} of your Newborn Finance Agreement (${formatUsd(row.paymentCents)}, due ${isoToUsDate(row.dueDate)}) is still unpaid ${INSTALLMENT_LATE_AFTER_DAYS} days after its due date. As the agreement provides, a late charge of ${formatUsd(row.lateChargeCents)} is added: ${formatUsd(amountOf(row))} is now due.`,
+            `Pay it, or change the payment method, here (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.agreementId)}`,
+            `Questions: ${deps.contactUrl}`,
+          ].join('\n\n'),
+        },
+        { dedupeKey: `newborn-installment:${row.id}:late` },
+      );
+    }
+    return late.length;
+  });
 }
 
 /** The reminder of each installment falling due in 3 days, once. */

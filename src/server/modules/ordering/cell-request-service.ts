@@ -18,9 +18,10 @@ import {
 import { todayFor } from '../../../domain/client';
 import { isoToUsDate } from '../../../domain/dates';
 import { centsToAmount, formatUsd } from '../../../domain/money';
-import { enrollmentRefusal, releaseRefusals } from '../../../domain/release-readiness';
+import { enrollmentRefusal, overdueStorageCents, releaseRefusals } from '../../../domain/release-readiness';
 import { shippingMessages } from '../../../domain/shipping';
 import { orderNumber } from '../../../domain/site';
+import { storageYearsCharge } from '../../../domain/storage-billing';
 import { priceVialRequest } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
@@ -437,7 +438,7 @@ async function priceCellRequest(deps: CellRequestDeps, input: RequestInput): Pro
   if (tooSoon) throw new HttpError('RELEASE_NOT_READY', tooSoon);
   // Overdue annual storage holds the release: paid with the order when a method is on file.
   const { overdueYears } = await storageHoldingRelease(db, clientId);
-  const overdueCents = overdueYears.reduce((sum, y) => sum + y.amountCents, 0);
+  const overdueCents = overdueStorageCents(overdueYears);
   if (overdueYears.length > 0) {
     const { card, ach } = await findMethodsOnFile(db, clientId);
     if (!card && !ach) {
@@ -499,7 +500,8 @@ async function priceCellRequest(deps: CellRequestDeps, input: RequestInput): Pro
         ? { method: 'FedEx', carrierNetChargeCents: Math.round((quote.totalNetCharge ?? 0) * 100) }
         : { method: 'ACT VIP' },
     paymentMethod,
-    overdueStorageCents: overdueCents,
+    // Each overdue year at the amount its notice fixed for the method (storageYearsCharge).
+    overdueStorage: storageYearsCharge(book, overdueYears, paymentMethod),
   });
   refuseChangedOrderTotal(
     body,

@@ -223,13 +223,27 @@ describe('send_CellRequest: release requests from three months after the Enrollm
 });
 
 describe('overdue annual storage joins the order: one charge, once', () => {
-  // $636.93 of the vial, and two years of $339.81 with their 3% ($20.39): $700.01. $1,336.94.
-  const WITH_TWO_YEARS = ONE_VIAL_BY_CARD + 70_001;
+  // $636.93 of the vial, and two years at the $350.00 by card their notices fixed, no fee on
+  // them: $700.00 (not $679.62 and 3%, $700.01). $1,336.93.
+  const WITH_TWO_YEARS = ONE_VIAL_BY_CARD + 70_000;
+  const TWO_YEARS_CHARGES = {
+    card: { amountCents: 70_000, feeCents: 0, totalCents: 70_000 },
+    ach: { amountCents: 67_962, feeCents: 0, totalCents: 67_962 },
+  };
+  const NOTHING = {
+    card: { amountCents: 0, feeCents: 0, totalCents: 0 },
+    ach: { amountCents: 0, feeCents: 0, totalCents: 0 },
+  };
 
   it('20 submissions with one key and a second tab with another: the years charged once, in one charge', async () => {
     const client = await clientOwingTwoYears();
     const view = (await readiness(client.cookie)).json();
-    expect(view.overdueStorage).toEqual({ years: 2, amountCents: 67_962, addedToOrder: true });
+    expect(view.overdueStorage).toEqual({
+      years: 2,
+      amountCents: 67_962,
+      addedToOrder: true,
+      charges: TWO_YEARS_CHARGES,
+    });
     expect(view.items[2]).toMatchObject({
       done: false,
       holdsRequest: false,
@@ -253,8 +267,8 @@ describe('overdue annual storage joins the order: one charge, once', () => {
     expect(answer.amountChargedCents).toBe(WITH_TWO_YEARS);
     expect(answer.request).toMatchObject({
       overdueStorageYears: 2,
-      overdueStorageCents: 67_962,
-      processingFeeCents: 1_855 + 2_039,
+      overdueStorageCents: 70_000,
+      processingFeeCents: 1_855,
       totalCents: WITH_TWO_YEARS,
     });
 
@@ -271,7 +285,7 @@ describe('overdue annual storage joins the order: one charge, once', () => {
 
     // Paid: the checklist clears and Payment Information has nothing overdue to charge.
     const after = (await readiness(client.cookie)).json();
-    expect(after.overdueStorage).toEqual({ years: 0, amountCents: 0, addedToOrder: false });
+    expect(after.overdueStorage).toEqual({ years: 0, amountCents: 0, addedToOrder: false, charges: NOTHING });
     expect(after.items[2]).toMatchObject({ done: true });
   });
 
@@ -324,7 +338,7 @@ describe('overdue annual storage joins the order: one charge, once', () => {
     expect(await ledgerOf(client.id)).toHaveLength(0);
     const view = (await readiness(cookie)).json();
     expect(view.canRequest).toBe(false);
-    expect(view.overdueStorage).toEqual({ years: 1, amountCents: 33_981, addedToOrder: false });
+    expect(view.overdueStorage).toMatchObject({ years: 1, amountCents: 33_981, addedToOrder: false });
   });
 
   it('a year still in its retry days does not hold a release, nor join its charge', async () => {

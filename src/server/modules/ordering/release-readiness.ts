@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { isoDateOf } from '../../../domain/dates';
 import { type ReleaseReadiness, releaseReadiness } from '../../../domain/release-readiness';
+import { storageYearsCharges } from '../../../domain/storage-billing';
 import type { Database } from '../../db/client';
 import { notFound } from '../../lib/http-error';
 import { findClientRow } from '../clients/client-directory';
@@ -8,6 +9,7 @@ import { screeningFacts } from '../forms/signed-forms';
 import { sampleExtractedOn } from '../initial-processing/sample-rows';
 import { findMethodsOnFile } from '../payments/payment-methods';
 import { storageHoldingRelease } from '../payments/release-storage';
+import { priceBookOn } from '../prices/price-book-repository';
 import { vialRequests } from './schema';
 
 /**
@@ -32,6 +34,7 @@ export async function releaseReadinessOf(
   }
   const { card, ach } = await findMethodsOnFile(db, input.clientId);
   const storage = await storageHoldingRelease(db, input.clientId);
+  const { book } = await priceBookOn(db, input.today);
   return releaseReadiness({
     today: input.today,
     consentSigned: client.clientConsentFormCompleted,
@@ -42,6 +45,7 @@ export async function releaseReadinessOf(
     storage: {
       paidUntil: client.annualStoragePaidUntil,
       overdueYears: storage.overdueYears,
+      charges: storageYearsCharges(book, storage.overdueYears),
       retryingOn: storage.retryingOn,
       methodOnFile: Boolean(card || ach),
     },

@@ -6,6 +6,7 @@ import {
   type PaymentInfo,
   type SetPaymentInfoRequest,
 } from '../../../domain/payment-info';
+import type { StorageCharges } from '../../../domain/payments';
 import type { SavedMethod } from '../../adapters/payments/payment-gateway';
 import type { Database } from '../../db/client';
 import { findPhysician, physicianOfClient } from '../physicians/physician-repository';
@@ -117,11 +118,13 @@ export async function removeMethod(db: Database, method: PaymentMethodRow) {
   });
 }
 
+const NOTHING = { amountCents: 0, feeCents: 0, totalCents: 0 };
+
 /** get_PaymentInfo's answer: display data of what is on file, never more than the last 4 digits. */
 export async function paymentInfoOf(
   db: Database,
   owner: MethodOwner,
-  overdueCents: number,
+  overdue: { totalCents: number; charges: StorageCharges } | null,
 ): Promise<PaymentInfo> {
   const { card, ach } = await findMethodsOnFile(db, owner);
   // A client's answer names their physician; a physician's own answer names the physician.
@@ -159,6 +162,7 @@ export async function paymentInfoOf(
     Account_Number__c: accountNumber,
     Name_on_ACH_Account__c: ach?.nameOnAccount ?? null,
     ABA_Routing_Number__c: ach?.routingNumber ?? null,
-    Total_Amount_Overdue: centsToAmount(overdueCents),
+    Total_Amount_Overdue: centsToAmount(overdue?.totalCents ?? 0),
+    overdueCharges: overdue?.charges ?? { card: NOTHING, ach: NOTHING },
   };
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   getPaymentInfoResponseSchema,
@@ -43,12 +42,12 @@ export const paymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       if (session.role === 'physician') {
         const named = request.query.id;
         if (!named || named === session.physicianId) {
-          return { result: await paymentInfoOf(db, { physicianId: session.physicianId }, 0) };
+          return { result: await paymentInfoOf(db, { physicianId: session.physicianId }, null) };
         }
       }
       const clientId = await resolveClientAccess(db, session, request.query.id);
-      const overdue = await overdueFees(db, clientId, todayFor(deps.clock.now()));
-      return { result: await paymentInfoOf(db, clientId, overdue.totalCents) };
+      const overdue = await overdueFees(db, clientId, deps.clock.now());
+      return { result: await paymentInfoOf(db, clientId, overdue) };
     },
   );
 

@@ -7,7 +7,7 @@ import {
   type SetPaymentInfoRequest,
   type SetPaymentInfoResponse,
 } from '../../../domain/payment-info';
-import { cardProcessingFee } from '../../../domain/payments';
+import { storageYearsCharges } from '../../../domain/storage-billing';
 import type { Database } from '../../db/client';
 import { annualStorageFees, paymentMethods, payments } from '../../db/schema';
 import { faultPoint } from '../../lib/faults';
@@ -40,10 +40,12 @@ import { type PaymentMethodRow, putMethodOnFile, removeMethod } from './payment-
 import { paidUntilAfter } from './release-storage';
 
 /**
- * The overdue annual storage fees of a client today: the rows and their total in cents. A year
- * whose renewal was declined is overdue at once (the client may pay it before the next retry).
+ * The overdue annual storage fees of a client now: the rows, their total before any card fee (by
+ * bank account) and what paying them charges by card and by bank account, with the price book in
+ * force (storageYearsCharge: a year keeps the amounts its notice fixed). A year whose renewal was
+ * declined is overdue at once (the client may pay it before the next retry).
  */
-export async function overdueFees(db: Database | Transaction, clientId: string, today: string) {
+export async function overdueFees(db: Database | Transaction, clientId: string, now: Date) {
   const rows = await db
     .select()
     .from(annualStorageFees)
@@ -54,14 +56,13 @@ export async function overdueFees(db: Database | Transaction, clientId: string, 
         // A year that failed its charge is owed at once; one still waiting for it, from its due date.
         or(
           inArray(annualStorageFees.status, ['retrying', 'overdue']),
-          and(eq(annualStorageFees.status, 'noticed'), lt(annualStorageFees.dueDate, today)),
+          and(eq(annualStorageFees.status, 'noticed'), lt(annualStorageFees.dueDate, todayFor(now))),
         ),
       ),
     );
-  // A renewal year is owed at its ACH amount; a card adds the fee (with the shipped book, the card
-  // total is the card-or-check amount its notice named).
-  const owed = rows.map((r) => ({ ...r, amountCents: r.achAmountCents ?? r.amountCents }));
-  return { rows: owed, totalCents: owed.reduce((sum, r) => sum + r.amountCents, 0) };
+  const { book } = await priceBookInForce(db, now);
+  const charges = storageYearsCharges(book, rows);
+  return { rows, totalCents: charges.ach.amountCents, charges };
 }
 
 /** What a payment-method submission claimed: its ledger row, and the overdue years it pays. */
@@ -195,12 +196,13 @@ export async function savePaymentMethod(
     kind: 'payment-method',
     request: { source, request, expectedTotalCents: input.expectedTotalCents ?? null },
     async claim(tx, operationId) {
-      const overdue =
-        input.chargeOverdue === false ? { rows: [], totalCents: 0 } : await overdueFees(tx, clientId, today);
-      // The card fee's rate: the price book in force as the payment is made.
-      const { book } = await priceBookInForce(tx, now);
-      const feeCents = cardProcessingFee(book, overdue.totalCents, kind);
-      const totalCents = overdue.totalCents + feeCents;
+      const overdue = input.chargeOverdue === false ? null : await overdueFees(tx, clientId, now);
+      // Each year at the amount its notice fixed for this method (an older one with the card fee in force).
+      const { amountCents, feeCents, totalCents } = overdue?.charges[kind] ?? {
+        amountCents: 0,
+        feeCents: 0,
+        totalCents: 0,
+      };
       refuseChangedAmounts(
         [[input.expectedTotalCents, totalCents]],
         `The amount due is now ${formatUsd(totalCents)}. Please review it and save again.`,
@@ -215,7 +217,7 @@ export async function savePaymentMethod(
           source,
           purpose: 'annual_storage_overdue',
           methodKind: kind,
-          amountCents: overdue.totalCents,
+          amountCents,
           feeCents,
           totalCents,
           status: 'in_progress',
@@ -225,7 +227,7 @@ export async function savePaymentMethod(
       if (!ledger) throw new Error('the ledger row was not written');
       // Claim the overdue years for this submission before any gateway call: a second submission
       // (another tab, the public link) finds them taken and charges nothing.
-      const feeIds = overdue.rows.map((r) => r.id);
+      const feeIds = (overdue?.rows ?? []).map((r) => r.id);
       if (feeIds.length > 0) {
         const claimed = await tx
           .update(annualStorageFees)
@@ -253,7 +255,7 @@ export async function savePaymentMethod(
         source,
         kind,
         feeIds,
-        amountCents: overdue.totalCents,
+        amountCents,
         feeCents,
         totalCents,
       };

@@ -78,7 +78,14 @@ describe('POST /api/pay/set_verifyClientData', () => {
     expect(response.statusCode).toBe(200);
     expect(Object.keys(response.json()).sort()).toEqual(['amountDue', 'message', 'verification', 'verified']);
     expect(response.json().message).toBe(v.confirmed);
-    expect(response.json().amountDue).toEqual({ overdueYears: [], overdueCents: 0 });
+    expect(response.json().amountDue).toEqual({
+      overdueYears: [],
+      overdueCents: 0,
+      charges: {
+        card: { amountCents: 0, feeCents: 0, totalCents: 0 },
+        ach: { amountCents: 0, feeCents: 0, totalCents: 0 },
+      },
+    });
     expect(response.body).not.toMatch(/Jane|jane\.doe|1975/);
   });
 
@@ -86,6 +93,11 @@ describe('POST /api/pay/set_verifyClientData', () => {
     const response = await verify(johnByContact);
     const { amountDue } = response.json();
     expect(amountDue.overdueCents).toBe(67_962);
+    // John's two years were billed before notices fixed their amounts: a card adds 3% ($20.39).
+    expect(amountDue.charges).toEqual({
+      card: { amountCents: 67_962, feeCents: 2_039, totalCents: 70_001 },
+      ach: { amountCents: 67_962, feeCents: 0, totalCents: 67_962 },
+    });
     expect(amountDue.overdueYears.length).toBeGreaterThan(0);
     expect(
       amountDue.overdueYears.reduce((sum: number, y: { amountCents: number }) => sum + y.amountCents, 0),
@@ -294,8 +306,9 @@ describe('the paid state after a reload (issue 24)', () => {
       message: 'Payment Information is Updated Successfully',
       page_name: 'SMS Single Payment Page',
       TransactionId,
+      // The year at the $350.00 by card its notice fixed, with no fee on top.
       amountCharged: 350,
-      processingFee: 10.19,
+      processingFee: 0,
       paidWith: 'Visa ending in 4242',
       receipt: true,
     });

@@ -17,6 +17,7 @@ import {
   setPublicPaymentInfoRequestSchema,
   setPublicPaymentInfoResponseSchema,
 } from '../../../domain/payment-info';
+import { yearAmountCents } from '../../../domain/storage-billing';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
@@ -135,7 +136,7 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         createdAt: now,
         expiresAt: new Date(now.getTime() + VERIFICATION_LIFETIME_MS),
       });
-      const overdue = await overdueFees(db, client.id, today());
+      const overdue = await overdueFees(db, client.id, now);
       noteShownClients(request, [client.id]);
       return {
         verified: true as const,
@@ -143,9 +144,14 @@ export const publicPaymentRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, d
         verification,
         amountDue: {
           overdueYears: overdue.rows
-            .map((row) => ({ dueDate: row.dueDate, amountCents: row.amountCents }))
+            .map((row) => ({
+              dueDate: row.dueDate,
+              amountCents: yearAmountCents(row, 'ach'),
+              cardAmountCents: yearAmountCents(row, 'card'),
+            }))
             .sort((a, b) => a.dueDate.localeCompare(b.dueDate)),
           overdueCents: overdue.totalCents,
+          charges: overdue.charges,
         },
         ...(linkClientId ? { ClientId: linkClientId.toUpperCase() } : {}),
       };

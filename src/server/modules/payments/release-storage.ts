@@ -35,10 +35,15 @@ export async function storageHoldingRelease(
     .map((r) => r.nextTryOn ?? r.dueDate)
     .sort();
   return {
-    // Owed at its ACH amount, as Payment Information charges it; a card adds its fee.
+    // With the amounts its notice fixed: a request pays each at its method's (storageYearsCharge).
     overdueYears: rows
       .filter((r) => r.status === 'overdue')
-      .map((r) => ({ id: r.id, dueDate: r.dueDate, amountCents: r.achAmountCents ?? r.amountCents })),
+      .map((r) => ({
+        id: r.id,
+        dueDate: r.dueDate,
+        amountCents: r.amountCents,
+        achAmountCents: r.achAmountCents,
+      })),
     retryingOn: retrying[0] ?? null,
   };
 }

@@ -73,8 +73,10 @@ export const annualStorageFees = pgTable(
     paymentId: uuid(),
     /**
      * A renewal's amount by ACH (the annual maintenance fee), fixed with `amountCents` (by card or
-     * check) when its notice went. A year paid later from Payment Information or a link charges
-     * this with the card fee on a card, as any overdue year; null on older rows.
+     * check) when its notice went. A year paid later (Payment Information, a link, a vial request)
+     * is charged the amount fixed for its method, with no fee on top, whatever price version is in
+     * force by then (storage-billing.ts storageYearsCharge); null on older rows, which are owed
+     * `amountCents` with the card fee in force on a card.
      */
     achAmountCents: integer(),
     /** The storage year's number (1: the year after the included first one); null on older rows. */

@@ -225,7 +225,7 @@ describe('storage renewals', () => {
     const info = await t.app.inject({ method: 'GET', url: '/api/pay/get_PaymentInfo', headers: { cookie } });
     expect(info.json().result.Total_Amount_Overdue).toBe(339.81);
     const saved = await saveCardOnFile(t, cookie, `renewal-pay-${client.actId}`);
-    // The year at its ACH amount, $339.81, with the 3% card fee: the $350.00 its notice named.
+    // By card the year's card amount its notice fixed, $350.00, with no fee on top.
     expect(saved.json()).toMatchObject({ amountCharged: 350 });
     const [year] = await years(client.id);
     expect(year).toMatchObject({ status: 'paid', recovered: true });

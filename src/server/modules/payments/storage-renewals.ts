@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { addDays, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
-import { cardProcessingFee } from '../../../domain/payments';
 import { type BankDetails, checkInstructions } from '../../../domain/site';
 import {
   CHECK_GRACE_DAYS,
@@ -17,6 +16,7 @@ import {
   noticeDay,
   type RenewalMethod,
   renewalAmountCents,
+  storageYearsCharges,
   yearAmountCents,
 } from '../../../domain/storage-billing';
 import { storageYearName } from '../../../domain/storage-year-checks';
@@ -116,17 +116,16 @@ async function mailDecline(
   if (!client) return;
   const link = paymentLink(deps, client.clientActId, DECLINE_LINK_LIFETIME_MS);
   const amount = formatUsd(yearAmountCents(row, row.methodKind === 'ach' ? 'ach' : 'card'));
-  // What the link charges (payment-service's overdueFees): the year's ACH amount, and by card the
-  // card fee of the price book in force on top of it, as the payment page shows.
-  const achCents = yearAmountCents(row, 'ach');
+  // What the link charges for the year (payment-service's overdueFees, as the payment page shows
+  // it): the amounts its notice fixed, by card and by bank account, whatever version is in force.
   const { book } = await priceBookInForce(tx, deps.clock.now());
-  const byCardCents = achCents + cardProcessingFee(book, achCents, 'card');
+  const { card, ach } = storageYearsCharges(book, [row]);
   const text = [
     `Dear ${client.firstName},`,
     outcome.nextTry
       ? `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
       : `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
-    `To pay now (${formatUsd(byCardCents)} by card, ${formatUsd(achCents)} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
+    `To pay now (${formatUsd(card.totalCents)} by card, ${formatUsd(ach.totalCents)} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
     link,
     `Questions: ${deps.contactUrl}`,
   ].join('\n\n');

@@ -396,18 +396,18 @@ describe('the e-mails of annual storage, with a price version in force', () => {
     );
   });
 
-  it('the decline: what was tried, and what the link charges ($345.00 by bank account, + 3.5% by card)', async () => {
+  it('the decline: what was tried, and what the link charges (the notice’s $360.00 by card, $345.00 by bank account)', async () => {
     const due = addDays(today, 20);
     const client = await bankedClient(due, { behavior: 'charge:generic_decline', last4: '0341' });
     await run(today, [client.actId]);
     await run(due, [client.actId]);
     const declined = await mailTo(client.email, 'Your annual storage payment did not go through');
-    // The link pays the year's ACH amount, a card adding the version's fee: $345.00 x 3.5% = $12.075,
-    // rounded half up to $12.08 (the payment page's bill).
+    // The link charges the amounts the notice fixed for each method, with no fee on top (not
+    // $345.00 and the version's 3.5%, $357.08).
     expectFigures(
       declined,
-      ['We could not charge $360.00', 'To pay now ($357.08 by card, $345.00 by bank account)'],
-      ['$350.00', '$339.81'],
+      ['We could not charge $360.00', 'To pay now ($360.00 by card, $345.00 by bank account)'],
+      ['$350.00', '$339.81', '$357.08'],
     );
   });
 

@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClientRecord } from '../../../../domain/client';
 import type { PaymentInfo } from '../../../../domain/payment-info';
+import type { StorageCharges } from '../../../../domain/payments';
 import { SHIPPED_PRICE_AMOUNTS } from '../../../../domain/price-book';
 import { renderInPortal } from '../../../testing/render';
 import { CellRequestForm } from './cell-request-form';
@@ -138,7 +139,7 @@ afterEach(() => {
 });
 
 function renderForm(
-  overdueStorage?: { years: number; amountCents: number },
+  overdueStorage?: { years: number; charges: StorageCharges },
   client: ClientRecord = john,
   physicianOnFile?: PaymentInfo,
 ) {
@@ -301,7 +302,15 @@ describe('the Stem Cell Request Form', () => {
 
   it('adds overdue annual storage to the summary and the one total, with its own 3% by card', async () => {
     const user = userEvent.setup();
-    const server = renderForm({ years: 2, amountCents: 67_962 });
+    // Two years billed before notices fixed their amounts, as the server prices them: by card
+    // $679.62 and their own 3% ($20.39).
+    const server = renderForm({
+      years: 2,
+      charges: {
+        card: { amountCents: 67_962, feeCents: 2_039, totalCents: 70_001 },
+        ach: { amountCents: 67_962, feeCents: 0, totalCents: 67_962 },
+      },
+    });
     await choose(user, 'Sample Type', 'Adipose');
     await user.click(screen.getByRole('radio', { name: 'Not treated for an infectious disease' }));
     await choose(user, 'Number of Vials', '1');

@@ -12,6 +12,7 @@ import type { ClientRecord } from '../../../../domain/client';
 import { addDays } from '../../../../domain/dates';
 import { type MethodsOnFile, methodsOnFileOf } from '../../../../domain/form-payment';
 import type { PaymentInfo } from '../../../../domain/payment-info';
+import type { StorageCharges } from '../../../../domain/payments';
 import { shippingMessages } from '../../../../domain/shipping';
 import { PayingFormLayout } from '../../../components/payment/paying-form-layout';
 import { SubmitFailure } from '../../../components/submit-failure';
@@ -71,7 +72,7 @@ export function CellRequestForm({
   clientId: string;
   today: string;
   /** Annual storage overdue that joins this order's charge (none: nothing overdue). */
-  overdueStorage?: { years: number; amountCents: number };
+  overdueStorage?: { years: number; charges: StorageCharges };
   /** The server's total differed from the page's: what the page read from elsewhere is read again. */
   onAmountChanged?: () => void;
   /** The address was verified with FedEx on the form, or changed since (the release checklist follows it). */

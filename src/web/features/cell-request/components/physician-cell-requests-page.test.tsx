@@ -38,7 +38,15 @@ const consentMissing = {
     },
   ],
   canRequest: false,
-  overdueStorage: { years: 0, amountCents: 0, addedToOrder: false },
+  overdueStorage: {
+    years: 0,
+    amountCents: 0,
+    addedToOrder: false,
+    charges: {
+      card: { amountCents: 0, feeCents: 0, totalCents: 0 },
+      ach: { amountCents: 0, feeCents: 0, totalCents: 0 },
+    },
+  },
 };
 
 function fakeServer(readiness: { status: number; body: unknown }) {

@@ -32,7 +32,15 @@ function fakeServer(client: ClientRecord, paymentInfo: PaymentInfo) {
         return json({
           items: [],
           canRequest: true,
-          overdueStorage: { years: 0, amountCents: 0, addedToOrder: false },
+          overdueStorage: {
+            years: 0,
+            amountCents: 0,
+            addedToOrder: false,
+            charges: {
+              card: { amountCents: 0, feeCents: 0, totalCents: 0 },
+              ach: { amountCents: 0, feeCents: 0, totalCents: 0 },
+            },
+          },
         });
       }
       throw new Error(`unexpected call ${path}`);

@@ -1,7 +1,6 @@
 import type { Cents } from '../../../../domain/money';
-import { cardProcessingFee } from '../../../../domain/payments';
+import { cardProcessingFee, type StorageCharges } from '../../../../domain/payments';
 import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from '../../../../domain/price-book';
-import { overdueStorageFee } from '../../../../domain/vial-request-price';
 
 export interface OrderSummary {
   vials: number;
@@ -22,8 +21,8 @@ export interface OrderSummary {
 /**
  * The order summary from the server's answers: the payable vials of get_ClientVialsService, the
  * shipping of get_FedexShipQuote and the overdue storage of get_ReleaseReadiness, with the CPP of
- * the price book in force and the 3% card fee on top (on the overdue storage alone as on
- * Payment Information, as the server prices it).
+ * the price book in force and the 3% card fee on top; the overdue storage as the server priced it
+ * for the method (each year at the amount its notice fixed, as on Payment Information).
  */
 export function orderSummary(
   book: PriceBook,
@@ -35,18 +34,17 @@ export function orderSummary(
     shippingCents: Cents | null;
     actVip: boolean;
     card: boolean;
-    overdueStorage?: { years: number; amountCents: Cents };
+    overdueStorage?: { years: number; charges: StorageCharges };
   },
 ): OrderSummary {
   const cppCents = input.cpp ? input.vials * book.cppPerVial : 0;
   const shippingCents = input.actVip ? ACT_VIP_SHIPPING_CENTS : input.shippingCents;
   const subtotal = shippingCents === null ? null : input.payableVialsCents + cppCents + shippingCents;
   const method = input.card ? 'card' : 'ach';
-  const overdueStorageCents = input.overdueStorage?.amountCents ?? 0;
+  const overdue = input.overdueStorage?.charges[method];
+  const overdueStorageCents = overdue?.amountCents ?? 0;
   const processingFeeCents =
-    subtotal === null
-      ? 0
-      : cardProcessingFee(book, subtotal, method) + overdueStorageFee(book, overdueStorageCents, method);
+    subtotal === null ? 0 : cardProcessingFee(book, subtotal, method) + (overdue?.feeCents ?? 0);
   return {
     vials: input.vials,
     prePaidVials: input.prePaidVials,

@@ -2,16 +2,17 @@ import { Fieldset, Group, Stack, Text } from '@mantine/core';
 import type { AmountDue } from '../../../../domain/client-verification';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
-import { cardFeePercent, cardProcessingFee } from '../../../../domain/payments';
-import type { PriceBook } from '../../../../domain/price-book';
+import { cardFeePercent } from '../../../../domain/payments';
 import { usePriceBook } from '../../../lib/price-book';
 
 export type PublicPaymentMethod = 'card' | 'ach' | '';
 
-/** What saving charges: the overdue years, and the card fee when paying by card. */
-export function totalFor(book: PriceBook, amountDue: AmountDue, method: PublicPaymentMethod): number {
-  const kind = method === 'card' ? 'card' : 'ach';
-  return amountDue.overdueCents + cardProcessingFee(book, amountDue.overdueCents, kind);
+/**
+ * What saving charges, as the server priced it: the overdue years at the amounts their notices
+ * fixed for the method, and the card fee on older years when paying by card.
+ */
+export function totalFor(amountDue: AmountDue, method: PublicPaymentMethod): number {
+  return amountDue.charges[method === 'card' ? 'card' : 'ach'].totalCents;
 }
 
 /** What saving will charge, before it charges: the overdue years, the card fee, the total. */
@@ -30,7 +31,12 @@ export function AmountDueSummary({
       </Text>
     );
   }
-  const fee = method === 'card' ? cardProcessingFee(book, amountDue.overdueCents, 'card') : 0;
+  const charge = amountDue.charges[method === 'card' ? 'card' : 'ach'];
+  const fee = method === 'card' ? charge.feeCents : 0;
+  // Each year as the method pays it: by card the amount its notice fixed (an older year before the fee).
+  const yearCents = (year: AmountDue['overdueYears'][number]) =>
+    method === 'card' ? year.cardAmountCents : year.amountCents;
+  const { card, ach } = amountDue.charges;
   return (
     <Fieldset legend="Amount Due" radius="md">
       <Stack gap={4} component="dl" m={0} aria-label="Amount due">
@@ -38,11 +44,11 @@ export function AmountDueSummary({
           <Group key={year.dueDate} justify="space-between" wrap="nowrap">
             <Text component="dt">Annual storage due {isoToUsDate(year.dueDate)}</Text>
             <Text component="dd" m={0}>
-              {formatUsd(year.amountCents)}
+              {formatUsd(yearCents(year))}
             </Text>
           </Group>
         ))}
-        {method === 'card' && (
+        {method === 'card' && fee > 0 && (
           <Group justify="space-between" wrap="nowrap">
             <Text component="dt">Card processing fee ({cardFeePercent(book)})</Text>
             <Text component="dd" m={0}>
@@ -55,14 +61,19 @@ export function AmountDueSummary({
             Total charged when you save
           </Text>
           <Text component="dd" m={0} fw={700}>
-            {formatUsd(amountDue.overdueCents + fee)}
+            {formatUsd(method === '' ? amountDue.overdueCents : charge.totalCents)}
           </Text>
         </Group>
-        {method === '' && (
-          <Text size="sm" c="gray.7">
-            A card adds the {cardFeePercent(book)} processing fee; ACH does not.
-          </Text>
-        )}
+        {method === '' &&
+          (card.feeCents > 0 && card.amountCents === ach.amountCents ? (
+            <Text size="sm" c="gray.7">
+              A card adds the {cardFeePercent(book)} processing fee; ACH does not.
+            </Text>
+          ) : (
+            <Text size="sm" c="gray.7">
+              By card {formatUsd(card.totalCents)}; by bank account (ACH) {formatUsd(ach.totalCents)}.
+            </Text>
+          ))}
       </Stack>
     </Fieldset>
   );

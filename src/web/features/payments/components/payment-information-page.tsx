@@ -140,7 +140,7 @@ export function PaymentInformationPage() {
               <Stack mt="md">
                 <PaymentMethodEditor
                   kind="card"
-                  overdueAmount={overdue}
+                  overdue={data.overdueCharges.card}
                   onCancel={() => setEditingCard(false)}
                   onSaved={savedWith(() => setEditingCard(false))}
                 />
@@ -181,7 +181,7 @@ export function PaymentInformationPage() {
               <Stack mt="md">
                 <PaymentMethodEditor
                   kind="ach"
-                  overdueAmount={overdue}
+                  overdue={data.overdueCharges.ach}
                   onCancel={() => setEditingAch(false)}
                   onSaved={savedWith(() => setEditingAch(false))}
                 />

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { todayFor } from '../../../../domain/client';
 import { formatUsd } from '../../../../domain/money';
 import type { SetPaymentInfoRequest, SetPaymentInfoResponse } from '../../../../domain/payment-info';
-import { cardFeePercent, cardProcessingFee } from '../../../../domain/payments';
+import { cardFeePercent, type StorageCharge } from '../../../../domain/payments';
 import {
   AchFields,
   type AchFormValues,
@@ -25,8 +25,11 @@ import { useSetPhysicianPaymentInfo } from '../api/set-physician-payment-info';
 
 interface Props {
   kind: 'card' | 'ach';
-  /** Dollars overdue now: saving the method pays them (a card adds the processing fee). */
-  overdueAmount: number;
+  /**
+   * What saving this kind of method charges now for the overdue annual storage (the server's
+   * figures: each year at the amount its notice fixed, an older year with the card fee).
+   */
+  overdue: StorageCharge;
   onCancel(): void;
   onSaved(response: SetPaymentInfoResponse): void;
 }
@@ -59,12 +62,12 @@ export function PaymentMethodEditor(props: Props) {
  * The physician's own card or bank account (the physician portal's Payment Information page):
  * nothing is overdue, nothing is charged, and no client's address is offered.
  */
-export function PhysicianPaymentMethodEditor(props: Omit<Props, 'overdueAmount'>) {
+export function PhysicianPaymentMethodEditor(props: Omit<Props, 'overdue'>) {
   const save = useSetPhysicianPaymentInfo();
   return (
     <MethodEditor
       {...props}
-      overdueAmount={0}
+      overdue={{ amountCents: 0, feeCents: 0, totalCents: 0 }}
       initialCard={emptyCard}
       send={(request, idempotencyKey) => save.mutateAsync({ request, idempotencyKey })}
     />
@@ -72,13 +75,11 @@ export function PhysicianPaymentMethodEditor(props: Omit<Props, 'overdueAmount'>
 }
 
 /** The Edit form of one payment method: validated here, tokenized by the gateway, saved by the server. */
-function MethodEditor({ kind, overdueAmount, onCancel, onSaved, initialCard, send }: EditorProps) {
+function MethodEditor({ kind, overdue, onCancel, onSaved, initialCard, send }: EditorProps) {
   const today = todayFor(new Date());
   const book = usePriceBook();
   const queryClient = useQueryClient();
-  const overdueCents = Math.round(overdueAmount * 100);
-  const feeCents = cardProcessingFee(book, overdueCents, kind);
-  const totalCents = overdueCents + feeCents;
+  const { amountCents: overdueCents, feeCents, totalCents } = overdue;
 
   const form = usePayingForm<MethodValues, object, SetPaymentInfoResponse>({
     initialValues: { card: initialCard, ach: emptyAch },
@@ -134,7 +135,9 @@ function MethodEditor({ kind, overdueAmount, onCancel, onSaved, initialCard, sen
             Saving will pay the overdue total now: {formatUsd(overdueCents)}
             {feeCents > 0
               ? ` + ${formatUsd(feeCents)} card processing fee (${cardFeePercent(book)}) = ${formatUsd(totalCents)}`
-              : ' (no fee by ACH)'}
+              : kind === 'ach'
+                ? ' (no fee by ACH)'
+                : ''}
             .
           </Alert>
         )}

@@ -32,6 +32,10 @@ const nothingOnFile: PaymentInfo = {
   Name_on_ACH_Account__c: null,
   ABA_Routing_Number__c: null,
   Total_Amount_Overdue: 0,
+  overdueCharges: {
+    card: { amountCents: 0, feeCents: 0, totalCents: 0 },
+    ach: { amountCents: 0, feeCents: 0, totalCents: 0 },
+  },
 };
 
 const visaAndBank: PaymentInfo = {

@@ -6,18 +6,43 @@ import { SHIPPED_PRICE_AMOUNTS } from '../../../../domain/price-book';
 import { renderInPortal } from '../../../testing/render';
 import { PublicPaymentPage } from './public-payment-page';
 
-// Two overdue years: $299.75 + $329.87 = $629.62; by card 3% of it, $18.8886, rounds to $18.89: $648.51.
+// Two overdue years billed before notices fixed their amounts: $299.75 + $329.87 = $629.62; by
+// card 3% of it, $18.8886, rounds to $18.89: $648.51 (the server's figures).
 const twoYears: AmountDue = {
   overdueYears: [
-    { dueDate: '2024-06-01', amountCents: 29_975 },
-    { dueDate: '2025-06-01', amountCents: 32_987 },
+    { dueDate: '2024-06-01', amountCents: 29_975, cardAmountCents: 29_975 },
+    { dueDate: '2025-06-01', amountCents: 32_987, cardAmountCents: 32_987 },
   ],
   overdueCents: 62_962,
+  charges: {
+    card: { amountCents: 62_962, feeCents: 1_889, totalCents: 64_851 },
+    ach: { amountCents: 62_962, feeCents: 0, totalCents: 62_962 },
+  },
 };
 // A third year fell due meanwhile: $959.62; 3% is $28.7886, rounds to $28.79: $988.41.
 const threeYears: AmountDue = {
-  overdueYears: [...twoYears.overdueYears, { dueDate: '2026-06-01', amountCents: 33_000 }],
+  overdueYears: [
+    ...twoYears.overdueYears,
+    { dueDate: '2026-06-01', amountCents: 33_000, cardAmountCents: 33_000 },
+  ],
   overdueCents: 95_962,
+  charges: {
+    card: { amountCents: 95_962, feeCents: 2_879, totalCents: 98_841 },
+    ach: { amountCents: 95_962, feeCents: 0, totalCents: 95_962 },
+  },
+};
+// Two years whose notices fixed $350.00 by card and $339.81 by ACH: $700.00 by card (no fee on
+// top), $679.62 by bank account, whatever version of the book is in force now.
+const twoNoticedYears: AmountDue = {
+  overdueYears: [
+    { dueDate: '2025-06-01', amountCents: 33_981, cardAmountCents: 35_000 },
+    { dueDate: '2026-06-01', amountCents: 33_981, cardAmountCents: 35_000 },
+  ],
+  overdueCents: 67_962,
+  charges: {
+    card: { amountCents: 70_000, feeCents: 0, totalCents: 70_000 },
+    ach: { amountCents: 67_962, feeCents: 0, totalCents: 67_962 },
+  },
 };
 
 /** What the server reads back for the save's result token `result-1`. */
@@ -244,6 +269,25 @@ describe('the public payment page: identify first, and the paid state from the s
   });
   afterEach(() => {
     vi.unstubAllGlobals();
+  });
+
+  it('years whose notices fixed their amounts: each at $350.00 by card with no fee, $339.81 by ACH', async () => {
+    const server = fakeServer([twoNoticedYears], [accepted]);
+    const user = userEvent.setup();
+    renderInPortal(<PublicPaymentPage page="email" />);
+    await confirmById(user);
+    await user.click(screen.getByRole('radio', { name: 'ACH Payment' }));
+    expect(row('Annual storage due 06/01/2025')).toBe('$339.81');
+    expect(row('Total charged when you save')).toBe('$679.62');
+    await user.click(screen.getByRole('radio', { name: 'Credit Card' }));
+    await fillCard(user);
+    expect(row('Annual storage due 06/01/2025')).toBe('$350.00');
+    expect(row('Annual storage due 06/01/2026')).toBe('$350.00');
+    expect(within(amountDueOf()).queryByText(/Card processing fee/)).toBeNull();
+    expect(row('Total charged when you save')).toBe('$700.00');
+    await user.click(screen.getByRole('button', { name: 'Pay $700.00 and save card' }));
+    await waitFor(() => expect(server.saves()).toHaveLength(1));
+    expect(server.saves()[0]?.body).toMatchObject({ expectedTotalCents: 70_000 });
   });
 
   it('asks for no card or bank account before the client is confirmed', async () => {

@@ -120,7 +120,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
       requestFields: newMethodRequestFields,
     },
     // The total this page showed: if the bill changed meanwhile, the server charges nothing.
-    amount: (values) => (amountDue ? totalFor(book, amountDue, values.method) : null),
+    amount: (values) => (amountDue ? totalFor(amountDue, values.method) : null),
     request: () => ({ verification, agree: true as const, page, ClientSFRecordId: undefined }),
     send: (request, idempotencyKey) =>
       save.mutateAsync({ request: request as SetPublicPaymentInfoRequest, idempotencyKey }),
@@ -205,7 +205,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
     };
 
   const confirmed = verification !== null;
-  const total = amountDue && values.method ? totalFor(book, amountDue, values.method) : 0;
+  const total = amountDue && values.method ? totalFor(amountDue, values.method) : 0;
   const saveLabel =
     total > 0
       ? `Pay ${formatUsd(total)} and save ${values.method === 'card' ? 'card' : 'bank account'}`

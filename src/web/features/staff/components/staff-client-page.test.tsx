@@ -86,7 +86,15 @@ function record(overrides: Partial<StaffClientRecord['client']> = {}): StaffClie
     releaseReadiness: {
       items: [],
       canRequest: false,
-      overdueStorage: { years: 2, amountCents: 67_962, addedToOrder: true },
+      overdueStorage: {
+        years: 2,
+        amountCents: 67_962,
+        addedToOrder: true,
+        charges: {
+          card: { amountCents: 67_962, feeCents: 2_039, totalCents: 70_001 },
+          ach: { amountCents: 67_962, feeCents: 0, totalCents: 67_962 },
+        },
+      },
     },
     profileChanges: [],
   };
