@@ -264,8 +264,8 @@ describe('a vial request whose process died', () => {
   });
 
   describe('with two overdue years of annual storage joining the charge', () => {
-    // $688.43, and two years of $339.81 with their 3% ($20.39): $700.01.
-    const WITH_YEARS = TOTAL + 70_001;
+    // $688.43, and two noticed years at the card amount their notice fixed, $350.00 each: $700.00.
+    const WITH_YEARS = TOTAL + 70_000;
 
     async function owingClient() {
       const holder = await client();
