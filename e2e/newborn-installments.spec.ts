@@ -119,11 +119,14 @@ test('an overdue installment is e-mailed and on the Billing page; its link pays 
   const payLink = /https?:\/\/\S+\/newbornfinanceagreement\/[\w.-]+/.exec(overdueMail.text)?.[0] as string;
   expect(payLink).toBeDefined();
 
-  // Staff: the Billing page counts it and lists it, with "Send payment link".
+  // Staff: the Billing page counts it and lists it in its table, with "Send payment link".
   await page.goto('/staff/billing');
   const installments = page.getByRole('region', { name: 'Newborn installments' });
   await expect(installments.getByRole('table', { name: 'Newborn installments' })).toBeVisible();
-  const card = installments.getByRole('listitem').filter({ hasText: clientId });
+  const card = installments
+    .getByRole('table', { name: 'Overdue installments' })
+    .getByRole('row')
+    .filter({ hasText: clientId });
   await expect(card).toContainText('Rosa Vega');
   await expect(card).toContainText('1 of 12');
   await expect(card).toContainText('$100.00');
