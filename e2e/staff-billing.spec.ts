@@ -37,7 +37,7 @@ async function benWaived(page: Page): Promise<boolean> {
   return years.some((year) => year.dueDate === benDue && year.status === 'waived');
 }
 
-const section = (page: Page, title: string) => page.getByRole('region', { name: title });
+const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 const runLine = (page: Page) =>
   page.getByRole('status').filter({ hasText: /^(Ran \d+ days?|Nothing to run)/ });
 
@@ -54,7 +54,7 @@ async function checkWidths(page: Page, name: string, title: string) {
     // Each section of the page is a table, its rows stacked on a phone; the client's billing
     // schedule is a table on a wide screen and a card per year on a phone. Either reads by its title.
     const phoneCards = width === 375 && title === 'Billing schedule';
-    await expect(page.getByRole(phoneCards ? 'list' : 'table', { name: title })).toBeVisible();
+    await expect(page.getByRole(phoneCards ? 'list' : 'table', { name: title, exact: true })).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
     // From the top: scrolled, a full-page shot draws the fixed header over the middle of the page.
