@@ -3,7 +3,12 @@ import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
 import { cancellationViewSchema } from './cell-request-cancellation';
 import { CELL_REQUEST_PAYERS } from './cell-request-objection';
 import { EMAIL_PATTERN } from './client';
-import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
+import {
+  acceptingSpecCardFieldNames,
+  everyFieldAtOnce,
+  formPaymentFields,
+  shownTotalFields,
+} from './form-payment';
 import { formatUsd } from './money';
 import { chargedOrderFields } from './payments';
 import { VIALS_PER_REQUEST } from './price-book';
@@ -136,17 +141,7 @@ export const sendCellRequestSchema = acceptingSpecCardFieldNames(
         .describe(
           "A physician's request: the client's method on file, or the physician's own (on file or new). A client's own request is 'client'.",
         ),
-      amount: z
-        .number()
-        .optional()
-        .describe('Legacy: the total shown, in dollars; must equal the server quote'),
-      expectedTotalCents: z
-        .number()
-        .int()
-        .optional()
-        .describe(
-          'The total the page showed, in cents: a different server total answers 409, nothing charged',
-        ),
+      ...shownTotalFields,
       // Legacy amount fields the page may send: ignored, the server computes every amount.
       CPPAmountCharged: z.number().optional(),
       ShippingFeeCharged: z.number().optional(),

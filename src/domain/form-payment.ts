@@ -43,6 +43,19 @@ export const formPaymentFields = {
 };
 
 /**
+ * The total a paying form showed, sent to be checked: the server prices the order itself and a
+ * different total answers 409 with nothing charged (DESIGN.md 8.25).
+ */
+export const shownTotalFields = {
+  amount: z.number().optional().describe('Legacy: the total shown, in dollars; must equal the server quote'),
+  expectedTotalCents: z
+    .number()
+    .int()
+    .optional()
+    .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
+};
+
+/**
  * The spec's own names of the card's billing e-mail and zip (spec 3 section 3: the cell request's
  * Credit_Card_Billing_Email and Credit_Card_Holder_Zip, the store's Credit_Card_Billing_Email;
  * spec 2 section 3: the saved card's and the physician screening's Credit_Card_Holder_Zip), beside

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { TISSUE_TYPES } from './cell-request';
 import { addYears } from './dates';
-import { acceptingSpecCardFieldNames, everyFieldAtOnce, formPaymentFields } from './form-payment';
+import {
+  acceptingSpecCardFieldNames,
+  everyFieldAtOnce,
+  formPaymentFields,
+  shownTotalFields,
+} from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, chargedOrderFields, type PaymentMethodType } from './payments';
 import { discountPercent, type PriceBook, SHIPPED_PRICE_BOOK } from './price-book';
@@ -204,17 +209,7 @@ export const sendStoragePlanSchema = acceptingSpecCardFieldNames(
       Tissue_Info: z.enum(TISSUE_TYPES, { error: m.sampleType }),
       ...formPaymentFields,
       PaymentMethod: z.enum(STORAGE_PLAN_PAYMENT_METHODS, { error: m.paymentMethod }),
-      amount: z
-        .number()
-        .optional()
-        .describe('Legacy: the total shown, in dollars; must equal the server quote'),
-      expectedTotalCents: z
-        .number()
-        .int()
-        .optional()
-        .describe(
-          'The total the page showed, in cents: a different server total answers 409, nothing charged',
-        ),
+      ...shownTotalFields,
       // Legacy amount fields the page may send: ignored, the server computes every amount.
       Annual_Storage_Plan_Amount: z.number().optional(),
       Banking_Plan_Amount: z.number().optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ShipmentDateProblem, shipmentDateProblem } from './carrier-calendar';
 import { EMAIL_PATTERN } from './client';
-import { acceptingSpecCardFieldNames, formPaymentFields } from './form-payment';
+import { acceptingSpecCardFieldNames, formPaymentFields, shownTotalFields } from './form-payment';
 import type { Cents } from './money';
 import { cardProcessingFee, type PaymentMethodType } from './payments';
 import { type PriceBook, SERUM_BULK_FROM } from './price-book';
@@ -157,15 +157,7 @@ export const sendStoreRequestSchema = acceptingSpecCardFieldNames(
     saveAddressForFuture: z.boolean().default(false),
     ...formPaymentFields,
     PaymentMethod: z.enum(['Credit Card', 'ACH Payment'], { error: m.paymentMethod }),
-    expectedTotalCents: z
-      .number()
-      .int()
-      .optional()
-      .describe('The total the page showed, in cents: a different server total answers 409, nothing charged'),
-    amount: z
-      .number()
-      .optional()
-      .describe('Legacy: the total shown, in dollars; must equal the server quote'),
+    ...shownTotalFields,
     StoreFee: z.number().optional(),
     CreditCardProcessingFee: z.number().optional(),
   }),
