@@ -60,6 +60,7 @@ import {
   physicianPaymentRoutes,
 } from './modules/payments/payment-routes';
 import { publicPaymentRoutes } from './modules/payments/public-payment-routes';
+import { drawReceipt } from './modules/payments/receipts';
 import { staffPaymentReadRoutes, staffRefundRoutes } from './modules/payments/refund-routes';
 import { physicianRoutes } from './modules/physicians/physician-routes';
 import { staffQueueRoutes } from './modules/staff/queues';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : outboxOnlyTransport(app.log)),
     from: config.mailFrom,
     log: app.log,
+    drawReceipt: (paymentId) => drawReceipt(db, paymentId, clock.now()),
   });
   const sessions = createSessionService(db, clock, config);
   const gateway = options.gateway ?? createPaymentGateway(config, db, clock);

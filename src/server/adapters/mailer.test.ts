@@ -116,4 +116,59 @@ describe('the mail outbox', () => {
     expect(lines.join('\n')).toContain('mail kept in the outbox');
     expect(lines.join('\n')).not.toMatch(/Wiśniewski|Łukasz|Receipt|lukasz@/);
   });
+
+  it('draws a receipt when its e-mail leaves by SMTP, and draws nothing when the outbox is the mailbox', async () => {
+    const drawn: string[] = [];
+    const drawReceipt = async (paymentId: string) => {
+      drawn.push(paymentId);
+      return new TextEncoder().encode(`%PDF-1.7 receipt of ${paymentId}`);
+    };
+    const receiptMail = (to: string) => ({
+      to,
+      subject: 'Your annual storage receipt',
+      text: 'The receipt is attached.',
+      attachments: [
+        { receiptOfPaymentId: `payment-of-${to}`, filename: 'receipt.pdf', contentType: 'application/pdf' },
+      ],
+    });
+    const bySmtp = createMailer({
+      db: database.db,
+      clock,
+      documentsKey,
+      transport: smtpTransport(smtp.url, 'portal@example.com'),
+      from: 'portal@example.com',
+      log,
+      drawReceipt,
+    });
+    await bySmtp.enqueueMany(database.db, [
+      { mail: receiptMail('ivy@example.com'), dedupeKey: 'receipt-ivy' },
+      { mail: receiptMail('ivy@example.com'), dedupeKey: 'receipt-ivy' },
+    ]);
+    bySmtp.kick();
+    await bySmtp.close();
+    expect(smtp.received).toHaveLength(1);
+    expect(drawn).toEqual(['payment-of-ivy@example.com']);
+    const attached = /filename="?receipt\.pdf"?[\s\S]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(
+      smtp.received[0] ?? '',
+    );
+    expect(Buffer.from(attached?.[1] ?? '', 'base64').toString()).toBe(
+      '%PDF-1.7 receipt of payment-of-ivy@example.com',
+    );
+
+    drawn.length = 0;
+    const outboxOnly = createMailer({
+      db: database.db,
+      clock,
+      documentsKey,
+      transport: outboxOnlyTransport(log),
+      from: 'portal@example.com',
+      log,
+      drawReceipt,
+    });
+    await outboxOnly.enqueue(database.db, receiptMail('ben@example.com'));
+    outboxOnly.kick();
+    await outboxOnly.close();
+    expect(drawn).toEqual([]);
+    expect(await statuses()).toEqual({ sent: 2, pending: 0 });
+  });
 });

@@ -6,12 +6,15 @@ import type { Clock } from '../lib/clock';
 import { readDocumentForDelivery } from '../lib/document-store';
 import type { Transaction } from '../lib/run-once';
 
-/** A file attached from the documents (kept encrypted there, decrypted only to be sent). */
-export interface MailAttachment {
-  documentId: string;
-  filename: string;
-  contentType: string;
-}
+/**
+ * A file attached to a mail: one of the documents (kept encrypted there, decrypted only to be
+ * sent), or a payment's receipt, drawn when the mail is sent (a renewal run charging thousands of
+ * clients does not draw thousands of PDFs while it charges).
+ */
+export type MailAttachment = { filename: string; contentType: string } & (
+  | { documentId: string }
+  | { receiptOfPaymentId: string }
+);
 
 export interface Mail {
   to: string;
@@ -75,6 +78,11 @@ export interface Mailer {
    * committed, and exactly once per `dedupeKey`. Call `kick()` after the commit.
    */
   enqueue(tx: Database | Transaction, mail: Mail, options?: { dedupeKey?: string }): Promise<void>;
+  /** As `enqueue`, for many mails in one statement (a billing run's receipts). */
+  enqueueMany(
+    tx: Database | Transaction,
+    mails: readonly { mail: Mail; dedupeKey?: string }[],
+  ): Promise<void>;
   /** Writes the mail and delivers it soon: for mail that goes with no change (a code, a notice). */
   send(mail: Mail, options?: { dedupeKey?: string }): Promise<void>;
   /** Delivers what is due, in the background (after a commit). */
@@ -101,6 +109,8 @@ export interface OutboxDeps {
   transport: MailTransport;
   from: string;
   log: Log;
+  /** Draws the receipt PDF of an approved payment (null when there is none). */
+  drawReceipt?: (paymentId: string) => Promise<Uint8Array | null>;
 }
 
 /**
@@ -140,18 +150,33 @@ export function createMailer(deps: OutboxDeps): Mailer {
       .returning();
   }
 
+  async function attachmentContent(attachment: MailAttachment): Promise<Buffer | null> {
+    if ('documentId' in attachment) {
+      const document = await readDocumentForDelivery(db, documentsKey, attachment.documentId);
+      return document?.content ?? null;
+    }
+    const drawn = await deps.drawReceipt?.(attachment.receiptOfPaymentId);
+    return drawn ? Buffer.from(drawn) : null;
+  }
+
+  const outboxRow = (mail: Mail, dedupeKey: string | undefined) => ({
+    recipient: mail.to,
+    subject: mail.subject,
+    textBody: mail.text,
+    attachmentsJson: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
+    dedupeKey: dedupeKey ?? null,
+    nextAttemptAt: clock.now(),
+  });
+
   /** Sends one claimed row (`attempts` already counts this attempt); whether it left. */
   async function deliverOne(row: OutboxRow): Promise<boolean> {
     try {
       const attachments = [];
       for (const attachment of JSON.parse(row.attachmentsJson ?? '[]') as MailAttachment[]) {
-        const document = await readDocumentForDelivery(db, documentsKey, attachment.documentId);
-        if (!document) throw new Error('an attachment is missing');
-        attachments.push({
-          filename: attachment.filename,
-          contentType: attachment.contentType,
-          content: document.content,
-        });
+        // The outbox is the mailbox (demo mode): nothing leaves, so nothing is drawn or decrypted.
+        const content = transport.kind === 'outbox' ? Buffer.alloc(0) : await attachmentContent(attachment);
+        if (!content) throw new Error('an attachment is missing');
+        attachments.push({ filename: attachment.filename, contentType: attachment.contentType, content });
       }
       await transport.deliver({ to: row.recipient, subject: row.subject, text: row.textBody, attachments });
       await db
@@ -193,16 +218,13 @@ export function createMailer(deps: OutboxDeps): Mailer {
   const mailer: Mailer = {
     kind: transport.kind,
     async enqueue(tx, mail, options = {}) {
+      await tx.insert(outboxMessages).values(outboxRow(mail, options.dedupeKey)).onConflictDoNothing();
+    },
+    async enqueueMany(tx, mails) {
+      if (mails.length === 0) return;
       await tx
         .insert(outboxMessages)
-        .values({
-          recipient: mail.to,
-          subject: mail.subject,
-          textBody: mail.text,
-          attachmentsJson: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
-          dedupeKey: options.dedupeKey ?? null,
-          nextAttemptAt: clock.now(),
-        })
+        .values(mails.map(({ mail, dedupeKey }) => outboxRow(mail, dedupeKey)))
         .onConflictDoNothing();
     },
     async send(mail, options) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -156,4 +156,12 @@ export async function pingDatabase(db: Database): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The rows a plain statement returned (node-postgres and PGlite both answer with `rows`). */
+export async function returnedRows<R>(executor: Executor, statement: SQL): Promise<R[]> {
+  const result: unknown = await executor.execute(statement);
+  const rows = typeof result === 'object' && result !== null && 'rows' in result ? result.rows : null;
+  if (!Array.isArray(rows)) throw new Error('the statement returned no rows');
+  return rows as R[];
 }

@@ -23,7 +23,7 @@ import { paymentRecoveries } from '../modules/payments/payment-service';
 import { deleteExpiredPaymentVerifications } from '../modules/payments/payment-verifications';
 import { physicianMethodRecoveries } from '../modules/payments/physician-payment-method';
 import { refundRecoveries } from '../modules/payments/refunds';
-import { storageRenewalRecoveries } from '../modules/payments/storage-renewals';
+import { storageRenewalRecoveries } from '../modules/payments/renewal-outcomes';
 import { staffQueueRecoveries } from '../modules/staff/queues';
 
 type Recovery = (run: RecoveryRun<never>, claimed: never) => Promise<Recovered>;

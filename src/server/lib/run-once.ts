@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type ErrorCode, isErrorCode } from '../../domain/errors';
-import type { Database, Transaction } from '../db/client';
+import { type Database, returnedRows, type Transaction } from '../db/client';
 import { operations } from '../db/schema';
 import type { Clock } from './clock';
 import { HttpError } from './http-error';
@@ -415,4 +415,159 @@ export async function runOnce<C, T>(deps: RunOnceDeps, spec: RunOnceSpec<C, T>):
   } finally {
     clearInterval(renewal);
   }
+}
+
+/**
+ * Operations an owner starts and settles together, a batch at a time (a billing run's renewals,
+ * payments/paid-order-batch.ts): the same rows, leases and outcomes as `runOnce` keeps for one,
+ * written in one statement for many. All hold the batch's one lease token.
+ */
+export interface OperationStart {
+  id: string;
+  scope: string;
+  key: string;
+  kind: string;
+  request: unknown;
+  /** What recovery needs, when it is known at the start. */
+  state?: unknown;
+}
+
+/** Starts these operations; the ids started (a key already used is left to its operation). */
+export async function startOperations(
+  tx: Transaction,
+  lease: { token: string; until: Date; now: Date },
+  starts: readonly OperationStart[],
+  options: { skipUsedKeys: boolean },
+): Promise<Set<string>> {
+  if (starts.length === 0) return new Set();
+  const insert = tx.insert(operations).values(
+    starts.map((s) => ({
+      id: s.id,
+      scope: s.scope,
+      idempotencyKey: s.key,
+      kind: s.kind,
+      requestHash: jsonSha256(s.request),
+      status: 'running' as const,
+      leaseToken: lease.token,
+      leaseUntil: lease.until,
+      createdAt: lease.now,
+      stateJson: s.state === undefined ? null : JSON.stringify(s.state),
+    })),
+  );
+  const made = await (options.skipUsedKeys ? insert.onConflictDoNothing() : insert).returning({
+    id: operations.id,
+  });
+  return new Set(made.map((row) => row.id));
+}
+
+/** Takes back operations started in this transaction whose claim found nothing to claim. */
+export async function dropStartedOperations(tx: Transaction, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await tx.delete(operations).where(inArray(operations.id, [...ids]));
+}
+
+/** Keeps what recovery needs with each operation (its claim), once the claims are made. */
+export async function keepOperationStates(
+  tx: Transaction,
+  states: readonly { id: string; state: unknown }[],
+): Promise<void> {
+  if (states.length === 0) return;
+  const rows = sql.join(
+    states.map((s) => sql`(${s.id}::uuid, ${JSON.stringify(s.state)})`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${operations} set state_json = v.state
+    from (values ${rows}) as v(id, state)
+    where ${operations.id} = v.id`);
+}
+
+/**
+ * Marks these operations succeeded with their answers (null: answered later with
+ * `keepOperationAnswers`), those the token still holds; the ids it held.
+ */
+export async function succeedOperations(
+  tx: Transaction,
+  token: string,
+  done: readonly { id: string; response: unknown }[],
+  now: Date,
+): Promise<Set<string>> {
+  if (done.length === 0) return new Set();
+  const rows = sql.join(
+    done.map((d) => sql`(${d.id}::uuid, ${d.response === null ? null : JSON.stringify(d.response)}::text)`),
+    sql`, `,
+  );
+  const held = await returnedRows<{ id: string }>(
+    tx,
+    sql`
+      update ${operations}
+      set status = 'succeeded', completed_at = ${now.toISOString()}::timestamptz, response_json = v.response
+      from (values ${rows}) as v(id, response)
+      where ${operations.id} = v.id and ${operations.status} = 'running' and ${operations.leaseToken} = ${token}
+      returning ${operations.id}::text as id`,
+  );
+  return new Set(held.map((r) => r.id));
+}
+
+/** The answers of operations just succeeded in this transaction. */
+export async function keepOperationAnswers(
+  tx: Transaction,
+  answers: readonly { id: string; response: unknown }[],
+): Promise<void> {
+  if (answers.length === 0) return;
+  const rows = sql.join(
+    answers.map((a) => sql`(${a.id}::uuid, ${JSON.stringify(a.response)})`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${operations} set response_json = v.response
+    from (values ${rows}) as v(id, response)
+    where ${operations.id} = v.id`);
+}
+
+/** Fails an operation the token still holds, keeping its error to replay; false when not held. */
+export async function failOperation(
+  tx: Transaction,
+  id: string,
+  token: string,
+  error: HttpError,
+  now: Date,
+): Promise<boolean> {
+  const [held] = await tx
+    .update(operations)
+    .set({ status: 'failed', errorJson: storedError(error), completedAt: now })
+    .where(and(eq(operations.id, id), eq(operations.status, 'running'), eq(operations.leaseToken, token)))
+    .returning({ id: operations.id });
+  return held !== undefined;
+}
+
+/** Renews the batch's leases while it works, as `runOnce` renews one; returns the stop. */
+export function holdOperations(deps: RunOnceDeps, ids: readonly string[], token: string): () => void {
+  const renewal = setInterval(
+    () => {
+      deps.db
+        .update(operations)
+        .set({ leaseUntil: new Date(deps.clock.now().getTime() + deps.leaseMs) })
+        .where(
+          and(
+            inArray(operations.id, [...ids]),
+            eq(operations.status, 'running'),
+            eq(operations.leaseToken, token),
+          ),
+        )
+        .catch(() => {});
+    },
+    Math.max(50, Math.floor(deps.leaseMs / 3)),
+  );
+  renewal.unref?.();
+  return () => clearInterval(renewal);
+}
+
+/** Ends these leases now, so that the reconciliation sweep settles the operations at once. */
+export async function handOverOperations(deps: RunOnceDeps, ids: readonly string[], token: string) {
+  if (ids.length === 0) return;
+  await deps.db
+    .update(operations)
+    .set({ leaseUntil: new Date(deps.clock.now().getTime() - 1) })
+    .where(and(inArray(operations.id, [...ids]), eq(operations.leaseToken, token)))
+    .catch(() => {});
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { PORTAL_CLIENT_HEADER, PORTAL_CLIENT_VALUE } from '../../domain/portal-client';
 import { createCarrier } from '../adapters/carrier';
 import type { CarrierAdapter } from '../adapters/carrier/carrier-adapter';
+import type { MailAttachment } from '../adapters/mailer';
 import { createPaymentGateway } from '../adapters/payments';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway';
 import { buildApp, loggerOptions } from '../app';
@@ -10,6 +11,7 @@ import { loadConfig } from '../config';
 import type { Database, DatabaseHandle } from '../db/client';
 import { documents, outboxMessages } from '../db/schema';
 import { DEMO_CLIENT_PASSWORD, DEMO_PHYSICIAN_PASSWORD, seedDemoStaff } from '../db/seed';
+import { drawReceipt } from '../modules/payments/receipts';
 import { ManualClock } from './manual-clock';
 import { createTestDatabase } from './test-database';
 
@@ -150,18 +152,20 @@ export async function startTestApp(
       // The mail as it leaves: its text, then a line naming each attached document.
       return Promise.all(
         rows.map(async (row) => {
-          const attached = JSON.parse(row.attachmentsJson ?? '[]') as Array<{
-            documentId: string;
-            filename: string;
-            contentType: string;
-          }>;
+          const attached = JSON.parse(row.attachmentsJson ?? '[]') as MailAttachment[];
           const lines = await Promise.all(
             attached.map(async (a) => {
-              const [doc] = await database.db
-                .select({ size: documents.sizeBytes })
-                .from(documents)
-                .where(eq(documents.id, a.documentId));
-              return `[Attachment: ${a.filename}, ${a.contentType}, ${doc?.size ?? 0} bytes]`;
+              let size = 0;
+              if ('documentId' in a) {
+                const [doc] = await database.db
+                  .select({ size: documents.sizeBytes })
+                  .from(documents)
+                  .where(eq(documents.id, a.documentId));
+                size = doc?.size ?? 0;
+              } else {
+                size = (await drawReceipt(database.db, a.receiptOfPaymentId, new Date()))?.length ?? 0;
+              }
+              return `[Attachment: ${a.filename}, ${a.contentType}, ${size} bytes]`;
             }),
           );
           const mail = { subject: row.subject, textBody: [row.textBody, ...lines].join('\n\n') };

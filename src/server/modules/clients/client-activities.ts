@@ -25,6 +25,11 @@ export async function recordActivity(tx: Writer, activity: ClientActivity): Prom
   return row.id;
 }
 
+/** Adds many lines (a billing run's renewals) in one statement, in the caller's transaction. */
+export async function recordActivities(tx: Writer, activities: readonly ClientActivity[]): Promise<void> {
+  if (activities.length > 0) await tx.insert(clientActivities).values([...activities]);
+}
+
 /** Changes an activity line, in the caller's transaction. */
 export async function updateActivity(
   tx: Writer,

@@ -170,6 +170,24 @@ export async function extendStoragePaidUntil(
     );
 }
 
+/** As `extendStoragePaidUntil`, for many clients in one statement (a billing run's renewals). */
+export async function extendStoragePaidUntilMany(
+  tx: Writer,
+  extensions: readonly { clientId: string; paidUntil: string }[],
+  now: Date,
+): Promise<void> {
+  if (extensions.length === 0) return;
+  const wanted = sql.join(
+    extensions.map((e) => sql`(${e.clientId}::uuid, ${e.paidUntil}::date)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${clients} set annual_storage_paid_until = v.paid_until, updated_at = ${now.toISOString()}::timestamptz
+    from (values ${wanted}) as v(id, paid_until)
+    where ${clients.id} = v.id
+      and (${clients.annualStoragePaidUntil} is null or ${clients.annualStoragePaidUntil} < v.paid_until)`);
+}
+
 /**
  * The client's tissue arrived: the banked date (the Enrollment Date for billing) is set, and
  * storage is paid until its first anniversary, never moved back.

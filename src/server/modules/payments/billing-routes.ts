@@ -39,8 +39,8 @@ import {
   runBilling,
 } from './billing-run';
 import { findMethodsOnFile } from './payment-methods';
+import type { RenewalDeps } from './renewal-outcomes';
 import { annualStorageFees } from './schema';
-import type { RenewalDeps } from './storage-renewals';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 

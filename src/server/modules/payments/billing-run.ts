@@ -19,8 +19,9 @@ import { sha256Hex } from '../../lib/secrets';
 import { clientContacts, clientFullName, clientIdsOfActIds } from '../clients/client-directory';
 import { extendStoragePaidUntil } from '../clients/client-holdings';
 import { findMethodsOnFile } from './payment-methods';
+import type { RenewalDeps } from './renewal-outcomes';
 import { annualStorageFees, billingRuns } from './schema';
-import { type DayCounts, type RenewalDeps, runBillingDay } from './storage-renewals';
+import { type DayCounts, runBillingDay } from './storage-renewals';
 
 /** How far ahead "Run billing as of…" may go (demo mode). */
 export const BILLING_AHEAD_YEARS = 2;

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { centsToAmount } from '../../../domain/money';
 import {
   maskedAccountNumber,
@@ -45,6 +45,24 @@ export async function findMethodsOnFile(db: Database, owner: MethodOwner) {
     card: rows.find((r) => r.kind === 'card') ?? null,
     ach: rows.find((r) => r.kind === 'ach') ?? null,
   };
+}
+
+/** `findMethodsOnFile` for many clients in one query, by client id. */
+export async function clientMethodsOnFile(db: Database, clientIds: readonly string[]) {
+  const found = new Map<string, { card: PaymentMethodRow | null; ach: PaymentMethodRow | null }>();
+  if (clientIds.length === 0) return found;
+  const rows = await db
+    .select()
+    .from(paymentMethods)
+    .where(and(inArray(paymentMethods.clientId, [...new Set(clientIds)]), eq(paymentMethods.isDefault, true)))
+    .orderBy(desc(paymentMethods.createdAt));
+  for (const row of rows) {
+    if (!row.clientId) continue;
+    const methods = found.get(row.clientId) ?? { card: null, ach: null };
+    if (!methods[row.kind]) methods[row.kind] = row;
+    found.set(row.clientId, methods);
+  }
+  return found;
 }
 
 /** The gateway customer this owner already has, so new methods join the same profile. */

@@ -53,6 +53,12 @@ export async function findReceipt(
   };
 }
 
+/** The receipt PDF of an approved payment, drawn now (a renewal's e-mail draws it when it is sent). */
+export async function drawReceipt(db: Database, paymentId: string, now: Date): Promise<Uint8Array | null> {
+  const found = await findReceipt(db, paymentId);
+  return found ? renderReceiptPdf(found.receipt, now) : null;
+}
+
 /**
  * The receipt of a refund or void that went through, and whose it is; null for one awaiting
  * approval, under way, declined or failed, or unknown. Readable in the transaction recording it.

@@ -1,43 +1,35 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { addDays, isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
-import { type BankDetails, checkInstructions } from '../../../domain/site';
+import { checkInstructions } from '../../../domain/site';
 import {
   CHECK_GRACE_DAYS,
   cardExpiresBefore,
   chargeDay,
   checkMemo,
-  declineKind,
   describeMethodOnFile,
   renewalMessages as m,
   NOTICE_MAX_DAYS,
   nextRenewalYear,
-  nextTryDay,
   noticeDay,
   type RenewalMethod,
   renewalAmountCents,
-  storageYearsCharges,
   yearAmountCents,
 } from '../../../domain/storage-billing';
 import { storageYearName } from '../../../domain/storage-year-checks';
-import type { Executor } from '../../db/client';
-import { HttpError } from '../../lib/http-error';
-import { createPaymentLinkToken, PAYMENT_LINK_PATHS } from '../../lib/link-tokens';
-import type { Transaction } from '../../lib/run-once';
-import { recordActivity } from '../clients/client-activities';
-import { type ClientToBill, clientContact, clientsToBill } from '../clients/client-directory';
-import { extendStoragePaidUntil } from '../clients/client-holdings';
-import { priceBookInForce, priceBookOn } from '../prices/price-book-repository';
-import { declineReasonOf } from './decline-reason';
+import { type ClientToBill, clientContacts, clientsToBill } from '../clients/client-directory';
+import { priceBookOn } from '../prices/price-book-repository';
+import { type BatchOrder, batchesOf, placePaidOrdersOnFile } from './paid-order-batch';
+import { clientMethodsOnFile, findMethodsOnFile, type PaymentMethodRow } from './payment-methods';
 import {
-  type PaidCharge,
-  type PaidClaim,
-  type PaidOrderDeps,
-  type PaidOrderKind,
-  paidOrderRecovery,
-  placePaidOrder,
-} from './paid-order';
-import { findMethodsOnFile, type PaymentMethodRow } from './payment-methods';
+  type FeeRow,
+  mailDecline,
+  paymentLink,
+  type RenewalDeps,
+  type RenewalItem,
+  renewalKey,
+  storageRenewalBatch,
+} from './renewal-outcomes';
 import { annualStorageFees } from './schema';
 
 /**
@@ -53,222 +45,19 @@ import { annualStorageFees } from './schema';
  *    3, 7 and 14, a hard one and the last try make the year overdue; each e-mails a signed link.
  */
 
-export type RenewalDeps = PaidOrderDeps & {
-  publicUrl: string;
-  contactUrl: string;
-  linkSecret: Buffer;
-  /** Where a check goes, for the invoice of a client without a method on file. */
-  bank: BankDetails;
-};
-
-type FeeRow = typeof annualStorageFees.$inferSelect;
-
-interface RenewalClaim {
-  feeId: string;
-  yearNumber: number | null;
-  day: string;
-  chargeOn: string;
-  tries: number;
-  amountCents: number;
-}
-
-export interface RenewalPaid {
-  feeId: string;
-  transactionId: string;
-  totalCents: number;
-  paidUntil: string | null;
-}
-
-const KIND = 'storage-renewal';
 /** A notice's link works until the year is overdue. */
 const NOTICE_LINK_LIFETIME_MS = (NOTICE_MAX_DAYS + CHECK_GRACE_DAYS) * 24 * 60 * 60 * 1000;
-const DECLINE_LINK_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
-
-function paymentLink(deps: RenewalDeps, clientActId: string, lifetimeMs: number): string {
-  const token = createPaymentLinkToken(deps.linkSecret, clientActId, deps.clock.now(), lifetimeMs);
-  return `${deps.publicUrl}${PAYMENT_LINK_PATHS.email}?t=${token}`;
-}
 
 /** The method secured for annual banking: the kind the notice named when still on file, else the other. */
 function methodToCharge(
   methods: { card: PaymentMethodRow | null; ach: PaymentMethodRow | null },
   noticeKind: string | null,
 ): PaymentMethodRow | null {
-  const usable = (row: PaymentMethodRow | null) => (row?.gatewayPaymentRef ? row : null);
+  const usable = (row: PaymentMethodRow | null) =>
+    row?.gatewayPaymentRef && row.gatewayCustomerRef ? row : null;
   return noticeKind === 'ach'
     ? (usable(methods.ach) ?? usable(methods.card))
     : (usable(methods.card) ?? usable(methods.ach));
-}
-
-async function feeRow(db: Executor, feeId: string): Promise<FeeRow | undefined> {
-  const [row] = await db.select().from(annualStorageFees).where(eq(annualStorageFees.id, feeId)).limit(1);
-  return row;
-}
-
-/** The e-mail that tells a client their year went unpaid, with a signed link to pay it. */
-async function mailDecline(
-  tx: Transaction,
-  deps: RenewalDeps,
-  row: FeeRow,
-  outcome: { nextTry: string | null; tries: number },
-) {
-  const client = await clientContact(tx, row.clientId);
-  if (!client) return;
-  const link = paymentLink(deps, client.clientActId, DECLINE_LINK_LIFETIME_MS);
-  const amount = formatUsd(yearAmountCents(row, row.methodKind === 'ach' ? 'ach' : 'card'));
-  // What the link charges for the year (payment-service's overdueFees, as the payment page shows
-  // it): the amounts its notice fixed, by card and by bank account, whatever version is in force.
-  const { book } = await priceBookInForce(tx, deps.clock.now());
-  const { card, ach } = storageYearsCharges(book, [row]);
-  const text = [
-    `Dear ${client.firstName},`,
-    outcome.nextTry
-      ? `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}). We will try again on ${isoToUsDate(outcome.nextTry)}.`
-      : `We could not charge ${amount} for your annual storage (${storageYearName(row.yearNumber)}, due ${isoToUsDate(row.dueDate)}), and the payment is now overdue.`,
-    `To pay now (${formatUsd(card.totalCents)} by card, ${formatUsd(ach.totalCents)} by bank account), or to change your payment method, follow this link (for you only, good for 14 days):`,
-    link,
-    `Questions: ${deps.contactUrl}`,
-  ].join('\n\n');
-  await deps.mailer.enqueue(
-    tx,
-    { to: client.email, subject: outcome.nextTry ? m.declinedSubject : m.overdueSubject, text },
-    { dedupeKey: `storage-renewal:${row.id}:unpaid:${outcome.tries}` },
-  );
-}
-
-/** The renewal's confirmation: the year paid, paid-until moved, the activity row and the receipt e-mail. */
-async function confirmRenewal(
-  tx: Transaction,
-  deps: RenewalDeps,
-  claim: PaidClaim<RenewalClaim>,
-  charge: PaidCharge | null,
-): Promise<RenewalPaid> {
-  if (!charge) throw new Error('a renewal is always charged');
-  const now = deps.clock.now();
-  const [paid] = await tx
-    .update(annualStorageFees)
-    .set({
-      status: 'paid',
-      paidAt: now,
-      paidOn: claim.day,
-      paymentId: charge.paymentId,
-      claimOperationId: null,
-      recovered: claim.tries > 0,
-    })
-    .where(
-      and(eq(annualStorageFees.id, claim.feeId), eq(annualStorageFees.claimOperationId, claim.operationId)),
-    )
-    .returning();
-  const paidUntil = paid?.coversUntil ?? null;
-  if (paid) {
-    if (paidUntil) await extendStoragePaidUntil(tx, claim.clientId, paidUntil, now);
-    await recordActivity(tx, {
-      clientId: claim.clientId,
-      type: 'Annual Storage Fee',
-      closeDate: claim.day,
-      purchasedPlanName: `Annual Storage (${storageYearName(claim.yearNumber)})`,
-      stageName: 'Closed Won',
-      paymentId: charge.paymentId,
-      amountCents: charge.totalCents,
-    });
-    const client = await clientContact(tx, claim.clientId);
-    if (client) {
-      const method = describeMethodOnFile({ kind: charge.kind, brand: charge.brand, last4: charge.last4 });
-      await deps.mailer.enqueue(
-        tx,
-        {
-          to: client.email,
-          subject: m.receiptSubject,
-          text: [
-            `Dear ${client.firstName},`,
-            `We charged ${formatUsd(charge.totalCents)} to your ${method} for your annual storage (${storageYearName(claim.yearNumber)}). Transaction ${charge.transactionId}.`,
-            paidUntil ? `Your storage is now paid until ${isoToUsDate(paidUntil)}.` : '',
-            'The receipt is attached. Thank you.',
-            `Questions: ${deps.contactUrl}`,
-          ]
-            .filter(Boolean)
-            .join('\n\n'),
-          attachments: charge.receiptDocumentId
-            ? [
-                {
-                  documentId: charge.receiptDocumentId,
-                  filename: 'receipt.pdf',
-                  contentType: 'application/pdf',
-                },
-              ]
-            : [],
-        },
-        { dedupeKey: `storage-renewal:${claim.feeId}:paid` },
-      );
-    }
-  }
-  return {
-    feeId: claim.feeId,
-    transactionId: charge.transactionId,
-    totalCents: charge.totalCents,
-    paidUntil,
-  };
-}
-
-/**
- * Gives the year back after a try that took nothing. A decline counts as a try (the gateway's
- * reason classed soft or hard); the gateway unreachable, or a try cut short, does not: the year
- * is tried again the next day.
- */
-async function giveBackRenewal(
-  tx: Transaction,
-  deps: RenewalDeps,
-  claim: PaidClaim<RenewalClaim>,
-  error: unknown,
-) {
-  const [row] = await tx
-    .update(annualStorageFees)
-    .set({ claimOperationId: null })
-    .where(
-      and(eq(annualStorageFees.id, claim.feeId), eq(annualStorageFees.claimOperationId, claim.operationId)),
-    )
-    .returning();
-  if (!row || row.paidAt) return;
-  const reason = declineReasonOf(error);
-  if (reason === null) {
-    if (row.status === 'retrying') {
-      await tx
-        .update(annualStorageFees)
-        .set({ nextTryOn: addDays(claim.day, 1) })
-        .where(eq(annualStorageFees.id, row.id));
-    }
-    return;
-  }
-  const tries = claim.tries + 1;
-  const nextTry = nextTryDay(claim.chargeOn, tries, declineKind(reason));
-  const [after] = await tx
-    .update(annualStorageFees)
-    .set({ tries, lastDecline: reason, status: nextTry ? 'retrying' : 'overdue', nextTryOn: nextTry })
-    .where(eq(annualStorageFees.id, row.id))
-    .returning();
-  if (after) await mailDecline(tx, deps, after, { nextTry, tries });
-}
-
-/** A storage year on the paid-order workflow. */
-export function storageRenewal(deps: RenewalDeps): PaidOrderKind<RenewalClaim, RenewalPaid> {
-  return {
-    kind: KIND,
-    receipt: true,
-    confirm: (tx, _deps, claim, charge) => confirmRenewal(tx, deps, claim, charge),
-    giveBack: (tx, claim, error) => giveBackRenewal(tx, deps, claim, error),
-    async stillClaimed(_deps, claim) {
-      const row = await feeRow(deps.db, claim.feeId);
-      return row?.claimOperationId === claim.operationId;
-    },
-    messages: {
-      interrupted: 'The renewal was interrupted; it is tried again.',
-      notPaid: 'The renewal payment did not go through.',
-    },
-  };
-}
-
-export function storageRenewalRecoveries(deps: RenewalDeps) {
-  return { [KIND]: paidOrderRecovery(deps, storageRenewal(deps)) };
 }
 
 /**
@@ -414,53 +203,6 @@ function noticeText(deps: RenewalDeps, client: ClientToBill, row: FeeRow, method
   return lines.join('\n\n');
 }
 
-/** Charges one open year with the method on file, through the paid-order workflow. */
-async function chargeYear(deps: RenewalDeps, row: FeeRow, method: PaymentMethodRow, day: string) {
-  const kind = storageRenewal(deps);
-  return placePaidOrder(deps, kind, {
-    owner: { clientId: row.clientId },
-    idempotencyKey: `storage-renewal:${row.id}:${day}`,
-    request: { feeId: row.id, day },
-    place: async () => ({
-      async claim(tx, operationId) {
-        const [held] = await tx
-          .update(annualStorageFees)
-          .set({ claimOperationId: operationId })
-          .where(
-            and(
-              eq(annualStorageFees.id, row.id),
-              // Still due on this day, as the row stands now (a list read earlier may be stale: a
-              // retry rescheduled meanwhile is not charged early).
-              dueOn(day),
-              isNull(annualStorageFees.claimOperationId),
-              isNull(annualStorageFees.paymentId),
-              isNull(annualStorageFees.paidAt),
-            ),
-          )
-          .returning();
-        if (!held) throw new HttpError('NOT_ALLOWED_NOW', m.notOpen);
-        return {
-          feeId: held.id,
-          yearNumber: held.yearNumber,
-          day,
-          chargeOn: held.chargeOn ?? held.dueDate,
-          tries: held.tries,
-          amountCents: held.amountCents,
-        };
-      },
-      charge: {
-        source: 'Annual Storage Renewal',
-        purpose: 'annual_storage_renewal',
-        // By card the card-or-check amount, with no further fee; by ACH the maintenance fee.
-        amountCents: yearAmountCents(row, method.kind),
-        feeCents: 0,
-        payment: { kind: method.kind, onFile: method },
-        description: `Annual storage, ${storageYearName(row.yearNumber)}`,
-      },
-    }),
-  });
-}
-
 /** A year due a charge on this day: a first try whose charge day has come, or a retry whose day has. */
 const dueOn = (day: string) =>
   or(
@@ -505,49 +247,94 @@ async function markUnpaidOverdue(deps: RenewalDeps, row: FeeRow): Promise<boolea
   });
 }
 
+/** How many years one batch charges (one statement claims them, one records them). */
+const RENEWALS_PER_BATCH = 200;
+
+/**
+ * The charges of a day: a year that prepaid years (a storage plan) already cover is closed; one
+ * nobody can pay automatically waits for its check until it is overdue; the others are charged to
+ * the method on file in batches, each year a paid order keyed by the year and the day.
+ */
 async function chargeDue(deps: RenewalDeps, day: string, clientIds: readonly string[] | undefined) {
   const counts = noCounts();
+  const rows = await openYears(deps, day, clientIds);
+  if (rows.length === 0) return counts;
+  const owners = [...new Set(rows.map((row) => row.clientId))];
+  const [contacts, methods] = await Promise.all([
+    clientContacts(deps.db, owners),
+    clientMethodsOnFile(deps.db, owners),
+  ]);
+  const covered: string[] = [];
+  const unpaid: FeeRow[] = [];
+  const orders: BatchOrder<RenewalItem>[] = [];
+  for (const row of rows) {
+    const client = contacts.get(row.clientId);
+    if (!client) continue;
+    if (
+      row.coversUntil &&
+      client.annualStoragePaidUntil &&
+      client.annualStoragePaidUntil >= row.coversUntil
+    ) {
+      covered.push(row.id);
+      continue;
+    }
+    const method = methodToCharge(methods.get(row.clientId) ?? { card: null, ach: null }, row.methodKind);
+    if (!method) {
+      if (day >= addDays(row.chargeOn ?? row.dueDate, CHECK_GRACE_DAYS)) unpaid.push(row);
+      continue;
+    }
+    orders.push({
+      clientId: row.clientId,
+      idempotencyKey: renewalKey(row.id, day),
+      request: { feeId: row.id, day },
+      charge: {
+        source: 'Annual Storage Renewal',
+        purpose: 'annual_storage_renewal',
+        // By card the card-or-check amount, with no further fee; by ACH the maintenance fee.
+        amountCents: yearAmountCents(row, method.kind),
+        method,
+        description: `Annual storage, ${storageYearName(row.yearNumber)}`,
+      },
+      item: { row },
+    });
+  }
+  if (covered.length > 0) {
+    await deps.db
+      .update(annualStorageFees)
+      .set({ status: 'covered' })
+      .where(
+        and(
+          inArray(annualStorageFees.id, covered),
+          inArray(annualStorageFees.status, ['noticed', 'retrying']),
+        ),
+      );
+  }
   await forEachClient(
-    await openYears(deps, day, clientIds),
+    unpaid,
     (row) => row.clientId,
     async (row) => {
-      const client = await clientContact(deps.db, row.clientId);
-      if (!client) return;
-      // Prepaid years (a storage plan) moved paid-until past this year: nothing to charge.
-      if (
-        row.coversUntil &&
-        client.annualStoragePaidUntil &&
-        client.annualStoragePaidUntil >= row.coversUntil
-      ) {
-        await deps.db
-          .update(annualStorageFees)
-          .set({ status: 'covered' })
-          .where(
-            and(eq(annualStorageFees.id, row.id), inArray(annualStorageFees.status, ['noticed', 'retrying'])),
-          );
-        return;
-      }
-      const method = methodToCharge(await findMethodsOnFile(deps.db, row.clientId), row.methodKind);
-      if (!method) {
-        const chargeOn = row.chargeOn ?? row.dueDate;
-        if (day >= addDays(chargeOn, CHECK_GRACE_DAYS) && (await markUnpaidOverdue(deps, row))) {
-          counts.overdue += 1;
-        }
-        return;
-      }
-      try {
-        await chargeYear(deps, row, method, day);
-        counts.charges += 1;
-      } catch {
-        const after = await feeRow(deps.db, row.id);
-        if (after && after.tries > row.tries) {
-          counts.declines += 1;
-          if (after.status === 'retrying') counts.retries += 1;
-          if (after.status === 'overdue') counts.overdue += 1;
-        }
-      }
+      if (await markUnpaidOverdue(deps, row)) counts.overdue += 1;
     },
   );
+  const kind = storageRenewalBatch(deps, day, dueOn(day));
+  for (const batch of batchesOf(orders, RENEWALS_PER_BATCH)) {
+    const outcome = await placePaidOrdersOnFile(deps, kind, batch);
+    counts.charges += outcome.placed;
+    // Each refusal is a try when the year counts it (as giveBack recorded it).
+    const refusedIds = outcome.refused.map(({ claim }) => claim.feeId);
+    if (refusedIds.length === 0) continue;
+    const after = await deps.db
+      .select({ id: annualStorageFees.id, tries: annualStorageFees.tries, status: annualStorageFees.status })
+      .from(annualStorageFees)
+      .where(inArray(annualStorageFees.id, refusedIds));
+    for (const { claim } of outcome.refused) {
+      const row = after.find((a) => a.id === claim.feeId);
+      if (!row || row.tries <= claim.tries) continue;
+      counts.declines += 1;
+      if (row.status === 'retrying') counts.retries += 1;
+      if (row.status === 'overdue') counts.overdue += 1;
+    }
+  }
   return counts;
 }
 
