@@ -49,7 +49,7 @@ export function recoveriesByKind(deps: AppDeps, log: Log): Record<string, Recove
     ...storeLabelRecoveries(deps),
     ...storagePlanRecoveries(paymentDeps),
     ...storeRecoveries(paymentDeps),
-    ...newbornSigningRecoveries(paymentDeps),
+    ...newbornSigningRecoveries({ ...paymentDeps, publicUrl: deps.config.publicUrl }),
     ...agreementPaymentRecoveries(paymentDeps),
     ...staffQueueRecoveries(paymentDeps),
     ...storageRenewalRecoveries({ ...renewalDeps(deps), log }),

@@ -344,6 +344,11 @@ describe('POST /api/pay/set_Client_Agreement_service', () => {
       'Newborn finance agreement ACT10001.pdf',
       'receipt.pdf',
     ]);
+    // Its link opens the agreement's page (the schedule, a new method, paying off early), for 14 days.
+    const link = /\(the link is for you only and works for 14 days\): (\S+)/.exec(mail[0]?.textBody ?? '');
+    const linkToken = new URL(link?.[1] ?? 'http://x/').pathname.split('/').pop() ?? '';
+    expect(link?.[1]).toContain('/newbornfinanceagreement/');
+    expect((await get(linkToken)).json()).toMatchObject({ NB_Finance_Agreement_Completed__c: true });
 
     // A second visit: completed; a second signing: refused, nothing more charged, kept or sent.
     expect((await get(token)).json().NB_Finance_Agreement_Completed__c).toBe(true);

@@ -168,7 +168,7 @@ export const newbornAgreementRoutes: FastifyPluginAsyncZod<AppDeps> = async (app
         { clientId: agreement.clientId, ip: request.ip, idempotencyKey, page: 'public' },
         (gateway) =>
           signNewbornAgreement(
-            { ...deps, gateway, log: request.log },
+            { ...deps, gateway, log: request.log, publicUrl: deps.config.publicUrl },
             {
               token: request.body.ClientId,
               body: request.body,

@@ -44,6 +44,7 @@ import {
 import { savePaymentMethod } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
 import { agreementOfLink, figuresOf } from './newborn-agreement-service';
+import { agreementPageLink } from './newborn-installments';
 import { newbornAgreements, newbornInstallments } from './schema';
 
 /**
@@ -103,10 +104,13 @@ function paymentRequestOf(body: SetClientAgreementRequest): SetPaymentInfoReques
   return rest;
 }
 
+/** What signing needs besides the workflow: the link to the agreement's page its e-mail gives. */
+export type SigningDeps = PaidOrderDeps & { publicUrl: string; linkSecret: Buffer };
+
 /** The signed PDF and its e-mail, the agreement signed and its installments written. */
 async function confirmSigning(
   tx: Transaction,
-  deps: PaidOrderDeps,
+  deps: SigningDeps,
   claim: PaidClaim<SigningClaim>,
   charge: PaidCharge | null,
 ): Promise<SetClientAgreementResponse> {
@@ -254,6 +258,9 @@ async function confirmSigning(
         first && figures.totalFinancedCents > 0
           ? `Your ${schedule.length} monthly installments are charged automatically to your ${method}, the first of ${formatUsd(first.paymentCents)} on ${isoToUsDate(first.dueDate)}${claim.kind === 'card' ? `, with the ${claim.feePercent} card processing fee` : ''}. We e-mail you a reminder 3 days before each one, and a receipt after it.`
           : '',
+        figures.totalFinancedCents > 0
+          ? `Your payment schedule, a new payment method, or paying the balance off early (the link is for you only and works for 14 days): ${agreementPageLink(deps, row.id)}`
+          : '',
         `Reference ${orderNumber('NA', row.id)}.`,
       ]
         .filter(Boolean)
@@ -290,19 +297,21 @@ async function giveBackSigning(tx: Transaction, claim: PaidClaim<SigningClaim>) 
 }
 
 /** The signing of an agreement on the paid-order workflow. */
-const newbornSigning: PaidOrderKind<SigningClaim, SetClientAgreementResponse> = {
-  kind: KIND,
-  receipt: true,
-  confirm: confirmSigning,
-  giveBack: giveBackSigning,
-  async stillClaimed(deps, claim) {
-    return (await agreementRow(deps.db, claim.agreementId))?.signingOperationId === claim.operationId;
-  },
-  messages: { interrupted: m.interrupted, notPaid: m.notPaid },
-};
+function newbornSigning(deps: SigningDeps): PaidOrderKind<SigningClaim, SetClientAgreementResponse> {
+  return {
+    kind: KIND,
+    receipt: true,
+    confirm: (tx, _deps, claim, charge) => confirmSigning(tx, deps, claim, charge),
+    giveBack: giveBackSigning,
+    async stillClaimed(_deps, claim) {
+      return (await agreementRow(deps.db, claim.agreementId))?.signingOperationId === claim.operationId;
+    },
+    messages: { interrupted: m.interrupted, notPaid: m.notPaid },
+  };
+}
 
-export function newbornSigningRecoveries(deps: PaidOrderDeps) {
-  return { [KIND]: paidOrderRecovery(deps, newbornSigning) };
+export function newbornSigningRecoveries(deps: SigningDeps) {
+  return { [KIND]: paidOrderRecovery(deps, newbornSigning(deps)) };
 }
 
 /**
@@ -311,7 +320,7 @@ export function newbornSigningRecoveries(deps: PaidOrderDeps) {
  * (a second submission, concurrent or later, charges nothing).
  */
 export async function signNewbornAgreement(
-  deps: PaidOrderDeps & { linkSecret: Buffer },
+  deps: SigningDeps,
   input: {
     token: string;
     body: SetClientAgreementRequest;
@@ -327,7 +336,7 @@ export async function signNewbornAgreement(
     ...paymentRequestOf(body),
     signatureSha256: sha256Hex(body.signatureData),
   };
-  return placePaidOrder(deps, newbornSigning, {
+  return placePaidOrder(deps, newbornSigning(deps), {
     owner: { clientId: row.clientId },
     idempotencyKey: `newborn-agreement:${row.id}:${input.idempotencyKey}`,
     request,
