@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 
 /** The demo admin of the README. */
@@ -12,6 +12,18 @@ export const DEMO_ADMIN = {
 
 /** The last TOTP time step a journey spent, kept across spec files (their workers may differ). */
 const spentStepFile = path.resolve('.tmp/e2e-demo-admin-totp-step');
+/** The demo admin's session cookies of each portal (origin), kept across spec files. */
+const keptSessionsFile = path.resolve('.tmp/e2e-demo-admin-sessions.json');
+
+type KeptCookies = Parameters<BrowserContext['addCookies']>[0];
+
+function keptSessions(): Record<string, KeptCookies> {
+  try {
+    return JSON.parse(fs.readFileSync(keptSessionsFile, 'utf8')) as Record<string, KeptCookies>;
+  } catch {
+    return {};
+  }
+}
 
 function lastSpentStep(): number {
   try {
@@ -22,13 +34,37 @@ function lastSpentStep(): number {
 }
 
 /**
- * The demo admin signs in at /staff. Every staff journey signs in as the demo admin, and a TOTP
- * code's time step is good once: the server takes the current step's code or the next one's, each
- * later than the last step spent. So each sign-in takes the first step after the last one a journey
- * spent (waiting when that is more than one step ahead): no code is refused, and the account's
- * budget of 10 wrong codes in 15 minutes is never spent by the journeys themselves.
+ * The demo admin signed in at /staff. A TOTP code's time step is good once (the server takes the
+ * current step's code or the next one's, each later than the last step spent), so the journeys
+ * could sign the demo admin in only twice in 30 seconds. A journey that needs the back office but
+ * is not about signing in goes on with the session the last one left, while the server still
+ * knows it (a journey may have signed out); otherwise it signs in (`signInAsDemoAdminAnew`).
  */
 export async function signInAsDemoAdmin(page: Page) {
+  await page.goto('/staff');
+  const { origin } = new URL(page.url());
+  const kept = keptSessions()[origin];
+  if (kept) {
+    await page.context().addCookies(kept);
+    if ((await page.request.get(`${origin}/api/staff/session`)).ok()) {
+      await page.goto('/staff/home');
+      await expect(page).toHaveURL(/\/staff\/home$/);
+      return;
+    }
+    await page.context().clearCookies();
+  }
+  await signInAsDemoAdminAnew(page);
+  const sessions = keptSessions();
+  sessions[origin] = await page.context().cookies(origin);
+  fs.writeFileSync(keptSessionsFile, JSON.stringify(sessions));
+}
+
+/**
+ * The demo admin signs in at /staff with password and code. Each sign-in takes the first step
+ * after the last one a journey spent (waiting when that is more than one step ahead): no code is
+ * refused, and the account's budget of 10 wrong codes in 15 minutes is never spent by the journeys.
+ */
+export async function signInAsDemoAdminAnew(page: Page) {
   await page.goto('/staff');
   await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_ADMIN.email);
   await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_ADMIN.password);
