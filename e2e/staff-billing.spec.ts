@@ -161,6 +161,23 @@ test('the admin runs billing ahead: Ivy renewed, Ben retried then overdue and se
   const link = await waitForMail('ben.ortiz@example.com', /Update your payment information/, linkSince);
   expect(link.text).toMatch(/\/updatepaymentinformation\?t=[\w.-]+/);
   await checkWidths(page, 'overdue', 'Overdue');
+
+  // The link opens Ben's bill: his year at the $350.00 its notice fixed, by card with no fee row
+  // (the card-or-check amount carries none), $339.81 by bank account. Nothing is paid here.
+  const address = /https?:\/\/\S+\/updatepaymentinformation\?t=[\w.-]+/.exec(link.text)?.[0] ?? '';
+  const bill = await page.context().browser()?.newPage();
+  if (!bill) throw new Error('no browser for the link');
+  await bill.goto(address);
+  const due = bill.getByRole('group', { name: 'Amount Due' });
+  await expect(due).toContainText(`Annual storage due ${isoToUsDate(benDue)}$350.00`);
+  await expect(bill.getByRole('radio', { name: 'Credit Card' })).toBeChecked();
+  await expect(due).toContainText('Total charged when you save$350.00');
+  await expect(due.getByText(/processing fee/)).toHaveCount(0);
+  await expect(bill.getByRole('button', { name: 'Pay $350.00 and save card' })).toBeVisible();
+  await bill.getByRole('radio', { name: 'ACH Payment' }).check();
+  await expect(due).toContainText('Total charged when you save$339.81');
+  await expect(bill.getByRole('button', { name: 'Pay $339.81 and save bank account' })).toBeVisible();
+  await bill.close();
 });
 
 test('Ivy sees her storage paid a year further, until her next anniversary', async ({ page }) => {
