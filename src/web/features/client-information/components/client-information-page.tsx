@@ -35,6 +35,7 @@ import { formatUsPhone, isUnitedStates } from '../../../../domain/us-contact';
 import { US_STATES } from '../../../../domain/us-states';
 import { formLinks, navigation } from '../../../app/navigation';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { focusField } from '../../../components/focus-first-invalid';
 import { LeaveGuard } from '../../../components/leave-guard';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
@@ -106,9 +107,6 @@ function labelOf(field: keyof ClientInformation, values: Pick<FormValues, 'count
   const abroad = (field === 'state' || field === 'zip') && !isUnitedStates(values.country);
   return (abroad ? labelsAbroad[field] : undefined) ?? labels[field];
 }
-
-// The legacy page scrolled failing fields into view 30 px below the top edge.
-const ERROR_SCROLL_OFFSET = 30;
 
 /** The longest a typed value may be, where the schema holds a field to a length people could reach. */
 const maxLengths: Partial<Record<keyof ClientInformation, number>> = { clinicName: 100, state: 80, zip: 20 };
@@ -266,10 +264,7 @@ function ClientInformationView({
     if (!first) return;
     requestAnimationFrame(() => {
       const element = document.getElementById(fieldId(first));
-      if (!element) return;
-      const top = element.getBoundingClientRect().top + window.scrollY - ERROR_SCROLL_OFFSET - 60;
-      window.scrollTo({ top, behavior: 'smooth' });
-      element.focus({ preventScroll: true });
+      if (element) focusField(element);
     });
   };
 
