@@ -246,6 +246,19 @@ describe('Client Information edits each block on its own (DESIGN.md 8.27)', () =
     expect(within(personal()).getByRole('combobox', { name: /State/ })).toBeTruthy();
   });
 
+  it('shows the four read-only checkboxes of spec 1 section 2, checked as the record says', async () => {
+    fakeServer({ ...noClinic, infectiousDiseaseFormCompleted: false });
+    renderPage();
+    const forms = await screen.findByRole('group', { name: 'Forms and Payments' });
+    const box = (name: string) => within(forms).getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(box('Initial Sample Form').checked).toBe(true);
+    expect(box('Client Consent Form').checked).toBe(true);
+    expect(box('Infectious Disease Screening').checked).toBe(false);
+    expect(box('Annual Storage Paid').checked).toBe(true);
+    for (const name of ['Initial Sample Form', 'Client Consent Form', 'Infectious Disease Screening'])
+      expect(box(name).readOnly).toBe(true);
+  });
+
   it('opens the block the server kept a draft of, with its values, and discards the draft on Cancel', async () => {
     const drafts: DraftServer = {
       kept: { block: 'personal', values: { city: 'Somewhere Else' } },
