@@ -134,7 +134,7 @@ test('the page, its card form with errors and the red overdue total pass axe and
     await expectNoSidewaysScroll(page);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.getByRole('button', { name: 'Add bank account' }).click();
+    await page.getByRole('button', { name: 'Edit ACH payment' }).click();
     await page.getByRole('button', { name: 'Pay $679.62 and save bank account' }).click();
     await expect(page.getByText('Please enter account number')).toBeVisible();
     await expectAccessible(page);
@@ -167,7 +167,7 @@ test('the card number is grouped as typed, its brand shown, and the card and ban
   }
 
   // Opening the bank account's editor keeps the card's; cancelling one leaves the other as typed.
-  await page.getByRole('button', { name: 'Add bank account' }).click();
+  await page.getByRole('button', { name: 'Edit ACH payment' }).click();
   const achForm = page.getByRole('form', { name: 'ACH payment' });
   await achForm.getByRole('textbox', { name: 'Name on Account' }).fill('John Roe');
   await expect(number).toHaveValue('4242 4242 4242 4242');
@@ -191,8 +191,14 @@ test('a card is refused until every rule holds, then saved once however often Sa
   await openPaymentInformation(page);
   await expect(page.getByRole('main').getByText('No card on file')).toBeVisible();
   await expect(page.getByRole('main').getByText('No bank account on file')).toBeVisible();
+  // Spec 1 section 2: the section's title, and "Edit" on each method, on file or not.
+  await expect(
+    page.getByRole('heading', { name: 'Current Payment Method Secured For Annual Banking' }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit credit card' })).toHaveText('Edit');
+  await expect(page.getByRole('button', { name: 'Edit ACH payment' })).toHaveText('Edit');
 
-  await page.getByRole('button', { name: 'Add card' }).click();
+  await page.getByRole('button', { name: 'Edit credit card' }).click();
   const number = page.getByRole('textbox', { name: 'Credit Card Number' });
   const save = page.getByRole('button', { name: 'Save' });
   // The billing address starts as Jane's address of record (the gateway's address check needs it).
@@ -325,7 +331,7 @@ test('a card the gateway declines keeps the form filled and leaves the card on f
 test('a bank account is refused with a wrong ABA routing number, then saved by ACH', async ({ page }) => {
   await signIn(page, 'ACT10001');
   await openPaymentInformation(page);
-  await page.getByRole('button', { name: 'Add bank account' }).click();
+  await page.getByRole('button', { name: 'Edit ACH payment' }).click();
   await page.getByRole('textbox', { name: 'Name on Account' }).fill('Jane Doe');
   await page.getByRole('textbox', { name: 'Account Number' }).fill(testBankAccount.accountNumber);
   const routing = page.getByRole('textbox', { name: 'ABA Routing Number' });
@@ -341,7 +347,8 @@ test('a bank account is refused with a wrong ABA routing number, then saved by A
   await expect(page.getByText('Account Number Ending in *****6789')).toBeVisible();
   await expectNotReloaded(page);
   await expect(page.getByText('Name on account: Jane Doe')).toBeVisible();
-  await expect(page.getByText(`ABA routing number: ${testBankAccount.routingNumber}`)).toBeVisible();
+  // Spec 1 section 2 shows the account's ending and the name only: no routing number.
+  await expect(page.getByText(testBankAccount.routingNumber)).toHaveCount(0);
 });
 
 test('saving a card pays the overdue annual storage with the 3% fee and clears the overdue marks', async ({

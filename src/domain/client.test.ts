@@ -285,6 +285,63 @@ describe('clientInformationSchema', () => {
     },
   );
 
+  describe('a client living abroad (the personal Country is not the United States)', () => {
+    const abroad = { ...validInformation, country: 'Canada', state: 'Ontario', zip: 'K1A 0B1' };
+
+    it('saves a province and a postal code as typed, trimmed', () => {
+      const parsed = clientInformationSchema(TODAY).parse({
+        ...abroad,
+        state: ' Ontario ',
+        zip: ' K1A 0B1 ',
+      });
+      expect(parsed).toEqual(abroad);
+    });
+
+    it.each([
+      ['United Kingdom', 'Greater London', 'SW1A 1AA'],
+      ['Brazil', 'São Paulo', '01310-100'],
+      ['Germany', 'Berlin', '10117'],
+    ])('saves an address in %s (%s, %s)', (country, state, zip) => {
+      const information = { ...validInformation, country, state, zip };
+      expect(clientInformationSchema(TODAY).parse(information)).toEqual(information);
+    });
+
+    it('still requires the state or province and the postal code', () => {
+      expect(failures({ ...abroad, state: ' ', zip: '' })).toEqual({
+        state: 'Please select state',
+        zip: 'Please enter zipcode',
+      });
+    });
+
+    it('holds a province of at most 80 characters and a postal code of at most 20', () => {
+      expect(failures({ ...abroad, state: 'x'.repeat(80), zip: 'x'.repeat(20) })).toEqual({});
+      expect(failures({ ...abroad, state: 'x'.repeat(81), zip: 'x'.repeat(21) })).toEqual({
+        state: 'Must be at most 80 characters',
+        zip: 'Must be at most 20 characters',
+      });
+    });
+
+    it('keeps the Preferred Shipping address in the United States: a state from the list, a US zip', () => {
+      expect(
+        failures({ ...abroad, preferredAddressState: 'Ontario', preferredAddressZip: 'K1A 0B1' }),
+      ).toEqual({
+        preferredAddressState: 'Please select a state from the list',
+        preferredAddressZip: 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)',
+      });
+    });
+  });
+
+  it.each([
+    ['United States', 'Ontario', 'K1A 0B1'],
+    ['U.S.A.', 'ON', '1234'],
+    [' us ', 'Florida', '33139-12'],
+  ])('refuses, for the Country %j, the state %j and the zip %j', (country, state, zip) => {
+    expect(failures({ ...validInformation, country, state, zip })).toEqual({
+      state: 'Please select a state from the list',
+      zip: 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)',
+    });
+  });
+
   it.each(dateOfBirthCases)('birthdate %j with today %s gives %j (%s)', (clientDob, today, message) => {
     const expected = message === null ? {} : { clientDob: message };
     expect(failures(withField('clientDob', clientDob), today)).toEqual(expected);

@@ -17,7 +17,13 @@ import {
 import { everyFieldAtOnce } from './cross-field';
 import { dateOfBirthProblem, resolveToday, type Today, usDateToIso } from './dates';
 import { singleLine } from './text';
-import { optionalUsPhoneField, optionalUsZipField, usPhoneField, usZipField } from './us-contact-fields';
+import {
+  optionalUsPhoneField,
+  optionalUsZipField,
+  postalCodeField,
+  usAddressIssues,
+  usPhoneField,
+} from './us-contact-fields';
 import { isUsStateCode } from './us-states';
 
 // The plain values and helpers live in client-basics (no zod), so the web pages can load them alone.
@@ -69,8 +75,9 @@ const personalFields = (today: Today) => ({
   phone: usPhoneField({ required: m.phone, numeric: m.phoneNumeric }),
   street: required(m.street, 200),
   city: required(m.city, 80),
-  state: z.string({ error: m.state }).trim().min(1, m.state).refine(isUsStateCode, m.stateUnknown),
-  zip: usZipField(m.zip),
+  // A state from the list and a ZIP code in the United States, free text elsewhere (usAddressIssues below).
+  state: required(m.state, 80),
+  zip: postalCodeField(m.zip),
   country: required(m.country, 80),
 });
 
@@ -106,6 +113,13 @@ const shippingRequired: Record<(typeof clientShippingFields)[number], string> = 
   preferredAddressState: m.preferredAddressState,
   preferredAddressZip: m.preferredAddressZip,
   preferredAddressCountry: m.preferredAddressCountry,
+};
+
+/** The personal address: the client may live abroad (its Country is free text); the shipping block is in the US. */
+const personalAddress = {
+  country: 'country',
+  zip: 'zip',
+  state: { field: 'state', notOnList: m.stateUnknown },
 };
 
 function sent(raw: Record<string, unknown>, fields: readonly string[]) {
@@ -156,6 +170,7 @@ export function withClientInformationBlocks<T extends z.ZodObject>(object: T) {
         ctx.addIssue({ code: 'custom', message: m.nothingToSave });
         return;
       }
+      usAddressIssues(values, personalAddress, ctx);
       if (!clientShippingFields.some((field) => filled(values[field]))) return;
       // A field already refused (a phone with letters) keeps its own message alone.
       const refused = new Set(ctx.issues.map((issue) => issue.path?.[0]));

@@ -9,7 +9,7 @@ import type { PriceBook } from './price-book';
 import { ACCEPT_SIGNATURE_LABEL, ACCEPT_SIGNATURE_MESSAGE } from './signature';
 import { freeText, singleLine } from './text';
 import { parseUsPhone, usContactMessages } from './us-contact';
-import { usPhoneField, usZipField } from './us-contact-fields';
+import { postalCodeField, usAddressIssues, usPhoneField } from './us-contact-fields';
 
 /**
  * The client consent form (spec 2, sections 2 to 5): page 1 answers (Addendum A, medications),
@@ -283,7 +283,8 @@ export function physicianConsentClientFields(today: Today) {
     Address: required(p.Address, 200),
     City: required(p.City, 80),
     State: required(p.State, 80),
-    zipcode: usZipField(p.zipcode),
+    // A ZIP code in the United States, free text elsewhere (usAddressIssues on the whole form).
+    zipcode: postalCodeField(p.zipcode),
     Country: required(p.Country, 80),
     Enrollment_Date: usDate().describe('MM/DD/YYYY: the anniversaries of annual storage count from it'),
   };
@@ -315,6 +316,7 @@ export function sendPhysicianConsentDataRequestSchema(today: Today) {
         PhysicianLastName: z.string().max(80).optional().describe('Ignored: read from the record'),
       })
       .superRefine((body, ctx) => {
+        usAddressIssues(body, { country: 'Country', zip: 'zipcode' }, ctx);
         for (const [path, message] of Object.entries(consentPageOneProblems(body, 'physician'))) {
           ctx.addIssue({ code: 'custom', path: [path], message });
         }

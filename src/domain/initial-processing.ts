@@ -6,7 +6,7 @@ import { type Cents, formatUsd } from './money';
 import { cardFeePercent, cardProcessingFee } from './payments';
 import type { PriceBook } from './price-book';
 import { singleLine } from './text';
-import { usPhoneField, usZipField } from './us-contact-fields';
+import { postalCodeField, usAddressIssues, usPhoneField } from './us-contact-fields';
 
 /**
  * The physician's initial sample processing (spec 2, "Physician initial sample processing" and
@@ -203,7 +203,8 @@ export function sendProcessDataRequestSchema(today: Today) {
         Address: textField(m.address, 200),
         City: textField(m.city, 80),
         State: textField(m.state, 80),
-        zipcode: usZipField(m.zipcode),
+        // A ZIP code in the United States, free text elsewhere (usAddressIssues below).
+        zipcode: postalCodeField(m.zipcode),
         Country: textField(m.country, 80),
         Tissue: z.enum(SAMPLE_TISSUES, { error: m.tissue }),
         CreditCard: z
@@ -226,6 +227,7 @@ export function sendProcessDataRequestSchema(today: Today) {
         PhysicianLastName: z.string().max(80).optional().describe('Ignored'),
       })
       .superRefine((body, ctx) => {
+        usAddressIssues(body, { country: 'Country', zip: 'zipcode' }, ctx);
         if (body.CreditCard !== false) return;
         // Read defensively: with everyFieldAtOnce this runs on bodies whose fields failed their types.
         const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');

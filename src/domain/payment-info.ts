@@ -213,7 +213,10 @@ export const removePhysicianPaymentInfoResponseSchema = z.object({
 
 export type RemovePhysicianPaymentInfoResponse = z.infer<typeof removePhysicianPaymentInfoResponseSchema>;
 
-/** get_PaymentInfo: what is on file, the last 4 digits only, in plain and `__c` names. */
+/**
+ * get_PaymentInfo: what is on file, the last 4 digits only, in plain and `__c` names. No ABA routing
+ * number: the pages show a bank account by its ending and name only (spec 1 section 2).
+ */
 export const paymentInfoSchema = z.object({
   Id: z.string(),
   Credit_Card_Number: z.string().nullable(),
@@ -225,7 +228,6 @@ export const paymentInfoSchema = z.object({
   Credit_Card_Billing_Zip_Code: z.string().nullable(),
   Account_Number: z.string().nullable(),
   Name_On_Account: z.string().nullable(),
-  ABA_Routing_Number: z.string().nullable(),
   Physician_ID: z.string().nullable().describe("The client's physician's ID"),
   Physician_First_Name: z.string().nullable(),
   Physician_Last_Name: z.string().nullable(),
@@ -238,7 +240,6 @@ export const paymentInfoSchema = z.object({
   Credit_Card_Billing_Zip_Code__c: z.string().nullable(),
   Account_Number__c: z.string().nullable(),
   Name_on_ACH_Account__c: z.string().nullable(),
-  ABA_Routing_Number__c: z.string().nullable(),
   Total_Amount_Overdue: z
     .number()
     .describe('Dollars: the sum of all annual storage fees overdue today, before any card fee'),

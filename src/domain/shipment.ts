@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { vialsText } from './cell-request-cancellation';
 import { singleLine } from './text';
+import { isUnitedStates } from './us-contact';
 
 /**
  * Shipping a vial request (issue 22): a FedEx label made by the carrier, its tracking events as
@@ -80,8 +81,8 @@ export function defaultStoreContents(quantity: number, item: string): string {
  * Anything else is null: staff ship it by hand.
  */
 export function carrierCountryCode(country: string): string | null {
+  if (isUnitedStates(country)) return 'US';
   const plain = country.trim().replace(/\./g, '').toUpperCase();
-  if (['US', 'USA', 'UNITED STATES', 'UNITED STATES OF AMERICA'].includes(plain)) return 'US';
   return /^[A-Z]{2}$/.test(plain) ? plain : null;
 }
 

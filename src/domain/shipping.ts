@@ -3,6 +3,7 @@ import { SHIPPING_METHODS, type ShippingMethod, shipmentDateMessages } from './c
 import { addDays, isIsoDate } from './dates';
 import { VIALS_PER_REQUEST } from './price-book';
 import { singleLine } from './text';
+import { isUnitedStates } from './us-contact';
 import { optionalUsPhoneField, requiredLine, shipmentDateField, stateCodeField } from './us-contact-fields';
 
 /**
@@ -42,24 +43,15 @@ export const shippingMessages = {
 
 const m = shippingMessages;
 
-/** The countries the bank ships to, by the names people type. FedEx: US only; ACT VIP: US and Canada. */
-const COUNTRY_CODES: Record<string, 'US' | 'CA'> = {
-  us: 'US',
-  usa: 'US',
-  'u.s.': 'US',
-  'u.s.a.': 'US',
-  'united states': 'US',
-  'united states of america': 'US',
-  ca: 'CA',
-  can: 'CA',
-  canada: 'CA',
-};
+/** Canada by the names people type; the bank ships there by ACT VIP only (FedEx: the US only). */
+const CANADA = new Set(['ca', 'can', 'canada']);
 
 export type ShippingCountry = 'US' | 'CA';
 
 /** The ISO code of a country as typed, for the countries the bank ships to; null otherwise. */
 export function shippingCountryCode(country: string): ShippingCountry | null {
-  return COUNTRY_CODES[country.trim().replace(/\s+/g, ' ').toLowerCase()] ?? null;
+  if (isUnitedStates(country)) return 'US';
+  return CANADA.has(country.trim().replace(/\s+/g, ' ').toLowerCase()) ? 'CA' : null;
 }
 
 /** Why a shipping method cannot deliver to this country, or null when it can. */

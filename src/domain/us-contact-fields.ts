@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { shipmentDateMessages } from './carrier-calendar';
 import { calendarDateToIso } from './dates';
 import { singleLine } from './text';
-import { isUsZip, parseUsPhone, usContactMessages } from './us-contact';
+import { isUnitedStates, isUsZip, parseUsPhone, usContactMessages } from './us-contact';
+import { isUsStateCode } from './us-states';
 
 export { usContactMessages };
 
@@ -47,20 +48,57 @@ export function optionalUsPhoneField(messages: PhoneMessages) {
   ).transform((value, ctx) => (value === '' ? '' : digitsOrIssue(value, messages.numeric, ctx)));
 }
 
-/** A US ZIP code field (5 digits or ZIP+4), `required` the form's own "enter a zip code" message. */
-export function usZipField(required: string) {
-  return singleLine(z.string({ error: required }).trim().min(1, required)).refine(
-    isUsZip,
-    usContactMessages.zipFormat,
-  );
-}
-
 /** A ZIP code that may be left empty; when given, 5 digits or ZIP+4. */
 export function optionalUsZipField(required: string) {
   return singleLine(z.string({ error: required }).trim()).refine(
     (value) => value === '' || isUsZip(value),
     usContactMessages.zipFormat,
   );
+}
+
+/** Long enough for any country's postal code as people type it (Brazil's "01310-100", Ireland's "D02 X285"). */
+const POSTAL_CODE_MAX = 20;
+
+/**
+ * A ZIP or postal code of an address that may be abroad: required, free text of at most 20
+ * characters. Where the address's Country is the United States, usAddressIssues adds the ZIP rule.
+ */
+export function postalCodeField(required: string) {
+  return requiredLine(required, POSTAL_CODE_MAX);
+}
+
+/** Where an address's fields are in a form, and the message for a state not on the US list. */
+export interface AddressFields {
+  country: string;
+  zip: string;
+  state?: { field: string; notOnList: string };
+}
+
+/**
+ * The rules of an address in the United States, for a form whose Country is free text: when the
+ * Country is the United States, the ZIP code is 5 digits or ZIP+4 and (when `state` is given) the
+ * state is a code of the list. For another country the state or province and the postal code stay
+ * free text. A field already refused (empty, too long) keeps its own message alone. Run it from a
+ * superRefine with everyFieldAtOnce: the values may still be raw.
+ */
+export function usAddressIssues(
+  values: Record<string, unknown>,
+  fields: AddressFields,
+  ctx: z.RefinementCtx,
+) {
+  if (!isUnitedStates(values[fields.country])) return;
+  const refused = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+  const text = (field: string) => {
+    const value = values[field];
+    return typeof value === 'string' && !refused.has(field) ? value.trim() : '';
+  };
+  const zip = text(fields.zip);
+  if (zip && !isUsZip(zip))
+    ctx.addIssue({ code: 'custom', path: [fields.zip], message: usContactMessages.zipFormat });
+  if (!fields.state) return;
+  const state = text(fields.state.field);
+  if (state && !isUsStateCode(state))
+    ctx.addIssue({ code: 'custom', path: [fields.state.field], message: fields.state.notOnList });
 }
 
 /** A required one-line text of at most `max` characters; `message` when it is missing. */

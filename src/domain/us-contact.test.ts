@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsPhone, isUsZip, parseUsPhone } from './us-contact';
-import { optionalUsPhoneField, optionalUsZipField, usPhoneField, usZipField } from './us-contact-fields';
+import { z } from 'zod';
+import { everyFieldAtOnce } from './cross-field';
+import { formatUsPhone, isUnitedStates, isUsZip, parseUsPhone } from './us-contact';
+import {
+  optionalUsPhoneField,
+  optionalUsZipField,
+  postalCodeField,
+  usAddressIssues,
+  usPhoneField,
+} from './us-contact-fields';
 
 const accepted: Array<[string, string, string]> = [
   ['3055550142', '3055550142', 'digits only'],
@@ -120,22 +128,99 @@ describe('optionalUsPhoneField', () => {
   });
 });
 
-describe('usZipField', () => {
+/** A form with a free-text Country, its postal code and state checked by usAddressIssues. */
+const address = z
+  .object({
+    country: z.string(),
+    state: z.string().trim().min(1, 'Please select state'),
+    zip: postalCodeField('Please enter zipcode'),
+  })
+  .superRefine((values, ctx) => {
+    usAddressIssues(
+      values,
+      {
+        country: 'country',
+        zip: 'zip',
+        state: { field: 'state', notOnList: 'Please select a state from the list' },
+      },
+      ctx,
+    );
+  }, everyFieldAtOnce);
+
+function addressProblems(values: { country: string; state: string; zip: string }) {
+  const result = address.safeParse(values);
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+}
+
+describe('isUnitedStates', () => {
+  it.each(['United States', 'united states', 'USA', 'U.S.A.', 'US', ' u.s. ', 'United  States of America'])(
+    'reads %j as the United States',
+    (country) => {
+      expect(isUnitedStates(country)).toBe(true);
+    },
+  );
+
+  it.each(['Canada', 'United Kingdom', 'Mexico', 'USSR', 'Australia', '', 42])(
+    'reads %j as another country',
+    (country) => {
+      expect(isUnitedStates(country)).toBe(false);
+    },
+  );
+});
+
+describe('an address in the United States', () => {
   it.each([
     ['', 'Please enter zipcode'],
     ['abc', 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'],
     ['1234', 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'],
-  ])('refuses %j with %j', (zip, message) => {
-    expect(messageOf(usZipField('Please enter zipcode').safeParse(zip))).toBe(message);
+    ['K1A 0B1', 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)'],
+  ])('refuses the zip %j with %j', (zip, message) => {
+    expect(addressProblems({ country: 'United States', state: 'FL', zip })).toEqual({ zip: message });
   });
 
   it.each([
     [' 33131 ', '33131'],
     ['33131-1234', '33131-1234'],
-  ])('accepts %j as %j', (zip, value) => {
-    expect(usZipField('Please enter zipcode').parse(zip)).toBe(value);
+  ])('accepts the zip %j as %j', (zip, value) => {
+    expect(address.parse({ country: 'USA', state: 'FL', zip }).zip).toBe(value);
   });
 
+  it.each(['Florida', 'fl', 'XX', 'PR'])('refuses the state %j, not a code of the list', (state) => {
+    expect(addressProblems({ country: 'US', state, zip: '33131' })).toEqual({
+      state: 'Please select a state from the list',
+    });
+  });
+
+  it('gives an empty state its own message alone', () => {
+    expect(addressProblems({ country: 'United States', state: '', zip: '33131' })).toEqual({
+      state: 'Please select state',
+    });
+  });
+});
+
+describe('an address in another country', () => {
+  it.each([
+    ['Canada', 'Ontario', 'K1A 0B1'],
+    ['United Kingdom', 'Greater London', 'SW1A 1AA'],
+    ['Brazil', 'SP', '01310-100'],
+    ['Ireland', 'Co. Dublin', 'D02 X285'],
+  ])('accepts %s with the province %j and the postal code %j as typed', (country, state, zip) => {
+    expect(address.parse({ country, state, zip: ` ${zip} ` })).toEqual({ country, state, zip });
+  });
+
+  it('still requires a postal code, of at most 20 characters', () => {
+    expect(addressProblems({ country: 'Canada', state: 'Ontario', zip: '  ' })).toEqual({
+      zip: 'Please enter zipcode',
+    });
+    expect(addressProblems({ country: 'Canada', state: 'Ontario', zip: 'x'.repeat(20) })).toEqual({});
+    expect(addressProblems({ country: 'Canada', state: 'Ontario', zip: 'x'.repeat(21) })).toEqual({
+      zip: 'Must be at most 20 characters',
+    });
+  });
+});
+
+describe('optionalUsZipField', () => {
   it('lets an optional zip be empty, but not wrong', () => {
     expect(optionalUsZipField('Please enter zipcode').parse('')).toBe('');
     expect(messageOf(optionalUsZipField('Please enter zipcode').safeParse('abc'))).toBe(

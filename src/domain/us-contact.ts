@@ -44,3 +44,15 @@ export function formatUsPhone(value: string): string {
 export function isUsZip(text: string): boolean {
   return US_ZIP.test(text.trim());
 }
+
+/** The ways people type the United States in a free-text Country field, as normalised below. */
+const UNITED_STATES = new Set(['us', 'usa', 'united states', 'united states of america']);
+
+/**
+ * Whether a typed Country is the United States ("United States", "USA", "U.S.", " us "): the
+ * addresses there take a state from the list and a ZIP code; elsewhere both are free text.
+ */
+export function isUnitedStates(country: unknown): boolean {
+  if (typeof country !== 'string') return false;
+  return UNITED_STATES.has(country.trim().replace(/\./g, '').replace(/\s+/g, ' ').toLowerCase());
+}

@@ -288,6 +288,9 @@ const scenarios = {
   cellRequestEmpty: async () => post('send_CellRequest', await releaseClient(), {}),
   cellRequestConsentNotSigned: async () =>
     post('send_CellRequest', await freshClient({ dateBankedIn: '2021-01-15' }), vialRequest()),
+  // The saved-address choice sent empty, as a form with neither the saved nor a new address chosen.
+  cellRequestNoAddressChoice: async () =>
+    post('send_CellRequest', await releaseClient(), vialRequest({ ShippingInfo: '' })),
   cellRequestBadContact: async () =>
     post('send_CellRequest', await releaseClient(), vialRequest({ phone: 'abc', ShippingEmail: 'nope' })),
   cellRequestMonday: async () =>
@@ -710,6 +713,7 @@ const catalogue: Row[] = [
   ['3.5 request form', 'Please enter first name', 'fields.firstName', 'cellRequestEmpty'],
   ['3.5 request form', 'Please enter last name', 'fields.lastName', 'cellRequestEmpty'],
   ['3.5 request form', 'Please enter Shipping Email', 'fields.ShippingEmail', 'cellRequestEmpty'],
+  ['3.5 request form', 'Please select shipping address', 'fields.ShippingInfo', 'cellRequestNoAddressChoice'],
   ['3.5 request form', 'Please insert only number', 'fields.phone', 'cellRequestBadContact'],
   ['3.5 request form', 'Invalid email.', 'fields.ShippingEmail', 'cellRequestBadContact'],
   ['3.5 request form', 'Please select sample type', 'fields.Tissue_Info', 'cellRequestEmpty'],

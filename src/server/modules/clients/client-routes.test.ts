@@ -218,6 +218,31 @@ describe('POST /api/pay/update_Client', () => {
     expect(row?.zip).toBe('33131-2020');
   });
 
+  it('saves the home address of a client living abroad, with a province and a postal code as typed', async () => {
+    const abroad = {
+      street: '10 Downing Street',
+      city: 'London',
+      state: 'Greater London',
+      zip: 'SW1A 2AA',
+      country: 'United Kingdom',
+    };
+    const response = await updateClient(jane, { ...validForm, ...abroad });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().client).toMatchObject(abroad);
+    const [row] = await t.db.select().from(clients).where(eq(clients.id, janeId));
+    expect(row).toMatchObject(abroad);
+    // The preferred clinic is where vials are shipped: in the United States.
+    const clinicAbroad = await updateClient(jane, {
+      ...validForm,
+      ...abroad,
+      preferredAddressState: 'Ontario',
+    });
+    expect(clinicAbroad.json().fields).toEqual({
+      preferredAddressState: 'Please select a state from the list',
+    });
+    await updateClient(jane, validForm);
+  });
+
   it('refuses a birth date in the future', async () => {
     const tomorrow = new Date(t.clock.now().getTime() + 2 * 86_400_000);
     const us = `${String(tomorrow.getUTCMonth() + 1).padStart(2, '0')}/${String(tomorrow.getUTCDate()).padStart(2, '0')}/${tomorrow.getUTCFullYear()}`;

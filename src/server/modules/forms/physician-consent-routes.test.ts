@@ -299,9 +299,14 @@ describe('the physician variant rules, checked again on the server', () => {
       { PhoneNumber: 'Please enter a 10-digit phone number' },
     ],
     [
-      'a zipcode that is not a US zip code',
+      'a zipcode that is not a US zip code, for a client in the United States',
       { zipcode: 'abc' },
       { zipcode: 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)' },
+    ],
+    [
+      'a postal code of 21 characters, for a client abroad',
+      { Country: 'Canada', State: 'Ontario', zipcode: 'K1A 0B1 K1A 0B1 K1A 0' },
+      { zipcode: 'Must be at most 20 characters' },
     ],
     [
       // DESIGN.md section 8, item 10: the date-of-birth error is on the date of birth, not the address.
@@ -444,6 +449,30 @@ describe('the payment method for annual storage is the client’s', () => {
     const ledger = await t.db.select().from(payments).where(eq(payments.clientId, client.id));
     expect(ledger.every((row) => row.totalCents === 0)).toBe(true);
     expect(ledger.map((row) => row.source)).toEqual([PAYMENT_SOURCES.physicianConsentForm]);
+  });
+});
+
+describe('a client living abroad', () => {
+  it('saves their province and postal code as typed: the US state list and ZIP code are for the United States', async () => {
+    const client = await maria();
+    const abroad = {
+      Address: '24 Sussex Drive',
+      City: 'Ottawa',
+      State: 'Ontario',
+      zipcode: 'K1M 1M4',
+      Country: 'Canada',
+    };
+    const response = await send(client.cookie, consentBody({ ...abroad, Email: client.email }));
+    expect(response.statusCode, response.body).toBe(200);
+    const state = await stateOf(client.id);
+    expect(state.client).toMatchObject({
+      street: '24 Sussex Drive',
+      city: 'Ottawa',
+      state: 'Ontario',
+      zip: 'K1M 1M4',
+      country: 'Canada',
+      clientConsentFormCompleted: true,
+    });
   });
 });
 

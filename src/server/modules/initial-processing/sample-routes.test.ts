@@ -191,6 +191,38 @@ describe('the form rules (spec 2, section 5)', () => {
     });
   });
 
+  it('refuses a zip code that is not a US one for a client in the United States', async () => {
+    const response = await send(alvarez, {
+      ...newPerson(),
+      zipcode: 'K1A 0B1',
+      Tissue: 'Adipose',
+      ...byCheck,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      zipcode: 'Please enter a 5-digit zip code (or ZIP+4, such as 33323-1234)',
+    });
+  });
+
+  it('registers a client living abroad with their province and postal code as typed', async () => {
+    const person = {
+      ...newPerson(),
+      City: 'London',
+      State: 'Greater London',
+      zipcode: 'SW1A 1AA',
+      Country: 'United Kingdom',
+    };
+    const response = await send(alvarez, { ...person, Tissue: 'Adipose', ...byCheck });
+    expect(response.statusCode, response.body).toBe(200);
+    const [client] = await clientByEmail(person.Email);
+    expect(client).toMatchObject({
+      city: 'London',
+      state: 'Greater London',
+      zip: 'SW1A 1AA',
+      country: 'United Kingdom',
+    });
+  });
+
   it('asks for the billing name and e-mail of a check', async () => {
     const response = await send(alvarez, { ...newPerson(), Tissue: 'Adipose', CreditCard: false });
     expect(response.statusCode).toBe(400);

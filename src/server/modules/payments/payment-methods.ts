@@ -166,7 +166,6 @@ export async function paymentInfoOf(
     Credit_Card_Billing_Zip_Code: card?.billingZip ?? null,
     Account_Number: accountNumber,
     Name_On_Account: ach?.nameOnAccount ?? null,
-    ABA_Routing_Number: ach?.routingNumber ?? null,
     Physician_ID: physician?.physicianActId ?? null,
     Physician_First_Name: physician?.firstName ?? null,
     Physician_Last_Name: physician?.lastName ?? null,
@@ -179,7 +178,6 @@ export async function paymentInfoOf(
     Credit_Card_Billing_Zip_Code__c: card?.billingZip ?? null,
     Account_Number__c: accountNumber,
     Name_on_ACH_Account__c: ach?.nameOnAccount ?? null,
-    ABA_Routing_Number__c: ach?.routingNumber ?? null,
     Total_Amount_Overdue: centsToAmount(overdue?.totalCents ?? 0),
     overdueCharges: overdue?.charges ?? { card: NOTHING, ach: NOTHING },
   };

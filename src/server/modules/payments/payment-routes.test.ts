@@ -382,9 +382,11 @@ describe('saving a method while annual storage is overdue', () => {
       Account_Number: '*****6789',
       Name_On_Account: 'John Roe',
       Name_on_ACH_Account__c: 'John Roe',
-      ABA_Routing_Number: '110000000',
-      ABA_Routing_Number__c: '110000000',
     });
+    // The account's ending and name only, as spec 1 section 2 shows it: no routing number.
+    expect(info).not.toHaveProperty('ABA_Routing_Number');
+    expect(info).not.toHaveProperty('ABA_Routing_Number__c');
+    expect(JSON.stringify(info)).not.toContain('110000000');
   });
 });
 

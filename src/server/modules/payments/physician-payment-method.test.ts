@@ -184,9 +184,9 @@ describe("a physician's own card and bank account", () => {
       Credit_Card_Number: '************1111',
       Account_Number: '*****6789',
       Name_On_Account: 'Maria Alvarez',
-      ABA_Routing_Number: '110000000',
     });
     expect(JSON.stringify(info)).not.toContain('000123456789');
+    expect(JSON.stringify(info)).not.toContain('110000000');
   });
 
   it('saves once per Idempotency-Key, refuses the key with another body, and needs a key', async () => {

@@ -30,7 +30,7 @@ export function SavedCard({ info }: { info: PaymentInfo }) {
   );
 }
 
-/** The bank account on file: name, the last digits only, routing number. */
+/** The bank account on file: the last digits only and the name (spec 1 section 2), no routing number. */
 export function SavedAch({ info }: { info: PaymentInfo }) {
   return (
     <Paper withBorder p="sm" radius="md">
@@ -42,7 +42,6 @@ export function SavedAch({ info }: { info: PaymentInfo }) {
           </Text>
           <Text fw={600}>Account {info.Account_Number}</Text>
           {info.Name_On_Account && <Text size="sm">Name on account: {info.Name_On_Account}</Text>}
-          {info.ABA_Routing_Number && <Text size="sm">ABA routing number: {info.ABA_Routing_Number}</Text>}
         </Stack>
       </Group>
     </Paper>

@@ -203,6 +203,62 @@ describe('Client Information edits each block on its own (DESIGN.md 8.27)', () =
     expect(await screen.findByRole('option', { name: 'District of Columbia', hidden: true })).toBeTruthy();
   });
 
+  it('takes a province and a postal code as text for a client living abroad, and saves them', async () => {
+    const posts = fakeServer({
+      ...noClinic,
+      city: 'Toronto',
+      state: 'Ontario',
+      zip: 'M5V 2T6',
+      country: 'Canada',
+    });
+    renderPage();
+    // Shown as typed, not looked up in the list of US states.
+    expect(await screen.findByText('Ontario')).toBeTruthy();
+    expect(within(personal()).getByText('State / Province')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit Personal Details' }));
+    expect(within(personal()).queryByRole('combobox', { name: /State/ })).toBeNull();
+    const province = within(personal()).getByRole('textbox', { name: /State \/ Province/ });
+    await userEvent.clear(province);
+    await userEvent.type(province, 'Québec');
+    const postalCode = within(personal()).getByRole('textbox', { name: /Postal Code/ });
+    await userEvent.clear(postalCode);
+    await userEvent.type(postalCode, 'H2Y 1C6');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('Client information successfully updated.')).toBeTruthy();
+    expect(posts[0]).toMatchObject({ state: 'Québec', zip: 'H2Y 1C6', country: 'Canada' });
+  });
+
+  it('turns the state list into a text field when the Country is changed to another country', async () => {
+    fakeServer(noClinic);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Personal Details' }));
+    expect(within(personal()).getByRole('combobox', { name: /State/ })).toBeTruthy();
+    const country = within(personal()).getByRole('textbox', { name: /Country/ });
+    await userEvent.clear(country);
+    await userEvent.type(country, 'Mexico');
+    expect(within(personal()).queryByRole('combobox', { name: /State/ })).toBeNull();
+    expect(within(personal()).getByRole('textbox', { name: /State \/ Province/ })).toBeTruthy();
+    expect(within(personal()).getByRole('textbox', { name: /Postal Code/ })).toBeTruthy();
+    // The clinic's state stays a list: vials are shipped in the United States.
+    await userEvent.clear(country);
+    await userEvent.type(country, 'USA');
+    expect(within(personal()).getByRole('combobox', { name: /State/ })).toBeTruthy();
+  });
+
+  it('shows the four read-only checkboxes of spec 1 section 2, checked as the record says', async () => {
+    fakeServer({ ...noClinic, infectiousDiseaseFormCompleted: false });
+    renderPage();
+    const forms = await screen.findByRole('group', { name: 'Forms and Payments' });
+    const box = (name: string) => within(forms).getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(box('Initial Sample Form').checked).toBe(true);
+    expect(box('Client Consent Form').checked).toBe(true);
+    expect(box('Infectious Disease Screening').checked).toBe(false);
+    expect(box('Annual Storage Paid').checked).toBe(true);
+    for (const name of ['Initial Sample Form', 'Client Consent Form', 'Infectious Disease Screening'])
+      expect(box(name).readOnly).toBe(true);
+  });
+
   it('opens the block the server kept a draft of, with its values, and discards the draft on Cancel', async () => {
     const drafts: DraftServer = {
       kept: { block: 'personal', values: { city: 'Somewhere Else' } },

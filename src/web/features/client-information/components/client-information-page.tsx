@@ -31,10 +31,11 @@ import {
 } from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
 import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
-import { formatUsPhone } from '../../../../domain/us-contact';
+import { formatUsPhone, isUnitedStates } from '../../../../domain/us-contact';
 import { US_STATES } from '../../../../domain/us-states';
 import { formLinks, navigation } from '../../../app/navigation';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { focusField } from '../../../components/focus-first-invalid';
 import { LeaveGuard } from '../../../components/leave-guard';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { ApiError } from '../../../lib/api-client';
@@ -87,8 +88,28 @@ const labels: Record<keyof ClientInformation, string> = {
 
 const stateOptions = US_STATES.map((s) => ({ value: s.code, label: s.name }));
 
-// The legacy page scrolled failing fields into view 30 px below the top edge.
-const ERROR_SCROLL_OFFSET = 30;
+/** The labels of the personal state and zip code for an address abroad, where they are free text. */
+const labelsAbroad: Partial<Record<keyof ClientInformation, string>> = {
+  state: 'State / Province',
+  zip: 'Postal Code',
+};
+
+/**
+ * Whether a field takes a state from the US list: the clinic's always (vials are shipped in the
+ * US), the client's own when their Country is the United States.
+ */
+function isStateList(field: keyof ClientInformation, values: Pick<FormValues, 'country'>): boolean {
+  return field === 'preferredAddressState' || (field === 'state' && isUnitedStates(values.country));
+}
+
+/** A field's label: the personal state and zip read "State / Province" and "Postal Code" abroad. */
+function labelOf(field: keyof ClientInformation, values: Pick<FormValues, 'country'>): string {
+  const abroad = (field === 'state' || field === 'zip') && !isUnitedStates(values.country);
+  return (abroad ? labelsAbroad[field] : undefined) ?? labels[field];
+}
+
+/** The longest a typed value may be, where the schema holds a field to a length people could reach. */
+const maxLengths: Partial<Record<keyof ClientInformation, number>> = { clinicName: 100, state: 80, zip: 20 };
 
 const PHONE_FIELDS = new Set<keyof ClientInformation>(['phone', 'preferredAddressPhone']);
 
@@ -124,12 +145,12 @@ const fieldsOf: Record<Block, readonly (keyof ClientInformation)[]> = {
   shipping: clientShippingFields,
 };
 
-/** A saved value as the view mode shows it: dates as MM/DD/YYYY, states by name. */
-function shownValue(field: keyof ClientInformation, value: string): string {
+/** A saved value as the view mode shows it: dates as MM/DD/YYYY, US states by name. */
+function shownValue(field: keyof ClientInformation, values: FormValues): string {
+  const value = values[field];
   if (!value) return '-';
   if (field === 'clientDob') return isoToUsDate(value) || value;
-  if (field === 'state' || field === 'preferredAddressState')
-    return US_STATES.find((s) => s.code === value)?.name ?? value;
+  if (isStateList(field, values)) return US_STATES.find((s) => s.code === value)?.name ?? value;
   if (PHONE_FIELDS.has(field)) return formatUsPhone(value);
   return value;
 }
@@ -243,10 +264,7 @@ function ClientInformationView({
     if (!first) return;
     requestAnimationFrame(() => {
       const element = document.getElementById(fieldId(first));
-      if (!element) return;
-      const top = element.getBoundingClientRect().top + window.scrollY - ERROR_SCROLL_OFFSET - 60;
-      window.scrollTo({ top, behavior: 'smooth' });
-      element.focus({ preventScroll: true });
+      if (element) focusField(element);
     });
   };
 
@@ -315,7 +333,7 @@ function ClientInformationView({
   const renderField = (field: keyof ClientInformation) => {
     const common = {
       id: fieldId(field),
-      label: labels[field],
+      label: labelOf(field, values),
       name: field,
       error: errors[field],
       required: clientPersonalFields.some((f) => f === field) || shippingStarted,
@@ -331,7 +349,8 @@ function ClientInformationView({
         />
       );
     }
-    if (field === 'state' || field === 'preferredAddressState') {
+    // The client's own state is a list in the United States, free text abroad (a province, a region).
+    if (isStateList(field, values)) {
       return (
         <Select
           key={field}
@@ -356,7 +375,7 @@ function ClientInformationView({
         {...common}
         type={type}
         autoComplete={field === 'zip' ? 'postal-code' : field === 'phone' ? 'tel' : undefined}
-        maxLength={field === 'clinicName' ? 100 : undefined}
+        maxLength={maxLengths[field]}
         value={values[field]}
         onChange={(e) => set(field)(e.currentTarget.value)}
       />
@@ -464,8 +483,8 @@ function ClientInformationView({
                     <Facts
                       items={fields.map((field) => ({
                         id: field,
-                        label: labels[field],
-                        value: shownValue(field, values[field]),
+                        label: labelOf(field, values),
+                        value: shownValue(field, values),
                       }))}
                     />
                   </>

@@ -147,13 +147,10 @@ export function PaymentInformationPage() {
               </Stack>
             ) : (
               <Group mt="md">
-                {data.Credit_Card_Number ? (
-                  <Button onClick={openCard} aria-label="Edit credit card">
-                    Edit
-                  </Button>
-                ) : (
-                  <Button onClick={openCard}>Add card</Button>
-                )}
+                {/* "Edit" whether a card is on file or not, as spec 1 names it. */}
+                <Button onClick={openCard} aria-label="Edit credit card">
+                  Edit
+                </Button>
               </Group>
             )}
           </Card>
@@ -168,7 +165,6 @@ export function PaymentInformationPage() {
                 <Stack gap={2}>
                   <Text fw={600}>Account Number Ending in {data.Account_Number}</Text>
                   <Text size="sm">Name on account: {data.Name_On_Account ?? 'NA'}</Text>
-                  <Text size="sm">ABA routing number: {data.ABA_Routing_Number ?? 'NA'}</Text>
                 </Stack>
               ) : (
                 <Stack gap={2}>
@@ -188,13 +184,9 @@ export function PaymentInformationPage() {
               </Stack>
             ) : (
               <Group mt="md">
-                {data.Account_Number ? (
-                  <Button onClick={openAch} aria-label="Edit ACH payment">
-                    Edit
-                  </Button>
-                ) : (
-                  <Button onClick={openAch}>Add bank account</Button>
-                )}
+                <Button onClick={openAch} aria-label="Edit ACH payment">
+                  Edit
+                </Button>
               </Group>
             )}
           </Card>

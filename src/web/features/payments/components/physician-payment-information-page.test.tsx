@@ -17,7 +17,6 @@ const nothingOnFile: PaymentInfo = {
   Credit_Card_Billing_Zip_Code: null,
   Account_Number: null,
   Name_On_Account: null,
-  ABA_Routing_Number: null,
   Physician_ID: 'PHY20001',
   Physician_First_Name: 'Maria',
   Physician_Last_Name: 'Alvarez',
@@ -30,7 +29,6 @@ const nothingOnFile: PaymentInfo = {
   Credit_Card_Billing_Zip_Code__c: null,
   Account_Number__c: null,
   Name_on_ACH_Account__c: null,
-  ABA_Routing_Number__c: null,
   Total_Amount_Overdue: 0,
   overdueCharges: {
     card: { amountCents: 0, feeCents: 0, totalCents: 0 },
@@ -48,7 +46,6 @@ const visaAndBank: PaymentInfo = {
   Credit_Card_Holder_Last_Name: 'Alvarez',
   Account_Number: '*****6789',
   Name_On_Account: 'Maria Alvarez',
-  ABA_Routing_Number: '110000000',
 };
 
 interface Call {
@@ -140,6 +137,8 @@ describe('Physician Portal / Payment Information', () => {
     expect(within(card).getByText('Name on card: Maria Alvarez')).toBeTruthy();
     const bank = section('Bank account on file (ACH)');
     expect(within(bank).getByText('Account Number Ending in *****6789')).toBeTruthy();
+    expect(within(bank).getByText('Name on account: Maria Alvarez')).toBeTruthy();
+    expect(within(bank).queryByText(/routing/i)).toBeNull();
     expect(within(card).getByRole('button', { name: 'Replace card' })).toBeTruthy();
     expect(within(bank).getByRole('button', { name: 'Remove bank account' })).toBeTruthy();
   });

@@ -141,9 +141,6 @@ function achSummary(data: PaymentInfo): Summary | null {
       <Text key="name" size="sm">
         Name on account: {data.Name_On_Account ?? 'NA'}
       </Text>,
-      <Text key="routing" size="sm">
-        ABA routing number: {data.ABA_Routing_Number ?? 'NA'}
-      </Text>,
     ],
   };
 }

@@ -14,6 +14,7 @@ import {
   priceVersionMessages,
 } from '../../../../domain/price-book';
 import { amountToCents } from '../../../../domain/staff-queues';
+import { focusField } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
 import { useChangePriceVersions, usePriceVersions } from '../api/staff-admin';
 import { AdminOnly, errorText } from './admin-only';
@@ -167,7 +168,8 @@ function NewVersion({
     setAdded(null);
     if (Object.keys(found).length > 0 || !whole || !effectiveOn) {
       const first = Object.keys(found)[0];
-      document.getElementById(`price-${first}`)?.focus();
+      const field = document.getElementById(`price-${first}`);
+      if (field) focusField(field);
       return;
     }
     create.mutate(
