@@ -17,10 +17,15 @@ function fixedHeaderBottom(): number {
  * field's scroll margin, so a field inside a scrolling dialog lands the same way.
  */
 export function focusField(field: HTMLElement) {
-  field.style.scrollMarginTop = `${fixedHeaderBottom() + ERROR_SCROLL_OFFSET}px`;
-  const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  field.scrollIntoView({ block: 'start', behavior: reduceMotion ? 'auto' : 'smooth' });
+  scrollBelowHeader(field);
   field.focus({ preventScroll: true });
+}
+
+/** Scrolls a problem into view, its top 30 px below the fixed header, without moving focus (an alert is read anyway). */
+export function scrollBelowHeader(element: HTMLElement) {
+  element.style.scrollMarginTop = `${fixedHeaderBottom() + ERROR_SCROLL_OFFSET}px`;
+  const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  element.scrollIntoView({ block: 'start', behavior: reduceMotion ? 'auto' : 'smooth' });
 }
 
 /**

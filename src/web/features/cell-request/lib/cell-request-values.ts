@@ -2,6 +2,7 @@ import type { ShippingMethod } from '../../../../domain/carrier-calendar';
 import { cellRequestMessages as m, type SendCellRequestInput } from '../../../../domain/cell-request';
 import type { ClientRecord } from '../../../../domain/client';
 import type { MethodsOnFile } from '../../../../domain/form-payment';
+import { parseUsPhone, usContactMessages } from '../../../../domain/us-contact';
 import { initialPaymentChoice, type PaymentChoice } from '../../../lib/payment/payment-choice';
 
 /** Where the vials go, by the request's own field names. */
@@ -153,7 +154,7 @@ export function carrierAddressOf(a: ShippingAddress) {
   };
 }
 
-/** What Verify address asks before calling FedEx: every line filled, the phone in digits. */
+/** What Verify address asks before calling FedEx: every line filled, the phone a US number. */
 export function addressProblems(address: ShippingAddress): Record<string, string> {
   const problems: Record<string, string> = {};
   const messages: Partial<Record<keyof ShippingAddress, string>> = {
@@ -169,7 +170,11 @@ export function addressProblems(address: ShippingAddress): Record<string, string
   for (const [field, message] of Object.entries(messages)) {
     if (!address[field as keyof ShippingAddress].trim()) problems[field] = message as string;
   }
-  if (address.phone && !/^\d+$/.test(address.phone)) problems.phone = m.phoneNumeric;
+  // The phone as people type it ("(305) 555-0142"), as the server reads it (DESIGN 8.26).
+  const phone = address.phone.trim() ? parseUsPhone(address.phone) : null;
+  if (phone && 'problem' in phone) {
+    problems.phone = phone.problem === 'notNumeric' ? m.phoneNumeric : usContactMessages.phoneLength;
+  }
   return problems;
 }
 

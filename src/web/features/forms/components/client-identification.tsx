@@ -12,6 +12,7 @@ import {
   verifyPhysicianClientRequestSchema,
 } from '../../../../domain/infectious-disease';
 import { DateOfBirthInput } from '../../../components/date-of-birth-input';
+import { scrollBelowHeader } from '../../../components/focus-first-invalid';
 import { ApiError } from '../../../lib/api-client';
 import { submissionFailureMessage } from '../../../lib/payment/failure-message';
 import { useVerifyPhysicianClient } from '../api/verify-physician-client';
@@ -137,7 +138,7 @@ export function ClientIdentificationSection({
   const problem = confirmed ? null : (failure ?? shown.verify);
   const problemRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (problem) problemRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    if (problem && problemRef.current) scrollBelowHeader(problemRef.current);
   }, [problem]);
 
   return (
