@@ -165,6 +165,23 @@ export default defineConfig({
               test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/](?!esm[\\/]components[\\/](NumberInput|Radio|Tabs|Table|Grid|Textarea|FileInput|FileButton|Badge|Breadcrumbs|Accordion|List|Code)[\\/]).*\.m?js$/,
               priority: 2,
             },
+            // Two sets of shared rules in one file each, as the client pages load them: the client's
+            // record (its fields and the carrier's calendar), and the errors with the sign-in rules.
+            // Left to itself the bundler cuts shared modules by the set of pages that import each:
+            // once the back office's frame stopped loading the client's schemas, a client page
+            // asked for two files more.
+            {
+              name: 'client-rules',
+              test: /src[\\/]domain[\\/](client|cross-field|us-contact-fields|carrier-calendar)\.ts$/,
+              includeDependenciesRecursively: false,
+              priority: 1,
+            },
+            {
+              name: 'errors',
+              test: /src[\\/]domain[\\/](errors|auth)\.ts$/,
+              includeDependenciesRecursively: false,
+              priority: 1,
+            },
             // The small files every signed-in page asks for with its frame (and the alert icons most of
             // them show), in one: over HTTP/1.1's six connections a dozen 1 kB files queued one
             // round trip after another (Client Information: 17 files -> 7).
