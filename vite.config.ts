@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { framePlaceholderHtml } from './src/web/app/frame-placeholder.ts';
-import { PRELOADED_PAGES, SIGNED_IN_FIRST_CALL, SIGNED_IN_FRAME } from './src/web/app/preloaded-pages.ts';
+import { PAGE_FRAMES, PRELOADED_PAGES } from './src/web/app/preloaded-pages.ts';
 import { logoMarkSvg } from './src/web/components/logo-mark-shapes.ts';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -104,8 +104,9 @@ function pagePreloads(): Plugin {
         return seen;
       };
       const loadedByHtml = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
-      pages = PRELOADED_PAGES.map(([pattern, module, portal]) => {
-        const roots = [...SIGNED_IN_FRAME, module].map((name) => {
+      pages = PRELOADED_PAGES.map(([pattern, module, frameName]) => {
+        const frame = PAGE_FRAMES[frameName];
+        const roots = [...frame.modules, module].map((name) => {
           const chunk = byModule.get(name);
           if (!chunk) this.error(`page-preloads: no chunk holds src/web/${name} (${pattern})`);
           return chunk.fileName;
@@ -116,8 +117,8 @@ function pagePreloads(): Plugin {
           pattern,
           js: files.map((fileName) => `/${fileName}`),
           css: [...new Set(css)].map((fileName) => `/${fileName}`),
-          fetch: [SIGNED_IN_FIRST_CALL],
-          placeholder: portal ? framePlaceholderHtml(portal) : null,
+          fetch: [frame.firstCall],
+          placeholder: frame.title ? framePlaceholderHtml(frame.title) : null,
         };
       });
     },
@@ -163,6 +164,23 @@ export default defineConfig({
               name: 'mantine',
               test: /node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui)[\\/](?!esm[\\/]components[\\/](NumberInput|Radio|Tabs|Table|Grid|Textarea|FileInput|FileButton|Badge|Breadcrumbs|Accordion|List|Code)[\\/]).*\.m?js$/,
               priority: 2,
+            },
+            // Two sets of shared rules in one file each, as the client pages load them: the client's
+            // record (its fields and the carrier's calendar), and the errors with the sign-in rules.
+            // Left to itself the bundler cuts shared modules by the set of pages that import each:
+            // once the back office's frame stopped loading the client's schemas, a client page
+            // asked for two files more.
+            {
+              name: 'client-rules',
+              test: /src[\\/]domain[\\/](client|cross-field|us-contact-fields|carrier-calendar)\.ts$/,
+              includeDependenciesRecursively: false,
+              priority: 1,
+            },
+            {
+              name: 'errors',
+              test: /src[\\/]domain[\\/](errors|auth)\.ts$/,
+              includeDependenciesRecursively: false,
+              priority: 1,
             },
             // The small files every signed-in page asks for with its frame (and the alert icons most of
             // them show), in one: over HTTP/1.1's six connections a dozen 1 kB files queued one

@@ -101,6 +101,55 @@ test("a signed-in page opened directly paints the portal's header from the page 
   expect(drawn?.width).toBe(painted?.width);
 });
 
+test("a back office page opened directly names its frame's files and the staff session, paints the back office's header, and a client page names none of them", async ({
+  page,
+  request,
+}) => {
+  const namedBy = async (address: string) => {
+    const sent = await (await request.get(address)).text();
+    return [...sent.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="([^"]+)"/g)].map(
+      (m) => m[1] as string,
+    );
+  };
+  const staffFiles = await namedBy('/staff/clients/ACT10002');
+  expect(staffFiles).toContain('/api/staff/session');
+  expect(staffFiles.some((url) => /^\/assets\/staff-layout-[\w-]+\.js$/.test(url))).toBe(true);
+  for (const url of staffFiles.filter((named) => named.startsWith('/assets/')))
+    expect((await request.get(url)).status(), url).toBe(200);
+  // The back office's own code (its frame, its session, its pages and queues) is no part of a client page.
+  const clientFiles = await namedBy('/client-information');
+  expect(clientFiles).toContain('/api/pay/session');
+  expect(clientFiles.filter((url) => /staff|queue/.test(url))).toEqual([]);
+
+  // The page as sent, before any script runs: the back office's header is there.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/staff/home');
+  await expect(page.locator('.frame-placeholder').getByText('Back Office')).toBeVisible();
+  const painted = await page.locator('.frame-placeholder svg').boundingBox();
+  await page.unroute('**/assets/*.js');
+
+  // Signed in and opened directly: the real frame has replaced it where it was, every file named
+  // was used (the browser warns of one that was not), and the staff session was fetched once.
+  const warnings: string[] = [];
+  listenForPreloadWarnings(page, warnings);
+  await signInAsDemoAdmin(page);
+  const sessionCalls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/staff/session')) sessionCalls.push(r.url());
+  });
+  await page.goto('/staff/clients/ACT10002');
+  await expect(page.getByRole('heading', { name: 'John Roe (ACT10002)', level: 1 })).toBeVisible();
+  await expect(page.locator('.frame-placeholder')).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Back Office' })).toBeVisible();
+  expect(sessionCalls).toHaveLength(1);
+  const drawn = await page.getByRole('banner').locator('svg').first().boundingBox();
+  expect(painted).not.toBeNull();
+  expect(Math.abs((drawn?.x ?? 0) - (painted?.x ?? 0))).toBeLessThanOrEqual(1);
+  expect(Math.abs((drawn?.y ?? 0) - (painted?.y ?? 0))).toBeLessThanOrEqual(1);
+  expect(warnings).toEqual([]);
+});
+
 /**
  * Where the keyboard is, in each portal at both widths: after signing in and after a menu link,
  * on the page's main heading (read out first; the next Tab is the page's own); on a page opened by

@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import {
-  clientInformationShape,
-  clientRecordSchema,
-  EMAIL_PATTERN,
-  withClientInformationBlocks,
-} from './client';
-import { clientActivityRecordSchema } from './client-activity';
-import { calendarDateToIso, parseIsoDate, type Today } from './dates';
+import { EMAIL_PATTERN } from './client-basics';
+import { calendarDateToIso, parseIsoDate } from './dates';
 import { formatUsd } from './money';
-import { newbornAgreementFiguresSchema } from './newborn-agreement';
-import { releaseReadinessSchema } from './release-readiness';
 import { singleLine } from './text';
 
 /** The back office's words (the spec shows no staff role: DESIGN.md section 3 names them). */
@@ -166,55 +158,6 @@ export const clientSearchResponseSchema = z.object({ clients: z.array(clientSumm
 
 export const staffClientQuerySchema = z.object({ id: singleLine(z.string().trim().min(1).max(64)) });
 
-export const staffDocumentSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['lab_report', 'signed_agreement', 'signature', 'form_answers', 'receipt', 'shipping_label']),
-  fileName: z.string(),
-  contentType: z.string(),
-  sizeBytes: z.number().int(),
-  createdAt: z.string(),
-});
-export type StaffDocument = z.infer<typeof staffDocumentSchema>;
-
-export const staffFormSchema = z.object({
-  form: z.enum(['consent', 'infectious_disease']),
-  status: z.enum(['pending', 'completed', 'rejected']),
-  completedAt: z.string().nullable(),
-  pdfDocumentId: z.string().nullable(),
-  labReportDocumentId: z.string().nullable(),
-  submittedByPhysician: z.boolean(),
-});
-
-/** Display data of a method on file: never more than the last 4 digits. */
-export const staffPaymentMethodSchema = z.object({
-  kind: z.enum(['card', 'ach']),
-  brand: z.string().nullable(),
-  last4: z.string(),
-  expiry: z.string().nullable(),
-  holder: z.string().nullable(),
-  routingNumber: z.string().nullable(),
-});
-
-export const staffClientResponseSchema = z.object({
-  client: clientRecordSchema,
-  physician: z.object({ physicianACTId: z.string(), name: z.string() }).nullable(),
-  forms: z.array(staffFormSchema),
-  documents: z.array(staffDocumentSchema),
-  paymentMethods: z.array(staffPaymentMethodSchema),
-  activity: z.array(clientActivityRecordSchema),
-  releaseReadiness: releaseReadinessSchema.describe("The release checklist of the client's next request"),
-  profileChanges: z.array(
-    z.object({
-      at: z.string(),
-      staff: z.string().describe("The staff member's e-mail"),
-      field: z.string(),
-      oldValue: z.string(),
-      newValue: z.string(),
-    }),
-  ),
-});
-export type StaffClientRecord = z.infer<typeof staffClientResponseSchema>;
-
 export const auditEventSchema = z.object({
   id: z.string(),
   at: z.string(),
@@ -350,33 +293,3 @@ export const sendPaymentLinkResponseSchema = z.object({
   expiresAt: z.string(),
 });
 export type SendPaymentLinkResponse = z.infer<typeof sendPaymentLinkResponseSchema>;
-
-/** Staff correct a client's profile: the client's own Client Information fields and rules. */
-export function staffUpdateClientRequestSchema(today: Today) {
-  return withClientInformationBlocks(
-    z.object({
-      ...clientInformationShape(today),
-      clientId: singleLine(z.string().trim().min(1).max(64)),
-    }),
-  );
-}
-
-export const staffUpdateClientResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  changed: z.array(z.string()).describe('The fields that changed'),
-});
-
-/** Staff send a newborn finance agreement link to the main contact (e-mail, the client's if not given). */
-export const sendAgreementLinkRequestSchema = newbornAgreementFiguresSchema.extend({
-  clientId: singleLine(z.string().trim().min(1).max(64)),
-});
-
-export const sendAgreementLinkResponseSchema = z.object({
-  sentTo: z.string().describe('The masked address'),
-  expiresAt: z.string(),
-});
-
-export const AGREEMENT_LINK_EMAIL_SUBJECT = 'Your Newborn Finance Agreement';
-export const AGREEMENT_LINKS_TOO_MANY =
-  'Too many agreement links were sent to this client. Please try again later.';

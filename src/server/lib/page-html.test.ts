@@ -45,6 +45,13 @@ describe('pageHtmlFor', () => {
             placeholder: '<div class="frame-placeholder">Client Portal</div>',
           },
           { pattern: '/store', js: ['/assets/store-c3.js'], css: [], fetch: [], placeholder: null },
+          {
+            pattern: '/staff/clients/:id',
+            js: ['/assets/staff-layout-d4.js', '/assets/staff-client-page-e5.js'],
+            css: ['/assets/pages-b2.css'],
+            fetch: ['/api/staff/session'],
+            placeholder: '<div class="frame-placeholder">Back Office</div>',
+          },
         ],
       }),
     );
@@ -63,10 +70,29 @@ describe('pageHtmlFor', () => {
     expect(store.body).toContain('href="/assets/store-c3.js"');
     expect(store.body).toContain('<div id="root"></div>');
 
+    // A back office page: its frame's files and the staff session, with the back office's header.
+    const staffClient = pageFor('/staff/clients/ACT10002');
+    expect(staffClient.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/staff-layout-d4.js">',
+    );
+    expect(staffClient.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/staff-client-page-e5.js">',
+    );
+    expect(staffClient.body).toContain(
+      '<link rel="preload" href="/api/staff/session" as="fetch" crossorigin>',
+    );
+    expect(staffClient.body).not.toContain('/api/pay/session');
+    expect(staffClient.body).toContain(
+      '<div id="root"><div class="frame-placeholder">Back Office</div></div>',
+    );
+    // ... and none of it on a client page, nor on the staff sign-in page.
+    expect(page.body).not.toContain('staff');
+    expect(pageFor('/staff').body).toBe(INDEX);
+
     expect(pageFor('/').body).toBe(INDEX);
     expect(pageFor('/no-such-page').body).toBe(INDEX);
     // Each variant has its own tag, the same on every call.
-    expect(new Set([page.etag, store.etag, pageFor('/').etag]).size).toBe(3);
+    expect(new Set([page.etag, store.etag, staffClient.etag, pageFor('/').etag]).size).toBe(4);
     expect(pageFor('/client-information').etag).toBe(page.etag);
   });
 });

@@ -1,14 +1,14 @@
 import { matchPath, useLocation } from 'react-router';
 import { LoadingOverlay } from '../components/loading-overlay';
 import { framePlaceholderHtml } from './frame-placeholder';
-import { PRELOADED_PAGES } from './preloaded-pages';
+import { PAGE_FRAMES, PRELOADED_PAGES } from './preloaded-pages';
 
-/** The portal a signed-in address opens in, or null (a page of both portals, or not signed-in). */
+/** The portal a signed-in address opens in, or null (a page of both the client and the physician portal, or not signed-in). */
 export function portalTitleOf(pathname: string): string | null {
   const entry = PRELOADED_PAGES.find(([pattern]) =>
     matchPath({ path: pattern, caseSensitive: false }, pathname),
   );
-  return entry?.[2] ?? null;
+  return entry ? PAGE_FRAMES[entry[2]].title : null;
 }
 
 /**
@@ -23,7 +23,7 @@ export function PendingFrame() {
       {title && (
         <div
           style={{ display: 'contents' }}
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: the markup is our own (frame-placeholder.ts) and its one text, the portal's name, a constant of PRELOADED_PAGES, escaped
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: the markup is our own (frame-placeholder.ts) and its one text, the portal's name, a constant of PAGE_FRAMES, escaped
           dangerouslySetInnerHTML={{ __html: framePlaceholderHtml(title) }}
         />
       )}

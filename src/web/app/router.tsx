@@ -7,7 +7,7 @@ import { clientQuery } from '../lib/client-record';
 import { queryClient } from '../lib/query-client';
 import { type Role, sessionQuery, useSession } from '../lib/session';
 import { PendingFrame } from './pending-frame';
-import { PRELOADED_PAGES, type PreloadedPageModule } from './preloaded-pages';
+import { type PageFrame, PRELOADED_PAGES, type PreloadedPageModule } from './preloaded-pages';
 
 /**
  * Every screen but sign-in loads when it is first visited (DESIGN.md section 10), together with
@@ -196,30 +196,89 @@ const preloadedPages: Record<PreloadedPageModule, { preload(): Promise<unknown> 
   'features/cell-request/components/physician-cell-requests-page.tsx': PhysicianCellRequestsPage,
   'features/payments/components/physician-payment-information-page.tsx': PhysicianPaymentInformationPage,
   'features/store/components/store-page.tsx': StorePage,
+  'features/staff/components/staff-home-page.tsx': StaffHomePage,
+  'features/staff/components/staff-clients-page.tsx': StaffClientsPage,
+  'features/staff/components/staff-client-page.tsx': StaffClientPage,
+  // A work queue's own page (queue-pages.tsx loads it when the queue page shows it).
+  'features/staff/components/staff-sample-checks-page.tsx': {
+    preload: () => import('../features/staff/components/staff-sample-checks-page'),
+  },
+  'features/staff/components/samples-to-receive-page.tsx': {
+    preload: () => import('../features/staff/components/samples-to-receive-page'),
+  },
+  'features/staff/components/staff-lab-reports-page.tsx': {
+    preload: () => import('../features/staff/components/staff-lab-reports-page'),
+  },
+  'features/staff/components/vial-requests-queue-page.tsx': {
+    preload: () => import('../features/staff/components/vial-requests-queue-page'),
+  },
+  'features/staff/components/payments-in-doubt-page.tsx': {
+    preload: () => import('../features/staff/components/payments-in-doubt-page'),
+  },
+  'features/staff/components/plan-checks-page.tsx': {
+    preload: () => import('../features/staff/components/plan-checks-page'),
+  },
+  'features/staff/components/storage-checks-page.tsx': {
+    preload: () => import('../features/staff/components/storage-checks-page'),
+  },
+  'features/staff/components/store-orders-queue-page.tsx': {
+    preload: () => import('../features/staff/components/store-orders-queue-page'),
+  },
+  'features/staff/components/billing-page.tsx': BillingPage,
+  'features/staff/components/staff-admin-pages.tsx': StaffAccountsPage,
+  'features/staff/components/price-book-page.tsx': PriceBookPage,
 };
 
-/**
- * A signed-in page opened directly (a reload, a link, the start page after sign-in in a new tab):
- * its code, the session gate's and the session itself load at once, side by side, and the signed-in
- * client's record as soon as the session names the client, instead of one after the other as
- * rendering reaches each of them.
- */
-export function preloadRoute(pathname: string) {
-  const entry = PRELOADED_PAGES.find(([pattern]) =>
-    matchPath({ path: pattern, caseSensitive: false }, pathname),
-  );
-  if (!entry) return;
+/** The client's and the physician's frame: the session gate's code and the session, then the signed-in client's record. */
+function preloadSessionGate() {
   void SessionGate.preload().catch(() => {});
-  void preloadedPages[entry[1]].preload().catch(() => {});
-  // The signed-in pages show dates in the bank's time zone: its formatter is built in a task of
-  // its own while the session and the record load, not in the middle of the page's first render.
-  window.setTimeout(() => dateFormatterFor(), 0);
   void queryClient
     .fetchQuery(sessionQuery)
     .then((session) => {
       if (session?.role === 'client') void queryClient.prefetchQuery(clientQuery(session.id));
     })
     .catch(() => {});
+}
+
+/**
+ * The back office's frame: its code and the staff session (its query comes with the frame's code,
+ * not in the app's own file that every page loads).
+ */
+function preloadStaffLayout() {
+  void StaffLayout.preload().catch(() => {});
+  void import('../features/staff/api/staff-session')
+    .then(({ staffSessionQuery }) => queryClient.fetchQuery(staffSessionQuery))
+    .catch(() => {});
+}
+
+/** What each frame of PAGE_FRAMES loads for a page opened in it. */
+const preloadedFrames: Record<PageFrame, () => void> = {
+  client: preloadSessionGate,
+  physician: preloadSessionGate,
+  'client or physician': preloadSessionGate,
+  staff: preloadStaffLayout,
+  'staff queue': () => {
+    preloadStaffLayout();
+    void StaffQueuePage.preload().catch(() => {});
+  },
+};
+
+/**
+ * A signed-in page opened directly (a reload, a link, the start page after sign-in in a new tab):
+ * its code, its frame's (the session gate's, the back office's) and the session itself load at
+ * once, side by side, and the signed-in client's record as soon as the session names the client,
+ * instead of one after the other as rendering reaches each of them.
+ */
+export function preloadRoute(pathname: string) {
+  const entry = PRELOADED_PAGES.find(([pattern]) =>
+    matchPath({ path: pattern, caseSensitive: false }, pathname),
+  );
+  if (!entry) return;
+  preloadedFrames[entry[2]]();
+  void preloadedPages[entry[1]].preload().catch(() => {});
+  // The signed-in pages show dates in the bank's time zone: its formatter is built in a task of
+  // its own while the session and the record load, not in the middle of the page's first render.
+  window.setTimeout(() => dateFormatterFor(), 0);
 }
 
 /** The route table of spec 1, section 2; an unknown address opens "Page not found". */

@@ -7,12 +7,12 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { idleTimeText } from '../../domain/auth-policy';
 import { staffPolicy } from '../../domain/staff';
 import { IdleWarningDialog } from '../components/idle-warning-dialog';
-import { LoadingOverlay } from '../components/loading-overlay';
 import { staffSessionQueryKey, useStaffSession } from '../features/staff/api/staff-session';
 import { useStaffLogout } from '../features/staff/api/staff-sign-in';
 import { apiRequest, onUnauthenticated } from '../lib/api-client';
 import { returnPath, returnPathOwner } from '../lib/return-path';
 import { signOutNotice } from '../lib/sign-out-notice';
+import { PendingFrame } from './pending-frame';
 import { PortalShell, ProfileMenuButton } from './portal-shell';
 import { useIdleSignOut } from './use-idle-sign-out';
 
@@ -98,7 +98,8 @@ export function StaffLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes when the page changes
   useEffect(() => closeNav(), [location.pathname, closeNav]);
 
-  if (session.isPending) return <LoadingOverlay force />;
+  // The header the server painted (PendingFrame) stays until the frame replaces it.
+  if (session.isPending) return <PendingFrame />;
   if (session.data?.stage !== 'signed-in') return <Navigate to="/staff" replace />;
   const staff = session.data.staff;
 

@@ -7,7 +7,7 @@ import {
 } from '../../../domain/client';
 import { todayFor } from '../../../domain/client-basics';
 import { addDays } from '../../../domain/dates';
-import { AGREEMENT_LINK_EMAIL_SUBJECT } from '../../../domain/staff';
+import { AGREEMENT_LINK_EMAIL_SUBJECT } from '../../../domain/staff-client';
 import { auditEvents, clientProfileChanges, clients, newbornAgreements } from '../../db/schema';
 import { DEMO_STAFF_EMAIL } from '../../db/seed';
 import { addClient } from '../../testing/form-fixtures';

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { ClientInformationUpdate, ClientRecord } from '../../../domain/client';
-import type { StaffClientRecord } from '../../../domain/staff';
+import type { StaffClientRecord } from '../../../domain/staff-client';
 import type { Database } from '../../db/client';
 import { type AuditTrailFilter, readAuditTrail } from '../../lib/audit-trail';
 import { listClientDocuments } from '../../lib/document-store';

@@ -8,10 +8,12 @@ import {
   clientSearchQuerySchema,
   clientSearchResponseSchema,
   staffClientQuerySchema,
+} from '../../../domain/staff';
+import {
   staffClientResponseSchema,
   staffUpdateClientRequestSchema,
   staffUpdateClientResponseSchema,
-} from '../../../domain/staff';
+} from '../../../domain/staff-client';
 import type { AppDeps } from '../../app-deps';
 import type { Database } from '../../db/client';
 import { documentOwner, readDocument, replyWithDocument } from '../../lib/document-store';

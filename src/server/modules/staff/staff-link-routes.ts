@@ -3,15 +3,17 @@ import { todayFor } from '../../../domain/client';
 import { errorBodySchema } from '../../../domain/errors';
 import { NEWBORN_AGREEMENT_NOT_NEWBORN, newbornAgreementApplies } from '../../../domain/newborn-agreement';
 import {
-  AGREEMENT_LINK_EMAIL_SUBJECT,
-  AGREEMENT_LINKS_TOO_MANY,
   PAYMENT_LINKS_PER_CLIENT_PER_HOUR,
   paymentLinkMessages,
-  sendAgreementLinkRequestSchema,
-  sendAgreementLinkResponseSchema,
   sendPaymentLinkRequestSchema,
   sendPaymentLinkResponseSchema,
 } from '../../../domain/staff';
+import {
+  AGREEMENT_LINK_EMAIL_SUBJECT,
+  AGREEMENT_LINKS_TOO_MANY,
+  sendAgreementLinkRequestSchema,
+  sendAgreementLinkResponseSchema,
+} from '../../../domain/staff-client';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { createPaymentLinkToken, LINK_LIFETIME_MS, PAYMENT_LINK_PATHS } from '../../lib/link-tokens';

@@ -5,7 +5,7 @@ import type {
   sendAgreementLinkResponseSchema,
   staffUpdateClientRequestSchema,
   staffUpdateClientResponseSchema,
-} from '../../../../domain/staff';
+} from '../../../../domain/staff-client';
 import { apiRequest } from '../../../lib/api-client';
 
 type UpdateBody = z.infer<ReturnType<typeof staffUpdateClientRequestSchema>>;

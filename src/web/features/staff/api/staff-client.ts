@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { StaffClientRecord } from '../../../../domain/staff';
+import type { StaffClientRecord } from '../../../../domain/staff-client';
 import { apiRequest } from '../../../lib/api-client';
 
 /** One client's record for the back office. */

@@ -17,7 +17,7 @@ import {
   type ClientRecord,
   clientInformationFieldOrder,
 } from '../../../../domain/client';
-import type { StaffClientRecord } from '../../../../domain/staff';
+import type { StaffClientRecord } from '../../../../domain/staff-client';
 import { ApiError } from '../../../lib/api-client';
 import { useSendAgreementLink, useStaffUpdateClient } from '../api/staff-client-edit';
 import { bankMoment } from './queue-dates';

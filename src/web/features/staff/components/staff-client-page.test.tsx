@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AuditEvent, StaffClientRecord } from '../../../../domain/staff';
+import type { AuditEvent } from '../../../../domain/staff';
+import type { StaffClientRecord } from '../../../../domain/staff-client';
 import { renderInPortal } from '../../../testing/render';
 import { StaffClientPage } from './staff-client-page';
 
