@@ -6,10 +6,11 @@
  * The days are stepped by "Run billing as of…" (`POST /api/staff/billing/run`, demo mode, limited
  * to the simulation's clients) in steps of 1 to 8 days, each sent to one process in turn, and every
  * fourth to both at once, so that both run the same days and meet on the same years: the run's own
- * guards (the unique notice, the claimed year, the keyed charge) must keep each year billed once. Between the steps
- * the clients act through the API as a browser would: a declined client or one who was sent an
- * invoice saves a card (which pays what is overdue), a client told their card expires replaces
- * it, a few buy a 5-year plan between a notice and its due date.
+ * guards (the unique notice, the claimed year, the keyed charge) must keep each year billed once.
+ * During each step the clients and staff act through the API as a browser would: a declined client
+ * or one who was sent an invoice saves a card (which pays what is overdue), a client told their card
+ * expires replaces it, a few buy a 5-year plan between a notice and its due date; staff record the
+ * checks of clients paying by check on the storage check queue (./billing-check-payers.ts).
  *
  * The run may reach at most two years ahead, so the three years start a year back: the run's
  * cursor for these clients is set to the day before, and the hourly job's own cursor (all
@@ -24,9 +25,11 @@ import type pg from 'pg';
 import { todayFor } from '../../domain/client-basics';
 import { addDays, addYears } from '../../domain/dates';
 import { billingRunScope } from '../modules/payments/billing-run';
+import { checkActions, type OpenYear } from './billing-check-payers';
 import {
   billingChecks,
   expiryEnd,
+  overdueDrift,
   type PayerKind,
   paidUntilDrift,
   type SimulatedPayer,
@@ -66,9 +69,10 @@ export interface BillingSimulationResult {
 
 /** Out of every 20 clients (after the leap-day clients and the plan buyers). */
 const MIX: PayerKind[] = [
-  ...Array<PayerKind>(7).fill('card'),
+  ...Array<PayerKind>(5).fill('card'),
   ...Array<PayerKind>(3).fill('ach'),
   ...Array<PayerKind>(3).fill('no method'),
+  ...Array<PayerKind>(2).fill('check'),
   ...Array<PayerKind>(3).fill('declining card'),
   ...Array<PayerKind>(2).fill('expiring card'),
   ...Array<PayerKind>(2).fill('short ACH'),
@@ -146,6 +150,7 @@ function planPayers(count: number, start: string, random: () => number): Omit<Si
       fixedOn: null,
       planBoughtOn: null,
       planPaidUntil: null,
+      checks: [],
     };
   });
 }
@@ -245,32 +250,28 @@ async function waitSettled(pool: pg.Pool, timeoutMs: number): Promise<string[]> 
   }
 }
 
-interface OpenYear {
-  client_id: string;
-  status: string;
-  tries: number;
-  charge_on: string;
-  due_date: string;
+/** The clients' open years as they stand before a step. */
+function openYears(pool: pg.Pool, payers: SimulatedPayer[]): Promise<OpenYear[]> {
+  return rows<OpenYear>(
+    pool,
+    `select id, client_id, year_number, status, tries, charge_on::text, due_date::text from annual_storage_fees
+     where client_id = any($1::uuid[]) and status in ('noticed', 'retrying', 'overdue')`,
+    [payers.map((p) => p.id)],
+  );
 }
 
 /**
  * What the clients do during one step, from the years as they stand before it: only from today
  * on, since the portal pays what is owed as of the real day (a year past due before today).
  */
-async function clientActions(
-  pool: pg.Pool,
+function clientActions(
   baseUrl: string,
   payers: SimulatedPayer[],
+  open: OpenYear[],
   day: string,
   asOf: string,
   tag: string,
-): Promise<Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>[]> {
-  const open = await rows<OpenYear>(
-    pool,
-    `select client_id, status, tries, charge_on::text, due_date::text from annual_storage_fees
-     where client_id = any($1::uuid[]) and status in ('noticed', 'retrying', 'overdue')`,
-    [payers.map((p) => p.id)],
-  );
+): Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>[] {
   const byClient = new Map<string, OpenYear[]>();
   for (const year of open) byClient.set(year.client_id, [...(byClient.get(year.client_id) ?? []), year]);
   const actions: Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>[] = [];
@@ -390,9 +391,11 @@ export async function runBillingSimulation(
     const killDay = addDays(first, between(330, 760));
     const runProblems: string[] = [];
     const drift: string[] = [];
+    const overdueEarlyOrLate: string[] = [];
     const actionLines = new Map<string, number>();
     let killed = false;
     let steps = 0;
+    let checkNumbers = 100_000 + settings.seed * 1_000;
     const stepping = Date.now();
     for (let cursor = addDays(first, -1); cursor < last; ) {
       steps += 1;
@@ -401,7 +404,22 @@ export async function runBillingSimulation(
       const asOf = addDays(cursor, stride) < last ? addDays(cursor, stride) : last;
       const day = addDays(cursor, 1);
       const tag = `sim-${settings.seed}-${steps}`;
-      const actions = day >= today ? await clientActions(pool, a.baseUrl, payers, day, asOf, tag) : [];
+      const open = await openYears(pool, payers);
+      const actions = day >= today ? clientActions(a.baseUrl, payers, open, day, asOf, tag) : [];
+      // Checks arrive whatever the day (their date is never after today); staff act after the
+      // clients above, so a check may meet a card saved in the same step.
+      actions.push(
+        ...(await checkActions(a.baseUrl, staff, payers, open, {
+          day,
+          asOf,
+          today,
+          seed: settings.seed,
+          nextCheckNumber: () => {
+            checkNumbers += 1;
+            return String(checkNumbers);
+          },
+        })),
+      );
       const body = { asOf, clients: actIds };
       const target = b;
       // Every fourth step (and the one of the kill) both processes run the same days at once; the
@@ -461,6 +479,8 @@ export async function runBillingSimulation(
         if (left.length > 0) runProblems.push(`still running after the restart: ${left.join(', ')}`);
       }
       if (drift.length < 12) drift.push(...(await paidUntilDrift(pool, payers, asOf)));
+      if (overdueEarlyOrLate.length < 12)
+        overdueEarlyOrLate.push(...(await overdueDrift(pool, payers, asOf)));
       cursor = asOf;
       if (!a.alive()) throw new Error(`server A exited:\n${a.output(20)}`);
     }
@@ -480,6 +500,11 @@ export async function runBillingSimulation(
       name: 'paid-until was the end of the last paid year after every step',
       ok: drift.length === 0,
       details: drift,
+    });
+    checks.push({
+      name: "a check payer's unpaid year was overdue from 14 days after its charge day, and not before, after every step",
+      ok: overdueEarlyOrLate.length === 0,
+      details: overdueEarlyOrLate,
     });
     // The runs' own settling is checked too, as every fault scenario's.
     for (const c of await settled({
@@ -504,7 +529,7 @@ export async function runBillingSimulation(
     Object.assign(figures, result.figures);
     figures.checkSeconds = (Date.now() - checking) / 1000;
     say(
-      `  ${result.figures.notices} notices, ${result.figures.charges} renewals charged, ${result.figures.declines} declines, ${result.figures.overdue} years overdue at the end; checks took ${figures.checkSeconds.toFixed(1)} s`,
+      `  ${result.figures.notices} notices, ${result.figures.charges} renewals charged, ${result.figures.declines} declines, ${result.figures.paidByCheck} years paid by check, ${result.figures.overdue} years overdue at the end; checks took ${figures.checkSeconds.toFixed(1)} s`,
     );
     for (const server of [a, b]) {
       checks.push({

@@ -330,3 +330,20 @@ export function runBillingAsOf(
     timeoutMs,
   });
 }
+
+/** The storage years waiting for a check, as the staff queue lists them (`GET /api/staff/storage_checks`). */
+export function storageChecksQueue(baseUrl: string, staff: SimulatedClient): Promise<Answer> {
+  return call(baseUrl, 'GET', '/api/staff/storage_checks', { headers: headersOf(staff) });
+}
+
+/** Staff record a check received for a storage year (`POST /api/staff/record_storage_check`). */
+export function recordStorageCheck(
+  baseUrl: string,
+  staff: SimulatedClient,
+  check: { feeId: string; checkNumber: string; checkAmount: string; checkDate: string },
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/staff/record_storage_check', {
+    headers: headersOf(staff),
+    body: check,
+  });
+}
