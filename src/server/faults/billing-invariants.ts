@@ -3,7 +3,7 @@ import { addDays } from '../../domain/dates';
 import { formatUsd } from '../../domain/money';
 import { rows } from './fault-database';
 import type { Check } from './invariants';
-import type { SimulatedClient } from './portal-client';
+import type { AgreementFigures, SimulatedClient } from './portal-client';
 
 /**
  * What must hold after the billing simulation (./billing-simulation.ts), read from the tables as
@@ -21,7 +21,10 @@ export type PayerKind =
   | 'no method'
   | 'plan buyer'
   | 'leap day'
-  | 'check';
+  | 'check'
+  | 'newborn'
+  | 'newborn declined deposit'
+  | 'newborn declining card';
 
 /** A check staff recorded on the storage check queue for one of the client's years, and its answer. */
 export interface CheckSent {
@@ -38,8 +41,32 @@ export interface CheckSent {
   status: number | 'no answer';
 }
 
+/** What the main contact of a newborn finance agreement did, and what each step answered. */
+export interface NewbornCourse {
+  figures: AgreementFigures;
+  /** The first simulated day on which staff send the link, and the main contact signs. */
+  sendOn: string;
+  signOn: string;
+  /** The link token of the e-mailed link, once sent. */
+  link: string | null;
+  /** Each signing: the card given and the answer (a declined deposit answers 402). */
+  signings: { card: 'approved' | 'declining'; status: number | 'no answer' }[];
+  /** The day the declining card was given for the installments, and the day (if ever) it was replaced and the overdue paid. */
+  switchOn: string | null;
+  switchedOn: string | null;
+  fixOn: string | null;
+  fixedOn: string | null;
+  /** The day the balance is paid off early (if ever), and the day it was. */
+  payoffOn: string | null;
+  paidOffOn: string | null;
+  /** The page's payments that answered, with the total the button named. */
+  payments: { pay: 'overdue' | 'payoff'; expectedTotalCents: number; status: number | 'no answer' }[];
+}
+
 export interface SimulatedPayer extends SimulatedClient {
   kind: PayerKind;
+  /** 1980-01-01, or for a newborn a day of the last year. */
+  bornOn: string;
   bankedOn: string;
   /** Paid-until when the simulation starts: an anniversary of the banked date. */
   paidUntil: string;
@@ -53,6 +80,7 @@ export interface SimulatedPayer extends SimulatedClient {
   planPaidUntil: string | null;
   /** The checks staff recorded for the client's years. */
   checks: CheckSent[];
+  newborn: NewbornCourse | null;
 }
 
 /** spec 2 and the price book as shipped: $350.00 by card or check, $339.81 by ACH. */
@@ -154,6 +182,8 @@ interface YearRow {
 interface PaymentRow {
   id: string;
   client_id: string;
+  /** The paid order's own operation (its charge is another, keyed `<order key>:charge`). */
+  order_operation_id: string | null;
   idempotency_key: string;
   purpose: string;
   status: string;
@@ -200,6 +230,8 @@ function receiptKey(
   of: {
     paidYearOf: Map<string, string>;
     planOrderOf: Map<string, string>;
+    agreementOfDeposit: Map<string, string>;
+    installmentOfPayment: Map<string, string>;
   },
 ): string {
   switch (p.purpose) {
@@ -207,6 +239,13 @@ function receiptKey(
       return `storage-renewal:${of.paidYearOf.get(p.id)}:paid`;
     case 'storage_plan':
       return `storage-plan:${of.planOrderOf.get(p.id)}`;
+    case 'newborn_deposit':
+      return `newborn-agreement:${of.agreementOfDeposit.get(p.id)}`;
+    case 'newborn_installment':
+      // The run's charge of one installment, or a payment on the agreement's page (one or more).
+      return p.idempotency_key.startsWith('newborn-installment:')
+        ? `newborn-installment:${of.installmentOfPayment.get(p.id)}:paid`
+        : `newborn-payment:${p.order_operation_id}`;
     default:
       return `payment:${p.id}`;
   }
@@ -339,7 +378,9 @@ export async function billingChecks(
   const payments = await rows<PaymentRow>(
     pool,
     `select p.id, p.client_id, p.idempotency_key, p.purpose, p.status, p.method_kind, p.fee_cents,
-        p.total_cents, p.reference, p.gateway_transaction_id
+        p.total_cents, p.reference, p.gateway_transaction_id,
+        (select o.id from operations o where o.scope = 'client:' || p.client_id
+           and o.idempotency_key = regexp_replace(p.idempotency_key, ':charge$', '')) as order_operation_id
      from payments p where p.client_id = any($1::uuid[])`,
     [ids],
   );
@@ -354,6 +395,19 @@ export async function billingChecks(
     pool,
     `select client_id, payment_id, type, purchased_plan_name, amount_cents from client_activities
      where client_id = any($1::uuid[])`,
+    [ids],
+  );
+  // The newborn agreements' payments, by the fact their receipt is e-mailed for.
+  const deposits = await rows<{ id: string; payment_id: string }>(
+    pool,
+    `select id, deposit_payment_id as payment_id from newborn_agreements
+     where client_id = any($1::uuid[]) and deposit_payment_id is not null`,
+    [ids],
+  );
+  const installmentsPaid = await rows<{ id: string; payment_id: string }>(
+    pool,
+    `select id, payment_id from newborn_installments
+     where client_id = any($1::uuid[]) and payment_id is not null`,
     [ids],
   );
   const planOrders = await rows<{ id: string; payment_id: string | null }>(
@@ -543,6 +597,8 @@ export async function billingChecks(
     activities.filter((a) => a.payment_id),
     (a) => a.payment_id ?? '',
   );
+  const agreementOfDeposit = new Map(deposits.map((d) => [d.payment_id, d.id]));
+  const installmentOfPayment = new Map(installmentsPaid.map((i) => [i.payment_id, i.id]));
   const planOrderOf = new Map(
     planOrders.flatMap((o) => (o.payment_id ? [[o.payment_id, o.id] as const] : [])),
   );
@@ -581,6 +637,8 @@ export async function billingChecks(
     const key = receiptKey(p, {
       paidYearOf,
       planOrderOf,
+      agreementOfDeposit,
+      installmentOfPayment,
     });
     const receipts = mailByKey.get(key) ?? [];
     if (receipts.length === 1 && receipts[0]?.text_body.includes(formatUsd(p.total_cents))) {
