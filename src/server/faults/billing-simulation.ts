@@ -84,6 +84,7 @@ const MIX: PayerKind[] = [
 ];
 
 const LEASE_MS = 10_000;
+const SESSION_RENEWAL_MS = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** mulberry32, as the fault suite's: a run is repeated by running it again with its seed. */
@@ -404,11 +405,18 @@ export async function runBillingSimulation(
     const setUp = Date.now();
     const payers = await addPayers(pool, planPayers(settings.clients, first, today, random));
     const actIds = payers.map((p) => p.actId);
-    const cookies = await openSessions(
-      pool,
-      payers.map((p) => p.id),
-    );
-    for (const payer of payers) payer.cookie = cookies.get(payer.id);
+    // A client's session signs out after 5 idle minutes, and a loaded machine may take longer than
+    // that to step the three years: each client is signed in again (a new session) every 2 minutes.
+    const sessions = pool;
+    const signIn = async () => {
+      const cookies = await openSessions(
+        sessions,
+        payers.map((p) => p.id),
+      );
+      for (const payer of payers) payer.cookie = cookies.get(payer.id);
+      return Date.now();
+    };
+    let signedInAt = await signIn();
     const staffSession = await openStaffSession(pool);
     const staff: SimulatedClient = {
       id: staffSession.staffId,
@@ -449,6 +457,7 @@ export async function runBillingSimulation(
       const asOf = addDays(cursor, stride) < last ? addDays(cursor, stride) : last;
       const day = addDays(cursor, 1);
       const tag = `sim-${settings.seed}-${steps}`;
+      if (Date.now() - signedInAt > SESSION_RENEWAL_MS) signedInAt = await signIn();
       const open = await openYears(pool, payers);
       const actions = day >= today ? clientActions(a.baseUrl, payers, open, day, asOf, tag) : [];
       // Checks arrive whatever the day (their date is never after today); staff act after the
@@ -489,7 +498,7 @@ export async function runBillingSimulation(
       for (const done of await Promise.all(actions)) {
         const label = `${done.what}: ${done.answer.cut ? 'no answer' : done.answer.status}`;
         actionLines.set(label, (actionLines.get(label) ?? 0) + 1);
-        if (!done.answer.cut && done.answer.status >= 500) {
+        if (!done.answer.cut && (done.answer.status >= 500 || done.answer.status === 401)) {
           runProblems.push(`${done.payer.actId} ${done.what} on ${day}: ${explainAnswer(done.answer)}`);
         }
       }
