@@ -104,10 +104,11 @@ export function expectedSchedule(
 const feeOn = (kind: string, cents: number) => (kind === 'card' ? cardFeeCents(cents) : 0);
 
 /**
- * The installments whose late charge is not what their date says, after a step: one once unpaid 30
- * days after it (not before, and never on one paid before then).
+ * The installments whose late charge or reminder is not what their date says, after a step: the
+ * late charge once unpaid 30 days after the date (not before, and never on one paid before then);
+ * the reminder from 3 days before the date on (not before; one paid off early may have none).
  */
-export async function lateChargeDrift(
+export async function installmentDrift(
   pool: pg.Pool,
   payers: SimulatedPayer[],
   asOf: string,
@@ -119,19 +120,25 @@ export async function lateChargeDrift(
     status: string;
     late: number;
     paid_on: string | null;
+    reminded: boolean;
   }>(
     pool,
-    `select c.client_act_id as act, i.number, i.due_date::text, i.status, i.late_charge_cents as late,
-        i.paid_on::text
-     from newborn_installments i join clients c on c.id = i.client_id
-     where i.client_id = any($1::uuid[]) and (
-       (i.late_charge_cents > 0 and (i.due_date + $3::int > $2::date or i.paid_on < i.due_date + $3::int))
-       or (i.late_charge_cents = 0 and i.status <> 'paid' and i.due_date + $3::int <= $2::date))`,
-    [payers.filter((p) => p.newborn).map((p) => p.id), asOf, LATE_AFTER_DAYS],
+    `select * from (
+       select c.client_act_id as act, i.number, i.due_date::text, i.status, i.late_charge_cents as late,
+          i.paid_on::text, i.due_date as due, i.paid_on as paid,
+          exists (select 1 from outbox_messages o
+                  where o.dedupe_key = 'newborn-installment:' || i.id || ':reminder') as reminded
+       from newborn_installments i join clients c on c.id = i.client_id
+       where i.client_id = any($1::uuid[])) i
+     where (i.late > 0 and (i.due + $3::int > $2::date or i.paid < i.due + $3::int))
+       or (i.late = 0 and i.status <> 'paid' and i.due + $3::int <= $2::date)
+       or (i.reminded and i.due - $4::int > $2::date)
+       or (not i.reminded and i.due - $4::int <= $2::date and (i.paid is null or i.paid >= i.due - $4::int))`,
+    [payers.filter((p) => p.newborn).map((p) => p.id), asOf, LATE_AFTER_DAYS, REMINDER_DAYS_AHEAD],
   );
   return wrong.map(
     (w) =>
-      `after the run to ${asOf}: ${w.act} installment ${w.number} due ${w.due_date} ${w.status} (paid ${w.paid_on ?? 'never'}), late charge ${w.late} cents`,
+      `after the run to ${asOf}: ${w.act} installment ${w.number} due ${w.due_date} ${w.status} (paid ${w.paid_on ?? 'never'}), late charge ${w.late} cents, ${w.reminded ? 'reminded' : 'not reminded'}`,
   );
 }
 

@@ -37,7 +37,7 @@ import {
   paidUntilDrift,
   type SimulatedPayer,
 } from './billing-invariants';
-import { lateChargeDrift, newbornChecks } from './billing-newborn-invariants';
+import { installmentDrift, newbornChecks } from './billing-newborn-invariants';
 import { isNewborn, NEWBORN_KINDS, newbornActions, planNewborn } from './billing-newborns';
 import { type Admin, openPool, openSessions, openStaffSession, rows } from './fault-database';
 import { type Check, settled } from './invariants';
@@ -444,7 +444,7 @@ export async function runBillingSimulation(
     const runProblems: string[] = [];
     const drift: string[] = [];
     const overdueEarlyOrLate: string[] = [];
-    const lateChargeWrong: string[] = [];
+    const installmentProblems: string[] = [];
     const actionLines = new Map<string, number>();
     let killed = false;
     let steps = 0;
@@ -536,7 +536,8 @@ export async function runBillingSimulation(
       if (drift.length < 12) drift.push(...(await paidUntilDrift(pool, payers, asOf)));
       if (overdueEarlyOrLate.length < 12)
         overdueEarlyOrLate.push(...(await overdueDrift(pool, payers, asOf)));
-      if (lateChargeWrong.length < 12) lateChargeWrong.push(...(await lateChargeDrift(pool, payers, asOf)));
+      if (installmentProblems.length < 12)
+        installmentProblems.push(...(await installmentDrift(pool, payers, asOf)));
       cursor = asOf;
       await moveBillingDay(pool, cursor, today);
       if (!a.alive()) throw new Error(`server A exited:\n${a.output(20)}`);
@@ -564,9 +565,9 @@ export async function runBillingSimulation(
       details: overdueEarlyOrLate,
     });
     checks.push({
-      name: 'an installment unpaid 30 days after its date carried its one late charge, and none had it earlier, after every step',
-      ok: lateChargeWrong.length === 0,
-      details: lateChargeWrong,
+      name: 'an installment unpaid 30 days after its date carried its one late charge, and none had it earlier; each was reminded from 3 days before its date, and none earlier, after every step',
+      ok: installmentProblems.length === 0,
+      details: installmentProblems,
     });
     // The runs' own settling is checked too, as every fault scenario's.
     for (const c of await settled({
