@@ -5,7 +5,9 @@ import {
   describeAnswer,
   recordStorageCheck,
   type SimulatedClient,
+  savePaymentMethod,
   storageChecksQueue,
+  tokenizeCard,
 } from './portal-client';
 
 /**
@@ -15,8 +17,10 @@ import {
  * overdue, 14 days after its charge day) and some late (once it is overdue), and stops paying at a
  * year drawn for it: that year and the later ones go overdue and stay so. Staff also type a
  * recorded check again now and then (the same check: answered as the first time; another check
- * for the year: refused), and a check arrives for a year that a client without a method is paying
- * online at that very moment (only one of the two may pay it).
+ * for the year: refused); a check arrives for a year that a client without a method is paying
+ * online at that very moment; and a third of the check payers answer one invoice with a card as
+ * well, so that their check arrives on the day the run charges that card (in each race only one of
+ * the two may pay the year).
  */
 
 export interface OpenYear {
@@ -60,6 +64,35 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Action = Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>;
 
+/**
+ * A third of the check payers, once (from today on, as the portal's pages are used), answer a
+ * year's invoice with a card too, through the invoice's link, before its charge day: the card is
+ * charged on that day, and their check arrives on that day as well.
+ */
+function wantsAutopayToo(
+  seed: number,
+  payer: SimulatedPayer,
+  year: OpenYear,
+  step: { day: string; asOf: string; today: string },
+): boolean {
+  return (
+    payer.cardAddedFor === null &&
+    step.day >= step.today &&
+    year.status === 'noticed' &&
+    year.charge_on > addDays(step.asOf, 8) &&
+    drawn(seed, `${payer.actId}:autopay`) < 0.34
+  );
+}
+
+/** The client saves a card as the method on file (nothing is overdue: nothing is charged now). */
+async function addCard(baseUrl: string, payer: SimulatedPayer, asOf: string, key: string) {
+  const card = { number: '4111111111111111', expiryMonth: 12, expiryYear: Number(asOf.slice(0, 4)) + 6 };
+  const token = await tokenizeCard(baseUrl, payer, card);
+  const answer = await savePaymentMethod(baseUrl, payer, token, key, card);
+  if (answer.cut || answer.status !== 200) payer.cardAddedFor = null;
+  return { payer, what: "answers the invoice with a card, charged on the year's charge day", answer };
+}
+
 interface WantedCheck {
   payer: SimulatedPayer;
   feeId: string;
@@ -73,10 +106,18 @@ export async function checkActions(
   staff: SimulatedClient,
   payers: SimulatedPayer[],
   open: OpenYear[],
-  step: { day: string; asOf: string; today: string; seed: number; nextCheckNumber: () => string },
+  step: {
+    day: string;
+    asOf: string;
+    today: string;
+    seed: number;
+    tag: string;
+    nextCheckNumber: () => string;
+  },
 ): Promise<Action[]> {
   const { day, asOf, seed } = step;
   const wanted: WantedCheck[] = [];
+  const actions: Action[] = [];
   const byClient = new Map<string, OpenYear[]>();
   for (const year of open) byClient.set(year.client_id, [...(byClient.get(year.client_id) ?? []), year]);
   for (const payer of payers) {
@@ -84,7 +125,16 @@ export async function checkActions(
     if (payer.kind === 'check') {
       // Years are paid in order: the oldest open one, once (a check refused is not sent again).
       const year = years[0];
-      if (year && !payer.checks.some((c) => c.feeId === year.id && c.why === 'first')) {
+      const racing = year && payer.cardAddedFor === year.id;
+      if (year && !racing && wantsAutopayToo(seed, payer, year, step)) {
+        payer.cardAddedFor = year.id;
+        actions.push(addCard(baseUrl, payer, asOf, `${step.tag}-card-${payer.actId}`));
+      } else if (racing) {
+        const sent = payer.checks.some((c) => c.feeId === year.id);
+        if (!sent && day <= year.charge_on && year.charge_on <= asOf) {
+          wanted.push({ payer, feeId: year.id, why: 'racing autopay' });
+        }
+      } else if (year && !payer.checks.some((c) => c.feeId === year.id && c.why === 'first')) {
         const plan = checkPlan(seed, payer, year.year_number);
         const onTime =
           plan.pays === 'on time' &&
@@ -113,7 +163,7 @@ export async function checkActions(
       }
     }
   }
-  if (wanted.length === 0) return [];
+  if (wanted.length === 0) return actions;
   // Staff open the queue, and record each check they hold against the row it pays.
   const queue = await storageChecksQueue(baseUrl, staff);
   if (queue.cut || queue.status !== 200) {
@@ -121,7 +171,6 @@ export async function checkActions(
   }
   const listed = new Map(((queue.body?.years ?? []) as QueueRow[]).map((row) => [row.feeId, row]));
   const checkDate = isoToUsDate(day < step.today ? day : step.today);
-  const actions: Action[] = [];
   for (const want of wanted) {
     const row = listed.get(want.feeId);
     const again = want.again;
@@ -141,7 +190,7 @@ export async function checkActions(
     actions.push(
       (async () => {
         // The check meets the card at a moment drawn for it: before, during or after its payment.
-        if (want.why === 'racing a card') {
+        if (want.why.startsWith('racing')) {
           await sleep(Math.floor(drawn(seed, `${want.payer.actId}:${day}:delay`) * 1_500));
         }
         const answer = await recordStorageCheck(baseUrl, staff, {

@@ -37,7 +37,7 @@ export interface CheckSent {
   /** The first day of the step it was recorded in. */
   day: string;
   /** The first check of a year, the same check typed again, another check for a year already paid, a check for a year the client was paying online at that moment. */
-  why: 'first' | 'same again' | 'another' | 'racing a card';
+  why: 'first' | 'same again' | 'another' | 'racing a card' | 'racing autopay';
   status: number | 'no answer';
 }
 
@@ -80,6 +80,8 @@ export interface SimulatedPayer extends SimulatedClient {
   planPaidUntil: string | null;
   /** The checks staff recorded for the client's years. */
   checks: CheckSent[];
+  /** A check payer who answered a year's invoice with a card too (the year's id): its check and its charge meet on the charge day. */
+  cardAddedFor: string | null;
   newborn: NewbornCourse | null;
 }
 
@@ -286,7 +288,7 @@ function checkPaidYearProblems(input: {
     const charged = (renewalTries.get(year.id) ?? []).filter((p) => p.status === 'approved').length;
     if (year.check_recorded_at) {
       const recorded = sent.filter(
-        (c) => c.status === 200 && (c.why === 'first' || c.why === 'racing a card'),
+        (c) => c.status === 200 && (c.why === 'first' || c.why.startsWith('racing')),
       );
       if (year.status !== 'paid' || year.payment_id || charged > 0) {
         problems.push(
@@ -319,7 +321,7 @@ function checkPaidYearProblems(input: {
       problems.push(`${who}: a check was answered 200, and the year holds none (${year.status})`);
     }
     for (const c of sent) {
-      const expected = c.why === 'another' ? [409] : c.why === 'racing a card' ? [200, 409] : [200];
+      const expected = c.why === 'another' ? [409] : c.why.startsWith('racing') ? [200, 409] : [200];
       if (!expected.includes(c.status as number)) {
         problems.push(`${who}: check no. ${c.checkNumber} (${c.why}) on ${c.day} answered ${c.status}`);
       }
@@ -759,7 +761,7 @@ export async function billingChecks(
         checkProblems,
         [
           `${figures.paidByCheck} years paid by check`,
-          ...(['first', 'same again', 'another', 'racing a card'] as const).map(
+          ...(['first', 'same again', 'another', 'racing a card', 'racing autopay'] as const).map(
             (why) =>
               `${why}: ${checksSent
                 .filter((c) => c.why === why)

@@ -172,6 +172,7 @@ function planPayers(
       planBoughtOn: null,
       planPaidUntil: null,
       checks: [],
+      cardAddedFor: null,
       newborn: isNewborn(kind) ? planNewborn({ actId, kind }, today, between) : null,
     };
   });
@@ -468,6 +469,7 @@ export async function runBillingSimulation(
           asOf,
           today,
           seed: settings.seed,
+          tag,
           nextCheckNumber: () => {
             checkNumbers += 1;
             return String(checkNumbers);
