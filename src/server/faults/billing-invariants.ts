@@ -56,6 +56,8 @@ export interface NewbornCourse {
   switchedOn: string | null;
   fixOn: string | null;
   fixedOn: string | null;
+  /** Signs, and pays off, in two tabs at once. */
+  twice: boolean;
   /** The day the balance is paid off early (if ever), and the day it was. */
   payoffOn: string | null;
   paidOffOn: string | null;

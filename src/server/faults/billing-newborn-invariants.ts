@@ -212,10 +212,14 @@ export async function newbornChecks(
         `${who}: ${mine.length} agreements, the link ${course.link ? 'sent' : 'not sent'}`,
       );
     }
+    // A declined deposit answers 402; of two signings at once, one signs and the other is refused (409).
     for (const s of course.signings) {
-      if (s.status !== (s.card === 'declining' ? 402 : 200)) {
+      if (!(s.card === 'declining' ? [402] : [200, 409]).includes(s.status as number)) {
         depositProblems.push(`${who}: signing with the ${s.card} card answered ${s.status}`);
       }
+    }
+    if (course.signings.filter((s) => s.status === 200).length > 1) {
+      depositProblems.push(`${who}: signed ${course.signings.filter((s) => s.status === 200).length} times`);
     }
     const agreement = mine[0];
     if (!agreement) continue;

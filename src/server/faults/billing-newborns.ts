@@ -19,7 +19,8 @@ import {
  * with its figures, the main contact opens the e-mailed link and signs it with a card (the deposit
  * charged at signing), and the billing run charges the monthly installments. The three kinds:
  *
- * - 'newborn': signs with a card the sandbox approves; a third pay the balance off early;
+ * - 'newborn': signs with a card the sandbox approves; a third pay the balance off early; half
+ *   sign, and pay off, in two tabs at once (only one of each may charge);
  * - 'newborn declined deposit': first signs with the sandbox card whose charges are declined (the
  *   deposit is refused and nothing is signed), then signs again with an approved card;
  * - 'newborn declining card': signs with an approved card, then gives the declining card for the
@@ -52,6 +53,7 @@ export function planNewborn(
   const switchOn = payer.kind === 'newborn declining card' ? addDays(today, between(20, 150)) : null;
   const fixes = switchOn !== null && between(0, 1) === 1;
   const paysOff = payer.kind === 'newborn' && between(0, 2) === 0;
+  const twice = payer.kind === 'newborn' && between(0, 1) === 1;
   return {
     figures: {
       mainContact: `Parent of ${payer.actId}`,
@@ -72,6 +74,7 @@ export function planNewborn(
     switchedOn: null,
     fixOn: fixes && switchOn ? addDays(switchOn, between(60, 150)) : null,
     fixedOn: null,
+    twice,
     payoffOn: paysOff ? addDays(today, between(100, 400)) : null,
     paidOffOn: null,
     payments: [],
@@ -134,25 +137,36 @@ export function newbornActions(
       const declining =
         payer.kind === 'newborn declined deposit' && !course.signings.some((s) => s.card === 'declining');
       const deposit = course.figures.downPaymentCents;
-      actions.push(
-        (async () => {
-          const card = await tokenized(baseUrl, payer, declining ? DECLINING_NUMBER : APPROVED_NUMBER, year);
-          const answer = await signAgreement(
-            baseUrl,
-            payer,
-            link,
-            card,
-            deposit + cardFeeCents(deposit),
-            key(`sign${course.signings.length}`),
-          );
-          course.signings.push({ card: declining ? 'declining' : 'approved', status: statusOf(answer) });
-          return {
-            payer,
-            what: declining ? 'signs with the declining card' : 'signs the agreement',
-            answer,
-          };
-        })(),
-      );
+      // In two tabs at once, for some: each its own submission (key); one may sign.
+      const tabs = course.twice && !declining ? ['a', 'b'] : ['a'];
+      for (const tab of tabs) {
+        actions.push(
+          (async () => {
+            const card = await tokenized(
+              baseUrl,
+              payer,
+              declining ? DECLINING_NUMBER : APPROVED_NUMBER,
+              year,
+            );
+            const answer = await signAgreement(
+              baseUrl,
+              payer,
+              link,
+              card,
+              deposit + cardFeeCents(deposit),
+              key(`sign${course.signings.length}${tab}`),
+            );
+            course.signings.push({ card: declining ? 'declining' : 'approved', status: statusOf(answer) });
+            return {
+              payer,
+              what: declining
+                ? 'signs with the declining card'
+                : `signs the agreement${tabs.length > 1 ? ' (in two tabs at once)' : ''}`,
+              answer,
+            };
+          })(),
+        );
+      }
     } else if (course.link && signed) {
       const link = course.link;
       if (course.switchOn && !course.switchedOn && day >= course.switchOn) {
@@ -180,7 +194,9 @@ export function newbornActions(
         );
       } else if (course.payoffOn && !course.paidOffOn && day >= course.payoffOn) {
         course.paidOffOn = day;
-        actions.push(payOnPage(baseUrl, payer, course, link, 'payoff', key('payoff')));
+        for (const tab of course.twice ? ['a', 'b'] : ['a']) {
+          actions.push(payOnPage(baseUrl, payer, course, link, 'payoff', key(`payoff${tab}`)));
+        }
       }
     }
   }
