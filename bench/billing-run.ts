@@ -160,7 +160,7 @@ async function simulation(): Promise<boolean> {
     if (!c.ok) for (const line of c.details.slice(0, 8)) console.log(`         ${line}`);
   }
   console.log(
-    `  ${((Date.now() - began) / 1000).toFixed(0)} s in all; stepping ${figures.steppingSeconds?.toFixed(1)} s for ${figures.steps} steps, ${figures.charges} renewals charged`,
+    `  ${((Date.now() - began) / 1000).toFixed(0)} s in all; stepping ${figures.steppingSeconds?.toFixed(1)} s for ${figures.steps} steps, ${figures.charges} renewals charged, ${figures.paidByCheck} years paid by check, ${figures.installmentCharges} newborn installments charged`,
   );
   return checks.every((c) => c.ok);
 }

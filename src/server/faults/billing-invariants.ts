@@ -3,7 +3,7 @@ import { addDays } from '../../domain/dates';
 import { formatUsd } from '../../domain/money';
 import { rows } from './fault-database';
 import type { Check } from './invariants';
-import type { SimulatedClient } from './portal-client';
+import type { AgreementFigures, SimulatedClient } from './portal-client';
 
 /**
  * What must hold after the billing simulation (./billing-simulation.ts), read from the tables as
@@ -20,10 +20,55 @@ export type PayerKind =
   | 'expiring card'
   | 'no method'
   | 'plan buyer'
-  | 'leap day';
+  | 'leap day'
+  | 'check'
+  | 'newborn'
+  | 'newborn declined deposit'
+  | 'newborn declining card';
+
+/** A check staff recorded on the storage check queue for one of the client's years, and its answer. */
+export interface CheckSent {
+  feeId: string;
+  yearNumber: number | null;
+  checkNumber: string;
+  amountCents: number;
+  /** As typed: MM/DD/YYYY. */
+  checkDate: string;
+  /** The first day of the step it was recorded in. */
+  day: string;
+  /** The first check of a year, the same check typed again, another check for a year already paid, a check for a year the client was paying online at that moment. */
+  why: 'first' | 'same again' | 'another' | 'racing a card' | 'racing autopay';
+  status: number | 'no answer';
+}
+
+/** What the main contact of a newborn finance agreement did, and what each step answered. */
+export interface NewbornCourse {
+  figures: AgreementFigures;
+  /** The first simulated day on which staff send the link, and the main contact signs. */
+  sendOn: string;
+  signOn: string;
+  /** The link token of the e-mailed link, once sent. */
+  link: string | null;
+  /** Each signing: the card given and the answer (a declined deposit answers 402). */
+  signings: { card: 'approved' | 'declining'; status: number | 'no answer' }[];
+  /** The day the declining card was given for the installments, and the day (if ever) it was replaced and the overdue paid. */
+  switchOn: string | null;
+  switchedOn: string | null;
+  fixOn: string | null;
+  fixedOn: string | null;
+  /** Signs, and pays off, in two tabs at once. */
+  twice: boolean;
+  /** The day the balance is paid off early (if ever), and the day it was. */
+  payoffOn: string | null;
+  paidOffOn: string | null;
+  /** The page's payments that answered, with the total the button named. */
+  payments: { pay: 'overdue' | 'payoff'; expectedTotalCents: number; status: number | 'no answer' }[];
+}
 
 export interface SimulatedPayer extends SimulatedClient {
   kind: PayerKind;
+  /** 1980-01-01, or for a newborn a day of the last year. */
+  bornOn: string;
   bankedOn: string;
   /** Paid-until when the simulation starts: an anniversary of the banked date. */
   paidUntil: string;
@@ -35,6 +80,11 @@ export interface SimulatedPayer extends SimulatedClient {
   planBoughtOn: string | null;
   /** Paid-until the plan bought gives: five years on from the date already paid. */
   planPaidUntil: string | null;
+  /** The checks staff recorded for the client's years. */
+  checks: CheckSent[];
+  /** A check payer who answered a year's invoice with a card too (the year's id): its check and its charge meet on the charge day. */
+  cardAddedFor: string | null;
+  newborn: NewbornCourse | null;
 }
 
 /** spec 2 and the price book as shipped: $350.00 by card or check, $339.81 by ACH. */
@@ -92,6 +142,27 @@ export async function paidUntilDrift(
   );
 }
 
+/**
+ * The years of clients paying by check (no method ever on file) whose state is not what their
+ * charge day says, after a step: overdue from 14 days after it while unpaid, never before.
+ */
+export async function overdueDrift(pool: pg.Pool, payers: SimulatedPayer[], asOf: string): Promise<string[]> {
+  const ids = payers.filter((p) => p.kind === 'check').map((p) => p.id);
+  const wrong = await rows<{ act: string; year_number: number; status: string; charge_on: string }>(
+    pool,
+    `select c.client_act_id as act, f.year_number, f.status, f.charge_on::text
+     from annual_storage_fees f join clients c on c.id = f.client_id
+     where f.client_id = any($1::uuid[]) and (
+       (f.status = 'overdue' and f.charge_on + 14 > $2::date)
+       or (f.status = 'noticed' and f.charge_on + 14 <= $2::date))`,
+    [ids, asOf],
+  );
+  return wrong.map(
+    (w) =>
+      `after the run to ${asOf}: ${w.act} year ${w.year_number} ${w.status}, its charge day ${w.charge_on}`,
+  );
+}
+
 interface YearRow {
   id: string;
   client_id: string;
@@ -106,11 +177,17 @@ interface YearRow {
   amount_cents: number;
   ach_amount_cents: number | null;
   payment_id: string | null;
+  paid_at: string | null;
+  check_number: string | null;
+  check_amount_cents: number | null;
+  check_recorded_at: string | null;
 }
 
 interface PaymentRow {
   id: string;
   client_id: string;
+  /** The paid order's own operation (its charge is another, keyed `<order key>:charge`). */
+  order_operation_id: string | null;
   idempotency_key: string;
   purpose: string;
   status: string;
@@ -134,6 +211,50 @@ interface Mail {
   text_body: string;
 }
 
+interface ActivityRow {
+  client_id: string;
+  payment_id: string | null;
+  type: string;
+  purchased_plan_name: string | null;
+  amount_cents: number | null;
+}
+
+/** Per client: approved in the ledger, approved at the gateway, checks recorded, Client Activity, receipts e-mailed. */
+interface MoneyTotals {
+  ledger: number;
+  gateway: number;
+  checks: number;
+  activity: number;
+  mail: number;
+}
+
+/** The dedupe key of the e-mail that receipts an approved payment, by what it paid for. */
+function receiptKey(
+  p: PaymentRow,
+  of: {
+    paidYearOf: Map<string, string>;
+    planOrderOf: Map<string, string>;
+    agreementOfDeposit: Map<string, string>;
+    installmentOfPayment: Map<string, string>;
+  },
+): string {
+  switch (p.purpose) {
+    case 'annual_storage_renewal':
+      return `storage-renewal:${of.paidYearOf.get(p.id)}:paid`;
+    case 'storage_plan':
+      return `storage-plan:${of.planOrderOf.get(p.id)}`;
+    case 'newborn_deposit':
+      return `newborn-agreement:${of.agreementOfDeposit.get(p.id)}`;
+    case 'newborn_installment':
+      // The run's charge of one installment, or a payment on the agreement's page (one or more).
+      return p.idempotency_key.startsWith('newborn-installment:')
+        ? `newborn-installment:${of.installmentOfPayment.get(p.id)}:paid`
+        : `newborn-payment:${p.order_operation_id}`;
+    default:
+      return `payment:${p.id}`;
+  }
+}
+
 function check(name: string, problems: string[], notes: string[] = []): Check {
   return { name, ok: problems.length === 0, details: [...problems, ...notes] };
 }
@@ -142,6 +263,106 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item]);
   return map;
+}
+
+/** The bank's remit-to details in demo mode, as the README lists them (REMIT_TO_PAYEE, REMIT_TO_ADDRESS). */
+const REMIT_TO_PAYEE = 'Stem Cell Bank';
+const REMIT_TO_STREET = '1450 Brickell Avenue, Suite 1900';
+
+/** What check B6 holds, from the years, the clients' checks as staff recorded them, the renewals' tries, Client Activity and the e-mails. */
+function checkPaidYearProblems(input: {
+  years: YearRow[];
+  payers: SimulatedPayer[];
+  renewalTries: Map<string, PaymentRow[]>;
+  activities: ActivityRow[];
+  mailByKey: Map<string, Mail[]>;
+  last: string;
+}): string[] {
+  const { years, renewalTries, mailByKey, last } = input;
+  const problems: string[] = [];
+  const payerOf = new Map(input.payers.map((p) => [p.id, p]));
+  const checkActivities = input.activities.filter((a) => !a.payment_id);
+  const matched = new Set<ActivityRow>();
+  for (const year of years) {
+    const payer = payerOf.get(year.client_id);
+    const who = `${payer?.actId ?? year.client_id} (${payer?.kind}) year ${year.year_number} due ${year.due_date}`;
+    const sent = payer?.checks.filter((c) => c.feeId === year.id) ?? [];
+    const charged = (renewalTries.get(year.id) ?? []).filter((p) => p.status === 'approved').length;
+    if (year.check_recorded_at) {
+      const recorded = sent.filter(
+        (c) => c.status === 200 && (c.why === 'first' || c.why.startsWith('racing')),
+      );
+      if (year.status !== 'paid' || year.payment_id || charged > 0) {
+        problems.push(
+          `${who}: check no. ${year.check_number} recorded, and the year is ${year.status} with ${year.payment_id ? 'a payment' : 'no payment'} and ${charged} approved renewals`,
+        );
+      }
+      if (recorded.length !== 1 || recorded[0]?.checkNumber !== year.check_number) {
+        problems.push(
+          `${who}: holds check no. ${year.check_number}; staff were answered 200 for ${recorded.map((c) => c.checkNumber).join(', ') || 'none'}`,
+        );
+      }
+      if (year.check_amount_cents !== CARD_OR_CHECK_CENTS || year.amount_cents !== CARD_OR_CHECK_CENTS) {
+        problems.push(
+          `${who}: a check of ${year.check_amount_cents} cents for a year of ${year.amount_cents}`,
+        );
+      }
+      const rowsOfCheck = checkActivities.filter(
+        (a) =>
+          a.client_id === year.client_id &&
+          a.type === 'Annual Storage Fee' &&
+          a.purchased_plan_name?.includes(`check no. ${year.check_number}`),
+      );
+      for (const a of rowsOfCheck) matched.add(a);
+      if (rowsOfCheck.length !== 1 || rowsOfCheck[0]?.amount_cents !== year.check_amount_cents) {
+        problems.push(
+          `${who}: Client Activity ${rowsOfCheck.map((a) => a.amount_cents).join(', ') || 'none'} for check no. ${year.check_number}`,
+        );
+      }
+    } else if (sent.some((c) => c.status === 200)) {
+      problems.push(`${who}: a check was answered 200, and the year holds none (${year.status})`);
+    }
+    for (const c of sent) {
+      const expected = c.why === 'another' ? [409] : c.why.startsWith('racing') ? [200, 409] : [200];
+      if (!expected.includes(c.status as number)) {
+        problems.push(`${who}: check no. ${c.checkNumber} (${c.why}) on ${c.day} answered ${c.status}`);
+      }
+    }
+    if (year.status === 'overdue' && (year.paid_at || year.check_recorded_at || year.payment_id)) {
+      problems.push(`${who}: overdue, yet paid (${year.paid_at}, check ${year.check_number})`);
+    }
+    if (payer?.kind === 'check' || payer?.kind === 'no method') {
+      const unpaid = !['paid', 'covered', 'waived'].includes(year.status);
+      const pastGrace = addDays(year.charge_on ?? year.due_date, 14) <= last;
+      if ((year.status === 'overdue') !== (unpaid && pastGrace)) {
+        problems.push(
+          `${who}: ${year.status} on ${last}, charge day ${year.charge_on}: ${unpaid ? 'unpaid' : 'paid'}`,
+        );
+      }
+    }
+    // Noticed without a method on file: the notice is the invoice a check answers.
+    if (year.method_kind === 'none' && payer) {
+      const notice = mailByKey.get(`storage-renewal:${year.id}:notice`)?.[0]?.text_body ?? '';
+      const memo = `${payer.actId} storage year ${year.year_number}`;
+      if (
+        ![REMIT_TO_PAYEE, REMIT_TO_STREET, memo, formatUsd(CARD_OR_CHECK_CENTS)].every((w) =>
+          notice.includes(w),
+        )
+      ) {
+        problems.push(
+          `${who}: the invoice does not name the payee, the remit-to address, "${memo}" and $350.00`,
+        );
+      }
+    }
+  }
+  for (const a of checkActivities) {
+    if (!matched.has(a)) {
+      problems.push(
+        `${a.client_id}: Client Activity "${a.purchased_plan_name}" of ${a.amount_cents} cents with no payment and no check`,
+      );
+    }
+  }
+  return problems;
 }
 
 export async function billingChecks(
@@ -153,15 +374,18 @@ export async function billingChecks(
   const years = await rows<YearRow>(
     pool,
     `select id, client_id, year_number, due_date::text, covers_until::text, status, notice_on::text,
-        charge_on::text, method_kind, tries, amount_cents, ach_amount_cents, payment_id
+        charge_on::text, method_kind, tries, amount_cents, ach_amount_cents, payment_id, paid_at::text,
+        check_number, check_amount_cents, check_recorded_at::text
      from annual_storage_fees where client_id = any($1::uuid[]) order by client_id, due_date`,
     [ids],
   );
   const payments = await rows<PaymentRow>(
     pool,
-    `select id, client_id, idempotency_key, purpose, status, method_kind, fee_cents, total_cents, reference,
-        gateway_transaction_id
-     from payments where client_id = any($1::uuid[])`,
+    `select p.id, p.client_id, p.idempotency_key, p.purpose, p.status, p.method_kind, p.fee_cents,
+        p.total_cents, p.reference, p.gateway_transaction_id,
+        (select o.id from operations o where o.scope = 'client:' || p.client_id
+           and o.idempotency_key = regexp_replace(p.idempotency_key, ':charge$', '')) as order_operation_id
+     from payments p where p.client_id = any($1::uuid[])`,
     [ids],
   );
   const gateway = await rows<GatewayRow>(
@@ -171,9 +395,22 @@ export async function billingChecks(
         or (t.status = 'approved' and not exists (select 1 from payments p where p.reference = t.reference))`,
     [payments.flatMap((p) => (p.reference ? [p.reference] : []))],
   );
-  const activities = await rows<{ payment_id: string; amount_cents: number | null }>(
+  const activities = await rows<ActivityRow>(
     pool,
-    `select payment_id, amount_cents from client_activities
+    `select client_id, payment_id, type, purchased_plan_name, amount_cents from client_activities
+     where client_id = any($1::uuid[])`,
+    [ids],
+  );
+  // The newborn agreements' payments, by the fact their receipt is e-mailed for.
+  const deposits = await rows<{ id: string; payment_id: string }>(
+    pool,
+    `select id, deposit_payment_id as payment_id from newborn_agreements
+     where client_id = any($1::uuid[]) and deposit_payment_id is not null`,
+    [ids],
+  );
+  const installmentsPaid = await rows<{ id: string; payment_id: string }>(
+    pool,
+    `select id, payment_id from newborn_installments
      where client_id = any($1::uuid[]) and payment_id is not null`,
     [ids],
   );
@@ -230,14 +467,16 @@ export async function billingChecks(
       const other = year.payment_id ? paymentById.get(year.payment_id) : undefined;
       const approvedOther =
         other && other.purpose !== 'annual_storage_renewal' && other.status === 'approved' ? 1 : 0;
-      const paidTimes = approvedRenewals.length + approvedOther;
-      if (year.status === 'paid' && (paidTimes !== 1 || other?.status !== 'approved')) {
+      // A check recorded on the queue pays a year as a charge would, and writes no ledger row.
+      const byCheck = year.check_recorded_at ? 1 : 0;
+      const paidTimes = approvedRenewals.length + approvedOther + byCheck;
+      if (year.status === 'paid' && (paidTimes !== 1 || (!byCheck && other?.status !== 'approved'))) {
         yearProblems.push(
-          `${who}: paid by ${paidTimes} approved charges (its payment ${other?.status ?? 'none'})`,
+          `${who}: paid by ${paidTimes} approved charges and checks (its payment ${other?.status ?? 'none'}${byCheck ? `, check no. ${year.check_number}` : ''})`,
         );
       }
       if (year.status !== 'paid' && paidTimes > 0) {
-        yearProblems.push(`${who}: ${year.status}, yet ${paidTimes} approved charges`);
+        yearProblems.push(`${who}: ${year.status}, yet ${paidTimes} approved charges and checks`);
       }
       const chargeOn = year.charge_on ?? year.due_date;
       const closed = addDays(chargeOn, 14) < last;
@@ -358,12 +597,22 @@ export async function billingChecks(
   // 4. Ledger, sandbox gateway, Client Activity and e-mails agree to the cent.
   const moneyProblems: string[] = [];
   const gatewayByRef = groupBy(gateway, (t) => t.reference);
-  const activityByPayment = groupBy(activities, (a) => a.payment_id);
+  const activityByPayment = groupBy(
+    activities.filter((a) => a.payment_id),
+    (a) => a.payment_id ?? '',
+  );
+  const agreementOfDeposit = new Map(deposits.map((d) => [d.payment_id, d.id]));
+  const installmentOfPayment = new Map(installmentsPaid.map((i) => [i.payment_id, i.id]));
   const planOrderOf = new Map(
     planOrders.flatMap((o) => (o.payment_id ? [[o.payment_id, o.id] as const] : [])),
   );
   const paidYearOf = new Map(years.flatMap((y) => (y.payment_id ? [[y.payment_id, y.id] as const] : [])));
-  const totals = new Map<string, { ledger: number; gateway: number; activity: number; mail: number }>();
+  const totals = new Map<string, MoneyTotals>();
+  const totalsOf = (clientId: string) => {
+    const sums = totals.get(clientId) ?? { ledger: 0, gateway: 0, checks: 0, activity: 0, mail: 0 };
+    totals.set(clientId, sums);
+    return sums;
+  };
   for (const p of payments) {
     const who = `${act(p.client_id)} ${p.purpose} ${p.idempotency_key} (${p.status})`;
     const charges = gatewayByRef.get(p.reference ?? '') ?? [];
@@ -372,7 +621,7 @@ export async function billingChecks(
       if (approvedAtGateway.length > 0) moneyProblems.push(`${who}: approved at the gateway`);
       continue;
     }
-    const sums = totals.get(p.client_id) ?? { ledger: 0, gateway: 0, activity: 0, mail: 0 };
+    const sums = totalsOf(p.client_id);
     sums.ledger += p.total_cents;
     for (const t of approvedAtGateway) sums.gateway += t.amount_cents;
     if (approvedAtGateway.length !== 1 || approvedAtGateway[0]?.transaction_id !== p.gateway_transaction_id) {
@@ -389,12 +638,12 @@ export async function billingChecks(
         `${who}: Client Activity ${rowsOfActivity.map((a) => a.amount_cents).join(', ') || 'none'} for ${p.total_cents}`,
       );
     }
-    const key =
-      p.purpose === 'annual_storage_renewal'
-        ? `storage-renewal:${paidYearOf.get(p.id)}:paid`
-        : p.purpose === 'storage_plan'
-          ? `storage-plan:${planOrderOf.get(p.id)}`
-          : `payment:${p.id}`;
+    const key = receiptKey(p, {
+      paidYearOf,
+      planOrderOf,
+      agreementOfDeposit,
+      installmentOfPayment,
+    });
     const receipts = mailByKey.get(key) ?? [];
     if (receipts.length === 1 && receipts[0]?.text_body.includes(formatUsd(p.total_cents))) {
       sums.mail += p.total_cents;
@@ -403,8 +652,23 @@ export async function billingChecks(
         `${who}: ${receipts.length} e-mails ${key}${receipts.length === 1 ? ` not naming ${formatUsd(p.total_cents)}` : ''}`,
       );
     }
-    totals.set(p.client_id, sums);
   }
+  // A year paid by check: no ledger row and nothing at the gateway; its Client Activity row (no
+  // payment) and its receipt e-mail name the check's amount.
+  for (const year of years) {
+    if (!year.check_recorded_at) continue;
+    const sums = totalsOf(year.client_id);
+    const cents = year.check_amount_cents ?? 0;
+    sums.checks += cents;
+    const receipts = mailByKey.get(`storage-renewal:${year.id}:paid`) ?? [];
+    if (receipts.length === 1 && receipts[0]?.text_body.includes(formatUsd(cents))) sums.mail += cents;
+    else {
+      moneyProblems.push(
+        `${act(year.client_id)} year ${year.year_number} paid by check no. ${year.check_number}: ${receipts.length} receipt e-mails naming ${formatUsd(cents)}`,
+      );
+    }
+  }
+  for (const a of activities) if (!a.payment_id) totalsOf(a.client_id).activity += a.amount_cents ?? 0;
   const known = new Set(payments.map((p) => p.reference));
   for (const t of gateway) {
     if (t.status === 'approved' && !known.has(t.reference)) {
@@ -415,10 +679,11 @@ export async function billingChecks(
   }
   let agreeing = 0;
   for (const [clientId, s] of totals) {
-    if (s.ledger === s.gateway && s.gateway === s.activity && s.activity === s.mail) agreeing += 1;
+    const received = s.ledger + s.checks;
+    if (s.ledger === s.gateway && received === s.activity && s.activity === s.mail) agreeing += 1;
     else
       moneyProblems.push(
-        `${act(clientId)}: ledger ${s.ledger}, gateway ${s.gateway}, activity ${s.activity}, e-mails ${s.mail} cents`,
+        `${act(clientId)}: ledger ${s.ledger}, gateway ${s.gateway}, checks ${s.checks}, activity ${s.activity}, e-mails ${s.mail} cents`,
       );
   }
 
@@ -453,6 +718,9 @@ export async function billingChecks(
     }
   }
 
+  // 6. Checks: a year paid by check is paid once; the years of clients without a method are overdue exactly when unpaid.
+  const checkProblems = checkPaidYearProblems({ years, payers, renewalTries, activities, mailByKey, last });
+
   const renewalPayments = payments.filter((p) => p.purpose === 'annual_storage_renewal');
   const figures = {
     clients: payers.length,
@@ -463,7 +731,9 @@ export async function billingChecks(
     covered: years.filter((y) => y.status === 'covered').length,
     paidOnline: payments.filter((p) => p.purpose === 'annual_storage_overdue' && p.status === 'approved')
       .length,
+    paidByCheck: years.filter((y) => y.check_recorded_at).length,
   };
+  const checksSent = payers.flatMap((p) => p.checks);
   return {
     checks: [
       check('B1. every client-year is paid exactly once or overdue, on its anniversary', yearProblems, [
@@ -488,6 +758,20 @@ export async function billingChecks(
         `${agreeing} clients' charges agree`,
       ]),
       check('B5. each decline and overdue year e-mailed; expiring cards named in the notice', mailProblems),
+      check(
+        'B6. a year paid by check is paid once (no charge beside it, a check again refused or answered the same), its invoice names the remit-to and memo; a year without a method is overdue exactly when unpaid 14 days after its charge day',
+        checkProblems,
+        [
+          `${figures.paidByCheck} years paid by check`,
+          ...(['first', 'same again', 'another', 'racing a card', 'racing autopay'] as const).map(
+            (why) =>
+              `${why}: ${checksSent
+                .filter((c) => c.why === why)
+                .map((c) => c.status)
+                .join(', ')}`,
+          ),
+        ],
+      ),
     ],
     figures,
   };

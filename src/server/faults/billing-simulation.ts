@@ -1,19 +1,23 @@
 /**
  * The billing simulation (issue 21): about 200 clients (the bench: 1,000 or more) billed through
- * three years of storage renewals by two real server processes on one PostgreSQL database, one of
- * them killed with SIGKILL in the middle of a run and started again.
+ * three years of storage renewals and newborn installments by two real server processes on one
+ * PostgreSQL database, one of them killed with SIGKILL in the middle of a run and started again.
  *
  * The days are stepped by "Run billing as of…" (`POST /api/staff/billing/run`, demo mode, limited
  * to the simulation's clients) in steps of 1 to 8 days, each sent to one process in turn, and every
  * fourth to both at once, so that both run the same days and meet on the same years: the run's own
- * guards (the unique notice, the claimed year, the keyed charge) must keep each year billed once. Between the steps
- * the clients act through the API as a browser would: a declined client or one who was sent an
- * invoice saves a card (which pays what is overdue), a client told their card expires replaces
- * it, a few buy a 5-year plan between a notice and its due date.
+ * guards (the unique notice, the claimed year, the keyed charge) must keep each year billed once.
+ * During each step the clients and staff act through the API as a browser would: a declined client
+ * or one who was sent an invoice saves a card (which pays what is overdue), a client told their card
+ * expires replaces it, a few buy a 5-year plan between a notice and its due date; staff record the
+ * checks of clients paying by check on the storage check queue (./billing-check-payers.ts); and
+ * newborns' main contacts sign their finance agreements with a card, change it and pay on the
+ * agreement's page (./billing-newborns.ts).
  *
  * The run may reach at most two years ahead, so the three years start a year back: the run's
  * cursor for these clients is set to the day before, and the hourly job's own cursor (all
- * clients, today) past the end, so that no run but the simulation's bills them.
+ * clients) follows the simulation's, never at today or before, so that no run but the simulation's
+ * bills them, and the agreement's page reads what is overdue on the simulation's day.
  *
  * The checks (./billing-invariants.ts) read the tables as an auditor would.
  */
@@ -24,13 +28,17 @@ import type pg from 'pg';
 import { todayFor } from '../../domain/client-basics';
 import { addDays, addYears } from '../../domain/dates';
 import { billingRunScope } from '../modules/payments/billing-run';
+import { checkActions, type OpenYear } from './billing-check-payers';
 import {
   billingChecks,
   expiryEnd,
+  overdueDrift,
   type PayerKind,
   paidUntilDrift,
   type SimulatedPayer,
 } from './billing-invariants';
+import { installmentDrift, newbornChecks } from './billing-newborn-invariants';
+import { isNewborn, NEWBORN_KINDS, newbornActions, planNewborn } from './billing-newborns';
 import { type Admin, openPool, openSessions, openStaffSession, rows } from './fault-database';
 import { type Check, settled } from './invariants';
 import {
@@ -64,17 +72,19 @@ export interface BillingSimulationResult {
   figures: Record<string, number>;
 }
 
-/** Out of every 20 clients (after the leap-day clients and the plan buyers). */
+/** Out of every 20 clients (after the leap-day clients, the plan buyers and the newborns). */
 const MIX: PayerKind[] = [
-  ...Array<PayerKind>(7).fill('card'),
+  ...Array<PayerKind>(5).fill('card'),
   ...Array<PayerKind>(3).fill('ach'),
   ...Array<PayerKind>(3).fill('no method'),
+  ...Array<PayerKind>(2).fill('check'),
   ...Array<PayerKind>(3).fill('declining card'),
   ...Array<PayerKind>(2).fill('expiring card'),
   ...Array<PayerKind>(2).fill('short ACH'),
 ];
 
 const LEASE_MS = 10_000;
+const SESSION_RENEWAL_MS = 120_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** mulberry32, as the fault suite's: a run is repeated by running it again with its seed. */
@@ -98,10 +108,16 @@ function lastLeapDayBefore(day: string): string {
 }
 
 /** The clients of the mix, their banked dates and their paid-until when the simulation starts. */
-function planPayers(count: number, start: string, random: () => number): Omit<SimulatedPayer, 'id'>[] {
+function planPayers(
+  count: number,
+  start: string,
+  today: string,
+  random: () => number,
+): Omit<SimulatedPayer, 'id'>[] {
   const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
   const leapDays = Math.max(2, Math.round(count * 0.02));
   const planBuyers = Math.max(3, Math.round(count * 0.03));
+  const newborns = Math.max(NEWBORN_KINDS.length, Math.round(count * 0.08));
   const leapDay = lastLeapDayBefore(start);
   return Array.from({ length: count }, (_, i) => {
     const kind: PayerKind =
@@ -109,11 +125,19 @@ function planPayers(count: number, start: string, random: () => number): Omit<Si
         ? 'leap day'
         : i < leapDays + planBuyers
           ? 'plan buyer'
-          : (MIX[i % MIX.length] as PayerKind);
+          : i < leapDays + planBuyers + newborns
+            ? (NEWBORN_KINDS[(i - leapDays - planBuyers) % NEWBORN_KINDS.length] as PayerKind)
+            : (MIX[i % MIX.length] as PayerKind);
     const actId = `BIL${String(i + 1).padStart(5, '0')}`;
     let bankedOn: string;
     let paidUntil: string;
-    if (kind === 'leap day') {
+    let bornOn = '1980-01-01';
+    if (isNewborn(kind)) {
+      // Born in the last year (a newborn finance agreement is for them only), banked days after.
+      bornOn = addDays(today, -between(5, 300));
+      bankedOn = addDays(bornOn, between(1, 3));
+      paidUntil = addYears(bankedOn, 1);
+    } else if (kind === 'leap day') {
       // Banked on 29 February: paid until the first anniversary at least a month into the run.
       bankedOn = leapDay;
       let n = 1;
@@ -131,6 +155,7 @@ function planPayers(count: number, start: string, random: () => number): Omit<Si
       actId,
       ip: `10.${90 + Math.floor(i / 62500)}.${Math.floor(i / 250) % 250}.${(i % 250) + 1}`,
       kind,
+      bornOn,
       bankedOn,
       paidUntil,
       // Half the declined clients and a third of those sent an invoice pay online; half those
@@ -146,6 +171,9 @@ function planPayers(count: number, start: string, random: () => number): Omit<Si
       fixedOn: null,
       planBoughtOn: null,
       planPaidUntil: null,
+      checks: [],
+      cardAddedFor: null,
+      newborn: isNewborn(kind) ? planNewborn({ actId, kind }, today, between) : null,
     };
   });
 }
@@ -157,13 +185,18 @@ async function addPayers(pool: pg.Pool, planned: Omit<SimulatedPayer, 'id'>[]): 
     `insert into clients (client_act_id, password_hash, first_name, last_name, date_of_birth, email, country,
         date_banked_in, annual_storage_paid_until, initial_processing_form_completed,
         client_consent_form_completed, infectious_disease_form_completed)
-     select p.act_id, john.password_hash, 'Billing', 'Client ' || p.act_id, date '1980-01-01',
+     select p.act_id, john.password_hash, 'Billing', 'Client ' || p.act_id, p.born_on::date,
         lower(p.act_id) || '@example.com', 'United States', p.banked_on::date, p.paid_until::date,
         true, true, true
-     from unnest($1::text[], $2::text[], $3::text[]) as p(act_id, banked_on, paid_until),
+     from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as p(act_id, banked_on, paid_until, born_on),
         (select password_hash from clients where client_act_id = 'ACT10002') as john
      returning id, client_act_id as "actId"`,
-    [planned.map((p) => p.actId), planned.map((p) => p.bankedOn), planned.map((p) => p.paidUntil)],
+    [
+      planned.map((p) => p.actId),
+      planned.map((p) => p.bankedOn),
+      planned.map((p) => p.paidUntil),
+      planned.map((p) => p.bornOn),
+    ],
   );
   if (made.length !== planned.length) throw new Error(`made ${made.length} of ${planned.length} clients`);
   const ids = new Map(made.map((m) => [m.actId, m.id]));
@@ -181,6 +214,9 @@ async function addPayers(pool: pg.Pool, planned: Omit<SimulatedPayer, 'id'>[]): 
       case 'card':
       case 'plan buyer':
       case 'leap day':
+      case 'newborn':
+      case 'newborn declined deposit':
+      case 'newborn declining card':
         return [{ p, kind: 'card', last4: '4242', expiry: far, behavior: 'approve' }];
       case 'expiring card':
         return [{ p, kind: 'card', last4: '4444', expiry: p.cardExpiry ?? far, behavior: 'approve' }];
@@ -230,6 +266,20 @@ async function addPayers(pool: pg.Pool, planned: Omit<SimulatedPayer, 'id'>[]): 
   return payers;
 }
 
+/**
+ * The billing day of the application (the agreement's page reads what is overdue on it): where the
+ * simulation's run reached, and never today or earlier, so that the hourly job (billing all clients
+ * up to today from the day after it) finds nothing to do, even past midnight.
+ */
+async function moveBillingDay(pool: pg.Pool, reached: string, today: string) {
+  const day = reached > addDays(today, 1) ? reached : addDays(today, 1);
+  await pool.query(
+    `insert into billing_runs (scope, last_day, updated_at) values ('all', $1::date, now())
+     on conflict (scope) do update set last_day = excluded.last_day`,
+    [day],
+  );
+}
+
 /** Waits until no run-once operation runs and no payment is in progress (what a kill left is settled). */
 async function waitSettled(pool: pg.Pool, timeoutMs: number): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
@@ -245,32 +295,28 @@ async function waitSettled(pool: pg.Pool, timeoutMs: number): Promise<string[]> 
   }
 }
 
-interface OpenYear {
-  client_id: string;
-  status: string;
-  tries: number;
-  charge_on: string;
-  due_date: string;
+/** The clients' open years as they stand before a step. */
+function openYears(pool: pg.Pool, payers: SimulatedPayer[]): Promise<OpenYear[]> {
+  return rows<OpenYear>(
+    pool,
+    `select id, client_id, year_number, status, tries, charge_on::text, due_date::text from annual_storage_fees
+     where client_id = any($1::uuid[]) and status in ('noticed', 'retrying', 'overdue')`,
+    [payers.map((p) => p.id)],
+  );
 }
 
 /**
  * What the clients do during one step, from the years as they stand before it: only from today
  * on, since the portal pays what is owed as of the real day (a year past due before today).
  */
-async function clientActions(
-  pool: pg.Pool,
+function clientActions(
   baseUrl: string,
   payers: SimulatedPayer[],
+  open: OpenYear[],
   day: string,
   asOf: string,
   tag: string,
-): Promise<Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>[]> {
-  const open = await rows<OpenYear>(
-    pool,
-    `select client_id, status, tries, charge_on::text, due_date::text from annual_storage_fees
-     where client_id = any($1::uuid[]) and status in ('noticed', 'retrying', 'overdue')`,
-    [payers.map((p) => p.id)],
-  );
+): Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>[] {
   const byClient = new Map<string, OpenYear[]>();
   for (const year of open) byClient.set(year.client_id, [...(byClient.get(year.client_id) ?? []), year]);
   const actions: Promise<{ payer: SimulatedPayer; what: string; answer: Answer }>[] = [];
@@ -358,13 +404,20 @@ export async function runBillingSimulation(
     const first = addDays(addYears(today, -1), 1);
     const last = addYears(today, 2);
     const setUp = Date.now();
-    const payers = await addPayers(pool, planPayers(settings.clients, first, random));
+    const payers = await addPayers(pool, planPayers(settings.clients, first, today, random));
     const actIds = payers.map((p) => p.actId);
-    const cookies = await openSessions(
-      pool,
-      payers.map((p) => p.id),
-    );
-    for (const payer of payers) payer.cookie = cookies.get(payer.id);
+    // A client's session signs out after 5 idle minutes, and a loaded machine may take longer than
+    // that to step the three years: each client is signed in again (a new session) every 2 minutes.
+    const sessions = pool;
+    const signIn = async () => {
+      const cookies = await openSessions(
+        sessions,
+        payers.map((p) => p.id),
+      );
+      for (const payer of payers) payer.cookie = cookies.get(payer.id);
+      return Date.now();
+    };
+    let signedInAt = await signIn();
     const staffSession = await openStaffSession(pool);
     const staff: SimulatedClient = {
       id: staffSession.staffId,
@@ -373,10 +426,11 @@ export async function runBillingSimulation(
       cookie: staffSession.cookie,
     };
     await pool.query(
-      `insert into billing_runs (scope, last_day, updated_at) values ($1, $2::date, now()), ('all', $3::date, now())
+      `insert into billing_runs (scope, last_day, updated_at) values ($1, $2::date, now())
        on conflict (scope) do update set last_day = excluded.last_day`,
-      [billingRunScope(actIds), addDays(first, -1), last],
+      [billingRunScope(actIds), addDays(first, -1)],
     );
+    await moveBillingDay(pool, addDays(first, -1), today);
     const counts = new Map<string, number>();
     for (const p of payers) counts.set(p.kind, (counts.get(p.kind) ?? 0) + 1);
     say(
@@ -390,9 +444,12 @@ export async function runBillingSimulation(
     const killDay = addDays(first, between(330, 760));
     const runProblems: string[] = [];
     const drift: string[] = [];
+    const overdueEarlyOrLate: string[] = [];
+    const installmentProblems: string[] = [];
     const actionLines = new Map<string, number>();
     let killed = false;
     let steps = 0;
+    let checkNumbers = 100_000 + settings.seed * 1_000;
     const stepping = Date.now();
     for (let cursor = addDays(first, -1); cursor < last; ) {
       steps += 1;
@@ -401,7 +458,25 @@ export async function runBillingSimulation(
       const asOf = addDays(cursor, stride) < last ? addDays(cursor, stride) : last;
       const day = addDays(cursor, 1);
       const tag = `sim-${settings.seed}-${steps}`;
-      const actions = day >= today ? await clientActions(pool, a.baseUrl, payers, day, asOf, tag) : [];
+      if (Date.now() - signedInAt > SESSION_RENEWAL_MS) signedInAt = await signIn();
+      const open = await openYears(pool, payers);
+      const actions = day >= today ? clientActions(a.baseUrl, payers, open, day, asOf, tag) : [];
+      // Checks arrive whatever the day (their date is never after today); staff act after the
+      // clients above, so a check may meet a card saved in the same step.
+      actions.push(
+        ...(await checkActions(a.baseUrl, staff, payers, open, {
+          day,
+          asOf,
+          today,
+          seed: settings.seed,
+          tag,
+          nextCheckNumber: () => {
+            checkNumbers += 1;
+            return String(checkNumbers);
+          },
+        })),
+        ...newbornActions(pool, a.baseUrl, staff, payers, day, tag),
+      );
       const body = { asOf, clients: actIds };
       const target = b;
       // Every fourth step (and the one of the kill) both processes run the same days at once; the
@@ -425,7 +500,7 @@ export async function runBillingSimulation(
       for (const done of await Promise.all(actions)) {
         const label = `${done.what}: ${done.answer.cut ? 'no answer' : done.answer.status}`;
         actionLines.set(label, (actionLines.get(label) ?? 0) + 1);
-        if (!done.answer.cut && done.answer.status >= 500) {
+        if (!done.answer.cut && (done.answer.status >= 500 || done.answer.status === 401)) {
           runProblems.push(`${done.payer.actId} ${done.what} on ${day}: ${explainAnswer(done.answer)}`);
         }
       }
@@ -461,7 +536,12 @@ export async function runBillingSimulation(
         if (left.length > 0) runProblems.push(`still running after the restart: ${left.join(', ')}`);
       }
       if (drift.length < 12) drift.push(...(await paidUntilDrift(pool, payers, asOf)));
+      if (overdueEarlyOrLate.length < 12)
+        overdueEarlyOrLate.push(...(await overdueDrift(pool, payers, asOf)));
+      if (installmentProblems.length < 12)
+        installmentProblems.push(...(await installmentDrift(pool, payers, asOf)));
       cursor = asOf;
+      await moveBillingDay(pool, cursor, today);
       if (!a.alive()) throw new Error(`server A exited:\n${a.output(20)}`);
     }
     figures.steppingSeconds = (Date.now() - stepping) / 1000;
@@ -480,6 +560,16 @@ export async function runBillingSimulation(
       name: 'paid-until was the end of the last paid year after every step',
       ok: drift.length === 0,
       details: drift,
+    });
+    checks.push({
+      name: "a check payer's unpaid year was overdue from 14 days after its charge day, and not before, after every step",
+      ok: overdueEarlyOrLate.length === 0,
+      details: overdueEarlyOrLate,
+    });
+    checks.push({
+      name: 'an installment unpaid 30 days after its date carried its one late charge, and none had it earlier; each was reminded from 3 days before its date, and none earlier, after every step',
+      ok: installmentProblems.length === 0,
+      details: installmentProblems,
     });
     // The runs' own settling is checked too, as every fault scenario's.
     for (const c of await settled({
@@ -500,11 +590,12 @@ export async function runBillingSimulation(
     }
     const checking = Date.now();
     const result = await billingChecks(pool, payers, { first, last, today });
-    checks.push(...result.checks);
-    Object.assign(figures, result.figures);
+    const newborn = await newbornChecks(pool, payers, { last });
+    checks.push(...result.checks, ...newborn.checks);
+    Object.assign(figures, result.figures, newborn.figures);
     figures.checkSeconds = (Date.now() - checking) / 1000;
     say(
-      `  ${result.figures.notices} notices, ${result.figures.charges} renewals charged, ${result.figures.declines} declines, ${result.figures.overdue} years overdue at the end; checks took ${figures.checkSeconds.toFixed(1)} s`,
+      `  ${result.figures.notices} notices, ${result.figures.charges} renewals charged, ${result.figures.declines} declines, ${result.figures.paidByCheck} years paid by check, ${result.figures.overdue} years overdue at the end; ${newborn.figures.agreementsSigned} newborn agreements signed, ${newborn.figures.installmentCharges} installments charged, ${newborn.figures.installmentDeclines} declined, ${newborn.figures.lateCharges} late charges; checks took ${figures.checkSeconds.toFixed(1)} s`,
     );
     for (const server of [a, b]) {
       checks.push({

@@ -330,3 +330,134 @@ export function runBillingAsOf(
     timeoutMs,
   });
 }
+
+/** The storage years waiting for a check, as the staff queue lists them (`GET /api/staff/storage_checks`). */
+export function storageChecksQueue(baseUrl: string, staff: SimulatedClient): Promise<Answer> {
+  return call(baseUrl, 'GET', '/api/staff/storage_checks', { headers: headersOf(staff) });
+}
+
+/** Staff record a check received for a storage year (`POST /api/staff/record_storage_check`). */
+export function recordStorageCheck(
+  baseUrl: string,
+  staff: SimulatedClient,
+  check: { feeId: string; checkNumber: string; checkAmount: string; checkDate: string },
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/staff/record_storage_check', {
+    headers: headersOf(staff),
+    body: check,
+  });
+}
+
+/** The figures staff send a newborn finance agreement with (cents, the rate in basis points). */
+export interface AgreementFigures {
+  mainContact: string;
+  patientId: string;
+  annualBankingFeeCents: number;
+  bioInsuranceFeeCents: number;
+  downPaymentCents: number;
+  initialProcessingFeeCents: number;
+  interestRateBasisPoints: number;
+  installments: number;
+  totalFinancedCents: number;
+}
+
+/** Staff create a newborn finance agreement and e-mail its link (`POST /api/staff/send_agreement_link`). */
+export function sendAgreementLink(
+  baseUrl: string,
+  staff: SimulatedClient,
+  clientActId: string,
+  figures: AgreementFigures,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/staff/send_agreement_link', {
+    headers: headersOf(staff),
+    body: { clientId: clientActId, ...figures },
+  });
+}
+
+/** The public agreement page's headers: no session, the link token in the body. */
+function publicHeaders(client: SimulatedClient, idempotencyKey?: string): Record<string, string> {
+  return {
+    'x-forwarded-for': client.ip,
+    ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+  };
+}
+
+/** A card as the agreement page sends it with its token: brand, expiry and billing address. */
+function agreementCardFields(client: SimulatedClient, token: CardToken, card: SandboxCard) {
+  return {
+    Payment_Type: 'CC',
+    token,
+    Credit_Card_Type: 'Visa',
+    Month_of_Expiry: String(card.expiryMonth),
+    Year_of_Expiry: String(card.expiryYear),
+    Credit_Card_Holder_First_Name: 'Fault',
+    Credit_Card_Holder_Last_Name: 'Client',
+    Credit_Card_Biling_Email_Address: `${client.actId.toLowerCase()}@example.com`,
+    Country: 'United States',
+    Credit_Card_Billing_Street: '1200 Brickell Avenue',
+    Credit_Card_Billing_City: 'Miami',
+    Credit_Card_Billing_State: 'FL',
+    Credit_Card_Billing_Zip_Code: '33131',
+    authorizeCharges: true,
+  };
+}
+
+/**
+ * The main contact signs the agreement the e-mailed link opens, with a card for the deposit
+ * (charged now, `expectedTotalCents` as the button named it) and the installments.
+ */
+export function signAgreement(
+  baseUrl: string,
+  client: SimulatedClient,
+  link: string,
+  card: { token: CardToken; card: SandboxCard },
+  expectedTotalCents: number,
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/set_Client_Agreement_service', {
+    headers: publicHeaders(client, idempotencyKey),
+    body: {
+      ClientId: link,
+      signatureData: SIGNATURE,
+      NBAgreementCompleted: true,
+      ...agreementCardFields(client, card.token, card.card),
+      expectedTotalCents,
+    },
+  });
+}
+
+/** The signed agreement's page: its schedule, and what is overdue or paid off now. */
+export function agreementAccount(baseUrl: string, client: SimulatedClient, link: string): Promise<Answer> {
+  return call(baseUrl, 'GET', `/api/pay/get_Client_Agreement_account?id=${encodeURIComponent(link)}`, {
+    headers: publicHeaders(client),
+  });
+}
+
+/** A new card for the installments, on the signed agreement's page (nothing is charged). */
+export function changeAgreementCard(
+  baseUrl: string,
+  client: SimulatedClient,
+  link: string,
+  card: { token: CardToken; card: SandboxCard },
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/set_Client_Agreement_payment_method', {
+    headers: publicHeaders(client, idempotencyKey),
+    body: { ClientId: link, ...agreementCardFields(client, card.token, card.card) },
+  });
+}
+
+/** Pays the overdue installments, or the balance early, with the total the page's button named. */
+export function payAgreement(
+  baseUrl: string,
+  client: SimulatedClient,
+  link: string,
+  pay: 'overdue' | 'payoff',
+  expectedTotalCents: number,
+  idempotencyKey: string,
+): Promise<Answer> {
+  return call(baseUrl, 'POST', '/api/pay/set_Client_Agreement_payment', {
+    headers: publicHeaders(client, idempotencyKey),
+    body: { ClientId: link, pay, expectedTotalCents },
+  });
+}
