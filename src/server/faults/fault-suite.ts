@@ -514,6 +514,7 @@ async function runBillingScenario(
       linkSecret: ctx.linkSecret,
       seed,
       clients: billingClients,
+      newborns: process.env.FAULT_BILLING_NEWBORNS === '1',
       say,
     });
     return { title: scenario.title, checks };
