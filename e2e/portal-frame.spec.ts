@@ -4,7 +4,7 @@
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible, signIn } from './support/portal';
-import { signInAsDemoAdmin } from './support/staff';
+import { signInAsDemoAdmin, signInAsDemoAdminAnew } from './support/staff';
 
 // playwright.config.ts starts the server with this CONTACT_URL.
 const CONTACT_URL = 'https://bank.example.org/contact-us';
@@ -217,7 +217,8 @@ for (const viewport of [
     // The back office, in a browser of its own.
     const staff = await (await browser.newContext({ viewport })).newPage();
     listenForPreloadWarnings(staff, warnings);
-    await signInAsDemoAdmin(staff);
+    // Signed in with password and code, not with a session another journey left: this is about landing.
+    await signInAsDemoAdminAnew(staff);
     const staffHome = staff.getByRole('heading', { name: 'Home', level: 1 });
     await expect(staffHome).toBeFocused();
     await expectBankMark(staff, 'Back Office');
