@@ -186,6 +186,16 @@ describe('the Stem Cell Request Form', () => {
     ).toBeDefined();
   });
 
+  it("says with no bank account on file, in the spec's words, where to store one for ACH", async () => {
+    renderForm();
+    expect((await screen.findByTestId('no-ach-stored')).textContent).toBe(
+      'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+    );
+    expect(screen.getByRole('link', { name: 'update payment information tab' }).getAttribute('href')).toBe(
+      '/payment-information',
+    );
+  });
+
   it("asks the name of the disease once 'treated' is chosen", async () => {
     const user = userEvent.setup();
     const server = renderForm();

@@ -1,5 +1,4 @@
-import { Anchor, Checkbox, Radio, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Checkbox, Radio, Stack, Text, Title } from '@mantine/core';
 import { cellRequestMessages as m } from '../../../../domain/cell-request';
 import type { CellRequestPayer } from '../../../../domain/cell-request-objection';
 import { FORM_PAYMENT_METHODS, methodsOnFileOf } from '../../../../domain/form-payment';
@@ -7,6 +6,7 @@ import { formatUsd } from '../../../../domain/money';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { cardFeePercent } from '../../../../domain/payments';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
+import { NoAchStoredNote } from '../../../components/payment/no-ach-stored';
 import type { PayingForm } from '../../../lib/paying-form';
 import { usePriceBook } from '../../../lib/price-book';
 import type { CellRequestValues } from '../lib/cell-request-values';
@@ -68,15 +68,7 @@ export function PaymentSection({
         disabled={form.submitting}
         {...(payer ? { payer: payer.value, onFileOnly: payer.value === 'client' } : {})}
       />
-      {!payer && !methodsOnFileOf(paymentInfo).ach && (
-        <Text size="sm">
-          To pay by ACH,{' '}
-          <Anchor component={Link} to="/payment-information">
-            store your ACH details on the payment information page
-          </Anchor>
-          .
-        </Text>
-      )}
+      {!payer && !methodsOnFileOf(paymentInfo).ach && <NoAchStoredNote />}
       <Text size="sm">A {cardFeePercent(book)} processing fee applies to card payments; ACH has none.</Text>
       <Text size="sm">{m.cancellationPolicy(book.vialReplacementFeeCents)}</Text>
       <Checkbox

@@ -157,4 +157,17 @@ describe('Banking and Storage Plans', () => {
     expect(screen.getByTestId('search').textContent).toBe('');
     expect(screen.getByRole('button', { name: 'Next' })).toBeDefined();
   });
+  it("with no bank account on file, choosing ACH gives the spec's note, linking to Payment Information", async () => {
+    const user = userEvent.setup();
+    await renderPlans();
+    await user.click(screen.getByRole('button', { name: 'Choose the suggestion' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('radio', { name: 'ACH Payment' }));
+    expect(screen.getByTestId('no-ach-stored').textContent).toBe(
+      'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
+    );
+    expect(screen.getByRole('link', { name: 'update payment information tab' }).getAttribute('href')).toBe(
+      '/payment-information',
+    );
+  });
 });

@@ -1,10 +1,10 @@
-import { Anchor, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { TISSUE_TYPES, tissueLabels } from '../../../../domain/cell-request';
 import type { ClientRecord } from '../../../../domain/client';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import { storagePlanMessages as m } from '../../../../domain/storage-plans';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
+import { NoAchStoredNote } from '../../../components/payment/no-ach-stored';
 import type { PayingForm } from '../../../lib/paying-form';
 import type { PlanValues } from '../lib/plan-values';
 
@@ -55,15 +55,7 @@ export function PlanPaymentStep({
       />
       {values.payment.method === 'ACH Payment' &&
         !paymentInfo?.Account_Number &&
-        !values.payment.useAnotherAch && (
-          <Text size="sm">
-            Store your ACH details on the{' '}
-            <Anchor component={Link} to="/payment-information">
-              update payment information tab
-            </Anchor>
-            .
-          </Text>
-        )}
+        !values.payment.useAnotherAch && <NoAchStoredNote />}
     </Stack>
   );
 }

@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Button,
   Card,
   Checkbox,
@@ -18,7 +17,6 @@ import {
 import { DateInput, DatesProvider } from '@mantine/dates';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { shipmentDateMessages, storeEarliestShipmentDate } from '../../../../domain/carrier-calendar';
 import { type ClientRecord, todayFor } from '../../../../domain/client';
 import { addDays, isoToUsDate, usDateToIso } from '../../../../domain/dates';
@@ -41,6 +39,7 @@ import {
 } from '../../../../domain/store';
 import { NoClientChosen } from '../../../components/no-client-chosen';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
+import { NoAchStoredNote } from '../../../components/payment/no-ach-stored';
 import { PayingFormLayout } from '../../../components/payment/paying-form-layout';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { useClient } from '../../../lib/client-record';
@@ -390,16 +389,7 @@ function StoreForm({
               saveLabels={SAVE_LABELS}
             />
             {values.payment.method === 'ACH Payment' && !paymentInfo.data?.Account_Number && (
-              <Text size="sm" data-testid="no-ach-stored">
-                Please store your ACH Details in the{' '}
-                <Anchor
-                  component={Link}
-                  to={physician ? '/physician/payment-information' : '/payment-information'}
-                >
-                  update payment information tab
-                </Anchor>{' '}
-                to use ACH Payment Method.
-              </Text>
+              <NoAchStoredNote physician={physician} />
             )}
           </Stack>
         }
