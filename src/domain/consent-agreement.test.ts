@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONSENT_AGREEMENT_VERSION, consentAgreementOf, consentAgreementText } from './consent-agreement';
-import { SHIPPED_PRICE_BOOK } from './price-book';
+import { priceBookOf, SHIPPED_PRICE_AMOUNTS, SHIPPED_PRICE_BOOK } from './price-book';
 
 const consentAgreement = consentAgreementOf(SHIPPED_PRICE_BOOK);
 
@@ -33,6 +33,13 @@ describe('the consent agreement', () => {
     ['120 days of retention after death', /Tissue is retained 120 days after death before destruction\./],
   ])('covers %s', (_term, pattern) => {
     expect(text).toMatch(pattern);
+  });
+
+  it('states the retrieval fee as the price a vial request charges, so a new vial price changes both', () => {
+    const dearer = consentAgreementOf(priceBookOf({ ...SHIPPED_PRICE_AMOUNTS, vialPrice: 52_000 }));
+    expect(consentAgreementText(dearer)).toContain(
+      'The retrieval fee is $520.00 per vial transferred, plus shipping.',
+    );
   });
 
   it('signs Addendum A as page 1 shows it: its introduction and what each choice means', () => {

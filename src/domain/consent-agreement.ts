@@ -100,7 +100,7 @@ export function consentAgreementOf(book: PriceBook): ConsentAgreement {
           `The up-front banking fee is ${fee(book.upFrontBankingFee.adipose)} for adipose tissue and ${fee(book.upFrontBankingFee.boneMarrow)} for bone marrow, and includes the first year of storage.`,
           `After the first year, the Annual Maintenance Fee is ${fee(book.annualMaintenanceFee)} a year, payable before each anniversary of the Enrollment Date. The amount quoted for future years is ${fee(book.annualMaintenanceFee)} by ACH and ${fee(book.annualFeeCardOrCheck)} by card or check. I authorize the bank to charge the payment method I keep on file on each anniversary.`,
           `Card payments carry a processing fee of ${cardFeePercent(book)} of the amount; ACH payments carry none.`,
-          `The retrieval fee is ${fee(book.retrievalFeePerVial)} per vial transferred, plus shipping.`,
+          `The retrieval fee is ${fee(book.vialPrice)} per vial transferred, plus shipping.`,
         ],
       },
       {

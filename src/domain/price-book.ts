@@ -20,9 +20,12 @@ export const PRICE_ENTRIES = [
   { key: 'upFrontBoneMarrow', group: 'Banking', label: 'Up-front banking fee, bone marrow' },
   { key: 'annualMaintenanceFee', group: 'Banking', label: 'Annual Maintenance Fee (ACH)' },
   { key: 'annualFeeCardOrCheck', group: 'Banking', label: 'Annual fee quoted for card or check' },
-  { key: 'retrievalFeePerVial', group: 'Banking', label: 'Retrieval fee per vial' },
   { key: 'whiteGloveLabFee', group: 'Screening', label: 'White Glove Labs fee' },
-  { key: 'vialPrice', group: 'Vial requests', label: 'Vial of 10 million cells' },
+  {
+    key: 'vialPrice',
+    group: 'Vial requests',
+    label: 'Vial of 10 million cells (the retrieval fee per vial)',
+  },
   { key: 'cppPerVial', group: 'Vial requests', label: 'Cell Protection Plan, per vial' },
   {
     key: 'fedexShippingMarkup',
@@ -79,7 +82,6 @@ export const SHIPPED_PRICE_AMOUNTS: PriceAmounts = {
   upFrontBoneMarrow: 300_000,
   annualMaintenanceFee: 33_981,
   annualFeeCardOrCheck: 35_000,
-  retrievalFeePerVial: 50_000,
   whiteGloveLabFee: 39_900,
   vialPrice: 50_000,
   cppPerVial: 2_500,
@@ -150,10 +152,12 @@ export function priceBookOf(amounts: PriceAmounts) {
     annualMaintenanceFee: amounts.annualMaintenanceFee,
     /** The later yearly amount quoted for card or check payers (ACH pays the maintenance fee itself). */
     annualFeeCardOrCheck: amounts.annualFeeCardOrCheck,
-    retrievalFeePerVial: amounts.retrievalFeePerVial,
     upFrontBankingFee: { adipose: amounts.upFrontAdipose, boneMarrow: amounts.upFrontBoneMarrow },
     whiteGloveLabFee: amounts.whiteGloveLabFee,
-    /** A vial of 10 million cells released to a clinic (the Stem Cell Request Form). */
+    /**
+     * A vial of 10 million cells released to a clinic (the Stem Cell Request Form): the consent's
+     * "retrieval fee per vial transfer" (spec 2 section 9) is this one price, not a second entry.
+     */
     vialPrice: amounts.vialPrice,
     /** The cell protection plan, per vial shipped: replaces cells lost or delayed past 72 hours. */
     cppPerVial: amounts.cppPerVial,
