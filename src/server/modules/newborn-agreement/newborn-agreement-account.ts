@@ -28,10 +28,9 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import { findMethodsOnFile } from '../payments/payment-methods';
+import { findMethodsOnFile, methodToCharge } from '../payments/payment-methods';
 import { savePaymentMethod } from '../payments/payment-service';
 import { priceBookInForce } from '../prices/price-book-repository';
-import { methodToCharge } from './newborn-installments';
 import { newbornAgreements, newbornInstallments } from './schema';
 
 /**

@@ -278,4 +278,38 @@ describe('newborn installments on the billing run', () => {
       );
     expect(approved).toHaveLength(0);
   });
+
+  it('takes a card on file with no gateway customer for none: the reminder asks for a method and the installment is overdue on its date, uncharged', async () => {
+    const mai = await signedClient();
+    await t.db
+      .update(paymentMethods)
+      .set({ gatewayCustomerRef: null })
+      .where(eq(paymentMethods.clientId, mai.id));
+    const due = addMonths(today, 1);
+
+    await run(addDays(due, -3), [mai.actId]);
+    const reminder = (await t.mailTo(mai.email)).filter(
+      (m) => m.subject === 'Reminder: your newborn finance installment',
+    );
+    expect(reminder[0]?.textBody).toContain(
+      `Installment 1 of 12 of your Newborn Finance Agreement, $860.66, is due on ${isoToUsDate(due)}, and no payment method is on file.`,
+    );
+
+    const onDue = await run(due, [mai.actId]);
+    expect(onDue.installments).toMatchObject({ charges: 0, declines: 1 });
+    expect(await installment(mai.agreementId, 1)).toMatchObject({
+      status: 'unpaid',
+      tries: 0,
+      paymentId: null,
+    });
+    const overdue = (await t.mailTo(mai.email)).filter(
+      (m) => m.subject === 'Your newborn finance installment is overdue',
+    );
+    expect(overdue).toHaveLength(1);
+    const charged = await t.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.clientId, mai.id), eq(payments.purpose, 'newborn_installment')));
+    expect(charged).toHaveLength(0);
+  });
 });

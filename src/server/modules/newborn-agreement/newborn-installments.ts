@@ -22,7 +22,7 @@ import {
   paidOrderRecovery,
   placePaidOrder,
 } from '../payments/paid-order';
-import { findMethodsOnFile, type PaymentMethodRow } from '../payments/payment-methods';
+import { findMethodsOnFile, methodToCharge, type PaymentMethodRow } from '../payments/payment-methods';
 import { priceBookOn } from '../prices/price-book-repository';
 import { newbornAgreements, newbornInstallments } from './schema';
 
@@ -118,17 +118,6 @@ async function agreementOf(db: PaidOrderDeps['db'] | Transaction, agreementId: s
 /** What an installment charges: its payment and any late charge (the card fee comes on top). */
 const amountOf = (row: Pick<InstallmentRow, 'paymentCents' | 'lateChargeCents'>) =>
   row.paymentCents + row.lateChargeCents;
-
-/** The method the agreement named at signing, when still on file; else the other one on file. */
-export function methodToCharge(
-  methods: { card: PaymentMethodRow | null; ach: PaymentMethodRow | null },
-  kind: string | null,
-): PaymentMethodRow | null {
-  const usable = (row: PaymentMethodRow | null) => (row?.gatewayPaymentRef ? row : null);
-  return kind === 'ach'
-    ? (usable(methods.ach) ?? usable(methods.card))
-    : (usable(methods.card) ?? usable(methods.ach));
-}
 
 /** The installment paid: its row, the Client Activity row and the receipt e-mail. */
 async function confirmInstallment(

@@ -7,13 +7,11 @@ import {
   clientActivities,
   clients,
   operations,
-  paymentMethods,
   payments,
-  sandboxPaymentMethods,
   sandboxTransactions,
 } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
-import { addClient } from '../../testing/form-fixtures';
+import { bankedClient } from '../../testing/billing-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from './billing-routes';
 import { runBilling } from './billing-run';
@@ -29,7 +27,6 @@ import { batchesOf } from './paid-order-batch';
 const log = { info() {}, warn() {} };
 let t: TestApp;
 let today: string;
-let seq = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -38,25 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function bankedClient(paidUntil: string, behavior = 'approve') {
-  const client = await addClient(t.db, {
-    dateBankedIn: addYears(paidUntil, -2),
-    annualStoragePaidUntil: paidUntil,
-  });
-  seq += 1;
-  const ref = { paymentRef: `batch-pm-${seq}`, customerRef: `batch-cust-${seq}` };
-  const card = { kind: 'card' as const, brand: 'Visa', last4: '4242', expiryMonth: 12, expiryYear: 2035 };
-  await t.db.insert(sandboxPaymentMethods).values({ ...ref, ...card, behavior, createdAt: t.clock.now() });
-  await t.db.insert(paymentMethods).values({
-    clientId: client.id,
-    ...card,
-    gateway: 'sandbox',
-    gatewayCustomerRef: ref.customerRef,
-    gatewayPaymentRef: ref.paymentRef,
-  });
-  return { ...client, customerRef: ref.customerRef };
-}
 
 const run = (asOf: string, actIds: string[]) =>
   runBilling(renewalDeps(t.app.deps), { asOf, clientActIds: actIds });
@@ -87,8 +65,8 @@ describe('batches of renewals', () => {
 
   it('charge 25 clients due on one day once each, count a decline as a try, and e-mail each receipt', async () => {
     const due = addDays(today, 26);
-    const paying = await Promise.all(Array.from({ length: 24 }, () => bankedClient(due)));
-    const declined = await bankedClient(due, 'charge:insufficient_funds');
+    const paying = await Promise.all(Array.from({ length: 24 }, () => bankedClient(t, due)));
+    const declined = await bankedClient(t, due, { behavior: 'charge:insufficient_funds', last4: '4242' });
     const all = [...paying, declined];
     const actIds = all.map((c) => c.actId);
     expect(await run(addDays(due, -1), actIds)).toMatchObject({ notices: 25, charges: 0 });
@@ -162,7 +140,7 @@ describe('batches of renewals', () => {
 
   it('leave charges approved but never recorded to reconciliation, which records each once', async () => {
     const due = addDays(today, 28);
-    const pair = [await bankedClient(due), await bankedClient(due)];
+    const pair = [await bankedClient(t, due), await bankedClient(t, due)];
     const actIds = pair.map((c) => c.actId);
     await run(addDays(due, -1), actIds);
     // The record's transaction fails (the database went away as it wrote the receipts).

@@ -34,8 +34,14 @@ function ownerColumns(owner: MethodOwner) {
   return typeof owner === 'string' ? { clientId: owner } : { physicianId: owner.physicianId };
 }
 
+/** The default card and bank account on file. */
+export interface MethodsOnFile {
+  card: PaymentMethodRow | null;
+  ach: PaymentMethodRow | null;
+}
+
 /** The default card and bank account on file for a client, or for a physician. */
-export async function findMethodsOnFile(db: Database, owner: MethodOwner) {
+export async function findMethodsOnFile(db: Database, owner: MethodOwner): Promise<MethodsOnFile> {
   const rows = await db
     .select()
     .from(paymentMethods)
@@ -47,9 +53,24 @@ export async function findMethodsOnFile(db: Database, owner: MethodOwner) {
   };
 }
 
+/**
+ * The method on file a scheduled charge (a storage renewal, a newborn installment) takes: the kind
+ * named (at the notice, at signing) when it can be charged, else the other kind. Charged with no one
+ * present, a method needs both the gateway's customer and its payment reference; one without either
+ * is as good as none (the client is invoiced, the installment is overdue) rather than refused by the
+ * charge.
+ */
+export function methodToCharge(methods: MethodsOnFile, namedKind: string | null): PaymentMethodRow | null {
+  const chargeable = (row: PaymentMethodRow | null) =>
+    row?.gatewayCustomerRef && row.gatewayPaymentRef ? row : null;
+  return namedKind === 'ach'
+    ? (chargeable(methods.ach) ?? chargeable(methods.card))
+    : (chargeable(methods.card) ?? chargeable(methods.ach));
+}
+
 /** `findMethodsOnFile` for many clients in one query, by client id. */
 export async function clientMethodsOnFile(db: Database, clientIds: readonly string[]) {
-  const found = new Map<string, { card: PaymentMethodRow | null; ach: PaymentMethodRow | null }>();
+  const found = new Map<string, MethodsOnFile>();
   if (clientIds.length === 0) return found;
   const rows = await db
     .select()

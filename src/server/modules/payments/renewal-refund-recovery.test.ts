@@ -7,15 +7,13 @@ import {
   annualStorageFees,
   clientActivities,
   clients,
-  paymentMethods,
   payments,
   refunds,
-  sandboxPaymentMethods,
   sandboxRefunds,
   sandboxTransactions,
 } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
-import { addClient } from '../../testing/form-fixtures';
+import { bankedClient } from '../../testing/billing-fixtures';
 import { staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from './billing-routes';
@@ -57,7 +55,6 @@ function faulty(real: PaymentGateway): PaymentGateway {
 const log = { info() {}, warn() {} };
 let t: TestApp;
 let today: string;
-let seq = 0;
 
 beforeAll(async () => {
   t = await startTestApp({}, { gateway: faulty });
@@ -69,27 +66,6 @@ afterAll(async () => {
 beforeEach(() => {
   fault = null;
 });
-
-async function bankedClient(paidUntil: string) {
-  const client = await addClient(t.db, {
-    dateBankedIn: addYears(paidUntil, -2),
-    annualStoragePaidUntil: paidUntil,
-  });
-  seq += 1;
-  const ref = { paymentRef: `renewal-recovery-pm-${seq}`, customerRef: `renewal-recovery-cust-${seq}` };
-  const card = { kind: 'card' as const, brand: 'Visa', last4: '4242', expiryMonth: 12, expiryYear: 2035 };
-  await t.db
-    .insert(sandboxPaymentMethods)
-    .values({ ...ref, ...card, behavior: 'approve', createdAt: t.clock.now() });
-  await t.db.insert(paymentMethods).values({
-    clientId: client.id,
-    ...card,
-    gateway: 'sandbox',
-    gatewayCustomerRef: ref.customerRef,
-    gatewayPaymentRef: ref.paymentRef,
-  });
-  return { ...client, customerRef: ref.customerRef };
-}
 
 const run = (asOf: string, actId: string) =>
   runBilling(renewalDeps(t.app.deps), { asOf, clientActIds: [actId] });
@@ -120,7 +96,7 @@ async function stateOf(client: { id: string; customerRef: string }) {
 describe('a renewal whose outcome was not recorded', () => {
   it('is held while in doubt, settled as paid once by reconciliation, and never charged again', async () => {
     const due = addDays(today, 24);
-    const client = await bankedClient(due);
+    const client = await bankedClient(t, due);
     fault = 'lost-after-approval';
     expect(await run(due, client.actId)).toMatchObject({ charges: 0, declines: 0 });
     fault = null;
@@ -143,7 +119,7 @@ describe('a renewal whose outcome was not recorded', () => {
 
   it('counts a charge the gateway never saw as a soft try once reconciliation settles it, and retries on day 3', async () => {
     const due = addDays(today, 27);
-    const client = await bankedClient(due);
+    const client = await bankedClient(t, due);
     fault = 'timeout';
     expect(await run(due, client.actId)).toMatchObject({ charges: 0, declines: 0 });
     fault = null;
@@ -168,7 +144,7 @@ describe('a renewal whose outcome was not recorded', () => {
 describe('a refund whose answer was lost', () => {
   it('is found at the gateway by reconciliation and recorded once', async () => {
     const due = addDays(today, 23);
-    const client = await bankedClient(due);
+    const client = await bankedClient(t, due);
     expect(await run(due, client.actId)).toMatchObject({ charges: 1 });
     const [charge] = (await stateOf(client)).ledger;
     // Two days on, the charge has settled: it can be refunded (not voided).

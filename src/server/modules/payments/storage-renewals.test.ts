@@ -2,15 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayFor } from '../../../domain/client-basics';
 import { addDays, addYears, isoToUsDate as usDate } from '../../../domain/dates';
-import {
-  annualStorageFees,
-  clientActivities,
-  clients,
-  paymentMethods,
-  payments,
-  sandboxPaymentMethods,
-} from '../../db/schema';
-import { addClient, saveCardOnFile } from '../../testing/form-fixtures';
+import { annualStorageFees, clientActivities, clients, payments } from '../../db/schema';
+import { bankedClient } from '../../testing/billing-fixtures';
+import { saveCardOnFile } from '../../testing/form-fixtures';
 import { staffLevelMember, staffSession } from '../../testing/staff-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { renewalDeps } from './billing-routes';
@@ -25,7 +19,6 @@ import { runBilling } from './billing-run';
 let t: TestApp;
 let today: string;
 let admin: string;
-let seq = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -35,44 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** A banked client whose storage is paid until `paidUntil`, with a sandbox card that behaves as told. */
-async function bankedClient(
-  paidUntil: string,
-  card: { behavior: string; last4: string } | null,
-  banked?: string,
-) {
-  const client = await addClient(t.db, {
-    dateBankedIn: banked ?? addYears(paidUntil, -3),
-    annualStoragePaidUntil: paidUntil,
-  });
-  if (card) {
-    seq += 1;
-    const ref = { paymentRef: `renewal-test-pm-${seq}`, customerRef: `renewal-test-cust-${seq}` };
-    await t.db.insert(sandboxPaymentMethods).values({
-      ...ref,
-      kind: 'card',
-      brand: 'Visa',
-      last4: card.last4,
-      expiryMonth: 12,
-      expiryYear: Number(today.slice(0, 4)) + 4,
-      behavior: card.behavior,
-      createdAt: t.clock.now(),
-    });
-    await t.db.insert(paymentMethods).values({
-      clientId: client.id,
-      kind: 'card',
-      brand: 'Visa',
-      last4: card.last4,
-      expiryMonth: 12,
-      expiryYear: Number(today.slice(0, 4)) + 4,
-      gateway: 'sandbox',
-      gatewayCustomerRef: ref.customerRef,
-      gatewayPaymentRef: ref.paymentRef,
-    });
-  }
-  return client;
-}
 
 const run = (asOf: string, actIds: string[]) =>
   runBilling(renewalDeps(t.app.deps), { asOf, clientActIds: actIds });
@@ -92,7 +47,7 @@ async function paidUntilOf(clientId: string) {
 describe('storage renewals', () => {
   it('notices 30 days ahead, charges $350.00 once on the due date and moves paid-until a year', async () => {
     const due = addDays(today, 20);
-    const ivy = await bankedClient(due, { behavior: 'approve', last4: '4242' }, addYears(due, -1));
+    const ivy = await bankedClient(t, due, { behavior: 'approve', last4: '4242' }, addYears(due, -1));
     // The notice went on the first day run (fewer than 30 days ahead, at least 15: charged on the due date).
     const first = await run(today, [ivy.actId]);
     expect(first).toMatchObject({ days: 1, notices: 1, charges: 0 });
@@ -122,7 +77,7 @@ describe('storage renewals', () => {
 
   it('retries a soft decline on days 3, 7 and 14, e-mails a link each time, then the year is overdue', async () => {
     const due = addDays(today, 25);
-    const ben = await bankedClient(due, { behavior: 'charge:generic_decline', last4: '0341' });
+    const ben = await bankedClient(t, due, { behavior: 'charge:generic_decline', last4: '0341' });
     await run(due, [ben.actId]);
     let [year] = await years(ben.id);
     expect(year).toMatchObject({
@@ -155,7 +110,7 @@ describe('storage renewals', () => {
 
   it('does not retry a hard decline: the year is overdue at once', async () => {
     const due = addDays(today, 30);
-    const client = await bankedClient(due, { behavior: 'charge:stolen_card', last4: '0019' });
+    const client = await bankedClient(t, due, { behavior: 'charge:stolen_card', last4: '0019' });
     expect(await run(due, [client.actId])).toMatchObject({ notices: 1, declines: 1, retries: 0, overdue: 1 });
     const [year] = await years(client.id);
     expect(year).toMatchObject({ status: 'overdue', tries: 1, lastDecline: 'stolen_card' });
@@ -163,7 +118,7 @@ describe('storage renewals', () => {
 
   it('invoices a client with no method on file, and makes the year overdue 14 days after the due date', async () => {
     const due = addDays(today, 40);
-    const client = await bankedClient(due, null);
+    const client = await bankedClient(t, due, null);
     expect(await run(addDays(due, -31), [client.actId])).toMatchObject({ notices: 0 });
     expect(await run(addDays(due, -30), [client.actId])).toMatchObject({ notices: 1 });
     const invoice = (await t.mailTo(client.email)).find(
@@ -181,7 +136,7 @@ describe('storage renewals', () => {
 
   it('charges nothing for a year a storage plan prepaid after its notice', async () => {
     const due = addDays(today, 30);
-    const client = await bankedClient(due, { behavior: 'approve', last4: '4242' });
+    const client = await bankedClient(t, due, { behavior: 'approve', last4: '4242' });
     await run(today, [client.actId]);
     await t.db
       .update(clients)
@@ -194,7 +149,7 @@ describe('storage renewals', () => {
 
   it('charges a year once when two runs of the same days race (two processes, a double press)', async () => {
     const due = addDays(today, 21);
-    const client = await bankedClient(due, { behavior: 'approve', last4: '4242' });
+    const client = await bankedClient(t, due, { behavior: 'approve', last4: '4242' });
     const results = await Promise.all([run(due, [client.actId]), run(due, [client.actId])]);
     expect(results.reduce((sum, r) => sum + r.notices, 0)).toBe(1);
     const approved = await t.db
@@ -211,7 +166,7 @@ describe('storage renewals', () => {
 
   it('lets the client pay a declined year from Payment Information; the next retry charges nothing', async () => {
     const due = addDays(today, 26);
-    const client = await bankedClient(due, { behavior: 'charge:insufficient_funds', last4: '9995' });
+    const client = await bankedClient(t, due, { behavior: 'charge:insufficient_funds', last4: '9995' });
     await run(due, [client.actId]);
     const cookie = await t.signIn(client.actId);
     const renewal = await t.app.inject({
@@ -235,7 +190,7 @@ describe('storage renewals', () => {
 
   it('is run by an admin in demo mode with an Idempotency-Key; a repeat answers the same counts', async () => {
     const due = addDays(today, 22);
-    const client = await bankedClient(due, { behavior: 'approve', last4: '4242' });
+    const client = await bankedClient(t, due, { behavior: 'approve', last4: '4242' });
     const post = (asOf: string, key: string, cookie = admin) =>
       t.app.inject({
         method: 'POST',
@@ -261,7 +216,7 @@ describe('storage renewals', () => {
 
   it('lets an admin waive an overdue year (paid through it) or defer a year, with a reason; staff only read', async () => {
     const due = addDays(today, 28);
-    const waived = await bankedClient(due, { behavior: 'charge:stolen_card', last4: '0019' });
+    const waived = await bankedClient(t, due, { behavior: 'charge:stolen_card', last4: '0019' });
     await run(due, [waived.actId]);
     const [overdue] = await years(waived.id);
     expect(overdue?.status).toBe('overdue');
@@ -283,7 +238,7 @@ describe('storage renewals', () => {
     expect(await paidUntilOf(waived.id)).toBe(addYears(due, 1));
     expect((await change(overdue?.id ?? '', { action: 'waive', reason: 'Again' })).statusCode).toBe(409);
 
-    const deferred = await bankedClient(addDays(today, 29), { behavior: 'approve', last4: '4242' });
+    const deferred = await bankedClient(t, addDays(today, 29), { behavior: 'approve', last4: '4242' });
     await run(today, [deferred.actId]);
     const [noticed] = await years(deferred.id);
     const later = addDays(today, 60);

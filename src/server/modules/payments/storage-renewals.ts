@@ -20,7 +20,12 @@ import { storageYearName } from '../../../domain/storage-year-checks';
 import { type ClientToBill, clientContacts, clientsToBill } from '../clients/client-directory';
 import { priceBookOn } from '../prices/price-book-repository';
 import { type BatchOrder, batchesOf, placePaidOrdersOnFile } from './paid-order-batch';
-import { clientMethodsOnFile, findMethodsOnFile, type PaymentMethodRow } from './payment-methods';
+import {
+  clientMethodsOnFile,
+  findMethodsOnFile,
+  methodToCharge,
+  type PaymentMethodRow,
+} from './payment-methods';
 import {
   type FeeRow,
   mailDecline,
@@ -47,18 +52,6 @@ import { annualStorageFees } from './schema';
 
 /** A notice's link works until the year is overdue. */
 const NOTICE_LINK_LIFETIME_MS = (NOTICE_MAX_DAYS + CHECK_GRACE_DAYS) * 24 * 60 * 60 * 1000;
-
-/** The method secured for annual banking: the kind the notice named when still on file, else the other. */
-function methodToCharge(
-  methods: { card: PaymentMethodRow | null; ach: PaymentMethodRow | null },
-  noticeKind: string | null,
-): PaymentMethodRow | null {
-  const usable = (row: PaymentMethodRow | null) =>
-    row?.gatewayPaymentRef && row.gatewayCustomerRef ? row : null;
-  return noticeKind === 'ach'
-    ? (usable(methods.ach) ?? usable(methods.card))
-    : (usable(methods.card) ?? usable(methods.ach));
-}
 
 /**
  * How many clients a billing day works on at once. One after the other, each notice and charge

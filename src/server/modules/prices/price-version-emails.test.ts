@@ -4,14 +4,8 @@ import { todayFor } from '../../../domain/client';
 import { addDays, addYears } from '../../../domain/dates';
 import { INFECTIOUS_DISEASE_TERMS_VERSION } from '../../../domain/infectious-disease';
 import { SHIPPED_PRICE_AMOUNTS } from '../../../domain/price-book';
-import {
-  clients,
-  paymentMethods,
-  physicianClients,
-  physicians,
-  sandboxPaymentMethods,
-  vialRequests,
-} from '../../db/schema';
+import { clients, physicianClients, physicians, vialRequests } from '../../db/schema';
+import { bankedClient } from '../../testing/billing-fixtures';
 import { validTuesday } from '../../testing/dates';
 import {
   addClient,
@@ -333,45 +327,12 @@ describe('the e-mails of orders, with a price version in force', () => {
 });
 
 describe('the e-mails of annual storage, with a price version in force', () => {
-  let seq = 0;
-  /** A banked client paid until `paidUntil`, with a sandbox card that behaves as told (or none). */
-  async function bankedClient(paidUntil: string, card: { behavior: string; last4: string } | null) {
-    const client = await addClient(t.db, {
-      dateBankedIn: addYears(paidUntil, -3),
-      annualStoragePaidUntil: paidUntil,
-    });
-    if (card) {
-      seq += 1;
-      const ref = { paymentRef: `price-emails-pm-${seq}`, customerRef: `price-emails-cust-${seq}` };
-      const expiry = { expiryMonth: 12, expiryYear: Number(today.slice(0, 4)) + 4 };
-      await t.db.insert(sandboxPaymentMethods).values({
-        ...ref,
-        ...expiry,
-        kind: 'card',
-        brand: 'Visa',
-        last4: card.last4,
-        behavior: card.behavior,
-        createdAt: t.clock.now(),
-      });
-      await t.db.insert(paymentMethods).values({
-        ...expiry,
-        clientId: client.id,
-        kind: 'card',
-        brand: 'Visa',
-        last4: card.last4,
-        gateway: 'sandbox',
-        gatewayCustomerRef: ref.customerRef,
-        gatewayPaymentRef: ref.paymentRef,
-      });
-    }
-    return client;
-  }
   const run = (asOf: string, actIds: string[]) =>
     runBilling(renewalDeps(t.app.deps), { asOf, clientActIds: actIds });
 
   it('the renewal notice and receipt: $360.00 by card', async () => {
     const due = addDays(today, 20);
-    const client = await bankedClient(due, { behavior: 'approve', last4: '4242' });
+    const client = await bankedClient(t, due, { behavior: 'approve', last4: '4242' });
     await run(today, [client.actId]);
     const notice = await mailTo(client.email, 'Your annual storage renews soon');
     expectFigures(
@@ -386,7 +347,7 @@ describe('the e-mails of annual storage, with a price version in force', () => {
 
   it('the invoice of a client with no method on file: $360.00 due, by check too', async () => {
     const due = addDays(today, 20);
-    const client = await bankedClient(due, null);
+    const client = await bankedClient(t, due, null);
     await run(today, [client.actId]);
     const invoice = await mailTo(client.email, 'Your annual storage renews soon');
     expectFigures(
@@ -398,7 +359,7 @@ describe('the e-mails of annual storage, with a price version in force', () => {
 
   it('the decline: what was tried, and what the link charges (the notice’s $360.00 by card, $345.00 by bank account)', async () => {
     const due = addDays(today, 20);
-    const client = await bankedClient(due, { behavior: 'charge:generic_decline', last4: '0341' });
+    const client = await bankedClient(t, due, { behavior: 'charge:generic_decline', last4: '0341' });
     await run(today, [client.actId]);
     await run(due, [client.actId]);
     const declined = await mailTo(client.email, 'Your annual storage payment did not go through');
