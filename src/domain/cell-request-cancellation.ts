@@ -4,6 +4,19 @@ import { addDays, isoDateOf, isoToUsDate, zonedInstant } from './dates';
 import { type Cents, formatUsd } from './money';
 
 /**
+ * Where a vial request stands. Beside its cancellation rules, which read it, so the back office's
+ * queues have it without loading the request form's schemas (issue 24).
+ */
+export const CELL_REQUEST_STATUSES = [
+  'pending',
+  'requested',
+  'approved',
+  'shipped',
+  'delivered',
+  'cancelled',
+] as const;
+
+/**
  * Cancelling a vial request (spec 3 section 5's policy, DESIGN.md 8a): notice by 2:00 PM Eastern
  * two business days before the delivery date (the request's ShipmentDate, the arrival the client
  * chose) cancels it with everything refunded and the pre-paid vials given back. Later, and before

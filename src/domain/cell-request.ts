@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SHIPPING_METHODS, shipmentDateMessages } from './carrier-calendar';
-import { cancellationViewSchema } from './cell-request-cancellation';
+import { CELL_REQUEST_STATUSES, cancellationViewSchema } from './cell-request-cancellation';
 import { CELL_REQUEST_PAYERS } from './cell-request-objection';
 import { EMAIL_PATTERN } from './client';
 import {
@@ -157,15 +157,6 @@ export const sendCellRequestSchema = acceptingSpecCardFieldNames(
 );
 export type SendCellRequest = z.infer<typeof sendCellRequestSchema>;
 export type SendCellRequestInput = z.input<typeof sendCellRequestSchema>;
-
-export const CELL_REQUEST_STATUSES = [
-  'pending',
-  'requested',
-  'approved',
-  'shipped',
-  'delivered',
-  'cancelled',
-] as const;
 
 /** One vial request as its client (or the physician acting for them) sees it. */
 export const cellRequestSchema = z.object({

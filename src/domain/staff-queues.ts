@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CELL_REQUEST_STATUSES } from './cell-request';
-import { cancellationViewSchema } from './cell-request-cancellation';
+import { CELL_REQUEST_STATUSES, cancellationViewSchema } from './cell-request-cancellation';
 import { addDays, calendarDateToIso } from './dates';
 import { formatUsd } from './money';
 import { shippingViewSchema } from './shipment';

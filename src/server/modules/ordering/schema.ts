@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { CELL_REQUEST_STATUSES } from '../../../domain/cell-request';
+import { CELL_REQUEST_STATUSES } from '../../../domain/cell-request-cancellation';
 import { TRACKING_STATUSES } from '../../../domain/shipment';
 import { createdAt } from '../../db/columns';
 import { clients } from '../clients/schema';
