@@ -5,7 +5,10 @@ import { cardFormSchema } from './payments';
 /** Spec 3 section 5, "New card (request form)": its own words for the empty fields. */
 describe('the request form’s new card', () => {
   const messages = (card: Record<string, string>) => {
-    const parsed = cardFormSchema('2026-11-23', cellRequestCardEmptyMessages).safeParse(card);
+    const parsed = cardFormSchema('2026-11-23', {
+      keptOnFile: false,
+      whenEmpty: cellRequestCardEmptyMessages,
+    }).safeParse(card);
     if (parsed.success) return {};
     return Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
   };

@@ -5,6 +5,7 @@ import {
   type CardBrand,
   type CardForm,
   cardBrandOf,
+  cardExpiryProblem,
   cardFormSchema,
   cardProcessingFee,
   expiryYearsOffered,
@@ -57,8 +58,15 @@ function firstMessageByField(result: {
   return messages;
 }
 
-function cardFailures(patch: Partial<Record<CardField, unknown>>, today = TODAY): Record<string, string> {
-  return firstMessageByField(cardFormSchema(today).safeParse({ ...validCard, ...patch }));
+/** The payment page's card, kept on file: the rules most cases here are about. */
+const KEPT = { keptOnFile: true };
+
+function cardFailures(
+  patch: Partial<Record<CardField, unknown>>,
+  today = TODAY,
+  options: { keptOnFile: boolean } = KEPT,
+): Record<string, string> {
+  return firstMessageByField(cardFormSchema(today, options).safeParse({ ...validCard, ...patch }));
 }
 
 function achFailures(patch: Partial<Record<AchField, unknown>>): Record<string, string> {
@@ -299,6 +307,46 @@ describe('hasMoreThanOneYearRemaining', () => {
   });
 });
 
+describe('cardExpiryProblem', () => {
+  const oneYear = 'Please use credit card which has more than one year of expiry period remaining.';
+  it.each([
+    [2, 2026, '2025-06-15', true, { field: 'Year_of_Expiry', message: oneYear }, 'kept, 8 months left'],
+    [2, 2026, '2025-06-15', false, null, 'used once, 8 months left'],
+    [6, 2026, '2025-06-29', true, null, 'kept, one day more than a year'],
+    [6, 2026, '2025-06-30', true, { field: 'Year_of_Expiry', message: oneYear }, 'kept, exactly a year'],
+    [6, 2025, '2025-06-30', false, null, 'used once, on the last day of its month'],
+    [
+      6,
+      2025,
+      '2025-07-01',
+      false,
+      { field: 'Month_of_Expiry', message: 'Something Wrong with Expiration Month' },
+      'used once, the day after its month',
+    ],
+    [
+      12,
+      2025,
+      '2026-01-01',
+      false,
+      { field: 'Year_of_Expiry', message: 'Something Wrong with Expiration Year' },
+      'used once, on New Year’s Day after',
+    ],
+    [
+      12,
+      2025,
+      '2026-01-01',
+      true,
+      { field: 'Year_of_Expiry', message: 'Something Wrong with Expiration Year' },
+      'kept, expired: the past year is said first',
+    ],
+  ] as Array<[number, number, string, boolean, { field: string; message: string } | null, string]>)(
+    'a card through %i/%i on %s, kept %s: %j (%s)',
+    (month, year, today, keptOnFile, expected) => {
+      expect(cardExpiryProblem(month, year, today, { keptOnFile })).toEqual(expected);
+    },
+  );
+});
+
 describe('cardFormSchema', () => {
   it.each([
     ['Visa', '4111111111111111', '123'],
@@ -312,7 +360,10 @@ describe('cardFormSchema', () => {
   });
 
   it('keeps only the digits of a card number typed with spaces or dashes', () => {
-    const parsed = cardFormSchema(TODAY).parse({ ...validCard, Credit_Card_Number: '4111 1111-1111 1111' });
+    const parsed = cardFormSchema(TODAY, KEPT).parse({
+      ...validCard,
+      Credit_Card_Number: '4111 1111-1111 1111',
+    });
     expect(parsed.Credit_Card_Number).toBe('4111111111111111');
   });
 
@@ -577,13 +628,13 @@ describe('cardFormSchema', () => {
   ];
 
   it.each(requiredFields)('refuses a form without %s with %j', (field, message) => {
-    expect(firstMessageByField(cardFormSchema(TODAY).safeParse(withoutCardField(field)))).toEqual({
+    expect(firstMessageByField(cardFormSchema(TODAY, KEPT).safeParse(withoutCardField(field)))).toEqual({
       [field]: message,
     });
   });
 
   it('names every failing field at once, for a form left blank', () => {
-    expect(firstMessageByField(cardFormSchema(TODAY).safeParse({}))).toEqual(
+    expect(firstMessageByField(cardFormSchema(TODAY, KEPT).safeParse({}))).toEqual(
       Object.fromEntries(requiredFields),
     );
   });
@@ -602,6 +653,37 @@ describe('cardFormSchema', () => {
     ],
   ] as Array<[string, Record<string, string>, string]>)('on %s gives %j for %s', (today, expected) => {
     expect(cardFailures({ Month_of_Expiry: '06', Year_of_Expiry: '2026' }, today)).toEqual(expected);
+  });
+
+  describe('more than one year left applies only to a card kept on file', () => {
+    const USED_ONCE = { keptOnFile: false };
+    // Seen on 2025-06-15: a card through 02/2026 has about 8 months left.
+    const eightMonthsLeft = { Month_of_Expiry: '02', Year_of_Expiry: '2026' };
+
+    it('refuses a card with 8 months left that is kept on file (specs 1 and 2)', () => {
+      expect(cardFailures(eightMonthsLeft, TODAY, KEPT)).toEqual({
+        Year_of_Expiry: 'Please use credit card which has more than one year of expiry period remaining.',
+      });
+    });
+
+    it('accepts a card with 8 months left that is used once and not kept (spec 3, section 5)', () => {
+      expect(cardFailures(eightMonthsLeft, TODAY, USED_ONCE)).toEqual({});
+    });
+
+    it.each([
+      ['2025', '06', {}, 'the current month: valid to its last day'],
+      ['2025', '12', {}, 'December of the current year'],
+      ['2026', '06', {}, 'exactly a year on'],
+      ['2025', '05', { Month_of_Expiry: 'Something Wrong with Expiration Month' }, 'last month'],
+      ['2024', '12', { Year_of_Expiry: 'Something Wrong with Expiration Year' }, 'last year'],
+    ] as Array<[string, string, Record<string, string>, string]>)(
+      'a card used once through %s/%s gives %j (%s)',
+      (year, month, expected) => {
+        expect(cardFailures({ Year_of_Expiry: year, Month_of_Expiry: month }, TODAY, USED_ONCE)).toEqual(
+          expected,
+        );
+      },
+    );
   });
 
   it.each([
@@ -628,7 +710,7 @@ describe('cardFormSchema', () => {
 
   it('asks a today function each time, so a schema built last year follows the calendar', () => {
     let today = '2025-12-31';
-    const schema = cardFormSchema(() => today);
+    const schema = cardFormSchema(() => today, KEPT);
     const through2034 = { ...validCard, Year_of_Expiry: '2034' };
     expect(firstMessageByField(schema.safeParse(through2034))).toEqual({ Year_of_Expiry: m.yearInvalid });
     today = '2026-01-01';
@@ -636,7 +718,7 @@ describe('cardFormSchema', () => {
   });
 
   it('trims the spaces around the CVV, names, email, country and zip', () => {
-    const parsed = cardFormSchema(TODAY).parse({
+    const parsed = cardFormSchema(TODAY, KEPT).parse({
       ...validCard,
       CVV: ' 123 ',
       Credit_Card_Holder_First_Name: ' Jane ',
@@ -823,7 +905,7 @@ describe('payment messages', () => {
   });
 
   it('each have a test that makes a form give them', () => {
-    const card = cardFormSchema(TODAY);
+    const card = cardFormSchema(TODAY, KEPT);
     const given = new Set<string>();
     const collect = (result: Record<string, string>) => {
       for (const message of Object.values(result)) given.add(message);

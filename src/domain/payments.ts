@@ -141,6 +141,25 @@ export function hasMoreThanOneYearRemaining(month: number, year: number, today: 
   return expiry > oneYear;
 }
 
+/**
+ * What is wrong with a card's expiry on today, and the field that says it: a month or year already
+ * past, or, for a card kept on file, one year or less left. Null when nothing is.
+ */
+export function cardExpiryProblem(
+  month: number,
+  year: number,
+  today: string,
+  { keptOnFile }: { keptOnFile: boolean },
+): { field: 'Month_of_Expiry' | 'Year_of_Expiry'; message: string } | null {
+  const [thisYear, thisMonth] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
+  if (year < thisYear) return { field: 'Year_of_Expiry', message: m.yearPast };
+  if (year === thisYear && month < thisMonth) return { field: 'Month_of_Expiry', message: m.monthPast };
+  if (keptOnFile && !hasMoreThanOneYearRemaining(month, year, today)) {
+    return { field: 'Year_of_Expiry', message: m.oneYearRemaining };
+  }
+  return null;
+}
+
 const requiredText = (max = 80) =>
   z.string({ error: m.fieldRequired }).trim().min(1, m.fieldRequired).max(max, tooLong(max));
 
@@ -157,11 +176,22 @@ export type CardEmptyMessages = Partial<
   >
 >;
 
+/** How a card form checks its card: kept on file or used once, and its words for empty fields. */
+export interface CardFormOptions {
+  /**
+   * The card is kept on file for later charges (the payment pages, the consent's card for annual
+   * banking, the newborn agreement's installments, a form's "Save card" ticked): it must have more
+   * than one year left (specs 1 and 2). A card used once only has to be unexpired (spec 3, section 5).
+   */
+  keptOnFile: boolean;
+  whenEmpty?: CardEmptyMessages;
+}
+
 /**
  * The card form as the web holds it, before the number goes to the gateway's tokenizer.
  * Never sent to our server: the server receives a token and the display fields only.
  */
-export function cardFormSchema(today: Today, whenEmpty: CardEmptyMessages = {}) {
+export function cardFormSchema(today: Today, { keptOnFile, whenEmpty = {} }: CardFormOptions) {
   const emptyOr = (field: keyof CardEmptyMessages, fallback: string) => whenEmpty[field] ?? fallback;
   const holderName = (field: 'Credit_Card_Holder_First_Name' | 'Credit_Card_Holder_Last_Name') =>
     z
@@ -225,16 +255,13 @@ export function cardFormSchema(today: Today, whenEmpty: CardEmptyMessages = {}) 
       if (card.Credit_Card_Type !== 'American Express' && card.CVV.length !== 3) {
         ctx.addIssue({ code: 'custom', path: ['CVV'], message: m.cvvInvalid });
       }
-      const now = resolveToday(today);
-      const [year, month] = [Number(card.Year_of_Expiry), Number(card.Month_of_Expiry)];
-      const [thisYear, thisMonth] = [Number(now.slice(0, 4)), Number(now.slice(5, 7))];
-      if (year < thisYear) {
-        ctx.addIssue({ code: 'custom', path: ['Year_of_Expiry'], message: m.yearPast });
-      } else if (year === thisYear && month < thisMonth) {
-        ctx.addIssue({ code: 'custom', path: ['Month_of_Expiry'], message: m.monthPast });
-      } else if (!hasMoreThanOneYearRemaining(month, year, now)) {
-        ctx.addIssue({ code: 'custom', path: ['Year_of_Expiry'], message: m.oneYearRemaining });
-      }
+      const expiry = cardExpiryProblem(
+        Number(card.Month_of_Expiry),
+        Number(card.Year_of_Expiry),
+        resolveToday(today),
+        { keptOnFile },
+      );
+      if (expiry) ctx.addIssue({ code: 'custom', path: [expiry.field], message: expiry.message });
     });
 }
 

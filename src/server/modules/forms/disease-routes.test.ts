@@ -794,7 +794,7 @@ describe('a new card on White Glove Labs', () => {
     expect(state.methods).toEqual([]);
   });
 
-  it('refuses a new card with a year or less before it expires, as the payment page does', async () => {
+  it('refuses a new card saved on file with a year or less before it expires, as the payment page does', async () => {
     const client = await newSignedInClient();
     const token = await tokenizeCard(t, '4242424242424242');
     const soon = new Date(t.clock.now().getTime() + 200 * 86_400_000);

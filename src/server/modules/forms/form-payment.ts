@@ -4,9 +4,9 @@ import {
   type MethodsOnFile,
 } from '../../../domain/form-payment';
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
-import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
 import type { Database } from '../../db/client';
 import { HttpError } from '../../lib/http-error';
+import { refuseCardExpiry } from '../payments/ledger';
 import type { OrderPayment } from '../payments/paid-order';
 import { findMethodsOnFile, type MethodOwner } from '../payments/payment-methods';
 
@@ -59,15 +59,9 @@ export async function resolveFormPayment(
   const useNew = isCard ? body.update_card : body.update_ach;
   const saved = isCard ? methods.card : methods.ach;
   if (!useNew && saved) return { kind: isCard ? 'card' : 'ach', onFile: saved };
-  // The card rule of the payment page holds for a new card here too, whatever the browser checked.
-  if (
-    isCard &&
-    !hasMoreThanOneYearRemaining(Number(body.Month_of_Expiry), Number(body.Year_of_Expiry), today)
-  ) {
-    throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
-      Year_of_Expiry: paymentMessages.oneYearRemaining,
-    });
-  }
+  // A new card saved ("Save card") must have more than a year left, as on the payment page; one
+  // used once only has to be unexpired.
+  refuseCardExpiry(isCard ? 'card' : 'ach', body, today, { keptOnFile: body.save_card });
   const token: SetPaymentInfoRequest = {
     Payment_Type: isCard ? 'CC' : 'ACH',
     token: body.token as { descriptor: string; value: string },

@@ -15,12 +15,7 @@ import {
   type SetClientAgreementResponse,
 } from '../../../domain/newborn-agreement';
 import { PAYMENT_SOURCES, type SetPaymentInfoRequest } from '../../../domain/payment-info';
-import {
-  cardFeePercent,
-  cardProcessingFee,
-  hasMoreThanOneYearRemaining,
-  paymentMessages,
-} from '../../../domain/payments';
+import { cardFeePercent, cardProcessingFee } from '../../../domain/payments';
 import { SHIPPED_PRICE_BOOK } from '../../../domain/price-book';
 import { orderNumber } from '../../../domain/site';
 import { describeMethodOnFile } from '../../../domain/storage-billing';
@@ -33,6 +28,7 @@ import { recordActivity } from '../clients/client-activities';
 import { clientContact } from '../clients/client-directory';
 import { readSignature } from '../forms/form-claims';
 import { renderSignedPdf } from '../forms/signed-pdf';
+import { refuseCardExpiry } from '../payments/ledger';
 import {
   type PaidCharge,
   type PaidClaim,
@@ -345,14 +341,8 @@ export async function signNewbornAgreement(
       const png = await readSignature(body.signatureData);
       if (!png) throw new HttpError('VALIDATION', m.signature, { signatureData: m.signature });
       const kind: 'card' | 'ach' = body.Payment_Type === 'CC' ? 'card' : 'ach';
-      if (
-        kind === 'card' &&
-        !hasMoreThanOneYearRemaining(Number(body.Month_of_Expiry), Number(body.Year_of_Expiry), todayFor(now))
-      ) {
-        throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
-          Year_of_Expiry: paymentMessages.oneYearRemaining,
-        });
-      }
+      // Kept on file for the installments.
+      refuseCardExpiry(kind, body, todayFor(now), { keptOnFile: true });
       // The deposit is priced by the book in force as it is signed.
       const { book } = await priceBookInForce(deps.db, now);
       const feeCents = cardProcessingFee(book, row.downPaymentCents, kind);

@@ -326,6 +326,90 @@ describe('send_CP_StoreRequest', () => {
     expect(kept).toMatchObject({ last4: '4242', billingEmail: 'spec.names@example.com' });
   });
 
+  describe('a card about 8 months from expiry', () => {
+    const eightMonthsOn = () => {
+      const soon = new Date(t.clock.now().getTime() + 240 * 86_400_000);
+      return { month: soon.getUTCMonth() + 1, year: soon.getUTCFullYear() };
+    };
+    const cardExpiring = async ({ month, year }: { month: number; year: number }) => ({
+      ...newCardFields(
+        t,
+        await tokenizeCard(t, '4242424242424242', { expiryMonth: month, expiryYear: year }),
+      ),
+      Month_of_Expiry: String(month).padStart(2, '0'),
+      Year_of_Expiry: String(year),
+    });
+
+    it('pays for a bottle when it is used once and not kept (spec 3 section 5: only unexpired)', async () => {
+      const client = await addClient(t.db);
+      const cookie = await t.signIn(client.actId);
+      const card = await cardExpiring(eightMonthsOn());
+      const response = await send(
+        cookie,
+        order({
+          stemskinserum: { quantity: 1 },
+          PaymentMethod: 'Credit Card',
+          update_card: true,
+          save_card: false,
+          ...card,
+          expectedTotalCents: 23_175,
+        }),
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      const state = await stateOf(client.id);
+      expect(state.ledger).toHaveLength(1);
+      expect(state.ledger[0]).toMatchObject({ status: 'approved', amountCents: 22_500, feeCents: 675 });
+      expect(await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id))).toEqual(
+        [],
+      );
+    });
+
+    it('refuses it when "Save card" is ticked: a card kept on file needs more than a year left', async () => {
+      const client = await addClient(t.db);
+      const cookie = await t.signIn(client.actId);
+      const card = await cardExpiring(eightMonthsOn());
+      const response = await send(
+        cookie,
+        order({
+          stemskinserum: { quantity: 1 },
+          PaymentMethod: 'Credit Card',
+          update_card: true,
+          save_card: true,
+          ...card,
+          expectedTotalCents: 23_175,
+        }),
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().fields).toEqual({
+        Year_of_Expiry: 'Please use credit card which has more than one year of expiry period remaining.',
+      });
+      expect((await stateOf(client.id)).ledger).toHaveLength(0);
+      expect(await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id))).toEqual(
+        [],
+      );
+    });
+
+    it('refuses a card used once whose year is past, whatever the browser checked', async () => {
+      const client = await addClient(t.db);
+      const cookie = await t.signIn(client.actId);
+      const card = await cardExpiring({ month: 12, year: t.clock.now().getUTCFullYear() - 1 });
+      const response = await send(
+        cookie,
+        order({
+          stemskinserum: { quantity: 1 },
+          PaymentMethod: 'Credit Card',
+          update_card: true,
+          save_card: false,
+          ...card,
+          expectedTotalCents: 23_175,
+        }),
+      );
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().fields).toEqual({ Year_of_Expiry: 'Something Wrong with Expiration Year' });
+      expect((await stateOf(client.id)).ledger).toHaveLength(0);
+    });
+  });
+
   it("a physician pays by ACH: with none on file the spec's sentence; a new account pays, no fee", async () => {
     const physician = await t.signInPhysician('PHY20001');
     const noAch = await send(physician, order({ Client_id: 'ACT10002', stemskinserum: { quantity: 1 } }));

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { SetPaymentInfoRequest } from '../../../domain/payment-info';
-import { hasMoreThanOneYearRemaining, paymentMessages } from '../../../domain/payments';
+import { cardExpiryProblem } from '../../../domain/payments';
 import type { Mailer } from '../../adapters/mailer';
 import type {
   ChargeLookup,
@@ -117,20 +117,20 @@ export async function physicianCustomer(db: Database, physicianId: string): Prom
   return { owner: { physicianId }, actId: physician.physicianActId, email: physician.email };
 }
 
-/** The payment page's card rule, whatever the browser checked: more than a year left before expiry. */
-export function refuseShortExpiry(
+/**
+ * The card forms' expiry rules, whatever the browser checked: a new card must not be past its
+ * month, and one kept on file must have more than a year left (specs 1 and 2; a card used once
+ * needs only to be unexpired, spec 3 section 5).
+ */
+export function refuseCardExpiry(
   kind: 'card' | 'ach',
   card: Pick<SetPaymentInfoRequest, 'Month_of_Expiry' | 'Year_of_Expiry'>,
   today: string,
+  kept: { keptOnFile: boolean },
 ) {
-  if (
-    kind === 'card' &&
-    !hasMoreThanOneYearRemaining(Number(card.Month_of_Expiry), Number(card.Year_of_Expiry), today)
-  ) {
-    throw new HttpError('VALIDATION', paymentMessages.oneYearRemaining, {
-      Year_of_Expiry: paymentMessages.oneYearRemaining,
-    });
-  }
+  if (kind !== 'card') return;
+  const problem = cardExpiryProblem(Number(card.Month_of_Expiry), Number(card.Year_of_Expiry), today, kept);
+  if (problem) throw new HttpError('VALIDATION', problem.message, { [problem.field]: problem.message });
 }
 
 /** Exchanges a browser token for a stored method at the gateway, in its owner's customer profile. */

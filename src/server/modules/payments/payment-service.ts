@@ -30,8 +30,8 @@ import {
   outcomeUnknown,
   type PaymentDeps,
   RECHECK_AFTER_MS,
+  refuseCardExpiry,
   refused,
-  refuseShortExpiry,
   releaseLedger,
   saveAtGateway,
 } from './ledger';
@@ -188,7 +188,8 @@ export async function savePaymentMethod(
   const today = todayFor(now);
   const kind = request.Payment_Type === 'CC' ? 'card' : 'ach';
 
-  refuseShortExpiry(kind, request, today);
+  // Saved as the method on file.
+  refuseCardExpiry(kind, request, today, { keptOnFile: true });
 
   const response = await runOnce<MethodClaim, SetPaymentInfoResponse>(deps, {
     scope: `client:${clientId}`,

@@ -13,7 +13,7 @@ import type { Mailer } from '../../adapters/mailer';
 import { paymentMethods, payments } from '../../db/schema';
 import { HttpError } from '../../lib/http-error';
 import { type Recovered, type RecoveryRun, runOnce, type Transaction } from '../../lib/run-once';
-import { type PaymentDeps, physicianCustomer, refused, refuseShortExpiry, saveAtGateway } from './ledger';
+import { type PaymentDeps, physicianCustomer, refuseCardExpiry, refused, saveAtGateway } from './ledger';
 import { putMethodOnFile } from './payment-methods';
 
 /**
@@ -70,7 +70,8 @@ export async function savePhysicianPaymentMethod(
   const { physicianId, request } = input;
   const kind = kindOf(request.Payment_Type);
   const today = todayFor(deps.clock.now());
-  refuseShortExpiry(kind, request, today);
+  // Saved as the method on file.
+  refuseCardExpiry(kind, request, today, { keptOnFile: true });
   const source = PAYMENT_SOURCES.physicianPortal;
   return runOnce<{ physicianId: string }, SetPaymentInfoResponse>(deps, {
     scope: `physician:${physicianId}`,

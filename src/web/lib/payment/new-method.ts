@@ -5,13 +5,17 @@ import { type CheckedPayment, initialPaymentChoice, type PaymentChoice } from '.
 /** A page that takes a new card or bank account only (never one on file): which, and its fields. */
 export type NewMethodKind = 'card' | 'ach' | '';
 
-/** The page's card or account as the forms' payment choice: always a new one. */
+/**
+ * The page's card or account as the forms' payment choice: always a new one, always kept on file
+ * (the Payment Information and public payment pages save it, the newborn agreement charges its
+ * installments to it), so a card needs more than a year left.
+ */
 export function newMethodChoice(
   kind: NewMethodKind,
   values: { card: CardFormValues; ach: AchFormValues },
 ): PaymentChoice {
   return {
-    ...initialPaymentChoice(false),
+    ...initialPaymentChoice(true),
     method: kind === 'card' ? 'Credit Card' : kind === 'ach' ? 'ACH Payment' : '',
     useAnotherCard: true,
     useAnotherAch: true,

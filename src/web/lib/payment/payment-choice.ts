@@ -77,7 +77,9 @@ export function checkPaymentChoice(
 ): CheckedPayment {
   if (!choice.method) return { problems: {} };
   if (usesNewCard(choice, onFile)) {
-    const parsed = cardFormSchema(today, cardEmpty).safeParse(choice.card);
+    // A card kept on file needs more than a year left; one used once only has to be unexpired.
+    const schema = cardFormSchema(today, { keptOnFile: choice.saveCard, whenEmpty: cardEmpty });
+    const parsed = schema.safeParse(choice.card);
     return parsed.success ? { problems: {}, card: parsed.data } : { problems: fieldMessages(parsed.error) };
   }
   if (usesNewAch(choice)) {

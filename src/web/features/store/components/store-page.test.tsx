@@ -231,6 +231,46 @@ describe('the store order', () => {
     expect(server.orders).toHaveLength(0);
   });
 
+  it('takes a card 8 months from expiry when it is used once, and asks for more than a year when it is saved', async () => {
+    const user = userEvent.setup();
+    const { server } = await renderStore();
+    await user.click(screen.getByRole('radio', { name: 'Credit Card' }));
+    const type = (label: RegExp, value: string) =>
+      fireEvent.change(screen.getByRole('textbox', { name: label }), { target: { value } });
+    type(/^Credit Card Number/, '4111111111111111');
+    fireEvent.change(screen.getByLabelText(/^CVV/), { target: { value: '123' } });
+    // Seen on 2026-11-23, a card through 07/2027 has about 8 months left.
+    await user.click(screen.getByLabelText(/^Expiry Month/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: '07', hidden: true }));
+    const year = screen.getByLabelText(/^Expiry Year/, { selector: 'input' });
+    await user.click(year);
+    await user.click(await screen.findByRole('option', { name: '2027', hidden: true }));
+    type(/^Billing First Name/, 'John');
+    type(/^Billing Last Name/, 'Roe');
+    type(/^Billing Email/, 'john.roe@example.com');
+    type(/^Billing Street/, '1200 Brickell Avenue');
+    type(/^Billing City/, 'Miami');
+    type(/^Billing State/, 'FL');
+    // The shipping address asks for a country too; the card's comes after it.
+    const cardCountry = screen.getAllByRole('textbox', { name: /^Country/ }).at(-1) as HTMLElement;
+    fireEvent.change(cardCountry, { target: { value: 'United States' } });
+    type(/^Zip or Postal Code/, '33131');
+
+    const oneYear = 'Please use credit card which has more than one year of expiry period remaining.';
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
+    // The form was checked (the arrival date is still missing), and the card passed.
+    expect(await screen.findByText('Please enter Shipment Date')).toBeDefined();
+    expect(errorUnder(year)).toBeUndefined();
+    expect(screen.queryByText(oneYear)).toBeNull();
+
+    await user.click(
+      screen.getByRole('checkbox', { name: 'Save this credit card on file for future payments' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Pay $231.75' }));
+    await waitFor(() => expect(errorUnder(year)).toBe(oneYear));
+    expect(server.orders).toHaveLength(0);
+  });
+
   it("offers 'Saved Addresses For Future' and gives the store's CVV messages: empty, then not 3 digits", async () => {
     const user = userEvent.setup();
     const { server } = await renderStore();
