@@ -10,9 +10,9 @@ import { testBankAccount } from './support/test-numbers';
 
 /**
  * The Stem Cell Request Form. Runs in the first project, with the demo accounts as seeded: Jane
- * has not signed her consent; John has, with a Visa ending 1111 on file, one pre-paid longevity
- * vial and two years of annual storage overdue. John orders twice here (his vial is used for
- * good): by FedEx with his card, his overdue years joining that one charge, then by ACT VIP with a
+ * has not signed her consent; John has, with a Visa ending 1111 on file, 10 pre-paid Longevity
+ * vials (1 million cells each: they cover one vial of 10 million cells) and two years of annual
+ * storage overdue. John orders twice here (his 10 Longevity vials are used for good): by FedEx with his card, his overdue years joining that one charge, then by ACT VIP with a
  * bank account entered for this order only (not kept on file). Dr. Alvarez (PHY20001) then
  * approves the FedEx request. No other journey reads John's vial requests, nor his overdue years
  * after client-information.spec.ts (which sorts before this file).
@@ -119,8 +119,13 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   await typeShipmentDate(page, validTuesday(today, 28));
   await expect(page.getByText(shipmentDateMessages.dayAfterHoliday)).toHaveCount(0);
 
-  // 1 pre-paid longevity vial + $500, CPP $50, FedEx $118.38 (3% card fee $20.05), and his two
-  // overdue years of annual storage $679.62 (3% card fee $20.39): one total of $1,388.44.
+  // 1 vial covered by his 10 Longevity vials + $500 for the other, CPP $50, FedEx $118.38 (3% card
+  // fee $20.05), and his two overdue years of annual storage $679.62 (3% card fee $20.39): one
+  // total of $1,388.44.
+  await expect(summary.getByRole('row', { name: /Pre-paid vials used/ })).toContainText(
+    '1 (10 Longevity vials of 1 million cells)',
+  );
+  await expect(summary.getByRole('row', { name: /Vials charged/ })).toContainText('$500.00');
   await expect(summary).toContainText('$500.00');
   await expect(summary).toContainText('$50.00');
   await expect(summary).toContainText('$118.38');
@@ -158,6 +163,9 @@ test('John orders 2 vials by FedEx with CPP: the summary, the e-mail and Client 
   await expect(page.getByRole('heading', { name: 'Timeline' })).toBeVisible();
   await expect(page.getByRole('row', { name: 'Overdue annual storage (2 years) $679.62' })).toBeVisible();
   await expect(page.getByRole('row', { name: 'Total charged $1,388.44' })).toBeVisible();
+  await expect(
+    page.getByRole('row', { name: 'Vials 2 (1 pre-paid: 10 Longevity vials of 1 million cells)' }),
+  ).toBeVisible();
   await expect(page.getByRole('row', { name: /Approved by the practitioner/ })).toContainText('Not yet');
   await expectAccessible(page);
   await page.setViewportSize({ width: 375, height: 800 });

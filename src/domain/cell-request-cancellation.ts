@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fedexHolidayOn, weekdayOf } from './carrier-calendar';
 import { addDays, isoDateOf, isoToUsDate, zonedInstant } from './dates';
 import { type Cents, formatUsd } from './money';
+import { type PrePaidVials, prePaidVialKindsText } from './vial-request-price';
 
 /**
  * Where a vial request stands. Beside its cancellation rules, which read it, so the back office's
@@ -22,6 +23,8 @@ export const CELL_REQUEST_STATUSES = [
  * chose) cancels it with everything refunded and the pre-paid vials given back. Later, and before
  * the vials ship, each vial paid by card or ACH keeps the replacement fee (the rest refunded, its
  * card fee in proportion) and each pre-paid vial is forfeited. Once shipped, nothing is cancelled.
+ * A pre-paid vial is a requested vial the client's pre-paid vials covered (vial-request-price.ts):
+ * one Bio-Insurance vial, or 10 Longevity vials; those the request took are what comes back.
  */
 
 const BANK_TIME_ZONE = 'America/New_York';
@@ -145,10 +148,17 @@ export function cancellationTerms(facts: CancellationFacts): CancellationTerms {
 
 /** "1 vial", "3 vials". */
 export const vialsText = (n: number) => `${n} ${n === 1 ? 'vial' : 'vials'}`;
-/** "1 pre-paid vial", "3 pre-paid vials". */
-export const prePaidVialsText = (n: number) => `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}`;
+/**
+ * "1 pre-paid vial", "3 pre-paid vials"; with the vials the request took, by kind where Longevity
+ * vials are among them (10 a vial): "1 pre-paid vial (10 Longevity vials of 1 million cells)".
+ */
+export function prePaidVialsText(n: number, taken?: { bioInsurance: number; longevity: number }): string {
+  const kinds = taken ? prePaidVialKindsText(taken) : null;
+  return `${n} pre-paid ${n === 1 ? 'vial' : 'vials'}${kinds ? ` (${kinds})` : ''}`;
+}
 const vials = vialsText;
-const prePaid = (n: number) => `Your ${prePaidVialsText(n)} ${n === 1 ? 'is' : 'are'}`;
+const prePaid = (n: number, taken?: PrePaidVials) =>
+  `Your ${prePaidVialsText(n, taken)} ${n === 1 ? 'is' : 'are'}`;
 
 /** The cutoff as people read it: "2:00 PM Eastern on 12/08/2026". */
 export function cutoffText(cutoff: string): string {
@@ -159,6 +169,8 @@ export function cutoffText(cutoff: string): string {
 export function cancellationLines(
   terms: Extract<CancellationTerms, { allowed: true }>,
   replacementFeeCents: Cents,
+  /** The pre-paid vials the request took, by kind: what is given back or forfeited. */
+  taken?: PrePaidVials,
 ): string[] {
   const lines = [
     terms.refundCents > 0
@@ -170,8 +182,8 @@ export function cancellationLines(
       `${formatUsd(terms.keptCents)} is kept as the replacement fee: ${formatUsd(replacementFeeCents)} for each of the ${vials(terms.paidVials)} you paid for, with its card fee.`,
     );
   }
-  if (terms.returnedVials > 0) lines.push(`${prePaid(terms.returnedVials)} given back to your plan.`);
-  if (terms.forfeitedVials > 0) lines.push(`${prePaid(terms.forfeitedVials)} forfeited.`);
+  if (terms.returnedVials > 0) lines.push(`${prePaid(terms.returnedVials, taken)} given back to your plan.`);
+  if (terms.forfeitedVials > 0) lines.push(`${prePaid(terms.forfeitedVials, taken)} forfeited.`);
   return lines;
 }
 

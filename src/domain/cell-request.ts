@@ -163,8 +163,15 @@ export const cellRequestSchema = z.object({
   id: z.string(),
   status: z.enum(CELL_REQUEST_STATUSES),
   NumberOfVials: z.number().int(),
-  BioInsuranceVialsUsed: z.number().int(),
-  LongevityVialsUsed: z.number().int(),
+  PrePaidVials: z
+    .number()
+    .int()
+    .describe('Requested vials (10 million cells each) covered by pre-paid vials; the rest were charged'),
+  BioInsuranceVialsUsed: z.number().int().describe('Bio-Insurance vials taken (10 million cells each)'),
+  LongevityVialsUsed: z
+    .number()
+    .int()
+    .describe('Longevity vials taken (1 million cells each): 10 cover one requested vial'),
   CPP: z.boolean(),
   Tissue_Info: z.enum(TISSUE_TYPES),
   Infectious_Disease: z.enum(INFECTIOUS_DISEASE_CHOICES),

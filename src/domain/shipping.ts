@@ -134,10 +134,16 @@ export const clientVialsResponseSchema = z.object({
   /** What the vials not covered by pre-paid vials cost, in dollars (AmountForDoseCharged). */
   PayableAmount: z.number(),
   PayableAmountCents: z.number().int(),
-  /** Pre-paid vials this release uses, bio-insurance first, then longevity. */
+  /**
+   * Requested vials (10 million cells each) the client's pre-paid vials cover: Bio-Insurance vials
+   * one for one first, then 10 Longevity vials a vial (vial-request-price.ts prePaidVialUse).
+   */
   PrePaidVials: z.number().int(),
+  /** Bio-Insurance vials this release takes (10 million cells each). */
   BioInsuranceVialsUsed: z.number().int(),
+  /** Longevity vials this release takes (1 million cells each): 10 per vial they cover. */
   LongevityVialsUsed: z.number().int(),
+  /** Requested vials charged at the vial price: NumberOfVials - PrePaidVials. */
   PayableVials: z.number().int(),
   /** The first date this release may arrive (YYYY-MM-DD), before the carrier's calendar. */
   EarliestShipmentDate: z.string(),

@@ -106,6 +106,11 @@ export const vialQueueItemSchema = z.object({
   status: z.enum(CELL_REQUEST_STATUSES),
   requestedAt: z.string(),
   vials: z.number().int(),
+  /** Requested vials covered by pre-paid vials: Bio-Insurance one for one, 10 Longevity vials a vial. */
+  prePaidVials: z.number().int(),
+  /** The pre-paid vials the request took, by kind: what a cancellation gives back. */
+  bioInsuranceVialsUsed: z.number().int(),
+  longevityVialsUsed: z.number().int(),
   shippingMethod: z.string(),
   shipmentDate: z.string(),
   shipTo: z.string(),

@@ -4,7 +4,12 @@ import { storageYearsCharge } from './storage-billing';
 
 const book = SHIPPED_PRICE_BOOK;
 
-import { fedexShippingCharge, prePaidVialUse, priceVialRequest } from './vial-request-price';
+import {
+  fedexShippingCharge,
+  prePaidVialUse,
+  priceVialRequest,
+  vialsWithPrePaidText,
+} from './vial-request-price';
 
 describe('FedEx shipping is max($50, net charge x 1.20), half up to the cent', () => {
   it.each([
@@ -28,18 +33,129 @@ describe('FedEx shipping is max($50, net charge x 1.20), half up to the cent', (
   });
 });
 
-describe('pre-paid vials are used first, bio-insurance before longevity', () => {
+describe('pre-paid vials are used first: Bio-Insurance one for one, then 10 Longevity vials per vial', () => {
+  // [vials requested, available, Bio-Insurance vials taken, Longevity vials taken, vials covered by
+  // Longevity, vials charged, every vial covered by Bio-Insurance]
   it.each([
-    [3, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 3, longevity: 0, payable: 0 }, true],
-    [4, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 0, payable: 0 }, true],
-    [5, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 1, payable: 0 }, false],
-    [6, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 2, payable: 0 }, false],
-    [7, { bioInsurance: 4, longevity: 2 }, { bioInsurance: 4, longevity: 2, payable: 1 }, false],
-    [10, { bioInsurance: 0, longevity: 0 }, { bioInsurance: 0, longevity: 0, payable: 10 }, false],
-    [2, { bioInsurance: 0, longevity: 5 }, { bioInsurance: 0, longevity: 2, payable: 0 }, false],
-    [1, { bioInsurance: -3, longevity: 0 }, { bioInsurance: 0, longevity: 0, payable: 1 }, false],
-  ])('%i vials from %o', (vials, available, use, covered) => {
-    expect(prePaidVialUse(vials, available)).toEqual({ ...use, coveredByBioInsurance: covered });
+    [3, { bioInsurance: 4, longevity: 2 }, 3, 0, 0, 0, true],
+    [4, { bioInsurance: 4, longevity: 2 }, 4, 0, 0, 0, true],
+    [5, { bioInsurance: 4, longevity: 2 }, 4, 0, 0, 1, false],
+    [7, { bioInsurance: 4, longevity: 25 }, 4, 20, 2, 1, false],
+    [6, { bioInsurance: 4, longevity: 25 }, 4, 20, 2, 0, false],
+    [5, { bioInsurance: 4, longevity: 9 }, 4, 0, 0, 1, false],
+    [5, { bioInsurance: 4, longevity: 10 }, 4, 10, 1, 0, false],
+    [10, { bioInsurance: 0, longevity: 0 }, 0, 0, 0, 10, false],
+    [1, { bioInsurance: -3, longevity: 0 }, 0, 0, 0, 1, false],
+    [1, { bioInsurance: 0, longevity: -10 }, 0, 0, 0, 1, false],
+  ])(
+    '%i vials from %o: %i Bio-Insurance, %i Longevity (%i vials), %i charged',
+    (vials, available, bio, longevity, byLongevity, payable, covered) => {
+      expect(prePaidVialUse(vials, available)).toEqual({
+        bioInsurance: bio,
+        longevity,
+        longevityCoveredVials: byLongevity,
+        coveredVials: bio + byLongevity,
+        payable,
+        coveredByBioInsurance: covered,
+      });
+    },
+  );
+
+  // 2 vials requested (20 million cells) with Longevity vials (1 million cells) alone.
+  it.each([
+    [0, 0, 0, 2, 'none: both vials charged'],
+    [5, 0, 0, 2, '5 million cells cover no vial: both charged, the 5 kept'],
+    [9, 0, 0, 2, '9 million cells cover no vial: both charged, the 9 kept'],
+    [10, 10, 1, 1, '10 cover one vial, the other charged'],
+    [19, 10, 1, 1, '19 cover one vial (10 taken, 9 kept), the other charged'],
+    [20, 20, 2, 0, '20 cover both'],
+    [25, 20, 2, 0, '25 cover both (20 taken, 5 kept)'],
+  ])(
+    '2 vials from %i Longevity vials: %i taken, %i covered, %i charged (%s)',
+    (available, taken, covered, payable) => {
+      expect(prePaidVialUse(2, { bioInsurance: 0, longevity: available })).toEqual({
+        bioInsurance: 0,
+        longevity: taken,
+        longevityCoveredVials: covered,
+        coveredVials: covered,
+        payable,
+        coveredByBioInsurance: false,
+      });
+    },
+  );
+
+  it('a Longevity 100 (10 Longevity vials, $2,125.00) covers one $500.00 vial, not ten', () => {
+    expect(prePaidVialUse(10, { bioInsurance: 0, longevity: 10 })).toMatchObject({
+      longevity: 10,
+      coveredVials: 1,
+      payable: 9,
+    });
+  });
+
+  it('Bio-Insurance vials first, then Longevity: 3 vials from 1 Bio-Insurance and 19 Longevity vials', () => {
+    expect(prePaidVialUse(3, { bioInsurance: 1, longevity: 19 })).toEqual({
+      bioInsurance: 1,
+      longevity: 10,
+      longevityCoveredVials: 1,
+      coveredVials: 2,
+      payable: 1,
+      coveredByBioInsurance: false,
+    });
+  });
+});
+
+describe('the price of a vial request with Longevity vials, by the 10 million cells of a vial', () => {
+  const vipByCard = { shipping: { method: 'ACT VIP' as const }, paymentMethod: 'card' as const };
+
+  // Card fee: 3% of the vials charged; ACT VIP costs nothing now.
+  it.each([
+    [0, 100_000, 3_000, 103_000, '2 vials charged: $1,000.00 + $30.00'],
+    [5, 100_000, 3_000, 103_000, '5 Longevity vials cover nothing: $1,000.00 + $30.00'],
+    [9, 100_000, 3_000, 103_000, '9 Longevity vials cover nothing: $1,000.00 + $30.00'],
+    [10, 50_000, 1_500, 51_500, '10 cover one vial: $500.00 + $15.00'],
+    [19, 50_000, 1_500, 51_500, '19 cover one vial: $500.00 + $15.00'],
+    [20, 0, 0, 0, '20 cover both'],
+    [25, 0, 0, 0, '25 cover both'],
+  ])(
+    '2 vials by card, %i Longevity vials, no CPP: vials %i, fee %i, total %i cents (%s)',
+    (longevity, vialsCents, processingFeeCents, totalCents) => {
+      expect(
+        priceVialRequest(book, {
+          vials: 2,
+          prePaid: { bioInsurance: 0, longevity },
+          cpp: false,
+          ...vipByCard,
+        }),
+      ).toMatchObject({ vialsCents, cppCents: 0, processingFeeCents, totalCents });
+    },
+  );
+
+  it('3 vials with CPP from 1 Bio-Insurance and 15 Longevity vials: 1 + 1 covered, $500.00 + CPP $75.00 + 3% $17.25', () => {
+    expect(
+      priceVialRequest(book, {
+        vials: 3,
+        prePaid: { bioInsurance: 1, longevity: 15 },
+        cpp: true,
+        ...vipByCard,
+      }),
+    ).toMatchObject({
+      prePaidVials: { bioInsurance: 1, longevity: 10, coveredVials: 2, payable: 1 },
+      vialsCents: 50_000,
+      cppCents: 7_500,
+      processingFeeCents: 1_725,
+      totalCents: 59_225,
+    });
+  });
+
+  it('CPP is $25.00 a vial on Longevity-covered vials too: 2 vials from 20 Longevity vials, $50.00 + 3% $1.50', () => {
+    expect(
+      priceVialRequest(book, {
+        vials: 2,
+        prePaid: { bioInsurance: 0, longevity: 20 },
+        cpp: true,
+        ...vipByCard,
+      }),
+    ).toMatchObject({ vialsCents: 0, cppCents: 5_000, processingFeeCents: 150, totalCents: 5_150 });
   });
 });
 
@@ -120,7 +236,7 @@ describe('the price of a vial request', () => {
     expect(
       priceVialRequest(book, {
         vials: 2,
-        prePaid: { bioInsurance: 0, longevity: 2 },
+        prePaid: { bioInsurance: 0, longevity: 20 },
         cpp: false,
         shipping: { method: 'ACT VIP' },
         paymentMethod: 'card',
@@ -138,7 +254,8 @@ describe('the price of a vial request', () => {
 describe('overdue annual storage joins the order as one charge (DESIGN.md 8 item 30)', () => {
   const johnsOrder = {
     vials: 2,
-    prePaid: { bioInsurance: 0, longevity: 1 },
+    // 10 Longevity vials (10 million cells) cover one vial, the other is charged $500.00.
+    prePaid: { bioInsurance: 0, longevity: 10 },
     cpp: true,
     // The offline carrier's $98.65 to New York: $118.38 charged.
     shipping: { method: 'FedEx' as const, carrierNetChargeCents: 9_865 },
@@ -210,5 +327,24 @@ describe('overdue annual storage joins the order as one charge (DESIGN.md 8 item
       overdueStorageFeeCents: 0,
       totalCents: 68_843,
     });
+  });
+});
+
+describe('a release reads with the pre-paid vials it took, by kind where Longevity vials are among them', () => {
+  it.each([
+    [2, { bioInsurance: 0, longevity: 0, coveredVials: 0 }, '2 (0 pre-paid)'],
+    [3, { bioInsurance: 1, longevity: 0, coveredVials: 1 }, '3 (1 pre-paid)'],
+    [
+      2,
+      { bioInsurance: 0, longevity: 10, coveredVials: 1 },
+      '2 (1 pre-paid: 10 Longevity vials of 1 million cells)',
+    ],
+    [
+      4,
+      { bioInsurance: 1, longevity: 20, coveredVials: 3 },
+      '4 (3 pre-paid: 1 Bio-Insurance vial, 20 Longevity vials of 1 million cells)',
+    ],
+  ])('%i vials, %o: "%s"', (vials, used, text) => {
+    expect(vialsWithPrePaidText(vials, used)).toBe(text);
   });
 });

@@ -116,6 +116,7 @@ export async function seedDemoVialRequest(db: Database, now: Date): Promise<bool
       vials: 1,
       bioInsuranceVialsUsed: 1,
       longevityVialsUsed: 0,
+      longevityCoveredVials: 0,
       cpp: false,
       tissue: 'Adipose',
       infectiousDisease: 'not treated',

@@ -83,7 +83,9 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         preferredAddressZip: '33156',
         preferredAddressCountry: 'United States',
         annualStoragePaidUntil: `${thisYear + 1}-06-15`,
-        longevityVialsAvailable: 2,
+        // A Longevity 250 (25 Longevity vials of 1 million cells: 2 requested vials, 5 left over)
+        // and 4 Bio-Insurance vials.
+        longevityVialsAvailable: 25,
         bioInsuranceVialsAvailable: 4,
         initialProcessingFormCompleted: true,
         clientConsentFormCompleted: false,
@@ -119,7 +121,8 @@ export async function seedDemoData(db: Database, today: string): Promise<boolean
         // Paid until a date two years ago less a month: the two yearly fees since then are unpaid,
         // and paying them covers him until a month from now.
         annualStoragePaidUntil: addDays(addYears(today, -2), 30),
-        longevityVialsAvailable: 1,
+        // A Longevity 100: 10 Longevity vials of 1 million cells, which cover one requested vial.
+        longevityVialsAvailable: 10,
         bioInsuranceVialsAvailable: 0,
         initialProcessingFormCompleted: true,
         clientConsentFormCompleted: true,

@@ -52,8 +52,13 @@ beforeEach(() => {
  * vials (1 pre-paid) with CPP by FedEx four weeks out: 2 x $500.00 + 3 x $25.00 + the offline
  * carrier's quote, 3% card fee.
  */
-async function clientWithRequest() {
-  const client = await addReleaseClient(t.db, { bioInsuranceVialsAvailable: 1 });
+async function clientWithRequest(
+  holdings: { bioInsuranceVialsAvailable: number; longevityVialsAvailable?: number } = {
+    bioInsuranceVialsAvailable: 1,
+  },
+  vials = 3,
+) {
+  const client = await addReleaseClient(t.db, holdings);
   const cookie = await t.signIn(client.actId);
   await saveCardOnFile(t, cookie, newKey());
   const today = todayFor(t.clock.now());
@@ -61,7 +66,7 @@ async function clientWithRequest() {
     method: 'POST',
     url: '/api/pay/send_CellRequest',
     headers: { cookie, 'idempotency-key': newKey() },
-    payload: vialRequestBody({ NumberOfVials: 3, CPP: 'Yes', ShipmentDate: validTuesday(today, 28) }),
+    payload: vialRequestBody({ NumberOfVials: vials, CPP: 'Yes', ShipmentDate: validTuesday(today, 28) }),
   });
   expect(placed.statusCode, placed.body).toBe(200);
   const id = placed.json().id as string;
@@ -90,6 +95,15 @@ async function vialsOf(clientId: string) {
     .from(clients)
     .where(eq(clients.id, clientId));
   return row?.bio;
+}
+
+/** The client's pre-paid vials: Bio-Insurance (10 million cells each), Longevity (1 million cells each). */
+async function holdingsOf(clientId: string) {
+  const [row] = await t.db
+    .select({ bio: clients.bioInsuranceVialsAvailable, longevity: clients.longevityVialsAvailable })
+    .from(clients)
+    .where(eq(clients.id, clientId));
+  return row;
 }
 
 const refundsOf = (paymentId: string) => t.db.select().from(refunds).where(eq(refunds.paymentId, paymentId));
@@ -215,6 +229,87 @@ describe('a client cancels a vial request', () => {
     expect((await refundsOf(c.charge.id)).filter((r) => r.status === 'refunded')).toHaveLength(1);
     const cookie = await t.signIn(c.actId);
     expect((await view(cookie, c.id)).json().cancellation.refundedCents).toBe(expected);
+  });
+});
+
+describe('Longevity vials: taken 10 a vial, and a cancellation gives back exactly those', () => {
+  /**
+   * 1 Bio-Insurance vial and 25 Longevity vials; 4 vials with CPP by FedEx: 1 covered by the
+   * Bio-Insurance vial, 2 by 20 Longevity vials (the 5 left cover no vial), 1 charged. $500.00 +
+   * CPP 4 x $25.00 + FedEx $118.38 = $718.38, 3% card fee $21.55: $739.93.
+   */
+  const longevityRequest = () =>
+    clientWithRequest({ bioInsuranceVialsAvailable: 1, longevityVialsAvailable: 25 }, 4);
+
+  it('before the cutoff: 20 Longevity vials and the Bio-Insurance vial come back, 25 and 1 again', async () => {
+    const c = await longevityRequest();
+    expect(c.charge.totalCents).toBe(73_993);
+    expect(await holdingsOf(c.clientId)).toEqual({ bio: 0, longevity: 5 });
+    const before = (await view(c.cookie, c.id)).json();
+    expect(before).toMatchObject({
+      NumberOfVials: 4,
+      PrePaidVials: 3,
+      BioInsuranceVialsUsed: 1,
+      LongevityVialsUsed: 20,
+      vialsCents: 50_000,
+      cppCents: 10_000,
+    });
+    expect(before.cancellation).toMatchObject({ state: 'open', phase: 'full', returnedVials: 3 });
+    expect(before.cancellation.lines).toContain(
+      'Your 3 pre-paid vials (1 Bio-Insurance vial, 20 Longevity vials of 1 million cells) are given back to your plan.',
+    );
+    const placedMail = (await t.mailTo(c.email)).find(
+      (m) => m.subject === 'Client Portal: your stem cell request',
+    );
+    expect(placedMail?.textBody).toContain(
+      'Vials: 4 (3 pre-paid: 1 Bio-Insurance vial, 20 Longevity vials of 1 million cells), $500.00',
+    );
+
+    const response = await cancel(c.cookie, c.id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().cancellation).toMatchObject({
+      state: 'cancelled',
+      returnedVials: 3,
+      forfeitedVials: 0,
+    });
+    expect(await holdingsOf(c.clientId)).toEqual({ bio: 1, longevity: 25 });
+    // A repeat gives nothing back twice.
+    expect((await cancel(c.cookie, c.id)).statusCode).toBe(200);
+    expect(await holdingsOf(c.clientId)).toEqual({ bio: 1, longevity: 25 });
+    const cancelledMail = (await t.mailTo(c.email)).find(
+      (m) => m.subject === 'Your stem cell request is cancelled',
+    );
+    expect(cancelledMail?.textBody).toContain(
+      'Your 3 pre-paid vials (1 Bio-Insurance vial, 20 Longevity vials of 1 million cells) are given back to your plan.',
+    );
+  });
+
+  it('after the cutoff: the fee is kept for the 1 paid vial only, the 3 covered vials forfeited, the 5 Longevity vials left untouched', async () => {
+    const c = await longevityRequest();
+    const tomorrow = todayFor(new Date(t.clock.now().getTime() + DAY));
+    await t.db.update(vialRequests).set({ shipmentDate: tomorrow }).where(eq(vialRequests.id, c.id));
+    // $718.38 before the fee; $250.00 kept for the 1 paid vial, $468.38 refunded with its share of
+    // the $21.55 card fee ($14.05): $482.43 back, $257.50 kept.
+    const response = await cancel(c.cookie, c.id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().cancellation).toMatchObject({
+      state: 'cancelled',
+      refundCents: 48_243,
+      keptCents: 25_750,
+      returnedVials: 0,
+      forfeitedVials: 3,
+    });
+    expect(await holdingsOf(c.clientId)).toEqual({ bio: 0, longevity: 5 });
+  });
+
+  it('9 Longevity vials cover no vial: both vials charged, and the 9 stay on the record after a cancellation', async () => {
+    const c = await clientWithRequest({ bioInsuranceVialsAvailable: 0, longevityVialsAvailable: 9 }, 2);
+    // 2 x $500.00 + CPP 2 x $25.00 + FedEx $118.38 = $1,168.38, 3% card fee $35.05: $1,203.43.
+    expect(c.charge.totalCents).toBe(120_343);
+    expect(await holdingsOf(c.clientId)).toEqual({ bio: 0, longevity: 9 });
+    const response = await cancel(c.cookie, c.id);
+    expect(response.json().cancellation).toMatchObject({ returnedVials: 0, forfeitedVials: 0 });
+    expect(await holdingsOf(c.clientId)).toEqual({ bio: 0, longevity: 9 });
   });
 });
 

@@ -43,6 +43,20 @@ import { vialRequests } from './schema';
 type RequestRow = typeof vialRequests.$inferSelect;
 const sourceOf = (requestId: string) => `vial-request:${requestId}`;
 
+/**
+ * The requested vials the request's pre-paid vials cover: its Bio-Insurance vials one for one, and
+ * the vials its Longevity vials cover (10 Longevity vials a vial, as recorded when it was placed).
+ */
+export function prePaidVialsOf(row: Pick<RequestRow, 'bioInsuranceVialsUsed' | 'longevityCoveredVials'>) {
+  return row.bioInsuranceVialsUsed + row.longevityCoveredVials;
+}
+
+/** The pre-paid vials the request took, by kind. */
+const takenBy = (row: RequestRow) => ({
+  bioInsurance: row.bioInsuranceVialsUsed,
+  longevity: row.longevityVialsUsed,
+});
+
 async function termsFor(
   db: Executor,
   row: RequestRow,
@@ -70,7 +84,7 @@ async function termsFor(
     deliveryDate: row.shipmentDate,
     shipped: row.status === 'shipped' || row.status === 'delivered',
     vials: row.vials,
-    prePaidVials: row.bioInsuranceVialsUsed + row.longevityVialsUsed,
+    prePaidVials: prePaidVialsOf(row),
     charges,
     replacementFeeCents: book.vialReplacementFeeCents,
     objection,
@@ -103,7 +117,7 @@ export async function cancellationView(db: Executor, row: RequestRow, now: Date)
     keptCents: terms.keptCents,
     returnedVials: terms.returnedVials,
     forfeitedVials: terms.forfeitedVials,
-    lines: cancellationLines(terms, terms.feeCents),
+    lines: cancellationLines(terms, terms.feeCents, takenBy(row)),
   };
 }
 
@@ -176,19 +190,15 @@ export async function cancelCellRequest(
       .where(eq(vialRequests.id, row.id))
       .returning();
     if (!updated) throw notFound();
-    if (terms.returnedVials > 0) {
-      await givePrePaidVialsBack(tx, row.clientId, {
-        bioInsurance: row.bioInsuranceVialsUsed,
-        longevity: row.longevityVialsUsed,
-      });
-    }
+    // Exactly what the request took: its Bio-Insurance vials, and its Longevity vials (10 a vial).
+    if (terms.returnedVials > 0) await givePrePaidVialsBack(tx, row.clientId, takenBy(row));
     await tellClientCancelled(tx, deps, {
       clientId: row.clientId,
       activityId: row.clientActivityId,
       subject: m.emailSubject,
       lines: [
         `Your stem cell request of ${vialsText(row.vials)} for delivery on ${isoToUsDate(row.shipmentDate)} is cancelled${objection ? ' at your objection, at no cost' : input.staffId ? ' by ACT' : ''}${terms.phase === 'late' ? `, after the cancellation deadline (${cutoffText(terms.cutoff)})` : ''}.`,
-        ...cancellationLines(terms, terms.feeCents),
+        ...cancellationLines(terms, terms.feeCents, takenBy(row)),
         terms.refundCents > 0 ? 'You will receive a separate e-mail when the refund is sent.' : '',
       ],
       dedupeKey: `vial-request-cancelled:${row.id}`,

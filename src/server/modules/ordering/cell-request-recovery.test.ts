@@ -116,7 +116,8 @@ function send(cookie: string, key: string, body = order()) {
 }
 
 async function client() {
-  const row = await addReleaseClient(t.db, { longevityVialsAvailable: 1 });
+  // 10 Longevity vials (1 million cells each): they cover one of the 2 vials ordered.
+  const row = await addReleaseClient(t.db, { longevityVialsAvailable: 10 });
   const cookie = await t.signIn(row.actId);
   await saveCardOnFile(t, cookie, newKey());
   return { ...row, cookie };
@@ -181,7 +182,7 @@ describe('a vial request whose process died', () => {
     await reconcileAll(holder);
     const after = await stateOf(holder.id);
     expect(after.requests).toHaveLength(0);
-    expect(after.vials).toBe(1);
+    expect(after.vials).toBe(10);
     expect(after.charges).toHaveLength(0);
     expect(after.activity).toHaveLength(0);
     expect(after.ops.every((op) => op.status !== 'running')).toBe(true);
@@ -229,7 +230,8 @@ describe('a vial request whose process died', () => {
       status: 'requested',
       paymentId: approved[0]?.id,
       transactionId: after.charges[0]?.transactionId,
-      longevityVialsUsed: 1,
+      longevityVialsUsed: 10,
+      longevityCoveredVials: 1,
     });
     expect(after.vials).toBe(0);
     expect(after.activity).toHaveLength(1);

@@ -60,7 +60,8 @@ function order(overrides: Record<string, unknown> = {}) {
   });
 }
 
-// John: one pre-paid longevity vial. 2 vials = 1 pre-paid + $500, CPP 2 x $25, FedEx to New York
+// John: 10 pre-paid Longevity vials (1 million cells each), which cover one vial of 10 million cells.
+// 2 vials = 1 covered by the 10 Longevity vials + $500, CPP 2 x $25, FedEx to New York
 // $118.38 (the offline carrier's $98.65 x 1.20), 3% card fee on $668.38 = $20.05: $688.43. His two
 // overdue years of annual storage join the charge: $679.62 + their 3% $20.39 = $700.01. $1,388.44.
 const JOHN_TOTAL = 138_844;
@@ -163,7 +164,9 @@ describe('send_CellRequest', () => {
       overdueStorageYears: 2,
       overdueStorageCents: 67_962,
       processingFeeCents: 4_044,
-      LongevityVialsUsed: 1,
+      PrePaidVials: 1,
+      BioInsuranceVialsUsed: 0,
+      LongevityVialsUsed: 10,
     });
 
     // A retry after the order is done (his pre-paid vial used by then) gets the same answer.
@@ -345,13 +348,14 @@ describe('send_CellRequest', () => {
   });
 
   it('leaves nothing ordered and gives the pre-paid vials back when the card is declined', async () => {
-    const client = await addReleaseClient(t.db, { longevityVialsAvailable: 1 });
+    // 10 Longevity vials cover one of the 2 vials: the decline gives all 10 back.
+    const client = await addReleaseClient(t.db, { longevityVialsAvailable: 10 });
     const cookie = await t.signIn(client.actId);
     await saveCardOnFile(t, cookie, newKey(), '4000000000000341');
     const response = await send(cookie, order());
     expect(response.statusCode, response.body).toBe(402);
     const [row] = await t.db.select().from(clients).where(eq(clients.id, client.id));
-    expect(row?.longevityVialsAvailable).toBe(1);
+    expect(row?.longevityVialsAvailable).toBe(10);
     expect(await t.db.select().from(vialRequests).where(eq(vialRequests.clientId, client.id))).toHaveLength(
       0,
     );

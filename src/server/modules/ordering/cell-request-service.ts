@@ -22,7 +22,7 @@ import { enrollmentRefusal, overdueStorageCents, releaseRefusals } from '../../.
 import { shippingMessages } from '../../../domain/shipping';
 import { orderNumber } from '../../../domain/site';
 import { storageYearsCharge } from '../../../domain/storage-billing';
-import { priceVialRequest } from '../../../domain/vial-request-price';
+import { priceVialRequest, vialsWithPrePaidText } from '../../../domain/vial-request-price';
 import type { AppDeps } from '../../app-deps';
 import { HttpError, notFound } from '../../lib/http-error';
 import { createIdLinkToken } from '../../lib/link-tokens';
@@ -57,7 +57,7 @@ import {
 } from '../payments/release-storage';
 import { findPhysician } from '../physicians/physician-repository';
 import { priceBookInForce } from '../prices/price-book-repository';
-import { cancellationView } from './cell-request-cancellation';
+import { cancellationView, prePaidVialsOf } from './cell-request-cancellation';
 import { vialRequests } from './schema';
 import { shipmentBlackoutDates } from './shipment-calendar-repository';
 import { shippingAmount } from './shipping-service';
@@ -84,6 +84,7 @@ const KIND = 'vial-request';
 
 type RequestRow = typeof vialRequests.$inferSelect;
 
+/** The pre-paid vials the claim took, by kind: a give-back returns these, 10 Longevity vials a vial. */
 interface VialClaim {
   requestId: string;
   bioInsurance: number;
@@ -99,6 +100,7 @@ export function cellRequestView(row: RequestRow): CellRequest {
     id: row.id,
     status: row.status,
     NumberOfVials: row.vials,
+    PrePaidVials: prePaidVialsOf(row),
     BioInsuranceVialsUsed: row.bioInsuranceVialsUsed,
     LongevityVialsUsed: row.longevityVialsUsed,
     CPP: row.cpp,
@@ -152,9 +154,13 @@ function dateRefused(message: string): HttpError {
 const years = (n: number) => `${n} year${n === 1 ? '' : 's'}`;
 
 function summaryLines(row: RequestRow): string[] {
-  const prePaid = row.bioInsuranceVialsUsed + row.longevityVialsUsed;
+  const used = {
+    bioInsurance: row.bioInsuranceVialsUsed,
+    longevity: row.longevityVialsUsed,
+    coveredVials: prePaidVialsOf(row),
+  };
   return [
-    `Vials: ${row.vials} (${prePaid} pre-paid), ${formatUsd(row.vialsCents)}`,
+    `Vials: ${vialsWithPrePaidText(row.vials, used)}, ${formatUsd(row.vialsCents)}`,
     `Cell Protection Plan: ${row.cpp ? formatUsd(row.cppCents) : 'No'}`,
     `Shipping (${row.shippingMethod}): ${row.shippingPriceToBeConfirmed ? 'to be confirmed by ACT' : formatUsd(row.shippingCents)}`,
     ...(row.overdueStorageYears > 0
@@ -554,6 +560,7 @@ async function priceCellRequest(deps: CellRequestDeps, input: RequestInput): Pro
           vials: body.NumberOfVials,
           bioInsuranceVialsUsed: use.bioInsurance,
           longevityVialsUsed: use.longevity,
+          longevityCoveredVials: use.longevityCoveredVials,
           cpp: body.CPP === 'Yes',
           tissue: body.Tissue_Info,
           infectiousDisease: body.Infectious_Disease,

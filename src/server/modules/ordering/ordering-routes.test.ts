@@ -4,6 +4,7 @@ import { todayFor } from '../../../domain/client';
 import { addDays } from '../../../domain/dates';
 import { shippingMessages } from '../../../domain/shipping';
 import { weekdayFrom } from '../../testing/dates';
+import { addReleaseClient } from '../../testing/form-fixtures';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { setShipmentBlackoutDates } from './shipment-calendar-repository';
 
@@ -287,16 +288,44 @@ describe('POST /api/pay/get_ClientVialsService', () => {
     });
   });
 
-  it('then longevity vials, then $500 a vial; not fully covered by bio-insurance, 21 days ahead', async () => {
+  it('then 10 Longevity vials a vial, then $500 a vial; not fully covered by bio-insurance, 21 days ahead', async () => {
+    // Jane: 4 Bio-Insurance vials and 25 Longevity vials. 8 vials: 4 + 2 (20 Longevity vials) covered,
+    // 2 charged; the 5 Longevity vials left cover nothing.
     const response = await post('get_ClientVialsService', jane, { NumberOfVials: 8, Client_id: 'ACT10001' });
     expect(response.json()).toEqual({
       PayableAmount: 1000,
       PayableAmountCents: 100_000,
       PrePaidVials: 6,
       BioInsuranceVialsUsed: 4,
-      LongevityVialsUsed: 2,
+      LongevityVialsUsed: 20,
       PayableVials: 2,
       EarliestShipmentDate: addDays(today, 21),
+    });
+  });
+
+  it('10 Longevity vials (1 million cells each) cover one vial of 10 million cells: 2 vials, 1 charged $500.00', async () => {
+    const response = await post('get_ClientVialsService', john, { NumberOfVials: 2 });
+    expect(response.json()).toMatchObject({
+      PayableAmount: 500,
+      PayableAmountCents: 50_000,
+      PrePaidVials: 1,
+      BioInsuranceVialsUsed: 0,
+      LongevityVialsUsed: 10,
+      PayableVials: 1,
+    });
+  });
+
+  it('5 Longevity vials cover no vial: 2 vials both charged, $1,000.00, and the 5 are not taken', async () => {
+    const client = await addReleaseClient(t.db, { longevityVialsAvailable: 5 });
+    const cookie = await t.signIn(client.actId);
+    const response = await post('get_ClientVialsService', cookie, { NumberOfVials: 2 });
+    expect(response.json()).toMatchObject({
+      PayableAmount: 1000,
+      PayableAmountCents: 100_000,
+      PrePaidVials: 0,
+      BioInsuranceVialsUsed: 0,
+      LongevityVialsUsed: 0,
+      PayableVials: 2,
     });
   });
 

@@ -51,8 +51,15 @@ export const vialRequests = pgTable(
     idempotencyKey: text().notNull(),
     status: text({ enum: CELL_REQUEST_STATUSES }).notNull(),
     vials: integer().notNull(),
+    /** Bio-Insurance vials taken (10 million cells each): one per requested vial they cover. */
     bioInsuranceVialsUsed: integer().notNull(),
+    /** Longevity vials taken (1 million cells each): what a give-back returns, exactly. */
     longevityVialsUsed: integer().notNull(),
+    /**
+     * Requested vials the Longevity vials taken cover: 10 Longevity vials a vial (vial-request-price.ts);
+     * requests before migration 0043 took one Longevity vial a vial, and cover as many.
+     */
+    longevityCoveredVials: integer().notNull(),
     cpp: boolean().notNull(),
     tissue: text().notNull(),
     infectiousDisease: text().notNull(),

@@ -168,7 +168,7 @@ export async function clientVials(
   return {
     PayableAmount: centsToAmount(payableCents),
     PayableAmountCents: payableCents,
-    PrePaidVials: use.bioInsurance + use.longevity,
+    PrePaidVials: use.coveredVials,
     BioInsuranceVialsUsed: use.bioInsurance,
     LongevityVialsUsed: use.longevity,
     PayableVials: use.payable,

@@ -43,7 +43,7 @@ import { priceBookInForce } from '../prices/price-book-repository';
 import type { StaffQueue } from '../staff/queues/queue';
 import { staffNames } from '../staff/staff-accounts';
 import { labelDocumentRoute } from './carrier-label-routes';
-import { cancelCellRequest, cancellationView } from './cell-request-cancellation';
+import { cancelCellRequest, cancellationView, prePaidVialsOf } from './cell-request-cancellation';
 import { vialRequests } from './schema';
 import {
   createLabel,
@@ -148,6 +148,9 @@ async function queueItems(db: Database, viewer: Viewer, now: Date, id?: string):
       status: r.status,
       requestedAt: (r.requestedAt ?? r.createdAt).toISOString(),
       vials: r.vials,
+      prePaidVials: prePaidVialsOf(r),
+      bioInsuranceVialsUsed: r.bioInsuranceVialsUsed,
+      longevityVialsUsed: r.longevityVialsUsed,
       shippingMethod: r.shippingMethod,
       shipmentDate: r.shipmentDate,
       shipTo: `${r.clinicName ? `${r.clinicName}, ` : ''}${r.contactFirstName} ${r.contactLastName}, ${r.street}, ${r.city}, ${r.state} ${r.zip}`,

@@ -23,6 +23,7 @@ export function CancelRequestCard({ request, clientId }: { request: CellRequest;
   if (!c) return null;
 
   if (c.state === 'cancelled') {
+    const taken = { bioInsurance: request.BioInsuranceVialsUsed, longevity: request.LongevityVialsUsed };
     const pending = c.refundCents - c.refundedCents;
     return (
       <Card withBorder padding="md" role="status">
@@ -39,8 +40,10 @@ export function CancelRequestCard({ request, clientId }: { request: CellRequest;
                 : `${formatUsd(c.refundCents)} was refunded to the account you paid with.`}
           </Text>
           {c.keptCents > 0 && <Text>{formatUsd(c.keptCents)} was kept as the replacement fee.</Text>}
-          {c.returnedVials > 0 && <Text>{prePaidVialsText(c.returnedVials)} given back to your plan.</Text>}
-          {c.forfeitedVials > 0 && <Text>{prePaidVialsText(c.forfeitedVials)} forfeited.</Text>}
+          {c.returnedVials > 0 && (
+            <Text>{prePaidVialsText(c.returnedVials, taken)} given back to your plan.</Text>
+          )}
+          {c.forfeitedVials > 0 && <Text>{prePaidVialsText(c.forfeitedVials, taken)} forfeited.</Text>}
           <Anchor component={Link} to="/client-activity">
             See it on Client Activity
           </Anchor>

@@ -4,6 +4,7 @@ import { type CellRequest, cellRequestMessages, tissueLabels } from '../../../..
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { shippedBy } from '../../../../domain/shipment';
+import { vialsWithPrePaidText } from '../../../../domain/vial-request-price';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequest } from '../api/get-cell-request';
@@ -106,7 +107,14 @@ export function CellRequestDetail({ id }: { id: string }) {
         <Facts
           caption="What was ordered"
           rows={[
-            ['Vials', `${r.NumberOfVials} (${r.BioInsuranceVialsUsed + r.LongevityVialsUsed} pre-paid)`],
+            [
+              'Vials',
+              vialsWithPrePaidText(r.NumberOfVials, {
+                bioInsurance: r.BioInsuranceVialsUsed,
+                longevity: r.LongevityVialsUsed,
+                coveredVials: r.PrePaidVials,
+              }),
+            ],
             ['Sample type', tissueLabels[r.Tissue_Info]],
             [
               'Infectious disease',

@@ -6,6 +6,7 @@ import type { ClientRecord } from '../../../../domain/client';
 import type { PaymentInfo } from '../../../../domain/payment-info';
 import type { StorageCharges } from '../../../../domain/payments';
 import { SHIPPED_PRICE_AMOUNTS } from '../../../../domain/price-book';
+import type { ClientVialsResponse } from '../../../../domain/shipping';
 import { renderInPortal } from '../../../testing/render';
 import { CellRequestForm } from './cell-request-form';
 
@@ -59,8 +60,18 @@ const SUGGESTED = {
   postalCode: '10022-3609',
 };
 
+const oneVialCharged: ClientVialsResponse = {
+  PayableAmount: 500,
+  PayableAmountCents: 50_000,
+  PrePaidVials: 0,
+  BioInsuranceVialsUsed: 0,
+  LongevityVialsUsed: 0,
+  PayableVials: 1,
+  EarliestShipmentDate: '2026-12-01',
+};
+
 /** The server as the form meets it: one vial at $500, ACT VIP from 12-01; the requests it receives are kept. */
-function fakeServer() {
+function fakeServer(vialsAnswer: ClientVialsResponse = oneVialCharged) {
   const sent: Sent[] = [];
   const verified: Array<Record<string, unknown>> = [];
   const quoted: Array<Record<string, unknown>> = [];
@@ -79,15 +90,7 @@ function fakeServer() {
         return json({ method: 'ACT VIP', earliest: '2026-12-01', dates: ['2026-12-01'], blackoutDates: [] });
       }
       if (path === '/api/pay/get_ClientVialsService') {
-        return json({
-          PayableAmount: 500,
-          PayableAmountCents: 50_000,
-          PrePaidVials: 0,
-          BioInsuranceVialsUsed: 0,
-          LongevityVialsUsed: 0,
-          PayableVials: 1,
-          EarliestShipmentDate: '2026-12-01',
-        });
+        return json(vialsAnswer);
       }
       if (path === '/api/pay/get_verifyAddressWithFedex') {
         const address = JSON.parse(String(init?.body)) as Record<string, unknown>;
@@ -142,8 +145,9 @@ function renderForm(
   overdueStorage?: { years: number; charges: StorageCharges },
   client: ClientRecord = john,
   physicianOnFile?: PaymentInfo,
+  vialsAnswer?: ClientVialsResponse,
 ) {
-  const server = { ...fakeServer(), addressVerified: [] as boolean[] };
+  const server = { ...fakeServer(vialsAnswer), addressVerified: [] as boolean[] };
   renderInPortal(
     <MemoryRouter>
       <CellRequestForm
@@ -177,11 +181,11 @@ describe('the Stem Cell Request Form', () => {
     );
   });
 
-  it('says its pre-paid vials are used Bio-Insurance first, and that a Longevity vial holds 1 million cells', async () => {
+  it('says its pre-paid vials are used Bio-Insurance first, one a vial, then 10 Longevity vials (1 million cells each) a vial', async () => {
     renderForm();
     expect(
       await screen.findByText(
-        /\$500\.00 per vial \(10 million cells\); your pre-paid vials are used first, Bio-Insurance vials \(10 million cells each\) before Longevity vials \(a Longevity vial holds 1 million cells\)\./,
+        /\$500\.00 per vial \(10 million cells\)\. Your pre-paid vials are used first: each Bio-Insurance vial \(10 million cells\) covers one vial, then 10 Longevity vials \(1 million cells each\) cover one vial\. Fewer than 10 Longevity vials cannot cover a vial: that vial is charged, and your Longevity vials stay on your plan for later\./,
       ),
     ).toBeDefined();
   });
@@ -194,6 +198,27 @@ describe('the Stem Cell Request Form', () => {
     expect(screen.getByRole('link', { name: 'update payment information tab' }).getAttribute('href')).toBe(
       '/payment-information',
     );
+  });
+
+  it("shows the server's count of vials covered and the Longevity vials taken: 2 vials from 10 Longevity vials, 1 charged $500.00", async () => {
+    const user = userEvent.setup();
+    renderForm(undefined, john, undefined, {
+      PayableAmount: 500,
+      PayableAmountCents: 50_000,
+      PrePaidVials: 1,
+      BioInsuranceVialsUsed: 0,
+      LongevityVialsUsed: 10,
+      PayableVials: 1,
+      EarliestShipmentDate: '2026-12-01',
+    });
+    await choose(user, 'Number of Vials', '2');
+    await user.click(screen.getByRole('radio', { name: 'No' }));
+    await user.click(screen.getByRole('radio', { name: 'ACT VIP' }));
+    // $500.00 + 3% ($15.00): one vial covered by the 10 Longevity vials, the other charged.
+    await waitFor(() => expect(screen.getByTestId('order-total').textContent).toBe('$515.00'));
+    const summary = screen.getByTestId('order-summary');
+    expect(summary.textContent).toContain('Pre-paid vials used1 (10 Longevity vials of 1 million cells)');
+    expect(summary.textContent).toContain('Vials charged$500.00');
   });
 
   it("asks the name of the disease once 'treated' is chosen", async () => {

@@ -130,6 +130,10 @@ export function CellRequestForm({
       ? orderSummary(book, {
           vials: count,
           prePaidVials: clientVials.data.PrePaidVials,
+          prePaidTaken: {
+            bioInsurance: clientVials.data.BioInsuranceVialsUsed,
+            longevity: clientVials.data.LongevityVialsUsed,
+          },
           payableVialsCents: clientVials.data.PayableAmountCents,
           cpp: v.CPP === 'Yes',
           shippingCents: v.shippingCents,

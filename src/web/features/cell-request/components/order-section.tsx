@@ -111,10 +111,11 @@ export function OrderSection({
         {...input('NumberOfVials')}
       />
       <Text size="sm">
-        {formatUsd(book.vialPrice)} per vial (10 million cells); your pre-paid vials are used first,
-        Bio-Insurance vials (10 million cells each) before Longevity vials (a Longevity vial holds 1 million
-        cells). The Cell Protection Plan costs {formatUsd(book.cppPerVial)} per vial and replaces cells lost
-        or delayed past 72 hours.
+        {formatUsd(book.vialPrice)} per vial (10 million cells). Your pre-paid vials are used first: each
+        Bio-Insurance vial (10 million cells) covers one vial, then 10 Longevity vials (1 million cells each)
+        cover one vial. Fewer than 10 Longevity vials cannot cover a vial: that vial is charged, and your
+        Longevity vials stay on your plan for later. The Cell Protection Plan costs{' '}
+        {formatUsd(book.cppPerVial)} per vial and replaces cells lost or delayed past 72 hours.
       </Text>
       <Radio.Group label="Cell Protection Plan (CPP)" {...form.form.getInputProps('CPP')}>
         <Group mt="xs">

@@ -1,8 +1,15 @@
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import { annualStorageNote, cellRequestMessages } from '../../../../domain/cell-request';
 import { formatUsd } from '../../../../domain/money';
+import { prePaidVialKindsText } from '../../../../domain/vial-request-price';
 import { usePriceBook } from '../../../lib/price-book';
 import type { OrderSummary } from '../lib/order-summary';
+
+/** "1", or "1 (10 Longevity vials of 1 million cells)" where Longevity vials cover some (10 a vial). */
+function prePaidUsedText(summary: OrderSummary): string {
+  const kinds = prePaidVialKindsText(summary.prePaidTaken);
+  return kinds ? `${summary.prePaidVials} (${kinds})` : `${summary.prePaidVials}`;
+}
 
 /** The order summary at the side of the form: the server's quote, to the cent. */
 export function OrderSummaryPanel({ summary }: { summary: OrderSummary | null }) {
@@ -10,7 +17,7 @@ export function OrderSummaryPanel({ summary }: { summary: OrderSummary | null })
   const rows: [string, string][] = summary
     ? [
         ['Vials', `${summary.vials}`],
-        ['Pre-paid vials used', `${summary.prePaidVials}`],
+        ['Pre-paid vials used', prePaidUsedText(summary)],
         ['Vials charged', formatUsd(summary.vialsCents)],
         ['Cell Protection Plan (CPP)', formatUsd(summary.cppCents)],
         [

@@ -4,7 +4,10 @@ import { ACT_VIP_SHIPPING_CENTS, type PriceBook } from '../../../../domain/price
 
 export interface OrderSummary {
   vials: number;
+  /** Requested vials covered by pre-paid vials (get_ClientVialsService's PrePaidVials). */
   prePaidVials: number;
+  /** The pre-paid vials taken, by kind: Bio-Insurance one a vial, Longevity 10 a vial. */
+  prePaidTaken: { bioInsurance: number; longevity: number };
   vialsCents: Cents;
   cppCents: Cents;
   /** null: no quote yet (FedEx before the address is quoted). */
@@ -29,6 +32,7 @@ export function orderSummary(
   input: {
     vials: number;
     prePaidVials: number;
+    prePaidTaken: { bioInsurance: number; longevity: number };
     payableVialsCents: Cents;
     cpp: boolean;
     shippingCents: Cents | null;
@@ -48,6 +52,7 @@ export function orderSummary(
   return {
     vials: input.vials,
     prePaidVials: input.prePaidVials,
+    prePaidTaken: input.prePaidTaken,
     vialsCents: input.payableVialsCents,
     cppCents,
     shippingCents,

@@ -14,6 +14,9 @@ const awaiting = (canApprove: boolean): VialQueueItem => ({
   status: 'requested',
   requestedAt: '2026-11-20T15:00:00.000Z',
   vials: 1,
+  prePaidVials: 1,
+  bioInsuranceVialsUsed: 1,
+  longevityVialsUsed: 0,
   shippingMethod: 'ACT VIP',
   shipmentDate: '2026-12-01',
   shipTo: 'Samuel Okafor, 160 East 56th Street, New York, NY 10022',
@@ -156,6 +159,34 @@ describe('staff cancel a request', () => {
       url: '/api/staff/vial_requests/6f1c2b9e-0a4d-4c1e-9d1a-2b3c4d5e6f70/cancel',
       body: { reason: 'Clinic closed' },
     });
+  });
+
+  it('shows the Longevity vials a request took, 10 a vial, and that cancelling now gives those back', async () => {
+    fakeServer({
+      ...late,
+      vials: 2,
+      prePaidVials: 1,
+      bioInsuranceVialsUsed: 0,
+      longevityVialsUsed: 10,
+      cancellation: {
+        state: 'open',
+        phase: 'full',
+        cutoff: '2026-11-26T19:00:00.000Z',
+        refundCents: 51_500,
+        keptCents: 0,
+        returnedVials: 1,
+        forfeitedVials: 0,
+        lines: [],
+      },
+    });
+    await renderPage();
+    const card = await screen.findByRole('region', { name: /Test Client \(ACT70001\)/ });
+    expect(within(card).getByText('2 (1 pre-paid: 10 Longevity vials of 1 million cells)')).toBeTruthy();
+    expect(
+      within(card).getByText(
+        'Before the cancellation deadline (2:00 PM Eastern on 11/26/2026): cancelling now refunds $515.00, gives 1 pre-paid vial (10 Longevity vials of 1 million cells) back. The client is e-mailed.',
+      ),
+    ).toBeTruthy();
   });
 
   it('offers nothing once shipped', async () => {

@@ -17,6 +17,7 @@ import {
   trackingNumberSchema,
   type VialQueueItem,
 } from '../../../../domain/staff-queues';
+import { vialsWithPrePaidText } from '../../../../domain/vial-request-price';
 import { ApiError } from '../../../lib/api-client';
 import {
   useVialRequestAction,
@@ -185,11 +186,12 @@ function CancelForm({ request, onDone }: { request: VialQueueItem; onDone: (mess
   const [reason, setReason] = useState('');
   const c = request.cancellation;
   if (c.state !== 'open') return null;
+  const taken = { bioInsurance: request.bioInsuranceVialsUsed, longevity: request.longevityVialsUsed };
   const effects = [
     `refunds ${formatUsd(c.refundCents)}`,
     ...(c.keptCents > 0 ? [`keeps ${formatUsd(c.keptCents)} as the replacement fee`] : []),
-    ...(c.returnedVials > 0 ? [`gives ${prePaidVialsText(c.returnedVials)} back`] : []),
-    ...(c.forfeitedVials > 0 ? [`forfeits ${prePaidVialsText(c.forfeitedVials)}`] : []),
+    ...(c.returnedVials > 0 ? [`gives ${prePaidVialsText(c.returnedVials, taken)} back`] : []),
+    ...(c.forfeitedVials > 0 ? [`forfeits ${prePaidVialsText(c.forfeitedVials, taken)}`] : []),
   ];
   return (
     <Stack gap={4}>
@@ -236,7 +238,14 @@ function VialRequestCard({ request, onLeft }: { request: VialQueueItem; onLeft: 
     : null;
   const rows: Array<[string, string]> = [
     ['Requested', when(request.requestedAt)],
-    ['Vials', String(request.vials)],
+    [
+      'Vials',
+      vialsWithPrePaidText(request.vials, {
+        bioInsurance: request.bioInsuranceVialsUsed,
+        longevity: request.longevityVialsUsed,
+        coveredVials: request.prePaidVials,
+      }),
+    ],
     ['Shipping method', request.shippingMethod],
     ['Shipment arrival date', isoToUsDate(request.shipmentDate)],
     ['Ship to', request.shipTo],
