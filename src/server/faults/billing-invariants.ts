@@ -44,8 +44,9 @@ export interface CheckSent {
 /** What the main contact of a newborn finance agreement did, and what each step answered. */
 export interface NewbornCourse {
   figures: AgreementFigures;
-  /** The first simulated day on which staff send the link, and the main contact signs. */
+  /** The first simulated day on which staff send the link. */
   sendOn: string;
+  /** The day the main contact signs: the real day, the one the portal's clock dates the signing. */
   signOn: string;
   /** The link token of the e-mailed link, once sent. */
   link: string | null;

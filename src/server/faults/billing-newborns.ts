@@ -27,7 +27,18 @@ import {
  *   installments on the agreement's page; they decline, are retried, go unpaid and take their late
  *   charge; half of them give an approved card again later and pay what is overdue on the page.
  *
- * Signing is on the real day (the clock is not moved), so the schedule starts a month after today.
+ * When they sign: the server processes run on the real clock, and signing dates the deposit and
+ * anchors the installments on the day it happens (installment 1 a month after it, its reminder 3
+ * days before that), which is always the real day, whatever day the simulation's run has reached.
+ * So the main contacts sign on the simulated day that is the real one: in the step whose days hold
+ * today, before its run (newbornSignings), when the run's cursor for them is the day before the
+ * step, today or earlier, as the daily job's is on a real day (behind it after an outage, never
+ * ahead). Every installment date then lies ahead of the run, as for a real signing. Signing on a
+ * later simulated day would not be a day a bank can see: a main contact signing "on 4 January"
+ * while the portal's clock says 27 November gets installment 1 due 27 December, a date the run
+ * had already passed, so it was charged on the next run day with no reminder (seed 21 before this
+ * was settled: the 30-day step of the kill ran past today, and the newborns signed a month of
+ * simulated days later).
  */
 
 export const NEWBORN_KINDS: PayerKind[] = ['newborn', 'newborn declined deposit', 'newborn declining card'];
@@ -49,7 +60,8 @@ export function planNewborn(
   today: string,
   between: (low: number, high: number) => number,
 ): NewbornCourse {
-  const sendOn = addDays(today, between(0, 6));
+  // Staff send the link in the days before it is signed (no date of the agreement follows it).
+  const sendOn = addDays(today, -between(0, 6));
   const switchOn = payer.kind === 'newborn declining card' ? addDays(today, between(20, 150)) : null;
   const fixes = switchOn !== null && between(0, 1) === 1;
   const paysOff = payer.kind === 'newborn' && between(0, 2) === 0;
@@ -67,7 +79,7 @@ export function planNewborn(
       totalFinancedCents: between(1_500, 4_500) * 100 + between(0, 99),
     },
     sendOn,
-    signOn: addDays(sendOn, between(0, 6)),
+    signOn: today,
     link: null,
     signings: [],
     switchOn,
@@ -108,15 +120,113 @@ async function namedTotal(baseUrl: string, payer: SimulatedPayer, link: string, 
   return { page, total: amounts?.totalCents ?? null };
 }
 
-/** The newborns' steps during one step of the simulation (the first day of the step is `day`). */
+type Done = Awaited<Action>;
+
+/** Staff send the agreement with its figures; the link is the one e-mailed. */
+async function sendLink(
+  pool: pg.Pool,
+  baseUrl: string,
+  staff: SimulatedClient,
+  payer: SimulatedPayer,
+  course: NewbornCourse,
+): Promise<Done> {
+  const answer = await sendAgreementLink(baseUrl, staff, payer.actId, course.figures);
+  if (!answer.cut && answer.status === 200) course.link = await linkInOutbox(pool, payer);
+  return { payer, what: 'staff send the agreement link', answer };
+}
+
+/** Signs with a new card of the kind given, as the signing page does: the deposit and its fee. */
+async function signWith(
+  baseUrl: string,
+  payer: SimulatedPayer,
+  course: NewbornCourse,
+  link: string,
+  card: 'approved' | 'declining',
+  key: string,
+  inTabs: boolean,
+): Promise<Done> {
+  const year = Number(course.signOn.slice(0, 4));
+  const deposit = course.figures.downPaymentCents;
+  const given = await tokenized(
+    baseUrl,
+    payer,
+    card === 'declining' ? DECLINING_NUMBER : APPROVED_NUMBER,
+    year,
+  );
+  const answer = await signAgreement(baseUrl, payer, link, given, deposit + cardFeeCents(deposit), key);
+  course.signings.push({ card, status: statusOf(answer) });
+  return {
+    payer,
+    what:
+      card === 'declining'
+        ? 'signs with the declining card'
+        : `signs the agreement${inTabs ? ' (in two tabs at once)' : ''}`,
+    answer,
+  };
+}
+
+/**
+ * The signings, in the step whose days hold the signing day (today: see above), awaited before
+ * the step's run. The link is sent first when it was not yet. A 'newborn declined deposit' signs
+ * with the declining card, is refused, and signs again at once with an approved one; some sign in
+ * two tabs at once (each its own submission; one may sign).
+ */
+export async function newbornSignings(
+  pool: pg.Pool,
+  baseUrl: string,
+  staff: SimulatedClient,
+  payers: SimulatedPayer[],
+  step: { day: string; asOf: string; tag: string },
+): Promise<Done[]> {
+  const signing = payers.filter(
+    (p) =>
+      p.newborn &&
+      p.newborn.signings.length === 0 &&
+      step.day <= p.newborn.signOn &&
+      p.newborn.signOn <= step.asOf,
+  );
+  const done = await Promise.all(
+    signing.map(async (payer): Promise<Done[]> => {
+      const course = payer.newborn as NewbornCourse;
+      const key = (what: string) => `${step.tag}-${what}-${payer.actId}`;
+      const answers: Done[] = [];
+      if (!course.link) answers.push(await sendLink(pool, baseUrl, staff, payer, course));
+      const link = course.link;
+      if (!link) return answers;
+      let attempt = 0;
+      if (payer.kind === 'newborn declined deposit') {
+        answers.push(
+          await signWith(baseUrl, payer, course, link, 'declining', key(`sign${attempt}a`), false),
+        );
+        attempt += 1;
+      }
+      const tabs = course.twice ? ['a', 'b'] : ['a'];
+      answers.push(
+        ...(await Promise.all(
+          tabs.map((tab) =>
+            signWith(baseUrl, payer, course, link, 'approved', key(`sign${attempt}${tab}`), tabs.length > 1),
+          ),
+        )),
+      );
+      return answers;
+    }),
+  );
+  return done.flat();
+}
+
+/**
+ * The newborns' other steps during one step of the simulation (its days `day` to `asOf`), begun
+ * beside its run: staff send the link in a step before the signing's, and after the signing the
+ * main contact changes the card, pays what is overdue, or pays the balance off.
+ */
 export function newbornActions(
   pool: pg.Pool,
   baseUrl: string,
   staff: SimulatedClient,
   payers: SimulatedPayer[],
-  day: string,
-  tag: string,
+  step: { day: string; asOf: string; tag: string },
 ): Action[] {
+  const { day, asOf, tag } = step;
   const actions: Action[] = [];
   const year = Number(day.slice(0, 4));
   for (const payer of payers) {
@@ -124,49 +234,8 @@ export function newbornActions(
     if (!course) continue;
     const key = (what: string) => `${tag}-${what}-${payer.actId}`;
     const signed = course.signings.some((s) => s.status === 200);
-    if (!course.link && day >= course.sendOn) {
-      actions.push(
-        (async () => {
-          const answer = await sendAgreementLink(baseUrl, staff, payer.actId, course.figures);
-          if (!answer.cut && answer.status === 200) course.link = await linkInOutbox(pool, payer);
-          return { payer, what: 'staff send the agreement link', answer };
-        })(),
-      );
-    } else if (course.link && !signed && day >= course.signOn) {
-      const link = course.link;
-      const declining =
-        payer.kind === 'newborn declined deposit' && !course.signings.some((s) => s.card === 'declining');
-      const deposit = course.figures.downPaymentCents;
-      // In two tabs at once, for some: each its own submission (key); one may sign.
-      const tabs = course.twice && !declining ? ['a', 'b'] : ['a'];
-      for (const tab of tabs) {
-        actions.push(
-          (async () => {
-            const card = await tokenized(
-              baseUrl,
-              payer,
-              declining ? DECLINING_NUMBER : APPROVED_NUMBER,
-              year,
-            );
-            const answer = await signAgreement(
-              baseUrl,
-              payer,
-              link,
-              card,
-              deposit + cardFeeCents(deposit),
-              key(`sign${course.signings.length}${tab}`),
-            );
-            course.signings.push({ card: declining ? 'declining' : 'approved', status: statusOf(answer) });
-            return {
-              payer,
-              what: declining
-                ? 'signs with the declining card'
-                : `signs the agreement${tabs.length > 1 ? ' (in two tabs at once)' : ''}`,
-              answer,
-            };
-          })(),
-        );
-      }
+    if (!course.link && day >= course.sendOn && asOf < course.signOn) {
+      actions.push(sendLink(pool, baseUrl, staff, payer, course));
     } else if (course.link && signed) {
       const link = course.link;
       if (course.switchOn && !course.switchedOn && day >= course.switchOn) {

@@ -12,7 +12,8 @@
  * expires replaces it, a few buy a 5-year plan between a notice and its due date; staff record the
  * checks of clients paying by check on the storage check queue (./billing-check-payers.ts); and
  * newborns' main contacts sign their finance agreements with a card, change it and pay on the
- * agreement's page (./billing-newborns.ts).
+ * agreement's page (./billing-newborns.ts). The newborns sign on the real day (the installments
+ * follow it), in the step that holds it, before its run.
  *
  * The run may reach at most two years ahead, so the three years start a year back: the run's
  * cursor for these clients is set to the day before, and the hourly job's own cursor (all
@@ -38,7 +39,7 @@ import {
   type SimulatedPayer,
 } from './billing-invariants';
 import { installmentDrift, newbornChecks } from './billing-newborn-invariants';
-import { isNewborn, NEWBORN_KINDS, newbornActions, planNewborn } from './billing-newborns';
+import { isNewborn, NEWBORN_KINDS, newbornActions, newbornSignings, planNewborn } from './billing-newborns';
 import { type Admin, openPool, openSessions, openStaffSession, rows } from './fault-database';
 import { type Check, settled } from './invariants';
 import {
@@ -63,13 +64,6 @@ export interface BillingSimulationSettings {
   linkSecret: string;
   seed: number;
   clients: number;
-  /**
-   * Newborn finance agreements among the clients (FAULT_BILLING_NEWBORNS=1). Off by default: with
-   * seed 21 every newborn's first installment went unreminded and was charged 8 days late, and
-   * whether the product or the simulation's days (installments follow the real signing day) are at
-   * fault is not settled yet.
-   */
-  newborns?: boolean;
   say: (line: string) => void;
 }
 
@@ -120,12 +114,11 @@ function planPayers(
   start: string,
   today: string,
   random: () => number,
-  withNewborns: boolean,
 ): Omit<SimulatedPayer, 'id'>[] {
   const between = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
   const leapDays = Math.max(2, Math.round(count * 0.02));
   const planBuyers = Math.max(3, Math.round(count * 0.03));
-  const newborns = withNewborns ? Math.max(NEWBORN_KINDS.length, Math.round(count * 0.08)) : 0;
+  const newborns = Math.max(NEWBORN_KINDS.length, Math.round(count * 0.08));
   const leapDay = lastLeapDayBefore(start);
   return Array.from({ length: count }, (_, i) => {
     const kind: PayerKind =
@@ -412,10 +405,7 @@ export async function runBillingSimulation(
     const first = addDays(addYears(today, -1), 1);
     const last = addYears(today, 2);
     const setUp = Date.now();
-    const payers = await addPayers(
-      pool,
-      planPayers(settings.clients, first, today, random, settings.newborns ?? false),
-    );
+    const payers = await addPayers(pool, planPayers(settings.clients, first, today, random));
     const actIds = payers.map((p) => p.actId);
     // A client's session signs out after 5 idle minutes, and a loaded machine may take longer than
     // that to step the three years: each client is signed in again (a new session) every 2 minutes.
@@ -470,8 +460,15 @@ export async function runBillingSimulation(
       const day = addDays(cursor, 1);
       const tag = `sim-${settings.seed}-${steps}`;
       if (Date.now() - signedInAt > SESSION_RENEWAL_MS) signedInAt = await signIn();
+      // The newborns sign on the real day, in the step that holds it, before its run: the
+      // installments follow the real signing day (./billing-newborns.ts).
+      const signings = await newbornSignings(pool, a.baseUrl, staff, payers, { day, asOf, tag });
+      if (signings.length > 0) {
+        say(`  the newborns sign on ${today} (the real day), before the run of the days ${day} to ${asOf}`);
+      }
       const open = await openYears(pool, payers);
       const actions = day >= today ? clientActions(a.baseUrl, payers, open, day, asOf, tag) : [];
+      actions.push(...signings.map((done) => Promise.resolve(done)));
       // Checks arrive whatever the day (their date is never after today); staff act after the
       // clients above, so a check may meet a card saved in the same step.
       actions.push(
@@ -486,7 +483,7 @@ export async function runBillingSimulation(
             return String(checkNumbers);
           },
         })),
-        ...newbornActions(pool, a.baseUrl, staff, payers, day, tag),
+        ...newbornActions(pool, a.baseUrl, staff, payers, { day, asOf, tag }),
       );
       const body = { asOf, clients: actIds };
       const target = b;

@@ -514,7 +514,6 @@ async function runBillingScenario(
       linkSecret: ctx.linkSecret,
       seed,
       clients: billingClients,
-      newborns: process.env.FAULT_BILLING_NEWBORNS === '1',
       say,
     });
     return { title: scenario.title, checks };
