@@ -190,14 +190,22 @@ describe('the Stem Cell Request Form', () => {
     ).toBeDefined();
   });
 
-  it("says with no bank account on file, in the spec's words, where to store one for ACH", async () => {
+  it("says with no bank account on file, in the spec's words, where to store one once ACH is chosen", async () => {
+    const user = userEvent.setup();
     renderForm();
-    expect((await screen.findByTestId('no-ach-stored')).textContent).toBe(
+    await user.click(await screen.findByRole('radio', { name: 'ACH Payment' }));
+    expect(screen.getByTestId('no-ach-stored').textContent).toBe(
       'Please store your ACH Details in the update payment information tab to use ACH Payment Method.',
     );
     expect(screen.getByRole('link', { name: 'update payment information tab' }).getAttribute('href')).toBe(
       '/payment-information',
     );
+    // Typing a new account in, or paying by card, needs no stored one.
+    await user.click(screen.getByRole('checkbox', { name: 'Use Another ACH' }));
+    expect(screen.queryByTestId('no-ach-stored')).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Use Another ACH' }));
+    await user.click(screen.getByRole('radio', { name: 'Credit Card' }));
+    expect(screen.queryByTestId('no-ach-stored')).toBeNull();
   });
 
   it("shows the server's count of vials covered and the Longevity vials taken: 2 vials from 10 Longevity vials, 1 charged $500.00", async () => {

@@ -68,7 +68,9 @@ export function PaymentSection({
         disabled={form.submitting}
         {...(payer ? { payer: payer.value, onFileOnly: payer.value === 'client' } : {})}
       />
-      {!payer && !methodsOnFileOf(paymentInfo).ach && <NoAchStoredNote />}
+      {!payer && (
+        <NoAchStoredNote payment={form.values.payment} achOnFile={methodsOnFileOf(paymentInfo).ach} />
+      )}
       <Text size="sm">A {cardFeePercent(book)} processing fee applies to card payments; ACH has none.</Text>
       <Text size="sm">{m.cancellationPolicy(book.vialReplacementFeeCents)}</Text>
       <Checkbox

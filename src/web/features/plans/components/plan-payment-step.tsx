@@ -53,9 +53,7 @@ export function PlanPaymentStep({
         disabled={busy}
         checkNote={m.checkNote}
       />
-      {values.payment.method === 'ACH Payment' &&
-        !paymentInfo?.Account_Number &&
-        !values.payment.useAnotherAch && <NoAchStoredNote />}
+      <NoAchStoredNote payment={values.payment} achOnFile={Boolean(paymentInfo?.Account_Number)} />
     </Stack>
   );
 }

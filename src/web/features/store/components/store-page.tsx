@@ -388,9 +388,11 @@ function StoreForm({
               payer={physician ? 'physician' : 'client'}
               saveLabels={SAVE_LABELS}
             />
-            {values.payment.method === 'ACH Payment' && !paymentInfo.data?.Account_Number && (
-              <NoAchStoredNote physician={physician} />
-            )}
+            <NoAchStoredNote
+              payment={values.payment}
+              achOnFile={Boolean(paymentInfo.data?.Account_Number)}
+              physician={physician}
+            />
           </Stack>
         }
         summary={<StoreSummary price={price} method={method} />}
