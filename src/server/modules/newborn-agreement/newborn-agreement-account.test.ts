@@ -392,3 +392,28 @@ describe('an early payoff', () => {
     expect(receipt[0]?.textBody).toContain('We charged $9,465.02 to your Visa ending 4242');
   });
 });
+
+describe('a payment of an installment that carries its late charge', () => {
+  it('is dated on or after the day the installment became late, even when the billing day is earlier (a demo run crossing several days)', async () => {
+    const mia = await signedClient();
+    const due = addMonths(today(), 1);
+    clockTo(addDays(due, 2));
+    mia.token = createAgreementLinkToken(secret, mia.agreementId, t.clock.now());
+    // As a demo "Run billing as of…" reaching 30 days past the due date leaves it, while the
+    // billing day the page reads is still where the last run ended (two days past it).
+    await t.db
+      .update(newbornInstallments)
+      .set({ status: 'late', lateChargeCents: 5_000 })
+      .where(and(eq(newbornInstallments.agreementId, mia.agreementId), eq(newbornInstallments.number, 1)));
+    // $860.66 and the $50.00 late charge, plus 3% by card ($27.32): $937.98.
+    const read = (await account(mia.token)).json();
+    expect(read.overdue).toEqual({ amountCents: 91_066, feeCents: 2_732, totalCents: 93_798 });
+    const paid = await pay(mia.token, 'overdue', 93_798, 'late-paid');
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [row] = await t.db
+      .select()
+      .from(newbornInstallments)
+      .where(and(eq(newbornInstallments.agreementId, mia.agreementId), eq(newbornInstallments.number, 1)));
+    expect(row).toMatchObject({ status: 'paid', lateChargeCents: 5_000, paidOn: addDays(due, 30) });
+  });
+});

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
+import { INSTALLMENT_LATE_AFTER_DAYS } from '../../../domain/newborn-agreement';
 import {
   type AgreementAccount,
   type AgreementPaymentRequest,
@@ -179,7 +180,13 @@ async function confirmPayment(
       .set({
         status: 'paid',
         paidAt: now,
-        paidOn: claim.day,
+        // Paid on the billing day; one carrying its late charge was paid on or after the day it
+        // became late. Outside demo mode the billing day is today and never earlier; while a demo
+        // "Run billing as of…" crosses several days, the billing day is where the last run ended,
+        // and the run may add the late charge (from a later day) before this payment priced it.
+        paidOn: sql`case when ${newbornInstallments.lateChargeCents} > 0
+          then greatest(${claim.day}::date, ${newbornInstallments.dueDate} + ${INSTALLMENT_LATE_AFTER_DAYS}::int)
+          else ${claim.day}::date end`,
         paymentId: charge.paymentId,
         paidTotalCents: item.totalCents,
         claimOperationId: null,
