@@ -21,11 +21,7 @@ export const PRICE_ENTRIES = [
   { key: 'annualMaintenanceFee', group: 'Banking', label: 'Annual Maintenance Fee (ACH)' },
   { key: 'annualFeeCardOrCheck', group: 'Banking', label: 'Annual fee quoted for card or check' },
   { key: 'whiteGloveLabFee', group: 'Screening', label: 'White Glove Labs fee' },
-  {
-    key: 'vialPrice',
-    group: 'Vial requests',
-    label: 'Vial of 10 million cells (the retrieval fee per vial)',
-  },
+  { key: 'vialPrice', group: 'Vial requests', label: 'Vial of 10 million cells' },
   { key: 'cppPerVial', group: 'Vial requests', label: 'Cell Protection Plan, per vial' },
   {
     key: 'fedexShippingMarkup',
