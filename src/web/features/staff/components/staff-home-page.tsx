@@ -1,21 +1,30 @@
-import { Alert, Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useStaffQueues } from '../api/queues';
 import { queuePages, queuePath } from './queue-pages';
 
+/**
+ * While the counts load, a card per queue the web knows stands in its place (its line, with no
+ * title or count yet), so the cards do not move when the counts arrive (Lighthouse's layout shift
+ * was 0.15: Billing jumped from the first row to the last).
+ */
+const loadingQueues = Object.keys(queuePages).map((key) => ({ key, title: null, count: null }));
+
 /** The back office's start page: client search, a card per work queue with what waits in it, and Billing. */
 export function StaffHomePage() {
   const queues = useStaffQueues();
+  const shown: Array<{ key: string; title: string | null; count: number | null }> =
+    queues.data ?? (queues.error ? [] : loadingQueues);
   const cards = [
     {
       key: 'clients',
-      title: 'Clients',
+      title: 'Clients' as string | null,
       text: 'Find a client by Client ID, name, email or date of birth.',
       to: '/staff/clients',
       count: null as number | null,
     },
-    ...(queues.data ?? []).map((queue) => ({
+    ...shown.map((queue) => ({
       key: queue.key,
       title: queue.title,
       text: queuePages[queue.key]?.description ?? '',
@@ -46,11 +55,15 @@ export function StaffHomePage() {
         {cards.map((card) => (
           <Card key={card.key} withBorder padding="lg" radius="md" data-testid={`queue-${card.key}`}>
             <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <Title order={2} size="h4">
-                <Anchor component={Link} to={card.to}>
-                  {card.title}
-                </Anchor>
-              </Title>
+              {card.title === null ? (
+                <Skeleton height={26} width="60%" aria-hidden="true" />
+              ) : (
+                <Title order={2} size="h4">
+                  <Anchor component={Link} to={card.to}>
+                    {card.title}
+                  </Anchor>
+                </Title>
+              )}
               {card.count !== null && (
                 <Badge variant={card.count > 0 ? 'filled' : 'light'} color={card.count > 0 ? 'blue' : 'gray'}>
                   {card.count} waiting
