@@ -61,29 +61,6 @@ describe('pre-paid vials are used first: Bio-Insurance one for one, then 10 Long
     },
   );
 
-  // 2 vials requested (20 million cells) with Longevity vials (1 million cells) alone.
-  it.each([
-    [0, 0, 0, 2, 'none: both vials charged'],
-    [5, 0, 0, 2, '5 million cells cover no vial: both charged, the 5 kept'],
-    [9, 0, 0, 2, '9 million cells cover no vial: both charged, the 9 kept'],
-    [10, 10, 1, 1, '10 cover one vial, the other charged'],
-    [19, 10, 1, 1, '19 cover one vial (10 taken, 9 kept), the other charged'],
-    [20, 20, 2, 0, '20 cover both'],
-    [25, 20, 2, 0, '25 cover both (20 taken, 5 kept)'],
-  ])(
-    '2 vials from %i Longevity vials: %i taken, %i covered, %i charged (%s)',
-    (available, taken, covered, payable) => {
-      expect(prePaidVialUse(2, { bioInsurance: 0, longevity: available })).toEqual({
-        bioInsurance: 0,
-        longevity: taken,
-        longevityCoveredVials: covered,
-        coveredVials: covered,
-        payable,
-        coveredByBioInsurance: false,
-      });
-    },
-  );
-
   it('a Longevity 100 (10 Longevity vials, $2,125.00) covers one $500.00 vial, not ten', () => {
     expect(prePaidVialUse(10, { bioInsurance: 0, longevity: 10 })).toMatchObject({
       longevity: 10,
@@ -107,26 +84,35 @@ describe('pre-paid vials are used first: Bio-Insurance one for one, then 10 Long
 describe('the price of a vial request with Longevity vials, by the 10 million cells of a vial', () => {
   const vipByCard = { shipping: { method: 'ACT VIP' as const }, paymentMethod: 'card' as const };
 
-  // Card fee: 3% of the vials charged; ACT VIP costs nothing now.
+  // 2 vials requested (20 million cells) with Longevity vials (1 million cells) alone, by card, no
+  // CPP: [Longevity vials held, taken, vials covered, vials charged, vials cents, card fee cents
+  // (3% of the vials charged; ACT VIP costs nothing now), total cents].
   it.each([
-    [0, 100_000, 3_000, 103_000, '2 vials charged: $1,000.00 + $30.00'],
-    [5, 100_000, 3_000, 103_000, '5 Longevity vials cover nothing: $1,000.00 + $30.00'],
-    [9, 100_000, 3_000, 103_000, '9 Longevity vials cover nothing: $1,000.00 + $30.00'],
-    [10, 50_000, 1_500, 51_500, '10 cover one vial: $500.00 + $15.00'],
-    [19, 50_000, 1_500, 51_500, '19 cover one vial: $500.00 + $15.00'],
-    [20, 0, 0, 0, '20 cover both'],
-    [25, 0, 0, 0, '25 cover both'],
+    [0, 0, 0, 2, 100_000, 3_000, 103_000, 'none: both vials charged, $1,000.00 + $30.00'],
+    [5, 0, 0, 2, 100_000, 3_000, 103_000, '5 million cells cover no vial: both charged, the 5 kept'],
+    [9, 0, 0, 2, 100_000, 3_000, 103_000, '9 million cells cover no vial: both charged, the 9 kept'],
+    [10, 10, 1, 1, 50_000, 1_500, 51_500, '10 cover one vial, the other charged: $500.00 + $15.00'],
+    [19, 10, 1, 1, 50_000, 1_500, 51_500, '19 cover one vial (10 taken, 9 kept), the other charged'],
+    [20, 20, 2, 0, 0, 0, 0, '20 cover both'],
+    [25, 20, 2, 0, 0, 0, 0, '25 cover both (20 taken, 5 kept)'],
   ])(
-    '2 vials by card, %i Longevity vials, no CPP: vials %i, fee %i, total %i cents (%s)',
-    (longevity, vialsCents, processingFeeCents, totalCents) => {
-      expect(
-        priceVialRequest(book, {
-          vials: 2,
-          prePaid: { bioInsurance: 0, longevity },
-          cpp: false,
-          ...vipByCard,
-        }),
-      ).toMatchObject({ vialsCents, cppCents: 0, processingFeeCents, totalCents });
+    '2 vials from %i Longevity vials: %i taken, %i covered, %i charged; vials %i, fee %i, total %i cents (%s)',
+    (available, taken, covered, payable, vialsCents, processingFeeCents, totalCents) => {
+      const prePaid = { bioInsurance: 0, longevity: available };
+      expect(prePaidVialUse(2, prePaid)).toEqual({
+        bioInsurance: 0,
+        longevity: taken,
+        longevityCoveredVials: covered,
+        coveredVials: covered,
+        payable,
+        coveredByBioInsurance: false,
+      });
+      expect(priceVialRequest(book, { vials: 2, prePaid, cpp: false, ...vipByCard })).toMatchObject({
+        vialsCents,
+        cppCents: 0,
+        processingFeeCents,
+        totalCents,
+      });
     },
   );
 

@@ -96,6 +96,30 @@ export function newCardFields(t: TestApp, token: GatewayToken, holder = { first:
   };
 }
 
+/** A card expiry `days` after the test clock's now (UTC): its month (1-12) and year. */
+export function expiryInDays(t: TestApp, days: number): { month: number; year: number } {
+  const day = new Date(t.clock.now().getTime() + days * 86_400_000);
+  return { month: day.getUTCMonth() + 1, year: day.getUTCFullYear() };
+}
+
+/**
+ * A new card's token and display fields for a card expiring in `expiry` (from expiryInDays, or a
+ * past month for an expired card): the token and the fields sent with it give the same date.
+ */
+export async function newCardExpiring(t: TestApp, { month, year }: { month: number; year: number }) {
+  const token = await tokenizeCard(t, '4242424242424242', { expiryMonth: month, expiryYear: year });
+  return {
+    ...newCardFields(t, token),
+    Month_of_Expiry: String(month).padStart(2, '0'),
+    Year_of_Expiry: String(year),
+  };
+}
+
+/** A new card expiring in `expiry`, ticked to be kept on file ("Update card" and "Save card"). */
+export async function newCardKeptOnFile(t: TestApp, expiry: { month: number; year: number }) {
+  return { update_card: true, save_card: true, ...(await newCardExpiring(t, expiry)) };
+}
+
 /** A bank account tokenized and saved on file through set_PaymentInfo (what is overdue is charged to it). */
 export async function saveBankOnFile(t: TestApp, cookie: string, key: string) {
   const token = await tokenizeBank(t);

@@ -22,8 +22,10 @@ import {
 } from '../../db/schema';
 import {
   addClient,
+  expiryInDays,
   imagesOf,
   newCardFields,
+  newCardKeptOnFile,
   pageText,
   pngDataUrl,
   saveBankOnFile,
@@ -569,18 +571,9 @@ describe('the payment method for annual storage', () => {
 
   it('refuses a new card kept on file for annual banking with a year or less before it expires, as the payment page does', async () => {
     const client = await newSignedInClient();
-    const token = await tokenizeCard(t, '4242424242424242');
-    const soon = new Date(t.clock.now().getTime() + 200 * 86_400_000);
     const response = await send(
       client.cookie,
-      consentBody({
-        PaymentMethod: 'Credit Card',
-        update_card: true,
-        save_card: true,
-        ...newCardFields(t, token),
-        Month_of_Expiry: String(soon.getUTCMonth() + 1).padStart(2, '0'),
-        Year_of_Expiry: String(soon.getUTCFullYear()),
-      }),
+      consentBody({ PaymentMethod: 'Credit Card', ...(await newCardKeptOnFile(t, expiryInDays(t, 200))) }),
     );
     expect(response.statusCode).toBe(400);
     expect(response.json().fields.Year_of_Expiry).toBe(paymentMessages.oneYearRemaining);

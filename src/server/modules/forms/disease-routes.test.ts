@@ -16,9 +16,11 @@ import {
 } from '../../db/schema';
 import {
   addClient,
+  expiryInDays,
   imagesOf,
   labReportPdf,
   newCardFields,
+  newCardKeptOnFile,
   pageText,
   pdfDataUrl,
   pdfLikeOfSize,
@@ -796,17 +798,9 @@ describe('a new card on White Glove Labs', () => {
 
   it('refuses a new card saved on file with a year or less before it expires, as the payment page does', async () => {
     const client = await newSignedInClient();
-    const token = await tokenizeCard(t, '4242424242424242');
-    const soon = new Date(t.clock.now().getTime() + 200 * 86_400_000);
     const response = await submit(
       client.cookie,
-      whiteGlove({
-        update_card: true,
-        save_card: true,
-        ...newCardFields(t, token),
-        Month_of_Expiry: String(soon.getUTCMonth() + 1).padStart(2, '0'),
-        Year_of_Expiry: String(soon.getUTCFullYear()),
-      }),
+      whiteGlove(await newCardKeptOnFile(t, expiryInDays(t, 200))),
     );
     expect(response.statusCode).toBe(400);
     expect(response.json().fields.Year_of_Expiry).toBe(paymentMessages.oneYearRemaining);

@@ -6,7 +6,13 @@ import type { PaymentGateway } from '../../adapters/payments/payment-gateway';
 import { clientActivities, clients, paymentMethods, payments, storeOrders } from '../../db/schema';
 import { reconcile } from '../../jobs/reconcile';
 import { validTuesday, weekdayFrom } from '../../testing/dates';
-import { addClient, newCardFields, saveBankOnFile } from '../../testing/form-fixtures';
+import {
+  addClient,
+  expiryInDays,
+  newCardExpiring,
+  newCardFields,
+  saveBankOnFile,
+} from '../../testing/form-fixtures';
 import { tokenizeBank, tokenizeCard } from '../../testing/sandbox-tokens';
 import { MANY_PAYMENT_ATTEMPTS, startTestApp, type TestApp } from '../../testing/test-app';
 import { setShipmentBlackoutDates } from './shipment-calendar-repository';
@@ -65,6 +71,26 @@ function order(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** One bottle: $225.00 and the card's 3% ($6.75), what the single-bottle card cases order. */
+const ONE_BOTTLE = { stemskinserum: { quantity: 1 }, expectedTotalCents: 23_175 };
+
+/** An order paid by a new card: `card` its token and display fields, `overrides` what a case changes. */
+function cardOrder(card: Record<string, unknown>, overrides: Record<string, unknown> = {}) {
+  return order({ PaymentMethod: 'Credit Card', update_card: true, ...card, ...overrides });
+}
+
+/** A new card's fields without its billing e-mail, for the cases that send their own or none. */
+async function cardWithoutBillingEmail() {
+  const { Credit_Card_Biling_Email_Address: _email, ...card } = newCardFields(
+    t,
+    await tokenizeCard(t, '4242424242424242'),
+  );
+  return card;
+}
+
+const methodsOf = (clientId: string) =>
+  t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, clientId));
 
 async function stateOf(clientId: string) {
   const ledger = await t.db
@@ -141,14 +167,7 @@ describe('send_CP_StoreRequest', () => {
     });
     const response = await send(
       physician,
-      order({
-        Client_id: 'ACT10002',
-        stemskinserum: { quantity: 2 },
-        PaymentMethod: 'Credit Card',
-        update_card: true,
-        ...card,
-        expectedTotalCents: 46_350,
-      }),
+      cardOrder(card, { Client_id: 'ACT10002', stemskinserum: { quantity: 2 }, expectedTotalCents: 46_350 }),
     );
     expect(response.statusCode, response.body).toBe(200);
     const [john] = await t.db.select().from(clients).where(eq(clients.clientActId, 'ACT10002'));
@@ -199,10 +218,7 @@ describe('send_CP_StoreRequest', () => {
     const client = await addClient(t.db);
     const cookie = await t.signIn(client.actId);
     const declined = newCardFields(t, await tokenizeCard(t, '4000000000009995'));
-    const refused = await send(
-      cookie,
-      order({ PaymentMethod: 'Credit Card', update_card: true, ...declined }),
-    );
+    const refused = await send(cookie, cardOrder(declined));
     expect(refused.statusCode, refused.body).toBe(402);
     expect((await stateOf(client.id)).orders).toHaveLength(0);
 
@@ -284,18 +300,12 @@ describe('send_CP_StoreRequest', () => {
   ])('refuses a new card with %s and charges nothing', async (_what, email, message) => {
     const client = await addClient(t.db);
     const cookie = await t.signIn(client.actId);
-    const { Credit_Card_Biling_Email_Address: _email, ...card } = newCardFields(
-      t,
-      await tokenizeCard(t, '4242424242424242'),
-    );
     const response = await send(
       cookie,
-      order({
-        PaymentMethod: 'Credit Card',
-        update_card: true,
-        ...card,
-        ...(email === undefined ? {} : { Credit_Card_Biling_Email_Address: email }),
-      }),
+      cardOrder(
+        await cardWithoutBillingEmail(),
+        email === undefined ? {} : { Credit_Card_Biling_Email_Address: email },
+      ),
     );
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().fields).toEqual({ Credit_Card_Biling_Email_Address: message });
@@ -305,104 +315,52 @@ describe('send_CP_StoreRequest', () => {
   it("takes the card's billing e-mail by the spec's name, Credit_Card_Billing_Email", async () => {
     const client = await addClient(t.db);
     const cookie = await t.signIn(client.actId);
-    const { Credit_Card_Biling_Email_Address: _email, ...card } = newCardFields(
-      t,
-      await tokenizeCard(t, '4242424242424242'),
-    );
     const response = await send(
       cookie,
-      order({
-        stemskinserum: { quantity: 1 },
-        PaymentMethod: 'Credit Card',
-        update_card: true,
+      cardOrder(await cardWithoutBillingEmail(), {
+        ...ONE_BOTTLE,
         save_card: true,
-        ...card,
         Credit_Card_Billing_Email: 'spec.names@example.com',
-        expectedTotalCents: 23_175,
       }),
     );
     expect(response.statusCode, response.body).toBe(200);
-    const [kept] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id));
+    const [kept] = await methodsOf(client.id);
     expect(kept).toMatchObject({ last4: '4242', billingEmail: 'spec.names@example.com' });
   });
 
   describe('a card about 8 months from expiry', () => {
-    const eightMonthsOn = () => {
-      const soon = new Date(t.clock.now().getTime() + 240 * 86_400_000);
-      return { month: soon.getUTCMonth() + 1, year: soon.getUTCFullYear() };
-    };
-    const cardExpiring = async ({ month, year }: { month: number; year: number }) => ({
-      ...newCardFields(
-        t,
-        await tokenizeCard(t, '4242424242424242', { expiryMonth: month, expiryYear: year }),
-      ),
-      Month_of_Expiry: String(month).padStart(2, '0'),
-      Year_of_Expiry: String(year),
-    });
-
-    it('pays for a bottle when it is used once and not kept (spec 3 section 5: only unexpired)', async () => {
+    /** A new client orders one bottle with a new card expiring in `expiry`, kept on file or not. */
+    const orderOneBottle = async (expiry: { month: number; year: number }, saveCard: boolean) => {
       const client = await addClient(t.db);
       const cookie = await t.signIn(client.actId);
-      const card = await cardExpiring(eightMonthsOn());
-      const response = await send(
-        cookie,
-        order({
-          stemskinserum: { quantity: 1 },
-          PaymentMethod: 'Credit Card',
-          update_card: true,
-          save_card: false,
-          ...card,
-          expectedTotalCents: 23_175,
-        }),
-      );
+      const card = await newCardExpiring(t, expiry);
+      const response = await send(cookie, cardOrder(card, { ...ONE_BOTTLE, save_card: saveCard }));
+      return { client, response };
+    };
+
+    it('pays for a bottle when it is used once and not kept (spec 3 section 5: only unexpired)', async () => {
+      const { client, response } = await orderOneBottle(expiryInDays(t, 240), false);
       expect(response.statusCode, response.body).toBe(200);
       const state = await stateOf(client.id);
       expect(state.ledger).toHaveLength(1);
       expect(state.ledger[0]).toMatchObject({ status: 'approved', amountCents: 22_500, feeCents: 675 });
-      expect(await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id))).toEqual(
-        [],
-      );
+      expect(await methodsOf(client.id)).toEqual([]);
     });
 
     it('refuses it when "Save card" is ticked: a card kept on file needs more than a year left', async () => {
-      const client = await addClient(t.db);
-      const cookie = await t.signIn(client.actId);
-      const card = await cardExpiring(eightMonthsOn());
-      const response = await send(
-        cookie,
-        order({
-          stemskinserum: { quantity: 1 },
-          PaymentMethod: 'Credit Card',
-          update_card: true,
-          save_card: true,
-          ...card,
-          expectedTotalCents: 23_175,
-        }),
-      );
+      const { client, response } = await orderOneBottle(expiryInDays(t, 240), true);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().fields).toEqual({
         Year_of_Expiry: 'Please use credit card which has more than one year of expiry period remaining.',
       });
       expect((await stateOf(client.id)).ledger).toHaveLength(0);
-      expect(await t.db.select().from(paymentMethods).where(eq(paymentMethods.clientId, client.id))).toEqual(
-        [],
-      );
+      expect(await methodsOf(client.id)).toEqual([]);
     });
 
     it('refuses a card used once whose year is past, whatever the browser checked', async () => {
-      const client = await addClient(t.db);
-      const cookie = await t.signIn(client.actId);
-      const card = await cardExpiring({ month: 12, year: t.clock.now().getUTCFullYear() - 1 });
-      const response = await send(
-        cookie,
-        order({
-          stemskinserum: { quantity: 1 },
-          PaymentMethod: 'Credit Card',
-          update_card: true,
-          save_card: false,
-          ...card,
-          expectedTotalCents: 23_175,
-        }),
+      const { client, response } = await orderOneBottle(
+        { month: 12, year: t.clock.now().getUTCFullYear() - 1 },
+        false,
       );
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().fields).toEqual({ Year_of_Expiry: 'Something Wrong with Expiration Year' });
