@@ -9,7 +9,7 @@ import { isoToUsDate, usDateToIso } from '../../../domain/dates';
 import type { ClientIdentification } from '../../../domain/infectious-disease';
 import { centsToAmount } from '../../../domain/money';
 import { maskedCardNumber } from '../../../domain/payment-info';
-import { type Database, returnedRows } from '../../db/client';
+import type { Database } from '../../db/client';
 import type { Transaction } from '../../lib/run-once';
 import { paymentOutcomes } from '../payments/receipts';
 import { clientActivities, clients, physicianClients } from './schema';
@@ -56,6 +56,16 @@ type RecordColumns = Pick<
  */
 type ClientRecordRow = RecordColumns & { cardLast4: string | null; overdueCents: number | string };
 
+// Prepared once per database (on PostgreSQL a named statement on each connection).
+const clientRecordStatements = new WeakMap<Database, ReturnType<typeof prepareClientRecord>>();
+
+function prepareClientRecord(db: Database) {
+  return db
+    .select({ record: sql<ClientRecordRow>`r` })
+    .from(sql`client_record(${sql.placeholder('clientId')}, ${sql.placeholder('today')}) r`)
+    .prepare('find_client_record');
+}
+
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
  * and the sum of annual storage fees due before today and still unpaid (due today is not yet overdue).
@@ -67,10 +77,12 @@ export async function findClientRecord(
   clientId: string,
   today: string,
 ): Promise<ClientRecord | null> {
-  const [found] = await returnedRows<{ record: ClientRecordRow }>(
-    db,
-    sql`select client_record as record from client_record(${clientId}, ${today})`,
-  );
+  let statement = clientRecordStatements.get(db);
+  if (!statement) {
+    statement = prepareClientRecord(db);
+    clientRecordStatements.set(db, statement);
+  }
+  const [found] = await statement.execute({ clientId, today });
   if (!found) return null;
   const c = found.record;
   const overdue = Number(c.overdueCents);
