@@ -14,69 +14,63 @@ import type { Transaction } from '../../lib/run-once';
 import { paymentOutcomes } from '../payments/receipts';
 import { clientActivities, clients, physicianClients } from './schema';
 
+/** The columns of the clients row the record shows (never the password hash): the busiest read reads no more. */
+type RecordColumns = Pick<
+  typeof clients.$inferSelect,
+  | 'annualStoragePaidUntil'
+  | 'arbSubscribed'
+  | 'bioInsuranceVialsAvailable'
+  | 'city'
+  | 'clientActId'
+  | 'clientConsentFormCompleted'
+  | 'clinicName'
+  | 'country'
+  | 'dateBankedIn'
+  | 'dateOfBirth'
+  | 'email'
+  | 'firstName'
+  | 'id'
+  | 'infectiousDiseaseFormCompleted'
+  | 'initialProcessingFormCompleted'
+  | 'lastBioInsurancePurchasedDate'
+  | 'lastName'
+  | 'longevityVialsAvailable'
+  | 'phone'
+  | 'physicianFormAgreement'
+  | 'preferredAddressCity'
+  | 'preferredAddressContactFullName'
+  | 'preferredAddressCountry'
+  | 'preferredAddressPhone'
+  | 'preferredAddressState'
+  | 'preferredAddressStreet'
+  | 'preferredAddressZip'
+  | 'shippingClinicEmail'
+  | 'state'
+  | 'street'
+  | 'zip'
+>;
+
 /**
- * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
- * and the sum of annual storage fees due before today and still unpaid (due today is not yet overdue).
+ * The row of the database function `client_record` (drizzle/0044_client_record_function.sql):
+ * those columns under the same names, the card on file (last 4 only) and the overdue sum in cents.
  */
-// get_Client is the portal's busiest read: its statement is built and prepared once per database.
+type ClientRecordRow = RecordColumns & { cardLast4: string | null; overdueCents: number | string };
+
+// Prepared once per database (on PostgreSQL a named statement on each connection).
 const clientRecordStatements = new WeakMap<Database, ReturnType<typeof prepareClientRecord>>();
 
-/** Only the columns the record shows (never the password hash): the busiest read reads no more. */
-const recordColumns = {
-  annualStoragePaidUntil: clients.annualStoragePaidUntil,
-  arbSubscribed: clients.arbSubscribed,
-  bioInsuranceVialsAvailable: clients.bioInsuranceVialsAvailable,
-  city: clients.city,
-  clientActId: clients.clientActId,
-  clientConsentFormCompleted: clients.clientConsentFormCompleted,
-  clinicName: clients.clinicName,
-  country: clients.country,
-  dateBankedIn: clients.dateBankedIn,
-  dateOfBirth: clients.dateOfBirth,
-  email: clients.email,
-  firstName: clients.firstName,
-  id: clients.id,
-  infectiousDiseaseFormCompleted: clients.infectiousDiseaseFormCompleted,
-  initialProcessingFormCompleted: clients.initialProcessingFormCompleted,
-  lastBioInsurancePurchasedDate: clients.lastBioInsurancePurchasedDate,
-  lastName: clients.lastName,
-  longevityVialsAvailable: clients.longevityVialsAvailable,
-  phone: clients.phone,
-  physicianFormAgreement: clients.physicianFormAgreement,
-  preferredAddressCity: clients.preferredAddressCity,
-  preferredAddressContactFullName: clients.preferredAddressContactFullName,
-  preferredAddressCountry: clients.preferredAddressCountry,
-  preferredAddressPhone: clients.preferredAddressPhone,
-  preferredAddressState: clients.preferredAddressState,
-  preferredAddressStreet: clients.preferredAddressStreet,
-  preferredAddressZip: clients.preferredAddressZip,
-  shippingClinicEmail: clients.shippingClinicEmail,
-  state: clients.state,
-  street: clients.street,
-  zip: clients.zip,
-};
-
 function prepareClientRecord(db: Database) {
-  // Correlated subqueries name their tables in full: drizzle renders a bare column unqualified.
-  const cardLast4 = sql<string | null>`(
-    select pm.last4 from payment_methods pm
-    where pm.client_id = ${clients}.id and pm.kind = 'card'
-    order by pm.is_default desc, pm.created_at desc limit 1)`;
-  const overdueCents = sql<string>`(
-    select coalesce(sum(coalesce(f.ach_amount_cents, f.amount_cents)), 0) from annual_storage_fees f
-    where f.client_id = ${clients}.id and f.paid_at is null
-      and (f.status in ('retrying', 'overdue') or (f.status = 'noticed' and f.due_date < ${sql.placeholder('today')})))`;
   return db
-    .select({ client: recordColumns, cardLast4, overdueCents })
-    .from(clients)
-    .where(eq(clients.id, sql.placeholder('clientId')))
-    .limit(1)
+    .select({ record: sql<ClientRecordRow>`r` })
+    .from(sql`client_record(${sql.placeholder('clientId')}, ${sql.placeholder('today')}) r`)
     .prepare('find_client_record');
 }
 
 /**
  * The client record of get_Client in one round trip: the row, the card on file (last 4 only)
  * and the sum of annual storage fees due before today and still unpaid (due today is not yet overdue).
+ * get_Client is the portal's busiest read: its statement is a function in the database, whose plan
+ * the database keeps (on PGlite a statement sent from here was planned on every call).
  */
 export async function findClientRecord(
   db: Database,
@@ -88,10 +82,10 @@ export async function findClientRecord(
     statement = prepareClientRecord(db);
     clientRecordStatements.set(db, statement);
   }
-  const [row] = await statement.execute({ clientId, today });
-  if (!row) return null;
-  const c = row.client;
-  const overdue = Number(row.overdueCents);
+  const [found] = await statement.execute({ clientId, today });
+  if (!found) return null;
+  const c = found.record;
+  const overdue = Number(c.overdueCents);
   return {
     clientACTId: c.clientActId,
     clientRecordId: c.id,
@@ -114,7 +108,7 @@ export async function findClientRecord(
     preferredAddressState: c.preferredAddressState,
     preferredAddressZip: c.preferredAddressZip,
     preferredAddressCountry: c.preferredAddressCountry,
-    creditCardNumber: row.cardLast4 ? maskedCardNumber(row.cardLast4) : null,
+    creditCardNumber: c.cardLast4 ? maskedCardNumber(c.cardLast4) : null,
     annualStoragePaidUntil: c.annualStoragePaidUntil,
     totalAnnualOverdueAmount: centsToAmount(overdue),
     hasOverDuePayments: overdue > 0,
