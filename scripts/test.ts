@@ -23,9 +23,14 @@ const failures: string[] = [];
 /** Each failed test by name, printed again beside the summary so a short log still says which. */
 const failedTests: string[] = [];
 
+/** How long each step took, printed with the summary: CI's time is the sum (issue 20: under 20 minutes). */
+const timings: Array<{ title: string; seconds: number }> = [];
+
 function run(title: string, command: string, args: string[], env: Record<string, string | undefined> = {}) {
   console.log(`\n=== ${title} ===`);
+  const started = performance.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push({ title, seconds: Math.round((performance.now() - started) / 1000) });
   if (result.status !== 0) failures.push(title);
   return result.status === 0;
 }
@@ -163,6 +168,9 @@ if (fs.existsSync(chromium)) {
   );
 }
 
+console.log('\nTime per step:');
+for (const { title, seconds } of timings) console.log(`  ${String(seconds).padStart(5)} s  ${title}`);
+console.log(`  ${String(timings.reduce((sum, step) => sum + step.seconds, 0)).padStart(5)} s  in all`);
 console.log(failures.length > 0 ? `\nFailed steps: ${failures.join('; ')}` : '\nAll steps passed.');
 for (const test of failedTests) console.log(`Failed: ${test}`);
 console.log(`Summary: ${passed} passed, ${failed} failed`);

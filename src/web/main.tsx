@@ -2,6 +2,7 @@ import './app/styles/first-paint';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { appStylesApplied } from './app/app-styles';
 import { Providers } from './app/providers';
 import { AppRoutes, preloadRoute } from './app/router';
 
@@ -14,10 +15,13 @@ preloadRoute(window.location.pathname);
 const root = document.getElementById('root');
 if (!root) throw new Error('the page has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+// The frame placeholder the server sent stays until the app's styles are in (app-styles.ts).
+void appStylesApplied().then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

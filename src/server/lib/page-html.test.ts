@@ -6,7 +6,10 @@ import { matchesPattern, pageHtmlFor } from './page-html';
 
 const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-page-html-'));
 const INDEX =
-  '<!doctype html><html><head><title>Client Portal</title></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html><head><title>Client Portal</title>' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-f6.css"></head><body><div id="root"></div></body></html>';
+const APPLIED = '<link rel="stylesheet" crossorigin href="/assets/index-f6.css">';
+const DEFERRED = '<link rel="preload" href="/assets/index-f6.css" as="style" crossorigin data-app-styles>';
 afterAll(() => fs.rmSync(webRoot, { recursive: true, force: true }));
 
 describe('matchesPattern', () => {
@@ -66,9 +69,17 @@ describe('pageHtmlFor', () => {
     expect(page.body).not.toContain('evil');
     expect(page.body.indexOf('modulepreload')).toBeLessThan(page.body.indexOf('</head>'));
 
+    // The frame paints at once: the app's stylesheet is fetched without holding the first paint,
+    // and the app applies it before it draws (src/web/app/app-styles.ts).
+    expect(page.body).toContain(DEFERRED);
+    expect(page.body).not.toContain(APPLIED);
+
+    // A page with no frame of its own to paint keeps the stylesheet as the browser applies it.
     const store = pageFor('/store');
     expect(store.body).toContain('href="/assets/store-c3.js"');
     expect(store.body).toContain('<div id="root"></div>');
+    expect(store.body).toContain(APPLIED);
+    expect(store.body).not.toContain('data-app-styles');
 
     // A back office page: its frame's files and the staff session, with the back office's header.
     const staffClient = pageFor('/staff/clients/ACT10002');
@@ -85,6 +96,7 @@ describe('pageHtmlFor', () => {
     expect(staffClient.body).toContain(
       '<div id="root"><div class="frame-placeholder">Back Office</div></div>',
     );
+    expect(staffClient.body).toContain(DEFERRED);
     // ... and none of it on a client page, nor on the staff sign-in page.
     expect(page.body).not.toContain('staff');
     expect(pageFor('/staff').body).toBe(INDEX);

@@ -9,6 +9,21 @@ export type PageHtml = { body: string; etag: string };
 const ASSET = /^\/assets\/[\w.-]+\.(js|css)$/;
 const CALL = /^\/api\/[\w/]+$/;
 const ROOT = '<div id="root"></div>';
+/** The app's own stylesheet as Vite writes it into index.html. */
+const APP_STYLESHEET = /<link rel="stylesheet" crossorigin href="(\/assets\/[\w.-]+\.css)">/g;
+
+/**
+ * A page that paints its frame first (its placeholder carries its own styles) fetches the app's
+ * stylesheet without waiting for it: it is preloaded, and the app applies it before it renders
+ * (src/web/app/app-styles.ts). The header then shows as the page arrives, not once the stylesheet
+ * has come (Lighthouse's first paint on a phone: 2.5 s, all the page's files counted as blocking).
+ */
+function withAppStylesDeferred(html: string): string {
+  return html.replace(
+    APP_STYLESHEET,
+    (_link, href: string) => `<link rel="preload" href="${href}" as="style" crossorigin data-app-styles>`,
+  );
+}
 
 /** Whether a route pattern of the web app (`/form-document/:id`, `/stem-cell-request/:id?`) matches a path, as the router does: case aside, a trailing slash aside. */
 export function matchesPattern(pattern: string, pathname: string): boolean {
@@ -54,9 +69,10 @@ export function pageHtmlFor(webRoot: string): (pathname: string) => PageHtml {
         .filter((url) => ASSET.test(url))
         .map((url) => `<link rel="modulepreload" crossorigin href="${url}">`),
     ];
-    const body = index
-      .replace('</head>', `    ${links.join('\n    ')}\n  </head>`)
-      .replace(ROOT, placeholder ? `<div id="root">${placeholder}</div>` : ROOT);
+    const head = index.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
+    const body = placeholder
+      ? withAppStylesDeferred(head).replace(ROOT, `<div id="root">${placeholder}</div>`)
+      : head;
     return { pattern, page: { body, etag: etagOf(body) } };
   });
   return (pathname) => variants.find((v) => matchesPattern(v.pattern, pathname))?.page ?? plain;
