@@ -66,3 +66,12 @@ export function idleTimeText(ms: number): string {
   }
   return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }
+
+/** Staff session constants (DESIGN.md section 3). */
+export const staffPolicy = {
+  idleTimeoutMs: 15 * 60 * 1000,
+  /** How long the half session between the password and the second factor lasts. */
+  halfSessionMs: 10 * 60 * 1000,
+  recoveryCodeCount: 10,
+  totpIssuer: 'Stem Cell Bank Back Office',
+} as const;

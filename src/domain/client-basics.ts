@@ -1,11 +1,13 @@
 import { isoDateOf } from './dates';
 import { formatUsd } from './money';
-import { FIRST_YEAR_INCLUDED } from './storage-year';
 
 /*
  * The Client Information values and helpers that need no zod: the web pages import these (client.ts
  * re-exports them), so a page showing a client record does not load the schema library.
  */
+
+/** What a client not yet banked has instead of a paid-until date: their first storage year is included. */
+export const FIRST_YEAR_INCLUDED = 'First year included: billing starts when your sample is received';
 
 /** Messages of the Client Information save (spec 1, section 5), with DESIGN.md's spelling fixes. */
 export const clientInformationMessages = {

@@ -22,14 +22,8 @@ export const staffMessages = {
   samePassword: 'Please choose a password other than the initial one.',
 } as const;
 
-/** Staff session constants (DESIGN.md section 3). */
-export const staffPolicy = {
-  idleTimeoutMs: 15 * 60 * 1000,
-  /** How long the half session between the password and the second factor lasts. */
-  halfSessionMs: 10 * 60 * 1000,
-  recoveryCodeCount: 10,
-  totpIssuer: 'Stem Cell Bank Back Office',
-} as const;
+// Without zod, for the back office's frame (src/web/app/staff-layout.tsx), which loads no schema.
+export { staffPolicy } from './auth-policy';
 
 export const staffLevelSchema = z.enum(['staff', 'admin']);
 export type StaffLevel = z.infer<typeof staffLevelSchema>;

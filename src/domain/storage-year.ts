@@ -19,8 +19,6 @@ export function firstYearPaidUntil(bankedDate: string): string {
   return storageAnniversary(bankedDate, 1);
 }
 
-export const FIRST_YEAR_INCLUDED = 'First year included: billing starts when your sample is received';
-
 export const sampleReceiptMessages = {
   receivedOnRequired: 'Please enter the date the sample arrived',
   receivedOnInvalid: 'Please enter the date as MM/DD/YYYY',

@@ -27,10 +27,10 @@ import {
   clientInformationFieldOrder,
   clientPersonalFields,
   clientShippingFields,
+  FIRST_YEAR_INCLUDED,
   todayFor,
 } from '../../../../domain/client-basics';
 import { isoToUsDate, usDateToIso } from '../../../../domain/dates';
-import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 import { formatUsPhone, isUnitedStates } from '../../../../domain/us-contact';
 import { US_STATES } from '../../../../domain/us-states';
 import { formLinks, navigation } from '../../../app/navigation';

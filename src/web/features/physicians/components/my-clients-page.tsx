@@ -2,9 +2,9 @@ import { Alert, Anchor, Box, Button, Card, Group, Loader, Stack, Table, Text, Ti
 import { IconCheck, IconDownload, IconUserCheck } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { FIRST_YEAR_INCLUDED } from '../../../../domain/client-basics';
 import { isoToUsDate } from '../../../../domain/dates';
 import type { PhysicianClient } from '../../../../domain/physician';
-import { FIRST_YEAR_INCLUDED } from '../../../../domain/storage-year';
 import { isPageForAClient, type PageForAClient } from '../../../components/no-client-chosen';
 import { useSession } from '../../../lib/session';
 import { usePhysicianClients } from '../api/get-physician-clients';
