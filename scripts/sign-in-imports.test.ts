@@ -42,3 +42,18 @@ describe('the sign-in page', () => {
     expect(packages.get('zod'), 'imported by').toBeUndefined();
   });
 });
+
+describe("the back office's frame and home page", () => {
+  // Lighthouse on a phone (issue 24): zod was two thirds of the file the frame loads with it,
+  // reached through one constant (the staff session's idle time) and one sentence.
+  it('load no zod', () => {
+    for (const entry of [
+      'src/web/app/staff-layout.tsx',
+      'src/web/features/staff/components/staff-home-page.tsx',
+    ]) {
+      const packages = packagesLoadedBy(path.join(root, entry));
+      expect(packages.size, entry).toBeGreaterThan(3);
+      expect(packages.get('zod'), `${entry}: imported by`).toBeUndefined();
+    }
+  });
+});
