@@ -14,11 +14,27 @@ const signsForms = /forms-[\w-]+\.spec\.ts$/;
 const placesOrders = /(banking-storage-plans|store)\.spec\.ts$/;
 /** Puts a staff price version in force for a while: every journey pinning the shipped prices runs before. */
 const changesPrices = /price-book-pages\.spec\.ts$/;
+/**
+ * Beside the back office, at the same time: physicians' journeys on Olivia (ACT10014) and on clients
+ * they register for the run, and the idle sign-out (Jane signed in and out on the shared portal, the
+ * rest on a portal of its own). None of them changes what a back office journey reads, nor reads
+ * what one changes: the demo admin, John (ACT10002), Noah (ACT10011) and the billing run stay there.
+ */
+const besideBackOffice =
+  /(idle-sign-out|physician-(acts-for-client|cell-request|initial-processing|portal))\.spec\.ts$/;
+/**
+ * After both: John's record with its audit trail, whose newest read must be the admin's (any John
+ * sign-in, or a physician's list of clients, adds a read), then John's orders, which pay his overdue
+ * years that the back office's journeys read.
+ */
+const readsJohnsTrail = /(staff-back-office|stem-cell-request)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
-  // One browser at a time: journeys share the demo accounts (a password reset ends John's sessions).
-  workers: 1,
+  // Two browsers at most, one per project (see the projects): journeys share the demo accounts (a
+  // password reset ends John's sessions), so only journeys that leave each other's accounts alone
+  // run at the same time.
+  workers: 2,
   fullyParallel: false,
   retries: 0,
   timeout: 120_000,
@@ -42,25 +58,51 @@ export default defineConfig({
       ],
     },
   },
+  // Each project runs its files one after another, in the order of their names. "back office" and
+  // "physicians" run at the same time; each project below starts once those it depends on are done
+  // (and is skipped if one failed). A file of a later project run alone needs `--no-deps`, or its
+  // dependencies run first, whole.
   projects: [
     {
-      name: 'chromium',
-      testIgnore: [savesPaymentMethods, signsForms, placesOrders, changesPrices],
+      name: 'back office',
+      testIgnore: [
+        savesPaymentMethods,
+        signsForms,
+        placesOrders,
+        changesPrices,
+        besideBackOffice,
+        readsJohnsTrail,
+      ],
+      // The demo admin's kept session and TOTP steps (support/staff.ts) are one worker's.
+      workers: 1,
       use: desktopChromium,
     },
-    // Last: these journeys save payment methods for the demo accounts for good (Jane gets a card,
-    // John's overdue fees are paid) and the journeys above expect the accounts as seeded. Playwright
-    // runs the projects in the order listed here and, with one worker, one after the other.
-    { name: 'payments', testMatch: savesPaymentMethods, use: desktopChromium },
+    { name: 'physicians', testMatch: besideBackOffice, workers: 1, use: desktopChromium },
+    {
+      name: 'john',
+      testMatch: readsJohnsTrail,
+      dependencies: ['back office', 'physicians'],
+      workers: 1,
+      use: desktopChromium,
+    },
+    // Then these journeys save payment methods for the demo accounts for good (Jane gets a card,
+    // John's overdue fees are paid) and the journeys above expect the accounts as seeded.
+    {
+      name: 'payments',
+      testMatch: savesPaymentMethods,
+      dependencies: ['john'],
+      workers: 1,
+      use: desktopChromium,
+    },
     // After the payments: Jane signs her consent with the Visa she saved there on file, and pays
     // White Glove Labs with it; Ana and Sam (seeded for this) take the other screening routes.
-    { name: 'forms', testMatch: signsForms, use: desktopChromium },
+    { name: 'forms', testMatch: signsForms, dependencies: ['payments'], workers: 1, use: desktopChromium },
     // After those: these orders move Jane's paid-until date and add vials, which the journeys
     // above read as seeded.
-    { name: 'orders', testMatch: placesOrders, use: desktopChromium },
+    { name: 'orders', testMatch: placesOrders, dependencies: ['forms'], workers: 1, use: desktopChromium },
     // After everything: a price version of its own is in force while it runs (the shipped prices
     // are put back at its end); any journey meeting it would read prices it does not pin.
-    { name: 'prices', testMatch: changesPrices, use: desktopChromium },
+    { name: 'prices', testMatch: changesPrices, dependencies: ['orders'], workers: 1, use: desktopChromium },
   ],
   webServer: {
     // `exec` makes the server the process Playwright stops, so the stop waits for it to close PGlite.

@@ -5,10 +5,10 @@
  * Jane ends with a Visa ending 4242 and a bank account, Leo Grant's overdue annual storage is paid
  * (Leo, ACT10013, is seeded two years overdue like John, whose own overdue years the Stem Cell
  * Request Form journey pays with his first request).
- * Journeys that read the seeded state must run first. Playwright runs files in alphabetical order
- * with one worker, so client-information.spec.ts ("Cancel puts back what was saved" expects John's
- * Overdue and $679.62) runs before this file; keep it so. sign-in.spec.ts (Jane flagged "No card on
- * file") sorts after it, so playwright.config.ts runs this file in the "payments" project, listed last.
+ * Journeys that read the seeded state must run first: client-information.spec.ts ("Cancel puts back
+ * what was saved" expects John's Overdue and $679.62) and sign-in.spec.ts (Jane flagged "No card on
+ * file"), so playwright.config.ts runs this file in the "payments" project, which starts once the
+ * projects of those journeys are done.
  * The server's data folder is emptied at each start, so every run begins from the seed.
  */
 import { readFile } from 'node:fs/promises';

@@ -9,13 +9,14 @@ import { DEMO_PASSWORD, expectAccessible, expectNoSidewaysScroll, signIn } from 
 import { testBankAccount } from './support/test-numbers';
 
 /**
- * The Stem Cell Request Form. Runs in the first project, with the demo accounts as seeded: Jane
+ * The Stem Cell Request Form. Runs in the "john" project (playwright.config.ts), after the back
+ * office's and the physicians' journeys, with the demo accounts as seeded: Jane
  * has not signed her consent; John has, with a Visa ending 1111 on file, 10 pre-paid Longevity
  * vials (1 million cells each: they cover one vial of 10 million cells) and two years of annual
  * storage overdue. John orders twice here (his 10 Longevity vials are used for good): by FedEx with his card, his overdue years joining that one charge, then by ACT VIP with a
  * bank account entered for this order only (not kept on file). Dr. Alvarez (PHY20001) then
- * approves the FedEx request. No other journey reads John's vial requests, nor his overdue years
- * after client-information.spec.ts (which sorts before this file).
+ * approves the FedEx request. No other journey reads John's vial requests; those reading his
+ * overdue years (client-information, staff-back-office, staff-queue-tables) run before this file.
  */
 
 const PHYSICIAN_PASSWORD = 'DemoPhysician#2026';

@@ -22,6 +22,8 @@ let failed = 0;
 const failures: string[] = [];
 /** Each failed test by name, printed again beside the summary so a short log still says which. */
 const failedTests: string[] = [];
+/** Tests that did not run, and why (neither passed nor failed). */
+const notRun: string[] = [];
 
 /** How long each step took, printed with the summary: CI's time is the sum (issue 20: under 20 minutes). */
 const timings: Array<{ title: string; seconds: number }> = [];
@@ -73,11 +75,14 @@ type PlaywrightSuite = {
 function countPlaywright(file: string) {
   if (!fs.existsSync(file)) return;
   const report = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-    stats: { expected: number; unexpected: number; flaky: number };
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
     suites?: PlaywrightSuite[];
   };
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
+  // No journey skips itself: a skipped one waited for a project (playwright.config.ts) that failed.
+  if (report.stats.skipped > 0)
+    notRun.push(`${report.stats.skipped} browser journeys, after a project they wait for failed`);
   const walk = (suite: PlaywrightSuite, file: string) => {
     for (const spec of suite.specs ?? []) if (!spec.ok) failedTests.push(`${file} › ${spec.title}`);
     for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
@@ -173,5 +178,6 @@ for (const { title, seconds } of timings) console.log(`  ${String(seconds).padSt
 console.log(`  ${String(timings.reduce((sum, step) => sum + step.seconds, 0)).padStart(5)} s  in all`);
 console.log(failures.length > 0 ? `\nFailed steps: ${failures.join('; ')}` : '\nAll steps passed.');
 for (const test of failedTests) console.log(`Failed: ${test}`);
+for (const tests of notRun) console.log(`Not run: ${tests}`);
 console.log(`Summary: ${passed} passed, ${failed} failed`);
 process.exit(failures.length > 0 ? 1 : 0);
