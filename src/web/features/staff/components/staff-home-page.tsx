@@ -11,18 +11,27 @@ import { queuePages, queuePath } from './queue-pages';
  */
 const loadingQueues = Object.keys(queuePages).map((key) => ({ key, title: null, count: null }));
 
+/** A card of the home page: its title (none yet while the counts load) and what waits, if it counts. */
+interface HomeCard {
+  key: string;
+  title: string | null;
+  text: string;
+  to: string;
+  count: number | null;
+}
+
 /** The back office's start page: client search, a card per work queue with what waits in it, and Billing. */
 export function StaffHomePage() {
   const queues = useStaffQueues();
-  const shown: Array<{ key: string; title: string | null; count: number | null }> =
+  const shown: Array<Pick<HomeCard, 'key' | 'title' | 'count'>> =
     queues.data ?? (queues.error ? [] : loadingQueues);
-  const cards = [
+  const cards: HomeCard[] = [
     {
       key: 'clients',
-      title: 'Clients' as string | null,
+      title: 'Clients',
       text: 'Find a client by Client ID, name, email or date of birth.',
       to: '/staff/clients',
-      count: null as number | null,
+      count: null,
     },
     ...shown.map((queue) => ({
       key: queue.key,
