@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   installmentLateCharge,
   installmentLateDay,
+  installmentPaidOn,
   installmentReminderDay,
   installmentSchedule,
   installmentScheduleRows,
@@ -263,4 +264,18 @@ describe('late charges and reminders', () => {
     expect(installmentReminderDay('2027-03-01')).toBe('2027-02-26');
     expect(installmentReminderDay('2028-03-01')).toBe('2028-02-27');
   });
+
+  it.each([
+    // Due 04/27, late from 05/27: paid with its $50 on a lagging billing day, dated the late day.
+    ['2027-04-27', 5_000, '2027-05-25', '2027-05-27'],
+    ['2027-04-27', 5_000, '2027-06-02', '2027-06-02'],
+    // Without a late charge, the billing day as it is.
+    ['2027-04-27', 0, '2027-05-25', '2027-05-25'],
+    ['2027-04-27', 0, '2027-04-20', '2027-04-20'],
+  ])(
+    'an installment due %s with a late charge of %i cents, paid on billing day %s, is dated %s',
+    (due, late, day, paidOn) => {
+      expect(installmentPaidOn({ dueDate: due, lateChargeCents: late }, day)).toBe(paidOn);
+    },
+  );
 });

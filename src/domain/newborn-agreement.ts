@@ -149,6 +149,20 @@ export function installmentLateDay(dueDate: string): string {
 }
 
 /**
+ * The day a payment of an installment is dated: the billing day, and for one carrying its late
+ * charge no earlier than the day the charge applied. Outside demo mode the billing day is today;
+ * while a demo "Run billing as of…" crosses several days it lags where the run is, and the run may
+ * have added the late charge from a later day.
+ */
+export function installmentPaidOn(
+  installment: { dueDate: string; lateChargeCents: number },
+  day: string,
+): string {
+  const lateDay = installmentLateDay(installment.dueDate);
+  return installment.lateChargeCents > 0 && lateDay > day ? lateDay : day;
+}
+
+/**
  * The late charge an installment carries on `day`: the agreement's (`lateChargeCents`, $50 as
  * shipped) once it is unpaid 30 days after its due date, and never more than once; nothing while it
  * is paid or not yet that late.

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { isoToUsDate } from '../../../domain/dates';
 import { formatUsd } from '../../../domain/money';
-import { INSTALLMENT_LATE_AFTER_DAYS } from '../../../domain/newborn-agreement';
+import { installmentPaidOn } from '../../../domain/newborn-agreement';
 import {
   type AgreementAccount,
   type AgreementPaymentRequest,
@@ -70,6 +70,7 @@ function settlements(rows: readonly InstallmentRow[], pay: AgreementPaymentReque
   return covered.map((row) => ({
     id: row.id,
     cents: pay === 'payoff' ? earlyPayoffCents([row], day) : installmentOwedCents(row),
+    paidOn: installmentPaidOn(row, day),
   }));
 }
 
@@ -150,7 +151,8 @@ interface PaymentClaim {
   agreementId: string;
   pay: AgreementPaymentRequest['pay'];
   day: string;
-  settled: { id: string; cents: number }[];
+  /** Each installment the payment settles, what it settles, and the day it is paid on. */
+  settled: { id: string; cents: number; paidOn?: string }[];
 }
 
 async function confirmPayment(
@@ -180,13 +182,8 @@ async function confirmPayment(
       .set({
         status: 'paid',
         paidAt: now,
-        // Paid on the billing day; one carrying its late charge was paid on or after the day it
-        // became late. Outside demo mode the billing day is today and never earlier; while a demo
-        // "Run billing as of…" crosses several days, the billing day is where the last run ended,
-        // and the run may add the late charge (from a later day) before this payment priced it.
-        paidOn: sql`case when ${newbornInstallments.lateChargeCents} > 0
-          then greatest(${claim.day}::date, ${newbornInstallments.dueDate} + ${INSTALLMENT_LATE_AFTER_DAYS}::int)
-          else ${claim.day}::date end`,
+        // A claim written before the day was kept per installment is dated on its billing day.
+        paidOn: item.paidOn ?? claim.day,
         paymentId: charge.paymentId,
         paidTotalCents: item.totalCents,
         claimOperationId: null,
