@@ -35,8 +35,9 @@ export const migrationsFolder = path.resolve(
   '../../../drizzle',
 );
 
-// One fixed advisory-lock key so that two processes starting together migrate one after the other.
-const MIGRATION_LOCK_KEY = 7_310_001;
+// One fixed advisory-lock key so that two processes starting together migrate (and grant the app
+// role its rights: ./migrate.ts) one after the other.
+export const MIGRATION_LOCK_KEY = 7_310_001;
 
 export function openPostgres(url: string, poolSize = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });

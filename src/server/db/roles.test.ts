@@ -1,7 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../testing/test-database';
-import type { Database } from './client';
+import {
+  createTestDatabase,
+  type TestDatabase,
+  testDatabaseKind,
+  testOwnerUrl,
+} from '../testing/test-database';
+import { type Database, openPostgres } from './client';
 import { grantAppRole } from './migrate';
 
 /**
@@ -25,6 +30,16 @@ async function refusal(db: Database, statement: string): Promise<string> {
 async function auditRows(db: Database): Promise<number> {
   const result = await db.execute<{ n: number }>(sql`select count(*)::int as n from audit_events`);
   return (result as unknown as { rows: Array<{ n: number }> }).rows[0]?.n as number;
+}
+
+async function currentAppRole(db: Database): Promise<string> {
+  const result = await db.execute<{ role: string }>(sql`select current_user as role`);
+  return (result as unknown as { rows: Array<{ role: string }> }).rows[0]?.role as string;
+}
+
+async function currentDatabase(db: Database): Promise<string> {
+  const result = await db.execute<{ name: string }>(sql`select current_database() as name`);
+  return (result as unknown as { rows: Array<{ name: string }> }).rows[0]?.name as string;
 }
 
 let database: TestDatabase;
@@ -132,12 +147,28 @@ describe.skipIf(!twoRoles)(
       ).toBe('accepted');
     });
 
-    it('is refused its rights while it owns a table, with how to hand it to the owner', async () => {
-      const appRole = (
-        (await database.db.execute<{ role: string }>(sql`select current_user as role`)) as unknown as {
-          rows: Array<{ role: string }>;
+    it('is granted its rights by several processes starting at once, none of them refused', async () => {
+      // Two servers starting together (the billing simulation's) granted on the same tables at
+      // once, and PostgreSQL refused one: "tuple concurrently updated".
+      const appRole = await currentAppRole(database.db);
+      const name = await currentDatabase(database.db);
+      const url = new URL(testOwnerUrl() as string);
+      url.pathname = `/${name}`;
+      const starting = Array.from({ length: 4 }, () => openPostgres(url.toString(), 1));
+      try {
+        for (let round = 0; round < 5; round += 1) {
+          const grants = await Promise.allSettled(starting.map((owner) => grantAppRole(owner, appRole)));
+          expect(grants.map((g) => (g.status === 'rejected' ? String(g.reason) : 'granted'))).toEqual(
+            Array(4).fill('granted'),
+          );
         }
-      ).rows[0]?.role as string;
+      } finally {
+        await Promise.all(starting.map((owner) => owner.close()));
+      }
+    });
+
+    it('is refused its rights while it owns a table, with how to hand it to the owner', async () => {
+      const appRole = await currentAppRole(database.db);
       await database.owner.db.execute(sql.raw(`create table app_owned (n int)`));
       await database.owner.db.execute(sql.raw(`alter table app_owned owner to "${appRole}"`));
       try {
