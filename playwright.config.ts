@@ -16,12 +16,13 @@ const placesOrders = /(banking-storage-plans|store)\.spec\.ts$/;
 const changesPrices = /price-book-pages\.spec\.ts$/;
 /**
  * Beside the back office, at the same time: physicians' journeys on Olivia (ACT10014) and on clients
- * they register for the run, and the idle sign-out (Jane signed in and out on the shared portal, the
- * rest on a portal of its own). None of them changes what a back office journey reads, nor reads
- * what one changes: the demo admin, John (ACT10002), Noah (ACT10011) and the billing run stay there.
+ * they register for the run, the sign-in and password recovery journeys on clients of their own,
+ * and the idle sign-out (Jane signed in and out on the shared portal, the rest on a portal of its
+ * own). None of them changes what a back office journey reads, nor reads what one changes: the
+ * demo admin, John (ACT10002), Noah (ACT10011) and the billing run stay there.
  */
 const besideBackOffice =
-  /(idle-sign-out|physician-(acts-for-client|cell-request|initial-processing|portal))\.spec\.ts$/;
+  /(idle-sign-out|sign-in|password-recovery|physician-(acts-for-client|cell-request|initial-processing|portal))\.spec\.ts$/;
 /**
  * After both: John's record with its audit trail, whose newest read must be the admin's (any John
  * sign-in, or a physician's list of clients, adds a read), then John's orders, which pay his overdue

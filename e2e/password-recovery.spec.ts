@@ -1,6 +1,21 @@
 import { expect, type Page, test } from '@playwright/test';
+import { newClientByCheck } from './support/clients';
 import { waitForMail } from './support/mail';
-import { DEMO_PASSWORD, expectAccessible, signIn } from './support/portal';
+import { expectAccessible, signIn } from './support/portal';
+
+/**
+ * Password recovery, on a client Dr. Alvarez registers for this run (born 05/17/1981): no demo
+ * account's password, codes or sessions change here, so these journeys run beside any other.
+ */
+const casey = { first: 'Casey', last: '', email: '', id: '' };
+const CASEY_BORN = '05/17/1981';
+
+test.beforeAll(async ({ browser }) => {
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  casey.last = `Recovery${run}`;
+  casey.email = `casey.${run}@example.com`;
+  casey.id = await newClientByCheck(browser, { ...casey, dob: CASEY_BORN }, `recovery${run}`);
+});
 
 /** Fills in who the client is and asks for a code. */
 async function askForCode(page: Page, email: string, firstName: string, dateOfBirth: string) {
@@ -21,12 +36,12 @@ test('recovers a password with the code e-mailed over SMTP', async ({ page }) =>
   await expect(page.getByText('Please enter firstName')).toBeVisible();
   await expect(page.getByText('Please enter dateOfBirth')).toBeVisible();
 
-  await page.getByRole('textbox', { name: 'Email' }).fill('john.roe@example.com');
-  await page.getByRole('textbox', { name: 'First Name' }).fill('John');
+  await page.getByRole('textbox', { name: 'Email' }).fill(casey.email);
+  await page.getByRole('textbox', { name: 'First Name' }).fill(casey.first);
   const dob = page.getByRole('textbox', { name: 'Date of Birth' });
-  await dob.fill('11/02/1968');
+  await dob.fill(CASEY_BORN);
   await dob.press('Tab');
-  await expect(dob).toHaveValue('11/02/1968');
+  await expect(dob).toHaveValue(CASEY_BORN);
 
   const sentAt = Date.now();
   await page.getByRole('button', { name: 'Send One Time Password' }).click();
@@ -35,7 +50,7 @@ test('recovers a password with the code e-mailed over SMTP', async ({ page }) =>
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Send One Time Password' })).toHaveCount(0);
 
-  const mail = await waitForMail('john.roe@example.com', /one time password/, sentAt);
+  const mail = await waitForMail(casey.email, /one time password/, sentAt);
   const code = /one time password is (\d{6})/.exec(mail.text)?.[1];
   expect(code).toMatch(/^\d{6}$/);
 
@@ -48,22 +63,21 @@ test('recovers a password with the code e-mailed over SMTP', async ({ page }) =>
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText("Password doesn't match.")).toBeVisible();
 
-  // Back to the demo password, so the other journeys can still sign in as John.
-  await page.getByRole('textbox', { name: 'New Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('textbox', { name: 'Confirm Password' }).fill(DEMO_PASSWORD);
+  await page.getByRole('textbox', { name: 'New Password' }).fill('a new and long passphrase');
+  await page.getByRole('textbox', { name: 'Confirm Password' }).fill('a new and long passphrase');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Your password has been updated' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
   await expect(page.getByRole('button', { name: 'Send One Time Password' })).toBeVisible();
 
-  await waitForMail('john.roe@example.com', /password was changed/, sentAt);
+  await waitForMail(casey.email, /password was changed/, sentAt);
   await page.getByRole('link', { name: 'Login' }).click();
-  await signIn(page, 'ACT10002', DEMO_PASSWORD);
+  await signIn(page, casey.id, 'a new and long passphrase');
 });
 
 test('a wrong code is refused in red and the code fields are cleared', async ({ page }) => {
   await page.goto('/forgot-password');
-  await askForCode(page, 'jane.doe@example.com', 'Jane', '03/14/1975');
+  await askForCode(page, casey.email, casey.first, CASEY_BORN);
   await page.getByRole('textbox', { name: 'One Time Password' }).fill('000000');
   await page.getByRole('textbox', { name: 'New Password' }).fill('a new and long passphrase');
   await page.getByRole('textbox', { name: 'Confirm Password' }).fill('a new and long passphrase');
@@ -91,7 +105,7 @@ for (const viewport of [
   }) => {
     await page.setViewportSize(viewport);
     await page.goto('/forgot-password');
-    await askForCode(page, 'sam.patel@example.org', 'Sam', '01/23/1990');
+    await askForCode(page, casey.email.replace('@example.com', '@example.org'), casey.first, CASEY_BORN);
     await expect(
       page.getByRole('status').filter({ hasText: 'If the details match our records' }),
     ).toBeVisible();
@@ -102,7 +116,7 @@ for (const viewport of [
     await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue('');
     await expect(page.getByRole('textbox', { name: 'Email' })).not.toHaveAttribute('readonly', '');
     await expect(page.getByRole('textbox', { name: 'One Time Password' })).toHaveCount(0);
-    await askForCode(page, 'sam.patel@example.com', 'Sam', '01/23/1990');
+    await askForCode(page, casey.email, casey.first, CASEY_BORN);
     await expect(page.getByRole('textbox', { name: 'One Time Password' })).toBeVisible();
   });
 }

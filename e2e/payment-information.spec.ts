@@ -6,9 +6,9 @@
  * (Leo, ACT10013, is seeded two years overdue like John, whose own overdue years the Stem Cell
  * Request Form journey pays with his first request).
  * Journeys that read the seeded state must run first: client-information.spec.ts ("Cancel puts back
- * what was saved" expects John's Overdue and $679.62) and sign-in.spec.ts (Jane flagged "No card on
- * file"), so playwright.config.ts runs this file in the "payments" project, which starts once the
- * projects of those journeys are done.
+ * what was saved" expects John's Overdue and $679.62) and every other journey reading Jane or John
+ * as seeded, so playwright.config.ts runs this file in the "payments" project, which starts once
+ * the projects of those journeys are done.
  * The server's data folder is emptied at each start, so every run begins from the seed.
  */
 import { readFile } from 'node:fs/promises';

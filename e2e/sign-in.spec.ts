@@ -1,5 +1,31 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_PASSWORD, shownValue, signIn } from './support/portal';
+import { newClientByCheck, setPasswordFromWelcome } from './support/clients';
+import { shownValue, signIn } from './support/portal';
+
+/**
+ * Signing in and out, on two clients Dr. Alvarez registers for this run (no demo account is signed
+ * in or out here), so these journeys run beside any other.
+ */
+const PASSWORD = 'Harbor#Lantern2026';
+let avery = '';
+let blake = '';
+
+test.beforeAll(async ({ browser }) => {
+  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const since = Date.now();
+  const people = [
+    { first: 'Avery', last: `Signin${run}`, email: `avery.${run}@example.com` },
+    { first: 'Blake', last: `Signin${run}`, email: `blake.${run}@example.com` },
+  ];
+  const [first, second] = await Promise.all(
+    people.map((person) => newClientByCheck(browser, person, `${run}${person.first}`)),
+  );
+  [avery, blake] = [first as string, second as string];
+  for (const person of people) {
+    const page = await setPasswordFromWelcome(browser, person.email, PASSWORD, since);
+    await page.context().close();
+  }
+});
 
 test.describe('sign-in', () => {
   test('refuses empty fields, then a wrong password, then signs in', async ({ page }) => {
@@ -11,13 +37,13 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('textbox', { name: 'Client ID' })).toBeFocused();
 
-    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
+    await page.getByRole('textbox', { name: 'Client ID' }).fill(avery);
     await page.getByRole('textbox', { name: 'Password' }).fill('not my password');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('alert')).toHaveText('Client ID or Password not matched, Please try again.');
     await expect(page).toHaveURL(/\/$/);
 
-    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/client-information$/);
     await expect(page.getByRole('heading', { name: 'Client Information', level: 1 })).toBeVisible();
@@ -28,8 +54,8 @@ test.describe('sign-in', () => {
     page,
   }) => {
     await page.goto('/');
-    await page.getByRole('textbox', { name: 'Client ID' }).fill('ACT10001');
-    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('textbox', { name: 'Client ID' }).fill(avery);
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('checkbox', { name: 'Remember me' }).check();
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/client-information$/);
@@ -38,26 +64,26 @@ test.describe('sign-in', () => {
       session: JSON.stringify({ ...sessionStorage }),
       cookies: document.cookie,
     }));
-    expect(storage.local).toContain('ACT10001');
-    expect(storage.local).not.toContain(DEMO_PASSWORD);
+    expect(storage.local).toContain(avery);
+    expect(storage.local).not.toContain(PASSWORD);
     expect(storage.session).toBe('{}');
     expect(storage.cookies).toBe(''); // the session cookie is HttpOnly
 
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveValue('ACT10001');
+    await expect(page.getByRole('textbox', { name: 'Client ID' })).toHaveValue(avery);
     await expect(page.getByRole('textbox', { name: 'Password' })).toHaveValue('');
 
     await page.getByRole('checkbox', { name: 'Remember me' }).uncheck();
-    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/client-information$/);
-    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain('ACT10001');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(avery);
   });
 
   test('sends a signed-in visitor from the sign-in page to Client Information', async ({ page }) => {
-    await signIn(page);
+    await signIn(page, avery, PASSWORD);
     await page.goto('/');
     await expect(page).toHaveURL(/\/client-information$/);
   });
@@ -84,7 +110,7 @@ test.describe('sign-in', () => {
   });
 
   test('signs out from the profile menu, and the old session is gone on the server', async ({ page }) => {
-    await signIn(page);
+    await signIn(page, avery, PASSWORD);
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL(/\/$/);
@@ -98,15 +124,15 @@ test.describe('sign-in', () => {
     page,
     browser,
   }) => {
-    await signIn(page);
+    await signIn(page, avery, PASSWORD);
     const other = await browser.newContext();
     const otherPage = await other.newPage();
-    await signIn(otherPage, 'ACT10002');
-    await expect(shownValue(otherPage, 'First Name')).toHaveText('John');
+    await signIn(otherPage, blake, PASSWORD);
+    await expect(shownValue(otherPage, 'First Name')).toHaveText('Blake');
     await page.getByRole('button', { name: 'Profile menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await otherPage.reload();
-    await expect(shownValue(otherPage, 'First Name')).toHaveText('John');
+    await expect(shownValue(otherPage, 'First Name')).toHaveText('Blake');
     await other.close();
   });
 });
@@ -115,7 +141,7 @@ test.describe('navigation', () => {
   test('marks Forms red while consent or screening is incomplete and flags Payment Information without a card', async ({
     page,
   }) => {
-    await signIn(page, 'ACT10001');
+    await signIn(page, avery, PASSWORD);
     const nav = page.getByRole('navigation', { name: 'Portal sections' });
     await expect(nav.getByRole('link', { name: 'Consent Form' })).toHaveAttribute('data-incomplete', 'true');
     await expect(nav.getByRole('link', { name: /Payment Information/ })).toHaveAttribute(
@@ -126,7 +152,7 @@ test.describe('navigation', () => {
   });
 
   test('opens the ACT Store from the menu', async ({ page }) => {
-    await signIn(page);
+    await signIn(page, avery, PASSWORD);
     await page
       .getByRole('navigation', { name: 'Portal sections' })
       .getByRole('link', { name: 'Store' })
