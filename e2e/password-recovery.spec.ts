@@ -11,7 +11,7 @@ const casey = { first: 'Casey', last: '', email: '', id: '' };
 const CASEY_BORN = '05/17/1981';
 
 test.beforeAll(async ({ browser }) => {
-  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  const run = Date.now().toString(36);
   casey.last = `Recovery${run}`;
   casey.email = `casey.${run}@example.com`;
   casey.id = await newClientByCheck(browser, { ...casey, dob: CASEY_BORN }, `recovery${run}`);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { type Browser, expect, test } from '@playwright/test';
 import { newClientByCheck, setPasswordFromWelcome } from './support/clients';
 import { shownValue, signIn } from './support/portal';
 
@@ -7,24 +7,23 @@ import { shownValue, signIn } from './support/portal';
  * in or out here), so these journeys run beside any other.
  */
 const PASSWORD = 'Harbor#Lantern2026';
+const run = Date.now().toString(36);
 let avery = '';
 let blake = '';
 
-test.beforeAll(async ({ browser }) => {
-  const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+/** A client of this run, registered with a check, who set their password from the welcome e-mail. */
+async function clientWithPassword(browser: Browser, first: string) {
   const since = Date.now();
-  const people = [
-    { first: 'Avery', last: `Signin${run}`, email: `avery.${run}@example.com` },
-    { first: 'Blake', last: `Signin${run}`, email: `blake.${run}@example.com` },
-  ];
-  const [first, second] = await Promise.all(
-    people.map((person) => newClientByCheck(browser, person, `${run}${person.first}`)),
-  );
-  [avery, blake] = [first as string, second as string];
-  for (const person of people) {
-    const page = await setPasswordFromWelcome(browser, person.email, PASSWORD, since);
-    await page.context().close();
-  }
+  const email = `${first.toLowerCase()}.${run}@example.com`;
+  const clientId = await newClientByCheck(browser, { first, last: `Signin${run}`, email }, `${run}${first}`);
+  const page = await setPasswordFromWelcome(browser, email, PASSWORD, since);
+  await page.context().close();
+  return clientId;
+}
+
+test.beforeAll(async ({ browser }) => {
+  avery = await clientWithPassword(browser, 'Avery');
+  blake = await clientWithPassword(browser, 'Blake');
 });
 
 test.describe('sign-in', () => {

@@ -44,14 +44,14 @@ export async function grantAppRole(owner: DatabaseHandle, appRole: string): Prom
   // Two processes starting together would GRANT on the same tables at once, and PostgreSQL refuses
   // the second ("tuple concurrently updated"): the lock, held to the end of this one transaction,
   // makes the second wait for the first (and for a migration under way).
-  const statements = [`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`];
-  statements.push(
+  const statements = [
+    `SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`,
     ...SCHEMAS.flatMap((schema) => [
       `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
       `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`,
       `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`,
     ]),
-  );
+  ];
   for (const table of APPEND_ONLY_TABLES) {
     statements.push(`REVOKE ALL ON ${table} FROM ${role}`, `GRANT SELECT, INSERT ON ${table} TO ${role}`);
   }

@@ -5,6 +5,7 @@ import {
   type TestDatabase,
   testDatabaseKind,
   testOwnerUrl,
+  withDatabase,
 } from '../testing/test-database';
 import { type Database, openPostgres } from './client';
 import { grantAppRole } from './migrate';
@@ -151,10 +152,8 @@ describe.skipIf(!twoRoles)(
       // Two servers starting together (the billing simulation's) granted on the same tables at
       // once, and PostgreSQL refused one: "tuple concurrently updated".
       const appRole = await currentAppRole(database.db);
-      const name = await currentDatabase(database.db);
-      const url = new URL(testOwnerUrl() as string);
-      url.pathname = `/${name}`;
-      const starting = Array.from({ length: 4 }, () => openPostgres(url.toString(), 1));
+      const url = withDatabase(testOwnerUrl() as string, await currentDatabase(database.db));
+      const starting = Array.from({ length: 4 }, () => openPostgres(url, 1));
       try {
         for (let round = 0; round < 5; round += 1) {
           const grants = await Promise.allSettled(starting.map((owner) => grantAppRole(owner, appRole)));

@@ -31,7 +31,8 @@ function templateName(): string {
   return `portal_template_${(process.env.TEST_RUN_ID ?? 'local').replace(/\W/g, '_')}`;
 }
 
-function withDatabase(url: string, name: string): string {
+/** The same server and role as `url`, on the database `name`. */
+export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
