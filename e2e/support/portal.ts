@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import axe from 'axe-core';
 
 export const DEMO_PASSWORD = 'DemoClient#2026';
 
@@ -23,6 +23,11 @@ export function shownValue(page: Page, label: string) {
  * finish first: a dialog still fading in has its colours part transparent, which axe reads as too
  * little contrast (a modal's button failed so, once in several runs). Endless animations (spinners)
  * are not waited for.
+ *
+ * axe runs in the page, put there once per document (a route change in the portal keeps it), as
+ * @axe-core/playwright's legacy mode does without sending its 500 kB again for every check and
+ * without the blank page its default mode opens to combine frames: the portal has no frames. On
+ * this 2-core machine that took a check from about 2.3 s to 0.4 s, for the same rules and results.
  */
 export async function expectAccessible(page: Page) {
   await page.evaluate(() =>
@@ -36,15 +41,20 @@ export async function expectAccessible(page: Page) {
       new Promise((settle) => setTimeout(settle, 2_000)),
     ]),
   );
-  // label-content-name-mismatch is experimental in axe and off unless asked for: a control whose
-  // accessible name does not contain its visible words cannot be spoken to by voice control.
-  const results = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
-  const severe = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    severe.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-  ).toEqual([]);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const severe = await page.evaluate(async () => {
+    const { axe: inPage } = window as unknown as { axe: typeof axe };
+    // label-content-name-mismatch is experimental in axe and off unless asked for: a control whose
+    // accessible name does not contain its visible words cannot be spoken to by voice control.
+    const results = await inPage.run(document, {
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+      resultTypes: ['violations'],
+    });
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  });
+  expect(severe).toEqual([]);
 }
 
 /**
