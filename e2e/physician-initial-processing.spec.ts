@@ -25,6 +25,7 @@ async function physicianSignIn(page: Page) {
   await page.getByRole('textbox', { name: 'Password' }).fill(PHYSICIAN_PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/my-clients$/);
+  await expect(page.getByRole('heading', { name: 'My Clients', level: 1 })).toBeVisible();
 }
 
 /** Checked at both widths: nothing scrolls sideways, axe finds nothing serious, and a screenshot to look at. */

@@ -22,6 +22,8 @@ let failed = 0;
 const failures: string[] = [];
 /** Each failed test by name, printed again beside the summary so a short log still says which. */
 const failedTests: string[] = [];
+/** Journeys that failed once and passed on their retry (CI retries a journey once): counted as passed, named. */
+const flakyTests: string[] = [];
 /** Tests that did not run, and why (neither passed nor failed). */
 const notRun: string[] = [];
 
@@ -68,7 +70,7 @@ function countFaults(file: string) {
 
 type PlaywrightSuite = {
   file?: string;
-  specs?: { title: string; ok: boolean }[];
+  specs?: { title: string; ok: boolean; tests?: { status: string }[] }[];
   suites?: PlaywrightSuite[];
 };
 
@@ -84,7 +86,11 @@ function countPlaywright(file: string) {
   if (report.stats.skipped > 0)
     notRun.push(`${report.stats.skipped} browser journeys, after a project they wait for failed`);
   const walk = (suite: PlaywrightSuite, file: string) => {
-    for (const spec of suite.specs ?? []) if (!spec.ok) failedTests.push(`${file} › ${spec.title}`);
+    for (const spec of suite.specs ?? []) {
+      if (!spec.ok) failedTests.push(`${file} › ${spec.title}`);
+      else if (spec.tests?.some((test) => test.status === 'flaky'))
+        flakyTests.push(`${file} › ${spec.title}`);
+    }
     for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
   };
   for (const suite of report.suites ?? []) walk(suite, suite.file ?? '');
@@ -178,6 +184,7 @@ for (const { title, seconds } of timings) console.log(`  ${String(seconds).padSt
 console.log(`  ${String(timings.reduce((sum, step) => sum + step.seconds, 0)).padStart(5)} s  in all`);
 console.log(failures.length > 0 ? `\nFailed steps: ${failures.join('; ')}` : '\nAll steps passed.');
 for (const test of failedTests) console.log(`Failed: ${test}`);
+for (const test of flakyTests) console.log(`Flaky (failed once, passed on its retry): ${test}`);
 for (const tests of notRun) console.log(`Not run: ${tests}`);
 console.log(`Summary: ${passed} passed, ${failed} failed`);
 process.exit(failures.length > 0 ? 1 : 0);

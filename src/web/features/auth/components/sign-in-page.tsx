@@ -74,8 +74,10 @@ export function SignInPage({ portal = 'client' }: { portal?: Role }) {
     login.mutate(parsed.data, {
       onSuccess: async () => {
         config.remembered.set(remember ? parsed.data.username : null);
+        // The session, once in the cache, sends this page on (the <Navigate> above): navigating here
+        // as well would start a second navigation, which could take back a link pressed meanwhile.
         const who = await queryClient.fetchQuery(sessionQuery).catch(() => null);
-        navigate(who ? startPage(who) : homeOf[portal], { replace: true });
+        if (!who) navigate(homeOf[portal], { replace: true });
       },
       onError: () => setPassword(''),
     });
