@@ -134,6 +134,8 @@ if (postgres) {
     'run',
     '--project',
     'server',
+    '--project',
+    'server-isolated',
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${pgReport}`,

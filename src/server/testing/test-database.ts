@@ -18,17 +18,24 @@ import { seedDemoData } from '../db/seed';
  * production with two roles (.ci/run makes a restricted app role).
  */
 
-const PGLITE_TEMPLATE = path.join(
-  os.tmpdir(),
-  `portal-pglite-template-${process.env.TEST_RUN_ID ?? 'local'}.tar`,
-);
+/**
+ * The template of this run, one per vitest project: a project's global setup passes its
+ * TEST_TEMPLATE, and its workers read the same from their environment.
+ */
+function templateKey(project = process.env.TEST_TEMPLATE): string {
+  return [process.env.TEST_RUN_ID ?? 'local', project].filter(Boolean).join('_');
+}
+
+function pgliteTemplate(project?: string): string {
+  return path.join(os.tmpdir(), `portal-pglite-template-${templateKey(project)}.tar`);
+}
 
 export function testDatabaseKind(): 'postgres' | 'pglite' {
   return process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 }
 
-function templateName(): string {
-  return `portal_template_${(process.env.TEST_RUN_ID ?? 'local').replace(/\W/g, '_')}`;
+function templateName(project?: string): string {
+  return `portal_template_${templateKey(project).replace(/\W/g, '_')}`;
 }
 
 /** The same server and role as `url`, on the database `name`. */
@@ -53,11 +60,11 @@ async function adminQuery(sql: string) {
   }
 }
 
-/** Called once per test run (vitest globalSetup). */
-export async function prepareTemplate(): Promise<() => Promise<void>> {
+/** Called once per test run and project (vitest globalSetup). */
+export async function prepareTemplate(project?: string): Promise<() => Promise<void>> {
   const today = todayFor(new Date());
   if (testDatabaseKind() === 'postgres') {
-    const name = templateName();
+    const name = templateName(project);
     await adminQuery(`drop database if exists ${name}`);
     await adminQuery(`create database ${name}`);
     const owner = openPostgres(withDatabase(testOwnerUrl() as string, name), 2);
@@ -78,9 +85,10 @@ export async function prepareTemplate(): Promise<() => Promise<void>> {
   await migrateDatabase(handle);
   await seedDemoData(handle.db, today);
   const dump = await client.dumpDataDir('none');
-  fs.writeFileSync(PGLITE_TEMPLATE, Buffer.from(await dump.arrayBuffer()));
+  const file = pgliteTemplate(project);
+  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await client.close();
-  return async () => fs.rmSync(PGLITE_TEMPLATE, { force: true });
+  return async () => fs.rmSync(file, { force: true });
 }
 
 let counter = 0;
@@ -113,7 +121,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const dump = fs.readFileSync(PGLITE_TEMPLATE);
+  const dump = fs.readFileSync(pgliteTemplate());
   const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
   const handle = wrapPglite(client);
   return { ...handle, owner: handle };
