@@ -95,7 +95,7 @@ export function CellRequestDetail({ id }: { id: string }) {
       </Alert>
     );
   }
-  if (!request.data) return <Loader aria-label="Loading" />;
+  if (!request.data) return <Loader role="progressbar" aria-label="Loading" />;
   const r = request.data;
   const cancelCard = session.data?.role === 'client' && <CancelRequestCard request={r} clientId={clientId} />;
   const cancelled = r.cancellation?.state === 'cancelled';

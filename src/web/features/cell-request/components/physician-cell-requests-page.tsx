@@ -48,7 +48,7 @@ function ClientReleaseChecklist({ clientId }: { clientId: string }) {
       </Alert>
     );
   }
-  if (!readiness.data) return <Loader aria-label="Loading the release checklist" />;
+  if (!readiness.data) return <Loader role="progressbar" aria-label="Loading the release checklist" />;
   return <ReleaseChecklist readiness={readiness.data} links={false} />;
 }
 
@@ -77,7 +77,7 @@ export function PhysicianCellRequestsPage() {
           The requests could not be loaded. Please reload the page.
         </Alert>
       ) : !requests.data ? (
-        <Loader aria-label="Loading" />
+        <Loader role="progressbar" aria-label="Loading" />
       ) : requests.data.requests.length === 0 ? (
         <Text>This client has no cell requests.</Text>
       ) : (

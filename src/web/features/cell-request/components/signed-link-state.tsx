@@ -18,7 +18,7 @@ export function signedLinkState(
       </Alert>
     );
   }
-  if (link.isPending) return <Loader aria-label="Loading" mx="auto" display="block" />;
+  if (link.isPending) return <Loader role="progressbar" aria-label="Loading" mx="auto" display="block" />;
   if (link.error) {
     return (
       <Alert color="red" variant="light" role="alert">

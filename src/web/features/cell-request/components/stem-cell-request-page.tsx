@@ -108,7 +108,7 @@ function OrderArea() {
         </Alert>
       );
     }
-    return <Loader aria-label="Loading" />;
+    return <Loader role="progressbar" aria-label="Loading" />;
   }
   const checklist = (
     <ReleaseChecklist

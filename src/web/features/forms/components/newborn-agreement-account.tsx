@@ -261,7 +261,7 @@ export function NewbornAgreementAccount({ id }: { id: string }) {
     paidRef.current?.focus({ preventScroll: true });
   }, [paid]);
   if (account.isPending)
-    return <Loader aria-label="Loading your payment schedule" mx="auto" display="block" />;
+    return <Loader role="progressbar" aria-label="Loading your payment schedule" mx="auto" display="block" />;
   if (account.error) {
     return (
       <Alert color="red" variant="light" role="alert">

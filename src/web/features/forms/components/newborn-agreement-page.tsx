@@ -123,7 +123,7 @@ export function NewbornAgreementPage() {
       </Alert>
     );
   } else if (agreement.isPending) {
-    body = <Loader aria-label="Loading the agreement" mx="auto" display="block" />;
+    body = <Loader role="progressbar" aria-label="Loading the agreement" mx="auto" display="block" />;
   } else if (agreement.error) {
     body = (
       <Alert color="red" variant="light" role="alert">

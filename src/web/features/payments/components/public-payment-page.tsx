@@ -223,7 +223,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
         {result.data ? (
           <PaidNotice result={result.data} token={resultToken} />
         ) : (
-          <Loader aria-label="Loading the payment" mx="auto" display="block" />
+          <Loader role="progressbar" aria-label="Loading the payment" mx="auto" display="block" />
         )}
       </PublicShell>
     );

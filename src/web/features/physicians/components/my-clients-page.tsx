@@ -158,7 +158,7 @@ export function MyClientsPage() {
           {choose.error.message}
         </Alert>
       )}
-      {clients.isPending && <Loader aria-label="Loading your clients" />}
+      {clients.isPending && <Loader role="progressbar" aria-label="Loading your clients" />}
       {clients.error && (
         <Alert color="red" role="alert">
           {clients.error.message}

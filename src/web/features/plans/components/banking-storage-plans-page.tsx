@@ -58,7 +58,7 @@ export function BankingStoragePlansPage() {
           The page could not be loaded. Please reload the page.
         </Alert>
       ) : !client.data || paymentInfo.isPending ? (
-        <Loader aria-label="Loading" />
+        <Loader role="progressbar" aria-label="Loading" />
       ) : (
         <OrderForm client={client.data} onDone={setDone} />
       )}

@@ -219,7 +219,7 @@ export function BillingPage() {
           {waiveOrDefer.notice}
         </Alert>
       )}
-      {overview.isPending && <Loader aria-label="Loading" />}
+      {overview.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {data && (
         <>
           {/* Side by side on a wide screen; on a phone one under the other, close together. */}

@@ -30,7 +30,7 @@ export function BillingSchedule({ clientActId }: { clientActId: string }) {
       </Alert>
     );
   }
-  if (!schedule.data) return <Loader size="sm" aria-label="Loading" />;
+  if (!schedule.data) return <Loader role="progressbar" size="sm" aria-label="Loading" />;
   if (schedule.data.length === 0) return <Text size="sm">No storage year has been billed yet.</Text>;
   return (
     <BillingYears

@@ -128,7 +128,7 @@ export function CheckQueuePage<Item>({
           {items.error instanceof ApiError ? items.error.message : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {items.isPending && <Loader aria-label="Loading" />}
+      {items.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {items.data && <QueueTable {...table} rows={items.data} detail={(item) => card(item, setDone)} />}
     </Stack>
   );

@@ -95,7 +95,7 @@ export function PaymentsInDoubtPage() {
             : 'Something went wrong. Please reload the page.'}
         </Alert>
       )}
-      {queue.isPending && <Loader aria-label="Loading" />}
+      {queue.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {queue.data && (
         <QueueTable
           label="Payments in doubt"

@@ -194,7 +194,7 @@ export function SamplesToReceivePage() {
             : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {samples.isPending && <Loader aria-label="Loading" />}
+      {samples.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {samples.data && (
         <QueueTable
           label="Samples to receive"

@@ -178,7 +178,7 @@ export function StaffLabReportsPage() {
             : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {reports.isPending && <Loader aria-label="Loading" />}
+      {reports.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {reports.data && (
         <QueueTable
           label="Lab reports"

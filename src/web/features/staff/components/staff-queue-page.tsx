@@ -18,7 +18,7 @@ export function StaffQueuePage() {
     );
   }
   return (
-    <Suspense fallback={<Loader aria-label="Loading" />}>
+    <Suspense fallback={<Loader role="progressbar" aria-label="Loading" />}>
       <queue.Page />
     </Suspense>
   );

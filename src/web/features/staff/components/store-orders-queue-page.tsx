@@ -208,7 +208,7 @@ export function StoreOrdersQueuePage() {
           {cancelled}
         </Alert>
       )}
-      {queue.isPending && <Loader aria-label="Loading" />}
+      {queue.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {queue.data && (
         <QueueTable
           label="Store orders"

@@ -384,7 +384,7 @@ export function VialRequestsQueuePage() {
         </Alert>
       )}
       {left && <Text role="status">{left}</Text>}
-      {queue.isPending && <Loader aria-label="Loading" />}
+      {queue.isPending && <Loader role="progressbar" aria-label="Loading" />}
       {queue.data && (
         <QueueTable
           label="Vial requests"

@@ -132,7 +132,7 @@ export function StorePage() {
           The page could not be loaded. Please reload the page.
         </Alert>
       ) : !client.data || paymentInfo.isPending || !site.data ? (
-        <Loader aria-label="Loading" />
+        <Loader role="progressbar" aria-label="Loading" />
       ) : (
         <StoreForm
           client={client.data}
