@@ -1,14 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { e2eSmtpPort } from '../../playwright.config';
-import { mailDir } from './mail';
+import { e2ePortals } from '../../playwright.config';
 
 /**
- * A real SMTP server on loopback for the journeys: the portal sends to it exactly as it would
- * to the bank's mail relay, and each message lands in a file the journeys read.
+ * A real SMTP server on loopback for each portal of the journeys: the portal sends to it exactly as
+ * it would to the bank's mail relay, and each message lands in a file of the portal's mail folder,
+ * which the journeys read.
  */
 export default async function globalSetup() {
+  const servers = await Promise.all(
+    Object.values(e2ePortals).map(({ smtpPort, mailDir }) => startSmtpServer(smtpPort, mailDir)),
+  );
+  return async () => {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  };
+}
+
+async function startSmtpServer(port: number, mailDir: string) {
   fs.rmSync(mailDir, { recursive: true, force: true });
   fs.mkdirSync(mailDir, { recursive: true });
   let sequence = 0;
@@ -29,9 +38,7 @@ export default async function globalSetup() {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(e2eSmtpPort, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  return async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
+  return server;
 }

@@ -1,8 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { test } from '@playwright/test';
+import { type E2ePortalName, e2ePortals } from '../../playwright.config';
 
-/** Where the loopback SMTP server of the journeys keeps each message it received. */
-export const mailDir = path.resolve('.tmp/e2e-mail');
+/**
+ * Where the loopback SMTP server of the running journey's portal keeps each message it received
+ * (playwright.config.ts: each project names its portal in its metadata).
+ */
+function mailDirOfThisJourney(): string {
+  const portal = (test.info().project.metadata as { portal?: E2ePortalName }).portal ?? 'main';
+  return e2ePortals[portal].mailDir;
+}
 
 export interface MailAttachment {
   filename: string;
@@ -83,6 +91,7 @@ export async function waitForMail(
   timeoutMs = 15_000,
 ): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
+  const mailDir = mailDirOfThisJourney();
   while (Date.now() < deadline) {
     const files = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).sort().reverse() : [];
     for (const file of files) {
@@ -93,10 +102,4 @@ export async function waitForMail(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`no e-mail to ${to} matching ${subject} arrived`);
-}
-
-/** Every message received so far, for the checks that nothing secret was e-mailed. */
-export function allMail(): ReceivedMail[] {
-  if (!fs.existsSync(mailDir)) return [];
-  return fs.readdirSync(mailDir).map((file) => decodeMail(fs.readFileSync(path.join(mailDir, file), 'utf8')));
 }

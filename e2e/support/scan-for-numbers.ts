@@ -1,16 +1,16 @@
 /**
- * Run after the journeys, once Playwright has stopped the server: `tsx e2e/support/scan-for-numbers.ts`.
- * Proves the portal kept no full card or bank account number the journeys typed: none in any table
- * of the database the e2e server used (nor anywhere in its files, so a deleted row counts too), in
- * the server's log, or in an e-mail it sent. Prints each place a number was found and exits 1.
+ * Run after the journeys, once Playwright has stopped the servers: `tsx e2e/support/scan-for-numbers.ts`.
+ * Proves the portals kept no full card or bank account number the journeys typed: none in any
+ * table of the database each e2e server used (nor anywhere in its files, so a deleted row counts
+ * too), in each server's log, or in an e-mail either sent. Prints each place a number was found and exits 1.
  */
 import { createDecipheriv } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { e2eDataDir, e2ePort, e2eServerLog } from '../../playwright.config';
-import { decodeMail, mailDir } from './mail';
+import { e2ePortals } from '../../playwright.config';
+import { decodeMail } from './mail';
 import { secretTestNumbers } from './test-numbers';
 
 interface Finding {
@@ -57,9 +57,9 @@ function* filesUnder(dir: string): Generator<string> {
   }
 }
 
-async function serverIsRunning(): Promise<boolean> {
+async function serverIsRunning(port: number): Promise<boolean> {
   try {
-    await fetch(`http://127.0.0.1:${e2ePort}/api/health`, { signal: AbortSignal.timeout(1_000) });
+    await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(1_000) });
     return true;
   } catch {
     return false;
@@ -118,30 +118,31 @@ async function scanDatabase(
   return { findings, tables: tables.length, documents: documentsRead };
 }
 
-async function main() {
-  const dataDir = path.join(e2eDataDir, 'pglite');
+/** One portal of the journeys: its database, its server's log and the e-mails it sent. */
+async function scanPortal(name: string, portal: (typeof e2ePortals)[keyof typeof e2ePortals]) {
+  const dataDir = path.join(portal.dataDir, 'pglite');
   const problems: string[] = [];
-  if (await serverIsRunning()) {
+  if (await serverIsRunning(portal.port)) {
     problems.push(
-      `the e2e server still answers on port ${e2ePort}: run this after Playwright has stopped it`,
+      `the ${name} portal still answers on port ${portal.port}: run this after Playwright has stopped it`,
     );
   }
   if (!fs.existsSync(dataDir)) problems.push(`no database at ${dataDir}: run the journeys first`);
-  if (!fs.existsSync(e2eServerLog) || fs.statSync(e2eServerLog).size === 0) {
-    problems.push(`no server log at ${e2eServerLog}: run the journeys first`);
+  if (!fs.existsSync(portal.serverLog) || fs.statSync(portal.serverLog).size === 0) {
+    problems.push(`no server log at ${portal.serverLog}: run the journeys first`);
   }
-  if (problems.length > 0) {
-    for (const problem of problems) console.error(`Cannot scan: ${problem}.`);
-    process.exit(1);
-  }
+  if (problems.length > 0) return { problems, findings: [], tables: 0, documents: 0, mails: 0 };
 
   const database = await scanDatabase(dataDir);
-  const findings = [...database.findings, ...findIn(fs.readFileSync(e2eServerLog, 'utf8'), 'server log')];
-  const mails = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).sort() : [];
+  const findings = [
+    ...database.findings,
+    ...findIn(fs.readFileSync(portal.serverLog, 'utf8'), `${name} server log`),
+  ];
+  const mails = fs.existsSync(portal.mailDir) ? fs.readdirSync(portal.mailDir).sort() : [];
   for (const file of mails) {
-    const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
+    const raw = fs.readFileSync(path.join(portal.mailDir, file), 'utf8');
     const mail = decodeMail(raw);
-    const where = `e-mail ${file} to ${mail.to} ("${mail.subject}")`;
+    const where = `${name} e-mail ${file} to ${mail.to} ("${mail.subject}")`;
     const attached = mail.attachments.flatMap((a) =>
       findIn(readablePdfText(a.content), `${where}, ${a.filename}`),
     );
@@ -150,16 +151,30 @@ async function main() {
     );
     for (const number of found) findings.push({ number, where });
   }
+  return { problems, findings, tables: database.tables, documents: database.documents, mails: mails.length };
+}
 
+async function main() {
+  const scans = [];
+  for (const [name, portal] of Object.entries(e2ePortals))
+    scans.push({ name, ...(await scanPortal(name, portal)) });
+  const problems = scans.flatMap((scan) => scan.problems);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`Cannot scan: ${problem}.`);
+    process.exit(1);
+  }
+  const findings = scans.flatMap((scan) => scan.findings);
   if (findings.length > 0) {
     for (const { number, where } of findings) console.error(`FOUND ${number} in ${where}`);
     console.error(`${findings.length} card or account number(s) were kept.`);
     process.exit(1);
   }
-  console.log(
-    `No card or account number found in the database (${database.tables} tables, ${database.documents} decrypted documents), ` +
-      `the server log or ${mails.length} e-mails.`,
-  );
+  for (const scan of scans) {
+    console.log(
+      `No card or account number found on the ${scan.name} portal: its database (${scan.tables} tables, ${scan.documents} decrypted documents), ` +
+        `its server log or its ${scan.mails} e-mails.`,
+    );
+  }
 }
 
 await main();

@@ -3,14 +3,14 @@
  * own card, replaces it, adds a bank account, and removes both after confirming, on a wide screen
  * and on a phone. He ends as seeded, with nothing on file, so the journeys that follow see him so.
  * Dr. Chen rather than Dr. Alvarez: the forms' journeys pay with Dr. Alvarez's card choices.
- * The file name puts it in the "payments" project (playwright.config.ts), after the journeys that
- * read the seeded accounts.
+ * Its folder puts it in the sequence's payments step (playwright.config.ts), after the journeys
+ * that read the seeded accounts.
  */
 import { mkdir } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { todayFor } from '../src/domain/client';
-import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
-import { testBankAccount, testCards } from './support/test-numbers';
+import { todayFor } from '../../../src/domain/client';
+import { expectAccessible, expectNoSidewaysScroll } from '../../support/portal';
+import { testBankAccount, testCards } from '../../support/test-numbers';
 
 const PHYSICIAN_PASSWORD = 'DemoPhysician#2026';
 const UPDATED =

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { createPaymentLinkToken } from '../src/server/lib/link-tokens';
-import { newClientByCheck } from './support/clients';
-import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
+import { createPaymentLinkToken } from '../../../src/server/lib/link-tokens';
+import { newClientByCheck } from '../../support/clients';
+import { expectAccessible, expectNoSidewaysScroll } from '../../support/portal';
 
 // The e2e server signs links with this key (playwright.config.ts sets LINK_SECRET).
 const E2E_LINK_SECRET = 'e2e-link-secret-with-at-least-32-characters';

@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
-import { enterDemoAdminCode } from './support/staff';
+import { expectAccessible, expectNoSidewaysScroll } from '../../support/portal';
+import { enterDemoAdminCode } from '../../support/staff';
 
 // The demo admin of the README (its TOTP code: support/staff.ts; `npm run totp` prints it).
 const ADMIN_EMAIL = 'staff@example.com';

@@ -1,16 +1,16 @@
 import { expect, type Page, test } from '@playwright/test';
-import { fedexHolidays, shipmentDateMessages } from '../src/domain/carrier-calendar';
-import { cellRequestMessages } from '../src/domain/cell-request';
-import { todayFor } from '../src/domain/client';
-import { addDays, isoToUsDate } from '../src/domain/dates';
-import { validTuesday, weekdayFrom } from '../src/server/testing/dates';
-import { waitForMail } from './support/mail';
-import { DEMO_PASSWORD, expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
-import { testBankAccount } from './support/test-numbers';
+import { fedexHolidays, shipmentDateMessages } from '../../../src/domain/carrier-calendar';
+import { cellRequestMessages } from '../../../src/domain/cell-request';
+import { todayFor } from '../../../src/domain/client';
+import { addDays, isoToUsDate } from '../../../src/domain/dates';
+import { validTuesday, weekdayFrom } from '../../../src/server/testing/dates';
+import { waitForMail } from '../../support/mail';
+import { DEMO_PASSWORD, expectAccessible, expectNoSidewaysScroll, signIn } from '../../support/portal';
+import { testBankAccount } from '../../support/test-numbers';
 
 /**
- * The Stem Cell Request Form. Runs in the "john" project (playwright.config.ts), after the back
- * office's and the physicians' journeys, with the demo accounts as seeded: Jane
+ * The Stem Cell Request Form. Runs first on the "sequence" portal (playwright.config.ts), in its
+ * first step (1-john), with the demo accounts as seeded: Jane
  * has not signed her consent; John has, with a Visa ending 1111 on file, 10 pre-paid Longevity
  * vials (1 million cells each: they cover one vial of 10 million cells) and two years of annual
  * storage overdue. John orders twice here (his 10 Longevity vials are used for good): by FedEx with his card, his overdue years joining that one charge, then by ACT VIP with a

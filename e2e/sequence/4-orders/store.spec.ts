@@ -1,11 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
-import { todayFor } from '../src/domain/client';
-import { isoToUsDate } from '../src/domain/dates';
-import { storeMessages } from '../src/domain/store';
-import { validTuesday } from '../src/server/testing/dates';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
-import { testBankAccount, testCards } from './support/test-numbers';
+import { todayFor } from '../../../src/domain/client';
+import { isoToUsDate } from '../../../src/domain/dates';
+import { storeMessages } from '../../../src/domain/store';
+import { validTuesday } from '../../../src/server/testing/dates';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from '../../support/portal';
+import { testBankAccount, testCards } from '../../support/test-numbers';
 
 /** The Store. Runs with the orders, after the journeys that read Client Activity as seeded. */
 

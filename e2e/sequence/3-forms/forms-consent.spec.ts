@@ -1,14 +1,14 @@
 /**
- * The Client Consent Form, signed once by Jane (ACT10001). Runs in the "forms" project, after the
- * payment journeys: Jane then has the card they saved on file, and the page shows it by default.
+ * The Client Consent Form, signed once by Jane (ACT10001). Runs in the sequence's forms step, after
+ * the payment journeys: Jane then has the card they saved on file, and the page shows it by default.
  */
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { consentMessages } from '../src/domain/consent-form';
-import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
-import { testCards } from './support/test-numbers';
+import { consentMessages } from '../../../src/domain/consent-form';
+import { countRequests, drawSignature, expectSignedPdf } from '../../support/forms';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from '../../support/portal';
+import { testCards } from '../../support/test-numbers';
 
 /** Opens the consent, answers page 1 the short way (destroy the tissue, no medications) and goes on to page 2. */
 async function openConsentAtPageTwo(page: Page) {
@@ -242,8 +242,7 @@ test('Jane signs her consent: page-1 refusals, the Addendum individual, an unsig
   await expect(page.getByRole('form', { name: 'Client Consent Form' })).toHaveCount(0);
 });
 
-// Ana's consent is left unsigned here: e2e/forms-physician-consent.spec.ts (next in the "forms"
-// project) has Dr. Alvarez submit it for her in the clinic, with a new card kept on her file.
+// Ana's consent is left unsigned here: forms-physician-consent.spec.ts (next in this folder) has Dr. Alvarez submit it for her in the clinic, with a new card kept on her file.
 test('on a phone Ana fills her consent with a new Mastercard: the spec messages, a 500 x 100 pad, the page fits the screen', async ({
   page,
 }) => {

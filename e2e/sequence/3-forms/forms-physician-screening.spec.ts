@@ -5,10 +5,10 @@
  * John's screening is seeded undone for this journey; no journey after it needs it undone.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { countRequests } from './support/forms';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
-import { testCards } from './support/test-numbers';
+import { countRequests } from '../../support/forms';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from '../../support/portal';
+import { testCards } from '../../support/test-numbers';
 
 const PHYSICIAN_PASSWORD = 'DemoPhysician#2026';
 const SUBMITTED = 'Please check your email for order confirmation';

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, signIn } from './support/portal';
+import { countRequests, drawSignature, expectSignedPdf } from '../../support/forms';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll, signIn } from '../../support/portal';
 
 const SUBMITTED = 'Please check your email for order confirmation';
 const SAVED =

@@ -1,15 +1,15 @@
 /**
  * The physician variant of the Client Consent (spec 2): Dr. Maria Alvarez (PHY20001) has Ana Lima
- * (ACT10003) sign her consent in the clinic. Runs in the "forms" project after
+ * (ACT10003) sign her consent in the clinic. Runs in the sequence's forms step after
  * forms-consent.spec.ts, which leaves Ana's consent unsigned for this journey; forms-screening.spec.ts
  * (after this one) needs only Ana's screening unsubmitted.
  */
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from './support/portal';
-import { testCards } from './support/test-numbers';
+import { countRequests, drawSignature, expectSignedPdf } from '../../support/forms';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from '../../support/portal';
+import { testCards } from '../../support/test-numbers';
 
 const PHYSICIAN_PASSWORD = 'DemoPhysician#2026';
 const SUBMITTED = 'Please check your email for order confirmation';

@@ -6,15 +6,16 @@
  * and consent, and for John, on his Request Cells and Store); the admin then puts the prices as shipped
  * back in force.
  *
- * Runs alone in the last project ("prices", playwright.config.ts): while its version is in force,
- * every journey pinning the shipped prices ($225.00 a bottle, 3%…) would fail.
+ * Runs last on the "sequence" portal (playwright.config.ts), alone there: while its version is in
+ * force, every journey of that portal pinning the shipped prices ($225.00 a bottle, 3%…) would fail.
+ * The "main" portal's database has its own price book.
  */
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { SHIPPED_PRICE_AMOUNTS } from '../src/domain/price-book';
-import { newClientByCheck, setPasswordFromWelcome, usDate } from './support/clients';
-import { waitForMail } from './support/mail';
-import { signIn } from './support/portal';
-import { signInAsDemoAdmin } from './support/staff';
+import { SHIPPED_PRICE_AMOUNTS } from '../../../src/domain/price-book';
+import { newClientByCheck, setPasswordFromWelcome, usDate } from '../../support/clients';
+import { waitForMail } from '../../support/mail';
+import { signIn } from '../../support/portal';
+import { signInAsDemoAdmin } from '../../support/staff';
 
 // Letters and digits: a long run of digits would read as a card number, which no field takes.
 const run = Date.now().toString(36);

@@ -1,18 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { addMonths, isoDateOf, isoToUsDate } from '../src/domain/dates';
-import { formatUsd } from '../src/domain/money';
+import { addMonths, isoDateOf, isoToUsDate } from '../../../src/domain/dates';
+import { formatUsd } from '../../../src/domain/money';
 import {
   newbornAgreementMessages as m,
   monthlyPaymentCents,
   NEWBORN_PAYMENT_AUTHORIZATION,
-} from '../src/domain/newborn-agreement';
-import { DEMO_NEWBORN_AGREEMENT_ID, DEMO_NEWBORN_FIGURES as f } from '../src/server/db/seed-newborn';
-import { createAgreementLinkToken } from '../src/server/lib/link-tokens';
-import { countRequests, drawSignature, expectSignedPdf } from './support/forms';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll } from './support/portal';
-import { signInAsDemoAdmin } from './support/staff';
+} from '../../../src/domain/newborn-agreement';
+import { DEMO_NEWBORN_AGREEMENT_ID, DEMO_NEWBORN_FIGURES as f } from '../../../src/server/db/seed-newborn';
+import { createAgreementLinkToken } from '../../../src/server/lib/link-tokens';
+import { countRequests, drawSignature, expectSignedPdf } from '../../support/forms';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll } from '../../support/portal';
+import { signInAsDemoAdmin } from '../../support/staff';
 
 // The e2e server signs links with this key (playwright.config.ts sets LINK_SECRET).
 const E2E_LINK_SECRET = 'e2e-link-secret-with-at-least-32-characters';

@@ -1,9 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
-import { addYears, isoToUsDate, usDateToIso } from '../src/domain/dates';
-import { storagePlanMessages } from '../src/domain/storage-plans';
-import { waitForMail } from './support/mail';
-import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from './support/portal';
-import { testCards } from './support/test-numbers';
+import { addYears, isoToUsDate, usDateToIso } from '../../../src/domain/dates';
+import { storagePlanMessages } from '../../../src/domain/storage-plans';
+import { waitForMail } from '../../support/mail';
+import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from '../../support/portal';
+import { testCards } from '../../support/test-numbers';
 
 /**
  * Banking and Storage Plans. Runs in the last project, after every journey that expects Jane's

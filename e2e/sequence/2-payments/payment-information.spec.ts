@@ -5,20 +5,19 @@
  * Jane ends with a Visa ending 4242 and a bank account, Leo Grant's overdue annual storage is paid
  * (Leo, ACT10013, is seeded two years overdue like John, whose own overdue years the Stem Cell
  * Request Form journey pays with his first request).
- * Journeys that read the seeded state must run first: client-information.spec.ts ("Cancel puts back
- * what was saved" expects John's Overdue and $679.62) and every other journey reading Jane or John
- * as seeded, so playwright.config.ts runs this file in the "payments" project, which starts once
- * the projects of those journeys are done.
+ * Journeys that read the seeded state run on the other portal (client-information.spec.ts: "Cancel
+ * puts back what was saved" expects John's Overdue and $679.62), or before this one in the sequence
+ * (its folder's step, playwright.config.ts).
  * The server's data folder is emptied at each start, so every run begins from the seed.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
-import { todayFor } from '../src/domain/client';
-import { isoToUsDate } from '../src/domain/dates';
-import { pageText } from '../src/server/testing/pdf-reading';
-import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from './support/portal';
-import { testBankAccount, testCards } from './support/test-numbers';
+import { todayFor } from '../../../src/domain/client';
+import { isoToUsDate } from '../../../src/domain/dates';
+import { pageText } from '../../../src/server/testing/pdf-reading';
+import { expectAccessible, expectNoSidewaysScroll, shownValue, signIn } from '../../support/portal';
+import { testBankAccount, testCards } from '../../support/test-numbers';
 
 const UPDATED =
   'Your payment information has been updated successfully. We are now getting the portal services ready for you!';
