@@ -19,7 +19,7 @@ export function useStoreOrdersToShip() {
  * cancel_StoreOrder: the client cancels one of their orders before it ships. One Idempotency-Key
  * per cancellation, kept across a retry after an error (a new one only after it went through).
  */
-export function useCancelStoreOrder(id: string) {
+export function useCancelStoreOrder(id: string, onCancelled: (order: StoreOrderSummary) => void) {
   const queryClient = useQueryClient();
   const key = useRef(crypto.randomUUID());
   return useMutation({
@@ -28,7 +28,10 @@ export function useCancelStoreOrder(id: string) {
         body: { id },
         headers: { 'idempotency-key': key.current },
       }),
-    onSuccess: () => {
+    // Here, not as mutate()'s own callback: that one is dropped when the order's card has left the
+    // page first (the list refetched while the answer was on its way), and the refund went unsaid.
+    onSuccess: (order) => {
+      onCancelled(order);
       key.current = crypto.randomUUID();
       // The order leaves the list; Client Activity gains the cancellation and the refund.
       void queryClient.invalidateQueries({ queryKey: storeOrdersQueryKey });

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { focusManager } from '@tanstack/react-query';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,8 +20,12 @@ const order: StoreOrderSummary = {
   refundedCents: 0,
 };
 
-/** The server: one order to ship until it is cancelled; the cancellations it receives are kept. */
-function fakeServer(answer: { status: number; body: unknown }) {
+/**
+ * The server: one order to ship until it is cancelled; the cancellations it receives are kept.
+ * With `listFirst`, the page refetches the list (the window regains focus) after the order is
+ * cancelled and before the cancellation's answer arrives, as a slow answer lets it.
+ */
+function fakeServer(answer: { status: number; body: unknown }, { listFirst = false } = {}) {
   const cancels: { body: unknown; key: string | null }[] = [];
   let listed = [order];
   const json = (body: unknown, status = 200) =>
@@ -36,6 +41,11 @@ function fakeServer(answer: { status: number; body: unknown }) {
           key: new Headers(init?.headers).get('idempotency-key'),
         });
         if (answer.status === 200) listed = [];
+        if (listFirst) {
+          focusManager.setFocused(false);
+          focusManager.setFocused(true);
+          await waitFor(() => expect(screen.queryByRole('button', { name: /Cancel and refund/ })).toBeNull());
+        }
         return json(answer.body, answer.status);
       }
       throw new Error(`unexpected call ${path}`);
@@ -51,7 +61,10 @@ const render = () =>
     </MemoryRouter>,
   );
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  focusManager.setFocused(undefined);
+});
 
 describe('the store orders not yet shipped', () => {
   it('asks once more, the button naming the refund, then says it is refunded and the order leaves the list', async () => {
@@ -81,6 +94,30 @@ describe('the store orders not yet shipped', () => {
     expect(server.cancels[0]?.key).toBeTruthy();
     await screen.findByRole('link', { name: 'See it on Client Activity' });
     expect(screen.queryByRole('button', { name: 'Cancel this order' })).toBeNull();
+  });
+
+  it('says the order is refunded when the list lost it before the answer came', async () => {
+    fakeServer(
+      {
+        status: 200,
+        body: {
+          ...order,
+          status: 'cancelled',
+          cancelledAt: order.orderedAt,
+          refundCents: 46_350,
+          refundedCents: 46_350,
+        },
+      },
+      { listFirst: true },
+    );
+    const user = userEvent.setup();
+    render();
+    await user.click(await screen.findByRole('button', { name: 'Cancel this order' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel and refund $463.50' }));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain(
+      'Your order is cancelled. $463.50 was refunded to the account you paid with.',
+    );
   });
 
   it("announces the server's refusal and keeps the order", async () => {

@@ -17,7 +17,7 @@ function OrderToShip({
   order: StoreOrderSummary;
   onCancelled: (order: StoreOrderSummary) => void;
 }) {
-  const cancel = useCancelStoreOrder(order.id);
+  const cancel = useCancelStoreOrder(order.id, onCancelled);
   const [confirming, setConfirming] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
@@ -44,10 +44,7 @@ function OrderToShip({
           <Stack gap="xs">
             <Text fw={600}>Cancel this order? This cannot be undone.</Text>
             <Group>
-              <Button
-                loading={cancel.isPending}
-                onClick={() => cancel.mutate(undefined, { onSuccess: onCancelled })}
-              >
+              <Button loading={cancel.isPending} onClick={() => cancel.mutate()}>
                 Cancel and refund {formatUsd(order.totalCents)}
               </Button>
               <Button variant="default" disabled={cancel.isPending} onClick={() => setConfirming(false)}>
