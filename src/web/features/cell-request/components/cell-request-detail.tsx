@@ -1,10 +1,11 @@
-import { Alert, Anchor, Card, Loader, SimpleGrid, Stack, Table, Title } from '@mantine/core';
+import { Alert, Anchor, Card, SimpleGrid, Stack, Table, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { type CellRequest, cellRequestMessages, tissueLabels } from '../../../../domain/cell-request';
 import { isoDateOf, isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
 import { shippedBy } from '../../../../domain/shipment';
 import { vialsWithPrePaidText } from '../../../../domain/vial-request-price';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { subjectClientId, useSession } from '../../../lib/session';
 import { useCellRequest } from '../api/get-cell-request';
@@ -95,7 +96,7 @@ export function CellRequestDetail({ id }: { id: string }) {
       </Alert>
     );
   }
-  if (!request.data) return <Loader role="progressbar" aria-label="Loading" />;
+  if (!request.data) return <LoadingSpinner label="Loading" />;
   const r = request.data;
   const cancelCard = session.data?.role === 'client' && <CancelRequestCard request={r} clientId={clientId} />;
   const cancelled = r.cancellation?.state === 'cancelled';

@@ -1,8 +1,9 @@
-import { Alert, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CellRequest } from '../../../../domain/cell-request';
 import { isoToUsDate } from '../../../../domain/dates';
 import { formatUsd } from '../../../../domain/money';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { NoClientChosen } from '../../../components/no-client-chosen';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { ApiError } from '../../../lib/api-client';
@@ -48,7 +49,7 @@ function ClientReleaseChecklist({ clientId }: { clientId: string }) {
       </Alert>
     );
   }
-  if (!readiness.data) return <Loader role="progressbar" aria-label="Loading the release checklist" />;
+  if (!readiness.data) return <LoadingSpinner label="Loading the release checklist" />;
   return <ReleaseChecklist readiness={readiness.data} links={false} />;
 }
 
@@ -77,7 +78,7 @@ export function PhysicianCellRequestsPage() {
           The requests could not be loaded. Please reload the page.
         </Alert>
       ) : !requests.data ? (
-        <Loader role="progressbar" aria-label="Loading" />
+        <LoadingSpinner label="Loading" />
       ) : requests.data.requests.length === 0 ? (
         <Text>This client has no cell requests.</Text>
       ) : (

@@ -1,5 +1,6 @@
-import { Alert, Loader } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 
 /**
@@ -18,7 +19,7 @@ export function signedLinkState(
       </Alert>
     );
   }
-  if (link.isPending) return <Loader role="progressbar" aria-label="Loading" mx="auto" display="block" />;
+  if (link.isPending) return <LoadingSpinner label="Loading" mx="auto" display="block" />;
   if (link.error) {
     return (
       <Alert color="red" variant="light" role="alert">

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { cellRequestMessages, type SendCellRequestResponse } from '../../../../domain/cell-request';
@@ -10,6 +10,7 @@ import {
   releaseRefusals,
   withAddressOnForm,
 } from '../../../../domain/release-readiness';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { NoClientChosen } from '../../../components/no-client-chosen';
 import { ReleaseChecklist } from '../../../components/release-checklist';
 import { useClient } from '../../../lib/client-record';
@@ -108,7 +109,7 @@ function OrderArea() {
         </Alert>
       );
     }
-    return <Loader role="progressbar" aria-label="Loading" />;
+    return <LoadingSpinner label="Loading" />;
   }
   const checklist = (
     <ReleaseChecklist

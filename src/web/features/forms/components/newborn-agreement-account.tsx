@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  Loader,
-  Radio,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Checkbox, Fieldset, Group, Radio, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client-basics';
 import { isoToUsDate } from '../../../../domain/dates';
@@ -24,6 +12,7 @@ import {
   type SetAgreementMethodRequest,
 } from '../../../../domain/newborn-installments';
 import { cardFeePercent } from '../../../../domain/payments';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import {
   AchFields,
   type AchFormValues,
@@ -261,7 +250,7 @@ export function NewbornAgreementAccount({ id }: { id: string }) {
     paidRef.current?.focus({ preventScroll: true });
   }, [paid]);
   if (account.isPending)
-    return <Loader role="progressbar" aria-label="Loading your payment schedule" mx="auto" display="block" />;
+    return <LoadingSpinner label="Loading your payment schedule" mx="auto" display="block" />;
   if (account.error) {
     return (
       <Alert color="red" variant="light" role="alert">

@@ -5,7 +5,6 @@ import {
   Fieldset,
   Group,
   List,
-  Loader,
   Radio,
   Stack,
   Table,
@@ -34,6 +33,7 @@ import { cardFeePercent, cardProcessingFee } from '../../../../domain/payments';
 import type { PriceBook } from '../../../../domain/price-book';
 import { BankContactLine } from '../../../components/bank-contact-line';
 import { DownloadLink } from '../../../components/download-link';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import {
   AchFields,
   type AchFormValues,
@@ -123,7 +123,7 @@ export function NewbornAgreementPage() {
       </Alert>
     );
   } else if (agreement.isPending) {
-    body = <Loader role="progressbar" aria-label="Loading the agreement" mx="auto" display="block" />;
+    body = <LoadingSpinner label="Loading the agreement" mx="auto" display="block" />;
   } else if (agreement.error) {
     body = (
       <Alert color="red" variant="light" role="alert">

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Fieldset, Group, Loader, Radio, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Group, Radio, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
@@ -10,6 +10,7 @@ import {
 import { formatUsd } from '../../../../domain/money';
 import type { SetPublicPaymentInfoRequest } from '../../../../domain/payment-info';
 import { cardFeePercent } from '../../../../domain/payments';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import {
   AchFields,
   type AchFormValues,
@@ -223,7 +224,7 @@ export function PublicPaymentPage({ page }: { page: 'email' | 'sms' }) {
         {result.data ? (
           <PaidNotice result={result.data} token={resultToken} />
         ) : (
-          <Loader role="progressbar" aria-label="Loading the payment" mx="auto" display="block" />
+          <LoadingSpinner label="Loading the payment" mx="auto" display="block" />
         )}
       </PublicShell>
     );

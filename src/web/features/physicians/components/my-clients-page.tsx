@@ -1,10 +1,11 @@
-import { Alert, Anchor, Box, Button, Card, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck, IconDownload, IconUserCheck } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FIRST_YEAR_INCLUDED } from '../../../../domain/client-basics';
 import { isoToUsDate } from '../../../../domain/dates';
 import type { PhysicianClient } from '../../../../domain/physician';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { isPageForAClient, type PageForAClient } from '../../../components/no-client-chosen';
 import { useSession } from '../../../lib/session';
 import { usePhysicianClients } from '../api/get-physician-clients';
@@ -158,7 +159,7 @@ export function MyClientsPage() {
           {choose.error.message}
         </Alert>
       )}
-      {clients.isPending && <Loader role="progressbar" aria-label="Loading your clients" />}
+      {clients.isPending && <LoadingSpinner label="Loading your clients" />}
       {clients.error && (
         <Alert color="red" role="alert">
           {clients.error.message}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ClientRecord } from '../../../../domain/client';
@@ -14,6 +14,7 @@ import {
   storagePlanCardEmptyMessages,
   storagePlanMessages,
 } from '../../../../domain/storage-plans';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { PayingFormLayout } from '../../../components/payment/paying-form-layout';
 import { SubmitFailure } from '../../../components/submit-failure';
 import { useClient } from '../../../lib/client-record';
@@ -58,7 +59,7 @@ export function BankingStoragePlansPage() {
           The page could not be loaded. Please reload the page.
         </Alert>
       ) : !client.data || paymentInfo.isPending ? (
-        <Loader role="progressbar" aria-label="Loading" />
+        <LoadingSpinner label="Loading" />
       ) : (
         <OrderForm client={client.data} onDone={setDone} />
       )}

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { isoToUsDate } from '../../../../domain/dates';
 import { paymentLinkMessages } from '../../../../domain/staff';
 import { type BillingYear, declineReasonLabel } from '../../../../domain/storage-billing';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { useBillingOverview } from '../api/billing';
 import { useSendPaymentLink } from '../api/payment-link';
 import { useStaffSession } from '../api/staff-session';
@@ -219,7 +220,7 @@ export function BillingPage() {
           {waiveOrDefer.notice}
         </Alert>
       )}
-      {overview.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {overview.isPending && <LoadingSpinner label="Loading" />}
       {data && (
         <>
           {/* Side by side on a wide screen; on a phone one under the other, close together. */}

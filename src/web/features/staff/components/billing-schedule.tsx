@@ -1,6 +1,7 @@
-import { Alert, Loader, Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { formatUsd } from '../../../../domain/money';
 import { RENEWAL_STATUS_LABELS } from '../../../../domain/storage-billing';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { useClientBillingSchedule } from '../api/client-billing-schedule';
 import { errorText } from './admin-only';
 import { type BillingColumn, type BillingLead, BillingYears, usDate } from './billing-years';
@@ -30,7 +31,7 @@ export function BillingSchedule({ clientActId }: { clientActId: string }) {
       </Alert>
     );
   }
-  if (!schedule.data) return <Loader role="progressbar" size="sm" aria-label="Loading" />;
+  if (!schedule.data) return <LoadingSpinner size="sm" label="Loading" />;
   if (schedule.data.length === 0) return <Text size="sm">No storage year has been billed yet.</Text>;
   return (
     <BillingYears

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { todayFor } from '../../../../domain/client';
 import { type CheckEntry, checkEntryProblems } from '../../../../domain/staff-queues';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 import { QueueTable, type QueueTableProps } from './queue-table';
 
@@ -128,7 +129,7 @@ export function CheckQueuePage<Item>({
           {items.error instanceof ApiError ? items.error.message : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {items.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {items.isPending && <LoadingSpinner label="Loading" />}
       {items.data && <QueueTable {...table} rows={items.data} detail={(item) => card(item, setDone)} />}
     </Stack>
   );

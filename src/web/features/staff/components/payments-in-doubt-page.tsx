@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Card, Loader, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Stack, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { formatUsd } from '../../../../domain/money';
 import type { PaymentInDoubt } from '../../../../domain/staff-queues';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 import { usePaymentsInDoubt, useSettlePayment } from '../api/payments-in-doubt';
 import { ActionAnswer } from './action-answer';
@@ -95,7 +96,7 @@ export function PaymentsInDoubtPage() {
             : 'Something went wrong. Please reload the page.'}
         </Alert>
       )}
-      {queue.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {queue.isPending && <LoadingSpinner label="Loading" />}
       {queue.data && (
         <QueueTable
           label="Payments in doubt"

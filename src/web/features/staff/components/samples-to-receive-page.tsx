@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { todayFor } from '../../../../domain/client';
@@ -21,6 +9,7 @@ import {
   type SampleToReceive,
   sampleReceiptProblems,
 } from '../../../../domain/storage-year';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useReceiveSample, useSamplesToReceive } from '../api/samples-to-receive';
 import { clientColumns, dayColumn } from './queue-columns';
@@ -194,7 +183,7 @@ export function SamplesToReceivePage() {
             : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {samples.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {samples.isPending && <LoadingSpinner label="Loading" />}
       {samples.data && (
         <QueueTable
           label="Samples to receive"

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Card, Group, Loader, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { type LabReportAwaiting, staffQueueMessages as m } from '../../../../domain/staff-queues';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useLabReports, useReviewLabReport } from '../api/lab-reports';
 import { staffDocumentUrl } from '../api/staff-client';
@@ -178,7 +179,7 @@ export function StaffLabReportsPage() {
             : 'Something went wrong. Please try again.'}
         </Alert>
       )}
-      {reports.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {reports.isPending && <LoadingSpinner label="Loading" />}
       {reports.data && (
         <QueueTable
           label="Lab reports"

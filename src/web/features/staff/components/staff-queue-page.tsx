@@ -1,6 +1,7 @@
-import { Alert, Anchor, Loader } from '@mantine/core';
+import { Alert, Anchor } from '@mantine/core';
 import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { queuePages } from './queue-pages';
 
 /** `/staff/queues/:key`: the page of one work queue. */
@@ -18,7 +19,7 @@ export function StaffQueuePage() {
     );
   }
   return (
-    <Suspense fallback={<Loader role="progressbar" aria-label="Loading" />}>
+    <Suspense fallback={<LoadingSpinner label="Loading" />}>
       <queue.Page />
     </Suspense>
   );

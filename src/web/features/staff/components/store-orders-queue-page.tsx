@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { isoToUsDate } from '../../../../domain/dates';
@@ -11,6 +11,7 @@ import {
   trackingNumberSchema,
 } from '../../../../domain/staff-queues';
 import { storeCancellationMessages } from '../../../../domain/store';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 import { type StoreOrderAction, useStoreOrderAction, useStoreOrdersQueue } from '../api/plan-store-queues';
 import { LabelTools, QueueActionForm, type QueueActionFormProps } from './queue-action-form';
@@ -208,7 +209,7 @@ export function StoreOrdersQueuePage() {
           {cancelled}
         </Alert>
       )}
-      {queue.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {queue.isPending && <LoadingSpinner label="Loading" />}
       {queue.data && (
         <QueueTable
           label="Store orders"

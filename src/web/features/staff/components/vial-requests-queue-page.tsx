@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -18,6 +18,7 @@ import {
   type VialQueueItem,
 } from '../../../../domain/staff-queues';
 import { vialsWithPrePaidText } from '../../../../domain/vial-request-price';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { ApiError } from '../../../lib/api-client';
 import {
   useVialRequestAction,
@@ -384,7 +385,7 @@ export function VialRequestsQueuePage() {
         </Alert>
       )}
       {left && <Text role="status">{left}</Text>}
-      {queue.isPending && <Loader role="progressbar" aria-label="Loading" />}
+      {queue.isPending && <LoadingSpinner label="Loading" />}
       {queue.data && (
         <QueueTable
           label="Vial requests"

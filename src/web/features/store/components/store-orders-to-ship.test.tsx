@@ -20,6 +20,15 @@ const order: StoreOrderSummary = {
   refundedCents: 0,
 };
 
+/** The server's answer to its cancellation: cancelled, the whole $463.50 refunded. */
+const cancelled: StoreOrderSummary = {
+  ...order,
+  status: 'cancelled',
+  cancelledAt: order.orderedAt,
+  refundCents: 46_350,
+  refundedCents: 46_350,
+};
+
 /**
  * The server: one order to ship until it is cancelled; the cancellations it receives are kept.
  * With `listFirst`, the page refetches the list (the window regains focus) after the order is
@@ -70,13 +79,7 @@ describe('the store orders not yet shipped', () => {
   it('asks once more, the button naming the refund, then says it is refunded and the order leaves the list', async () => {
     const server = fakeServer({
       status: 200,
-      body: {
-        ...order,
-        status: 'cancelled',
-        cancelledAt: order.orderedAt,
-        refundCents: 46_350,
-        refundedCents: 46_350,
-      },
+      body: cancelled,
     });
     const user = userEvent.setup();
     render();
@@ -100,13 +103,7 @@ describe('the store orders not yet shipped', () => {
     fakeServer(
       {
         status: 200,
-        body: {
-          ...order,
-          status: 'cancelled',
-          cancelledAt: order.orderedAt,
-          refundCents: 46_350,
-          refundedCents: 46_350,
-        },
+        body: cancelled,
       },
       { listFirst: true },
     );

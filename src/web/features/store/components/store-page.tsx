@@ -5,7 +5,6 @@ import {
   Card,
   Checkbox,
   Group,
-  Loader,
   Select,
   SimpleGrid,
   Stack,
@@ -37,6 +36,7 @@ import {
   serumQuantityProblem,
   storeShipmentDateProblem,
 } from '../../../../domain/store';
+import { LoadingSpinner } from '../../../components/loading-spinner';
 import { NoClientChosen } from '../../../components/no-client-chosen';
 import { FormPaymentChoice } from '../../../components/payment/form-payment-choice';
 import { NoAchStoredNote } from '../../../components/payment/no-ach-stored';
@@ -132,7 +132,7 @@ export function StorePage() {
           The page could not be loaded. Please reload the page.
         </Alert>
       ) : !client.data || paymentInfo.isPending || !site.data ? (
-        <Loader role="progressbar" aria-label="Loading" />
+        <LoadingSpinner label="Loading" />
       ) : (
         <StoreForm
           client={client.data}
